@@ -1,0 +1,5 @@
+module github.com/openegm/cabinet
+
+go 1.26.0
+
+require golang.org/x/crypto v0.59.0 // indirect
