@@ -2,4 +2,6 @@ module github.com/openegm/cabinet
 
 go 1.26.0
 
-require golang.org/x/crypto v0.59.0 // indirect
+require golang.org/x/crypto v0.59.0
+
+require golang.org/x/sys v0.50.0 // indirect

@@ -1,0 +1,63 @@
+package rng
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// Benchmarks use the production generator, so the cost of the automatic
+// reseed is included in the figures.
+func newBench(b *testing.B) *RNG {
+	b.Helper()
+	r, err := New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r
+}
+
+var sink uint64
+
+func BenchmarkUint64(b *testing.B) {
+	r := newBench(b)
+	for b.Loop() {
+		sink += r.Uint64()
+	}
+}
+
+func BenchmarkUint64n(b *testing.B) {
+	r := newBench(b)
+	for b.Loop() {
+		sink += r.Uint64n(37)
+	}
+}
+
+func BenchmarkIntnParallel(b *testing.B) {
+	r := newBench(b)
+	b.RunParallel(func(pb *testing.PB) {
+		s := 0
+		for pb.Next() {
+			s += r.Intn(37)
+		}
+		_ = s
+	})
+}
+
+func BenchmarkRead(b *testing.B) {
+	r := newBench(b)
+	p := make([]byte, 64<<10)
+	b.SetBytes(int64(len(p)))
+	for b.Loop() {
+		r.Read(p)
+	}
+}
+
+// BenchmarkChaCha8Uint64N is the standard library's ChaCha8 generator, for
+// scale: it is unlocked and has no reseeding.
+func BenchmarkChaCha8Uint64N(b *testing.B) {
+	var seed [32]byte
+	r := rand.New(rand.NewChaCha8(seed))
+	for b.Loop() {
+		sink += r.Uint64N(37)
+	}
+}
