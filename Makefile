@@ -24,6 +24,7 @@ check: deps
 
 test: check
 	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -tags production ./assets/
 	$(GO) test -count=1 -race ./rng/...
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./reels/
 

@@ -111,6 +111,16 @@ func (s *Spin) Progressives() []int {
 	return lv
 }
 
+func (s *Spin) progressiveCount() int64 {
+	n := int64(0)
+	for _, l := range s.Lines {
+		if l.Progressive > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // strips is the strip set a spin uses.
 func (p *Paytable) strips(free bool) [][]uint8 {
 	if free {
@@ -159,21 +169,33 @@ func (p *Paytable) Evaluate(stops []int, level int, free bool) (*Spin, error) {
 	if err := p.CheckStops(stops, free); err != nil {
 		return nil, err
 	}
-	w := p.Window(stops, free)
+	sp := &Spin{}
+	p.evaluate(stops, level, free, sp)
+	return sp, nil
+}
+
+// evaluate fills sp, reusing its slices, for stops already checked; the
+// simulator calls it millions of times per second.
+func (p *Paytable) evaluate(stops []int, level int, free bool, sp *Spin) {
+	set := p.strips(free)
 	cpl := p.CreditsPerLine[level]
 	mult := int64(1)
 	if free {
 		mult = p.Free.Multiplier
 	}
 	top := level == p.TopLevel()
-	sp := &Spin{Stops: append([]int(nil), stops...), Free: free, Level: level}
+	sp.Stops = append(sp.Stops[:0], stops...)
+	sp.Free, sp.Level = free, level
+	sp.Lines, sp.Scatters, sp.FreeAwarded, sp.Win = sp.Lines[:0], sp.Scatters[:0], 0, 0
 
-	syms := make([]uint8, len(w))
-	for li, line := range p.Lines {
-		for i, r := range line {
-			syms[i] = w[i][r]
+	var syms [6]uint8
+	line := syms[:len(set)]
+	for li, rows := range p.Lines {
+		for i, r := range rows {
+			strip := set[i]
+			line[i] = strip[(stops[i]+r)%len(strip)]
 		}
-		pi := p.linePay(syms)
+		pi := p.linePay(line)
 		if pi < 0 {
 			continue
 		}
@@ -188,15 +210,15 @@ func (p *Paytable) Evaluate(stops []int, level int, free bool) (*Spin, error) {
 		sp.Win += lw.Credits
 	}
 
-	counts := make([]int, len(p.Symbols))
-	for _, reel := range w {
-		for _, s := range reel {
-			counts[s]++
+	var counts [MaxSymbols]int
+	for i, strip := range set {
+		for r := range p.Rows {
+			counts[strip[(stops[i]+r)%len(strip)]]++
 		}
 	}
 	bet := p.Bet(level)
-	for sym, c := range counts {
-		if p.Symbols[sym].Kind != Scatter || c == 0 {
+	for sym, c := range counts[:len(p.Symbols)] {
+		if c == 0 || p.Symbols[sym].Kind != Scatter {
 			continue
 		}
 		if pays, entry := p.scatterPay(sym, c); entry >= 0 {
@@ -208,5 +230,4 @@ func (p *Paytable) Evaluate(stops []int, level int, free bool) (*Spin, error) {
 	if p.Free != nil && (!free || p.Free.Retrigger) {
 		sp.FreeAwarded = p.Free.gamesFor(counts[p.Free.Symbol])
 	}
-	return sp, nil
 }

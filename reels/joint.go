@@ -50,12 +50,24 @@ type enumerator struct {
 	cell   [][]int32  // cell[i][s*R+r]: code of the symbol at row r, stop s, times the reel's stride
 	sym    [][]uint8  // sym[i][s*R+r]: the symbol itself (fallback path)
 	tbl    [2][]int32 // pay units by tuple index; nil when the tuple space is too large
-	hasTop bool       // some line combination is progressive: the top level differs
-	scat   []uint8    // scatter symbols that pay or trigger
-	scatN  [][]uint8  // scatN[i][s*S+k]: cells of scat[k] shown by reel i at stop s
-	spay   [][]int64  // spay[k][c]: units paid for c cells of scat[k]
-	trig   int        // index in scat of the free-game trigger, -1 for none
-	games  []uint64   // games[c]: free games for c trigger cells
+	// Per run of the table over the last reel's symbols (index base/A):
+	// constRow says the first reels already decide the pay, progRow that the
+	// run holds a progressive combination (top level differs).
+	constRow, progRow []bool
+	hasTop            bool      // some line combination is progressive: the top level differs
+	scat              []uint8   // scatter symbols that pay or trigger
+	scatN             [][]uint8 // scatN[i][s*S+k]: cells of scat[k] shown by reel i at stop s
+	spay              [][]int64 // spay[k][c]: units paid for c cells of scat[k]
+	trig              int       // index in scat of the free-game trigger, -1 for none
+	games             []uint64  // games[c]: free games for c trigger cells
+
+	// The last reel, per stop: off[s*R+r] is r*A + the code of the symbol at
+	// row r (where acc is read), sig[s] the stop's scatter signature (how many
+	// cells of each scatter symbol it shows), and sigCells[sig*S+k] those counts.
+	off      []int32
+	sig      []uint16
+	sigCells []uint8
+	nsig     int
 }
 
 func (p *Paytable) newEnumerator(strips [][]uint8) *enumerator {
@@ -137,6 +149,15 @@ func (p *Paytable) newEnumerator(strips [][]uint8) *enumerator {
 		e.spay = append(e.spay, pays)
 	}
 	S := len(e.scat)
+	last := e.n - 1
+	A := len(e.alpha[last])
+	L := len(strips[last])
+	e.off = make([]int32, L*e.R)
+	for st := range L {
+		for r := range e.R {
+			e.off[st*e.R+r] = int32(r*A + indexOf(e.alpha[last], e.sym[last][st*e.R+r]))
+		}
+	}
 	e.scatN = make([][]uint8, e.n)
 	for i, strip := range strips {
 		L := len(strip)
@@ -151,6 +172,19 @@ func (p *Paytable) newEnumerator(strips [][]uint8) *enumerator {
 			}
 		}
 	}
+	sigOf := map[string]int{}
+	e.sig = make([]uint16, L)
+	for st := range L {
+		cells := e.scatN[last][st*S : st*S+S]
+		id, ok := sigOf[string(cells)]
+		if !ok {
+			id = len(sigOf)
+			sigOf[string(cells)] = id
+			e.sigCells = append(e.sigCells, cells...)
+		}
+		e.sig[st] = uint16(id)
+	}
+	e.nsig = len(sigOf)
 	return e
 }
 
@@ -180,17 +214,35 @@ func (e *enumerator) fillTable(size int, stride []int64) {
 			e.tbl[1][idx] = int32(lp.Pays)
 		}
 	}
+	A := len(e.alpha[e.n-1])
+	e.constRow = make([]bool, size/A)
+	e.progRow = make([]bool, size/A)
+	for row := range e.constRow {
+		run0, run1 := e.tbl[0][row*A:row*A+A], e.tbl[1][row*A:row*A+A]
+		e.constRow[row] = true
+		for a := range A {
+			if run0[a] != run0[0] || run1[a] != run1[0] {
+				e.constRow[row] = false
+			}
+			if run0[a] != run1[a] {
+				e.progRow[row] = true
+			}
+		}
+	}
 }
 
 // walker is one worker's state: per-depth partial tuple indices and scatter
 // counts, allocated once, so visiting a combination allocates nothing.
 type walker struct {
-	e     *enumerator
-	part  [][]int32 // part[d][line]: tuple index of the reels before d
-	syms  [][]uint8 // syms[line][reel]: symbols, for the no-table path
-	sc    [][]uint8 // sc[d][k]: cells of scat[k] on the reels before d
-	acc   [2][]int64
-	stats jointStats
+	e    *enumerator
+	part [][]int32 // part[d][line]: tuple index of the reels before d
+	syms [][]uint8 // syms[line][reel]: symbols, for the no-table path
+	sc   [][]uint8 // sc[d][k]: cells of scat[k] on the reels before d
+	acc  [2][]int64
+	// Per prefix: what each scatter signature of the last reel pays and awards.
+	sigPay   []int64
+	sigGames []uint64
+	stats    jointStats
 }
 
 func (e *enumerator) newWalker() *walker {
@@ -209,6 +261,8 @@ func (e *enumerator) newWalker() *walker {
 	A := len(e.alpha[e.n-1])
 	w.acc[0] = make([]int64, e.R*A)
 	w.acc[1] = make([]int64, e.R*A)
+	w.sigPay = make([]int64, e.nsig)
+	w.sigGames = make([]uint64, e.nsig)
 	return w
 }
 
@@ -238,25 +292,40 @@ func (w *walker) reel(d, s int) {
 // last folds the lines into per-row tables for the last reel — acc[r][a] is
 // what all lines through row r pay if that row shows symbol a — so a stop of
 // the last reel costs one lookup per row instead of one evaluation per line.
+// A line already decided by the first reels (its table row is constant) adds
+// to a constant instead, and the top-level variant is computed only where a
+// progressive combination is still possible.
 func (w *walker) last() {
 	e := w.e
 	p := e.p
 	d := e.n - 1
 	alpha := e.alpha[d]
 	A := len(alpha)
-	variants := 1
-	if e.hasTop {
-		variants = 2
-	}
-	for v := range variants {
-		clear(w.acc[v])
-	}
 	part := w.part[d]
+	var konst [2]int64
+	twoVariants := e.tbl[0] == nil && e.hasTop
+	if e.tbl[0] != nil && e.hasTop {
+		for j := range p.Lines {
+			if e.progRow[int(part[j])/A] {
+				twoVariants = true
+				break
+			}
+		}
+	}
+	clear(w.acc[0])
+	if twoVariants {
+		clear(w.acc[1])
+	}
 	for j, line := range p.Lines {
 		off := line[d] * A
 		if e.tbl[0] != nil {
 			base := int(part[j])
-			for v := range variants {
+			if e.constRow[base/A] {
+				konst[0] += int64(e.tbl[0][base])
+				konst[1] += int64(e.tbl[1][base])
+				continue
+			}
+			for v := range 1 + b2i(twoVariants) {
 				row := e.tbl[v][base : base+A]
 				acc := w.acc[v][off : off+A]
 				for a, pay := range row {
@@ -271,64 +340,89 @@ func (w *walker) last() {
 			if pi := p.linePay(syms); pi >= 0 {
 				lp := p.LinePays[pi]
 				w.acc[0][off+a] += lp.Pays
-				if lp.Progressive == 0 {
+				if twoVariants && lp.Progressive == 0 {
 					w.acc[1][off+a] += lp.Pays
 				}
 			}
 		}
 	}
 
-	// Per stop of the last reel: the row codes and scatter cells.
 	R, S := e.R, len(e.scat)
-	codes := e.cell[d]
-	if e.tbl[0] == nil {
-		codes = nil
-	}
 	prefSc := w.sc[d]
-	st := &w.stats
-	for s := range e.strips[d] {
-		var win [2]int64
-		for v := range variants {
-			acc := w.acc[v]
-			for r := range R {
-				var a int32
-				if codes != nil {
-					a = codes[s*R+r] // stride 1 on the last reel: the code itself
-				} else {
-					a = int32(indexOf(alpha, e.sym[d][s*R+r]))
-				}
-				win[v] += acc[r*A+int(a)]
-			}
-		}
+	for g := range e.nsig {
+		var pay int64
 		var games uint64
 		for k := range S {
-			c := prefSc[k] + e.scatN[d][s*S+k]
-			for v := range variants {
-				win[v] += e.spay[k][c]
-			}
+			c := prefSc[k] + e.sigCells[g*S+k]
+			pay += e.spay[k][c]
 			if k == e.trig {
 				games = e.games[c]
 			}
 		}
-		if variants == 1 {
-			win[1] = win[0]
+		w.sigPay[g], w.sigGames[g] = pay, games
+	}
+	var loc [2]moment
+	for s, g := range e.sig {
+		games := w.sigGames[g]
+		offs := e.off[s*R : s*R+R]
+		acc := w.acc[0]
+		x := konst[0] + w.sigPay[g]
+		for _, o := range offs {
+			x += acc[o]
 		}
-		if win[0] > 0 || games > 0 {
-			st.hits++
-		}
-		for v := range 2 {
-			x := uint64(win[v])
-			st.sumW[v].add(x)
-			st.sumW2[v].addMul(x, x)
-			if games > 0 {
-				st.sumWT[v].addMul(x, games)
+		// Branch-free "pays or awards games": the sign bit of -(x|games).
+		nz := uint64(x) | games
+		loc[0].hits += (nz | -nz) >> 63
+		loc[0].add(uint64(x), games)
+		if twoVariants {
+			acc = w.acc[1]
+			x = konst[1] + w.sigPay[g]
+			for _, o := range offs {
+				x += acc[o]
 			}
-			st.maxW[v] = max(st.maxW[v], x)
+			loc[1].add(uint64(x), games)
 		}
-		if games > 0 {
-			st.sumT.add(games)
-			st.sumTT.add(games * (games - 1))
-		}
+	}
+	if !twoVariants {
+		loc[1] = loc[0] // no progressive possible here: the top level pays the same
+	}
+	w.stats.addMoments(&loc)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// moment is one variant's sums over the stops of the last reel.
+type moment struct {
+	hits, sumT, sumTT  uint64
+	sumW, sumW2, sumWT u128
+	maxW               uint64
+}
+
+func (m *moment) add(x, games uint64) {
+	m.sumW.add(x)
+	m.sumW2.addMul(x, x)
+	m.maxW = max(m.maxW, x)
+	if games > 0 {
+		m.sumWT.addMul(x, games)
+		m.sumT += games
+		m.sumTT += games * (games - 1)
+	}
+}
+
+func (st *jointStats) addMoments(loc *[2]moment) {
+	st.hits += loc[0].hits
+	st.sumT.add(loc[0].sumT)
+	st.sumTT.add(loc[0].sumTT)
+	for v := range 2 {
+		st.sumW[v].addU128(loc[v].sumW)
+		st.sumW2[v].addU128(loc[v].sumW2)
+		st.sumWT[v].addU128(loc[v].sumWT)
+		st.maxW[v] = max(st.maxW[v], loc[v].maxW)
 	}
 }
 

@@ -1,0 +1,1 @@
+Ansnx9cHRDzBlx1UjzbVuRimtXxW9RBt+ZGdNbcQ+TVD+9kBo/e1E28Mfw1Kj3Ay52E0yk6S0iQS7YvpdcWcAg==

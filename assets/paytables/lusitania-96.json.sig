@@ -1,0 +1,1 @@
+iYGC5R5D5gdUzkMcdVLI2cmIt73fzmrNcvWGLEyQzWEbBx0mq1jma/fOsPZqcfR+ZbwMGlLGuH2cVmETlJkkAQ==

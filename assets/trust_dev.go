@@ -1,0 +1,21 @@
+//go:build !production
+
+package assets
+
+import _ "embed"
+
+// The development key signs the paytables in this repository so the
+// simulator and the tests run signed tables end to end. It is NOT a
+// certification key: a production build (-tags production) leaves it out
+// and trusts only assets/keys/production/*.pub.
+//
+//go:embed keys/dev-NOT-FOR-PRODUCTION.pub
+var devKey []byte
+
+// DevelopmentKeyTrusted says whether this build trusts the development key;
+// the inspector's readout shows it.
+const DevelopmentKeyTrusted = true
+
+func trustedKeyFiles() []keyFile {
+	return append(productionKeyFiles(), keyFile{"keys/dev-NOT-FOR-PRODUCTION.pub", devKey})
+}
