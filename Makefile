@@ -26,11 +26,11 @@ test: check
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -tags production ./assets/
 	$(GO) test -count=1 -race ./rng/...
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./reels/
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) -fuzzminimizetime 1s ./reels/
 
 # Long fuzzing: make fuzz FUZZTIME=10m
 fuzz: deps
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./reels/
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) -fuzzminimizetime 1s ./reels/
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./rng/

@@ -84,6 +84,10 @@ const (
 	MaxGames       = 1000
 	MaxLevel       = 8
 	maxCycleBits   = 62
+	// MaxTuples bounds the product over reels of distinct symbols per reel:
+	// the exact calculator visits that many symbol tuples, so the bound keeps
+	// the cabinet's RTP check at load under a second on any valid file.
+	MaxTuples = 1 << 25
 )
 
 // Paytable is a validated paytable, ready for play and for certification.
@@ -501,6 +505,17 @@ func parseStrips(name, field string, strips [][]string, rows int, index map[stri
 		if cycleHi != 0 || cycle>>maxCycleBits != 0 {
 			return nil, fail(field, "", fmt.Sprintf("the cycle (product of strip lengths) exceeds 2^%d combinations", maxCycleBits))
 		}
+	}
+	tuples := uint64(1)
+	for _, strip := range out {
+		seen := map[uint8]bool{}
+		for _, s := range strip {
+			seen[s] = true
+		}
+		tuples *= uint64(len(seen))
+	}
+	if tuples > MaxTuples {
+		return nil, fail(field, fmt.Sprint(tuples), fmt.Sprintf("the product of distinct symbols per reel exceeds %d, more than the exact calculator certifies", MaxTuples))
 	}
 	return out, nil
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 )
 
+const maxDepth = 16
+
 // checkDuplicateKeys refuses an object that names a key twice. encoding/json
 // silently keeps the last one, so {"rows":3,"rows":5} would certify one
 // figure and show the reviewer another.
@@ -17,8 +19,13 @@ func checkDuplicateKeys(data []byte) error {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	var walk func(path string) error
-	walk = func(path string) error {
+	var walk func(path string, depth int) error
+	walk = func(path string, depth int) error {
+		// A paytable nests four levels at most (free_games.reels[i][j]); a
+		// deeper file is not a paytable, and walking it costs quadratic time.
+		if depth > maxDepth {
+			return fmt.Errorf("nested deeper than %d levels at %s", maxDepth, path)
+		}
 		tok, err := dec.Token()
 		if err != nil {
 			return err
@@ -36,7 +43,7 @@ func checkDuplicateKeys(data []byte) error {
 					return fmt.Errorf("key %q appears twice in %s", key, path)
 				}
 				seen[key] = true
-				if err := walk(path + "." + key); err != nil {
+				if err := walk(path+"."+key, depth+1); err != nil {
 					return err
 				}
 			}
@@ -44,7 +51,7 @@ func checkDuplicateKeys(data []byte) error {
 			return err
 		case json.Delim('['):
 			for i := 0; dec.More(); i++ {
-				if err := walk(fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				if err := walk(fmt.Sprintf("%s[%d]", path, i), depth+1); err != nil {
 					return err
 				}
 			}
@@ -53,7 +60,7 @@ func checkDuplicateKeys(data []byte) error {
 		}
 		return nil
 	}
-	if err := walk("(top)"); err != nil {
+	if err := walk("(top)", 0); err != nil {
 		// Syntax errors and truncation are reported by the typed decode, which
 		// knows the field.
 		var se *json.SyntaxError
