@@ -1,0 +1,469 @@
+// Package meters is the cabinet's durable ledger (regulation rules 9 and 14):
+// every change of money or of state that matters is a typed record in a
+// hash-chained write-ahead log (meters/walog), and the meters are a fold over
+// those records. Money is int64 cents, the accounting unit, so a change of
+// denomination never mixes units inside a meter.
+package meters
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Type identifies a record kind in the log. The numbers are part of the
+// log format: never renumber, only add.
+type Type uint16
+
+const (
+	TypeMoneyIn          Type = 1
+	TypeGameStart        Type = 2
+	TypeFreeGame         Type = 3
+	TypeGameEnd          Type = 4
+	TypeHandpayPending   Type = 5
+	TypeHandpayReset     Type = 6
+	TypeCashOut          Type = 7
+	TypeProgressiveHit   Type = 8
+	TypeProgressiveAward Type = 9
+	TypeEvent            Type = 10
+	TypeConfig           Type = 11
+	TypeService          Type = 12
+	TypeRAMClear         Type = 13
+)
+
+var typeNames = map[Type]string{
+	TypeMoneyIn: "money in", TypeGameStart: "game start", TypeFreeGame: "free game",
+	TypeGameEnd: "game end", TypeHandpayPending: "handpay pending", TypeHandpayReset: "handpay reset",
+	TypeCashOut: "cash out", TypeProgressiveHit: "progressive hit", TypeProgressiveAward: "progressive award",
+	TypeEvent: "event", TypeConfig: "configuration change", TypeService: "service action", TypeRAMClear: "RAM clear",
+}
+
+func (t Type) String() string {
+	if n, ok := typeNames[t]; ok {
+		return n
+	}
+	return fmt.Sprintf("type %d", uint16(t))
+}
+
+// Record is one entry of the ledger. Every record carries the time the
+// machine core was given (the core has no clock of its own).
+type Record interface {
+	Type() Type
+	validate() error
+}
+
+// Money sources and sinks.
+const (
+	SourceBill       = "bill"
+	SourceCoin       = "coin"
+	SourceTicket     = "ticket"
+	SourceElectronic = "electronic"
+
+	// Credits cashed out by an attendant go through HandpayPending and
+	// HandpayReset (kind "cancelled"), not CashOut.
+	OutTicket     = "ticket"
+	OutHopper     = "hopper"
+	OutElectronic = "electronic"
+)
+
+// Bills the validator accepts, in cents (euro notes €5 … €500).
+var BillValues = []int64{500, 1000, 2000, 5000, 10000, 20000, 50000}
+
+// MoneyIn credits the machine: a bill stacked, a coin, a ticket redeemed or
+// an electronic transfer.
+type MoneyIn struct {
+	At     int64  `json:"at"` // unix nanoseconds
+	Source string `json:"source"`
+	Cents  int64  `json:"cents"`
+	Ref    string `json:"ref,omitempty"` // ticket validation number, transfer ID
+}
+
+// GameStart is committed before the reels spin on screen (DESIGN rule 1): it
+// holds everything needed to redraw and re-evaluate the game.
+type GameStart struct {
+	At            int64   `json:"at"`
+	Game          uint64  `json:"game"` // consecutive from 1
+	Paytable      string  `json:"paytable"`
+	Digest        string  `json:"digest"` // of the paytable file, to recall on the same math
+	Denom         int64   `json:"denom"`  // cents per credit
+	Level         int     `json:"level"`
+	BetCredits    int64   `json:"bet_credits"`
+	BetCents      int64   `json:"bet_cents"`
+	Stops         []int   `json:"stops"`
+	WinCents      int64   `json:"win_cents"` // the base spin
+	FreeAwarded   int     `json:"free_awarded"`
+	Progressives  []int   `json:"progressives,omitempty"`
+	Contributions []int64 `json:"contributions,omitempty"` // millicents per jackpot level
+}
+
+// FreeGame is one free spin of the open game, committed before it is shown.
+type FreeGame struct {
+	At       int64  `json:"at"`
+	Game     uint64 `json:"game"`
+	Index    int    `json:"index"` // 1, 2, … within the game
+	Stops    []int  `json:"stops"`
+	WinCents int64  `json:"win_cents"`
+	Awarded  int    `json:"awarded"`
+}
+
+// GameEnd closes the open game. Paid is what goes to the credit meter;
+// a win at or above the handpay limit is paid by an attendant instead
+// (Handpay), recorded by a HandpayPending that follows.
+type GameEnd struct {
+	At       int64  `json:"at"`
+	Game     uint64 `json:"game"`
+	WinCents int64  `json:"win_cents"` // the whole game: base spin and free games
+	Handpay  bool   `json:"handpay"`
+}
+
+// Handpay kinds.
+const (
+	HandpayWin         = "win"         // a game win at or above the limit
+	HandpayCancelled   = "cancelled"   // credits cashed out by an attendant
+	HandpayProgressive = "progressive" // a jackpot paid by an attendant
+)
+
+// HandpayPending locks the machine until an attendant pays and resets.
+type HandpayPending struct {
+	At    int64  `json:"at"`
+	Kind  string `json:"kind"`
+	Cents int64  `json:"cents"`
+	Game  uint64 `json:"game,omitempty"`
+	Level int    `json:"level,omitempty"` // progressive level, for HandpayProgressive
+}
+
+// HandpayReset is the attendant's key action that releases the lockout.
+type HandpayReset struct {
+	At    int64  `json:"at"`
+	Who   string `json:"who"`
+	Cents int64  `json:"cents"`
+}
+
+// CashOut takes credits off the machine.
+type CashOut struct {
+	At     int64  `json:"at"`
+	Method string `json:"method"`
+	Cents  int64  `json:"cents"`
+	Ticket string `json:"ticket,omitempty"` // validation number of a printed ticket
+}
+
+// ProgressiveHit records that a game won a jackpot level; the award follows
+// when the amount is known (local pool, or the link controller's answer).
+type ProgressiveHit struct {
+	At    int64  `json:"at"`
+	Game  uint64 `json:"game"`
+	Level int    `json:"level"`
+}
+
+// ProgressiveAward pays a hit: to the credit meter (machine paid) or by
+// handpay (attendant paid, with a HandpayPending that follows).
+type ProgressiveAward struct {
+	At        int64  `json:"at"`
+	Game      uint64 `json:"game"`
+	Level     int    `json:"level"`
+	Cents     int64  `json:"cents"`
+	Attendant bool   `json:"attendant"`
+}
+
+// Event codes of the event log (doors, power, tilts). The SAS exception a
+// code maps to lives in sas/.
+const (
+	EventPowerUp        = "power_up"
+	EventPowerDown      = "power_down"
+	EventDoorOpen       = "door_open"
+	EventDoorClose      = "door_close"
+	EventTilt           = "tilt"
+	EventTiltClear      = "tilt_clear"
+	EventLogRepaired    = "log_repaired"
+	EventSelfTestFailed = "self_test_failed"
+	EventService        = "service"   // a Service record, in the event history
+	EventRAMClear       = "ram_clear" // a RAMClear record, in the event history
+)
+
+// Doors, for door events and counts.
+const (
+	DoorMain    = "main"
+	DoorLogic   = "logic" // card cage
+	DoorCashbox = "cashbox"
+	DoorBelly   = "belly"
+	DoorDrop    = "drop"
+)
+
+// Event is a state change that moves no money.
+type Event struct {
+	At     int64  `json:"at"`
+	Code   string `json:"code"`
+	Door   string `json:"door,omitempty"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Config is a change of an operator setting, logged with who made it.
+type Config struct {
+	At    int64  `json:"at"`
+	Who   string `json:"who"`
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// Service is a technician or inspector action in the service menu.
+type Service struct {
+	At     int64  `json:"at"`
+	Who    string `json:"who"`
+	Action string `json:"action"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// RAMClear zeroes the meters, the only way they ever go back. The log is not
+// erased: the records before it remain the evidence.
+type RAMClear struct {
+	At  int64  `json:"at"`
+	Who string `json:"who"`
+	Why string `json:"why"`
+}
+
+func (MoneyIn) Type() Type          { return TypeMoneyIn }
+func (GameStart) Type() Type        { return TypeGameStart }
+func (FreeGame) Type() Type         { return TypeFreeGame }
+func (GameEnd) Type() Type          { return TypeGameEnd }
+func (HandpayPending) Type() Type   { return TypeHandpayPending }
+func (HandpayReset) Type() Type     { return TypeHandpayReset }
+func (CashOut) Type() Type          { return TypeCashOut }
+func (ProgressiveHit) Type() Type   { return TypeProgressiveHit }
+func (ProgressiveAward) Type() Type { return TypeProgressiveAward }
+func (Event) Type() Type            { return TypeEvent }
+func (Config) Type() Type           { return TypeConfig }
+func (Service) Type() Type          { return TypeService }
+func (RAMClear) Type() Type         { return TypeRAMClear }
+
+// Encode is the payload of a record in the log: JSON with a fixed field
+// order, readable by an inspector with any tool.
+func Encode(r Record) ([]byte, error) {
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	return json.Marshal(r)
+}
+
+// Decode parses a payload strictly: unknown fields, trailing data and values
+// that break a record's own rules are errors.
+func Decode(t Type, data []byte) (Record, error) {
+	var r Record
+	switch t {
+	case TypeMoneyIn:
+		r = &MoneyIn{}
+	case TypeGameStart:
+		r = &GameStart{}
+	case TypeFreeGame:
+		r = &FreeGame{}
+	case TypeGameEnd:
+		r = &GameEnd{}
+	case TypeHandpayPending:
+		r = &HandpayPending{}
+	case TypeHandpayReset:
+		r = &HandpayReset{}
+	case TypeCashOut:
+		r = &CashOut{}
+	case TypeProgressiveHit:
+		r = &ProgressiveHit{}
+	case TypeProgressiveAward:
+		r = &ProgressiveAward{}
+	case TypeEvent:
+		r = &Event{}
+	case TypeConfig:
+		r = &Config{}
+	case TypeService:
+		r = &Service{}
+	case TypeRAMClear:
+		r = &RAMClear{}
+	default:
+		return nil, fmt.Errorf("unknown record type %d", t)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(r); err != nil {
+		return nil, fmt.Errorf("%v record: %w", t, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%v record: data after the record", t)
+	}
+	// Return the value, not the pointer, so a decoded record equals the one
+	// that was encoded.
+	var v Record
+	switch x := r.(type) {
+	case *MoneyIn:
+		v = *x
+	case *GameStart:
+		v = *x
+	case *FreeGame:
+		v = *x
+	case *GameEnd:
+		v = *x
+	case *HandpayPending:
+		v = *x
+	case *HandpayReset:
+		v = *x
+	case *CashOut:
+		v = *x
+	case *ProgressiveHit:
+		v = *x
+	case *ProgressiveAward:
+		v = *x
+	case *Event:
+		v = *x
+	case *Config:
+		v = *x
+	case *Service:
+		v = *x
+	case *RAMClear:
+		v = *x
+	}
+	if err := v.validate(); err != nil {
+		return nil, fmt.Errorf("%v record: %w", t, err)
+	}
+	return v, nil
+}
+
+func positive(name string, v int64) error {
+	if v <= 0 {
+		return fmt.Errorf("%s %d must be positive", name, v)
+	}
+	return nil
+}
+
+func nonNegative(name string, v int64) error {
+	if v < 0 {
+		return fmt.Errorf("%s %d is negative", name, v)
+	}
+	return nil
+}
+
+func oneOf(name, v string, allowed ...string) error {
+	for _, a := range allowed {
+		if v == a {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s %q is not one of %v", name, v, allowed)
+}
+
+func (r MoneyIn) validate() error {
+	if err := oneOf("source", r.Source, SourceBill, SourceCoin, SourceTicket, SourceElectronic); err != nil {
+		return err
+	}
+	if r.Source == SourceBill {
+		for _, b := range BillValues {
+			if r.Cents == b {
+				return nil
+			}
+		}
+		return fmt.Errorf("bill of %d cents is not a euro note the validator accepts", r.Cents)
+	}
+	return positive("cents", r.Cents)
+}
+
+func (r GameStart) validate() error {
+	switch {
+	case r.Game == 0:
+		return fmt.Errorf("game number 0")
+	case r.Paytable == "":
+		return fmt.Errorf("game %d: no paytable", r.Game)
+	case len(r.Stops) == 0:
+		return fmt.Errorf("game %d: no stops", r.Game)
+	case r.Denom <= 0 || r.BetCredits <= 0:
+		return fmt.Errorf("game %d: denomination %d, bet %d credits", r.Game, r.Denom, r.BetCredits)
+	case r.BetCents != r.BetCredits*r.Denom:
+		return fmt.Errorf("game %d: bet %d cents is not %d credits × %d cents", r.Game, r.BetCents, r.BetCredits, r.Denom)
+	case r.FreeAwarded < 0:
+		return fmt.Errorf("game %d: %d free games", r.Game, r.FreeAwarded)
+	}
+	for _, c := range r.Contributions {
+		if c < 0 {
+			return fmt.Errorf("game %d: negative jackpot contribution %d", r.Game, c)
+		}
+	}
+	return nonNegative("win_cents", r.WinCents)
+}
+
+func (r FreeGame) validate() error {
+	if r.Game == 0 || r.Index < 1 || len(r.Stops) == 0 || r.Awarded < 0 {
+		return fmt.Errorf("free game %d of game %d: malformed", r.Index, r.Game)
+	}
+	return nonNegative("win_cents", r.WinCents)
+}
+
+func (r GameEnd) validate() error {
+	if r.Game == 0 {
+		return fmt.Errorf("game number 0")
+	}
+	return nonNegative("win_cents", r.WinCents)
+}
+
+func (r HandpayPending) validate() error {
+	if err := oneOf("kind", r.Kind, HandpayWin, HandpayCancelled, HandpayProgressive); err != nil {
+		return err
+	}
+	return positive("cents", r.Cents)
+}
+
+func (r HandpayReset) validate() error {
+	if r.Who == "" {
+		return fmt.Errorf("handpay reset by nobody")
+	}
+	return positive("cents", r.Cents)
+}
+
+func (r CashOut) validate() error {
+	if err := oneOf("method", r.Method, OutTicket, OutHopper, OutElectronic); err != nil {
+		return err
+	}
+	if r.Method == OutTicket && r.Ticket == "" {
+		return fmt.Errorf("ticket cash-out without a validation number")
+	}
+	return positive("cents", r.Cents)
+}
+
+func (r ProgressiveHit) validate() error {
+	if r.Game == 0 || r.Level < 1 {
+		return fmt.Errorf("progressive hit: game %d level %d", r.Game, r.Level)
+	}
+	return nil
+}
+
+func (r ProgressiveAward) validate() error {
+	if r.Game == 0 || r.Level < 1 {
+		return fmt.Errorf("progressive award: game %d level %d", r.Game, r.Level)
+	}
+	return positive("cents", r.Cents)
+}
+
+func (r Event) validate() error {
+	if err := oneOf("code", r.Code, EventPowerUp, EventPowerDown, EventDoorOpen, EventDoorClose,
+		EventTilt, EventTiltClear, EventLogRepaired, EventSelfTestFailed, EventService, EventRAMClear); err != nil {
+		return err
+	}
+	if r.Code == EventDoorOpen || r.Code == EventDoorClose {
+		return oneOf("door", r.Door, DoorMain, DoorLogic, DoorCashbox, DoorBelly, DoorDrop)
+	}
+	return nil
+}
+
+func (r Config) validate() error {
+	if r.Who == "" || r.Key == "" {
+		return fmt.Errorf("configuration change without who or key")
+	}
+	return nil
+}
+
+func (r Service) validate() error {
+	if r.Who == "" || r.Action == "" {
+		return fmt.Errorf("service action without who or action")
+	}
+	return nil
+}
+
+func (r RAMClear) validate() error {
+	if r.Who == "" || r.Why == "" {
+		return fmt.Errorf("RAM clear needs who and why")
+	}
+	return nil
+}

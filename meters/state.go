@@ -1,0 +1,491 @@
+package meters
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Meter names one meter of the standard set.
+type Meter int
+
+const (
+	CoinIn                   Meter = iota // bets
+	CoinOut                               // wins paid to the credit meter (paytable and progressive)
+	Jackpot                               // hand-paid wins (paytable and progressive)
+	HandpaidCancelled                     // credits cashed out by an attendant
+	Cancelled                             // all cancelled credits
+	GamesPlayed                           //
+	GamesWon                              //
+	GamesLost                             //
+	BillsIn                               // value of bills accepted
+	Credits                               // the credit meter
+	TicketIn                              //
+	TicketOut                             //
+	ElectronicIn                          //
+	ElectronicOut                         //
+	MachinePaidPaytable                   //
+	MachinePaidProgressive                //
+	AttendantPaidPaytable                 //
+	AttendantPaidProgressive              //
+	TotalWon                              // every win, however paid
+	TotalHandPaid                         //
+	TotalDrop                             // cash into the drop (bills and coins)
+	GamesSincePowerUp                     //
+	GamesSinceDoorClose                   //
+	StackerBills                          // bills in the stacker since it was emptied
+	StackerValue                          //
+	CoinsIn                               //
+	HopperOut                             //
+	MainDoorOpens                         //
+	LogicDoorOpens                        //
+	CashboxDoorOpens                      //
+	BellyDoorOpens                        //
+	DropDoorOpens                         //
+	PowerResets                           //
+	numMeters
+)
+
+// Def describes a meter for readouts and SAS.
+type Def struct {
+	Name     string
+	SAS      int  // SAS meter code, -1 when SAS has none
+	Cents    bool // an amount in cents (else a count)
+	Lifetime bool // only grows; only a RAM clear zeroes it
+}
+
+// Defs is the meter set in readout order. SAS codes per ../shared/spec/sas.md.
+var Defs = [numMeters]Def{
+	CoinIn:                   {"total coin in (bets)", 0x00, true, true},
+	CoinOut:                  {"total coin out (wins to credits)", 0x01, true, true},
+	Jackpot:                  {"total jackpot (hand-paid wins)", 0x02, true, true},
+	HandpaidCancelled:        {"hand-paid cancelled credits", 0x03, true, true},
+	Cancelled:                {"total cancelled credits", 0x04, true, true},
+	GamesPlayed:              {"games played", 0x05, false, true},
+	GamesWon:                 {"games won", 0x06, false, true},
+	GamesLost:                {"games lost", 0x07, false, true},
+	BillsIn:                  {"total bills accepted", 0x0B, true, true},
+	Credits:                  {"current credits", 0x0C, true, false},
+	TicketIn:                 {"ticket in", 0x0D, true, true},
+	TicketOut:                {"ticket out", 0x0E, true, true},
+	ElectronicIn:             {"electronic transfers to machine", 0x17, true, true},
+	ElectronicOut:            {"electronic transfers from machine", 0x18, true, true},
+	MachinePaidPaytable:      {"machine-paid paytable win", 0x1C, true, true},
+	MachinePaidProgressive:   {"machine-paid progressive win", 0x1D, true, true},
+	AttendantPaidPaytable:    {"attendant-paid paytable win", 0x1F, true, true},
+	AttendantPaidProgressive: {"attendant-paid progressive win", 0x20, true, true},
+	TotalWon:                 {"total won", 0x22, true, true},
+	TotalHandPaid:            {"total hand paid", 0x23, true, true},
+	TotalDrop:                {"total drop", 0x24, true, true},
+	GamesSincePowerUp:        {"games since power reset", 0x25, false, false},
+	GamesSinceDoorClose:      {"games since slot door closure", 0x26, false, false},
+	StackerBills:             {"bills in stacker", 0x3E, false, false},
+	StackerValue:             {"value of bills in stacker", 0x3F, true, false},
+	CoinsIn:                  {"coins in", -1, true, true},
+	HopperOut:                {"hopper paid", -1, true, true},
+	MainDoorOpens:            {"main (slot) door openings", -1, false, true},
+	LogicDoorOpens:           {"logic door openings", -1, false, true},
+	CashboxDoorOpens:         {"cashbox door openings", -1, false, true},
+	BellyDoorOpens:           {"belly door openings", -1, false, true},
+	DropDoorOpens:            {"drop door openings", -1, false, true},
+	PowerResets:              {"power resets", -1, false, true},
+}
+
+// BillSASBase is the SAS code of the count of the first bill value; the
+// others follow in the order of BillValues (€5 … €500).
+const BillSASBase = 0x40
+
+// Limits of the history kept in the state (and so in snapshots), enough for
+// the recall screens without replaying the log.
+const (
+	HistoryGames    = 128
+	HistoryEvents   = 1000
+	HistoryBills    = 200
+	HistoryHandpays = 100
+)
+
+// GameHistory is everything needed to redraw and re-evaluate one game.
+type GameHistory struct {
+	Start GameStart  `json:"start"`
+	Free  []FreeGame `json:"free,omitempty"`
+	End   *GameEnd   `json:"end,omitempty"`
+}
+
+// HandpayHistory pairs a lockout with its reset.
+type HandpayHistory struct {
+	Pending HandpayPending `json:"pending"`
+	Reset   *HandpayReset  `json:"reset,omitempty"`
+}
+
+// State is the fold of the ledger. Apply is its only mutator, and it is pure:
+// the same records give the same state.
+type State struct {
+	Meters     [numMeters]int64 `json:"meters"`
+	BillCounts []int64          `json:"bill_counts"` // lifetime, per BillValues
+	LastGame   uint64           `json:"last_game"`
+	Open       *GameHistory     `json:"open,omitempty"` // a started game not yet ended
+	FreeLeft   int              `json:"free_left"`      // free games still owed to the open game
+	Handpay    *HandpayPending  `json:"handpay,omitempty"`
+	// OwedHandpay is a win the machine will not pay to credits (a game end
+	// at the handpay limit, an attendant-paid jackpot): the HandpayPending
+	// that follows must be for exactly this amount.
+	OwedHandpay int64 `json:"owed_handpay,omitempty"`
+	// Progressive hits waiting for their award (local pool or link controller).
+	PendingHits []ProgressiveHit `json:"pending_hits,omitempty"`
+	Games       []GameHistory    `json:"games"` // oldest first
+	Events      []Event          `json:"events"`
+	Bills       []MoneyIn        `json:"bills"`
+	Handpays    []HandpayHistory `json:"handpays"`
+}
+
+// NewState is the state of an empty ledger.
+func NewState() *State {
+	return &State{BillCounts: make([]int64, len(BillValues))}
+}
+
+// Get returns a meter.
+func (s *State) Get(m Meter) int64 { return s.Meters[m] }
+
+// Clone returns an independent copy.
+func (s *State) Clone() *State {
+	c := *s
+	c.BillCounts = slices.Clone(s.BillCounts)
+	if s.Open != nil {
+		o := cloneGame(*s.Open)
+		c.Open = &o
+	}
+	if s.Handpay != nil {
+		h := *s.Handpay
+		c.Handpay = &h
+	}
+	c.PendingHits = slices.Clone(s.PendingHits)
+	c.Games = make([]GameHistory, len(s.Games))
+	for i, g := range s.Games {
+		c.Games[i] = cloneGame(g)
+	}
+	c.Events = slices.Clone(s.Events)
+	c.Bills = slices.Clone(s.Bills)
+	c.Handpays = slices.Clone(s.Handpays)
+	return &c
+}
+
+func cloneGame(g GameHistory) GameHistory {
+	g.Start.Stops = slices.Clone(g.Start.Stops)
+	g.Start.Progressives = slices.Clone(g.Start.Progressives)
+	g.Start.Contributions = slices.Clone(g.Start.Contributions)
+	g.Free = slices.Clone(g.Free)
+	if g.End != nil {
+		e := *g.End
+		g.End = &e
+	}
+	return g
+}
+
+// MoneyInTotal is every credit that came into the machine as money.
+func (s *State) MoneyInTotal() int64 {
+	m := &s.Meters
+	return m[BillsIn] + m[CoinsIn] + m[TicketIn] + m[ElectronicIn]
+}
+
+// MoneyOutTotal is every credit that left the machine as money.
+func (s *State) MoneyOutTotal() int64 {
+	m := &s.Meters
+	return m[TicketOut] + m[HopperOut] + m[ElectronicOut] + m[HandpaidCancelled]
+}
+
+// Check verifies the invariants that hold between any two records: the
+// credit equation and no negative meter. (Monotonicity is checked by Apply,
+// which sees the state before and after.)
+func (s *State) Check() error {
+	m := &s.Meters
+	want := s.MoneyInTotal() + m[CoinOut] - m[CoinIn] - s.MoneyOutTotal()
+	if m[Credits] != want {
+		return fmt.Errorf("credit equation broken: credits %d ≠ money in %d + wins to credits %d − bets %d − money out %d = %d",
+			m[Credits], s.MoneyInTotal(), m[CoinOut], m[CoinIn], s.MoneyOutTotal(), want)
+	}
+	for i, v := range m {
+		if v < 0 {
+			return fmt.Errorf("meter %q is negative: %d", Defs[i].Name, v)
+		}
+	}
+	if m[CoinOut] != m[MachinePaidPaytable]+m[MachinePaidProgressive] {
+		return fmt.Errorf("coin out %d ≠ machine-paid paytable %d + progressive %d", m[CoinOut], m[MachinePaidPaytable], m[MachinePaidProgressive])
+	}
+	return nil
+}
+
+// Apply folds one record into the state. A record that would break an
+// invariant is refused with the reason and the state is left unchanged: in
+// the ledger that refusal is a meter fault.
+func (s *State) Apply(r Record) error {
+	if err := r.validate(); err != nil {
+		return err
+	}
+	next := s.Clone()
+	if err := next.apply(r); err != nil {
+		return err
+	}
+	if err := next.Check(); err != nil {
+		return fmt.Errorf("%v: %w", r.Type(), err)
+	}
+	if _, clear := r.(RAMClear); !clear {
+		for i, d := range Defs {
+			if d.Lifetime && next.Meters[i] < s.Meters[i] {
+				return fmt.Errorf("%v: lifetime meter %q would go back from %d to %d", r.Type(), d.Name, s.Meters[i], next.Meters[i])
+			}
+		}
+		for i := range next.BillCounts {
+			if next.BillCounts[i] < s.BillCounts[i] {
+				return fmt.Errorf("%v: bill count would go back", r.Type())
+			}
+		}
+	}
+	*s = *next
+	return nil
+}
+
+func (s *State) apply(r Record) error {
+	m := &s.Meters
+	switch r := r.(type) {
+	case MoneyIn:
+		switch r.Source {
+		case SourceBill:
+			m[BillsIn] += r.Cents
+			m[TotalDrop] += r.Cents
+			m[StackerBills]++
+			m[StackerValue] += r.Cents
+			s.BillCounts[slices.Index(BillValues, r.Cents)]++
+			s.Bills = keepLast(append(s.Bills, r), HistoryBills)
+		case SourceCoin:
+			m[CoinsIn] += r.Cents
+			m[TotalDrop] += r.Cents
+		case SourceTicket:
+			m[TicketIn] += r.Cents
+		case SourceElectronic:
+			m[ElectronicIn] += r.Cents
+		}
+		m[Credits] += r.Cents
+
+	case GameStart:
+		if err := s.idle("start game"); err != nil {
+			return err
+		}
+		if r.Game != s.LastGame+1 {
+			return fmt.Errorf("game %d does not follow game %d", r.Game, s.LastGame)
+		}
+		if r.BetCents > m[Credits] {
+			return fmt.Errorf("game %d: bet %d cents with %d cents of credit", r.Game, r.BetCents, m[Credits])
+		}
+		m[CoinIn] += r.BetCents
+		m[Credits] -= r.BetCents
+		m[GamesPlayed]++
+		m[GamesSincePowerUp]++
+		m[GamesSinceDoorClose]++
+		s.LastGame = r.Game
+		s.Open = &GameHistory{Start: r}
+		s.FreeLeft = r.FreeAwarded
+		for _, lv := range r.Progressives {
+			s.PendingHits = append(s.PendingHits, ProgressiveHit{At: r.At, Game: r.Game, Level: lv})
+		}
+
+	case FreeGame:
+		if s.Open == nil || s.Open.Start.Game != r.Game {
+			return fmt.Errorf("free game of game %d, which is not in progress", r.Game)
+		}
+		if s.FreeLeft == 0 {
+			return fmt.Errorf("game %d: free game %d was not awarded", r.Game, r.Index)
+		}
+		if r.Index != len(s.Open.Free)+1 {
+			return fmt.Errorf("game %d: free game %d after %d", r.Game, r.Index, len(s.Open.Free))
+		}
+		s.Open.Free = append(s.Open.Free, r)
+		s.FreeLeft += r.Awarded - 1
+
+	case GameEnd:
+		if s.Open == nil || s.Open.Start.Game != r.Game {
+			return fmt.Errorf("end of game %d, which is not in progress (game started once, ended at most once)", r.Game)
+		}
+		if s.FreeLeft != 0 {
+			return fmt.Errorf("game %d ends with %d free games still owed", r.Game, s.FreeLeft)
+		}
+		total := s.Open.Start.WinCents
+		for _, f := range s.Open.Free {
+			total += f.WinCents
+		}
+		if r.WinCents != total {
+			return fmt.Errorf("game %d ends with a win of %d cents, its spins won %d", r.Game, r.WinCents, total)
+		}
+		m[TotalWon] += r.WinCents
+		if r.WinCents > 0 || len(s.Open.Start.Progressives) > 0 {
+			m[GamesWon]++
+		} else {
+			m[GamesLost]++
+		}
+		if r.Handpay {
+			s.OwedHandpay = r.WinCents
+		} else {
+			m[Credits] += r.WinCents
+			m[CoinOut] += r.WinCents
+			m[MachinePaidPaytable] += r.WinCents
+		}
+		end := r
+		s.Open.End = &end
+		s.Games = keepLast(append(s.Games, *s.Open), HistoryGames)
+		s.Open = nil
+
+	case HandpayPending:
+		if s.Handpay != nil {
+			return fmt.Errorf("handpay of %d cents while one of %d is pending", r.Cents, s.Handpay.Cents)
+		}
+		if r.Kind == HandpayCancelled {
+			if err := s.idle("cash out"); err != nil {
+				return err
+			}
+			if r.Cents > m[Credits] {
+				return fmt.Errorf("cancelled-credit handpay of %d cents with %d cents of credit", r.Cents, m[Credits])
+			}
+		} else {
+			if s.OwedHandpay == 0 || r.Cents != s.OwedHandpay {
+				return fmt.Errorf("%s handpay of %d cents, but the win owed by handpay is %d", r.Kind, r.Cents, s.OwedHandpay)
+			}
+			s.OwedHandpay = 0
+		}
+		h := r
+		s.Handpay = &h
+		s.Handpays = keepLast(append(s.Handpays, HandpayHistory{Pending: r}), HistoryHandpays)
+
+	case HandpayReset:
+		if s.Handpay == nil {
+			return fmt.Errorf("handpay reset with no handpay pending")
+		}
+		if r.Cents != s.Handpay.Cents {
+			return fmt.Errorf("handpay reset of %d cents for a lockout of %d", r.Cents, s.Handpay.Cents)
+		}
+		switch s.Handpay.Kind {
+		case HandpayWin:
+			m[Jackpot] += r.Cents
+			m[AttendantPaidPaytable] += r.Cents
+		case HandpayCancelled:
+			m[Credits] -= r.Cents
+			m[HandpaidCancelled] += r.Cents
+			m[Cancelled] += r.Cents
+		case HandpayProgressive:
+			m[Jackpot] += r.Cents
+			m[AttendantPaidProgressive] += r.Cents
+		}
+		m[TotalHandPaid] += r.Cents
+		reset := r
+		s.Handpays[len(s.Handpays)-1].Reset = &reset
+		s.Handpay = nil
+
+	case CashOut:
+		if err := s.idle("cash out"); err != nil {
+			return err
+		}
+		if r.Cents > m[Credits] {
+			return fmt.Errorf("cash out of %d cents with %d cents of credit", r.Cents, m[Credits])
+		}
+		m[Credits] -= r.Cents
+		switch r.Method {
+		case OutTicket:
+			m[TicketOut] += r.Cents
+		case OutHopper:
+			m[HopperOut] += r.Cents
+		case OutElectronic:
+			m[ElectronicOut] += r.Cents
+		}
+
+	case ProgressiveHit:
+		// Hits are recorded from the game start; an explicit hit record is
+		// accepted only for a game that showed that level (idempotent).
+		if !slices.ContainsFunc(s.PendingHits, func(h ProgressiveHit) bool { return h.Game == r.Game && h.Level == r.Level }) {
+			return fmt.Errorf("progressive hit of level %d by game %d, which did not show it", r.Level, r.Game)
+		}
+
+	case ProgressiveAward:
+		i := slices.IndexFunc(s.PendingHits, func(h ProgressiveHit) bool { return h.Game == r.Game && h.Level == r.Level })
+		if i < 0 {
+			return fmt.Errorf("award of level %d to game %d, which has no pending hit (awarded once only)", r.Level, r.Game)
+		}
+		s.PendingHits = slices.Delete(s.PendingHits, i, i+1)
+		m[TotalWon] += r.Cents
+		if r.Attendant {
+			if s.OwedHandpay != 0 {
+				return fmt.Errorf("attendant-paid award while a handpay of %d cents is owed", s.OwedHandpay)
+			}
+			s.OwedHandpay = r.Cents
+		} else {
+			m[Credits] += r.Cents
+			m[CoinOut] += r.Cents
+			m[MachinePaidProgressive] += r.Cents
+		}
+
+	case Event:
+		switch r.Code {
+		case EventPowerUp:
+			m[PowerResets]++
+			m[GamesSincePowerUp] = 0
+		case EventDoorOpen:
+			m[doorMeter(r.Door)]++
+			if r.Door == DoorCashbox || r.Door == DoorDrop {
+				// The drop is collected: the stacker starts empty.
+				m[StackerBills], m[StackerValue] = 0, 0
+			}
+		case EventDoorClose:
+			if r.Door == DoorMain {
+				m[GamesSinceDoorClose] = 0
+			}
+		}
+		s.Events = keepLast(append(s.Events, r), HistoryEvents)
+
+	case Config, Service:
+		// Logged for audit; the machine core holds the settings themselves.
+		if sv, ok := r.(Service); ok {
+			s.Events = keepLast(append(s.Events, Event{At: sv.At, Code: EventService, Detail: sv.Who + ": " + sv.Action}), HistoryEvents)
+		}
+
+	case RAMClear:
+		if s.Open != nil || s.Handpay != nil || s.OwedHandpay != 0 || m[Credits] != 0 {
+			return fmt.Errorf("RAM clear with credits %d, a game in progress or a handpay pending", m[Credits])
+		}
+		*m = [numMeters]int64{}
+		clear(s.BillCounts)
+		s.PendingHits = nil
+		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventRAMClear, Detail: r.Who + ": " + r.Why}), HistoryEvents)
+	}
+	return nil
+}
+
+// idle refuses an action while a game is open or a handpay is pending.
+func (s *State) idle(what string) error {
+	if s.Open != nil {
+		return fmt.Errorf("cannot %s: game %d is in progress", what, s.Open.Start.Game)
+	}
+	if s.Handpay != nil {
+		return fmt.Errorf("cannot %s: handpay of %d cents pending", what, s.Handpay.Cents)
+	}
+	if s.OwedHandpay != 0 {
+		return fmt.Errorf("cannot %s: a win of %d cents is owed by handpay", what, s.OwedHandpay)
+	}
+	return nil
+}
+
+func doorMeter(door string) Meter {
+	switch door {
+	case DoorLogic:
+		return LogicDoorOpens
+	case DoorCashbox:
+		return CashboxDoorOpens
+	case DoorBelly:
+		return BellyDoorOpens
+	case DoorDrop:
+		return DropDoorOpens
+	}
+	return MainDoorOpens
+}
+
+func keepLast[T any](s []T, n int) []T {
+	if len(s) > n {
+		return slices.Clone(s[len(s)-n:])
+	}
+	return s
+}
