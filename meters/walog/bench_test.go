@@ -1,0 +1,70 @@
+package walog
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// benchData is the size of a typical meter record: a game start with its
+// meter deltas.
+const benchData = 128
+
+// reportLatency reports commit latency percentiles and commits per second.
+// Floating point only in what the benchmark prints.
+func reportLatency(b *testing.B, durs []time.Duration, total time.Duration) {
+	if len(durs) == 0 || total <= 0 {
+		return
+	}
+	slices.Sort(durs)
+	p := func(pct int) time.Duration { return durs[min(len(durs)-1, len(durs)*pct/100)] }
+	b.ReportMetric(float64(p(50).Microseconds()), "p50-µs")
+	b.ReportMetric(float64(p(99).Microseconds()), "p99-µs")
+	b.ReportMetric(float64(int64(len(durs))*int64(time.Second)/int64(total)), "commits/s")
+}
+
+func BenchmarkAppend(b *testing.B) {
+	l, _, err := Open(b.TempDir(), Options{Signer: testKey(1)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	data := make([]byte, benchData)
+	durs := make([]time.Duration, 0, b.N)
+	start := time.Now()
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := l.Append(1, data); err != nil {
+			b.Fatal(err)
+		}
+		durs = append(durs, time.Since(t0))
+	}
+	reportLatency(b, durs, time.Since(start))
+}
+
+// BenchmarkRawWriteFsync is the physical limit Append is measured against:
+// the same bytes per commit appended to a plain file on the same file
+// system, each followed by fsync.
+func BenchmarkRawWriteFsync(b *testing.B) {
+	f, err := os.Create(filepath.Join(b.TempDir(), "raw"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, uvarintLen(frameOverhead+benchData)+frameOverhead+benchData)
+	durs := make([]time.Duration, 0, b.N)
+	start := time.Now()
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := f.Write(buf); err != nil {
+			b.Fatal(err)
+		}
+		if err := f.Sync(); err != nil {
+			b.Fatal(err)
+		}
+		durs = append(durs, time.Since(t0))
+	}
+	reportLatency(b, durs, time.Since(start))
+}

@@ -1,0 +1,331 @@
+package walog
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// tidwall/wal v1.2.1 binary segment format, as read from its source:
+//
+//   - a segment file is named by the index of its first entry, "%020d";
+//     tidwall/wal takes any 20-character name that parses as a non-zero
+//     uint64 as a segment and ignores shorter names (our side files);
+//   - a segment is the concatenation of entries, each uvarint(len(data))
+//     followed by data, with nothing else: no header, checksum or padding;
+//   - segment k+1 starts at the index after the last entry of segment k;
+//     a new segment is created (O_TRUNC) after the entry that brings the
+//     current one to SegmentSize bytes or more, or before an entry when the
+//     current one is already above SegmentSize;
+//   - "<name>.START" and "<name>.END" are left by its TruncateFront and
+//     TruncateBack; wal.Open acts on them by deleting segments. walog never
+//     truncates through tidwall/wal, so such a file is foreign and must stop
+//     Open before tidwall/wal deletes anything.
+//
+// wal.Open parses only the last segment, fails on any torn entry there and
+// reads a zero byte as an empty entry, so walog parses every segment itself
+// first.
+
+const (
+	segmentNameLen = 20
+	sideFile       = "checkpoint"
+	sideTemp       = "checkpoint.tmp"
+	lockFile       = "lock"
+)
+
+func segmentName(index uint64) string { return fmt.Sprintf("%020d", index) }
+
+type segFile struct {
+	name  string
+	index uint64
+}
+
+// listSegments returns the segments tidwall/wal would load, in order, and
+// the names of tidwall/wal truncation files that must not be there.
+func listSegments(dir string) (segs []segFile, foreign []string, err error) {
+	ents, err := os.ReadDir(dir) // sorted by name, so by index: names are fixed width
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if e.IsDir() || len(name) < segmentNameLen {
+			continue
+		}
+		index, err := strconv.ParseUint(name[:segmentNameLen], 10, 64)
+		if err != nil || index == 0 {
+			continue
+		}
+		switch {
+		case len(name) == segmentNameLen:
+			segs = append(segs, segFile{name: name, index: index})
+		case name == name[:segmentNameLen]+".START" || name == name[:segmentNameLen]+".END":
+			foreign = append(foreign, name)
+		}
+	}
+	return segs, foreign, nil
+}
+
+func uvarintLen(x uint64) int {
+	n := 1
+	for x >= 0x80 {
+		x >>= 7
+		n++
+	}
+	return n
+}
+
+// tornAt describes an incomplete last entry.
+type tornAt struct {
+	segment  string
+	offset   int64 // where the entry starts; the segment is cut back to here
+	length   int64 // bytes from offset to the end of the segment
+	afterSeq uint64
+}
+
+func (t *tornAt) detail() string {
+	return fmt.Sprintf("torn last record after seq %d: %d bytes of segment %s discarded", t.afterSeq, t.length, t.segment)
+}
+
+// tornPrefix reports whether t, the bytes from the start of the last entry
+// to the end of the log, can be the beginning of the entry for record seq
+// that a crash cut short. Any byte that such an entry could not hold means
+// the bytes were damaged after being written whole: that is a fault, never a
+// repair, since the record may have been acknowledged.
+//
+// A complete entry (its length prefix is satisfied) never comes here: a
+// complete entry with a bad frame is damage even at the very end, because a
+// cut write leaves fewer bytes than announced, not wrong ones.
+func tornPrefix(t []byte, seq uint64) (bool, string) {
+	v, n := binary.Uvarint(t)
+	switch {
+	case len(t) == 0:
+		return false, "empty entry"
+	case n == 0:
+		// Every byte has the continuation bit: a cut length prefix, if
+		// short enough to belong to a frame length.
+		if len(t) < uvarintLen(maxFrame) {
+			return true, ""
+		}
+		return false, "length prefix longer than any frame needs"
+	case n < 0:
+		return false, "length prefix overflows"
+	case n != uvarintLen(v):
+		return false, "length prefix is not in its shortest form"
+	case v < frameOverhead || v > maxFrame:
+		return false, fmt.Sprintf("length prefix %d is outside the frame size range", v)
+	case uint64(len(t)-n) >= v:
+		return false, "entry is complete"
+	}
+	// The bytes present must match the frame header record seq would have
+	// had; only the type is unknown.
+	var want [headerSize]byte
+	want[0] = frameMagic
+	binary.BigEndian.PutUint64(want[1:9], seq)
+	binary.BigEndian.PutUint32(want[11:15], uint32(v-frameOverhead))
+	got := t[n:]
+	for i := 0; i < len(got) && i < headerSize; i++ {
+		if i == 9 || i == 10 {
+			continue
+		}
+		if got[i] != want[i] {
+			return false, fmt.Sprintf("byte %d of the cut frame header is 0x%02x where a cut write of seq %d would have 0x%02x", i, got[i], seq, want[i])
+		}
+	}
+	return true, ""
+}
+
+// ckptRef remembers a checkpoint record for the side-file comparison.
+type ckptRef struct {
+	seq   uint64
+	frame []byte
+}
+
+// scan is the verification of a whole log directory shared by Open and
+// Verify. It never writes.
+type scan struct {
+	dir string
+	pub ed25519.PublicKey // nil: signatures are not checked
+
+	segs        []segFile
+	lastSeq     uint64
+	lastHash    [32]byte
+	lastSegSize int64 // bytes of the last segment that are kept (excludes a torn tail)
+	checkpoints int
+	recent      [2]ckptRef // [0] is the last checkpoint record, [1] the one before
+	torn        *tornAt
+
+	// sideRepair is set when the side file lags the log's last checkpoint
+	// by exactly the crash window between the two writes; Open rewrites it.
+	sideRepair []byte
+
+	faults []*Fault
+	fatal  bool // the chain could not be followed further
+}
+
+func (s *scan) fault(f *Fault, fatal bool) {
+	s.faults = append(s.faults, f)
+	if fatal {
+		s.fatal = true
+	}
+}
+
+// scanDir verifies every segment and the side file. firstOnly stops at the
+// first fault (Open); otherwise it keeps going where the chain still can
+// (Verify). err is an I/O failure that says nothing about the log's content.
+func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool) (*scan, error) {
+	s := &scan{dir: dir, pub: pub, lastHash: genesis}
+	segs, foreign, err := listSegments(dir)
+	if err != nil {
+		return nil, err
+	}
+	s.segs = segs
+	for _, name := range foreign {
+		s.fault(&Fault{Segment: name, Offset: -1, What: "tidwall/wal truncation file present; walog never writes one, and tidwall/wal would delete segments because of it"}, false)
+	}
+	if firstOnly && len(s.faults) > 0 {
+		return s, nil
+	}
+	for i, seg := range segs {
+		last := i == len(segs)-1
+		if seg.index != s.lastSeq+1 {
+			what := fmt.Sprintf("segment starts at seq %d but the log before it ends at seq %d", seg.index, s.lastSeq)
+			if seg.index > s.lastSeq+1 {
+				what = fmt.Sprintf("records %d to %d are missing (segment file absent)", s.lastSeq+1, seg.index-1)
+			}
+			s.fault(&Fault{Seq: s.lastSeq + 1, Segment: seg.name, Offset: -1, What: what}, true)
+			return s, nil
+		}
+		buf, err := os.ReadFile(filepath.Join(dir, seg.name))
+		if err != nil {
+			return nil, err
+		}
+		if !s.scanSegment(seg.name, buf, last, firstOnly) {
+			return s, nil
+		}
+	}
+	if s.fatal || (firstOnly && len(s.faults) > 0) {
+		return s, nil
+	}
+	if err := s.checkSide(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// scanSegment follows the chain through one segment. It returns false when
+// scanning must stop.
+func (s *scan) scanSegment(name string, buf []byte, last, firstOnly bool) bool {
+	pos := 0
+	for pos < len(buf) {
+		seq := s.lastSeq + 1
+		v, n := binary.Uvarint(buf[pos:])
+		if n <= 0 || n != uvarintLen(v) || v > uint64(len(buf)-pos-n) {
+			ok, why := tornPrefix(buf[pos:], seq)
+			if ok && last {
+				s.torn = &tornAt{segment: name, offset: int64(pos), length: int64(len(buf) - pos), afterSeq: s.lastSeq}
+				s.lastSegSize = int64(pos)
+				return true
+			}
+			if ok {
+				why = "segment ends inside a record, and it is not the last segment"
+			}
+			s.fault(&Fault{Seq: seq, Segment: name, Offset: int64(pos), What: "record entry damaged: " + why}, true)
+			return false
+		}
+		raw := buf[pos+n : pos+n+int(v)]
+		f, err := decodeFrame(raw)
+		if err != nil {
+			s.fault(&Fault{Seq: seq, Segment: name, Offset: int64(pos), What: "record damaged: " + err.Error()}, true)
+			return false
+		}
+		if f.seq != seq {
+			s.fault(&Fault{Seq: seq, Segment: name, Offset: int64(pos), What: fmt.Sprintf("record carries seq %d where seq %d belongs", f.seq, seq)}, true)
+			return false
+		}
+		if chainHash(s.lastHash, frameBody(raw)) != f.hash {
+			s.fault(&Fault{Seq: seq, Segment: name, Offset: int64(pos), What: "chain hash does not follow from the previous record"}, true)
+			return false
+		}
+		if f.typ == TypeCheckpoint {
+			if err := checkCheckpoint(f, s.lastSeq, s.lastHash, s.pub); err != nil {
+				// The chain itself is intact, so Verify can go on and find
+				// every bad checkpoint.
+				s.fault(&Fault{Seq: seq, Segment: name, Offset: int64(pos), What: err.Error()}, false)
+				if firstOnly {
+					return false
+				}
+			}
+			s.checkpoints++
+			s.recent[1] = s.recent[0]
+			s.recent[0] = ckptRef{seq: seq, frame: raw}
+		}
+		s.lastSeq = seq
+		s.lastHash = f.hash
+		pos += n + int(v)
+	}
+	s.lastSegSize = int64(len(buf))
+	return true
+}
+
+// checkSide compares the side checkpoint file with the log. Its job is to
+// catch a log cut back by whole records, which leaves no damaged bytes.
+func (s *scan) checkSide() error {
+	raw, err := os.ReadFile(filepath.Join(s.dir, sideFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		// Only the first checkpoint can lack its side file: the side file
+		// is written after the record and replaced atomically after that.
+		switch {
+		case s.checkpoints == 1:
+			s.sideRepair = s.recent[0].frame
+		case s.checkpoints > 1:
+			s.fault(&Fault{Seq: s.recent[0].seq, Segment: sideFile, Offset: -1, What: fmt.Sprintf("checkpoint file is missing but the log holds %d checkpoints", s.checkpoints)}, false)
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	f, err := decodeFrame(raw)
+	if err != nil {
+		s.fault(&Fault{Segment: sideFile, Offset: 0, What: "checkpoint file damaged: " + err.Error()}, false)
+		return nil
+	}
+	if f.typ != TypeCheckpoint {
+		s.fault(&Fault{Seq: f.seq, Segment: sideFile, Offset: 0, What: fmt.Sprintf("checkpoint file holds a record of type %d", f.typ)}, false)
+		return nil
+	}
+	c, err := parseCheckpointData(f.data)
+	if err != nil {
+		s.fault(&Fault{Seq: f.seq, Segment: sideFile, Offset: 0, What: "checkpoint file damaged: " + err.Error()}, false)
+		return nil
+	}
+	if s.pub != nil && !ed25519.Verify(s.pub, checkpointMessage(c.seq, c.hash), c.sig) {
+		s.fault(&Fault{Seq: f.seq, Segment: sideFile, Offset: 0, What: fmt.Sprintf("checkpoint file signature over seq %d does not verify with the machine key", c.seq)}, false)
+		return nil
+	}
+	switch {
+	case f.seq > s.lastSeq:
+		s.fault(&Fault{Seq: f.seq, Segment: sideFile, Offset: -1, What: fmt.Sprintf("log ends before the signed checkpoint at seq %d (log ends at seq %d)", f.seq, s.lastSeq)}, false)
+	case f.seq == s.recent[0].seq:
+		if !bytes.Equal(raw, s.recent[0].frame) {
+			s.fault(&Fault{Seq: f.seq, Segment: sideFile, Offset: -1, What: fmt.Sprintf("checkpoint file differs from checkpoint record %d in the log", f.seq)}, false)
+		}
+	case f.seq == s.recent[1].seq && s.recent[1].seq != 0:
+		if !bytes.Equal(raw, s.recent[1].frame) {
+			s.fault(&Fault{Seq: f.seq, Segment: sideFile, Offset: -1, What: fmt.Sprintf("checkpoint file differs from checkpoint record %d in the log", f.seq)}, false)
+			return nil
+		}
+		// A crash came between the last checkpoint record and its side file.
+		s.sideRepair = s.recent[0].frame
+	default:
+		s.fault(&Fault{Seq: f.seq, Segment: sideFile, Offset: -1, What: fmt.Sprintf("checkpoint file names seq %d, which is not one of the log's last two checkpoints (last at seq %d)", f.seq, s.recent[0].seq)}, false)
+	}
+	return nil
+}

@@ -1,0 +1,68 @@
+package walog
+
+import (
+	"crypto/ed25519"
+	"fmt"
+	"os"
+)
+
+// Report is what Verify found.
+type Report struct {
+	Records           uint64 // records verified, checkpoints included
+	LastSeq           uint64 // last record whose frame and chain link verified
+	LastHash          [32]byte
+	Checkpoints       int    // checkpoint records in the log
+	LastCheckpointSeq uint64 // seq of the last checkpoint record; 0 if none
+	TornTail          string // an incomplete last record Open would discard; "" if none
+	Problems          []string
+	OK                bool // no problems; a torn tail alone is not one
+}
+
+// Verify checks a log directory for an inspector: every frame, the chain,
+// every checkpoint signature against pub, and the side checkpoint file. It
+// opens files read-only and never writes to dir, so it may run on a log the
+// cabinet has open; it does not repair a torn tail but reports it.
+//
+// pub nil skips the signature checks, and that is reported as a problem:
+// an unchecked log is not a verified one.
+//
+// err is for a directory that cannot be read; everything found in the log is
+// in the Report.
+func Verify(dir string, pub ed25519.PublicKey) (*Report, error) {
+	if pub != nil && len(pub) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("walog: verify %s: public key is %d bytes, not %d", dir, len(pub), ed25519.PublicKeySize)
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("walog: verify: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("walog: verify: %s is not a directory", dir)
+	}
+	s, err := scanDir(dir, pub, false)
+	if err != nil {
+		return nil, fmt.Errorf("walog: verify %s: %w", dir, err)
+	}
+	r := &Report{
+		Records:           s.lastSeq,
+		LastSeq:           s.lastSeq,
+		LastHash:          s.lastHash,
+		Checkpoints:       s.checkpoints,
+		LastCheckpointSeq: s.recent[0].seq,
+	}
+	if s.torn != nil {
+		r.TornTail = fmt.Sprintf("%d bytes at offset %d of segment %s after seq %d: an incomplete last record (not repaired)",
+			s.torn.length, s.torn.offset, s.torn.segment, s.torn.afterSeq)
+	}
+	for _, f := range s.faults {
+		r.Problems = append(r.Problems, f.Error())
+	}
+	if s.fatal {
+		r.Problems = append(r.Problems, fmt.Sprintf("verification stopped at seq %d: records after it were not checked", s.lastSeq+1))
+	}
+	if pub == nil {
+		r.Problems = append(r.Problems, "checkpoint signatures not checked: no public key given")
+	}
+	r.OK = len(r.Problems) == 0
+	return r, nil
+}

@@ -1,0 +1,616 @@
+// Package walog is the durable, tamper-evident log under the meter ledger.
+//
+// It stores records in github.com/tidwall/wal, which gives segment files and
+// fsync per write but nothing that money needs beyond that. walog adds:
+//
+//   - a frame around every record with its own CRC32C, so damage is found
+//     and named by seq instead of being read back as data;
+//   - a BLAKE2b-256 hash chain through all records, so a record cannot be
+//     changed, removed or reordered without breaking every later hash;
+//   - Ed25519-signed checkpoints in the log and in a side file, so cutting
+//     whole records off the end is found as well;
+//   - repair of a torn last record before tidwall/wal sees it (tidwall/wal
+//     refuses such a log altogether), and a permanent fault instead of a
+//     retry after a failed write (tidwall/wal's memory no longer matches its
+//     file then);
+//   - directory fsyncs when a segment file is created.
+//
+// What is torn and what is a fault: only an incomplete last entry of the last
+// segment, whose bytes are a prefix of what the next record's entry would
+// be, is a torn write; Open cuts it off and says so in OpenInfo. A complete
+// entry that fails any check is damage to something that may have been
+// acknowledged, even when it is the last one, and so is a zero-filled tail
+// (tidwall/wal would read it as empty entries): Open returns a *Fault and the
+// machine does not play until a technician acts. Bytes inside the announced
+// length of an incomplete last entry are not judged: the entry was never
+// acknowledged and goes whole.
+//
+// Checkpoints are written after every CheckpointEvery records, inside the
+// Append that completes the count, so that the seq of the next record is
+// always LastSeq()+1; and in Close. The side file "checkpoint" holds a copy
+// of the last checkpoint record's frame, written after the record.
+//
+// The directory also holds "lock" (flock, one writer at a time) and, for a
+// moment, "checkpoint.tmp"; tidwall/wal ignores names shorter than 20.
+package walog
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/tidwall/wal"
+)
+
+// Record is one entry of the log.
+type Record struct {
+	Seq  uint64 // 1-based, consecutive
+	Type uint16 // meaning defined by the caller; walog reserves TypeCheckpoint
+	Data []byte
+	Hash [32]byte // chain hash after this record
+}
+
+// Options configure Open.
+type Options struct {
+	Signer          ed25519.PrivateKey // signs checkpoints; nil = no checkpoints written
+	CheckpointEvery uint64             // records between signed checkpoints; 0 = 1000
+	SegmentSize     int                // bytes per segment file; 0 = tidwall default
+}
+
+// OpenInfo tells the caller what Open found and did.
+type OpenInfo struct {
+	Repaired     bool
+	RepairDetail string
+	LastSeq      uint64
+	LastHash     [32]byte
+}
+
+// Fault is damage to the log, or a failed write that leaves the log unfit
+// for more writes. It is permanent for the Log that reports it.
+type Fault struct {
+	Seq     uint64 // record concerned; 0 if none
+	Segment string // file in the log directory; "" if none
+	Offset  int64  // byte offset in Segment; -1 if not known
+	What    string
+}
+
+func (f *Fault) Error() string {
+	var where []string
+	if f.Seq != 0 {
+		where = append(where, fmt.Sprintf("record seq %d", f.Seq))
+	}
+	if f.Segment != "" {
+		if f.Offset >= 0 {
+			where = append(where, fmt.Sprintf("file %s offset %d", f.Segment, f.Offset))
+		} else {
+			where = append(where, "file "+f.Segment)
+		}
+	}
+	msg := "meter fault: " + f.What
+	if len(where) > 0 {
+		msg += " (" + strings.Join(where, ", ") + ")"
+	}
+	return msg
+}
+
+var (
+	// ErrClosed is returned by a Log after Close.
+	ErrClosed = errors.New("walog: log closed")
+	// ErrNotFound is returned for a seq the log does not hold.
+	ErrNotFound = errors.New("walog: no such record")
+)
+
+// Log is an open log. Its methods are safe for concurrent use.
+type Log struct {
+	mu   sync.Mutex
+	dir  string
+	w    *wal.Log
+	lock *os.File
+
+	signer ed25519.PrivateKey
+	every  uint64
+
+	// Where tidwall/wal writes next, mirrored so that walog knows when it
+	// created a segment file and must fsync the directory.
+	segLimit  int
+	segIndex  uint64
+	segSize   int64
+	segStarts []uint64 // first seq of every segment, to name files in faults
+
+	lastSeq   uint64
+	lastHash  [32]byte
+	sinceCkpt uint64 // records after the last checkpoint record
+
+	fault  *Fault
+	closed bool
+}
+
+// Open verifies the whole log in dir, creating dir if missing, repairs a
+// torn last record, and opens the log for appending. A damaged log gives a
+// *Fault and no Log.
+//
+// With a Signer, checkpoint signatures are verified with its public key;
+// without one they cannot be, and only their place in the chain is checked.
+func Open(dir string, opts Options) (*Log, OpenInfo, error) {
+	every := opts.CheckpointEvery
+	if every == 0 {
+		every = 1000
+	}
+	segLimit := opts.SegmentSize
+	if segLimit <= 0 {
+		segLimit = wal.DefaultOptions.SegmentSize
+	}
+	var pub ed25519.PublicKey
+	if opts.Signer != nil {
+		if len(opts.Signer) != ed25519.PrivateKeySize {
+			return nil, OpenInfo{}, fmt.Errorf("walog: open %s: signer key is %d bytes, not %d", dir, len(opts.Signer), ed25519.PrivateKeySize)
+		}
+		pub = opts.Signer.Public().(ed25519.PublicKey)
+	}
+	if err := makeDir(dir); err != nil {
+		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
+	}
+	lock, err := lockDir(dir)
+	if err != nil {
+		return nil, OpenInfo{}, err
+	}
+	l, info, err := open(dir, opts.Signer, pub, every, segLimit)
+	if err != nil {
+		lock.Close()
+		return nil, OpenInfo{}, err
+	}
+	l.lock = lock
+	return l, info, nil
+}
+
+func open(dir string, signer ed25519.PrivateKey, pub ed25519.PublicKey, every uint64, segLimit int) (*Log, OpenInfo, error) {
+	// A crash while replacing the side file leaves its temp file; the side
+	// file itself is still whole.
+	if err := os.Remove(filepath.Join(dir, sideTemp)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
+	}
+	s, err := scanDir(dir, pub, true)
+	if err != nil {
+		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
+	}
+	if len(s.faults) > 0 {
+		return nil, OpenInfo{}, s.faults[0]
+	}
+	var details []string
+	if s.torn != nil {
+		if err := cutSegment(dir, s.torn); err != nil {
+			return nil, OpenInfo{}, fmt.Errorf("walog: open %s: repairing %s: %w", dir, s.torn.detail(), err)
+		}
+		details = append(details, s.torn.detail())
+	}
+	if s.sideRepair != nil {
+		if err := writeSide(dir, s.sideRepair); err != nil {
+			return nil, OpenInfo{}, fmt.Errorf("walog: open %s: rewriting checkpoint file: %w", dir, err)
+		}
+		details = append(details, fmt.Sprintf("checkpoint file brought up to the checkpoint record at seq %d", s.recent[0].seq))
+	}
+
+	w, err := wal.Open(dir, &wal.Options{SegmentSize: segLimit, SegmentCacheSize: 2, NoCopy: true})
+	if err != nil {
+		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: tidwall/wal: %w", dir, err)
+	}
+	// wal.Open creates the first segment of a new log without syncing the
+	// directory.
+	if err := syncDir(dir); err != nil {
+		w.Close()
+		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
+	}
+	if last, err := w.LastIndex(); err != nil || last != s.lastSeq {
+		w.Close()
+		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: tidwall/wal sees %d records (%v) where walog verified %d", dir, last, err, s.lastSeq)
+	}
+
+	l := &Log{
+		dir:       dir,
+		w:         w,
+		signer:    signer,
+		every:     every,
+		segLimit:  segLimit,
+		segIndex:  1,
+		lastSeq:   s.lastSeq,
+		lastHash:  s.lastHash,
+		sinceCkpt: s.lastSeq - s.recent[0].seq,
+	}
+	for _, seg := range s.segs {
+		l.segStarts = append(l.segStarts, seg.index)
+	}
+	if len(s.segs) > 0 {
+		l.segIndex = s.segs[len(s.segs)-1].index
+		l.segSize = s.lastSegSize
+	} else {
+		l.segStarts = []uint64{1}
+	}
+	info := OpenInfo{
+		Repaired:     len(details) > 0,
+		RepairDetail: strings.Join(details, "; "),
+		LastSeq:      l.lastSeq,
+		LastHash:     l.lastHash,
+	}
+	return l, info, nil
+}
+
+// Append writes one record and returns when it is durable: the segment is
+// fsynced, and the directory too when tidwall/wal created a segment file.
+//
+// Any write or sync failure faults the Log for good: this Append and every
+// later one return the same *Fault, and the caller must reopen. A record
+// whose Append failed may or may not be in the reopened log.
+//
+// When a checkpoint falls due after this record and writing it fails, the
+// record itself is durable: Append then returns it (Seq != 0) together with
+// the *Fault.
+func (l *Log) Append(typ uint16, data []byte) (Record, error) {
+	if typ == TypeCheckpoint {
+		return Record{}, fmt.Errorf("walog: record type 0x%04X is reserved for checkpoints", typ)
+	}
+	if len(data) > MaxData {
+		return Record{}, fmt.Errorf("walog: record of %d bytes is above the %d-byte limit", len(data), MaxData)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return Record{}, ErrClosed
+	}
+	if l.fault != nil {
+		return Record{}, l.fault
+	}
+	rec, _, err := l.appendLocked(typ, data)
+	if err != nil {
+		return Record{}, err
+	}
+	l.sinceCkpt++
+	if l.signer != nil && l.sinceCkpt >= l.every {
+		if err := l.checkpointLocked(); err != nil {
+			return rec, err
+		}
+	}
+	return rec, nil
+}
+
+func (l *Log) appendLocked(typ uint16, data []byte) (Record, []byte, error) {
+	seq := l.lastSeq + 1
+	raw, hash := encodeRecord(l.lastHash, seq, typ, data)
+	created := false
+	if l.segSize > int64(l.segLimit) {
+		l.newSegment(seq)
+		created = true
+	}
+	seg, off := segmentName(l.segIndex), l.segSize
+	if err := l.w.Write(seq, raw); err != nil {
+		return Record{}, nil, l.setFault(&Fault{Seq: seq, Segment: seg, Offset: off, What: "writing record failed: " + err.Error()})
+	}
+	l.segSize += int64(uvarintLen(uint64(len(raw))) + len(raw))
+	l.lastSeq = seq
+	l.lastHash = hash
+	if l.segSize >= int64(l.segLimit) {
+		l.newSegment(seq + 1)
+		created = true
+	}
+	if created {
+		if err := syncDir(l.dir); err != nil {
+			return Record{}, nil, l.setFault(&Fault{Seq: seq, Segment: segmentName(l.segIndex), Offset: -1, What: "syncing the directory after a new segment failed: " + err.Error()})
+		}
+	}
+	return Record{Seq: seq, Type: typ, Data: raw[headerSize : headerSize+len(data) : headerSize+len(data)], Hash: hash}, raw, nil
+}
+
+func (l *Log) newSegment(first uint64) {
+	l.segIndex = first
+	l.segSize = 0
+	l.segStarts = append(l.segStarts, first)
+}
+
+// checkpointLocked signs the current chain head, appends the checkpoint
+// record and then replaces the side file, in that order, so the side file
+// never names a record that is not durable.
+func (l *Log) checkpointLocked() error {
+	data := makeCheckpointData(l.signer, l.lastSeq, l.lastHash)
+	rec, raw, err := l.appendLocked(TypeCheckpoint, data)
+	if err != nil {
+		return err
+	}
+	if err := writeSide(l.dir, raw); err != nil {
+		return l.setFault(&Fault{Seq: rec.Seq, Segment: sideFile, Offset: -1, What: "writing the checkpoint file failed: " + err.Error()})
+	}
+	l.sinceCkpt = 0
+	return nil
+}
+
+func (l *Log) setFault(f *Fault) *Fault {
+	if l.fault == nil {
+		l.fault = f
+	}
+	return l.fault
+}
+
+// Read returns record seq after checking its frame and its link to the
+// record before it.
+func (l *Log) Read(seq uint64) (Record, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return Record{}, ErrClosed
+	}
+	if seq == 0 || seq > l.lastSeq {
+		return Record{}, fmt.Errorf("walog: read seq %d (log holds 1 to %d): %w", seq, l.lastSeq, ErrNotFound)
+	}
+	prev := genesis
+	if seq > 1 {
+		f, _, err := l.readFrame(seq - 1)
+		if err != nil {
+			return Record{}, err
+		}
+		prev = f.hash
+	}
+	return l.readRecord(seq, prev)
+}
+
+// Scan calls fn for every record from seq from to the last record at the
+// time of the call, checking every frame and every chain link on the way.
+// It stops at the first error, fn's included, and returns it unchanged.
+// Checkpoint records are passed to fn like all others.
+func (l *Log) Scan(from uint64, fn func(Record) error) error {
+	if from == 0 {
+		return fmt.Errorf("walog: scan from seq 0: seqs start at 1: %w", ErrNotFound)
+	}
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return ErrClosed
+	}
+	last := l.lastSeq
+	if from > last+1 {
+		l.mu.Unlock()
+		return fmt.Errorf("walog: scan from seq %d (log holds 1 to %d): %w", from, last, ErrNotFound)
+	}
+	prev := genesis
+	if from > 1 {
+		f, _, err := l.readFrame(from - 1)
+		if err != nil {
+			l.mu.Unlock()
+			return err
+		}
+		prev = f.hash
+	}
+	l.mu.Unlock()
+	// The lock is taken per record so that fn may use the Log and appends
+	// are not held up by a long scan.
+	for seq := from; seq <= last; seq++ {
+		l.mu.Lock()
+		var rec Record
+		err := ErrClosed
+		if !l.closed {
+			rec, err = l.readRecord(seq, prev)
+		}
+		l.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		prev = rec.Hash
+		if err := fn(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *Log) readRecord(seq uint64, prev [32]byte) (Record, error) {
+	f, raw, err := l.readFrame(seq)
+	if err != nil {
+		return Record{}, err
+	}
+	if chainHash(prev, frameBody(raw)) != f.hash {
+		return Record{}, l.readFault(seq, "chain hash does not follow from the previous record")
+	}
+	// What this process wrote or verified last must still be there: this
+	// catches a tail rewritten with a consistent chain while the log is open.
+	if seq == l.lastSeq && f.hash != l.lastHash {
+		return Record{}, l.readFault(seq, "last record's chain hash differs from the one the log ended with")
+	}
+	return Record{Seq: seq, Type: f.typ, Data: bytes.Clone(f.data), Hash: f.hash}, nil
+}
+
+// readFrame reads and decodes one frame. raw aliases tidwall/wal's buffer
+// and is valid only while l.mu is held.
+func (l *Log) readFrame(seq uint64) (frame, []byte, error) {
+	raw, err := l.walRead(seq)
+	if err != nil {
+		return frame{}, nil, l.readFault(seq, "reading record failed: "+err.Error())
+	}
+	f, err := decodeFrame(raw)
+	if err != nil {
+		return frame{}, nil, l.readFault(seq, "record damaged: "+err.Error())
+	}
+	if f.seq != seq {
+		return frame{}, nil, l.readFault(seq, fmt.Sprintf("record carries seq %d where seq %d belongs", f.seq, seq))
+	}
+	return f, raw, nil
+}
+
+// walRead guards against tidwall/wal indexing past a segment that was
+// changed behind its back; it panics instead of returning an error then.
+func (l *Log) walRead(seq uint64) (data []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("tidwall/wal failed: %v", r)
+		}
+	}()
+	return l.w.Read(seq)
+}
+
+// readFault makes damage found while reading permanent: a damaged
+// committed record stops play (DESIGN rule 2).
+func (l *Log) readFault(seq uint64, what string) *Fault {
+	i := sort.Search(len(l.segStarts), func(i int) bool { return l.segStarts[i] > seq }) - 1
+	seg := ""
+	if i >= 0 {
+		seg = segmentName(l.segStarts[i])
+	}
+	f := &Fault{Seq: seq, Segment: seg, Offset: -1, What: what}
+	l.setFault(f)
+	return f
+}
+
+// LastSeq returns the seq of the last record, 0 for an empty log.
+func (l *Log) LastSeq() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lastSeq
+}
+
+// LastHash returns the chain hash after the last record.
+func (l *Log) LastHash() [32]byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lastHash
+}
+
+// Fault returns the permanent fault of this Log, or nil.
+func (l *Log) Fault() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.fault == nil {
+		return nil
+	}
+	return l.fault
+}
+
+// Close writes a signed checkpoint when records were appended since the
+// last one and closes the log. On a faulted Log nothing is written and the
+// fault is returned.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	l.closed = true
+	if l.fault == nil && l.signer != nil && l.sinceCkpt > 0 {
+		_ = l.checkpointLocked() // a failure is kept in l.fault
+	}
+	werr := l.w.Close()
+	l.lock.Close()
+	if l.fault != nil {
+		return l.fault
+	}
+	if werr != nil {
+		return fmt.Errorf("walog: close %s: %w", l.dir, werr)
+	}
+	return nil
+}
+
+// makeDir creates dir and makes its entry durable in every directory that
+// gained one.
+func makeDir(dir string) error {
+	dir = filepath.Clean(dir)
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return err
+	}
+	for _, d := range missing {
+		if err := syncDir(filepath.Dir(d)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lockDir keeps a second writer, in this process or another, from
+// interleaving records and breaking the chain.
+func lockDir(dir string) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_CREATE|os.O_RDWR, 0o640)
+	if err != nil {
+		return nil, fmt.Errorf("walog: open %s: %w", dir, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("walog: open %s: the log is already open", dir)
+		}
+		return nil, fmt.Errorf("walog: open %s: locking: %w", dir, err)
+	}
+	return f, nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// cutSegment removes a torn last entry.
+func cutSegment(dir string, t *tornAt) error {
+	f, err := os.OpenFile(filepath.Join(dir, t.segment), os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Truncate(t.offset)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// writeSide replaces the side checkpoint file atomically: a crash leaves the
+// old file or the new one, never a mix.
+func writeSide(dir string, raw []byte) error {
+	tmp := filepath.Join(dir, sideTemp)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o640)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(raw)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, sideFile))
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(dir)
+}
