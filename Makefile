@@ -3,9 +3,13 @@ SHELL := /bin/bash
 export PATH := $(PATH):/usr/local/go/bin
 GO ?= go
 DEFAULT_GAME ?= assets/paytables/lusitania-92.json
-FUZZTIME ?= 10s
+FUZZTIME ?= 5s
+CRASH_ITERATIONS ?= 500
+# package:target of every fuzz target; make test runs each for FUZZTIME.
+FUZZ_TARGETS := ./reels/:FuzzParse ./meters/:FuzzDecode ./meters/walog/:FuzzDecodeFrame \
+	./meters/walog/:FuzzScanSegment ./sas/:FuzzFramer ./sas/:FuzzLink
 
-.PHONY: all run test check bench fuzz rngtest rngtest-quick par deps
+.PHONY: all run test check bench fuzz crashtest rngtest rngtest-quick par deps
 
 all: test
 
@@ -22,18 +26,27 @@ check: deps
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 
+# The crash loops inside go test run a short version (15-20 SIGKILLs each).
 test: check
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -tags production ./assets/
-	$(GO) test -count=1 -race ./rng/...
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) -fuzzminimizetime 1s ./reels/
+	$(GO) test -count=1 -race -short ./rng/... ./meters/... ./sas/...
+	$(MAKE) --no-print-directory fuzz
 
-# Long fuzzing: make fuzz FUZZTIME=10m
+# Every fuzz target for FUZZTIME each; long runs: make fuzz FUZZTIME=10m
 fuzz: deps
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) -fuzzminimizetime 1s ./reels/
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  echo "fuzz $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
+	  $(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 1s "$${t%%:*}" | tail -1; \
+	done
+
+# Hundreds of SIGKILLs of real writer processes: the log alone, then the ledger.
+crashtest: deps
+	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -run '^TestCrashLoop$$' ./meters/walog/ | grep -E 'survived|^(ok|FAIL|---)'
+	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -run '^TestLedgerCrashLoop$$' ./meters/ | grep -E 'survived|^(ok|FAIL|---)'
 
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./rng/
+	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./rng/ ./meters/... ./sas/
 
 # dieharder battery on the RNG (long); rngtest-quick is a subset.
 rngtest: deps

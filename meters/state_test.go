@@ -14,7 +14,10 @@ import (
 type player struct {
 	r      *rng.RNG
 	s      *State
-	t      *testing.T
+	t      testing.TB
+	// commit, when set, is how records reach the state (a ledger); the
+	// player then only reads s.
+	commit func(Record) error
 	now    int64
 	limit  int64 // handpay limit, cents
 	credit int64 // independent model of the credit meter
@@ -28,7 +31,11 @@ type player struct {
 func (p *player) apply(rec Record) {
 	p.t.Helper()
 	p.now += 1_000_000
-	if err := p.s.Apply(rec); err != nil {
+	apply := p.s.Apply
+	if p.commit != nil {
+		apply = p.commit
+	}
+	if err := apply(rec); err != nil {
 		p.t.Fatalf("lawful %v refused: %v", rec.Type(), err)
 	}
 	if err := p.s.Check(); err != nil {
