@@ -1,0 +1,28 @@
+// Package sas speaks SAS 6.02/6.03 (Slot Accounting System) as the gaming
+// machine: the pure, deterministic core of the protocol. It has no
+// goroutines, no I/O and no clock: bytes and the time they arrived are
+// passed in, and what to send comes out.
+//
+// The pieces, from the wire up:
+//
+//   - crc.go: the SAS CRC (CRC-16/KERMIT), plain and seeded.
+//   - bcd.go: packed BCD with a fixed digit width (meters roll over there).
+//   - frame.go: the poll and reply formats, the long-poll length table, a
+//     strict parser for polls and replies, and builders.
+//   - framer.go: turns a byte stream into polls, either from a Linux UART in
+//     space parity with PARMRK (the wakeup bit marks the address byte) or by
+//     content (pseudo-terminals, serial over TCP).
+//   - exceptions.go: exception codes with names, and the persistent exception
+//     queue with priority exceptions and the overflow rule.
+//   - link.go: the link layer of one machine address: general polls,
+//     implied acknowledgement, resend of lost replies, NACK, busy, link
+//     loss, chirping and the start-up synchronisation rule. The content of
+//     long polls is delegated to a Handler.
+//   - meters.go: SAS meter codes with names and the replies to the meter
+//     long polls, read from a MeterSource.
+//
+// The authoritative description of the protocol for this project is
+// ../shared/spec/sas.md. Where it is silent, or marks a detail with (?), the
+// choice made here is written in a comment next to the code that makes it,
+// starting with "Choice:".
+package sas
