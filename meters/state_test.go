@@ -12,9 +12,9 @@ import (
 // player drives a State with random but lawful records, the way a machine
 // would, and keeps its own independent tally to check the fold against.
 type player struct {
-	r      *rng.RNG
-	s      *State
-	t      testing.TB
+	r *rng.RNG
+	s *State
+	t testing.TB
 	// commit, when set, is how records reach the state (a ledger); the
 	// player then only reads s.
 	commit func(Record) error
