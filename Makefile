@@ -7,7 +7,8 @@ FUZZTIME ?= 5s
 CRASH_ITERATIONS ?= 500
 # package:target of every fuzz target; make test runs each for FUZZTIME.
 FUZZ_TARGETS := ./reels/:FuzzParse ./meters/:FuzzDecode ./meters/walog/:FuzzDecodeFrame \
-	./meters/walog/:FuzzScanSegment ./sas/:FuzzFramer ./sas/:FuzzLink
+	./meters/walog/:FuzzScanSegment ./sas/:FuzzFramer ./sas/:FuzzLink \
+	./jackpot/:FuzzUnmarshal ./jackpot/:FuzzUnmarshalOp
 
 .PHONY: all run test check bench fuzz crashtest rngtest rngtest-quick par deps
 
@@ -30,7 +31,7 @@ check: deps
 test: check
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -tags production ./assets/
-	$(GO) test -count=1 -race -short ./rng/... ./meters/... ./sas/...
+	$(GO) test -count=1 -race -short ./rng/... ./meters/... ./sas/... ./jackpot/...
 	$(MAKE) --no-print-directory fuzz
 
 # Every fuzz target for FUZZTIME each; long runs: make fuzz FUZZTIME=10m
@@ -46,7 +47,7 @@ crashtest: deps
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -run '^TestLedgerCrashLoop$$' ./meters/ | grep -E 'survived|^(ok|FAIL|---)'
 
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./rng/ ./meters/... ./sas/
+	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./rng/ ./meters/... ./sas/ ./jackpot/
 
 # dieharder battery on the RNG (long); rngtest-quick is a subset.
 rngtest: deps
