@@ -24,6 +24,8 @@ type Options struct {
 	CheckpointEvery uint64
 	// SegmentSize of the log files; 0 = the log's default.
 	SegmentSize int
+	// UnsafeNoSync skips fsync: only for building benchmark fixtures.
+	UnsafeNoSync bool
 }
 
 // Fault is a meter fault: the ledger cannot vouch for its meters, so the
@@ -93,6 +95,7 @@ func Open(dir string, opts Options) (*Ledger, OpenInfo, error) {
 	info.MachineKeyID = KeyID(pub)
 	log, li, err := walog.Open(filepath.Join(dir, logDir), walog.Options{
 		Signer: priv, CheckpointEvery: opts.CheckpointEvery, SegmentSize: opts.SegmentSize,
+		UnsafeNoSync: opts.UnsafeNoSync,
 	})
 	if err != nil {
 		return nil, info, &Fault{Err: err}
@@ -162,8 +165,8 @@ func (l *Ledger) Commit(recs ...Record) error {
 		if l.fault != nil {
 			return l.fault
 		}
-		next := l.state.Clone()
-		if err := next.Apply(r); err != nil {
+		next, err := l.state.Next(r)
+		if err != nil {
 			l.fault = &Fault{Seq: l.log.LastSeq() + 1, Err: fmt.Errorf("%v refused: %w", r.Type(), err)}
 			return l.fault
 		}

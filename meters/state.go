@@ -101,7 +101,7 @@ const (
 	HistoryEvents   = 1000
 	HistoryBills    = 200
 	HistoryHandpays = 100
-)
+) // each history holds between n and 2n-1 entries
 
 // GameHistory is everything needed to redraw and re-evaluate one game.
 type GameHistory struct {
@@ -217,30 +217,57 @@ func (s *State) Check() error {
 // invariant is refused with the reason and the state is left unchanged: in
 // the ledger that refusal is a meter fault.
 func (s *State) Apply(r Record) error {
-	if err := r.validate(); err != nil {
+	next, err := s.Next(r)
+	if err != nil {
 		return err
 	}
-	next := s.Clone()
+	*s = *next
+	return nil
+}
+
+// Next returns the state after r without changing s. The histories are
+// shared with s (they are only ever appended to, and trimmed by copying), so
+// the cost of a commit does not grow with the history kept. The price: of s
+// and the states derived from it, only one line may be extended further —
+// keep the result and drop s (as Apply and the ledger do), or drop the
+// result. Use Clone for an independent copy.
+func (s *State) Next(r Record) (*State, error) {
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	next := s.cow()
 	if err := next.apply(r); err != nil {
-		return err
+		return nil, err
 	}
 	if err := next.Check(); err != nil {
-		return fmt.Errorf("%v: %w", r.Type(), err)
+		return nil, fmt.Errorf("%v: %w", r.Type(), err)
 	}
 	if _, clear := r.(RAMClear); !clear {
 		for i, d := range Defs {
 			if d.Lifetime && next.Meters[i] < s.Meters[i] {
-				return fmt.Errorf("%v: lifetime meter %q would go back from %d to %d", r.Type(), d.Name, s.Meters[i], next.Meters[i])
+				return nil, fmt.Errorf("%v: lifetime meter %q would go back from %d to %d", r.Type(), d.Name, s.Meters[i], next.Meters[i])
 			}
 		}
 		for i := range next.BillCounts {
 			if next.BillCounts[i] < s.BillCounts[i] {
-				return fmt.Errorf("%v: bill count would go back", r.Type())
+				return nil, fmt.Errorf("%v: bill count would go back", r.Type())
 			}
 		}
 	}
-	*s = *next
-	return nil
+	return next, nil
+}
+
+// cow copies what apply changes in place; the append-only histories stay
+// shared (an append past s's length is invisible to s).
+func (s *State) cow() *State {
+	c := *s
+	c.BillCounts = slices.Clone(s.BillCounts)
+	if s.Open != nil {
+		o := cloneGame(*s.Open)
+		c.Open = &o
+	}
+	c.PendingHits = slices.Clone(s.PendingHits)
+	return &c
 }
 
 func (s *State) apply(r Record) error {
@@ -374,6 +401,8 @@ func (s *State) apply(r Record) error {
 		}
 		m[TotalHandPaid] += r.Cents
 		reset := r
+		// The last entry is shared with the previous state: replace, not modify.
+		s.Handpays = slices.Clone(s.Handpays)
 		s.Handpays[len(s.Handpays)-1].Reset = &reset
 		s.Handpay = nil
 
@@ -483,8 +512,10 @@ func doorMeter(door string) Meter {
 	return MainDoorOpens
 }
 
+// keepLast trims a history to its last n entries once it reaches 2n, so
+// trimming (a copy) happens once every n appends, not at every one.
 func keepLast[T any](s []T, n int) []T {
-	if len(s) > n {
+	if len(s) >= 2*n {
 		return slices.Clone(s[len(s)-n:])
 	}
 	return s

@@ -63,6 +63,10 @@ type Options struct {
 	Signer          ed25519.PrivateKey // signs checkpoints; nil = no checkpoints written
 	CheckpointEvery uint64             // records between signed checkpoints; 0 = 1000
 	SegmentSize     int                // bytes per segment file; 0 = tidwall default
+	// UnsafeNoSync skips every fsync. Benchmarks use it to build large
+	// fixture logs quickly; the cabinet and the link controller never set
+	// it, since an acknowledged record could then be lost.
+	UnsafeNoSync bool
 }
 
 // OpenInfo tells the caller what Open found and did.
@@ -131,6 +135,7 @@ type Log struct {
 
 	fault  *Fault
 	closed bool
+	noSync bool // Options.UnsafeNoSync: fixtures only
 }
 
 // Open verifies the whole log in dir, creating dir if missing, repairs a
@@ -162,7 +167,7 @@ func Open(dir string, opts Options) (*Log, OpenInfo, error) {
 	if err != nil {
 		return nil, OpenInfo{}, err
 	}
-	l, info, err := open(dir, opts.Signer, pub, every, segLimit)
+	l, info, err := open(dir, opts.Signer, pub, every, segLimit, opts.UnsafeNoSync)
 	if err != nil {
 		lock.Close()
 		return nil, OpenInfo{}, err
@@ -171,7 +176,7 @@ func Open(dir string, opts Options) (*Log, OpenInfo, error) {
 	return l, info, nil
 }
 
-func open(dir string, signer ed25519.PrivateKey, pub ed25519.PublicKey, every uint64, segLimit int) (*Log, OpenInfo, error) {
+func open(dir string, signer ed25519.PrivateKey, pub ed25519.PublicKey, every uint64, segLimit int, noSync bool) (*Log, OpenInfo, error) {
 	// A crash while replacing the side file leaves its temp file; the side
 	// file itself is still whole.
 	if err := os.Remove(filepath.Join(dir, sideTemp)); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -198,7 +203,7 @@ func open(dir string, signer ed25519.PrivateKey, pub ed25519.PublicKey, every ui
 		details = append(details, fmt.Sprintf("checkpoint file brought up to the checkpoint record at seq %d", s.recent[0].seq))
 	}
 
-	w, err := wal.Open(dir, &wal.Options{SegmentSize: segLimit, SegmentCacheSize: 2, NoCopy: true})
+	w, err := wal.Open(dir, &wal.Options{SegmentSize: segLimit, SegmentCacheSize: 2, NoCopy: true, NoSync: noSync})
 	if err != nil {
 		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: tidwall/wal: %w", dir, err)
 	}
@@ -219,6 +224,7 @@ func open(dir string, signer ed25519.PrivateKey, pub ed25519.PublicKey, every ui
 		signer:    signer,
 		every:     every,
 		segLimit:  segLimit,
+		noSync:    noSync,
 		segIndex:  1,
 		lastSeq:   s.lastSeq,
 		lastHash:  s.lastHash,
@@ -299,7 +305,7 @@ func (l *Log) appendLocked(typ uint16, data []byte) (Record, []byte, error) {
 		l.newSegment(seq + 1)
 		created = true
 	}
-	if created {
+	if created && !l.noSync {
 		if err := syncDir(l.dir); err != nil {
 			return Record{}, nil, l.setFault(&Fault{Seq: seq, Segment: segmentName(l.segIndex), Offset: -1, What: "syncing the directory after a new segment failed: " + err.Error()})
 		}
