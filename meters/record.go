@@ -194,6 +194,7 @@ type Event struct {
 	At     int64  `json:"at"`
 	Code   string `json:"code"`
 	Door   string `json:"door,omitempty"`
+	Tilt   string `json:"tilt,omitempty"` // which tilt, for tilt and tilt_clear
 	Detail string `json:"detail,omitempty"`
 }
 
@@ -443,6 +444,9 @@ func (r Event) validate() error {
 	}
 	if r.Code == EventDoorOpen || r.Code == EventDoorClose {
 		return oneOf("door", r.Door, DoorMain, DoorLogic, DoorCashbox, DoorBelly, DoorDrop)
+	}
+	if (r.Code == EventTilt || r.Code == EventTiltClear) && r.Tilt == "" {
+		return fmt.Errorf("%s without the tilt it names", r.Code)
 	}
 	return nil
 }

@@ -129,6 +129,10 @@ type State struct {
 	// at the handpay limit, an attendant-paid jackpot): the HandpayPending
 	// that follows must be for exactly this amount.
 	OwedHandpay int64 `json:"owed_handpay,omitempty"`
+	// Tilts and open doors survive a power loss: a machine that powers up
+	// finds them still active (sorted, no duplicates).
+	Tilts     []string `json:"tilts,omitempty"`
+	DoorsOpen []string `json:"doors_open,omitempty"`
 	// Progressive hits waiting for their award (local pool or link controller).
 	PendingHits []ProgressiveHit `json:"pending_hits,omitempty"`
 	Games       []GameHistory    `json:"games"` // oldest first
@@ -158,6 +162,8 @@ func (s *State) Clone() *State {
 		c.Handpay = &h
 	}
 	c.PendingHits = slices.Clone(s.PendingHits)
+	c.Tilts = slices.Clone(s.Tilts)
+	c.DoorsOpen = slices.Clone(s.DoorsOpen)
 	c.Games = make([]GameHistory, len(s.Games))
 	for i, g := range s.Games {
 		c.Games[i] = cloneGame(g)
@@ -450,16 +456,30 @@ func (s *State) apply(r Record) error {
 
 	case Event:
 		switch r.Code {
+		case EventTilt:
+			s.Tilts = setAdd(s.Tilts, r.Tilt)
+		case EventTiltClear:
+			if !slices.Contains(s.Tilts, r.Tilt) {
+				return fmt.Errorf("clear of tilt %q, which is not active", r.Tilt)
+			}
+			s.Tilts = setDel(s.Tilts, r.Tilt)
 		case EventPowerUp:
 			m[PowerResets]++
 			m[GamesSincePowerUp] = 0
 		case EventDoorOpen:
+			if slices.Contains(s.DoorsOpen, r.Door) {
+				return fmt.Errorf("%s door opened twice", r.Door)
+			}
+			s.DoorsOpen = setAdd(s.DoorsOpen, r.Door)
 			m[doorMeter(r.Door)]++
 			if r.Door == DoorCashbox || r.Door == DoorDrop {
 				// The drop is collected: the stacker starts empty.
 				m[StackerBills], m[StackerValue] = 0, 0
 			}
 		case EventDoorClose:
+			// A close without an open is accepted: the door switch is read at
+			// power-up, and a door closed while the power was off has no open.
+			s.DoorsOpen = setDel(s.DoorsOpen, r.Door)
 			if r.Door == DoorMain {
 				m[GamesSinceDoorClose] = 0
 			}
@@ -496,6 +516,21 @@ func (s *State) idle(what string) error {
 		return fmt.Errorf("cannot %s: a win of %d cents is owed by handpay", what, s.OwedHandpay)
 	}
 	return nil
+}
+
+// setAdd and setDel keep a small sorted set in a fresh slice (the old one
+// may be shared with a previous state).
+func setAdd(s []string, v string) []string {
+	if slices.Contains(s, v) {
+		return s
+	}
+	out := append(slices.Clone(s), v)
+	slices.Sort(out)
+	return out
+}
+
+func setDel(s []string, v string) []string {
+	return slices.DeleteFunc(slices.Clone(s), func(x string) bool { return x == v })
 }
 
 func doorMeter(door string) Meter {

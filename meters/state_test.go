@@ -75,7 +75,9 @@ func (p *player) step() {
 		p.apply(HandpayReset{At: p.now, Who: "att-1", Cents: c})
 	case k < 18:
 		door := []string{DoorMain, DoorLogic, DoorCashbox, DoorBelly, DoorDrop}[p.n(5)]
+		p.apply(Event{At: p.now, Code: EventTilt, Tilt: "door_" + door})
 		p.apply(Event{At: p.now, Code: EventDoorOpen, Door: door})
+		p.apply(Event{At: p.now, Code: EventTiltClear, Tilt: "door_" + door})
 		p.apply(Event{At: p.now, Code: EventDoorClose, Door: door})
 	case k < 19:
 		p.apply(Event{At: p.now, Code: EventPowerDown})
@@ -277,6 +279,36 @@ func TestUnlawfulRecordsRefusedAndStateUnchanged(t *testing.T) {
 	}
 	if err := s.Apply(GameStart{Game: 2, Paytable: "p", Digest: "d", Denom: 1, BetCredits: 1, BetCents: 1, Stops: []int{1}}); err == nil {
 		t.Fatal("game started while a handpay is owed")
+	}
+}
+
+func TestTiltsAndDoorsArePartOfTheFold(t *testing.T) {
+	s := NewState()
+	for _, r := range []Record{
+		Event{Code: EventTilt, Tilt: "bill_jam"},
+		Event{Code: EventTilt, Tilt: "printer"},
+		Event{Code: EventDoorOpen, Door: DoorMain},
+		Event{Code: EventTiltClear, Tilt: "printer"},
+	} {
+		if err := s.Apply(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !reflect.DeepEqual(s.Tilts, []string{"bill_jam"}) || !reflect.DeepEqual(s.DoorsOpen, []string{DoorMain}) {
+		t.Fatalf("tilts %v doors %v", s.Tilts, s.DoorsOpen)
+	}
+	if err := s.Apply(Event{Code: EventTiltClear, Tilt: "printer"}); err == nil {
+		t.Fatal("cleared a tilt that is not active")
+	}
+	if err := s.Apply(Event{Code: EventDoorOpen, Door: DoorMain}); err == nil {
+		t.Fatal("opened an open door")
+	}
+	if err := s.Apply(Event{Code: EventTilt}); err == nil {
+		t.Fatal("tilt without a name")
+	}
+	s.Apply(Event{Code: EventDoorClose, Door: DoorMain})
+	if len(s.DoorsOpen) != 0 {
+		t.Fatalf("doors %v", s.DoorsOpen)
 	}
 }
 
