@@ -42,6 +42,7 @@ const (
 	BellyDoorOpens                        //
 	DropDoorOpens                         //
 	PowerResets                           //
+	TicketsOut                            // tickets printed (numbers validation codes)
 	numMeters
 )
 
@@ -88,6 +89,7 @@ var Defs = [numMeters]Def{
 	BellyDoorOpens:           {"belly door openings", -1, false, true},
 	DropDoorOpens:            {"drop door openings", -1, false, true},
 	PowerResets:              {"power resets", -1, false, true},
+	TicketsOut:               {"tickets printed", -1, false, true},
 }
 
 // BillSASBase is the SAS code of the count of the first bill value; the
@@ -423,6 +425,7 @@ func (s *State) apply(r Record) error {
 		switch r.Method {
 		case OutTicket:
 			m[TicketOut] += r.Cents
+			m[TicketsOut]++
 		case OutHopper:
 			m[HopperOut] += r.Cents
 		case OutElectronic:

@@ -1,0 +1,150 @@
+// Package machine is the cabinet's heart: one deterministic state machine for
+// play, money, tilts and doors. Events come in (buttons, doors, bills, the
+// printer, the host, timer ticks with the time); effects come out (records
+// to commit, device commands) and a View describes what to show. There is no
+// clock, goroutine or I/O inside; the random numbers come from the injected
+// certified RNG. The owner (cmd/cabinet) commits Effects.Records to the
+// ledger before it performs anything else in Effects or shows the View
+// (DESIGN rule 1, commit before show).
+package machine
+
+import "time"
+
+// Event is an input of the machine.
+type Event interface{ at() time.Time }
+
+// SelfTest is what the start-up checks at the edges found; an empty string
+// means the check passed.
+type SelfTest struct {
+	Program  string // program integrity
+	Paytable string // signature, strict parse, RTP rule
+	RNG      string // RNG known-answer and health tests
+}
+
+// PowerUp is the first event after the program starts.
+type PowerUp struct {
+	At    time.Time
+	Tests SelfTest
+}
+
+// Tick carries the time; the machine advances animations and timeouts on it.
+type Tick struct{ At time.Time }
+
+// Buttons of the cabinet.
+const (
+	BtnSpin     = "spin"
+	BtnBetUp    = "bet_up"
+	BtnBetDown  = "bet_down"
+	BtnMaxBet   = "max_bet"
+	BtnCashOut  = "cash_out"
+	BtnHelp     = "help"
+	BtnLanguage = "language"
+)
+
+// Button is a player button pressed.
+type Button struct {
+	At   time.Time
+	Name string
+}
+
+// Keys of the cabinet.
+const (
+	KeyAttendant = "attendant_key"
+)
+
+// Key is a key switch turned on or off; Who identifies the key holder (the
+// attendant's key or card number), recorded with what the key does.
+type Key struct {
+	At  time.Time
+	Key string
+	On  bool
+	Who string
+}
+
+// Door is a door switch; Door is one of the meters.Door* names.
+type Door struct {
+	At   time.Time
+	Door string
+	Open bool
+}
+
+// BillStacked is a bill the validator accepted into the stacker.
+type BillStacked struct {
+	At    time.Time
+	Cents int64
+}
+
+// BillRejected is a bill the validator returned.
+type BillRejected struct {
+	At     time.Time
+	Cents  int64
+	Reason string
+}
+
+// BillJam and BillJamCleared report the validator's jam.
+type BillJam struct{ At time.Time }
+type BillJamCleared struct{ At time.Time }
+
+// TicketPrinted confirms the printer printed a ticket.
+type TicketPrinted struct {
+	At         time.Time
+	Validation string
+}
+
+// PrinterFault and PrinterOK report the printer's state.
+type PrinterFault struct {
+	At     time.Time
+	Reason string
+}
+type PrinterOK struct{ At time.Time }
+
+// Host commands (SAS long polls 0x01/0x02).
+const (
+	HostDisable = "disable"
+	HostEnable  = "enable"
+)
+
+// HostCommand is an order from the casino host.
+type HostCommand struct {
+	At  time.Time
+	Cmd string
+}
+
+// LedgerFault tells the machine a commit failed: its meters can no longer be
+// vouched for, so it must not play (regulation rule 9).
+type LedgerFault struct {
+	At  time.Time
+	Err string
+}
+
+func (e PowerUp) at() time.Time        { return e.At }
+func (e Tick) at() time.Time           { return e.At }
+func (e Button) at() time.Time         { return e.At }
+func (e Key) at() time.Time            { return e.At }
+func (e Door) at() time.Time           { return e.At }
+func (e BillStacked) at() time.Time    { return e.At }
+func (e BillRejected) at() time.Time   { return e.At }
+func (e BillJam) at() time.Time        { return e.At }
+func (e BillJamCleared) at() time.Time { return e.At }
+func (e TicketPrinted) at() time.Time  { return e.At }
+func (e PrinterFault) at() time.Time   { return e.At }
+func (e PrinterOK) at() time.Time      { return e.At }
+func (e HostCommand) at() time.Time    { return e.At }
+func (e LedgerFault) at() time.Time    { return e.At }
+
+// Device commands the owner carries out after the records are committed.
+type Device interface{ device() }
+
+// PrintTicket asks the printer for a cash-out ticket.
+type PrintTicket struct {
+	Validation string
+	Cents      int64
+	MachineID  string
+	At         time.Time
+}
+
+// EnableBills turns the bill validator on or off.
+type EnableBills struct{ On bool }
+
+func (PrintTicket) device() {}
+func (EnableBills) device() {}

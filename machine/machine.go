@@ -1,0 +1,447 @@
+package machine
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/reels"
+	"github.com/openegm/cabinet/rng"
+)
+
+// Config is what the operator sets (only with no credits and no game).
+type Config struct {
+	MachineID    string // shown on every screen (regulation rule 10)
+	MachineNum   int    // 0-9999, the first digits of ticket validation numbers
+	Denom        int64  // cents per credit
+	HandpayLimit int64  // cents: a game win or a cash-out at or above it is paid by hand
+	SpinTime     time.Duration
+	// Jackpot says a jackpot system (local pool or link) will award the
+	// progressive levels. Without one, the top bet level, the only one where
+	// a progressive combination wins a level, is not offered.
+	Jackpot bool
+}
+
+// Tilt names. How each clears is in tiltClear.
+const (
+	TiltProgram  = "program"
+	TiltPaytable = "paytable"
+	TiltRNG      = "rng"
+	TiltBillJam  = "bill_jam"
+	TiltPrinter  = "printer"
+)
+
+// tiltClear says how a tilt is cleared: "restart" (a self-test failure stays
+// until a power-up whose test passes) or "key" (the device reports it is
+// fine again and an attendant turns the key).
+var tiltClear = map[string]string{
+	TiltProgram: "restart", TiltPaytable: "restart", TiltRNG: "restart",
+	TiltBillJam: "key", TiltPrinter: "key",
+}
+
+// phase of the game cycle.
+type phase int
+
+const (
+	idle     phase = iota
+	spinning       // a committed spin is being shown until `until`
+)
+
+// Machine is the cabinet state machine. Not safe for concurrent use: one
+// owner goroutine steps it.
+type Machine struct {
+	cfg   Config
+	pt    *reels.Certified // nil when no paytable passed the checks
+	src   rng.Source
+	st    *meters.State // the ledger's fold, advanced with every record emitted
+	now   time.Time
+	level int
+
+	phase phase
+	until time.Time
+	shown *reels.Spin // the spin on screen (base or free)
+
+	poweredUp    bool
+	hostDisabled bool
+	fault        string          // meter fault: nothing more can be recorded
+	devFault     map[string]bool // device conditions behind key-cleared tilts
+	printing     *PrintTicket    // a ticket committed, not yet confirmed printed
+	lang         string
+	message      Message
+}
+
+// New builds the machine from the ledger's state after start-up. pt may be
+// nil when the paytable failed its checks (the PowerUp self-test says why).
+func New(cfg Config, pt *reels.Certified, st *meters.State, src rng.Source) *Machine {
+	m := &Machine{cfg: cfg, pt: pt, src: src, st: st.Clone(), devFault: map[string]bool{}, lang: "pt"}
+	if pt != nil {
+		m.level = 0
+	}
+	return m
+}
+
+// Effects are what a Step asks the owner to do, in this order: commit the
+// records, then perform the device commands, then show the View.
+type Effects struct {
+	Records []meters.Record
+	Devices []Device
+	// Refused says why a player action was not carried out (a message key).
+	Refused string
+}
+
+// Step feeds one event and returns its effects.
+func (m *Machine) Step(ev Event) Effects {
+	var eff Effects
+	if t := ev.at(); t.After(m.now) {
+		m.now = t
+	}
+	if m.fault != "" {
+		// Nothing can be recorded, so nothing may happen.
+		if _, ok := ev.(Button); ok {
+			eff.Refused = "refused_meter_fault"
+		}
+		return eff
+	}
+	switch e := ev.(type) {
+	case PowerUp:
+		m.powerUp(e, &eff)
+	case Tick:
+		m.tick(&eff)
+	case Button:
+		m.button(e, &eff)
+	case Key:
+		m.key(e, &eff)
+	case Door:
+		m.door(e, &eff)
+	case BillStacked:
+		// The bill is in the stacker whatever state the machine is in: it
+		// must be credited.
+		m.record(&eff, meters.MoneyIn{At: m.ns(), Source: meters.SourceBill, Cents: e.Cents})
+		m.say("msg_bill_accepted", e.Cents)
+	case BillRejected:
+		m.say("msg_bill_rejected", e.Cents)
+	case BillJam:
+		m.devFault[TiltBillJam] = true
+		m.tilt(&eff, TiltBillJam, "bill validator jammed")
+	case BillJamCleared:
+		delete(m.devFault, TiltBillJam)
+	case TicketPrinted:
+		if m.printing != nil && m.printing.Validation == e.Validation {
+			m.printing = nil
+			m.say("msg_ticket_printed")
+		}
+	case PrinterFault:
+		m.devFault[TiltPrinter] = true
+		m.tilt(&eff, TiltPrinter, e.Reason)
+	case PrinterOK:
+		delete(m.devFault, TiltPrinter)
+	case HostCommand:
+		switch e.Cmd {
+		case HostDisable:
+			m.hostDisabled = true
+		case HostEnable:
+			m.hostDisabled = false
+		}
+	case LedgerFault:
+		m.fault = e.Err
+	}
+	if m.fault == "" {
+		eff.Devices = append(eff.Devices, EnableBills{On: m.acceptsBills()})
+	}
+	return eff
+}
+
+func (m *Machine) ns() int64 { return m.now.UnixNano() }
+
+// record advances the machine's fold with r and queues r for the ledger. A
+// record the fold refuses is a defect of the machine; it is treated as a
+// meter fault rather than letting the machine and the ledger part ways.
+func (m *Machine) record(eff *Effects, r meters.Record) bool {
+	next, err := m.st.Next(r)
+	if err != nil {
+		m.fault = fmt.Sprintf("internal: %v refused: %v", r.Type(), err)
+		return false
+	}
+	m.st = next
+	eff.Records = append(eff.Records, r)
+	return true
+}
+
+func (m *Machine) tilt(eff *Effects, name, detail string) {
+	if !slices.Contains(m.st.Tilts, name) {
+		m.record(eff, meters.Event{At: m.ns(), Code: meters.EventTilt, Tilt: name, Detail: detail})
+	}
+}
+
+func (m *Machine) clearTilt(eff *Effects, name string) {
+	if slices.Contains(m.st.Tilts, name) {
+		m.record(eff, meters.Event{At: m.ns(), Code: meters.EventTiltClear, Tilt: name})
+	}
+}
+
+func (m *Machine) powerUp(e PowerUp, eff *Effects) {
+	m.poweredUp = true
+	m.record(eff, meters.Event{At: m.ns(), Code: meters.EventPowerUp})
+	for name, failure := range map[string]string{TiltProgram: e.Tests.Program, TiltPaytable: e.Tests.Paytable, TiltRNG: e.Tests.RNG} {
+		if failure != "" {
+			m.tilt(eff, name, failure)
+		} else {
+			m.clearTilt(eff, name)
+		}
+	}
+	if e.Tests.Paytable != "" {
+		m.pt = nil
+	}
+	// Resume, never redraw (DESIGN rule 2).
+	switch {
+	case m.st.Open != nil:
+		if m.pt == nil || m.st.Open.Start.Paytable != m.pt.ID || m.st.Open.Start.Digest != m.pt.Digest {
+			m.tilt(eff, TiltPaytable, fmt.Sprintf("game %d in progress was played on paytable %s, which is not loaded", m.st.Open.Start.Game, m.st.Open.Start.Paytable))
+			return
+		}
+		m.level = m.st.Open.Start.Level
+		m.phase, m.until = spinning, m.now // continue at the next tick
+		m.showLast()
+	case m.st.OwedHandpay > 0 && m.st.Handpay == nil:
+		// The game end was committed, its handpay lockout was not.
+		last := m.st.Games[len(m.st.Games)-1]
+		m.record(eff, meters.HandpayPending{At: m.ns(), Kind: meters.HandpayWin, Cents: m.st.OwedHandpay, Game: last.Start.Game})
+	}
+}
+
+// showLast puts the last committed spin of the open game back on screen.
+func (m *Machine) showLast() {
+	g := m.st.Open
+	stops, free := g.Start.Stops, false
+	if n := len(g.Free); n > 0 {
+		stops, free = g.Free[n-1].Stops, true
+	}
+	if sp, err := m.pt.Evaluate(stops, g.Start.Level, free); err == nil {
+		m.shown = sp
+	}
+}
+
+// canPlay says why a game cannot start now ("" when it can).
+func (m *Machine) canPlay() string {
+	switch {
+	case !m.poweredUp:
+		return "refused_starting"
+	case m.pt == nil:
+		return "refused_no_paytable"
+	case len(m.st.Tilts) > 0:
+		return "refused_tilt"
+	case len(m.st.DoorsOpen) > 0:
+		return "refused_door_open"
+	case m.hostDisabled:
+		return "refused_disabled"
+	case m.st.Handpay != nil || m.st.OwedHandpay > 0:
+		return "refused_handpay"
+	case m.phase != idle || m.st.Open != nil:
+		return "refused_game_in_progress"
+	case m.printing != nil:
+		return "refused_printing"
+	}
+	return ""
+}
+
+func (m *Machine) acceptsBills() bool {
+	return m.poweredUp && m.pt != nil && len(m.st.Tilts) == 0 && len(m.st.DoorsOpen) == 0 &&
+		!m.hostDisabled && m.st.Handpay == nil && m.st.OwedHandpay == 0
+}
+
+// maxLevel is the highest bet level offered.
+func (m *Machine) maxLevel() int {
+	top := m.pt.TopLevel()
+	if !m.cfg.Jackpot && top > 0 {
+		for _, lp := range m.pt.LinePays {
+			if lp.Progressive > 0 {
+				return top - 1
+			}
+		}
+	}
+	return top
+}
+
+func (m *Machine) betCents() int64 { return m.pt.Bet(m.level) * m.cfg.Denom }
+
+func (m *Machine) button(e Button, eff *Effects) {
+	switch e.Name {
+	case BtnLanguage:
+		if m.lang == "pt" {
+			m.lang = "en"
+		} else {
+			m.lang = "pt"
+		}
+		return
+	case BtnHelp:
+		return
+	}
+	if why := m.canPlay(); why != "" {
+		eff.Refused = why
+		m.say(why)
+		return
+	}
+	switch e.Name {
+	case BtnBetUp:
+		if m.level < m.maxLevel() {
+			m.level++
+		}
+	case BtnBetDown:
+		if m.level > 0 {
+			m.level--
+		}
+	case BtnMaxBet:
+		m.level = m.maxLevel()
+		m.spin(eff)
+	case BtnSpin:
+		m.spin(eff)
+	case BtnCashOut:
+		m.cashOut(eff)
+	}
+}
+
+// spin is the game cycle's start (DESIGN "Game cycle" 2-4): draw the stops,
+// evaluate, and emit one record with everything; the reels start on screen
+// only after the owner committed it.
+func (m *Machine) spin(eff *Effects) {
+	bet := m.pt.Bet(m.level)
+	if m.st.Get(meters.Credits) < bet*m.cfg.Denom {
+		eff.Refused = "refused_insufficient_credit"
+		m.say(eff.Refused)
+		return
+	}
+	stops := m.pt.DrawStops(m.src, false, nil)
+	sp, err := m.pt.Evaluate(stops, m.level, false)
+	if err != nil {
+		m.fault = "internal: " + err.Error()
+		return
+	}
+	ok := m.record(eff, meters.GameStart{
+		At: m.ns(), Game: m.st.LastGame + 1, Paytable: m.pt.ID, Digest: m.pt.Digest, Denom: m.cfg.Denom,
+		Level: m.level, BetCredits: bet, BetCents: bet * m.cfg.Denom, Stops: stops,
+		WinCents: sp.Win * m.cfg.Denom, FreeAwarded: sp.FreeAwarded, Progressives: sp.Progressives(),
+	})
+	if !ok {
+		return
+	}
+	m.shown = sp
+	m.phase, m.until = spinning, m.now.Add(m.cfg.SpinTime)
+	m.message = Message{}
+}
+
+// tick ends a spin whose animation is over: the next free game (committed
+// before it is shown) or the end of the game.
+func (m *Machine) tick(eff *Effects) {
+	if m.phase != spinning || m.now.Before(m.until) || m.st.Open == nil {
+		return
+	}
+	// An open door or a tilt suspends the game where it is; it goes on when
+	// they clear. (A host disable lets the game finish, as SAS 0x01 says.)
+	if len(m.st.DoorsOpen) > 0 || len(m.st.Tilts) > 0 {
+		return
+	}
+	g := m.st.Open
+	if m.st.FreeLeft > 0 {
+		stops := m.pt.DrawStops(m.src, true, nil)
+		sp, err := m.pt.Evaluate(stops, g.Start.Level, true)
+		if err != nil {
+			m.fault = "internal: " + err.Error()
+			return
+		}
+		if !m.record(eff, meters.FreeGame{At: m.ns(), Game: g.Start.Game, Index: len(g.Free) + 1, Stops: stops,
+			WinCents: sp.Win * g.Start.Denom, Awarded: sp.FreeAwarded}) {
+			return
+		}
+		m.shown = sp
+		m.until = m.now.Add(m.cfg.SpinTime)
+		return
+	}
+	total := g.Start.WinCents
+	for _, f := range g.Free {
+		total += f.WinCents
+	}
+	game := g.Start.Game
+	handpay := total > 0 && total >= m.cfg.HandpayLimit
+	if !m.record(eff, meters.GameEnd{At: m.ns(), Game: game, WinCents: total, Handpay: handpay}) {
+		return
+	}
+	m.phase = idle
+	if handpay {
+		m.record(eff, meters.HandpayPending{At: m.ns(), Kind: meters.HandpayWin, Cents: total, Game: game})
+		m.say("msg_handpay", total)
+	} else if total > 0 {
+		m.say("msg_win", total)
+	}
+}
+
+// cashOut pays the credit meter: a ticket, or a handpay at or above the limit
+// or when the printer cannot print.
+func (m *Machine) cashOut(eff *Effects) {
+	credits := m.st.Get(meters.Credits)
+	if credits == 0 {
+		eff.Refused = "refused_no_credit"
+		return
+	}
+	if credits >= m.cfg.HandpayLimit || m.devFault[TiltPrinter] {
+		m.record(eff, meters.HandpayPending{At: m.ns(), Kind: meters.HandpayCancelled, Cents: credits})
+		m.say("msg_handpay", credits)
+		return
+	}
+	v := m.validation()
+	if !m.record(eff, meters.CashOut{At: m.ns(), Method: meters.OutTicket, Cents: credits, Ticket: v}) {
+		return
+	}
+	m.printing = &PrintTicket{Validation: v, Cents: credits, MachineID: m.cfg.MachineID, At: m.now}
+	eff.Devices = append(eff.Devices, *m.printing)
+	m.say("msg_printing", credits)
+}
+
+// validation numbers are 18 digits: the machine number and a sequence that
+// only grows (the ledger's count of tickets).
+func (m *Machine) validation() string {
+	return fmt.Sprintf("%04d%014d", m.cfg.MachineNum%10000, m.st.Get(meters.TicketsOut)+1)
+}
+
+func (m *Machine) key(e Key, eff *Effects) {
+	if e.Key != KeyAttendant || !e.On {
+		return
+	}
+	who := e.Who
+	if who == "" {
+		who = "attendant key"
+	}
+	if h := m.st.Handpay; h != nil {
+		m.record(eff, meters.HandpayReset{At: m.ns(), Who: who, Cents: h.Cents})
+		m.say("msg_handpay_reset", h.Cents)
+		return
+	}
+	for _, t := range slices.Clone(m.st.Tilts) {
+		if tiltClear[t] == "key" && !m.devFault[t] {
+			m.clearTilt(eff, t)
+			if t == TiltPrinter && m.printing != nil {
+				// The ticket was committed but not confirmed: print it again.
+				eff.Devices = append(eff.Devices, *m.printing)
+			}
+		}
+	}
+}
+
+func (m *Machine) door(e Door, eff *Effects) {
+	open := slices.Contains(m.st.DoorsOpen, e.Door)
+	switch {
+	case e.Open && !open:
+		m.record(eff, meters.Event{At: m.ns(), Code: meters.EventDoorOpen, Door: e.Door})
+	case !e.Open && open:
+		m.record(eff, meters.Event{At: m.ns(), Code: meters.EventDoorClose, Door: e.Door})
+	}
+}
+
+// Message is a text for the player, as a catalogue key and its arguments
+// (amounts in cents); ui/ translates it.
+type Message struct {
+	Key  string  `json:"key,omitempty"`
+	Args []int64 `json:"args,omitempty"`
+}
+
+func (m *Machine) say(key string, args ...int64) { m.message = Message{Key: key, Args: args} }

@@ -1,0 +1,132 @@
+package machine
+
+import (
+	"slices"
+
+	"github.com/openegm/cabinet/meters"
+)
+
+// View is everything a screen shows, read-only: ui/ draws it and the control
+// socket reports it. Amounts are cents and credits as the machine counts them;
+// ui/ only formats.
+type View struct {
+	MachineID string `json:"machine_id"`
+	Lang      string `json:"lang"`
+	// Mode is what the screen is about: starting, idle, spinning, handpay,
+	// tilt, door_open, disabled, meter_fault, no_paytable.
+	Mode         string     `json:"mode"`
+	Paytable     string     `json:"paytable,omitempty"`
+	Denom        int64      `json:"denom"`
+	CreditsCents int64      `json:"credits_cents"`
+	Credits      int64      `json:"credits"`
+	Level        int        `json:"level"`
+	MaxLevel     int        `json:"max_level"`
+	CreditsLine  int64      `json:"credits_per_line"`
+	BetCredits   int64      `json:"bet_credits"`
+	BetCents     int64      `json:"bet_cents"`
+	Game         uint64     `json:"game"` // the game on screen (open or last)
+	Stops        []int      `json:"stops,omitempty"`
+	Window       [][]string `json:"window,omitempty"` // symbol IDs, [reel][row]
+	Free         bool       `json:"free"`
+	FreeLeft     int        `json:"free_left"`
+	FreePlayed   int        `json:"free_played"`
+	Lines        []ViewLine `json:"lines,omitempty"`
+	SpinWinCents int64      `json:"spin_win_cents"`
+	GameWinCents int64      `json:"game_win_cents"`
+	Tilts        []string   `json:"tilts,omitempty"`
+	DoorsOpen    []string   `json:"doors_open,omitempty"`
+	Handpay      int64      `json:"handpay_cents,omitempty"`
+	HandpayKind  string     `json:"handpay_kind,omitempty"`
+	Printing     string     `json:"printing,omitempty"` // validation number of a ticket being printed
+	Message      Message    `json:"message"`
+	Fault        string     `json:"fault,omitempty"`
+	LastGame     uint64     `json:"last_game"`
+	GamesPlayed  int64      `json:"games_played"`
+}
+
+// ViewLine is a paying line of the spin on screen.
+type ViewLine struct {
+	Line        int    `json:"line"`
+	Symbol      string `json:"symbol"`
+	Count       int    `json:"count"`
+	Cents       int64  `json:"cents"`
+	Progressive int    `json:"progressive,omitempty"`
+}
+
+// View returns what to show now.
+func (m *Machine) View() View {
+	v := View{
+		MachineID: m.cfg.MachineID, Lang: m.lang, Denom: m.cfg.Denom, Message: m.message,
+		CreditsCents: m.st.Get(meters.Credits), Credits: m.st.Get(meters.Credits) / m.cfg.Denom,
+		Tilts: slices.Clone(m.st.Tilts), DoorsOpen: slices.Clone(m.st.DoorsOpen), Fault: m.fault,
+		LastGame: m.st.LastGame, GamesPlayed: m.st.Get(meters.GamesPlayed), Level: m.level,
+	}
+	if m.pt != nil {
+		v.Paytable = m.pt.ID
+		v.MaxLevel = m.maxLevel()
+		v.CreditsLine = m.pt.CreditsPerLine[m.level]
+		v.BetCredits = m.pt.Bet(m.level)
+		v.BetCents = v.BetCredits * m.cfg.Denom
+	}
+	if h := m.st.Handpay; h != nil {
+		v.Handpay, v.HandpayKind = h.Cents, h.Kind
+	}
+	if m.printing != nil {
+		v.Printing = m.printing.Validation
+	}
+	if sp := m.shown; sp != nil && m.pt != nil {
+		v.Stops = sp.Stops
+		v.Free = sp.Free
+		for _, reel := range m.pt.Window(sp.Stops, sp.Free) {
+			col := make([]string, len(reel))
+			for r, s := range reel {
+				col[r] = m.pt.Symbols[s].ID
+			}
+			v.Window = append(v.Window, col)
+		}
+		v.SpinWinCents = sp.Win * m.cfg.Denom
+		for _, l := range sp.Lines {
+			v.Lines = append(v.Lines, ViewLine{Line: l.Line, Symbol: m.pt.Symbols[l.Symbol].ID, Count: l.Count,
+				Cents: l.Credits * m.cfg.Denom, Progressive: l.Progressive})
+		}
+	}
+	if g := m.st.Open; g != nil {
+		v.Game = g.Start.Game
+		v.FreeLeft, v.FreePlayed = m.st.FreeLeft, len(g.Free)
+		v.GameWinCents = g.Start.WinCents
+		for _, f := range g.Free {
+			v.GameWinCents += f.WinCents
+		}
+	} else if n := len(m.st.Games); n > 0 {
+		last := m.st.Games[n-1]
+		v.Game = last.Start.Game
+		if last.End != nil {
+			v.GameWinCents = last.End.WinCents
+		}
+		v.FreePlayed = len(last.Free)
+	}
+	v.Mode = m.mode()
+	return v
+}
+
+func (m *Machine) mode() string {
+	switch {
+	case m.fault != "":
+		return "meter_fault"
+	case !m.poweredUp:
+		return "starting"
+	case m.st.Handpay != nil || m.st.OwedHandpay > 0:
+		return "handpay"
+	case len(m.st.Tilts) > 0:
+		return "tilt"
+	case len(m.st.DoorsOpen) > 0:
+		return "door_open"
+	case m.phase == spinning:
+		return "spinning"
+	case m.pt == nil:
+		return "no_paytable"
+	case m.hostDisabled:
+		return "disabled"
+	}
+	return "idle"
+}
