@@ -17,10 +17,10 @@ all: test
 deps:
 	@scripts/deps.sh
 
-# Until the cabinet exists (issue 4), "run" shows the certified PAR sheet of
-# the default game.
+# The cabinet, headless until the screens exist, on simulated hardware with
+# its ledger in ./cabinet-data; drive it through cabinet-data/control.sock.
 run: deps
-	$(GO) run ./cmd/parsheet par $(DEFAULT_GAME)
+	$(GO) run ./cmd/cabinet --data cabinet-data
 
 check: deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
@@ -41,10 +41,11 @@ fuzz: deps
 	  $(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 1s "$${t%%:*}" | tail -1; \
 	done
 
-# Hundreds of SIGKILLs of real writer processes: the log alone, then the ledger.
+# Hundreds of SIGKILLs of real processes: a log writer, a ledger writer, the cabinet.
 crashtest: deps
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -run '^TestCrashLoop$$' ./meters/walog/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -run '^TestLedgerCrashLoop$$' ./meters/ | grep -E 'survived|^(ok|FAIL|---)'
+	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCrashLoop$$' ./cmd/cabinet/ | grep -E 'survived|^(ok|FAIL|---)'
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./rng/ ./meters/... ./sas/ ./jackpot/

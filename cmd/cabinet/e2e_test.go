@@ -1,0 +1,322 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/rng"
+)
+
+var binDir string
+
+// TestMain builds the real binaries the end-to-end tests run.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "cabinet-e2e-")
+	if err != nil {
+		panic(err)
+	}
+	binDir = dir
+	for _, pkg := range []string{"cabinet", "meterread"} {
+		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, pkg), "../"+pkg).CombinedOutput()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", pkg, err, out)
+			os.Exit(1)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type cabinet struct {
+	t    testing.TB
+	cmd  *exec.Cmd
+	data string
+	conn net.Conn
+	rd   *bufio.Reader
+}
+
+func startCabinet(t testing.TB, data string, args ...string) *cabinet {
+	t.Helper()
+	sock := filepath.Join(data, "control.sock")
+	os.Remove(sock)
+	cmd := exec.Command(filepath.Join(binDir, "cabinet"), append([]string{"--data", data, "--machine-id", "EGM-TEST", "--machine-num", "7"}, args...)...)
+	logf, _ := os.OpenFile(filepath.Join(data, "cabinet.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &cabinet{t: t, cmd: cmd, data: data}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		conn, err := net.Dial("unix", sock)
+		if err == nil {
+			c.conn, c.rd = conn, bufio.NewReader(conn)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("control socket never came up: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// Wait for the power-up to be processed.
+	for c.state().Mode == "starting" {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return c
+}
+
+func (c *cabinet) send(cmd command) reply {
+	c.t.Helper()
+	b, _ := json.Marshal(cmd)
+	if _, err := c.conn.Write(append(b, '\n')); err != nil {
+		c.t.Fatal(err)
+	}
+	line, err := c.rd.ReadBytes('\n')
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	var r reply
+	if err := json.Unmarshal(line, &r); err != nil {
+		c.t.Fatal(err)
+	}
+	if !r.OK {
+		c.t.Fatalf("%+v: %s", cmd, r.Error)
+	}
+	return r
+}
+
+func (c *cabinet) state() machine.View { return *c.send(command{Cmd: "state"}).View }
+
+// waitIdle waits until the game on screen has ended.
+func (c *cabinet) waitIdle() machine.View {
+	c.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		v := c.state()
+		if v.Mode != "spinning" {
+			return v
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("game never ended: %+v", v)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func (c *cabinet) stop() {
+	c.conn.Close()
+	c.cmd.Process.Signal(syscall.SIGTERM)
+	c.cmd.Wait()
+}
+
+func (c *cabinet) kill() {
+	c.conn.Close()
+	c.cmd.Process.Signal(syscall.SIGKILL)
+	c.cmd.Wait()
+}
+
+func TestEndToEndSession(t *testing.T) {
+	data := t.TempDir()
+	c := startCabinet(t, data, "--spin-time", "5ms", "--handpay-limit", "20000")
+	var billsIn, ticketsOut, handpaid int64
+	for _, b := range []int64{5000, 5000, 2000} {
+		r := c.send(command{Cmd: "bill", Cents: b})
+		if r.View.CreditsCents == 0 {
+			t.Fatal("bill not credited")
+		}
+		billsIn += b
+	}
+	if r := c.send(command{Cmd: "bill", Cents: 700}); r.View.CreditsCents != billsIn {
+		t.Fatal("a 7-euro bill was credited")
+	}
+	games, free := 0, false
+	for i := range 300 {
+		if i%50 == 0 {
+			c.send(command{Cmd: "press", Button: machine.BtnBetUp})
+		}
+		v := c.state()
+		if v.CreditsCents < v.BetCents {
+			c.send(command{Cmd: "bill", Cents: 5000})
+			billsIn += 5000
+		}
+		r := c.send(command{Cmd: "press", Button: machine.BtnSpin})
+		if r.Refused != "" {
+			if r.Refused == "refused_handpay" {
+				break
+			}
+			t.Fatalf("spin %d refused: %s", i, r.Refused)
+		}
+		games++
+		v = c.waitIdle()
+		if v.FreePlayed > 0 {
+			free = true
+		}
+		if v.Mode == "handpay" {
+			handpaid += v.Handpay
+			c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "att-9"})
+		}
+	}
+	if !free {
+		t.Log("no free games in this session")
+	}
+	// Door open refuses play; closing returns.
+	c.send(command{Cmd: "door", Door: meters.DoorMain, Open: true})
+	if r := c.send(command{Cmd: "press", Button: machine.BtnSpin}); r.Refused != "refused_door_open" {
+		t.Fatalf("spin with the door open: %q", r.Refused)
+	}
+	c.send(command{Cmd: "door", Door: meters.DoorMain, Open: false})
+	// Cash out to a ticket (under the limit) ...
+	v := c.state()
+	if v.CreditsCents >= 20000 {
+		t.Fatalf("credits %d at or above the handpay limit before the ticket", v.CreditsCents)
+	}
+	credits := v.CreditsCents
+	r := c.send(command{Cmd: "press", Button: machine.BtnCashOut})
+	if r.View.Printing == "" || r.View.CreditsCents != 0 {
+		t.Fatalf("cash out: %+v", r.View)
+	}
+	ticketsOut += credits
+	deadline := time.Now().Add(5 * time.Second)
+	for c.state().Printing != "" && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	tk := c.send(command{Cmd: "tickets"}).Tickets
+	if len(tk) != 1 || tk[0].Cents != credits || tk[0].MachineID != "EGM-TEST" || !strings.HasPrefix(tk[0].Validation, "0007") {
+		t.Fatalf("tickets %+v", tk)
+	}
+	// ... and at the limit, a cancelled-credit handpay.
+	for range 5 {
+		c.send(command{Cmd: "bill", Cents: 5000})
+		billsIn += 5000
+	}
+	r = c.send(command{Cmd: "press", Button: machine.BtnCashOut})
+	if r.View.Mode != "handpay" || r.View.Handpay != 25000 {
+		t.Fatalf("big cash out: %+v", r.View)
+	}
+	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "att-2"})
+
+	m := c.send(command{Cmd: "meters"}).Meters
+	if m["total bills accepted"] != billsIn || m["ticket out"] != ticketsOut || m["hand-paid cancelled credits"] != 25000 ||
+		m["games played"] != int64(games) || m["current credits"] != 0 || m["total jackpot (hand-paid wins)"] != handpaid {
+		t.Fatalf("meters %v; script: bills %d tickets %d games %d handpaid %d", m, billsIn, ticketsOut, games, handpaid)
+	}
+	c.stop()
+
+	out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", filepath.Join(data, "ledger")).CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "VERIFIED") {
+		t.Fatalf("meterread verify: %v\n%s", err, out)
+	}
+}
+
+// TestCrashLoop SIGKILLs the real cabinet at random moments while a script
+// plays. After each restart the game in progress resumes with the same
+// stops, the ledger opens (so its invariants hold) and no game is counted
+// twice. CRASH_ITERATIONS sets the number of kills.
+func TestCrashLoop(t *testing.T) {
+	n := 8
+	if v, err := strconv.Atoi(os.Getenv("CRASH_ITERATIONS")); err == nil {
+		n = v
+	}
+	data := t.TempDir()
+	r := rng.NewSeeded(4242)
+	resumed := 0
+	for i := range n {
+		c := startCabinet(t, data, "--spin-time", "20ms")
+		if i > 0 {
+			// Whatever game was open at the kill must finish with its stops.
+			c.waitIdle()
+			st := readLedger(t, data)
+			if err := st.Check(); err != nil {
+				t.Fatalf("kill %d: %v", i, err)
+			}
+			if st.Open != nil {
+				t.Fatalf("kill %d: game %d still open after resume", i, st.Open.Start.Game)
+			}
+			if st.Get(meters.GamesPlayed) < int64(st.LastGame) {
+				t.Fatalf("kill %d: %d games played, last game %d", i, st.Get(meters.GamesPlayed), st.LastGame)
+			}
+		}
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				b, _ := json.Marshal(command{Cmd: "bill", Cents: 500})
+				c.conn.Write(append(b, '\n'))
+				if _, err := c.rd.ReadBytes('\n'); err != nil {
+					return
+				}
+				b, _ = json.Marshal(command{Cmd: "press", Button: machine.BtnSpin})
+				c.conn.Write(append(b, '\n'))
+				if _, err := c.rd.ReadBytes('\n'); err != nil {
+					return
+				}
+				time.Sleep(25 * time.Millisecond)
+			}
+		}()
+		time.Sleep(time.Duration(150+r.Intn(400)) * time.Millisecond)
+		c.cmd.Process.Signal(syscall.SIGKILL)
+		c.cmd.Wait()
+		close(stop)
+		c.conn.Close()
+		<-done
+		before := readLedger(t, data)
+		if before.Open != nil {
+			resumed++
+			c2 := startCabinet(t, data, "--spin-time", "20ms")
+			c2.waitIdle()
+			c2.stop()
+			after := readLedger(t, data)
+			var g *meters.GameHistory
+			for k := range after.Games {
+				if after.Games[k].Start.Game == before.Open.Start.Game {
+					g = &after.Games[k]
+				}
+			}
+			if g == nil || g.End == nil || fmt.Sprint(g.Start.Stops) != fmt.Sprint(before.Open.Start.Stops) {
+				t.Fatalf("kill %d: game %d did not resume with its stops", i, before.Open.Start.Game)
+			}
+			for k, f := range before.Open.Free {
+				if fmt.Sprint(g.Free[k].Stops) != fmt.Sprint(f.Stops) {
+					t.Fatalf("kill %d: free game %d redrawn", i, k+1)
+				}
+			}
+		}
+	}
+	st := readLedger(t, data)
+	t.Logf("survived %d SIGKILLs of the cabinet; %d kills hit a game in progress, each resumed; %d games in the ledger", n, resumed, st.LastGame)
+}
+
+// readLedger folds a copy of the cabinet's ledger (the cabinet is not running).
+func readLedger(t testing.TB, data string) *meters.State {
+	t.Helper()
+	tmp := t.TempDir()
+	out, err := exec.Command("cp", "-a", filepath.Join(data, "ledger")+"/.", tmp).CombinedOutput()
+	if err != nil {
+		t.Fatalf("copy: %v %s", err, out)
+	}
+	l, _, err := meters.Open(tmp, meters.Options{})
+	if err != nil {
+		t.Fatalf("ledger: %v", err)
+	}
+	defer l.Close()
+	return l.State()
+}

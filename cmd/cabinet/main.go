@@ -1,0 +1,152 @@
+// Command cabinet is the slot machine firmware: it runs the machine core
+// (machine/) on the ledger (meters/) with the certified RNG and paytable, on
+// real or simulated hardware. One owner goroutine steps the machine; every
+// record is committed before anything it causes is done or shown.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/rng"
+	"golang.org/x/crypto/blake2b"
+)
+
+type options struct {
+	data         string
+	machineID    string
+	machineNum   int
+	denom        int64
+	handpayLimit int64
+	paytable     string
+	control      string
+	spinTime     time.Duration
+	headless     bool
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.data, "data", "cabinet-data", "data directory (the ledger; back it up, never edit it)")
+	flag.StringVar(&o.machineID, "machine-id", "EGM-0001", "machine identification shown to players (regulation rule 10)")
+	flag.IntVar(&o.machineNum, "machine-num", 1, "machine number, 0-9999, first digits of ticket validation numbers")
+	flag.Int64Var(&o.denom, "denom", 1, "denomination: cents per credit")
+	flag.Int64Var(&o.handpayLimit, "handpay-limit", 120000, "cents: a win or cash-out at or above it is paid by an attendant")
+	flag.StringVar(&o.paytable, "paytable", assets.DefaultGame, "certified paytable to play (embedded: "+fmt.Sprint(assets.Paytables())+")")
+	flag.StringVar(&o.control, "control", "", "control socket path (default DATA/control.sock)")
+	flag.DurationVar(&o.spinTime, "spin-time", 2*time.Second, "how long one spin is shown before the game goes on")
+	flag.BoolVar(&o.headless, "headless", true, "run without a display (the screens come with the ui issue)")
+	flag.Parse()
+	if o.control == "" {
+		o.control = filepath.Join(o.data, "control.sock")
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, o, log, os.Stdout); err != nil {
+		log.Error("cabinet stopped", "err", err)
+		os.Exit(1)
+	}
+}
+
+// selfTests runs the start-up checks (before any play or host talk) and
+// returns their verdicts with what they produced.
+type started struct {
+	tests   machine.SelfTest
+	program string // BLAKE2b-256 of the running executable
+	rng     *rng.RNG
+}
+
+func selfTests(o options) started {
+	var s started
+	exe, err := os.Executable()
+	if err == nil {
+		var data []byte
+		if data, err = os.ReadFile(exe); err == nil {
+			sum := blake2b.Sum256(data)
+			s.program = fmt.Sprintf("%x", sum)
+		}
+	}
+	if err != nil {
+		s.tests.Program = "cannot read the program image: " + err.Error()
+	}
+	if r, err := rng.New(); err != nil {
+		s.tests.RNG = err.Error()
+	} else {
+		s.rng = r
+	}
+	return s
+}
+
+func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error {
+	if err := os.MkdirAll(o.data, 0o700); err != nil {
+		return err
+	}
+	st := selfTests(o)
+	pt, err := assets.LoadPaytable(o.paytable)
+	if err != nil {
+		st.tests.Paytable = err.Error()
+		log.Error("paytable refused", "paytable", o.paytable, "err", err)
+	}
+	ledger, info, lerr := meters.Open(filepath.Join(o.data, "ledger"), meters.Options{})
+	state := meters.NewState()
+	if lerr != nil {
+		log.Error("meter fault: the ledger cannot be opened; no play until a technician acts", "err", lerr)
+	} else {
+		state = ledger.State()
+		log.Info("ledger open", "last_seq", info.LastSeq, "snapshot", info.SnapshotSeq, "replayed", info.Replayed,
+			"repaired", info.Repaired, "machine_key", info.MachineKeyID)
+		defer ledger.Close()
+	}
+	log.Info("self-tests", "program", st.program, "program_err", st.tests.Program, "rng_err", st.tests.RNG, "paytable_err", st.tests.Paytable)
+
+	var src rng.Source
+	if st.rng != nil {
+		src = st.rng
+		st.rng.StartCycling(ctx, time.Millisecond)
+	}
+	m := machine.New(machine.Config{
+		MachineID: o.machineID, MachineNum: o.machineNum, Denom: o.denom, HandpayLimit: o.handpayLimit, SpinTime: o.spinTime,
+	}, pt, state, src)
+
+	own := newOwner(m, ledger, log)
+	if lerr != nil {
+		own.step(machine.LedgerFault{At: time.Now(), Err: lerr.Error()})
+	}
+	dev := newSimDevices(own)
+	own.devices = dev
+
+	ctl, err := listenControl(o.control, own, dev, log)
+	if err != nil {
+		return err
+	}
+	defer ctl.Close()
+
+	own.step(machine.PowerUp{At: time.Now(), Tests: st.tests})
+	fmt.Fprintf(out, guide, o.machineID, o.paytable, o.control)
+	own.loop(ctx)
+	if ledger != nil {
+		if f := ledger.Fault(); f != nil {
+			return errors.New("stopped with a meter fault: " + f.Error())
+		}
+	}
+	return nil
+}
+
+const guide = `cabinet %s running headless, paytable %s.
+Drive it through the control socket %s, one JSON command a line, e.g.
+  {"cmd":"bill","cents":5000}   {"cmd":"press","button":"spin"}   {"cmd":"state"}
+  {"cmd":"door","door":"main","open":true}   {"cmd":"key","key":"attendant_key","on":true,"who":"att-1"}
+with: socat - UNIX-CONNECT:%[3]s
+`

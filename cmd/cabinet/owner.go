@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/meters"
+)
+
+// deviceSink carries out device commands after their records are committed.
+type deviceSink interface {
+	apply(machine.Device)
+}
+
+// owner is the one goroutine that steps the machine and commits its records
+// (DESIGN: one goroutine owns machine/). Other goroutines submit events and
+// wait for the step to be done, commit included.
+type owner struct {
+	m       *machine.Machine
+	ledger  *meters.Ledger // nil when the ledger could not be opened
+	log     *slog.Logger
+	devices deviceSink
+	reqs    chan request
+	view    atomic.Pointer[machine.View]
+	faulted bool
+}
+
+type request struct {
+	ev   machine.Event
+	read func() // runs on the owner goroutine (reads of the ledger)
+	done chan machine.Effects
+}
+
+func newOwner(m *machine.Machine, l *meters.Ledger, log *slog.Logger) *owner {
+	o := &owner{m: m, ledger: l, log: log, reqs: make(chan request)}
+	v := m.View()
+	o.view.Store(&v)
+	return o
+}
+
+// step runs on the owner goroutine: the machine's records are committed to
+// the ledger first; only then are device commands carried out and the new
+// view published (commit before show).
+func (o *owner) step(ev machine.Event) machine.Effects {
+	eff := o.m.Step(ev)
+	if len(eff.Records) > 0 {
+		var err error
+		if o.ledger == nil {
+			err = errNoLedger
+		} else {
+			err = o.ledger.Commit(eff.Records...)
+		}
+		if err != nil {
+			o.log.Error("meter fault: commit failed; play stops", "err", err)
+			o.m.Step(machine.LedgerFault{At: time.Now(), Err: err.Error()})
+			eff.Devices = nil
+			o.faulted = true
+		} else {
+			for _, r := range eff.Records {
+				o.log.Info("committed", "record", r.Type().String(), "seq", o.ledger.LastSeq())
+			}
+		}
+	}
+	if o.devices != nil {
+		for _, d := range eff.Devices {
+			o.devices.apply(d)
+		}
+	}
+	v := o.m.View()
+	o.view.Store(&v)
+	return eff
+}
+
+// submit hands an event to the owner and waits until it is committed.
+func (o *owner) submit(ev machine.Event) machine.Effects {
+	done := make(chan machine.Effects, 1)
+	o.reqs <- request{ev: ev, done: done}
+	return <-done
+}
+
+// read runs f on the owner goroutine, where the ledger may be read.
+func (o *owner) read(f func()) {
+	done := make(chan machine.Effects, 1)
+	o.reqs <- request{read: f, done: done}
+	<-done
+}
+
+func (o *owner) loop(ctx context.Context) {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			o.step(machine.Tick{At: now})
+		case r := <-o.reqs:
+			if r.read != nil {
+				r.read()
+				r.done <- machine.Effects{}
+				continue
+			}
+			r.done <- o.step(r.ev)
+		}
+	}
+}
+
+type constErr string
+
+func (e constErr) Error() string { return string(e) }
+
+const errNoLedger = constErr("the ledger is not open")
