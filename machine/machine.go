@@ -2,6 +2,7 @@ package machine
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -21,6 +22,12 @@ type Config struct {
 	// progressive levels. Without one, the top bet level, the only one where
 	// a progressive combination wins a level, is not offered.
 	Jackpot bool
+	// PINs are the service roles' argon2id PIN hashes (kept by the owner
+	// outside the ledger); a role without one still has DefaultPIN.
+	PINs map[string]string
+	// Load returns an embedded certified paytable by ID (for a paytable
+	// change and for recalling games played on another paytable).
+	Load func(id string) (*reels.Certified, error)
 }
 
 // Tilt names. How each clears is in tiltClear.
@@ -69,14 +76,23 @@ type Machine struct {
 	printing     *PrintTicket    // a ticket committed, not yet confirmed printed
 	lang         string
 	message      Message
+	keyOn        bool
+	keyWho       string
+	session      *session // the service menu's logged-in user
 }
 
 // New builds the machine from the ledger's state after start-up. pt may be
 // nil when the paytable failed its checks (the PowerUp self-test says why).
 func New(cfg Config, pt *reels.Certified, st *meters.State, src rng.Source) *Machine {
 	m := &Machine{cfg: cfg, pt: pt, src: src, st: st.Clone(), devFault: map[string]bool{}, lang: "pt"}
-	if pt != nil {
-		m.level = 0
+	m.cfg.PINs = maps.Clone(cfg.PINs)
+	// Settings made in the service menu are in the ledger; they win over the
+	// defaults the program was started with. The paytable setting is chosen
+	// by the owner before it loads and checks the paytable.
+	for k, v := range m.st.Settings {
+		if k != "paytable" {
+			m.setConfig(k, v)
+		}
 	}
 	return m
 }
@@ -145,6 +161,10 @@ func (m *Machine) Step(ev Event) Effects {
 		}
 	case LedgerFault:
 		m.fault = e.Err
+	case PINEntry:
+		m.pinEntry(e, &eff)
+	case ServiceAction:
+		m.serviceAction(e, &eff)
 	}
 	if m.fault == "" {
 		eff.Devices = append(eff.Devices, EnableBills{On: m.acceptsBills()})
@@ -241,6 +261,8 @@ func (m *Machine) canPlay() string {
 		return "refused_game_in_progress"
 	case m.printing != nil:
 		return "refused_printing"
+	case m.session != nil:
+		return "refused_service"
 	}
 	return ""
 }
@@ -404,12 +426,20 @@ func (m *Machine) validation() string {
 }
 
 func (m *Machine) key(e Key, eff *Effects) {
-	if e.Key != KeyAttendant || !e.On {
+	if e.Key != KeyAttendant {
 		return
 	}
 	who := e.Who
 	if who == "" {
 		who = "attendant key"
+	}
+	m.keyOn, m.keyWho = e.On, who
+	if !e.On {
+		if s := m.session; s != nil {
+			m.record(eff, meters.Service{At: m.ns(), Who: s.who, Role: s.role, Action: SvcLogout, Detail: "key off"})
+			m.session = nil
+		}
+		return
 	}
 	if h := m.st.Handpay; h != nil {
 		m.record(eff, meters.HandpayReset{At: m.ns(), Who: who, Cents: h.Cents})
@@ -440,8 +470,9 @@ func (m *Machine) door(e Door, eff *Effects) {
 // Message is a text for the player, as a catalogue key and its arguments
 // (amounts in cents); ui/ translates it.
 type Message struct {
-	Key  string  `json:"key,omitempty"`
-	Args []int64 `json:"args,omitempty"`
+	Key    string  `json:"key,omitempty"`
+	Args   []int64 `json:"args,omitempty"`
+	Detail string  `json:"detail,omitempty"` // a technical detail for the service screens
 }
 
 func (m *Machine) say(key string, args ...int64) { m.message = Message{Key: key, Args: args} }

@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/openegm/cabinet/meters"
@@ -14,35 +15,62 @@ type View struct {
 	Lang      string `json:"lang"`
 	// Mode is what the screen is about: starting, idle, spinning, handpay,
 	// tilt, door_open, disabled, meter_fault, no_paytable.
-	Mode         string     `json:"mode"`
-	Paytable     string     `json:"paytable,omitempty"`
-	Denom        int64      `json:"denom"`
-	CreditsCents int64      `json:"credits_cents"`
-	Credits      int64      `json:"credits"`
-	Level        int        `json:"level"`
-	MaxLevel     int        `json:"max_level"`
-	CreditsLine  int64      `json:"credits_per_line"`
-	BetCredits   int64      `json:"bet_credits"`
-	BetCents     int64      `json:"bet_cents"`
-	Game         uint64     `json:"game"` // the game on screen (open or last)
-	Stops        []int      `json:"stops,omitempty"`
-	Window       [][]string `json:"window,omitempty"` // symbol IDs, [reel][row]
-	Free         bool       `json:"free"`
-	FreeLeft     int        `json:"free_left"`
-	FreePlayed   int        `json:"free_played"`
-	Lines        []ViewLine `json:"lines,omitempty"`
-	SpinWinCents int64      `json:"spin_win_cents"`
-	GameWinCents int64      `json:"game_win_cents"`
-	Tilts        []string   `json:"tilts,omitempty"`
-	DoorsOpen    []string   `json:"doors_open,omitempty"`
-	Handpay      int64      `json:"handpay_cents,omitempty"`
-	HandpayKind  string     `json:"handpay_kind,omitempty"`
-	Printing     string     `json:"printing,omitempty"` // validation number of a ticket being printed
-	Message      Message    `json:"message"`
-	Fault        string     `json:"fault,omitempty"`
-	LastGame     uint64     `json:"last_game"`
-	GamesPlayed  int64      `json:"games_played"`
+	Mode         string       `json:"mode"`
+	Paytable     string       `json:"paytable,omitempty"`
+	Denom        int64        `json:"denom"`
+	CreditsCents int64        `json:"credits_cents"`
+	Credits      int64        `json:"credits"`
+	Level        int          `json:"level"`
+	MaxLevel     int          `json:"max_level"`
+	CreditsLine  int64        `json:"credits_per_line"`
+	BetCredits   int64        `json:"bet_credits"`
+	BetCents     int64        `json:"bet_cents"`
+	Game         uint64       `json:"game"` // the game on screen (open or last)
+	Stops        []int        `json:"stops,omitempty"`
+	Window       [][]string   `json:"window,omitempty"` // symbol IDs, [reel][row]
+	Free         bool         `json:"free"`
+	FreeLeft     int          `json:"free_left"`
+	FreePlayed   int          `json:"free_played"`
+	Lines        []ViewLine   `json:"lines,omitempty"`
+	SpinWinCents int64        `json:"spin_win_cents"`
+	GameWinCents int64        `json:"game_win_cents"`
+	Tilts        []string     `json:"tilts,omitempty"`
+	DoorsOpen    []string     `json:"doors_open,omitempty"`
+	Handpay      int64        `json:"handpay_cents,omitempty"`
+	HandpayKind  string       `json:"handpay_kind,omitempty"`
+	Printing     string       `json:"printing,omitempty"` // validation number of a ticket being printed
+	Message      Message      `json:"message"`
+	Fault        string       `json:"fault,omitempty"`
+	LastGame     uint64       `json:"last_game"`
+	GamesPlayed  int64        `json:"games_played"`
+	Service      *ServiceView `json:"service,omitempty"`
 }
+
+// ServiceView is the service menu's screen.
+type ServiceView struct {
+	Role          string                  `json:"role"`
+	Who           string                  `json:"who"`
+	MustChangePIN bool                    `json:"must_change_pin"`
+	Page          string                  `json:"page"`
+	RAMClearArmed bool                    `json:"ram_clear_armed,omitempty"`
+	Meters        []MeterLine             `json:"meters,omitempty"`
+	Recall        []Recall                `json:"recall,omitempty"`
+	Events        []meters.Event          `json:"events,omitempty"`
+	Bills         []meters.MoneyIn        `json:"bills,omitempty"`
+	Handpays      []meters.HandpayHistory `json:"handpays,omitempty"`
+	Settings      map[string]string       `json:"settings,omitempty"`
+}
+
+// MeterLine is one meter on the service screen.
+type MeterLine struct {
+	Name  string `json:"name"`
+	SAS   int    `json:"sas"` // -1 when SAS has no code for it
+	Cents bool   `json:"cents"`
+	Value int64  `json:"value"`
+}
+
+// RecallGames is how many games the recall page shows.
+const RecallGames = 100
 
 // ViewLine is a paying line of the spin on screen.
 type ViewLine struct {
@@ -106,7 +134,37 @@ func (m *Machine) View() View {
 		v.FreePlayed = len(last.Free)
 	}
 	v.Mode = m.mode()
+	if s := m.session; s != nil {
+		v.Mode = "service"
+		sv := &ServiceView{Role: s.role, Who: s.who, MustChangePIN: s.mustChange, Page: s.page, RAMClearArmed: s.armed,
+			Settings: map[string]string{"denom": fmt.Sprint(m.cfg.Denom), "handpay_limit": fmt.Sprint(m.cfg.HandpayLimit), "language": m.lang}}
+		if m.pt != nil {
+			sv.Settings["paytable"] = m.pt.ID
+		}
+		switch s.page {
+		case "meters":
+			for i, d := range meters.Defs {
+				sv.Meters = append(sv.Meters, MeterLine{Name: d.Name, SAS: d.SAS, Cents: d.Cents, Value: m.st.Meters[i]})
+			}
+		case "recall":
+			sv.Recall = m.recall(RecallGames)
+		case "events":
+			sv.Events = lastOf(m.st.Events, 100)
+		case "bills":
+			sv.Bills = lastOf(m.st.Bills, 100)
+		case "handpays":
+			sv.Handpays = lastOf(m.st.Handpays, 100)
+		}
+		v.Service = sv
+	}
 	return v
+}
+
+func lastOf[T any](s []T, n int) []T {
+	if len(s) > n {
+		s = s[len(s)-n:]
+	}
+	return slices.Clone(s)
 }
 
 func (m *Machine) mode() string {

@@ -206,13 +206,21 @@ type Config struct {
 	Value string `json:"value"`
 }
 
-// Service is a technician or inspector action in the service menu.
+// Service is a technician, operator or inspector action in the service menu.
 type Service struct {
 	At     int64  `json:"at"`
-	Who    string `json:"who"`
+	Who    string `json:"who"`            // the key holder
+	Role   string `json:"role,omitempty"` // the role the PIN was for
 	Action string `json:"action"`
 	Detail string `json:"detail,omitempty"`
 }
+
+// Service actions the fold counts: failed PIN entries lock a role out, and
+// the count survives a power cycle.
+const (
+	ActionLogin     = "login"
+	ActionPINFailed = "pin_failed"
+)
 
 // RAMClear zeroes the meters, the only way they ever go back. The log is not
 // erased: the records before it remain the evidence.

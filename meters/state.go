@@ -2,6 +2,7 @@ package meters
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -105,6 +106,12 @@ const (
 	HistoryHandpays = 100
 ) // each history holds between n and 2n-1 entries
 
+// PINFailures is the lock-out state of one role.
+type PINFailures struct {
+	Count int   `json:"count"`
+	Last  int64 `json:"last"`
+}
+
 // GameHistory is everything needed to redraw and re-evaluate one game.
 type GameHistory struct {
 	Start GameStart  `json:"start"`
@@ -135,6 +142,12 @@ type State struct {
 	// finds them still active (sorted, no duplicates).
 	Tilts     []string `json:"tilts,omitempty"`
 	DoorsOpen []string `json:"doors_open,omitempty"`
+	// Settings are the operator's configuration: the last value of each
+	// Config key. The machine applies them at start-up.
+	Settings map[string]string `json:"settings,omitempty"`
+	// PINFailures counts consecutive wrong PINs per role, and when the last
+	// one was; a login resets it.
+	PINFailures map[string]PINFailures `json:"pin_failures,omitempty"`
 	// Progressive hits waiting for their award (local pool or link controller).
 	PendingHits []ProgressiveHit `json:"pending_hits,omitempty"`
 	Games       []GameHistory    `json:"games"` // oldest first
@@ -166,6 +179,8 @@ func (s *State) Clone() *State {
 	c.PendingHits = slices.Clone(s.PendingHits)
 	c.Tilts = slices.Clone(s.Tilts)
 	c.DoorsOpen = slices.Clone(s.DoorsOpen)
+	c.Settings = maps.Clone(s.Settings)
+	c.PINFailures = maps.Clone(s.PINFailures)
 	c.Games = make([]GameHistory, len(s.Games))
 	for i, g := range s.Games {
 		c.Games[i] = cloneGame(g)
@@ -489,11 +504,31 @@ func (s *State) apply(r Record) error {
 		}
 		s.Events = keepLast(append(s.Events, r), HistoryEvents)
 
-	case Config, Service:
-		// Logged for audit; the machine core holds the settings themselves.
-		if sv, ok := r.(Service); ok {
-			s.Events = keepLast(append(s.Events, Event{At: sv.At, Code: EventService, Detail: sv.Who + ": " + sv.Action}), HistoryEvents)
+	case Config:
+		// A fresh map: the old one may be shared with the previous state.
+		settings := maps.Clone(s.Settings)
+		if settings == nil {
+			settings = map[string]string{}
 		}
+		settings[r.Key] = r.Value
+		s.Settings = settings
+		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventService, Detail: r.Who + ": set " + r.Key + " = " + r.Value}), HistoryEvents)
+
+	case Service:
+		switch r.Action {
+		case ActionPINFailed, ActionLogin:
+			f := maps.Clone(s.PINFailures)
+			if f == nil {
+				f = map[string]PINFailures{}
+			}
+			if r.Action == ActionLogin {
+				delete(f, r.Role)
+			} else {
+				f[r.Role] = PINFailures{Count: f[r.Role].Count + 1, Last: r.At}
+			}
+			s.PINFailures = f
+		}
+		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventService, Detail: r.Who + " (" + r.Role + "): " + r.Action + " " + r.Detail}), HistoryEvents)
 
 	case RAMClear:
 		if s.Open != nil || s.Handpay != nil || s.OwedHandpay != 0 || m[Credits] != 0 {

@@ -25,6 +25,10 @@ type command struct {
 	On     bool   `json:"on,omitempty"`
 	Who    string `json:"who,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	Role   string `json:"role,omitempty"`
+	PIN    string `json:"pin,omitempty"`
+	Action string `json:"action,omitempty"`
+	Value  string `json:"value,omitempty"`
 }
 
 // reply is the answer line.
@@ -103,6 +107,10 @@ func handle(cmd command, own *owner, dev *simDevices) reply {
 		eff = own.submit(machine.PrinterOK{At: now})
 	case "host":
 		eff = own.submit(machine.HostCommand{At: now, Cmd: cmd.Reason})
+	case "pin":
+		eff = own.submit(machine.PINEntry{At: now, Role: cmd.Role, PIN: cmd.PIN})
+	case "service":
+		eff = own.submit(machine.ServiceAction{At: now, Action: cmd.Action, Key: cmd.Key, Value: cmd.Value})
 	case "state":
 	case "meters":
 		r := reply{OK: true, Meters: map[string]int64{}}

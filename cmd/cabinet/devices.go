@@ -1,6 +1,7 @@
 package main
 
 import (
+	"log/slog"
 	"slices"
 	"sync"
 	"time"
@@ -13,7 +14,9 @@ import (
 // with no hardware: bills and faults come from the control socket, tickets
 // are "printed" after a short delay and kept in a list.
 type simDevices struct {
-	own *owner
+	own  *owner
+	data string
+	log  *slog.Logger
 
 	mu          sync.Mutex
 	billsOn     bool
@@ -23,8 +26,8 @@ type simDevices struct {
 	printerDown bool
 }
 
-func newSimDevices(o *owner) *simDevices {
-	return &simDevices{own: o, printDelay: 50 * time.Millisecond}
+func newSimDevices(o *owner, data string, log *slog.Logger) *simDevices {
+	return &simDevices{own: o, data: data, log: log, printDelay: 50 * time.Millisecond}
 }
 
 // apply runs on the owner goroutine; device reactions come back later as
@@ -35,6 +38,10 @@ func (d *simDevices) apply(dev machine.Device) {
 	switch c := dev.(type) {
 	case machine.EnableBills:
 		d.billsOn = c.On
+	case machine.StorePIN:
+		if err := storePIN(d.data, c.Role, c.Hash); err != nil {
+			d.log.Error("storing the new PIN failed; the old one stays valid after a restart", "role", c.Role, "err", err)
+		}
 	case machine.PrintTicket:
 		if d.paperOut || d.printerDown {
 			go d.own.submit(machine.PrinterFault{At: time.Now(), Reason: "paper_out"})

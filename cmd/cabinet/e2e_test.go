@@ -178,11 +178,22 @@ func TestEndToEndSession(t *testing.T) {
 		t.Fatalf("spin with the door open: %q", r.Refused)
 	}
 	c.send(command{Cmd: "door", Door: meters.DoorMain, Open: false})
+	// A balance at or above the limit goes to a cancelled-credit handpay.
+	var cancelled int64
+	if v := c.state(); v.CreditsCents >= 20000 {
+		r := c.send(command{Cmd: "press", Button: machine.BtnCashOut})
+		if r.View.Mode != "handpay" || r.View.Handpay != v.CreditsCents {
+			t.Fatalf("cash out of %d: %+v", v.CreditsCents, r.View)
+		}
+		cancelled += v.CreditsCents
+		c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "att-2"})
+	}
+	if v := c.state(); v.CreditsCents == 0 {
+		c.send(command{Cmd: "bill", Cents: 1000})
+		billsIn += 1000
+	}
 	// Cash out to a ticket (under the limit) ...
 	v := c.state()
-	if v.CreditsCents >= 20000 {
-		t.Fatalf("credits %d at or above the handpay limit before the ticket", v.CreditsCents)
-	}
 	credits := v.CreditsCents
 	r := c.send(command{Cmd: "press", Button: machine.BtnCashOut})
 	if r.View.Printing == "" || r.View.CreditsCents != 0 {
@@ -207,9 +218,10 @@ func TestEndToEndSession(t *testing.T) {
 		t.Fatalf("big cash out: %+v", r.View)
 	}
 	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "att-2"})
+	cancelled += 25000
 
 	m := c.send(command{Cmd: "meters"}).Meters
-	if m["total bills accepted"] != billsIn || m["ticket out"] != ticketsOut || m["hand-paid cancelled credits"] != 25000 ||
+	if m["total bills accepted"] != billsIn || m["ticket out"] != ticketsOut || m["hand-paid cancelled credits"] != cancelled ||
 		m["games played"] != int64(games) || m["current credits"] != 0 || m["total jackpot (hand-paid wins)"] != handpaid {
 		t.Fatalf("meters %v; script: bills %d tickets %d games %d handpaid %d", m, billsIn, ticketsOut, games, handpaid)
 	}
@@ -319,4 +331,35 @@ func readLedger(t testing.TB, data string) *meters.State {
 	}
 	defer l.Close()
 	return l.State()
+}
+
+// The service menu through the real binary: default PIN forced to change,
+// the new PIN kept across a restart, a setting kept in the ledger.
+func TestServiceMenuAcrossRestart(t *testing.T) {
+	data := t.TempDir()
+	c := startCabinet(t, data, "--spin-time", "5ms")
+	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech-4"})
+	if r := c.send(command{Cmd: "pin", Role: machine.RoleTechnician, PIN: machine.DefaultPIN}); !r.View.Service.MustChangePIN {
+		t.Fatalf("default PIN: %+v", r.View.Service)
+	}
+	c.send(command{Cmd: "service", Action: machine.SvcSetPIN, Value: "739204"})
+	if r := c.send(command{Cmd: "service", Action: machine.SvcConfig, Key: "denom", Value: "10"}); r.Refused != "" {
+		t.Fatalf("config: %s", r.Refused)
+	}
+	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: false})
+	c.stop()
+
+	c = startCabinet(t, data, "--spin-time", "5ms")
+	defer c.stop()
+	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech-4"})
+	if r := c.send(command{Cmd: "pin", Role: machine.RoleTechnician, PIN: machine.DefaultPIN}); r.Refused != "refused_wrong_pin" {
+		t.Fatalf("default PIN after the change: %+v", r)
+	}
+	r := c.send(command{Cmd: "pin", Role: machine.RoleTechnician, PIN: "739204"})
+	if r.Refused != "" || r.View.Service == nil || r.View.Service.Settings["denom"] != "10" {
+		t.Fatalf("after restart: %+v", r)
+	}
+	if b, _ := os.ReadFile(filepath.Join(data, "pins.json")); strings.Contains(string(b), "739204") || !strings.Contains(string(b), "argon2id") {
+		t.Fatalf("pins.json: %s", b)
+	}
 }

@@ -94,11 +94,6 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 		return err
 	}
 	st := selfTests(o)
-	pt, err := assets.LoadPaytable(o.paytable)
-	if err != nil {
-		st.tests.Paytable = err.Error()
-		log.Error("paytable refused", "paytable", o.paytable, "err", err)
-	}
 	ledger, info, lerr := meters.Open(filepath.Join(o.data, "ledger"), meters.Options{})
 	state := meters.NewState()
 	if lerr != nil {
@@ -109,6 +104,19 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 			"repaired", info.Repaired, "machine_key", info.MachineKeyID)
 		defer ledger.Close()
 	}
+	// A paytable chosen in the service menu is in the ledger's settings.
+	if id, ok := state.Settings["paytable"]; ok {
+		o.paytable = id
+	}
+	pt, err := assets.LoadPaytable(o.paytable)
+	if err != nil {
+		st.tests.Paytable = err.Error()
+		log.Error("paytable refused", "paytable", o.paytable, "err", err)
+	}
+	pins, err := loadPINs(o.data)
+	if err != nil {
+		return err
+	}
 	log.Info("self-tests", "program", st.program, "program_err", st.tests.Program, "rng_err", st.tests.RNG, "paytable_err", st.tests.Paytable)
 
 	var src rng.Source
@@ -118,13 +126,14 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}
 	m := machine.New(machine.Config{
 		MachineID: o.machineID, MachineNum: o.machineNum, Denom: o.denom, HandpayLimit: o.handpayLimit, SpinTime: o.spinTime,
+		PINs: pins, Load: assets.LoadPaytable,
 	}, pt, state, src)
 
 	own := newOwner(m, ledger, log)
 	if lerr != nil {
 		own.step(machine.LedgerFault{At: time.Now(), Err: lerr.Error()})
 	}
-	dev := newSimDevices(own)
+	dev := newSimDevices(own, o.data, log)
 	own.devices = dev
 
 	ctl, err := listenControl(o.control, own, dev, log)

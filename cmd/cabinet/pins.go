@@ -1,0 +1,67 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+)
+
+// The service roles' PIN hashes (argon2id) live in DATA/pins.json, not in
+// the ledger: the ledger is handed to inspectors, and a hash of a 6-digit
+// PIN is a brute-force away from the PIN. The ledger records that a PIN
+// changed, who changed it and when.
+const pinFile = "pins.json"
+
+func loadPINs(data string) (map[string]string, error) {
+	b, err := os.ReadFile(filepath.Join(data, pinFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]string{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	pins := map[string]string{}
+	if err := json.Unmarshal(b, &pins); err != nil {
+		return nil, errors.New(filepath.Join(data, pinFile) + ": " + err.Error())
+	}
+	return pins, nil
+}
+
+// storePIN replaces one role's hash durably (temp file, fsync, rename).
+func storePIN(data, role, hash string) error {
+	pins, err := loadPINs(data)
+	if err != nil {
+		return err
+	}
+	pins[role] = hash
+	b, err := json.MarshalIndent(pins, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(data, pinFile+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(data, pinFile)); err != nil {
+		return err
+	}
+	dir, err := os.Open(data)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	return dir.Sync()
+}

@@ -1,0 +1,407 @@
+package machine
+
+import (
+	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/reels"
+	"golang.org/x/crypto/argon2"
+)
+
+// Roles of the service menu. The attendant needs only the key (handpay
+// reset, tilt clear); the others need the key and their PIN.
+const (
+	RoleTechnician = "technician"
+	RoleOperator   = "operator"
+	RoleInspector  = "inspector" // reads everything, changes nothing
+)
+
+// DefaultPIN is what a role's PIN is until it is changed; logging in with it
+// allows one thing only: choosing a new PIN.
+const DefaultPIN = "0000"
+
+// Lock-out: after MaxPINFailures wrong PINs in a row a role is locked for
+// PINLockout from the last failure. The count is in the ledger, so a power
+// cycle does not reset it.
+const (
+	MaxPINFailures = 5
+	PINLockout     = 15 * time.Minute
+)
+
+// argon2id parameters (OWASP's minimum for argon2id: 19 MiB, 2 passes).
+const (
+	argonTime    = 2
+	argonMemory  = 19 * 1024
+	argonThreads = 1
+	argonKeyLen  = 32
+)
+
+// PINEntry is a PIN typed on the service keypad while the attendant key is on.
+type PINEntry struct {
+	At   time.Time
+	Role string
+	PIN  string
+}
+
+// Service menu actions.
+const (
+	SvcLogout          = "logout"
+	SvcPage            = "page" // Value: meters, recall, events, bills, handpays
+	SvcSetPIN          = "set_pin"
+	SvcConfig          = "config" // Key, Value
+	SvcRAMClear        = "ram_clear"
+	SvcRAMClearConfirm = "ram_clear_confirm"
+)
+
+// ServiceAction is a choice in the service menu.
+type ServiceAction struct {
+	At     time.Time
+	Action string
+	Key    string
+	Value  string
+}
+
+func (e PINEntry) at() time.Time      { return e.At }
+func (e ServiceAction) at() time.Time { return e.At }
+
+// StorePIN asks the owner to keep a role's new PIN hash (outside the ledger,
+// which is handed to inspectors).
+type StorePIN struct {
+	Role string
+	Hash string
+}
+
+func (StorePIN) device() {}
+
+// session is a logged-in service menu user.
+type session struct {
+	role, who  string
+	mustChange bool
+	page       string
+	armed      bool // RAM clear asked, waiting for its confirmation
+}
+
+// allowed says which actions each role may take.
+var allowed = map[string][]string{
+	RoleInspector:  {SvcLogout, SvcPage, SvcSetPIN},
+	RoleOperator:   {SvcLogout, SvcPage, SvcSetPIN, SvcConfig},
+	RoleTechnician: {SvcLogout, SvcPage, SvcSetPIN, SvcConfig, SvcRAMClear, SvcRAMClearConfirm},
+}
+
+// Config keys an operator or technician may change, and who may.
+var configKeys = map[string][]string{
+	"denom":         {RoleTechnician, RoleOperator},
+	"handpay_limit": {RoleTechnician, RoleOperator},
+	"language":      {RoleTechnician, RoleOperator},
+	"paytable":      {RoleTechnician},
+}
+
+var denominations = []int64{1, 2, 5, 10, 20, 50, 100}
+
+// applySettings applies the operator's settings kept in the ledger.
+func (m *Machine) applySettings() {
+	for k, v := range m.st.Settings {
+		m.setConfig(k, v)
+	}
+}
+
+// setConfig validates and applies one setting; "" means done.
+func (m *Machine) setConfig(key, value string) string {
+	switch key {
+	case "denom":
+		d, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || !slices.Contains(denominations, d) {
+			return fmt.Sprintf("denomination %q must be one of %v cents", value, denominations)
+		}
+		m.cfg.Denom = d
+	case "handpay_limit":
+		l, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || l < 1000 {
+			return fmt.Sprintf("handpay limit %q must be at least 1000 cents", value)
+		}
+		m.cfg.HandpayLimit = l
+	case "language":
+		if value != "pt" && value != "en" {
+			return fmt.Sprintf("language %q must be pt or en", value)
+		}
+		m.lang = value
+	case "paytable":
+		if m.cfg.Load == nil {
+			return "no paytable loader"
+		}
+		pt, err := m.cfg.Load(value)
+		if err != nil {
+			return err.Error()
+		}
+		m.pt, m.level = pt, 0
+	default:
+		return fmt.Sprintf("unknown setting %q", key)
+	}
+	return ""
+}
+
+func (m *Machine) pinEntry(e PINEntry, eff *Effects) {
+	if !m.keyOn {
+		eff.Refused = "refused_key_off"
+		return
+	}
+	if _, ok := allowed[e.Role]; !ok {
+		eff.Refused = "refused_unknown_role"
+		return
+	}
+	if f := m.st.PINFailures[e.Role]; f.Count >= MaxPINFailures && m.now.Before(time.Unix(0, f.Last).Add(PINLockout)) {
+		eff.Refused = "refused_pin_locked"
+		m.say(eff.Refused)
+		return
+	}
+	hash, set := m.cfg.PINs[e.Role]
+	ok := false
+	if set {
+		ok = verifyPIN(hash, e.PIN)
+	} else {
+		ok = subtle.ConstantTimeCompare([]byte(e.PIN), []byte(DefaultPIN)) == 1
+	}
+	if !ok {
+		m.record(eff, meters.Service{At: m.ns(), Who: m.keyWho, Role: e.Role, Action: meters.ActionPINFailed})
+		eff.Refused = "refused_wrong_pin"
+		m.say(eff.Refused)
+		return
+	}
+	m.record(eff, meters.Service{At: m.ns(), Who: m.keyWho, Role: e.Role, Action: meters.ActionLogin})
+	m.session = &session{role: e.Role, who: m.keyWho, mustChange: !set, page: "meters"}
+}
+
+func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
+	s := m.session
+	if s == nil {
+		eff.Refused = "refused_not_logged_in"
+		return
+	}
+	if !slices.Contains(allowed[s.role], e.Action) {
+		eff.Refused = "refused_role"
+		return
+	}
+	if s.mustChange && e.Action != SvcSetPIN && e.Action != SvcLogout {
+		eff.Refused = "refused_change_default_pin"
+		m.say(eff.Refused)
+		return
+	}
+	if e.Action != SvcRAMClearConfirm {
+		s.armed = false
+	}
+	svc := func(action, detail string) {
+		m.record(eff, meters.Service{At: m.ns(), Who: s.who, Role: s.role, Action: action, Detail: detail})
+	}
+	switch e.Action {
+	case SvcLogout:
+		svc(SvcLogout, "")
+		m.session = nil
+	case SvcPage:
+		s.page = e.Value
+		svc("view", e.Value)
+	case SvcSetPIN:
+		if why := weakPIN(e.Value); why != "" {
+			eff.Refused = "refused_weak_pin"
+			m.say(eff.Refused)
+			return
+		}
+		hash := m.hashPIN(e.Value)
+		if m.cfg.PINs == nil {
+			m.cfg.PINs = map[string]string{}
+		}
+		m.cfg.PINs[s.role] = hash
+		s.mustChange = false
+		svc(SvcSetPIN, "")
+		eff.Devices = append(eff.Devices, StorePIN{Role: s.role, Hash: hash})
+	case SvcConfig:
+		if !slices.Contains(configKeys[e.Key], s.role) {
+			eff.Refused = "refused_role"
+			return
+		}
+		if why := m.idleForService(); why != "" {
+			eff.Refused = why
+			m.say(why)
+			return
+		}
+		if why := m.setConfig(e.Key, e.Value); why != "" {
+			eff.Refused = "refused_bad_setting"
+			m.say(eff.Refused)
+			m.message.Detail = why
+			return
+		}
+		m.record(eff, meters.Config{At: m.ns(), Who: s.who + " (" + s.role + ")", Key: e.Key, Value: e.Value})
+	case SvcRAMClear:
+		if why := m.idleForService(); why != "" {
+			eff.Refused = why
+			return
+		}
+		s.armed = true
+		m.say("msg_ram_clear_confirm")
+	case SvcRAMClearConfirm:
+		if !s.armed {
+			eff.Refused = "refused_not_armed"
+			return
+		}
+		s.armed = false
+		if why := m.idleForService(); why != "" {
+			eff.Refused = why
+			return
+		}
+		m.record(eff, meters.RAMClear{At: m.ns(), Who: s.who + " (" + s.role + ")", Why: e.Value + " (service menu)"})
+	}
+}
+
+// idleForService: settings and RAM clear need no credits, no game and no
+// handpay, so no player's money or game is affected.
+func (m *Machine) idleForService() string {
+	switch {
+	case m.st.Get(meters.Credits) != 0:
+		return "refused_credits_on_machine"
+	case m.st.Open != nil || m.phase != idle:
+		return "refused_game_in_progress"
+	case m.st.Handpay != nil || m.st.OwedHandpay != 0:
+		return "refused_handpay"
+	}
+	return ""
+}
+
+// weakPIN refuses PINs that are short, the default, one repeated digit or a
+// run (123456, 654321).
+func weakPIN(pin string) string {
+	if len(pin) < 6 || len(pin) > 8 {
+		return "6 to 8 digits"
+	}
+	up, down, same := true, true, true
+	for i := range pin {
+		if pin[i] < '0' || pin[i] > '9' {
+			return "digits only"
+		}
+		if i > 0 {
+			up = up && pin[i] == pin[i-1]+1
+			down = down && pin[i] == pin[i-1]-1
+			same = same && pin[i] == pin[i-1]
+		}
+	}
+	if up || down || same {
+		return "too easy to guess"
+	}
+	return ""
+}
+
+// hashPIN encodes an argon2id hash in the usual PHC string form, with a salt
+// from the certified RNG.
+func (m *Machine) hashPIN(pin string) string {
+	salt := make([]byte, 16)
+	for i := range salt {
+		salt[i] = byte(m.src.Uint64n(256))
+	}
+	key := argon2.IDKey([]byte(pin), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
+		base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(key))
+}
+
+func verifyPIN(encoded, pin string) bool {
+	parts := strings.Split(encoded, "$")
+	if len(parts) != 6 || parts[1] != "argon2id" {
+		return false
+	}
+	var mem, t uint32
+	var p uint8
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &mem, &t, &p); err != nil {
+		return false
+	}
+	salt, err1 := base64.RawStdEncoding.DecodeString(parts[4])
+	want, err2 := base64.RawStdEncoding.DecodeString(parts[5])
+	if err1 != nil || err2 != nil || len(want) == 0 {
+		return false
+	}
+	got := argon2.IDKey([]byte(pin), salt, t, mem, p, uint32(len(want)))
+	return subtle.ConstantTimeCompare(got, want) == 1
+}
+
+// Recall is one game of the service menu's recall: the record and its
+// re-evaluation from the stops, which must reproduce the recorded win.
+type Recall struct {
+	Game       uint64     `json:"game"`
+	At         int64      `json:"at"`
+	Paytable   string     `json:"paytable"`
+	BetCents   int64      `json:"bet_cents"`
+	Stops      []int      `json:"stops"`
+	Window     [][]string `json:"window,omitempty"`
+	FreeStops  [][]int    `json:"free_stops,omitempty"`
+	WinCents   int64      `json:"win_cents"`  // recorded
+	Recomputed int64      `json:"recomputed"` // from the stops
+	Match      bool       `json:"match"`
+	Problem    string     `json:"problem,omitempty"`
+}
+
+// recall re-evaluates the last n games, newest first.
+func (m *Machine) recall(n int) []Recall {
+	var out []Recall
+	games := m.st.Games
+	for i := len(games) - 1; i >= 0 && len(out) < n; i-- {
+		g := games[i]
+		r := Recall{Game: g.Start.Game, At: g.Start.At, Paytable: g.Start.Paytable, BetCents: g.Start.BetCents, Stops: g.Start.Stops}
+		if g.End != nil {
+			r.WinCents = g.End.WinCents
+		}
+		for _, f := range g.Free {
+			r.FreeStops = append(r.FreeStops, f.Stops)
+		}
+		pt, problem := m.paytableFor(g.Start)
+		if pt == nil {
+			r.Problem = problem
+			out = append(out, r)
+			continue
+		}
+		sp, err := pt.Evaluate(g.Start.Stops, g.Start.Level, false)
+		if err != nil {
+			r.Problem = err.Error()
+			out = append(out, r)
+			continue
+		}
+		total := sp.Win
+		for _, reel := range pt.Window(g.Start.Stops, false) {
+			col := make([]string, len(reel))
+			for k, s := range reel {
+				col[k] = pt.Symbols[s].ID
+			}
+			r.Window = append(r.Window, col)
+		}
+		for _, f := range g.Free {
+			fs, err := pt.Evaluate(f.Stops, g.Start.Level, true)
+			if err != nil {
+				r.Problem = err.Error()
+				break
+			}
+			total += fs.Win
+		}
+		r.Recomputed = total * g.Start.Denom
+		r.Match = r.Problem == "" && r.Recomputed == r.WinCents
+		out = append(out, r)
+	}
+	return out
+}
+
+func (m *Machine) paytableFor(gs meters.GameStart) (*reels.Certified, string) {
+	pt := m.pt
+	if pt == nil || pt.ID != gs.Paytable {
+		if m.cfg.Load == nil {
+			return nil, "paytable " + gs.Paytable + " not available"
+		}
+		var err error
+		if pt, err = m.cfg.Load(gs.Paytable); err != nil {
+			return nil, err.Error()
+		}
+	}
+	if pt.Digest != gs.Digest {
+		return nil, fmt.Sprintf("paytable %s has changed since game %d (digest %s, recorded %s)", gs.Paytable, gs.Game, pt.Digest, gs.Digest)
+	}
+	return pt, ""
+}
