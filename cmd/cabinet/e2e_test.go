@@ -363,3 +363,58 @@ func TestServiceMenuAcrossRestart(t *testing.T) {
 		t.Fatalf("pins.json: %s", b)
 	}
 }
+
+// A paytable changed by one byte after signing stops play with the paytable
+// tilt; a damaged ledger stops it with a meter fault.
+func TestTamperedPaytableAndMeterFaultStopPlay(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"lusitania-92.json", "lusitania-92.json.sig"} {
+		b, err := os.ReadFile("../../assets/paytables/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "lusitania-92.json" {
+			b = []byte(strings.Replace(string(b), `"pays": 750`, `"pays": 751`, 1))
+		}
+		os.WriteFile(filepath.Join(dir, f), b, 0o644)
+	}
+	data := t.TempDir()
+	c := startCabinet(t, data, "--paytable-dir", dir)
+	c.send(command{Cmd: "bill", Cents: 5000})
+	v := c.state()
+	if v.Mode != "tilt" || len(v.Tilts) != 1 || v.Tilts[0] != machine.TiltPaytable {
+		t.Fatalf("tampered paytable: %+v", v)
+	}
+	if r := c.send(command{Cmd: "press", Button: machine.BtnSpin}); r.Refused != "refused_no_paytable" && r.Refused != "refused_tilt" {
+		t.Fatalf("spin: %q", r.Refused)
+	}
+	if v.CreditsCents != 0 {
+		t.Fatal("a bill was accepted by a machine that cannot play")
+	}
+	c.stop()
+	st := readLedger(t, data)
+	var detail string
+	for _, e := range st.Events {
+		if e.Code == meters.EventTilt && e.Tilt == machine.TiltPaytable {
+			detail = e.Detail
+		}
+	}
+	if !strings.Contains(detail, "signature") {
+		t.Fatalf("tilt event says %q", detail)
+	}
+
+	// Flip one byte in the middle of the log: the next start is a meter fault.
+	segs, _ := filepath.Glob(filepath.Join(data, "ledger", "log", "0*"))
+	b, _ := os.ReadFile(segs[0])
+	b[len(b)/2] ^= 0x01
+	os.WriteFile(segs[0], b, 0o600)
+	c = startCabinet(t, data)
+	defer c.stop()
+	v = c.state()
+	if v.Mode != "meter_fault" || v.Fault == "" {
+		t.Fatalf("damaged ledger: %+v", v)
+	}
+	if r := c.send(command{Cmd: "press", Button: machine.BtnSpin}); r.Refused != "refused_meter_fault" {
+		t.Fatalf("spin with a meter fault: %q", r.Refused)
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/reels"
 	"github.com/openegm/cabinet/rng"
 	"golang.org/x/crypto/blake2b"
 )
@@ -31,6 +32,7 @@ type options struct {
 	denom        int64
 	handpayLimit int64
 	paytable     string
+	paytableDir  string
 	control      string
 	spinTime     time.Duration
 	headless     bool
@@ -44,6 +46,7 @@ func main() {
 	flag.Int64Var(&o.denom, "denom", 1, "denomination: cents per credit")
 	flag.Int64Var(&o.handpayLimit, "handpay-limit", 120000, "cents: a win or cash-out at or above it is paid by an attendant")
 	flag.StringVar(&o.paytable, "paytable", assets.DefaultGame, "certified paytable to play (embedded: "+fmt.Sprint(assets.Paytables())+")")
+	flag.StringVar(&o.paytableDir, "paytable-dir", "", "load paytables from this directory (ID.json with ID.json.sig, verified against the built-in keys) instead of the embedded ones")
 	flag.StringVar(&o.control, "control", "", "control socket path (default DATA/control.sock)")
 	flag.DurationVar(&o.spinTime, "spin-time", 2*time.Second, "how long one spin is shown before the game goes on")
 	flag.BoolVar(&o.headless, "headless", true, "run without a display (the screens come with the ui issue)")
@@ -108,7 +111,11 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	if id, ok := state.Settings["paytable"]; ok {
 		o.paytable = id
 	}
-	pt, err := assets.LoadPaytable(o.paytable)
+	load := assets.LoadPaytable
+	if o.paytableDir != "" {
+		load = func(id string) (*reels.Certified, error) { return loadFromDir(o.paytableDir, id) }
+	}
+	pt, err := load(o.paytable)
 	if err != nil {
 		st.tests.Paytable = err.Error()
 		log.Error("paytable refused", "paytable", o.paytable, "err", err)
@@ -126,7 +133,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}
 	m := machine.New(machine.Config{
 		MachineID: o.machineID, MachineNum: o.machineNum, Denom: o.denom, HandpayLimit: o.handpayLimit, SpinTime: o.spinTime,
-		PINs: pins, Load: assets.LoadPaytable,
+		PINs: pins, Load: load,
 	}, pt, state, src)
 
 	own := newOwner(m, ledger, log)
@@ -151,6 +158,30 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 		}
 	}
 	return nil
+}
+
+// loadFromDir loads a paytable file and its signature from a directory, with
+// the same checks as an embedded one: a built-in key, strict parse, RTP.
+func loadFromDir(dir, id string) (*reels.Certified, error) {
+	if !validID(id) {
+		return nil, fmt.Errorf("paytable ID %q is not a file name", id)
+	}
+	name := filepath.Join(dir, id+".json")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	sig, _ := os.ReadFile(name + ".sig")
+	return reels.LoadCertified(name, data, sig, assets.TrustedKeys())
+}
+
+func validID(id string) bool {
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return id != ""
 }
 
 const guide = `cabinet %s running headless, paytable %s.
