@@ -1,0 +1,88 @@
+package main
+
+import (
+	"io"
+	"log/slog"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/rng"
+)
+
+func pct(d []time.Duration, p float64) float64 {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return float64(s[int(float64(len(s)-1)*p)].Microseconds())
+}
+
+// BenchmarkSpinToCommit is the time from the spin button to the committed
+// game start (draw, evaluate, fsync), as the owner goroutine runs it.
+func BenchmarkSpinToCommit(b *testing.B) {
+	l, _, err := meters.Open(b.TempDir(), meters.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	r, _ := rng.New()
+	m := machine.New(machine.Config{MachineID: "B", Denom: 1, HandpayLimit: 1 << 40}, pt, l.State(), r)
+	o := newOwner(m, l, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	now := time.Now()
+	o.step(machine.PowerUp{At: now})
+	lat := make([]time.Duration, 0, b.N)
+	for b.Loop() {
+		b.StopTimer()
+		if l.Meter(meters.Credits) < 1000 {
+			o.step(machine.BillStacked{At: now, Cents: 50000})
+		}
+		b.StartTimer()
+		t0 := time.Now()
+		eff := o.step(machine.Button{At: now, Name: machine.BtnSpin})
+		lat = append(lat, time.Since(t0))
+		b.StopTimer()
+		if len(eff.Records) == 0 {
+			b.Fatalf("spin refused: %s", eff.Refused)
+		}
+		for m.View().Mode == "spinning" {
+			now = now.Add(time.Hour)
+			o.step(machine.Tick{At: now})
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(pct(lat, 0.5), "p50-µs")
+	b.ReportMetric(pct(lat, 0.99), "p99-µs")
+}
+
+// BenchmarkLedgerCommitGameStart is the peer in the same run: the ledger
+// commit of a game start alone.
+func BenchmarkLedgerCommitGameStart(b *testing.B) {
+	l, _, err := meters.Open(b.TempDir(), meters.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	l.Commit(meters.MoneyIn{Source: meters.SourceBill, Cents: 50000})
+	lat := make([]time.Duration, 0, b.N)
+	g := uint64(0)
+	for b.Loop() {
+		g++
+		t0 := time.Now()
+		if err := l.Commit(meters.GameStart{At: 1, Game: g, Paytable: "lusitania-92", Digest: "9762272ab15ed0679b49b07fb016584dffe07dfaa9cb430df628dee8c4b74006",
+			Denom: 1, BetCredits: 20, BetCents: 20, Stops: []int{12, 3, 44, 7, 19}}); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+		b.StopTimer()
+		l.Commit(meters.GameEnd{At: 1, Game: g})
+		if l.Meter(meters.Credits) < 100 {
+			l.Commit(meters.MoneyIn{Source: meters.SourceBill, Cents: 50000})
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(pct(lat, 0.5), "p50-µs")
+	b.ReportMetric(pct(lat, 0.99), "p99-µs")
+}
