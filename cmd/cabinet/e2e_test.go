@@ -116,6 +116,13 @@ func (c *cabinet) waitIdle() machine.View {
 	}
 }
 
+// turnKey turns the attendant key on and back off, as an attendant does.
+func (c *cabinet) turnKey(who string) reply {
+	r := c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: who})
+	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: false})
+	return r
+}
+
 func (c *cabinet) stop() {
 	c.conn.Close()
 	c.cmd.Process.Signal(syscall.SIGTERM)
@@ -166,7 +173,7 @@ func TestEndToEndSession(t *testing.T) {
 		}
 		if v.Mode == "handpay" {
 			handpaid += v.Handpay
-			c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "att-9"})
+			c.turnKey("att-9")
 		}
 	}
 	if !free {
@@ -186,7 +193,7 @@ func TestEndToEndSession(t *testing.T) {
 			t.Fatalf("cash out of %d: %+v", v.CreditsCents, r.View)
 		}
 		cancelled += v.CreditsCents
-		c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "att-2"})
+		c.turnKey("att-2")
 	}
 	if v := c.state(); v.CreditsCents == 0 {
 		c.send(command{Cmd: "bill", Cents: 1000})
@@ -217,13 +224,18 @@ func TestEndToEndSession(t *testing.T) {
 	if r.View.Mode != "handpay" || r.View.Handpay != 25000 {
 		t.Fatalf("big cash out: %+v", r.View)
 	}
-	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "att-2"})
+	c.turnKey("att-2")
 	cancelled += 25000
 
 	m := c.send(command{Cmd: "meters"}).Meters
 	if m["total bills accepted"] != billsIn || m["ticket out"] != ticketsOut || m["hand-paid cancelled credits"] != cancelled ||
 		m["games played"] != int64(games) || m["current credits"] != 0 || m["total jackpot (hand-paid wins)"] != handpaid {
 		t.Fatalf("meters %v; script: bills %d tickets %d games %d handpaid %d", m, billsIn, ticketsOut, games, handpaid)
+	}
+	// The electromechanical meters follow the ledger, never ahead of it.
+	if m["hard meter_games"] <= 0 || m["hard meter_games"] > m["games played"] ||
+		m["hard meter_coin_in"] > m["total coin in (bets)"]/100 || m["hard meter_drop"] > m["total drop"]/100 {
+		t.Fatalf("hard meters %v", m)
 	}
 	c.stop()
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/hw"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/reels"
@@ -34,6 +35,8 @@ type options struct {
 	paytable     string
 	paytableDir  string
 	control      string
+	hwMapping    string
+	realHW       bool
 	spinTime     time.Duration
 	headless     bool
 }
@@ -47,6 +50,8 @@ func main() {
 	flag.Int64Var(&o.handpayLimit, "handpay-limit", 120000, "cents: a win or cash-out at or above it is paid by an attendant")
 	flag.StringVar(&o.paytable, "paytable", assets.DefaultGame, "certified paytable to play (embedded: "+fmt.Sprint(assets.Paytables())+")")
 	flag.StringVar(&o.paytableDir, "paytable-dir", "", "load paytables from this directory (ID.json with ID.json.sig, verified against the built-in keys) instead of the embedded ones")
+	flag.StringVar(&o.hwMapping, "hw", "", "hardware mapping file (default: the embedded simulator mapping)")
+	flag.BoolVar(&o.realHW, "real-hw", false, "drive real GPIO pins through periph.io instead of simulated ones")
 	flag.StringVar(&o.control, "control", "", "control socket path (default DATA/control.sock)")
 	flag.DurationVar(&o.spinTime, "spin-time", 2*time.Second, "how long one spin is shown before the game goes on")
 	flag.BoolVar(&o.headless, "headless", true, "run without a display (the screens come with the ui issue)")
@@ -140,7 +145,17 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	if lerr != nil {
 		own.step(machine.LedgerFault{At: time.Now(), Err: lerr.Error()})
 	}
-	dev := newSimDevices(own, o.data, log)
+	mapping := hw.DefaultMapping()
+	if o.hwMapping != "" {
+		if mapping, err = hw.LoadMapping(o.hwMapping); err != nil {
+			return err
+		}
+	}
+	dev, err := openHardware(ctx, mapping, !o.realHW, own, ledger, o.data, log)
+	if err != nil {
+		return err
+	}
+	defer dev.close()
 	own.devices = dev
 
 	ctl, err := listenControl(o.control, own, dev, log)

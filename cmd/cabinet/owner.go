@@ -10,9 +10,11 @@ import (
 	"github.com/openegm/cabinet/meters"
 )
 
-// deviceSink carries out device commands after their records are committed.
+// deviceSink carries out device commands after their records are committed,
+// and follows the committed state (lamps, hard meters).
 type deviceSink interface {
 	apply(machine.Device)
+	follow(machine.View, *meters.Ledger)
 }
 
 // owner is the one goroutine that steps the machine and commits its records
@@ -71,6 +73,9 @@ func (o *owner) step(ev machine.Event) machine.Effects {
 	}
 	v := o.m.View()
 	o.view.Store(&v)
+	if o.devices != nil && len(eff.Records) > 0 {
+		o.devices.follow(v, o.ledger)
+	}
 	return eff
 }
 

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/openegm/cabinet/hw"
+	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/meters"
+)
+
+// hardware joins hw/ and the machine: debounced inputs and device events
+// become machine events, device commands become pin and device actions, and
+// the lamps and electromechanical meters follow the committed state.
+type hardware struct {
+	board   *hw.Board
+	pulsers *hw.Pulsers
+	own     *owner
+	data    string
+	log     *slog.Logger
+
+	mu        sync.Mutex
+	processed map[string]int             // events handled per source (input or device kind)
+	last      map[string]machine.Effects // the effects of the last one
+	who       map[string]string          // key holder announced for the next key turn
+}
+
+// pulseCents is the value of one pulse of a money hard meter: one euro.
+const pulseCents = 100
+
+func openHardware(ctx context.Context, mapping *hw.Mapping, simulated bool, own *owner, l *meters.Ledger, data string, log *slog.Logger) (*hardware, error) {
+	board, err := hw.Open(mapping, simulated)
+	if err != nil {
+		return nil, err
+	}
+	h := &hardware{board: board, own: own, data: data, log: log,
+		processed: map[string]int{}, last: map[string]machine.Effects{}, who: map[string]string{}}
+	if h.pulsers, err = board.OpenPulsers(data + "/hardmeters"); err != nil {
+		board.Close()
+		return nil, err
+	}
+	// A new board on an existing ledger starts its hard meters where the
+	// ledger is, rather than pulsing a lifetime; this must happen before the
+	// pulsers run.
+	if l != nil {
+		for meter, target := range hardTargets(l) {
+			if st, err := h.pulsers.Status(meter); err == nil && st.Fresh && st.Delivered == 0 && !st.InFlight {
+				if err := h.pulsers.Baseline(meter, target); err != nil {
+					log.Error("hard meter baseline", "meter", meter, "err", err)
+				}
+			}
+		}
+	}
+	go board.Run(ctx)
+	go h.inputs(ctx)
+	if sim := board.Sim(); sim != nil {
+		go h.deviceEvents(ctx, sim)
+	}
+	go h.pulsers.Run(ctx)
+	return h, nil
+}
+
+// hardTargets are the electromechanical meters' counts the ledger implies.
+func hardTargets(l *meters.Ledger) map[string]uint64 {
+	return map[string]uint64{
+		"meter_coin_in":  uint64(l.Meter(meters.CoinIn) / pulseCents),
+		"meter_coin_out": uint64(l.Meter(meters.CoinOut) / pulseCents),
+		"meter_drop":     uint64(l.Meter(meters.TotalDrop) / pulseCents),
+		"meter_jackpot":  uint64(l.Meter(meters.Jackpot) / pulseCents),
+		"meter_games":    uint64(l.Meter(meters.GamesPlayed)),
+	}
+}
+
+func (h *hardware) close() { h.board.Close() }
+
+// inputs turns debounced pin changes into machine events.
+func (h *hardware) inputs(ctx context.Context) {
+	for in := range h.board.Inputs() {
+		var ev machine.Event
+		switch {
+		case strings.HasPrefix(in.Name, "door_"):
+			ev = machine.Door{At: in.At, Door: strings.TrimPrefix(in.Name, "door_"), Open: in.Active}
+		case in.Name == machine.KeyAttendant:
+			h.mu.Lock()
+			who := h.who[in.Name]
+			delete(h.who, in.Name)
+			h.mu.Unlock()
+			ev = machine.Key{At: in.At, Key: in.Name, On: in.Active, Who: who}
+		case in.Active && isButton(in.Name):
+			ev = machine.Button{At: in.At, Name: in.Name}
+		}
+		var eff machine.Effects
+		if ev != nil {
+			eff = h.own.submit(ev)
+		}
+		h.done(in.Name, eff)
+		if ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+func isButton(name string) bool {
+	switch name {
+	case machine.BtnSpin, machine.BtnBetUp, machine.BtnBetDown, machine.BtnMaxBet, machine.BtnCashOut, machine.BtnHelp, machine.BtnLanguage:
+		return true
+	}
+	return false
+}
+
+// deviceEvents turns the simulated validator's and printer's reports into
+// machine events, as a real device driver would.
+func (h *hardware) deviceEvents(ctx context.Context, sim *hw.Sim) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case de := <-sim.Events():
+			now := time.Now()
+			var ev machine.Event
+			switch e := de.(type) {
+			case hw.BillStacked:
+				ev = machine.BillStacked{At: now, Cents: e.Cents}
+			case hw.BillRejected:
+				ev = machine.BillRejected{At: now, Cents: e.Cents, Reason: e.Reason}
+			case hw.BillJam:
+				ev = machine.BillJam{At: now}
+			case hw.BillJamCleared:
+				ev = machine.BillJamCleared{At: now}
+			case hw.TicketPrinted:
+				ev = machine.TicketPrinted{At: now, Validation: e.Validation}
+			case hw.PrinterFault:
+				ev = machine.PrinterFault{At: now, Reason: e.Reason}
+			case hw.PrinterReady:
+				ev = machine.PrinterOK{At: now}
+			}
+			var eff machine.Effects
+			if ev != nil {
+				eff = h.own.submit(ev)
+			}
+			h.done(de.Kind(), eff)
+		}
+	}
+}
+
+func (h *hardware) done(source string, eff machine.Effects) {
+	h.mu.Lock()
+	h.processed[source]++
+	h.last[source] = eff
+	h.mu.Unlock()
+}
+
+// await runs act and waits until the machine has handled the next event
+// from one of sources (the control socket answers after the commit).
+func (h *hardware) await(act func() error, sources ...string) (machine.Effects, error) {
+	h.mu.Lock()
+	before := make([]int, len(sources))
+	for i, s := range sources {
+		before[i] = h.processed[s]
+	}
+	h.mu.Unlock()
+	if err := act(); err != nil {
+		return machine.Effects{}, err
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		h.mu.Lock()
+		for i, s := range sources {
+			if h.processed[s] != before[i] {
+				eff := h.last[s]
+				h.mu.Unlock()
+				return eff, nil
+			}
+		}
+		h.mu.Unlock()
+		if time.Now().After(deadline) {
+			return machine.Effects{}, fmt.Errorf("no %v event within 5 s", sources)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// announce sets who holds the key for its next turn.
+func (h *hardware) announce(key, who string) {
+	h.mu.Lock()
+	h.who[key] = who
+	h.mu.Unlock()
+}
+
+// apply carries out device commands, on the owner goroutine, after commit.
+func (h *hardware) apply(d machine.Device) {
+	sim := h.board.Sim()
+	switch c := d.(type) {
+	case machine.EnableBills:
+		if sim != nil {
+			sim.Bills().Enable(c.On)
+		}
+	case machine.PrintTicket:
+		if sim != nil {
+			if err := sim.Printer().Print(hw.Ticket{Validation: c.Validation, Cents: c.Cents, MachineID: c.MachineID, At: c.At}); err != nil {
+				h.log.Error("printer refused the ticket", "validation", c.Validation, "err", err)
+			}
+		}
+	case machine.StorePIN:
+		if err := storePIN(h.data, c.Role, c.Hash); err != nil {
+			h.log.Error("storing the new PIN failed; the old one stays valid after a restart", "role", c.Role, "err", err)
+		}
+	}
+}
+
+// follow sets lamps and hard-meter targets from the committed state; it runs
+// on the owner goroutine after every step.
+func (h *hardware) follow(v machine.View, l *meters.Ledger) {
+	play := v.Mode == "idle"
+	alarm := v.Mode == "tilt" || v.Mode == "handpay" || v.Mode == "meter_fault" || v.Mode == "door_open"
+	for lamp, on := range map[string]bool{
+		"lamp_spin": play && v.CreditsCents >= v.BetCents, "lamp_cash_out": play && v.CreditsCents > 0,
+		"lamp_bet": play, "tower_top": alarm, "tower_bottom": v.Mode == "handpay" || v.Mode == "service",
+	} {
+		h.board.SetLamp(lamp, on)
+	}
+	if l == nil || l.Fault() != nil {
+		return
+	}
+	for meter, target := range hardTargets(l) {
+		// After a RAM clear the ledger restarts at zero while a hard meter
+		// cannot go back: the target is refused and logged (known gap: hard
+		// meters stop following until an offset is kept across RAM clears).
+		if err := h.pulsers.SetTarget(meter, target); err != nil {
+			h.log.Error("hard meter", "meter", meter, "err", err)
+		}
+	}
+}
