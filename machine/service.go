@@ -57,6 +57,7 @@ const (
 	SvcConfig          = "config" // Key, Value
 	SvcRAMClear        = "ram_clear"
 	SvcRAMClearConfirm = "ram_clear_confirm"
+	SvcIOOutput        = "io_output" // Key: an output (lamp) name, Value: on or off
 )
 
 // ServiceAction is a choice in the service menu.
@@ -69,6 +70,14 @@ type ServiceAction struct {
 
 func (e PINEntry) at() time.Time      { return e.At }
 func (e ServiceAction) at() time.Time { return e.At }
+
+// TestOutput drives an output from the service menu's I/O test.
+type TestOutput struct {
+	Name string
+	On   bool
+}
+
+func (TestOutput) device() {}
 
 // StorePIN asks the owner to keep a role's new PIN hash (outside the ledger,
 // which is handed to inspectors).
@@ -91,7 +100,7 @@ type session struct {
 var allowed = map[string][]string{
 	RoleInspector:  {SvcLogout, SvcPage, SvcSetPIN},
 	RoleOperator:   {SvcLogout, SvcPage, SvcSetPIN, SvcConfig},
-	RoleTechnician: {SvcLogout, SvcPage, SvcSetPIN, SvcConfig, SvcRAMClear, SvcRAMClearConfirm},
+	RoleTechnician: {SvcLogout, SvcPage, SvcSetPIN, SvcConfig, SvcRAMClear, SvcRAMClearConfirm, SvcIOOutput},
 }
 
 // Config keys an operator or technician may change, and who may.
@@ -236,6 +245,14 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 			return
 		}
 		m.record(eff, meters.Config{At: m.ns(), Who: s.who + " (" + s.role + ")", Key: e.Key, Value: e.Value})
+	case SvcIOOutput:
+		if why := m.idleForService(); why != "" {
+			eff.Refused = why
+			return
+		}
+		on := e.Value == "on"
+		svc(SvcIOOutput, e.Key+" "+e.Value)
+		eff.Devices = append(eff.Devices, TestOutput{Name: e.Key, On: on})
 	case SvcRAMClear:
 		if why := m.idleForService(); why != "" {
 			eff.Refused = why

@@ -222,3 +222,23 @@ func TestRAMClearNeedsConfirmation(t *testing.T) {
 		t.Fatalf("RAM clear: %+v", eff.Records)
 	}
 }
+
+func TestIOOutputIsALoggedTechnicianAction(t *testing.T) {
+	h := newHarness(t, svcCfg(), nil, 25)
+	h.power()
+	login(h, RoleOperator)
+	if eff := h.svc(SvcIOOutput, "lamp_spin", "on"); eff.Refused != "refused_role" {
+		t.Fatalf("operator I/O test: %q", eff.Refused)
+	}
+	h.svc(SvcLogout, "", "")
+	h.step(Key{At: h.now, Key: KeyAttendant, On: false})
+	login(h, RoleTechnician)
+	h.devices = nil
+	eff := h.svc(SvcIOOutput, "lamp_spin", "on")
+	if len(h.devices) != 1 || h.devices[0] != (TestOutput{Name: "lamp_spin", On: true}) {
+		t.Fatalf("devices %+v", h.devices)
+	}
+	if sv, ok := eff.Records[0].(meters.Service); !ok || sv.Action != SvcIOOutput || sv.Detail != "lamp_spin on" {
+		t.Fatalf("record %+v", eff.Records)
+	}
+}

@@ -59,6 +59,9 @@ type ServiceView struct {
 	Bills         []meters.MoneyIn        `json:"bills,omitempty"`
 	Handpays      []meters.HandpayHistory `json:"handpays,omitempty"`
 	Settings      map[string]string       `json:"settings,omitempty"`
+	// Inputs are the live input levels for the I/O test page; the owner
+	// fills them from the hardware (the machine core does not see pins).
+	Inputs map[string]bool `json:"inputs,omitempty"`
 }
 
 // MeterLine is one meter on the service screen.

@@ -430,3 +430,22 @@ func TestTamperedPaytableAndMeterFaultStopPlay(t *testing.T) {
 		t.Fatalf("spin with a meter fault: %q", r.Refused)
 	}
 }
+
+// The I/O test page shows the live input levels read through the pins.
+func TestIOTestPageShowsLiveInputs(t *testing.T) {
+	c := startCabinet(t, t.TempDir())
+	defer c.stop()
+	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech"})
+	c.send(command{Cmd: "pin", Role: machine.RoleTechnician, PIN: machine.DefaultPIN})
+	c.send(command{Cmd: "service", Action: machine.SvcSetPIN, Value: "406172"})
+	c.send(command{Cmd: "service", Action: machine.SvcPage, Value: "io"})
+	c.send(command{Cmd: "door", Door: "belly", Open: true})
+	time.Sleep(60 * time.Millisecond) // a tick republishes the page
+	in := c.state().Service.Inputs
+	if !in["door_belly"] || !in[machine.KeyAttendant] || in["door_main"] {
+		t.Fatalf("inputs %v", in)
+	}
+	if r := c.send(command{Cmd: "service", Action: machine.SvcIOOutput, Key: "tower_top", Value: "on"}); r.Refused != "" {
+		t.Fatalf("output test: %q", r.Refused)
+	}
+}

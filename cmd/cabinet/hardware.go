@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +28,7 @@ type hardware struct {
 	processed map[string]int             // events handled per source (input or device kind)
 	last      map[string]machine.Effects // the effects of the last one
 	who       map[string]string          // key holder announced for the next key turn
+	levels    map[string]bool            // last debounced level of every input (I/O test)
 }
 
 // pulseCents is the value of one pulse of a money hard meter: one euro.
@@ -38,7 +40,7 @@ func openHardware(ctx context.Context, mapping *hw.Mapping, simulated bool, own 
 		return nil, err
 	}
 	h := &hardware{board: board, own: own, data: data, log: log,
-		processed: map[string]int{}, last: map[string]machine.Effects{}, who: map[string]string{}}
+		processed: map[string]int{}, last: map[string]machine.Effects{}, who: map[string]string{}, levels: map[string]bool{}}
 	if h.pulsers, err = board.OpenPulsers(data + "/hardmeters"); err != nil {
 		board.Close()
 		return nil, err
@@ -80,6 +82,9 @@ func (h *hardware) close() { h.board.Close() }
 // inputs turns debounced pin changes into machine events.
 func (h *hardware) inputs(ctx context.Context) {
 	for in := range h.board.Inputs() {
+		h.mu.Lock()
+		h.levels[in.Name] = in.Active
+		h.mu.Unlock()
 		var ev machine.Event
 		switch {
 		case strings.HasPrefix(in.Name, "door_"):
@@ -205,6 +210,10 @@ func (h *hardware) apply(d machine.Device) {
 				h.log.Error("printer refused the ticket", "validation", c.Validation, "err", err)
 			}
 		}
+	case machine.TestOutput:
+		if err := h.board.SetLamp(c.Name, c.On); err != nil {
+			h.log.Error("I/O test", "output", c.Name, "err", err)
+		}
 	case machine.StorePIN:
 		if err := storePIN(h.data, c.Role, c.Hash); err != nil {
 			h.log.Error("storing the new PIN failed; the old one stays valid after a restart", "role", c.Role, "err", err)
@@ -212,9 +221,19 @@ func (h *hardware) apply(d machine.Device) {
 	}
 }
 
+// inputLevels is a copy of the live input levels.
+func (h *hardware) inputLevels() map[string]bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return maps.Clone(h.levels)
+}
+
 // follow sets lamps and hard-meter targets from the committed state; it runs
 // on the owner goroutine after every step.
 func (h *hardware) follow(v machine.View, l *meters.Ledger) {
+	if v.Mode == "service" {
+		return // the I/O test owns the lamps while the menu is open
+	}
 	play := v.Mode == "idle"
 	alarm := v.Mode == "tilt" || v.Mode == "handpay" || v.Mode == "meter_fault" || v.Mode == "door_open"
 	for lamp, on := range map[string]bool{

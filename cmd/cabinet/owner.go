@@ -15,6 +15,7 @@ import (
 type deviceSink interface {
 	apply(machine.Device)
 	follow(machine.View, *meters.Ledger)
+	inputLevels() map[string]bool
 }
 
 // owner is the one goroutine that steps the machine and commits its records
@@ -72,6 +73,9 @@ func (o *owner) step(ev machine.Event) machine.Effects {
 		}
 	}
 	v := o.m.View()
+	if v.Service != nil && v.Service.Page == "io" && o.devices != nil {
+		v.Service.Inputs = o.devices.inputLevels()
+	}
 	o.view.Store(&v)
 	if o.devices != nil && len(eff.Records) > 0 {
 		o.devices.follow(v, o.ledger)
