@@ -27,6 +27,11 @@ type PowerUp struct {
 	Tests SelfTest
 }
 
+// PowerDown is an orderly shutdown (the cabinet's power switch, SIGTERM).
+// A power loss has none: the next power-up then follows no power-down in the
+// log, which is how the inspector tells them apart.
+type PowerDown struct{ At time.Time }
+
 // Tick carries the time; the machine advances animations and timeouts on it.
 type Tick struct{ At time.Time }
 
@@ -119,6 +124,7 @@ type LedgerFault struct {
 
 func (e PowerUp) at() time.Time        { return e.At }
 func (e Tick) at() time.Time           { return e.At }
+func (e PowerDown) at() time.Time      { return e.At }
 func (e Button) at() time.Time         { return e.At }
 func (e Key) at() time.Time            { return e.At }
 func (e Door) at() time.Time           { return e.At }

@@ -122,6 +122,9 @@ func (m *Machine) Step(ev Event) Effects {
 	switch e := ev.(type) {
 	case PowerUp:
 		m.powerUp(e, &eff)
+	case PowerDown:
+		m.record(&eff, meters.Event{At: m.ns(), Code: meters.EventPowerDown})
+		m.poweredUp = false
 	case Tick:
 		m.tick(&eff)
 	case Button:

@@ -472,3 +472,16 @@ func TestLanguageToggle(t *testing.T) {
 		t.Fatal("language toggle")
 	}
 }
+
+func TestPowerDownIsRecordedAndStopsPlay(t *testing.T) {
+	h := newHarness(t, testCfg, nil, 14)
+	h.power()
+	h.bill(1000)
+	eff := h.step(PowerDown{At: h.now})
+	if ev, ok := eff.Records[0].(meters.Event); !ok || ev.Code != meters.EventPowerDown {
+		t.Fatalf("records %+v", eff.Records)
+	}
+	if eff := h.press(BtnSpin); eff.Refused != "refused_starting" {
+		t.Fatalf("spin after power-down: %q", eff.Refused)
+	}
+}

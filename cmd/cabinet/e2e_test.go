@@ -239,6 +239,9 @@ func TestEndToEndSession(t *testing.T) {
 	}
 	c.stop()
 
+	if st := readLedger(t, data); st.Events[len(st.Events)-1].Code != meters.EventPowerDown {
+		t.Fatalf("orderly stop without a power-down event: %+v", st.Events[len(st.Events)-1])
+	}
 	out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", filepath.Join(data, "ledger")).CombinedOutput()
 	if err != nil || !strings.HasPrefix(string(out), "VERIFIED") {
 		t.Fatalf("meterread verify: %v\n%s", err, out)

@@ -103,6 +103,7 @@ func (o *owner) loop(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
+			o.step(machine.PowerDown{At: time.Now()})
 			return
 		case now := <-tick.C:
 			o.step(machine.Tick{At: now})
