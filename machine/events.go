@@ -16,9 +16,11 @@ type Event interface{ at() time.Time }
 // SelfTest is what the start-up checks at the edges found; an empty string
 // means the check passed.
 type SelfTest struct {
-	Program  string // program integrity
-	Paytable string // signature, strict parse, RTP rule
-	RNG      string // RNG known-answer and health tests
+	// ProgramHash identifies the running program image (BLAKE2b-256, hex).
+	ProgramHash string
+	Program     string // program integrity
+	Paytable    string // signature, strict parse, RTP rule
+	RNG         string // RNG known-answer and health tests
 }
 
 // PowerUp is the first event after the program starts.

@@ -30,6 +30,10 @@ type Config struct {
 	Load func(id string) (*reels.Certified, error)
 }
 
+// SettingProgram is the settings key holding the hash of the program that
+// last powered up.
+const SettingProgram = "program"
+
 // Tilt names. How each clears is in tiltClear.
 const (
 	TiltProgram  = "program"
@@ -90,7 +94,7 @@ func New(cfg Config, pt *reels.Certified, st *meters.State, src rng.Source) *Mac
 	// defaults the program was started with. The paytable setting is chosen
 	// by the owner before it loads and checks the paytable.
 	for k, v := range m.st.Settings {
-		if k != "paytable" {
+		if k != "paytable" && k != SettingProgram {
 			m.setConfig(k, v)
 		}
 	}
@@ -215,6 +219,11 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	}
 	if e.Tests.Paytable != "" {
 		m.pt = nil
+	}
+	// A program other than the one that ran before is reported in the log
+	// (and to the host as options changed), with its hash for the inspector.
+	if h := e.Tests.ProgramHash; h != "" && m.st.Settings[SettingProgram] != h {
+		m.record(eff, meters.Config{At: m.ns(), Who: "self-test", Key: SettingProgram, Value: h})
 	}
 	// Resume, never redraw (DESIGN rule 2).
 	switch {

@@ -485,3 +485,28 @@ func TestPowerDownIsRecordedAndStopsPlay(t *testing.T) {
 		t.Fatalf("spin after power-down: %q", eff.Refused)
 	}
 }
+
+func TestProgramChangeIsReported(t *testing.T) {
+	h := newHarness(t, testCfg, nil, 15)
+	eff := h.step(PowerUp{At: h.now, Tests: SelfTest{ProgramHash: "aa11"}})
+	if !hasConfig(eff, SettingProgram, "aa11") {
+		t.Fatalf("first program not recorded: %+v", eff.Records)
+	}
+	h2 := newHarness(t, testCfg, h.ledger, 15)
+	if eff := h2.step(PowerUp{At: h.now, Tests: SelfTest{ProgramHash: "aa11"}}); hasConfig(eff, SettingProgram, "aa11") {
+		t.Fatal("the same program recorded again")
+	}
+	h3 := newHarness(t, testCfg, h2.ledger, 15)
+	if eff := h3.step(PowerUp{At: h.now, Tests: SelfTest{ProgramHash: "bb22"}}); !hasConfig(eff, SettingProgram, "bb22") {
+		t.Fatal("a changed program went unreported")
+	}
+}
+
+func hasConfig(eff Effects, key, value string) bool {
+	for _, r := range eff.Records {
+		if c, ok := r.(meters.Config); ok && c.Key == key && c.Value == value {
+			return true
+		}
+	}
+	return false
+}

@@ -84,6 +84,7 @@ func selfTests(o options) started {
 		if data, err = os.ReadFile(exe); err == nil {
 			sum := blake2b.Sum256(data)
 			s.program = fmt.Sprintf("%x", sum)
+			s.tests.ProgramHash = s.program
 		}
 	}
 	if err != nil {
