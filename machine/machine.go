@@ -22,6 +22,8 @@ type Config struct {
 	// progressive levels. Without one, the top bet level, the only one where
 	// a progressive combination wins a level, is not offered.
 	Jackpot bool
+	// MaxLevel limits the bet levels offered (1-based; 0 = no limit).
+	MaxLevel int
 	// PINs are the service roles' argon2id PIN hashes (kept by the owner
 	// outside the ledger); a role without one still has DefaultPIN.
 	PINs map[string]string
@@ -284,15 +286,20 @@ func (m *Machine) acceptsBills() bool {
 		!m.hostDisabled && m.st.Handpay == nil && m.st.OwedHandpay == 0
 }
 
-// maxLevel is the highest bet level offered.
+// maxLevel is the highest bet level offered: the operator's bet limit, and
+// without a jackpot system never the progressive top level.
 func (m *Machine) maxLevel() int {
 	top := m.pt.TopLevel()
 	if !m.cfg.Jackpot && top > 0 {
 		for _, lp := range m.pt.LinePays {
 			if lp.Progressive > 0 {
-				return top - 1
+				top--
+				break
 			}
 		}
+	}
+	if m.cfg.MaxLevel > 0 {
+		top = min(top, m.cfg.MaxLevel-1)
 	}
 	return top
 }

@@ -108,6 +108,7 @@ var configKeys = map[string][]string{
 	"denom":         {RoleTechnician, RoleOperator},
 	"handpay_limit": {RoleTechnician, RoleOperator},
 	"language":      {RoleTechnician, RoleOperator},
+	"max_level":     {RoleTechnician, RoleOperator},
 	"paytable":      {RoleTechnician},
 }
 
@@ -135,6 +136,16 @@ func (m *Machine) setConfig(key, value string) string {
 			return fmt.Sprintf("handpay limit %q must be at least 1000 cents", value)
 		}
 		m.cfg.HandpayLimit = l
+	case "max_level":
+		// The highest bet level offered, counted from 1 like the PAR sheet.
+		l, err := strconv.Atoi(value)
+		if err != nil || l < 1 || m.pt != nil && l > len(m.pt.CreditsPerLine) {
+			return fmt.Sprintf("bet limit %q must be a bet level from 1 to the paytable's top", value)
+		}
+		m.cfg.MaxLevel = l
+		if m.pt != nil && m.level > m.maxLevel() {
+			m.level = m.maxLevel()
+		}
 	case "language":
 		if value != "pt" && value != "en" {
 			return fmt.Sprintf("language %q must be pt or en", value)

@@ -242,3 +242,26 @@ func TestIOOutputIsALoggedTechnicianAction(t *testing.T) {
 		t.Fatalf("record %+v", eff.Records)
 	}
 }
+
+func TestBetLimitSetting(t *testing.T) {
+	h := newHarness(t, svcCfg(), nil, 26)
+	h.power()
+	login(h, RoleOperator)
+	if eff := h.svc(SvcConfig, "max_level", "9"); eff.Refused != "refused_bad_setting" {
+		t.Fatalf("level 9 of 5: %q", eff.Refused)
+	}
+	h.svc(SvcConfig, "max_level", "2")
+	h.svc(SvcLogout, "", "")
+	h.step(Key{At: h.now, Key: KeyAttendant, On: false})
+	h.bill(10000)
+	for range 4 {
+		h.press(BtnBetUp)
+	}
+	if v := h.m.View(); v.Level != 1 || v.MaxLevel != 1 {
+		t.Fatalf("bet limit 2 allowed level %d (max %d)", v.Level+1, v.MaxLevel+1)
+	}
+	h.press(BtnMaxBet)
+	if gs := h.records[len(h.records)-1].(meters.GameStart); gs.Level != 1 {
+		t.Fatalf("max bet played level %d", gs.Level+1)
+	}
+}
