@@ -1,0 +1,5 @@
+package host
+
+import "os"
+
+var osErrDeadline = os.ErrDeadlineExceeded
