@@ -8,7 +8,7 @@ CRASH_ITERATIONS ?= 500
 # package:target of every fuzz target; make test runs each for FUZZTIME.
 FUZZ_TARGETS := ./reels/:FuzzParse ./meters/:FuzzDecode ./meters/walog/:FuzzDecodeFrame \
 	./meters/walog/:FuzzScanSegment ./sas/:FuzzFramer ./sas/:FuzzLink \
-	./jackpot/:FuzzUnmarshal ./jackpot/:FuzzUnmarshalOp
+	./jackpot/:FuzzUnmarshal ./jackpot/:FuzzUnmarshalOp ./sas/host/:FuzzReplyParser
 
 .PHONY: all run test check bench fuzz crashtest rngtest rngtest-quick par deps
 

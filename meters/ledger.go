@@ -366,3 +366,19 @@ func writeAtomic(dir, name string, data []byte, mode os.FileMode) error {
 	defer d.Close()
 	return d.Sync()
 }
+
+// Since calls fn with every committed record after seq, in order (the log's
+// checkpoint records are skipped). It reads the log, so it runs on the
+// ledger's owner like every other call.
+func (l *Ledger) Since(seq uint64, fn func(seq uint64, r Record) error) error {
+	return l.log.Scan(seq+1, func(r walog.Record) error {
+		if r.Type == walog.TypeCheckpoint {
+			return nil
+		}
+		rec, err := Decode(Type(r.Type), r.Data)
+		if err != nil {
+			return &Fault{Seq: r.Seq, Err: err}
+		}
+		return fn(r.Seq, rec)
+	})
+}

@@ -308,3 +308,25 @@ func copyTree(t testing.TB, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+func TestLedgerSince(t *testing.T) {
+	l, _, err := Open(t.TempDir(), Options{CheckpointEvery: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for _, c := range []int64{500, 1000, 2000, 5000} {
+		l.Commit(MoneyIn{Source: SourceBill, Cents: c})
+	}
+	var got []int64
+	var seqs []uint64
+	err = l.Since(2, func(seq uint64, r Record) error {
+		got = append(got, r.(MoneyIn).Cents)
+		seqs = append(seqs, seq)
+		return nil
+	})
+	// Records 1, 2 are bills, 3 a checkpoint; after seq 2 come the bills at 4, 5, 7.
+	if err != nil || len(got) != 2 || got[0] != 2000 || got[1] != 5000 {
+		t.Fatalf("since 2: %v %v %v", got, seqs, err)
+	}
+}

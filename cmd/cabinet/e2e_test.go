@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -17,6 +18,8 @@ import (
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/rng"
+	"github.com/openegm/cabinet/sas"
+	"github.com/openegm/cabinet/sas/host"
 )
 
 var binDir string
@@ -450,5 +453,108 @@ func TestIOTestPageShowsLiveInputs(t *testing.T) {
 	}
 	if r := c.send(command{Cmd: "service", Action: machine.SvcIOOutput, Key: "tower_top", Value: "on"}); r.Refused != "" {
 		t.Fatalf("output test: %q", r.Refused)
+	}
+}
+
+// sasHost opens the host end of the cabinet's SAS pseudo-terminal.
+func sasHost(t *testing.T, data string) *host.Client {
+	t.Helper()
+	var path string
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b, err := os.ReadFile(filepath.Join(data, "sas-pty"))
+		if err == nil {
+			path = strings.TrimSpace(string(b))
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no sas-pty file")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	port, err := sas.OpenTTY(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := host.New(port, host.Options{Addr: 1})
+	if err := c.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// drain general-polls until the machine has no exception left.
+func drain(t *testing.T, c *host.Client) []sas.Exception {
+	t.Helper()
+	var got []sas.Exception
+	for i := 0; i < 200; i++ {
+		r, err := c.GeneralPoll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Exception == sas.ExcNone && r.Long == nil {
+			return got
+		}
+		got = append(got, r.Exception)
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("exceptions never ran out")
+	return nil
+}
+
+func TestSASHostSeesMetersAndEveryException(t *testing.T) {
+	data := t.TempDir()
+	c := startCabinet(t, data, "--sas-addr", "1", "--sas-pty", "--spin-time", "5ms")
+	h := sasHost(t, data)
+	// AC power applied, then options changed: the first power-up records
+	// the program's hash.
+	if got := drain(t, h); fmt.Sprint(got) != fmt.Sprint([]sas.Exception{sas.ExcACPowerApplied, sas.ExcOperatorChangedOpts}) {
+		t.Fatalf("start-up exceptions %v", got)
+	}
+	c.send(command{Cmd: "bill", Cents: 5000})
+	c.send(command{Cmd: "press", Button: machine.BtnSpin})
+	c.waitIdle()
+	c.send(command{Cmd: "door", Door: "main", Open: true})
+	c.send(command{Cmd: "door", Door: "main", Open: false})
+	got := drain(t, h)
+	want := []sas.Exception{sas.ExcBill50Accepted, sas.ExcGameStarted, sas.ExcGameEnded, sas.ExcSlotDoorOpened, sas.ExcSlotDoorClosed}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("exceptions %v, want %v", got, want)
+	}
+	credits, err := h.Credits()
+	if err != nil || int64(credits) != c.state().CreditsCents {
+		t.Fatalf("0x1A credits %d (%v), machine %d", credits, err, c.state().CreditsCents)
+	}
+	ms, err := h.Meters(0x1C)
+	if err != nil || len(ms) == 0 {
+		t.Fatalf("0x1C: %v %v", ms, err)
+	}
+	ledgerMeters := c.send(command{Cmd: "meters"}).Meters
+	for _, m := range ms {
+		if m.Code == 0x00 && int64(m.Value) != ledgerMeters["total coin in (bets)"] {
+			t.Fatalf("0x1C coin in %d, ledger %d", m.Value, ledgerMeters["total coin in (bets)"])
+		}
+	}
+	// ROM signature: the CRC of the program image seeded by the host.
+	img, _ := os.ReadFile(filepath.Join(binDir, "cabinet"))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	sig, err := h.ROMSignature(ctx, 0x1234, 20*time.Millisecond, nil)
+	if err != nil || sig != sas.CRCSeeded(0x1234, img) {
+		t.Fatalf("ROM signature %04X (%v), want %04X", sig, err, sas.CRCSeeded(0x1234, img))
+	}
+	// Exceptions pending at a SIGKILL are still owed after the restart.
+	c.send(command{Cmd: "door", Door: "logic", Open: true})
+	c.send(command{Cmd: "door", Door: "logic", Open: false})
+	h.Close()
+	c.kill()
+	c = startCabinet(t, data, "--sas-addr", "1", "--sas-pty")
+	defer c.stop()
+	h = sasHost(t, data)
+	defer h.Close()
+	got = drain(t, h)
+	want = []sas.Exception{sas.ExcCardCageOpened, sas.ExcCardCageClosed, sas.ExcACPowerApplied}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("after the kill: %v, want %v", got, want)
 	}
 }

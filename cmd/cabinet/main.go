@@ -37,6 +37,7 @@ type options struct {
 	control      string
 	hwMapping    string
 	realHW       bool
+	sas          sasOptions
 	spinTime     time.Duration
 	headless     bool
 }
@@ -51,6 +52,11 @@ func main() {
 	flag.StringVar(&o.paytable, "paytable", assets.DefaultGame, "certified paytable to play (embedded: "+fmt.Sprint(assets.Paytables())+")")
 	flag.StringVar(&o.paytableDir, "paytable-dir", "", "load paytables from this directory (ID.json with ID.json.sig, verified against the built-in keys) instead of the embedded ones")
 	flag.StringVar(&o.hwMapping, "hw", "", "hardware mapping file (default: the embedded simulator mapping)")
+	flag.IntVar(&o.sas.addr, "sas-addr", 0, "SAS address 1-127 (0: no SAS)")
+	flag.StringVar(&o.sas.serial, "sas-serial", "", "SAS on this serial device (19200 baud, wakeup bit by space/mark parity)")
+	flag.BoolVar(&o.sas.pty, "sas-pty", false, "SAS on a pseudo-terminal; its host end is written to DATA/sas-pty")
+	flag.StringVar(&o.sas.tcp, "sas-tcp", "", "SAS over TCP on this address (a serial server)")
+	flag.StringVar(&o.sas.framing, "sas-framing", "content", "framing on a pseudo-terminal: content, or parmrk when the host writes wakeup escapes")
 	flag.BoolVar(&o.realHW, "real-hw", false, "drive real GPIO pins through periph.io instead of simulated ones")
 	flag.StringVar(&o.control, "control", "", "control socket path (default DATA/control.sock)")
 	flag.DurationVar(&o.spinTime, "spin-time", 2*time.Second, "how long one spin is shown before the game goes on")
@@ -158,6 +164,14 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}
 	defer dev.close()
 	own.devices = dev
+
+	// SAS starts after the self-tests (it is opened here, before the machine
+	// powers up, so exceptions from the power-up records are queued).
+	if o.sas.addr != 0 {
+		if _, err := openSAS(ctx, o.sas, own, ledger, pt, o.data, o.machineID, romImage(o.paytableDir), log); err != nil {
+			return fmt.Errorf("SAS: %w", err)
+		}
+	}
 
 	ctl, err := listenControl(o.control, own, dev, log)
 	if err != nil {

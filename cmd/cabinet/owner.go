@@ -29,6 +29,8 @@ type owner struct {
 	reqs    chan request
 	view    atomic.Pointer[machine.View]
 	faulted bool
+	// afterCommit hooks run on the owner goroutine after records are durable.
+	afterCommit []func([]meters.Record, *meters.Ledger)
 }
 
 type request struct {
@@ -64,6 +66,9 @@ func (o *owner) step(ev machine.Event) machine.Effects {
 		} else {
 			for _, r := range eff.Records {
 				o.log.Info("committed", "record", r.Type().String(), "seq", o.ledger.LastSeq())
+			}
+			for _, f := range o.afterCommit {
+				f(eff.Records, o.ledger)
 			}
 		}
 	}

@@ -1,0 +1,398 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/reels"
+	"github.com/openegm/cabinet/sas"
+)
+
+// sasOptions choose the SAS channel: one of a serial device, a
+// pseudo-terminal the cabinet creates (its host end's path is written to
+// DATA/sas-pty), or a TCP listener; addr 0 turns SAS off.
+type sasOptions struct {
+	addr    int
+	serial  string
+	pty     bool
+	tcp     string
+	framing string // for a pty: "content" (default) or "parmrk"
+}
+
+// sasPort is the cabinet's SAS gaming-machine side. The serve loop holds mu
+// whenever it is in the link; the owner holds it to push exceptions. The
+// Handler therefore never waits on the owner: meters come from a snapshot
+// published after every commit, and host orders reach the machine
+// asynchronously.
+type sasPort struct {
+	link   *sas.Link
+	mu     sync.Mutex
+	own    *owner
+	log    *slog.Logger
+	qfile  string
+	meters atomic.Pointer[meterSnap]
+	info   []byte // the 0x1F reply data
+	serial string
+	image  func() ([]byte, error) // the bytes the ROM signature covers
+
+	seq    uint64 // ledger records up to here are in the queue (under mu)
+	ver    uint64 // queue version (under mu)
+	saveMu sync.Mutex
+	saved  uint64 // version last written (under saveMu)
+}
+
+type meterSnap struct {
+	m     []int64
+	bills []int64
+}
+
+// sasQueueFile holds the exception queue and the ledger sequence number up
+// to which records have been turned into exceptions.
+type sasQueueFile struct {
+	Seq   uint64 `json:"seq"`
+	Queue []byte `json:"queue"`
+}
+
+func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt *reels.Certified, data, machineID string,
+	image func() ([]byte, error), log *slog.Logger) (*sasPort, error) {
+	if o.addr < 1 || o.addr > 127 {
+		return nil, fmt.Errorf("SAS address %d outside 1-127", o.addr)
+	}
+	s := &sasPort{link: sas.NewLink(byte(o.addr)), own: own, log: log, qfile: filepath.Join(data, "sas-queue.json"),
+		serial: machineID, image: image}
+	s.link.Handler = s
+	s.info = machineInfo(pt)
+	if l != nil {
+		s.publish(l)
+		if err := s.restore(l); err != nil {
+			return nil, err
+		}
+	}
+	own.afterCommit = append(own.afterCommit, s.committed)
+
+	var port sas.Port
+	mode := sas.ModeContent
+	switch {
+	case o.serial != "":
+		tty, err := sas.OpenSerial(o.serial)
+		if err != nil {
+			return nil, err
+		}
+		port, mode = tty, sas.ModePARMRK
+	case o.pty:
+		if o.framing == "parmrk" {
+			mode = sas.ModePARMRK
+		}
+		tty, err := sas.OpenPTY(mode)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(data, "sas-pty"), []byte(tty.HostPath()+"\n"), 0o644); err != nil {
+			return nil, err
+		}
+		log.Info("SAS on a pseudo-terminal", "host_end", tty.HostPath(), "framing", o.framing)
+		port = tty
+	case o.tcp != "":
+		ln, err := net.Listen("tcp", o.tcp)
+		if err != nil {
+			return nil, err
+		}
+		go func() {
+			err := sas.ServeListener(ctx, ln, s.link, sas.ModeContent, s.serveOptions())
+			if err != nil && ctx.Err() == nil {
+				log.Error("SAS over TCP stopped", "err", err)
+			}
+		}()
+		return s, nil
+	default:
+		return nil, errors.New("SAS address given but no channel (--sas-serial, --sas-pty or --sas-tcp)")
+	}
+	go func() {
+		defer port.Close()
+		if err := sas.Serve(ctx, port, s.link, mode, s.serveOptions()); err != nil && ctx.Err() == nil {
+			log.Error("SAS stopped", "err", err)
+		}
+	}()
+	return s, nil
+}
+
+func (s *sasPort) serveOptions() sas.ServeOptions {
+	return sas.ServeOptions{Lock: &s.mu, OnEvent: s.onEvent}
+}
+
+// restore loads the persisted queue, then turns every record committed after
+// it into exceptions again, so a restart neither loses nor repeats one. A
+// missing file means SAS is new on this ledger: nothing from before is owed.
+func (s *sasPort) restore(l *meters.Ledger) error {
+	b, err := os.ReadFile(s.qfile)
+	if errors.Is(err, os.ErrNotExist) {
+		s.seq = l.LastSeq()
+		s.save()
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var f sasQueueFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return fmt.Errorf("%s: %w", s.qfile, err)
+	}
+	if err := s.link.Exceptions.UnmarshalBinary(f.Queue); err != nil {
+		return fmt.Errorf("%s: %w", s.qfile, err)
+	}
+	err = l.Since(f.Seq, func(_ uint64, r meters.Record) error {
+		for _, e := range sas.ExceptionsFor(r) {
+			s.link.Exceptions.Push(e)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s.seq = l.LastSeq()
+	s.save()
+	return nil
+}
+
+// committed runs on the owner goroutine after records are durable.
+func (s *sasPort) committed(recs []meters.Record, l *meters.Ledger) {
+	s.publish(l)
+	s.mu.Lock()
+	for _, r := range recs {
+		for _, e := range sas.ExceptionsFor(r) {
+			s.link.Exceptions.Push(e)
+		}
+	}
+	s.seq = l.LastSeq()
+	s.mu.Unlock()
+	s.save()
+}
+
+// onEvent runs in the serve loop with mu held: an acknowledged exception
+// changed the queue.
+func (s *sasPort) onEvent(ev sas.Event) {
+	if ev.AckedException != sas.ExcNone {
+		go s.save()
+	}
+}
+
+// save writes the queue with the sequence number it covers. Versions keep a
+// slow writer from overwriting a newer queue.
+func (s *sasPort) save() {
+	s.mu.Lock()
+	q, err := s.link.Exceptions.MarshalBinary()
+	s.ver++
+	ver, seq := s.ver, s.seq
+	s.mu.Unlock()
+	if err != nil {
+		s.log.Error("SAS queue", "err", err)
+		return
+	}
+	s.saveMu.Lock()
+	defer s.saveMu.Unlock()
+	if ver < s.saved {
+		return
+	}
+	b, _ := json.Marshal(sasQueueFile{Seq: seq, Queue: q})
+	if err := writeFileAtomic(s.qfile, b); err != nil {
+		s.log.Error("SAS queue not saved", "err", err)
+		return
+	}
+	s.saved = ver
+}
+
+func (s *sasPort) publish(l *meters.Ledger) {
+	st := l.State()
+	s.meters.Store(&meterSnap{m: slices.Clone(st.Meters[:]), bills: slices.Clone(st.BillCounts)})
+}
+
+// Meter answers the SAS meter polls from the last committed state. Amounts
+// are cents, which are credits at SAS's accounting denomination of 0.01.
+func (s *sasPort) Meter(code uint16) (uint64, bool) {
+	snap := s.meters.Load()
+	if snap == nil {
+		return 0, false
+	}
+	for i, d := range meters.Defs {
+		if d.SAS >= 0 && uint16(d.SAS) == code {
+			return uint64(snap.m[i]), true
+		}
+	}
+	switch sas.MeterCode(code) {
+	case sas.MeterSlotDoorOpenedCount:
+		return uint64(snap.m[meters.MainDoorOpens]), true
+	case sas.MeterPowerResetCount:
+		return uint64(snap.m[meters.PowerResets]), true
+	}
+	if i := int(code) - meters.BillSASBase; i >= 0 && i < len(snap.bills) {
+		return uint64(snap.bills[i]), true
+	}
+	return 0, false
+}
+
+// LongPoll is the machine's answer to the host's long polls.
+func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
+	if sas.IsMeterPoll(r.Cmd) {
+		return sas.MeterReply(r, s)
+	}
+	now := time.Now()
+	switch r.Cmd {
+	case 0x01, 0x02:
+		cmd := machine.HostDisable
+		if r.Cmd == 0x02 {
+			cmd = machine.HostEnable
+		}
+		go s.own.submit(machine.HostCommand{At: now, Cmd: cmd})
+		return sas.ReplyAck()
+	case 0x03, 0x04:
+		return sas.ReplyAck() // sound off/on: the cabinet has no sound yet
+	case 0x1F:
+		return sas.ReplyData(s.info...)
+	case 0x21:
+		if len(r.Data) != 2 {
+			return sas.NoReply()
+		}
+		seed := uint16(r.Data[0]) | uint16(r.Data[1])<<8
+		go s.romSignature(seed)
+		return sas.ReplyAck()
+	case 0x54:
+		serial := []byte(s.serial)
+		if len(serial) > 40 {
+			serial = serial[:40]
+		}
+		data := append([]byte{byte(3 + len(serial)), '6', '0', '2'}, serial...)
+		return sas.ReplyData(data...)
+	case 0x7E:
+		return sas.ReplyData(encodeTime(now)...)
+	case 0x7F:
+		// The cabinet keeps its clock from the operating system; a host's
+		// time is acknowledged and logged, not applied.
+		s.log.Info("SAS host sent the date and time", "data", fmt.Sprintf("% X", r.Data))
+		return sas.ReplyAck()
+	case 0x94:
+		go func() {
+			s.own.submit(machine.Key{At: now, Key: machine.KeyAttendant, On: true, Who: "SAS host (0x94)"})
+			s.own.submit(machine.Key{At: now, Key: machine.KeyAttendant, On: false})
+		}()
+		return sas.ReplyAck()
+	}
+	return sas.NoReply()
+}
+
+// romSignature computes the SAS CRC, seeded by the host, over every byte
+// that can affect an outcome, and leaves it for the next general poll.
+func (s *sasPort) romSignature(seed uint16) {
+	img, err := s.image()
+	if err != nil {
+		s.log.Error("ROM signature", "err", err)
+		return
+	}
+	sig := sas.CRCSeeded(seed, img)
+	s.mu.Lock()
+	s.link.Defer(0x21, byte(sig), byte(sig>>8))
+	s.mu.Unlock()
+}
+
+// machineInfo is the 0x1F reply: game ID, additional ID, denomination code
+// (0x01 = 1 cent), max bet, progressive group, options, paytable ID, base RTP
+// at the top level with two implied decimals.
+func machineInfo(pt *reels.Certified) []byte {
+	b := []byte("LU")
+	id, pct := "000000", "0000"
+	if pt != nil {
+		b = append(b, fmt.Sprintf("%03d", pt.Version%1000)...)
+		id = fmt.Sprintf("%-6.6s", pt.ID[len(pt.ID)-min(6, len(pt.ID)):])
+		top := pt.RTP[len(pt.RTP)-1]
+		n := new(big.Int).Mul(top.Num(), big.NewInt(10000))
+		n.Quo(n, top.Denom())
+		pct = fmt.Sprintf("%04d", n.Int64()%10000)
+	} else {
+		b = append(b, "000"...)
+	}
+	maxBet := byte(0xFF)
+	if pt != nil && pt.Bet(pt.TopLevel()) < 0xFF {
+		maxBet = byte(pt.Bet(pt.TopLevel()))
+	}
+	b = append(b, 0x01, maxBet, 0x00, 0x00, 0x00)
+	b = append(b, id...)
+	return append(b, pct...)
+}
+
+func encodeTime(t time.Time) []byte {
+	b := sas.AppendBCD(nil, uint64(t.Month()), 1)
+	b = sas.AppendBCD(b, uint64(t.Day()), 1)
+	b = sas.AppendBCD(b, uint64(t.Year()), 2)
+	b = sas.AppendBCD(b, uint64(t.Hour()), 1)
+	b = sas.AppendBCD(b, uint64(t.Minute()), 1)
+	return sas.AppendBCD(b, uint64(t.Second()), 1)
+}
+
+// romImage is what the ROM signature covers: the executable (which embeds
+// the paytables, their signatures and the certification keys), then the
+// paytable files loaded from --paytable-dir, if any, in name order.
+func romImage(paytableDir string) func() ([]byte, error) {
+	return func() ([]byte, error) {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, err
+		}
+		img, err := os.ReadFile(exe)
+		if err != nil {
+			return nil, err
+		}
+		if paytableDir != "" {
+			files, _ := filepath.Glob(filepath.Join(paytableDir, "*.json*"))
+			slices.Sort(files)
+			for _, f := range files {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					return nil, err
+				}
+				img = append(img, b...)
+			}
+		}
+		return img, nil
+	}
+}
+
+// writeFileAtomic replaces a file durably: temp, fsync, rename, dir fsync.
+func writeFileAtomic(path string, b []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
