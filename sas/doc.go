@@ -1,7 +1,8 @@
 // Package sas speaks SAS 6.02/6.03 (Slot Accounting System) as the gaming
-// machine: the pure, deterministic core of the protocol. It has no
-// goroutines, no I/O and no clock: bytes and the time they arrived are
-// passed in, and what to send comes out.
+// machine. Its core is pure and deterministic (no goroutines, no I/O, no
+// clock: bytes and the time they arrived are passed in, and what to send
+// comes out); the I/O edge lives in port.go, tty_linux.go, tcp.go and
+// serve.go, and sas/host is the host side used by cmd/sashost and tests.
 //
 // The pieces, from the wire up:
 //
@@ -20,6 +21,10 @@
 //     long polls is delegated to a Handler.
 //   - meters.go: SAS meter codes with names and the replies to the meter
 //     long polls, read from a MeterSource.
+//   - records.go: the exceptions a committed ledger record raises.
+//   - port.go, tty_linux.go, tcp.go: the serial port (termios, space/mark
+//     parity for the wakeup bit), pseudo-terminals and TCP, one Port each.
+//   - serve.go: the machine's loop on a Port (framing, replies, chirps).
 //
 // The authoritative description of the protocol for this project is
 // ../shared/spec/sas.md. Where it is silent, or marks a detail with (?), the
