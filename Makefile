@@ -10,7 +10,7 @@ FUZZ_TARGETS := ./reels/:FuzzParse ./meters/:FuzzDecode ./meters/walog/:FuzzDeco
 	./meters/walog/:FuzzScanSegment ./sas/:FuzzFramer ./sas/:FuzzLink \
 	./jackpot/:FuzzUnmarshal ./jackpot/:FuzzUnmarshalOp ./sas/host/:FuzzReplyParser
 
-.PHONY: all run test check bench fuzz crashtest rngtest rngtest-quick par deps
+.PHONY: all run test check bench fuzz crashtest sastiming rngtest rngtest-quick par deps
 
 all: test
 
@@ -49,6 +49,11 @@ crashtest: deps
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./rng/ ./meters/... ./sas/ ./jackpot/ ./cmd/cabinet/
+
+# SAS reply latency and inter-byte gaps over a pseudo-terminal (run it on a
+# quiet machine: it measures the host's scheduling as well).
+sastiming: deps
+	SAS_TIMING=1 $(GO) test -count=1 -v -run '^TestReplyTiming$$' ./sas/ | grep -E 'replies|^(ok|FAIL|---)'
 
 # dieharder battery on the RNG (long); rngtest-quick is a subset.
 rngtest: deps

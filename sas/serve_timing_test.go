@@ -1,6 +1,7 @@
 package sas_test
 
 import (
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -61,8 +62,13 @@ func pct(ds []time.Duration, p float64) time.Duration {
 // 3 s, general polls with a meter poll (a long reply) every tenth cycle,
 // while exceptions are raised as if games were played, and checks the
 // reply latency (p99 within 20 ms) and the inter-byte gap within replies
-// (within 5 ms).
+// (within 5 ms). It is a measurement, so it runs only when asked
+// (SAS_TIMING=1, make sastiming): on a machine busy with other tests the
+// host's own scheduling dominates and a timed test would fail for it.
 func TestReplyTiming(t *testing.T) {
+	if os.Getenv("SAS_TIMING") == "" {
+		t.Skip("a timing measurement: run with SAS_TIMING=1 (make sastiming)")
+	}
 	for _, md := range modes {
 		t.Run(md.name, func(t *testing.T) {
 			tm := &timings{}
