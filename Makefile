@@ -3,6 +3,11 @@ SHELL := /bin/bash
 export PATH := $(PATH):/usr/local/go/bin
 GO ?= go
 DEFAULT_GAME ?= assets/paytables/lusitania-92.json
+# ebiten (ui/, cmd/screen) is built with cgo against X11, GL and ALSA headers;
+# the screen tests run in a real window under Xvfb.
+UI_BUILD_DEPS := libc6-dev libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev \
+	libxxf86vm-dev libasound2-dev pkg-config
+UI_TEST_DEPS := xvfb xauth
 FUZZTIME ?= 5s
 CRASH_ITERATIONS ?= 500
 # package:target of every fuzz target; make test runs each for FUZZTIME.
@@ -10,17 +15,18 @@ FUZZ_TARGETS := ./reels/:FuzzParse ./meters/:FuzzDecode ./meters/walog/:FuzzDeco
 	./meters/walog/:FuzzScanSegment ./sas/:FuzzFramer ./sas/:FuzzLink \
 	./jackpot/:FuzzUnmarshal ./jackpot/:FuzzUnmarshalOp ./sas/host/:FuzzReplyParser
 
-.PHONY: all run test check bench fuzz crashtest sastiming rngtest rngtest-quick par deps
+.PHONY: all run test check bench fuzz crashtest sastiming screenshots rngtest rngtest-quick par deps
 
 all: test
 
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh $(UI_BUILD_DEPS) $(UI_TEST_DEPS)
 
-# The cabinet, headless until the screens exist, on simulated hardware with
-# its ledger in ./cabinet-data; drive it through cabinet-data/control.sock.
+# The cabinet on simulated hardware with its ledger in ./cabinet-data and its
+# screen in a window (headless when there is no display); it can also be
+# driven through cabinet-data/control.sock.
 run: deps
-	$(GO) run ./cmd/cabinet --data cabinet-data
+	scripts/run.sh
 
 check: deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
@@ -32,6 +38,7 @@ test: check
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -tags production ./assets/
 	$(GO) test -count=1 -race -short ./rng/... ./meters/... ./sas/... ./jackpot/... ./hw/... ./machine/...
+	ui/xvfb-test.sh
 	$(MAKE) --no-print-directory fuzz
 
 # Every fuzz target for FUZZTIME each; long runs: make fuzz FUZZTIME=10m
@@ -49,6 +56,11 @@ crashtest: deps
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./rng/ ./meters/... ./sas/ ./jackpot/ ./cmd/cabinet/
+	ui/xvfb-test.sh -run '^$$' -bench . -benchtime 120x
+
+# Screenshots of the screens into ui/testdata/screenshots/.
+screenshots: deps
+	UI_SCREENSHOTS=$(CURDIR)/ui/testdata/screenshots ui/xvfb-test.sh -run Screen
 
 # SAS reply latency and inter-byte gaps over a pseudo-terminal (run it on a
 # quiet machine: it measures the host's scheduling as well).

@@ -1,0 +1,161 @@
+// Package demo is a cabinet for the screens without the firmware around it:
+// the real machine core (machine/) with the certified paytable and a seeded
+// RNG, stepped in memory, with no ledger, no hardware and no host. It is for
+// cmd/uidemo and the screen tests only; the cabinet itself is cmd/cabinet,
+// which commits every record before it shows anything.
+package demo
+
+import (
+	"sync"
+	"time"
+
+	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/reels"
+	"github.com/openegm/cabinet/rng"
+)
+
+// Cabinet implements ui.Cabinet over an in-memory machine.
+type Cabinet struct {
+	mu       sync.Mutex
+	m        *machine.Machine
+	pt       *reels.Certified
+	now      time.Time
+	switches map[string]bool
+	// Refused is the last refusal, for tests.
+	Refused string
+	// Printed is set when a ticket print is asked for; the ticket prints
+	// at the next Advance.
+	printing []string
+}
+
+// Config of the demo machine.
+type Config struct {
+	MachineID    string
+	Denom        int64
+	HandpayLimit int64
+	SpinTime     time.Duration
+	Seed         uint64
+	Start        time.Time // the clock's start; the clock moves only with Advance
+}
+
+// New powers up a machine on pt (which may be nil).
+func New(pt *reels.Certified, cfg Config) *Cabinet {
+	if cfg.Denom == 0 {
+		cfg.Denom = 1
+	}
+	if cfg.HandpayLimit == 0 {
+		cfg.HandpayLimit = 120000
+	}
+	if cfg.SpinTime == 0 {
+		cfg.SpinTime = 2 * time.Second
+	}
+	if cfg.Start.IsZero() {
+		cfg.Start = time.Date(2025, 6, 10, 21, 30, 0, 0, time.UTC)
+	}
+	c := &Cabinet{pt: pt, now: cfg.Start, switches: map[string]bool{}}
+	c.m = machine.New(machine.Config{MachineID: cfg.MachineID, MachineNum: 1, Denom: cfg.Denom, HandpayLimit: cfg.HandpayLimit,
+		SpinTime: cfg.SpinTime}, pt, meters.NewState(), rng.NewSeeded(cfg.Seed))
+	tests := machine.SelfTest{}
+	if pt == nil {
+		tests.Paytable = "no paytable"
+	}
+	c.step(machine.PowerUp{At: c.now, Tests: tests})
+	return c
+}
+
+func (c *Cabinet) step(ev machine.Event) {
+	eff := c.m.Step(ev)
+	if eff.Refused != "" {
+		c.Refused = eff.Refused
+	}
+	for _, d := range eff.Devices {
+		if p, ok := d.(machine.PrintTicket); ok {
+			c.printing = append(c.printing, p.Validation)
+		}
+	}
+}
+
+// Advance moves the clock: the machine's timers (the end of a spin) run on
+// it, and tickets being printed come out.
+func (c *Cabinet) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	for _, v := range c.printing {
+		c.step(machine.TicketPrinted{At: c.now, Validation: v})
+	}
+	c.printing = nil
+	c.step(machine.Tick{At: c.now})
+}
+
+// Step feeds any event (a host command, a printer fault...) at the clock.
+func (c *Cabinet) Step(ev machine.Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.step(ev)
+}
+
+// Now is the demo clock.
+func (c *Cabinet) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *Cabinet) View() machine.View {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m.View()
+}
+
+func (c *Cabinet) Paytable() *reels.Certified { return c.pt }
+
+func (c *Cabinet) Press(button string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.step(machine.Button{At: c.now, Name: button})
+}
+
+var doors = map[string]string{
+	"door_main": meters.DoorMain, "door_logic": meters.DoorLogic, "door_cashbox": meters.DoorCashbox,
+	"door_belly": meters.DoorBelly, "door_drop": meters.DoorDrop,
+}
+
+func (c *Cabinet) SetSwitch(name string, on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.switches[name] = on
+	if name == machine.KeyAttendant {
+		c.step(machine.Key{At: c.now, Key: machine.KeyAttendant, On: on, Who: "demo attendant"})
+	} else if d, ok := doors[name]; ok {
+		c.step(machine.Door{At: c.now, Door: d, Open: on})
+	}
+}
+
+func (c *Cabinet) Switch(name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.switches[name]
+}
+
+func (c *Cabinet) InsertBill(cents int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.step(machine.BillStacked{At: c.now, Cents: cents})
+}
+
+// Service restamps the event with the demo clock and steps it.
+func (c *Cabinet) Service(ev machine.Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch e := ev.(type) {
+	case machine.PINEntry:
+		e.At = c.now
+		ev = e
+	case machine.ServiceAction:
+		e.At = c.now
+		ev = e
+	}
+	c.step(ev)
+}

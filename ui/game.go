@@ -1,0 +1,150 @@
+package ui
+
+import (
+	"image"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+	"github.com/openegm/cabinet/ui/model"
+)
+
+// game is the ebiten.Game of the screens: model.Screen decides what is on
+// screen and what a touch or key does; game draws it and feeds it input.
+type game struct {
+	*model.Screen
+	opts Options
+
+	frame  int
+	w, h   int     // screen in pixels
+	scale  float64 // pixels per design unit
+	ox, oy float64 // letterbox offset in pixels
+	tiles  tileCache
+	done   bool
+
+	// inject runs at the next Update, on the game's goroutine (tests).
+	inject   []func(g *game)
+	lastDraw time.Duration // CPU time of the last frame's drawing calls
+}
+
+func newGame(c Cabinet, opts Options) *game {
+	g := &game{Screen: model.NewScreen(c, opts.Simulator), opts: opts, w: model.DesignW, h: model.DesignH, scale: 1}
+	if onNewGame != nil {
+		onNewGame(g)
+	}
+	return g
+}
+
+// onNewGame lets the screen tests reach the game Run creates.
+var onNewGame func(*game)
+
+// Layout draws at the window's own resolution, so text stays crisp at 1080p.
+func (g *game) Layout(outsideW, outsideH int) (int, int) {
+	g.setSize(outsideW, outsideH)
+	return outsideW, outsideH
+}
+
+func (g *game) setSize(w, h int) {
+	if w < 1 || h < 1 {
+		return
+	}
+	g.w, g.h = w, h
+	g.scale = min(float64(w)/model.DesignW, float64(h)/model.DesignH)
+	g.ox = (float64(w) - model.DesignW*g.scale) / 2
+	g.oy = (float64(h) - model.DesignH*g.scale) / 2
+}
+
+// toDesign converts a screen pixel to design units.
+func (g *game) toDesign(x, y int) (float64, float64) {
+	return (float64(x) - g.ox) / g.scale, (float64(y) - g.oy) / g.scale
+}
+
+// toScreen converts design units to pixels.
+func (g *game) toScreen(x, y float64) (float64, float64) {
+	return x*g.scale + g.ox, y*g.scale + g.oy
+}
+
+func (g *game) Update() error {
+	if g.done {
+		return ebiten.Termination
+	}
+	g.Screen.Update()
+	for _, k := range inpututil.AppendJustPressedKeys(nil) {
+		if name := keyName(k); name != "" {
+			g.Key(name)
+		}
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		g.clickPixel(ebiten.CursorPosition())
+	}
+	for _, id := range inpututil.AppendJustPressedTouchIDs(nil) {
+		g.clickPixel(ebiten.TouchPosition(id))
+	}
+	inj := g.inject
+	g.inject = nil
+	for _, f := range inj {
+		f(g)
+	}
+	return nil
+}
+
+// keyName maps the keyboard onto model's key names.
+func keyName(k ebiten.Key) string {
+	switch {
+	case k >= ebiten.KeyDigit0 && k <= ebiten.KeyDigit9:
+		return string(rune('0' + k - ebiten.KeyDigit0))
+	case k >= ebiten.KeyNumpad0 && k <= ebiten.KeyNumpad9:
+		return string(rune('0' + k - ebiten.KeyNumpad0))
+	case k >= ebiten.KeyA && k <= ebiten.KeyZ:
+		return strings.ToLower(k.String())
+	}
+	switch k {
+	case ebiten.KeySpace:
+		return model.KeySpin
+	case ebiten.KeyEnter, ebiten.KeyNumpadEnter:
+		return model.KeyEnter
+	case ebiten.KeyArrowUp:
+		return model.KeyUp
+	case ebiten.KeyArrowDown:
+		return model.KeyDown
+	case ebiten.KeyArrowLeft:
+		return model.KeyLeft
+	case ebiten.KeyArrowRight:
+		return model.KeyRight
+	case ebiten.KeyEscape:
+		return model.KeyEscape
+	case ebiten.KeyBackspace:
+		return model.KeyBackspace
+	case ebiten.KeyF1:
+		return model.KeyF1
+	}
+	return ""
+}
+
+// clickPixel handles a click or touch at a screen pixel.
+func (g *game) clickPixel(x, y int) {
+	dx, dy := g.toDesign(x, y)
+	g.Click(dx, dy)
+}
+
+func (g *game) Draw(screen *ebiten.Image) {
+	g.frame++
+	b := screen.Bounds()
+	if b.Dx() != g.w || b.Dy() != g.h {
+		g.setSize(b.Dx(), b.Dy())
+	}
+	t0 := time.Now()
+	g.draw(screen)
+	g.lastDraw = time.Since(t0)
+	if g.opts.Frame != nil {
+		shot := func() *image.RGBA {
+			img := image.NewRGBA(screen.Bounds())
+			screen.ReadPixels(img.Pix)
+			return img
+		}
+		if g.opts.Frame(g.frame, shot) {
+			g.done = true
+		}
+	}
+}

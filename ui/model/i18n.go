@@ -1,0 +1,377 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/message/catalog"
+)
+
+// Every text on the screens comes from this catalogue, in Portuguese (pt-PT,
+// the default, regulation rule 11) and English. Amount arguments are cents,
+// formatted with Euro before they reach the catalogue, so each %s in a text
+// is an amount in the order the machine gives them in Message.Args.
+
+// Langs are the languages of the screens, the default first.
+var Langs = []string{"pt", "en"}
+
+var (
+	tagPT = language.MustParse("pt-PT")
+	tagEN = language.English
+)
+
+// texts holds the catalogue's source: key → {pt, en}.
+var texts = map[string][2]string{
+	// Messages of the machine (machine.Message keys).
+	"msg_bill_accepted":     {"Nota de %s aceite", "%s note accepted"},
+	"msg_bill_rejected":     {"Nota de %s recusada", "%s note rejected"},
+	"msg_handpay":           {"Pagamento manual de %s: chame um empregado", "Handpay of %s: please call an attendant"},
+	"msg_handpay_reset":     {"Pagamento manual de %s concluído", "Handpay of %s completed"},
+	"msg_printing":          {"A imprimir o talão de %s…", "Printing a ticket for %s…"},
+	"msg_ram_clear_confirm": {"Confirme a limpeza da RAM: todos os contadores voltam a zero", "Confirm the RAM clear: every meter goes back to zero"},
+	"msg_ticket_printed":    {"Talão impresso: retire o seu talão", "Ticket printed: please take your ticket"},
+	"msg_win":               {"Ganhou %s!", "You won %s!"},
+
+	"refused_bad_setting":         {"Configuração recusada", "Setting refused"},
+	"refused_change_default_pin":  {"Mude primeiro o PIN de origem", "Change the default PIN first"},
+	"refused_credits_on_machine":  {"Há créditos na máquina", "There are credits on the machine"},
+	"refused_disabled":            {"Máquina desativada pelo sistema do casino", "Machine disabled by the casino system"},
+	"refused_door_open":           {"Porta aberta: não é possível jogar", "A door is open: play is not possible"},
+	"refused_game_in_progress":    {"Jogo em curso", "A game is in progress"},
+	"refused_handpay":             {"Aguarde o pagamento manual", "Waiting for a handpay"},
+	"refused_insufficient_credit": {"Crédito insuficiente para esta aposta", "Not enough credit for this bet"},
+	"refused_key_off":             {"Rode a chave de serviço", "Turn the attendant key on"},
+	"refused_meter_fault":         {"Avaria nos contadores: máquina fora de serviço", "Meter fault: machine out of service"},
+	"refused_no_credit":           {"Não há crédito para receber", "No credit to cash out"},
+	"refused_no_paytable":         {"Sem tabela de prémios certificada", "No certified paytable"},
+	"refused_not_armed":           {"Peça primeiro a limpeza da RAM", "Ask for the RAM clear first"},
+	"refused_not_logged_in":       {"Introduza primeiro o PIN", "Enter your PIN first"},
+	"refused_pin_locked":          {"PIN bloqueado após demasiadas tentativas: tente mais tarde", "PIN locked after too many attempts: try later"},
+	"refused_printing":            {"A imprimir um talão", "A ticket is being printed"},
+	"refused_role":                {"Não permitido a este perfil", "Not allowed for this role"},
+	"refused_service":             {"Máquina em serviço técnico", "Machine in service"},
+	"refused_starting":            {"A máquina está a arrancar", "The machine is starting"},
+	"refused_tilt":                {"Máquina fora de serviço: chame um empregado", "Machine out of service: please call an attendant"},
+	"refused_unknown_role":        {"Perfil desconhecido", "Unknown role"},
+	"refused_weak_pin":            {"PIN fraco: 6 a 8 algarismos, sem sequências nem repetições", "Weak PIN: 6 to 8 digits, no runs or repeats"},
+	"refused_wrong_pin":           {"PIN errado", "Wrong PIN"},
+
+	// Modes of the machine (View.Mode): the Lockout titles.
+	"mode_starting":    {"A arrancar…", "Starting…"},
+	"mode_idle":        {"Pronta a jogar", "Ready to play"},
+	"mode_spinning":    {"Boa sorte!", "Good luck!"},
+	"mode_handpay":     {"PAGAMENTO MANUAL", "HANDPAY"},
+	"mode_tilt":        {"FORA DE SERVIÇO", "OUT OF SERVICE"},
+	"mode_door_open":   {"PORTA ABERTA", "DOOR OPEN"},
+	"mode_disabled":    {"MÁQUINA DESATIVADA", "MACHINE DISABLED"},
+	"mode_meter_fault": {"AVARIA NOS CONTADORES", "METER FAULT"},
+	"mode_no_paytable": {"SEM TABELA DE PRÉMIOS", "NO PAYTABLE"},
+	"mode_service":     {"SERVIÇO TÉCNICO", "SERVICE MENU"},
+
+	"lock_call_attendant":  {"Chame um empregado", "Please call an attendant"},
+	"lock_handpay_amount":  {"Valor a pagar: %s", "Amount to pay: %s"},
+	"lock_disabled_detail": {"Desativada pelo sistema do casino", "Disabled by the casino system"},
+	"lock_meter_fault":     {"Os contadores não podem ser garantidos: a máquina não joga até um técnico intervir", "The meters cannot be vouched for: no play until a technician acts"},
+	"lock_no_paytable":     {"Nenhuma tabela de prémios certificada foi carregada", "No certified paytable is loaded"},
+	"lock_game_suspended":  {"O jogo em curso continua quando a situação for resolvida", "The game in progress resumes when this is resolved"},
+	"lock_starting":        {"Verificação do programa, da tabela e do gerador aleatório", "Checking the program, the paytable and the random generator"},
+	"lock_printing":        {"A imprimir o talão n.º %[1]s", "Printing ticket no. %[1]s"},
+
+	"tilt_program":  {"Programa não verificado", "Program not verified"},
+	"tilt_paytable": {"Tabela de prémios recusada", "Paytable refused"},
+	"tilt_rng":      {"Falha do gerador aleatório", "Random generator failure"},
+	"tilt_bill_jam": {"Noteiro encravado", "Bill validator jammed"},
+	"tilt_printer":  {"Avaria da impressora", "Printer fault"},
+
+	"door_main":    {"Porta principal", "Main door"},
+	"door_logic":   {"Porta da lógica", "Logic door"},
+	"door_cashbox": {"Porta do cofre", "Cashbox door"},
+	"door_belly":   {"Porta inferior", "Belly door"},
+	"door_drop":    {"Porta do drop", "Drop door"},
+
+	"handpay_win":         {"Prémio", "Win"},
+	"handpay_cancelled":   {"Crédito cancelado", "Cancelled credit"},
+	"handpay_progressive": {"Jackpot", "Jackpot"},
+
+	// Player screen.
+	"credit":       {"CRÉDITO", "CREDIT"},
+	"bet":          {"APOSTA", "BET"},
+	"win":          {"PRÉMIO", "WIN"},
+	"credits_n":    {"%[1]s créditos", "%[1]s credits"},
+	"free_games":   {"JOGOS GRÁTIS", "FREE GAMES"},
+	"free_left":    {"%[1]s de %[2]s restantes", "%[1]s of %[2]s left"},
+	"multiplier":   {"Prémios × %[1]s", "Wins × %[1]s"},
+	"btn_spin":     {"JOGAR", "SPIN"},
+	"btn_bet_down": {"APOSTA −", "BET −"},
+	"btn_bet_up":   {"APOSTA +", "BET +"},
+	"btn_max_bet":  {"APOSTA MÁX.", "MAX BET"},
+	"btn_cash_out": {"RECEBER", "CASH OUT"},
+	"btn_help":     {"PRÉMIOS", "PAYTABLE"},
+	"btn_language": {"ENGLISH", "PORTUGUÊS"},
+	"btn_prev":     {"◄ ANTERIOR", "◄ PREVIOUS"},
+	"btn_next":     {"SEGUINTE ►", "NEXT ►"},
+	"btn_close":    {"FECHAR", "CLOSE"},
+	"machine_id":   {"Máquina %[1]s", "Machine %[1]s"},
+	"denom_is":     {"Denominação %[1]s", "Denomination %[1]s"},
+	"game_no":      {"Jogo n.º %[1]s", "Game no. %[1]s"},
+	"attract_1":    {"Introduza uma nota para jogar", "Insert a bill to play"},
+	"attract_2":    {"Prémio máximo: %[1]s × aposta por linha", "Top prize: %[1]s × line bet"},
+	"line_win":     {"Linha %[1]s: %[2]s × %[3]s  %[4]s", "Line %[1]s: %[2]s × %[3]s  %[4]s"},
+	"line_jackpot": {"Linha %[1]s: %[2]s × %[3]s  JACKPOT %[4]s", "Line %[1]s: %[2]s × %[3]s  JACKPOT %[4]s"},
+	"page_n":       {"Página %[1]s de %[2]s", "Page %[1]s of %[2]s"},
+
+	// Paytable and rules pages (regulation rule 10).
+	"pt_title_machine":  {"Máquina e apostas", "Machine and bets"},
+	"pt_title_lines":    {"Prémios das linhas", "Line pays"},
+	"pt_title_scatter":  {"Símbolos especiais e jogos grátis", "Special symbols and free games"},
+	"pt_title_paylines": {"Linhas de pagamento", "Paylines"},
+	"pt_title_payment":  {"Como são pagos os prémios", "How prizes are paid"},
+	"pt_machine_id":     {"Número de identificação da máquina: %[1]s", "Machine identification number: %[1]s"},
+	"pt_game":           {"Jogo: %[1]s (tabela %[2]s, versão %[3]s)", "Game: %[1]s (paytable %[2]s, version %[3]s)"},
+	"pt_denom":          {"Valor do crédito (denominação): %[1]s", "Credit value (denomination): %[1]s"},
+	"pt_lines_played":   {"Jogam-se sempre as %[1]s linhas; a aposta total é %[1]s × créditos por linha", "All %[1]s lines are always played; the total bet is %[1]s × credits per line"},
+	"pt_bet_levels":     {"Apostas possíveis:", "Bet choices:"},
+	"pt_bet_level":      {"%[1]s crédito(s) por linha: aposta total de %[2]s créditos", "%[1]s credit(s) per line: total bet of %[2]s credits"},
+	"pt_bet_now":        {"Aposta atual: %[1]s créditos por linha, %[2]s créditos = %[3]s", "Current bet: %[1]s credits per line, %[2]s credits = %[3]s"},
+	"pt_lines_head":     {"Prémios por crédito apostado em cada linha (combinações da esquerda para a direita):", "Pays per credit bet on each line (combinations from left to right):"},
+	"pt_pay":            {"%[1]s× %[2]s: %[3]s", "%[1]s× %[2]s: %[3]s"},
+	"pt_pay_jackpot":    {"%[1]s× %[2]s: %[3]s (jackpot %[4]s)", "%[1]s× %[2]s: %[3]s (jackpot %[4]s)"},
+	"pt_scatter_head":   {"%[1]s paga em qualquer posição, multiplicado pela aposta total:", "%[1]s pays anywhere, multiplied by the total bet:"},
+	"pt_scatter_pay":    {"%[1]s× %[2]s: %[3]s × aposta total", "%[1]s× %[2]s: %[3]s × total bet"},
+	"pt_wild":           {"%[1]s é o símbolo selvagem: substitui qualquer símbolo exceto %[2]s, e paga também as suas próprias combinações.", "%[1]s is wild: it substitutes for every symbol except %[2]s, and also pays its own combinations."},
+	"pt_wild_noscatter": {"%[1]s é o símbolo selvagem: substitui qualquer símbolo, e paga também as suas próprias combinações.", "%[1]s is wild: it substitutes for every symbol, and also pays its own combinations."},
+	"pt_free_head":      {"Jogos grátis: %[1]s em qualquer posição dá", "Free games: %[1]s anywhere awards"},
+	"pt_free_award":     {"%[1]s× %[2]s: %[3]s jogos grátis", "%[1]s× %[2]s: %[3]s free games"},
+	"pt_free_mult":      {"Nos jogos grátis todos os prémios são multiplicados por %[1]s; joga-se com a aposta que os ganhou.", "In free games every win is multiplied by %[1]s; they are played at the bet that won them."},
+	"pt_free_retrigger": {"Os jogos grátis podem ser ganhos de novo durante os jogos grátis.", "Free games can be won again during free games."},
+	"pt_free_noretrig":  {"Os jogos grátis não podem ser ganhos de novo durante os jogos grátis.", "Free games cannot be won again during free games."},
+	"pt_free_reels":     {"Os jogos grátis usam rolos próprios.", "Free games use reels of their own."},
+	"pt_rule_longest":   {"Em cada linha paga só a combinação mais longa, a partir do primeiro rolo à esquerda.", "Each line pays only its longest combination, starting from the leftmost reel."},
+	"pt_rule_sum":       {"Os prémios de linhas diferentes e de dispersão somam-se.", "Wins on different lines and scatter wins are added."},
+	"pt_rule_linepay":   {"Prémio de uma linha = valor da tabela × créditos apostados por linha.", "A line win = the table's pay × credits bet per line."},
+	"pt_rule_jackpot":   {"As combinações com jackpot ganham o nível de jackpot só com a aposta máxima (%[1]s créditos por linha); com as outras apostas pagam o valor da tabela.", "Jackpot combinations win their jackpot level only at the maximum bet (%[1]s credits per line); at other bets they pay the table's value."},
+	"pt_paylines_head":  {"As %[1]s linhas, da esquerda para a direita:", "The %[1]s lines, from left to right:"},
+	"pt_line_n":         {"Linha %[1]s", "Line %[1]s"},
+	"pt_pay_credits":    {"Os prémios são somados ao crédito da máquina.", "Wins are added to the machine's credit."},
+	"pt_pay_ticket":     {"Com RECEBER, o crédito é pago num talão impresso pela máquina, a trocar na caixa.", "With CASH OUT, the credit is paid on a ticket printed by the machine, to be redeemed at the cashier."},
+	"pt_pay_handpay":    {"Prémios e pagamentos a partir do limite de pagamento manual, ou quando a impressora não pode imprimir, são pagos por um empregado: a máquina fica bloqueada até ao pagamento.", "Wins and cash-outs at or above the handpay limit, or when the printer cannot print, are paid by an attendant: the machine stays locked until paid."},
+	"pt_pay_jackpots":   {"Os jackpots são pagos pela máquina ou por um empregado, conforme o sistema de jackpot.", "Jackpots are paid by the machine or by an attendant, as the jackpot system decides."},
+	"pt_pay_records":    {"Em caso de reclamação, decidem os registos da máquina.", "In case of a dispute, the machine's records decide."},
+	"pt_malfunction":    {"Uma avaria anula os jogos e os pagamentos que ainda não foram registados.", "A malfunction voids games and payments not yet recorded."},
+	"pt_rtp_head":       {"Retorno teórico ao jogador (certificado, sem jackpots), por aposta:", "Theoretical return to player (certified, jackpots excluded), per bet:"},
+	"pt_rtp_level":      {"%[1]s crédito(s) por linha: %[2]s", "%[1]s credit(s) per line: %[2]s"},
+	"pt_none":           {"Não há tabela de prémios carregada.", "No paytable is loaded."},
+
+	// Service menu.
+	"svc_title":         {"Serviço técnico: %[1]s (%[2]s)", "Service menu: %[1]s (%[2]s)"},
+	"svc_login":         {"Entrada no serviço técnico", "Service login"},
+	"svc_role":          {"Perfil:", "Role:"},
+	"svc_pin":           {"PIN:", "PIN:"},
+	"svc_new_pin":       {"Escolha um PIN novo (6 a 8 algarismos)", "Choose a new PIN (6 to 8 digits)"},
+	"svc_must_change":   {"Entrou com o PIN de origem: escolha um PIN novo", "You logged in with the default PIN: choose a new one"},
+	"svc_ok":            {"OK", "OK"},
+	"svc_cancel":        {"CANCELAR", "CANCEL"},
+	"svc_logout":        {"SAIR", "LOG OUT"},
+	"svc_set_pin":       {"MUDAR PIN", "CHANGE PIN"},
+	"svc_ram_clear":     {"LIMPAR RAM", "RAM CLEAR"},
+	"svc_ram_confirm":   {"CONFIRMAR LIMPEZA", "CONFIRM CLEAR"},
+	"svc_read_only":     {"Só leitura", "Read only"},
+	"role_technician":   {"Técnico", "Technician"},
+	"role_operator":     {"Operador", "Operator"},
+	"role_inspector":    {"Inspetor", "Inspector"},
+	"page_meters":       {"Contadores", "Meters"},
+	"page_recall":       {"Jogos", "Recall"},
+	"page_events":       {"Eventos", "Events"},
+	"page_bills":        {"Notas", "Bills"},
+	"page_handpays":     {"Pag. manuais", "Handpays"},
+	"page_settings":     {"Configuração", "Settings"},
+	"page_identity":     {"Identificação", "Identification"},
+	"col_sas":           {"SAS", "SAS"},
+	"col_meter":         {"Contador", "Meter"},
+	"col_value":         {"Valor", "Value"},
+	"col_time":          {"Data e hora", "Time"},
+	"col_event":         {"Evento", "Event"},
+	"col_detail":        {"Pormenor", "Detail"},
+	"col_source":        {"Origem", "Source"},
+	"col_amount":        {"Valor", "Amount"},
+	"col_kind":          {"Tipo", "Kind"},
+	"col_game":          {"Jogo", "Game"},
+	"col_reset":         {"Pago por", "Paid by"},
+	"pending":           {"pendente", "pending"},
+	"none_yet":          {"Nada registado", "Nothing recorded"},
+	"recall_game":       {"Jogo n.º %[1]s  %[2]s", "Game no. %[1]s  %[2]s"},
+	"recall_bet":        {"Aposta: %[1]s", "Bet: %[1]s"},
+	"recall_stops":      {"Paragens: %[1]s", "Stops: %[1]s"},
+	"recall_recorded":   {"Prémio registado: %[1]s", "Recorded win: %[1]s"},
+	"recall_recomputed": {"Prémio recalculado: %[1]s", "Recomputed win: %[1]s"},
+	"recall_match":      {"CONFERE", "MATCHES"},
+	"recall_mismatch":   {"NÃO CONFERE", "DOES NOT MATCH"},
+	"recall_free":       {"Jogos grátis: %[1]s", "Free games: %[1]s"},
+	"recall_n":          {"%[1]s de %[2]s", "%[1]s of %[2]s"},
+	"recall_paytable":   {"Tabela: %[1]s", "Paytable: %[1]s"},
+	"set_denom":         {"Denominação (cêntimos)", "Denomination (cents)"},
+	"set_language":      {"Língua", "Language"},
+	"set_paytable":      {"Tabela de prémios", "Paytable"},
+	"set_handpay_limit": {"Limite de pagamento manual", "Handpay limit"},
+	"id_machine":        {"Máquina: %[1]s", "Machine: %[1]s"},
+	"id_paytable":       {"Tabela: %[1]s versão %[2]s", "Paytable: %[1]s version %[2]s"},
+	"id_digest":         {"Resumo BLAKE2b-256: %[1]s", "BLAKE2b-256 digest: %[1]s"},
+	"id_key":            {"Assinada pela chave %[1]s", "Signed by key %[1]s"},
+	"id_rtp":            {"RTP certificado, %[1]s crédito(s) por linha: %[2]s = %[3]s", "Certified RTP, %[1]s credit(s) per line: %[2]s = %[3]s"},
+	"id_games":          {"Jogos jogados: %[1]s", "Games played: %[1]s"},
+
+	"source_bill":       {"nota", "bill"},
+	"source_coin":       {"moeda", "coin"},
+	"source_ticket":     {"talão", "ticket"},
+	"source_electronic": {"transferência", "transfer"},
+
+	"event_power_up":         {"Ligada", "Power up"},
+	"event_power_down":       {"Desligada", "Power down"},
+	"event_door_open":        {"Porta aberta", "Door opened"},
+	"event_door_close":       {"Porta fechada", "Door closed"},
+	"event_tilt":             {"Avaria", "Tilt"},
+	"event_tilt_clear":       {"Avaria resolvida", "Tilt cleared"},
+	"event_log_repaired":     {"Registo reparado", "Log repaired"},
+	"event_self_test_failed": {"Falha no autoteste", "Self-test failed"},
+	"event_service":          {"Serviço técnico", "Service"},
+	"event_ram_clear":        {"Limpeza da RAM", "RAM clear"},
+
+	// The simulator's legend.
+	"sim_title":   {"SIMULADOR", "SIMULATOR"},
+	"sim_spin":    {"Espaço  jogar", "Space  spin"},
+	"sim_bet":     {"↑ ↓  aposta", "↑ ↓  bet"},
+	"sim_max":     {"M  aposta máx.", "M  max bet"},
+	"sim_cash":    {"C  receber", "C  cash out"},
+	"sim_help":    {"H  prémios", "H  paytable"},
+	"sim_lang":    {"L  língua", "L  language"},
+	"sim_bills":   {"1–7  nota 5–500 €", "1–7  bill €5–500"},
+	"sim_key":     {"K  chave", "K  key"},
+	"sim_doors":   {"D G X B R  portas", "D G X B R  doors"},
+	"sim_on":      {"ligada", "on"},
+	"sim_off":     {"desligada", "off"},
+	"sim_key_is":  {"Chave: %[1]s", "Key: %[1]s"},
+	"sim_open":    {"aberta", "open"},
+	"sim_closed":  {"fechada", "closed"},
+	"sim_door_is": {"%[1]s: %[2]s", "%[1]s: %[2]s"},
+}
+
+// meterNames translates meters.Defs names (the ledger's English names).
+var meterNames = map[string]string{
+	"total coin in (bets)":              "total apostado (coin in)",
+	"total coin out (wins to credits)":  "total ganho para o crédito (coin out)",
+	"total jackpot (hand-paid wins)":    "prémios pagos manualmente (jackpot)",
+	"hand-paid cancelled credits":       "créditos cancelados pagos manualmente",
+	"total cancelled credits":           "total de créditos cancelados",
+	"games played":                      "jogos jogados",
+	"games won":                         "jogos ganhos",
+	"games lost":                        "jogos perdidos",
+	"total bills accepted":              "total de notas aceites",
+	"current credits":                   "crédito atual",
+	"ticket in":                         "talões recebidos",
+	"ticket out":                        "talões emitidos",
+	"electronic transfers to machine":   "transferências para a máquina",
+	"electronic transfers from machine": "transferências da máquina",
+	"machine-paid paytable win":         "prémios da tabela pagos pela máquina",
+	"machine-paid progressive win":      "jackpots pagos pela máquina",
+	"attendant-paid paytable win":       "prémios da tabela pagos manualmente",
+	"attendant-paid progressive win":    "jackpots pagos manualmente",
+	"total won":                         "total ganho",
+	"total hand paid":                   "total pago manualmente",
+	"total drop":                        "total no drop",
+	"games since power reset":           "jogos desde o arranque",
+	"games since slot door closure":     "jogos desde o fecho da porta",
+	"bills in stacker":                  "notas no cofre",
+	"value of bills in stacker":         "valor das notas no cofre",
+	"coins in":                          "moedas recebidas",
+	"hopper paid":                       "pago pelo hopper",
+	"main (slot) door openings":         "aberturas da porta principal",
+	"logic door openings":               "aberturas da porta da lógica",
+	"cashbox door openings":             "aberturas da porta do cofre",
+	"belly door openings":               "aberturas da porta inferior",
+	"drop door openings":                "aberturas da porta do drop",
+	"power resets":                      "arranques",
+	"tickets printed":                   "talões impressos",
+}
+
+var printers = func() map[string]*message.Printer {
+	b := catalog.NewBuilder()
+	for key, t := range texts {
+		must(b.SetString(tagPT, key, t[0]))
+		must(b.SetString(tagEN, key, t[1]))
+	}
+	for en, pt := range meterNames {
+		must(b.SetString(tagPT, "meter:"+en, pt))
+		must(b.SetString(tagEN, "meter:"+en, en))
+	}
+	return map[string]*message.Printer{
+		"pt": message.NewPrinter(tagPT, message.Catalog(b)),
+		"en": message.NewPrinter(tagEN, message.Catalog(b)),
+	}
+}()
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+func printer(lang string) *message.Printer {
+	if p, ok := printers[lang]; ok {
+		return p
+	}
+	return printers["pt"]
+}
+
+// T translates a catalogue key; args fill the text's %[n]s in order. A key
+// the catalogue lacks comes back as itself, so a gap shows on screen (and
+// fails the tests) rather than hiding.
+func T(lang, key string, args ...string) string {
+	a := make([]any, len(args))
+	for i, s := range args {
+		a[i] = s
+	}
+	if n := verbs(key); n < len(a) {
+		a = a[:n]
+	}
+	return printer(lang).Sprintf(key, a...)
+}
+
+// verbs counts the arguments a text takes.
+func verbs(key string) int {
+	t, ok := texts[key]
+	if !ok {
+		return 0
+	}
+	return strings.Count(t[0], "%s") + strings.Count(t[0], "%[")
+}
+
+// MessageText translates a machine message: its key with its amounts (cents)
+// formatted in euros.
+func MessageText(lang, key string, cents []int64) string {
+	if key == "" {
+		return ""
+	}
+	args := make([]string, len(cents))
+	for i, c := range cents {
+		args[i] = Euro(lang, c)
+	}
+	return T(lang, key, args...)
+}
+
+// MeterName is a meter's name in the language.
+func MeterName(lang, name string) string { return printer(lang).Sprintf("meter:" + name) }
+
+// keys lists the catalogue's keys (for tests and tools).
+func keys() []string {
+	var k []string
+	for key := range texts {
+		k = append(k, key)
+	}
+	sort.Strings(k)
+	return k
+}
+
+func Itoa[T ~int | ~int64 | ~uint64](n T) string { return fmt.Sprint(n) }

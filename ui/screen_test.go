@@ -1,0 +1,613 @@
+//go:build screen
+
+// Screen tests: the real window (ui.Run) under X (Xvfb in CI: ui/xvfb-test.sh),
+// a cabinet serving canned views or the demo machine, screenshots checked for
+// what must be there. ebiten cannot even be initialised without a display,
+// so these tests are behind the "screen" build tag.
+package ui
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/reels"
+	"github.com/openegm/cabinet/ui/demo"
+	"github.com/openegm/cabinet/ui/model"
+)
+
+// proxy is the Cabinet the window runs on; tests swap what is behind it.
+type proxy struct {
+	mu sync.Mutex
+	c  Cabinet
+}
+
+func (p *proxy) get() Cabinet                { p.mu.Lock(); defer p.mu.Unlock(); return p.c }
+func (p *proxy) set(c Cabinet)               { p.mu.Lock(); p.c = c; p.mu.Unlock() }
+func (p *proxy) View() machine.View          { return p.get().View() }
+func (p *proxy) Paytable() *reels.Certified  { return p.get().Paytable() }
+func (p *proxy) Press(b string)              { p.get().Press(b) }
+func (p *proxy) SetSwitch(n string, on bool) { p.get().SetSwitch(n, on) }
+func (p *proxy) Switch(n string) bool        { return p.get().Switch(n) }
+func (p *proxy) InsertBill(c int64)          { p.get().InsertBill(c) }
+func (p *proxy) Service(ev machine.Event)    { p.get().Service(ev) }
+
+// canned serves a view set by the test.
+type canned struct {
+	mu sync.Mutex
+	v  machine.View
+	pt *reels.Certified
+}
+
+func (c *canned) View() machine.View         { c.mu.Lock(); defer c.mu.Unlock(); return c.v }
+func (c *canned) Paytable() *reels.Certified { return c.pt }
+func (c *canned) Press(string)               {}
+func (c *canned) SetSwitch(string, bool)     {}
+func (c *canned) Switch(string) bool         { return false }
+func (c *canned) InsertBill(int64)           {}
+func (c *canned) Service(machine.Event)      {}
+func (c *canned) setView(v machine.View)     { c.mu.Lock(); c.v = v; c.mu.Unlock() }
+
+// job runs in the frame hook on the window's goroutine until it says done.
+type job struct {
+	fn   func(g *game, n int, shot func() *image.RGBA) bool
+	done chan struct{}
+}
+
+var (
+	cab     = &proxy{}
+	jobs    = make(chan job)
+	theGame *game
+	running bool
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv("DISPLAY") == "" {
+		fmt.Println("screen tests need a display: run ui/xvfb-test.sh (xvfb-run -a go test -tags screen ./ui/)")
+		os.Exit(0)
+	}
+	pt, err := assets.LoadPaytable(assets.DefaultGame)
+	if err != nil {
+		panic(err)
+	}
+	cab.set(&canned{pt: pt, v: machine.View{MachineID: "EGM-TEST", Lang: "pt", Mode: "starting", Denom: 1}})
+	onNewGame = func(g *game) { theGame = g }
+	code := make(chan int, 1)
+	var cur *job
+	opts := Options{Width: 1280, Height: 720, Simulator: true, Frame: func(n int, shot func() *image.RGBA) bool {
+		if cur == nil {
+			select {
+			case j, ok := <-jobs:
+				if !ok {
+					return true
+				}
+				cur = &j
+			default:
+			}
+		}
+		if cur != nil && cur.fn(theGame, n, shot) {
+			close(cur.done)
+			cur = nil
+		}
+		return false
+	}}
+	go func() {
+		c := m.Run()
+		close(jobs)
+		code <- c
+	}()
+	running = true
+	if err := Run(cab, opts); err != nil {
+		fmt.Println("ui.Run:", err)
+		os.Exit(1)
+	}
+	os.Exit(<-code)
+}
+
+// on runs fn on the window's goroutine at every frame until it returns true.
+func on(t testing.TB, fn func(g *game, n int, shot func() *image.RGBA) bool) {
+	t.Helper()
+	j := job{fn: fn, done: make(chan struct{})}
+	select {
+	case jobs <- j:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the window does not take jobs")
+	}
+	select {
+	case <-j.done:
+	case <-time.After(120 * time.Second):
+		t.Fatal("job did not finish in 120 s")
+	}
+}
+
+// wait lets n frames go by after cond holds.
+func wait(t testing.TB, frames int, cond func(g *game) bool) {
+	t.Helper()
+	k := -1
+	on(t, func(g *game, n int, _ func() *image.RGBA) bool {
+		if k < 0 && (cond == nil || cond(g)) {
+			k = n
+		}
+		return k >= 0 && n-k >= frames
+	})
+}
+
+// grab takes the next frame and saves it as testdata/screenshots/name.png.
+func grab(t testing.TB, name string) *image.RGBA {
+	t.Helper()
+	var img *image.RGBA
+	on(t, func(_ *game, _ int, shot func() *image.RGBA) bool { img = shot(); return true })
+	dir := os.Getenv("UI_SCREENSHOTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	os.MkdirAll(dir, 0o755)
+	f, err := os.Create(filepath.Join(dir, name+".png"))
+	if err == nil {
+		png.Encode(f, img)
+		f.Close()
+		t.Logf("screenshot %s", f.Name())
+	}
+	return img
+}
+
+func useCanned(t testing.TB, v machine.View) *canned {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	c := &canned{pt: pt, v: v}
+	cab.set(c)
+	wait(t, 2, nil)
+	return c
+}
+
+// pixel reads a design-space point of a screenshot (1280×720 window: 1:1).
+func pixel(img *image.RGBA, g *game, x, y float64) color.RGBA {
+	sx, sy := g.toScreen(x, y)
+	return img.RGBAAt(int(sx), int(sy))
+}
+
+func dist(a, b color.RGBA) float64 {
+	dr, dg, db := float64(a.R)-float64(b.R), float64(a.G)-float64(b.G), float64(a.B)-float64(b.B)
+	return math.Sqrt(dr*dr + dg*dg + db*db)
+}
+
+// nearestSymbol classifies a colour as the symbol whose main colour is nearest.
+func nearestSymbol(pt *reels.Certified, c color.RGBA) (string, float64) {
+	best, bd := "", math.Inf(1)
+	for _, s := range pt.Symbols {
+		if d := dist(c, SymbolColor(s.ID)); d < bd {
+			best, bd = s.ID, d
+		}
+	}
+	return best, bd
+}
+
+// checkCells asserts every reel cell shows its symbol's colour in its margins.
+func checkCells(t *testing.T, img *image.RGBA, pt *reels.Certified, window [][]string, cell func(i, j int) model.Rect) {
+	t.Helper()
+	for i, col := range window {
+		for j, want := range col {
+			r := cell(i, j)
+			for _, fx := range []float64{0.1, 0.9} {
+				got, d := nearestSymbol(pt, pixel(img, theGame, r.X+fx*r.W, r.Y+0.55*r.H))
+				if got != want || d > 40 {
+					t.Errorf("reel %d row %d (x %.0f%%): colour is %s's (distance %.0f), want %s", i, j, fx*100, got, d, want)
+				}
+			}
+		}
+	}
+}
+
+// distinctColours counts colours in a region (a blank screen has one).
+func distinctColours(img *image.RGBA, r image.Rectangle) int {
+	seen := map[color.RGBA]bool{}
+	for y := r.Min.Y; y < r.Max.Y; y += 2 {
+		for x := r.Min.X; x < r.Max.X; x += 2 {
+			seen[img.RGBAAt(x, y)] = true
+		}
+	}
+	return len(seen)
+}
+
+// inked counts the pixels of a design rectangle that differ from its
+// background colour (text drawn there).
+func inked(img *image.RGBA, g *game, r model.Rect) int {
+	bg := pixel(img, g, r.X+2, r.Y+2)
+	n := 0
+	for y := r.Y; y < r.Y+r.H; y++ {
+		for x := r.X; x < r.X+r.W; x++ {
+			if dist(pixel(img, g, x, y), bg) > 80 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func notBlank(t *testing.T, img *image.RGBA) {
+	t.Helper()
+	if n := distinctColours(img, img.Bounds()); n < 50 {
+		t.Errorf("the screen looks blank: %d colours", n)
+	}
+}
+
+func idleView() machine.View {
+	return machine.View{MachineID: "EGM-0042", Lang: "pt", Mode: "idle", Denom: 1, MaxLevel: 3, CreditsLine: 1, BetCredits: 20, BetCents: 20}
+}
+
+func TestScreenAttract(t *testing.T) {
+	useCanned(t, idleView())
+	wait(t, 3, nil)
+	img := grab(t, "attract")
+	notBlank(t, img)
+	if !theGame.Attract() {
+		t.Error("idle without credit and no game: the attract screen is not up")
+	}
+	if n := inked(img, theGame, model.RectMessage.Inset(4)); n < 200 {
+		t.Errorf("message area is empty (%d pixels of text)", n)
+	}
+}
+
+// spinView is a committed spin on the default paytable, as the machine shows it.
+func spinView(t *testing.T, pt *reels.Certified, stops []int, mode string) machine.View {
+	sp, err := pt.Evaluate(stops, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := idleView()
+	v.Mode, v.Game, v.Stops, v.Credits, v.CreditsCents = mode, 12, stops, 480, 480
+	for _, col := range pt.Window(stops, false) {
+		var ids []string
+		for _, s := range col {
+			ids = append(ids, pt.Symbols[s].ID)
+		}
+		v.Window = append(v.Window, ids)
+	}
+	for _, l := range sp.Lines {
+		v.Lines = append(v.Lines, machine.ViewLine{Line: l.Line, Symbol: pt.Symbols[l.Symbol].ID, Count: l.Count, Cents: l.Credits})
+	}
+	v.SpinWinCents, v.GameWinCents = sp.Win, sp.Win
+	return v
+}
+
+// The reels spin, then show the committed stops: each cell has the colour
+// of the symbol the paytable puts there.
+func TestScreenSpinStopsOnCommittedStops(t *testing.T) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	stops := []int{7, 18, 29, 11, 3}
+	v := spinView(t, pt, stops, "idle")
+	v.Lines, v.SpinWinCents, v.GameWinCents = nil, 0, 0 // cells unobstructed
+	c := useCanned(t, idleView())
+	sv := v
+	sv.Mode = "spinning"
+	c.setView(sv)
+	wait(t, 12, func(g *game) bool { return g.Spinning() })
+	mid := grab(t, "spinning")
+	notBlank(t, mid)
+	c.setView(v)
+	wait(t, 5, func(g *game) bool { return !g.Spinning() })
+	img := grab(t, "stopped")
+	n, rows := len(v.Window), len(v.Window[0])
+	checkCells(t, img, pt, v.Window, func(i, j int) model.Rect { return model.CellRect(i, j, n, rows) })
+	// The mid-spin frame was not already the final picture.
+	x0, y0 := theGame.toScreen(model.RectReels.X, model.RectReels.Y)
+	x1, y1 := theGame.toScreen(model.RectReels.X+model.RectReels.W, model.RectReels.Y+model.RectReels.H)
+	diff := 0
+	for y := int(y0); y < int(y1); y += 3 {
+		for x := int(x0); x < int(x1); x += 3 {
+			if dist(mid.RGBAAt(x, y), img.RGBAAt(x, y)) > 60 {
+				diff++
+			}
+		}
+	}
+	if diff < 1000 {
+		t.Errorf("the reels did not move: only %d sampled pixels differ mid-spin", diff)
+	}
+}
+
+// findWin looks for stops with at least two paying lines.
+func findWin(t *testing.T, pt *reels.Certified) []int {
+	for a := 0; a < 40; a++ {
+		for b := 0; b < 40; b++ {
+			stops := []int{a, b, (a + 5) % 40, (b + 9) % 40, (a + b) % 40}
+			sp, err := pt.Evaluate(stops, 0, false)
+			if err == nil && len(sp.Lines) >= 2 && len(sp.Scatters) == 0 {
+				return stops
+			}
+		}
+	}
+	t.Fatal("no winning stops found")
+	return nil
+}
+
+// A win: after the reels land the lines are drawn, then one by one with
+// their names; the win meter counts up to the machine's amount.
+func TestScreenWinLines(t *testing.T) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	stops := findWin(t, pt)
+	v := spinView(t, pt, stops, "spinning")
+	c := useCanned(t, idleView())
+	c.setView(v)
+	wait(t, 2, func(g *game) bool { return g.Spinning() })
+	end := v
+	end.Mode, end.Message = "idle", machine.Message{Key: "msg_win", Args: []int64{v.GameWinCents}}
+	c.setView(end)
+	// One by one: the first line alone, with its label.
+	wait(t, 0, func(g *game) bool {
+		return !g.Spinning() && g.Tick-g.ShownDone >= model.LinesAll+10 && g.Tick-g.ShownDone < model.LinesAll+model.LineEach-10
+	})
+	img := grab(t, "win")
+	notBlank(t, img)
+	l := v.Lines[0]
+	path := pt.Lines[l.Line]
+	n, rows := len(v.Window), len(v.Window[0])
+	ax, ay := model.CellRect(0, path[0], n, rows).Center()
+	bx, by := model.CellRect(1, path[1], n, rows).Center()
+	found := false
+	want := lineColor(l.Line)
+	for k := 0.3; k <= 0.7 && !found; k += 0.05 {
+		x, y := ax+(bx-ax)*k, ay+(by-ay)*k
+		for dx := -2.0; dx <= 2; dx++ {
+			for dy := -2.0; dy <= 2; dy++ {
+				if dist(pixel(img, theGame, x+dx, y+dy), want) < 40 {
+					found = true
+				}
+			}
+		}
+	}
+	if !found {
+		t.Errorf("line %d is not drawn in its colour between reels 1 and 2", l.Line+1)
+	}
+	band := model.Rect{X: model.RectReels.X + 150, Y: model.RectReels.Y + model.RectReels.H - 54, W: model.RectReels.W - 300, H: 44}
+	if n := inked(img, theGame, band.Inset(8)); n < 150 {
+		t.Errorf("the line's label is not drawn (%d pixels)", n)
+	}
+	wait(t, 0, func(g *game) bool { return g.ShownWin() == v.GameWinCents })
+}
+
+// The paytable pages in Portuguese and English: the line pays page shows a
+// tile of every paying symbol, and the two languages differ.
+func TestScreenPaytable(t *testing.T) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	shots := map[string]*image.RGBA{}
+	for _, lang := range []string{"pt", "en"} {
+		v := idleView()
+		v.Lang, v.Credits, v.CreditsCents = lang, 100, 100
+		useCanned(t, v)
+		on(t, func(g *game, _ int, _ func() *image.RGBA) bool {
+			x, y := 95.0, 672.0 // the help button
+			g.Click(x, y)
+			g.PageBy(1)
+			return true
+		})
+		wait(t, 3, nil)
+		img := grab(t, "paytable_"+lang)
+		notBlank(t, img)
+		if !theGame.Help || theGame.HelpPage != 1 {
+			t.Fatalf("%s: help %v page %d", lang, theGame.Help, theGame.HelpPage)
+		}
+		for _, lp := range pt.LinePays {
+			id := pt.Symbols[lp.Symbol].ID
+			want, n := SymbolColor(id), 0
+			for y := 70; y < 620; y += 2 {
+				for x := 30; x < 1250; x += 2 {
+					if dist(img.RGBAAt(x, y), want) < 12 {
+						n++
+					}
+				}
+			}
+			if n < 40 {
+				t.Errorf("%s: symbol %s is not drawn on the line pays page (%d pixels)", lang, id, n)
+			}
+		}
+		shots[lang] = img
+		on(t, func(g *game, _ int, _ func() *image.RGBA) bool { g.Help = false; return true })
+	}
+	diff := 0
+	for y := 0; y < 720; y += 4 {
+		for x := 0; x < 1280; x += 4 {
+			if shots["pt"].RGBAAt(x, y) != shots["en"].RGBAAt(x, y) {
+				diff++
+			}
+		}
+	}
+	if diff < 500 {
+		t.Errorf("the Portuguese and English pages look the same (%d pixels differ)", diff)
+	}
+}
+
+// Lockouts: a tilt and a handpay cover the reels with their panel.
+func TestScreenLockouts(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(v *machine.View)
+		edge color.RGBA
+	}{
+		{"tilt", func(v *machine.View) { v.Mode, v.Tilts = "tilt", []string{"printer"} }, colRed},
+		{"handpay", func(v *machine.View) {
+			v.Mode, v.Handpay, v.HandpayKind = "handpay", 150000, "win"
+			v.Message = machine.Message{Key: "msg_handpay", Args: []int64{150000}}
+		}, colGold},
+		{"door_open", func(v *machine.View) { v.Mode, v.DoorsOpen = "door_open", []string{"main", "logic"} }, colRed},
+	} {
+		v := idleView()
+		v.Credits, v.CreditsCents = 100, 100
+		c.edit(&v)
+		useCanned(t, v)
+		wait(t, 3, nil)
+		img := grab(t, c.name)
+		notBlank(t, img)
+		n := 0
+		edge := shade(c.edge, 0.5)
+		for x := model.RectReels.X + 90; x < model.RectReels.X+model.RectReels.W-90; x++ {
+			if dist(pixel(img, theGame, x, model.RectReels.Y+52), edge) < 30 {
+				n++
+			}
+		}
+		if n < 300 {
+			t.Errorf("%s: the lockout panel's edge is not drawn (%d pixels)", c.name, n)
+		}
+		if n := inked(img, theGame, model.RectMessage.Inset(4)); n < 200 {
+			t.Errorf("%s: message area is empty", c.name)
+		}
+	}
+}
+
+// The service menu on the real machine core: key on, default PIN, a new
+// PIN, the meters page, and the recall page drawing the last game.
+func TestScreenServiceMenu(t *testing.T) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	d := demo.New(pt, demo.Config{MachineID: "EGM-0042", Denom: 5, Seed: 7})
+	d.InsertBill(2000)
+	for range 3 {
+		d.Press(machine.BtnSpin)
+		d.Advance(3 * time.Second)
+	}
+	cab.set(d)
+	wait(t, 2, nil)
+	d.SetSwitch(SwitchKey, true)
+	wait(t, 2, func(g *game) bool { return g.Pad.Mode == "login" })
+	press := func(ids ...string) {
+		on(t, func(g *game, _ int, _ func() *image.RGBA) bool {
+			for _, id := range ids {
+				ok := false
+				for _, b := range g.Buttons() {
+					if b.ID == id {
+						x, y := b.R.Center()
+						g.Click(x, y)
+						ok = true
+						break
+					}
+				}
+				if !ok {
+					t.Errorf("no button %s", id)
+				}
+			}
+			return true
+		})
+		wait(t, 2, nil)
+	}
+	press("role:technician", "pad:0", "pad:0", "pad:0", "pad:0", "pad:ok")
+	wait(t, 2, func(g *game) bool { return g.V.Mode == "service" && g.Pad.Mode == "set_pin" })
+	press("pad:3", "pad:1", "pad:4", "pad:1", "pad:5", "pad:9", "pad:ok")
+	wait(t, 3, func(g *game) bool { return g.V.Service != nil && !g.V.Service.MustChangePIN && g.Pad.Mode == "" })
+	img := grab(t, "service")
+	notBlank(t, img)
+	if p := theGame.V.Service.Page; p != "meters" || len(theGame.V.Service.Meters) == 0 {
+		t.Fatalf("service page %q with %d meters", p, len(theGame.V.Service.Meters))
+	}
+	if n := inked(img, theGame, model.RectSvcContent.Inset(10)); n < 5000 {
+		t.Errorf("the meters page is nearly empty (%d pixels of text)", n)
+	}
+	press("page:recall")
+	wait(t, 2, func(g *game) bool { return g.V.Service.Page == "recall" && len(g.V.Service.Recall) == 3 })
+	img = grab(t, "recall")
+	rc := theGame.V.Service.Recall[0]
+	if !rc.Match {
+		t.Errorf("recall of game %d does not match: %+v", rc.Game, rc)
+	}
+	win := model.Rect{X: model.RectSvcContent.X + 450, Y: model.RectSvcContent.Y + 42, W: 420, H: 252}
+	n, rows := len(rc.Window), len(rc.Window[0])
+	checkCells(t, img, pt, rc.Window, func(i, j int) model.Rect {
+		return model.Rect{X: win.X + float64(i)*win.W/float64(n), Y: win.Y + float64(j)*win.H/float64(rows), W: win.W / float64(n), H: win.H / float64(rows)}
+	})
+	press("page:identity")
+	wait(t, 2, func(g *game) bool { return g.V.Service.Page == "identity" })
+	grab(t, "identity")
+	press("svc:logout")
+	d.SetSwitch(SwitchKey, false)
+	wait(t, 2, func(g *game) bool { return g.V.Mode != "service" && g.Pad.Mode == "" })
+}
+
+// Frame time while the reels spin and while a win is shown, at 1280×720 and
+// 1920×1080, vsync off and as many frames as the machine draws. ns/op is the
+// wall time of one frame (drawing, GPU, presentation); draw-ns is the CPU
+// time of the drawing calls.
+func BenchmarkFrame(b *testing.B) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	stops := findWinB(pt)
+	for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+		for _, phase := range []string{"spin", "win"} {
+			b.Run(fmt.Sprintf("%dx%d/%s", size[0], size[1], phase), func(b *testing.B) {
+				v := spinViewB(pt, stops)
+				c := &canned{pt: pt, v: v}
+				cab.set(c)
+				on(b, func(g *game, _ int, _ func() *image.RGBA) bool {
+					ebiten.SetWindowSize(size[0], size[1])
+					ebiten.SetVsyncEnabled(false)
+					ebiten.SetTPS(ebiten.SyncWithFPS)
+					return true
+				})
+				wait(b, 10, func(g *game) bool { return g.w == size[0] && g.h == size[1] })
+				if phase == "win" {
+					end := v
+					end.Mode = "idle"
+					c.setView(end)
+					wait(b, 1, func(g *game) bool { return !g.Spinning() })
+				}
+				var draw time.Duration
+				frames := 0
+				b.ResetTimer()
+				on(b, func(g *game, n int, _ func() *image.RGBA) bool {
+					if phase == "spin" && !g.Spinning() {
+						g.Anim = model.NewReelAnim(g.Tick, v, pt)
+					}
+					if phase == "win" && g.Tick-g.ShownDone > model.LinesAll+3*model.LineEach {
+						g.ShownDone = g.Tick
+					}
+					draw += g.lastDraw
+					frames++
+					return frames >= b.N
+				})
+				b.StopTimer()
+				b.ReportMetric(float64(draw.Nanoseconds())/float64(frames), "draw-ns/frame")
+				on(b, func(g *game, _ int, _ func() *image.RGBA) bool {
+					ebiten.SetVsyncEnabled(true)
+					ebiten.SetTPS(60)
+					ebiten.SetWindowSize(1280, 720)
+					return true
+				})
+				wait(b, 5, func(g *game) bool { return g.w == 1280 })
+			})
+		}
+	}
+}
+
+func findWinB(pt *reels.Certified) []int {
+	for a := 0; a < 40; a++ {
+		for b := 0; b < 40; b++ {
+			stops := []int{a, b, (a + 5) % 40, (b + 9) % 40, (a + b) % 40}
+			if sp, err := pt.Evaluate(stops, 0, false); err == nil && len(sp.Lines) >= 2 {
+				return stops
+			}
+		}
+	}
+	return []int{0, 0, 0, 0, 0}
+}
+
+func spinViewB(pt *reels.Certified, stops []int) machine.View {
+	sp, _ := pt.Evaluate(stops, 0, false)
+	v := idleView()
+	v.Mode, v.Game, v.Stops, v.Credits, v.CreditsCents = "spinning", 3, stops, 480, 480
+	for _, col := range pt.Window(stops, false) {
+		var ids []string
+		for _, s := range col {
+			ids = append(ids, pt.Symbols[s].ID)
+		}
+		v.Window = append(v.Window, ids)
+	}
+	for _, l := range sp.Lines {
+		v.Lines = append(v.Lines, machine.ViewLine{Line: l.Line, Symbol: pt.Symbols[l.Symbol].ID, Count: l.Count, Cents: l.Credits})
+	}
+	v.SpinWinCents, v.GameWinCents = sp.Win, sp.Win
+	return v
+}

@@ -1,0 +1,304 @@
+package ui
+
+import (
+	"fmt"
+	"github.com/openegm/cabinet/ui/model"
+	"image/color"
+	"slices"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/openegm/cabinet/machine"
+)
+
+func (g *game) drawService(dst *ebiten.Image) {
+	s := g.Svc()
+	g.fillRect(dst, model.RectTopBar, colPanel)
+	g.fillRect(dst, rect(0, 54, model.DesignW, 2), colGold)
+	who := s.Who
+	g.text(dst, g.T("svc_title", g.T("role_"+s.Role), who), 20, 28, 24, colGold, alignLeft, true)
+	right := g.T("machine_id", g.V.MachineID)
+	if s.Role == machine.RoleInspector {
+		right = g.T("svc_read_only") + "   " + right
+	}
+	g.text(dst, right, 1260, 28, 18, colText, alignRight, false)
+	g.panel(dst, model.RectSvcContent, 12, colPanel)
+	switch s.Page {
+	case "meters":
+		g.drawMetersPage(dst, s)
+	case "recall":
+		g.drawRecallPage(dst, s)
+	case "events":
+		g.drawEventsPage(dst, s)
+	case "bills":
+		g.drawBillsPage(dst, s)
+	case "handpays":
+		g.drawHandpaysPage(dst, s)
+	case "settings":
+		g.drawSettingsPage(dst, s)
+	case "identity":
+		g.drawIdentityPage(dst)
+	}
+	g.panel(dst, model.RectSvcMessage, 10, color.RGBA{0x06, 0x0A, 0x1A, 0xFF})
+	msg := model.MessageText(g.Lang, g.V.Message.Key, g.V.Message.Args)
+	if d := g.V.Message.Detail; d != "" {
+		msg += " — " + d
+	}
+	if s.MustChangePIN {
+		msg = g.T("svc_must_change")
+	}
+	g.textFit(dst, msg, model.RectSvcMessage.Inset(6), 20, colText, alignCenter, true)
+}
+
+func sasCode(code int) string {
+	if code < 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%02X", code)
+}
+
+func (g *game) tableHeader(dst *ebiten.Image, y float64, cols []float64, heads ...string) {
+	for i, h := range heads {
+		g.text(dst, h, cols[i], y, 15, colDim, alignLeft, true)
+	}
+	g.fillRect(dst, rect(model.RectSvcContent.X+10, y+12, model.RectSvcContent.W-20, 1), colPanelEdge)
+}
+
+func (g *game) drawMetersPage(dst *ebiten.Image, s *machine.ServiceView) {
+	half := (len(s.Meters) + 1) / 2
+	for c := 0; c < 2; c++ {
+		x := model.RectSvcContent.X + 14 + float64(c)*620
+		cols := []float64{x, x + 44, x + 600}
+		y := model.RectSvcContent.Y + 18
+		g.text(dst, g.T("col_sas"), cols[0], y, 15, colDim, alignLeft, true)
+		g.text(dst, g.T("col_meter"), cols[1], y, 15, colDim, alignLeft, true)
+		g.text(dst, g.T("col_value"), cols[2], y, 15, colDim, alignRight, true)
+		y += 24
+		for i := c * half; i < min((c+1)*half, len(s.Meters)); i++ {
+			m := s.Meters[i]
+			g.text(dst, sasCode(m.SAS), cols[0], y, 15, colGold, alignLeft, true)
+			g.textFit(dst, model.MeterName(g.Lang, m.Name), rect(cols[1], y-10, 330, 20), 15, colText, alignLeft, false)
+			g.text(dst, g.MeterValue(m), cols[2], y, 15, colText, alignRight, false)
+			y += 24.5
+		}
+	}
+	if len(s.Meters) == 0 {
+		g.text(dst, g.T("none_yet"), model.RectSvcContent.X+20, model.RectSvcContent.Y+30, 18, colDim, alignLeft, false)
+	}
+}
+
+func (g *game) drawRecallPage(dst *ebiten.Image, s *machine.ServiceView) {
+	r := model.RectSvcContent
+	if len(s.Recall) == 0 {
+		g.text(dst, g.T("none_yet"), r.X+20, r.Y+30, 18, colDim, alignLeft, false)
+		return
+	}
+	g.RecallSel = min(g.RecallSel, len(s.Recall)-1)
+	cols := []float64{r.X + 14, r.X + 110, r.X + 260}
+	g.tableHeader(dst, r.Y+16, cols, g.T("col_game"), g.T("col_amount"), "")
+	top := g.RecallTop()
+	for i := 0; i < model.ListRows && top+i < len(s.Recall); i++ {
+		rc := s.Recall[top+i]
+		y := r.Y + 44 + float64(i)*28
+		if top+i == g.RecallSel {
+			g.fillRect(dst, rect(r.X+6, y-14, 420, 28), colButton)
+		}
+		g.text(dst, model.Itoa(rc.Game), cols[0], y, 16, colText, alignLeft, true)
+		g.text(dst, model.Euro(g.Lang, rc.WinCents), cols[1], y, 16, colText, alignLeft, false)
+		ok, c := g.T("recall_match"), colGreen
+		if !rc.Match {
+			ok, c = g.T("recall_mismatch"), colRed
+		}
+		g.text(dst, ok, cols[2], y, 15, c, alignLeft, true)
+	}
+	g.text(dst, g.T("recall_n", model.Itoa(g.RecallSel+1), model.Itoa(len(s.Recall))), r.X+14, r.Y+r.H-16, 15, colDim, alignLeft, false)
+
+	rc := s.Recall[g.RecallSel]
+	x := r.X + 450
+	y := r.Y + 22
+	g.text(dst, g.T("recall_game", model.Itoa(rc.Game), model.Clock(rc.At)), x, y, 20, colGold, alignLeft, true)
+	// The window as it looked, drawn with the symbols.
+	win := rect(x, y+20, 420, 252)
+	if n := len(rc.Window); n > 0 {
+		rows := len(rc.Window[0])
+		cw, ch := win.W/float64(n), win.H/float64(rows)
+		g.fillRect(dst, win.Inset(-3), colGold)
+		for i, col := range rc.Window {
+			for j, id := range col {
+				g.tile(dst, id, rect(win.X+float64(i)*cw, win.Y+float64(j)*ch, cw, ch))
+			}
+		}
+	}
+	lx := win.X + win.W + 24
+	ly := y + 36
+	lines := []string{
+		g.T("recall_paytable", rc.Paytable),
+		g.T("recall_bet", model.Euro(g.Lang, rc.BetCents)),
+		g.T("recall_stops", fmt.Sprint(rc.Stops)),
+		g.T("recall_recorded", model.Euro(g.Lang, rc.WinCents)),
+		g.T("recall_recomputed", model.Euro(g.Lang, rc.Recomputed)),
+		g.T("recall_free", model.Itoa(len(rc.FreeStops))),
+	}
+	for _, l := range lines {
+		g.textFit(dst, l, rect(lx, ly-12, r.X+r.W-lx-12, 24), 18, colText, alignLeft, false)
+		ly += 32
+	}
+	ok, c := g.T("recall_match"), colGreen
+	if !rc.Match {
+		ok, c = g.T("recall_mismatch"), colRed
+	}
+	g.panel(dst, rect(lx, ly, 260, 50), 10, c)
+	g.text(dst, ok, lx+130, ly+25, 24, colBlack, alignCenter, true)
+	if rc.Problem != "" {
+		for i, l := range g.wrap(rc.Problem, 15, r.X+r.W-x-20, false) {
+			g.text(dst, l, x, win.Y+win.H+24+float64(i)*20, 15, colRed, alignLeft, false)
+		}
+	}
+}
+
+// listPage shows rows newest first from scroll, with a header.
+func (g *game) listPage(dst *ebiten.Image, n int, cols []float64, heads []string, row func(i int) []string) {
+	r := model.RectSvcContent
+	g.tableHeader(dst, r.Y+16, cols, heads...)
+	if n == 0 {
+		g.text(dst, g.T("none_yet"), r.X+20, r.Y+50, 18, colDim, alignLeft, false)
+		return
+	}
+	if g.Scroll >= n {
+		g.Scroll = (n - 1) / model.ListRows * model.ListRows
+	}
+	for i := 0; i < model.ListRows && g.Scroll+i < n; i++ {
+		y := r.Y + 44 + float64(i)*27
+		for c, s := range row(n - 1 - (g.Scroll + i)) {
+			w := r.X + r.W - cols[c] - 10
+			if c+1 < len(cols) {
+				w = cols[c+1] - cols[c] - 10
+			}
+			g.textFit(dst, s, rect(cols[c], y-11, w, 22), 15, colText, alignLeft, c == 0)
+		}
+	}
+	g.text(dst, g.T("recall_n", model.Itoa(g.Scroll+1), model.Itoa(n)), r.X+14, r.Y+r.H-16, 15, colDim, alignLeft, false)
+}
+
+func (g *game) drawEventsPage(dst *ebiten.Image, s *machine.ServiceView) {
+	x := model.RectSvcContent.X + 14
+	g.listPage(dst, len(s.Events), []float64{x, x + 200, x + 420}, []string{g.T("col_time"), g.T("col_event"), g.T("col_detail")},
+		func(i int) []string {
+			e := s.Events[i]
+			detail := e.Detail
+			switch {
+			case e.Door != "":
+				detail = g.T("door_" + e.Door)
+			case e.Tilt != "":
+				detail = g.T("tilt_"+e.Tilt) + "  " + e.Detail
+			}
+			return []string{model.Clock(e.At), g.T("event_" + e.Code), detail}
+		})
+}
+
+func (g *game) drawBillsPage(dst *ebiten.Image, s *machine.ServiceView) {
+	x := model.RectSvcContent.X + 14
+	g.listPage(dst, len(s.Bills), []float64{x, x + 200, x + 380, x + 600}, []string{g.T("col_time"), g.T("col_source"), g.T("col_amount"), ""},
+		func(i int) []string {
+			b := s.Bills[i]
+			return []string{model.Clock(b.At), g.T("source_" + b.Source), model.Euro(g.Lang, b.Cents), b.Ref}
+		})
+}
+
+func (g *game) drawHandpaysPage(dst *ebiten.Image, s *machine.ServiceView) {
+	x := model.RectSvcContent.X + 14
+	g.listPage(dst, len(s.Handpays), []float64{x, x + 200, x + 380, x + 560, x + 680},
+		[]string{g.T("col_time"), g.T("col_kind"), g.T("col_amount"), g.T("col_game"), g.T("col_reset")},
+		func(i int) []string {
+			h := s.Handpays[i]
+			reset := g.T("pending")
+			if h.Reset != nil {
+				reset = h.Reset.Who + "  " + model.Clock(h.Reset.At)
+			}
+			game := ""
+			if h.Pending.Game > 0 {
+				game = model.Itoa(h.Pending.Game)
+			}
+			return []string{model.Clock(h.Pending.At), g.T("handpay_" + h.Pending.Kind), model.Euro(g.Lang, h.Pending.Cents), game, reset}
+		})
+}
+
+func (g *game) drawSettingsPage(dst *ebiten.Image, s *machine.ServiceView) {
+	x, y := model.RectSvcContent.X+20, model.RectSvcContent.Y+46
+	rows := []struct{ key, label, value string }{
+		{"language", g.T("set_language"), s.Settings["language"]},
+		{"denom", g.T("set_denom"), s.Settings["denom"]},
+		{"paytable", g.T("set_paytable"), s.Settings["paytable"]},
+		{"handpay_limit", g.T("set_handpay_limit"), s.Settings["handpay_limit"]},
+	}
+	for _, r := range rows {
+		v := r.value
+		if r.key == "handpay_limit" {
+			var c int64
+			if _, err := fmt.Sscan(v, &c); err == nil {
+				v = model.Euro(g.Lang, c)
+			}
+		}
+		g.text(dst, r.label, x, y, 18, colDim, alignLeft, true)
+		if !g.CanChange() || r.key == "handpay_limit" || r.key == "paytable" && s.Role != machine.RoleTechnician {
+			g.text(dst, v, x+300, y, 18, colText, alignLeft, false)
+		}
+		y += 64
+	}
+}
+
+func (g *game) drawIdentityPage(dst *ebiten.Image) {
+	x, y := model.RectSvcContent.X+20, model.RectSvcContent.Y+30
+	line := func(s string, c color.RGBA) {
+		g.textFit(dst, s, rect(x, y-12, model.RectSvcContent.W-40, 24), 18, c, alignLeft, false)
+		y += 30
+	}
+	line(g.T("id_machine", g.V.MachineID), colGold)
+	line(g.T("id_games", model.Credits(g.Lang, g.V.GamesPlayed)), colText)
+	pt := g.PT
+	if pt == nil {
+		line(g.T("pt_none"), colRed)
+		return
+	}
+	line(g.T("id_paytable", pt.ID, model.Itoa(pt.Version)), colText)
+	line(g.T("id_digest", pt.Digest), colText)
+	line(g.T("id_key", pt.KeyID), colText)
+	for l, r := range pt.RTP {
+		if l < len(pt.CreditsPerLine) {
+			line(g.T("id_rtp", model.Credits(g.Lang, pt.CreditsPerLine[l]), r.RatString(), model.Percent(g.Lang, r)), colText)
+		}
+	}
+}
+
+// drawKeypad draws the login or new-PIN panel over the screen.
+func (g *game) drawKeypad(dst *ebiten.Image) {
+	if g.V.Mode != "service" {
+		// The player buttons stay visible but inert under the panel.
+		for _, b := range g.PlayerButtons() {
+			b.Enabled = false
+			g.drawButton(dst, b)
+		}
+	}
+	g.fillRect(dst, rect(0, 0, model.DesignW, model.DesignH), color.RGBA{0, 0, 0, 140})
+	p := model.RectPad
+	g.panel(dst, p, 18, colPanelEdge)
+	g.panel(dst, p.Inset(3), 16, colPanel)
+	head := g.T("svc_login")
+	if g.Pad.Mode == "set_pin" {
+		head = g.T("svc_new_pin")
+	}
+	g.textFit(dst, head, rect(p.X+20, p.Y+14, p.W-40, 40), 24, colGold, alignCenter, true)
+	dots := ""
+	for range g.Pad.Digits {
+		dots += "• "
+	}
+	box := rect(p.X+95, p.Y+130, 310, 56)
+	g.panel(dst, box, 8, color.RGBA{0x06, 0x0A, 0x1A, 0xFF})
+	g.text(dst, g.T("svc_pin"), box.X+12, box.Y+28, 18, colDim, alignLeft, true)
+	g.text(dst, dots, box.X+box.W/2+20, box.Y+28, 30, colText, alignCenter, true)
+	for _, b := range g.KeypadButtons() {
+		g.drawButton(dst, b)
+	}
+	if msg := model.MessageText(g.Lang, g.V.Message.Key, g.V.Message.Args); msg != "" && slices.Contains(model.PadMessages, g.V.Message.Key) {
+		g.textFit(dst, msg, rect(p.X+20, p.Y+p.H-100, p.W-40, 30), 18, colRed, alignCenter, true)
+	}
+}
