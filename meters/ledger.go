@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/openegm/cabinet/internal/atomicfile"
 	"github.com/openegm/cabinet/meters/walog"
 	"golang.org/x/crypto/blake2b"
 )
@@ -338,33 +339,9 @@ func (l *Ledger) loadSnapshot() (*snapshot, error) {
 	return best, nil
 }
 
-// writeAtomic replaces dir/name durably: temp file, fsync, rename, fsync dir.
+// writeAtomic replaces dir/name durably (see internal/atomicfile).
 func writeAtomic(dir, name string, data []byte, mode os.FileMode) error {
-	tmp := filepath.Join(dir, name+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return atomicfile.Write(filepath.Join(dir, name), data, mode)
 }
 
 // Since calls fn with every committed record after seq, in order (the log's

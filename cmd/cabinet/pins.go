@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+
+	"github.com/openegm/cabinet/internal/atomicfile"
 )
 
 // The service roles' PIN hashes (argon2id) live in DATA/pins.json, not in
@@ -28,7 +30,7 @@ func loadPINs(data string) (map[string]string, error) {
 	return pins, nil
 }
 
-// storePIN replaces one role's hash durably (temp file, fsync, rename).
+// storePIN replaces one role's hash durably.
 func storePIN(data, role, hash string) error {
 	pins, err := loadPINs(data)
 	if err != nil {
@@ -39,29 +41,5 @@ func storePIN(data, role, hash string) error {
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(data, pinFile+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, filepath.Join(data, pinFile)); err != nil {
-		return err
-	}
-	dir, err := os.Open(data)
-	if err != nil {
-		return err
-	}
-	defer dir.Close()
-	return dir.Sync()
+	return atomicfile.Write(filepath.Join(data, pinFile), b, 0o600)
 }

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/openegm/cabinet/internal/atomicfile"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/reels"
@@ -207,7 +208,7 @@ func (s *sasPort) save() {
 		return
 	}
 	b, _ := json.Marshal(sasQueueFile{Seq: seq, Queue: q})
-	if err := writeFileAtomic(s.qfile, b); err != nil {
+	if err := atomicfile.Write(s.qfile, b, 0o600); err != nil {
 		s.log.Error("SAS queue not saved", "err", err)
 		return
 	}
@@ -366,33 +367,4 @@ func romImage(paytableDir string) func() ([]byte, error) {
 		}
 		return img, nil
 	}
-}
-
-// writeFileAtomic replaces a file durably: temp, fsync, rename, dir fsync.
-func writeFileAtomic(path string, b []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	d, err := os.Open(filepath.Dir(path))
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
