@@ -39,7 +39,6 @@ type options struct {
 	realHW       bool
 	sas          sasOptions
 	spinTime     time.Duration
-	headless     bool
 }
 
 func main() {
@@ -60,7 +59,6 @@ func main() {
 	flag.BoolVar(&o.realHW, "real-hw", false, "drive real GPIO pins through periph.io instead of simulated ones")
 	flag.StringVar(&o.control, "control", "", "control socket path (default DATA/control.sock)")
 	flag.DurationVar(&o.spinTime, "spin-time", 2*time.Second, "how long one spin is shown before the game goes on")
-	flag.BoolVar(&o.headless, "headless", true, "run without a display (the screens come with the ui issue)")
 	flag.Parse()
 	if o.control == "" {
 		o.control = filepath.Join(o.data, "control.sock")
@@ -214,7 +212,7 @@ func validID(id string) bool {
 	return id != ""
 }
 
-const guide = `cabinet %s running headless, paytable %s.
+const guide = `cabinet %s running, paytable %s. Its screen is cmd/screen (make run starts both).
 Drive it through the control socket %s, one JSON command a line, e.g.
   {"cmd":"bill","cents":5000}   {"cmd":"press","button":"spin"}   {"cmd":"state"}
   {"cmd":"door","door":"main","open":true}   {"cmd":"key","key":"attendant_key","on":true,"who":"att-1"}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync/atomic"
 	"time"
@@ -28,7 +29,6 @@ type owner struct {
 	devices deviceSink
 	reqs    chan request
 	view    atomic.Pointer[machine.View]
-	faulted bool
 	// afterCommit hooks run on the owner goroutine after records are durable.
 	afterCommit []func([]meters.Record, *meters.Ledger)
 }
@@ -62,7 +62,6 @@ func (o *owner) step(ev machine.Event) machine.Effects {
 			o.log.Error("meter fault: commit failed; play stops", "err", err)
 			o.m.Step(machine.LedgerFault{At: time.Now(), Err: err.Error()})
 			eff.Devices = nil
-			o.faulted = true
 		} else {
 			for _, r := range eff.Records {
 				o.log.Info("committed", "record", r.Type().String(), "seq", o.ledger.LastSeq())
@@ -123,8 +122,4 @@ func (o *owner) loop(ctx context.Context) {
 	}
 }
 
-type constErr string
-
-func (e constErr) Error() string { return string(e) }
-
-const errNoLedger = constErr("the ledger is not open")
+var errNoLedger = errors.New("the ledger is not open")
