@@ -558,3 +558,49 @@ func TestSASHostSeesMetersAndEveryException(t *testing.T) {
 		t.Fatalf("after the kill: %v, want %v", got, want)
 	}
 }
+
+// After a RAM clear the ledger's meters start again at zero; the hard meters
+// cannot go back, so they count on from what they showed.
+func TestHardMetersCountOnAfterRAMClear(t *testing.T) {
+	c := startCabinet(t, t.TempDir(), "--spin-time", "5ms")
+	defer c.stop()
+	hard := func() int64 { return c.send(command{Cmd: "meters"}).Meters["hard meter_games"] }
+	waitHard := func(want int64) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for hard() != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("hard games meter %d, want %d", hard(), want)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	c.send(command{Cmd: "bill", Cents: 500})
+	for range 3 {
+		c.send(command{Cmd: "press", Button: machine.BtnSpin})
+		c.waitIdle()
+	}
+	waitHard(3)
+	c.send(command{Cmd: "press", Button: machine.BtnCashOut})
+	for c.state().Printing != "" {
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech"})
+	c.send(command{Cmd: "pin", Role: machine.RoleTechnician, PIN: machine.DefaultPIN})
+	c.send(command{Cmd: "service", Action: machine.SvcSetPIN, Value: "518273"})
+	c.send(command{Cmd: "service", Action: machine.SvcRAMClear})
+	if r := c.send(command{Cmd: "service", Action: machine.SvcRAMClearConfirm, Value: "test"}); r.Refused != "" {
+		t.Fatalf("RAM clear: %s", r.Refused)
+	}
+	c.send(command{Cmd: "service", Action: machine.SvcLogout})
+	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: false})
+	if m := c.send(command{Cmd: "meters"}).Meters; m["games played"] != 0 {
+		t.Fatalf("games after RAM clear %d", m["games played"])
+	}
+	c.send(command{Cmd: "bill", Cents: 500})
+	for range 2 {
+		c.send(command{Cmd: "press", Button: machine.BtnSpin})
+		c.waitIdle()
+	}
+	waitHard(5)
+}

@@ -2,14 +2,19 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/openegm/cabinet/hw"
+	"github.com/openegm/cabinet/internal/atomicfile"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 )
@@ -29,7 +34,12 @@ type hardware struct {
 	last      map[string]machine.Effects // the effects of the last one
 	who       map[string]string          // key holder announced for the next key turn
 	levels    map[string]bool            // last debounced level of every input (I/O test)
+	// offsets are added to the ledger's counts to give the hard meters'
+	// targets: a RAM clear zeroes the ledger, a hard meter never goes back.
+	offsets map[string]uint64
 }
+
+const offsetsFile = "offsets.json"
 
 // pulseCents is the value of one pulse of a money hard meter: one euro.
 const pulseCents = 100
@@ -41,9 +51,16 @@ func openHardware(ctx context.Context, mapping *hw.Mapping, simulated bool, own 
 	}
 	h := &hardware{board: board, own: own, data: data, log: log,
 		processed: map[string]int{}, last: map[string]machine.Effects{}, who: map[string]string{}, levels: map[string]bool{}}
-	if h.pulsers, err = board.OpenPulsers(data + "/hardmeters"); err != nil {
+	if h.pulsers, err = board.OpenPulsers(filepath.Join(data, "hardmeters")); err != nil {
 		board.Close()
 		return nil, err
+	}
+	h.offsets = map[string]uint64{}
+	if b, err := os.ReadFile(filepath.Join(data, "hardmeters", offsetsFile)); err == nil {
+		if err := json.Unmarshal(b, &h.offsets); err != nil {
+			board.Close()
+			return nil, fmt.Errorf("hard meter offsets: %w", err)
+		}
 	}
 	// A new board on an existing ledger starts its hard meters where the
 	// ledger is, rather than pulsing a lifetime; this must happen before the
@@ -51,7 +68,7 @@ func openHardware(ctx context.Context, mapping *hw.Mapping, simulated bool, own 
 	if l != nil {
 		for meter, target := range hardTargets(l) {
 			if st, err := h.pulsers.Status(meter); err == nil && st.Fresh && st.Delivered == 0 && !st.InFlight {
-				if err := h.pulsers.Baseline(meter, target); err != nil {
+				if err := h.pulsers.Baseline(meter, target+h.offsets[meter]); err != nil {
 					log.Error("hard meter baseline", "meter", meter, "err", err)
 				}
 			}
@@ -246,11 +263,32 @@ func (h *hardware) follow(v machine.View, l *meters.Ledger) {
 		return
 	}
 	for meter, target := range hardTargets(l) {
-		// After a RAM clear the ledger restarts at zero while a hard meter
-		// cannot go back: the target is refused and logged (known gap: hard
-		// meters stop following until an offset is kept across RAM clears).
-		if err := h.pulsers.SetTarget(meter, target); err != nil {
+		err := h.pulsers.SetTarget(meter, target+h.offsets[meter])
+		if errors.Is(err, hw.ErrTargetBelowDelivered) {
+			// The ledger went back (a RAM clear): from here on the hard
+			// meter counts on from what it has shown.
+			st, _ := h.pulsers.Status(meter)
+			shown := st.Delivered
+			if st.InFlight {
+				shown++
+			}
+			h.offsets[meter] = shown - target
+			if werr := h.saveOffsets(); werr != nil {
+				h.log.Error("hard meter offsets not saved", "err", werr)
+			}
+			h.log.Info("hard meter continues after the ledger went back", "meter", meter, "offset", h.offsets[meter])
+			err = h.pulsers.SetTarget(meter, target+h.offsets[meter])
+		}
+		if err != nil {
 			h.log.Error("hard meter", "meter", meter, "err", err)
 		}
 	}
+}
+
+func (h *hardware) saveOffsets() error {
+	b, err := json.Marshal(h.offsets)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(filepath.Join(h.data, "hardmeters", offsetsFile), b, 0o600)
 }
