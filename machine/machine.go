@@ -84,6 +84,7 @@ type Machine struct {
 	message      Message
 	keyOn        bool
 	keyWho       string
+	programHash  string
 	session      *session // the service menu's logged-in user
 }
 
@@ -224,6 +225,7 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	}
 	// A program other than the one that ran before is reported in the log
 	// (and to the host as options changed), with its hash for the inspector.
+	m.programHash = e.Tests.ProgramHash
 	if h := e.Tests.ProgramHash; h != "" && m.st.Settings[SettingProgram] != h {
 		m.record(eff, meters.Config{At: m.ns(), Who: "self-test", Key: SettingProgram, Value: h})
 	}

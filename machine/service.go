@@ -363,8 +363,9 @@ type Recall struct {
 	Stops      []int      `json:"stops"`
 	Window     [][]string `json:"window,omitempty"`
 	FreeStops  [][]int    `json:"free_stops,omitempty"`
-	WinCents   int64      `json:"win_cents"`  // recorded
-	Recomputed int64      `json:"recomputed"` // from the stops
+	Lines      []ViewLine `json:"lines,omitempty"` // paying lines of the base spin
+	WinCents   int64      `json:"win_cents"`       // recorded
+	Recomputed int64      `json:"recomputed"`      // from the stops
 	Match      bool       `json:"match"`
 	Problem    string     `json:"problem,omitempty"`
 }
@@ -395,6 +396,10 @@ func (m *Machine) recall(n int) []Recall {
 			continue
 		}
 		total := sp.Win
+		for _, l := range sp.Lines {
+			r.Lines = append(r.Lines, ViewLine{Line: l.Line, Symbol: pt.Symbols[l.Symbol].ID, Count: l.Count,
+				Cents: l.Credits * g.Start.Denom, Progressive: l.Progressive})
+		}
 		for _, reel := range pt.Window(g.Start.Stops, false) {
 			col := make([]string, len(reel))
 			for k, s := range reel {

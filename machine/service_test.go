@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -263,5 +264,27 @@ func TestBetLimitSetting(t *testing.T) {
 	h.press(BtnMaxBet)
 	if gs := h.records[len(h.records)-1].(meters.GameStart); gs.Level != 1 {
 		t.Fatalf("max bet played level %d", gs.Level+1)
+	}
+}
+
+func TestInspectorIdentification(t *testing.T) {
+	h := newHarness(t, svcCfg(), nil, 27)
+	h.step(PowerUp{At: h.now, Tests: SelfTest{ProgramHash: "c0ffee"}})
+	h.bill(1000)
+	h.play()
+	h.press(BtnCashOut)
+	h.step(TicketPrinted{At: h.now, Validation: h.m.printing.Validation})
+	login(h, RoleInspector)
+	sv := h.m.View().Service
+	if sv.ProgramHash != "c0ffee" || sv.PaytableID != "lusitania-92" || len(sv.CertifiedRTP) != 5 ||
+		sv.CertifiedRTP[0] != "639713466001/693065683800" || sv.CertifiedRTPPct[0] != "92.3020%" || sv.ActualRTP == "" {
+		t.Fatalf("identification %+v", sv)
+	}
+	won, in := h.ledger.Get(meters.TotalWon), h.ledger.Get(meters.CoinIn)
+	if want := fmt.Sprintf("%d.%02d%%", won*100/in, won*10000/in%100); sv.ActualRTP != want {
+		t.Fatalf("actual RTP %s, want %s", sv.ActualRTP, want)
+	}
+	if h.m.View().HandpayLimit != svcCfg().HandpayLimit {
+		t.Fatal("handpay limit not in the view")
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/openegm/cabinet/reels"
+
 	"github.com/openegm/cabinet/meters"
 )
 
@@ -42,6 +44,7 @@ type View struct {
 	Message      Message      `json:"message"`
 	Fault        string       `json:"fault,omitempty"`
 	LastGame     uint64       `json:"last_game"`
+	HandpayLimit int64        `json:"handpay_limit_cents"`
 	GamesPlayed  int64        `json:"games_played"`
 	Service      *ServiceView `json:"service,omitempty"`
 }
@@ -62,6 +65,16 @@ type ServiceView struct {
 	// Inputs are the live input levels for the I/O test page; the owner
 	// fills them from the hardware (the machine core does not see pins).
 	Inputs map[string]bool `json:"inputs,omitempty"`
+	// Identification, for the inspector: the running program's hash and the
+	// certified paytable with its exact RTP per bet level.
+	ProgramHash     string   `json:"program_hash,omitempty"`
+	PaytableID      string   `json:"paytable_id,omitempty"`
+	PaytableDigest  string   `json:"paytable_digest,omitempty"`
+	CertifiedRTP    []string `json:"certified_rtp,omitempty"` // exact fractions, per level
+	CertifiedRTPPct []string `json:"certified_rtp_pct,omitempty"`
+	// ActualRTP is what the meters say was returned: total won ÷ total bet,
+	// as a percentage with two decimals ("" before any bet).
+	ActualRTP string `json:"actual_rtp,omitempty"`
 }
 
 // MeterLine is one meter on the service screen.
@@ -91,6 +104,7 @@ func (m *Machine) View() View {
 		CreditsCents: m.st.Get(meters.Credits), Credits: m.st.Get(meters.Credits) / m.cfg.Denom,
 		Tilts: slices.Clone(m.st.Tilts), DoorsOpen: slices.Clone(m.st.DoorsOpen), Fault: m.fault,
 		LastGame: m.st.LastGame, GamesPlayed: m.st.Get(meters.GamesPlayed), Level: m.level,
+		HandpayLimit: m.cfg.HandpayLimit,
 	}
 	if m.pt != nil {
 		v.Paytable = m.pt.ID
@@ -143,6 +157,16 @@ func (m *Machine) View() View {
 			Settings: map[string]string{"denom": fmt.Sprint(m.cfg.Denom), "handpay_limit": fmt.Sprint(m.cfg.HandpayLimit), "language": m.lang}}
 		if m.pt != nil {
 			sv.Settings["paytable"] = m.pt.ID
+			sv.PaytableID, sv.PaytableDigest = m.pt.ID, m.pt.Digest
+			for _, r := range m.pt.RTP {
+				sv.CertifiedRTP = append(sv.CertifiedRTP, r.RatString())
+				sv.CertifiedRTPPct = append(sv.CertifiedRTPPct, reels.Exact{Rat: r}.Percent(4))
+			}
+		}
+		sv.ProgramHash = m.programHash
+		if in := m.st.Get(meters.CoinIn); in > 0 {
+			won := m.st.Get(meters.TotalWon)
+			sv.ActualRTP = fmt.Sprintf("%d.%02d%%", won*100/in, won*10000/in%100)
 		}
 		switch s.page {
 		case "meters":
