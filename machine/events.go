@@ -107,8 +107,10 @@ type PrinterOK struct{ At time.Time }
 
 // Host commands (SAS long polls 0x01/0x02).
 const (
-	HostDisable = "disable"
-	HostEnable  = "enable"
+	HostDisable      = "disable"
+	HostEnable       = "enable"
+	HostBillsDisable = "bills_disable" // SAS 0x07
+	HostBillsEnable  = "bills_enable"  // SAS 0x06
 )
 
 // HostCommand is an order from the casino host.

@@ -77,6 +77,7 @@ type Machine struct {
 
 	poweredUp    bool
 	hostDisabled bool
+	hostNoBills  bool            // the host turned the bill acceptor off
 	fault        string          // meter fault: nothing more can be recorded
 	devFault     map[string]bool // device conditions behind key-cleared tilts
 	printing     *PrintTicket    // a ticket committed, not yet confirmed printed
@@ -168,6 +169,10 @@ func (m *Machine) Step(ev Event) Effects {
 			m.hostDisabled = true
 		case HostEnable:
 			m.hostDisabled = false
+		case HostBillsDisable:
+			m.hostNoBills = true
+		case HostBillsEnable:
+			m.hostNoBills = false
 		}
 	case LedgerFault:
 		m.fault = e.Err
@@ -285,7 +290,7 @@ func (m *Machine) canPlay() string {
 
 func (m *Machine) acceptsBills() bool {
 	return m.poweredUp && m.pt != nil && len(m.st.Tilts) == 0 && len(m.st.DoorsOpen) == 0 &&
-		!m.hostDisabled && m.st.Handpay == nil && m.st.OwedHandpay == 0
+		!m.hostDisabled && !m.hostNoBills && m.st.Handpay == nil && m.st.OwedHandpay == 0
 }
 
 // maxLevel is the highest bet level offered: the operator's bet limit, and

@@ -510,3 +510,30 @@ func hasConfig(eff Effects, key, value string) bool {
 	}
 	return false
 }
+
+func TestHostTurnsTheBillAcceptorOff(t *testing.T) {
+	h := newHarness(t, testCfg, nil, 16)
+	h.power()
+	bills := func(eff Effects) bool {
+		for _, d := range eff.Devices {
+			if e, ok := d.(EnableBills); ok {
+				return e.On
+			}
+		}
+		t.Fatal("no EnableBills effect")
+		return false
+	}
+	if !bills(h.step(Tick{At: h.now})) {
+		t.Fatal("bill acceptor off at idle")
+	}
+	if bills(h.step(HostCommand{At: h.now, Cmd: HostBillsDisable})) {
+		t.Fatal("bill acceptor still on after the host turned it off")
+	}
+	h.bill(500) // a bill already in the stacker is still credited
+	if eff := h.press(BtnSpin); eff.Refused != "" {
+		t.Fatalf("play refused with only the bill acceptor off: %q", eff.Refused)
+	}
+	if !bills(h.step(HostCommand{At: h.now, Cmd: HostBillsEnable})) {
+		t.Fatal("bill acceptor not back on")
+	}
+}

@@ -535,6 +535,26 @@ func TestSASHostSeesMetersAndEveryException(t *testing.T) {
 			t.Fatalf("0x1C coin in %d, ledger %d", m.Value, ledgerMeters["total coin in (bets)"])
 		}
 	}
+	// 0x07 turns the bill acceptor off: a bill is returned, not credited;
+	// 0x06 turns it back on.
+	before := c.state().CreditsCents
+	if _, err := h.LongPoll(0x07); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if r := c.send(command{Cmd: "bill", Cents: 1000}); r.View.CreditsCents != before {
+		t.Fatalf("bill credited with the acceptor off by the host: %d -> %d", before, r.View.CreditsCents)
+	}
+	if _, err := h.LongPoll(0x06); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if r := c.send(command{Cmd: "bill", Cents: 1000}); r.View.CreditsCents != before+1000 {
+		t.Fatalf("bill not credited after 0x06: %d", r.View.CreditsCents)
+	}
+	if got := drain(t, h); fmt.Sprint(got) != fmt.Sprint([]sas.Exception{sas.ExcBill10Accepted}) {
+		t.Fatalf("exceptions after the bills: %v", got)
+	}
 	// ROM signature: the CRC of the program image seeded by the host.
 	img, _ := os.ReadFile(filepath.Join(binDir, "cabinet"))
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

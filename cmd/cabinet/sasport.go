@@ -260,6 +260,13 @@ func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 		return sas.ReplyAck()
 	case 0x03, 0x04:
 		return sas.ReplyAck() // sound off/on: the cabinet has no sound yet
+	case 0x06, 0x07:
+		cmd := machine.HostBillsEnable
+		if r.Cmd == 0x07 {
+			cmd = machine.HostBillsDisable
+		}
+		go s.own.submit(machine.HostCommand{At: now, Cmd: cmd})
+		return sas.ReplyAck()
 	case 0x1F:
 		return sas.ReplyData(s.info...)
 	case 0x21:
