@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/gomono"
 	"golang.org/x/image/font/gofont/goregular"
 )
 
@@ -51,6 +52,7 @@ var fallbackColors = []color.RGBA{
 var (
 	fontRegular = mustFace(goregular.TTF)
 	fontBold    = mustFace(gobold.TTF)
+	fontMono    = mustFace(gomono.TTF) // hashes and digests, digit under digit
 )
 
 func mustFace(ttf []byte) *text.GoTextFaceSource {

@@ -75,6 +75,19 @@ func (g *game) text(dst *ebiten.Image, s string, x, y, size float64, c color.Col
 	text.Draw(dst, s, f, op)
 }
 
+// textMono draws s in the monospaced font, its vertical middle at y.
+func (g *game) textMono(dst *ebiten.Image, s string, x, y, size float64, c color.Color) {
+	if s == "" {
+		return
+	}
+	op := &text.DrawOptions{}
+	sx, sy := g.toScreen(x, y)
+	op.GeoM.Translate(sx, sy)
+	op.ColorScale.ScaleWithColor(c)
+	op.SecondaryAlign = text.AlignCenter
+	text.Draw(dst, s, &text.GoTextFace{Source: fontMono, Size: size * g.scale}, op)
+}
+
 // textFit draws s in r's width, smaller if it would not fit.
 func (g *game) textFit(dst *ebiten.Image, s string, r model.Rect, size float64, c color.Color, a align, bold bool) {
 	if w := g.measure(s, size, bold); w > r.W && w > 0 {

@@ -121,12 +121,7 @@ func (g *game) drawWinLines(dst *ebiten.Image) {
 			g.text(dst, model.Itoa(l.Line+1), x0-14, y0, 20, colBlack, alignCenter, true)
 		}
 		if one {
-			key := "line_win"
-			amount := model.Euro(g.Lang, l.Cents)
-			if l.Progressive > 0 {
-				key, amount = "line_jackpot", model.Itoa(l.Progressive)
-			}
-			s := g.T(key, model.Itoa(l.Line+1), model.Itoa(l.Count), g.SymbolName(l.Symbol), amount)
+			s := g.lineText(l)
 			band := rect(model.RectReels.X+150, model.RectReels.Y+model.RectReels.H-54, model.RectReels.W-300, 44)
 			g.panel(dst, band, 12, color.RGBA{0, 0, 0, 200})
 			g.textFit(dst, s, band.Inset(6), 24, c, alignCenter, true)

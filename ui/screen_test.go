@@ -14,6 +14,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -466,7 +467,8 @@ func TestScreenLockouts(t *testing.T) {
 // PIN, the meters page, and the recall page drawing the last game.
 func TestScreenServiceMenu(t *testing.T) {
 	pt, _ := assets.LoadPaytable(assets.DefaultGame)
-	d := demo.New(pt, demo.Config{MachineID: "EGM-0042", Denom: 5, Seed: 7})
+	const hash = "3f9a0c1d5e7b2a4968c0f1e2d3b4a5968778695a4b3c2d1e0f9e8d7c6b5a4938"
+	d := demo.New(pt, demo.Config{MachineID: "EGM-0042", Denom: 5, Seed: 7, ProgramHash: hash})
 	d.InsertBill(2000)
 	for range 3 {
 		d.Press(machine.BtnSpin)
@@ -522,7 +524,47 @@ func TestScreenServiceMenu(t *testing.T) {
 	})
 	press("page:identity")
 	wait(t, 2, func(g *game) bool { return g.V.Service.Page == "identity" })
-	grab(t, "identity")
+	img = grab(t, "identity")
+	notBlank(t, img)
+	id := theGame.Identity()
+	if strings.Join(id.ProgramHash, "") != hash || len(id.RTP) != len(pt.RTP) || id.Actual == "" {
+		t.Errorf("identification page content: %+v", id)
+	}
+	c := model.RectSvcContent
+	// Left: the hash and digest in two lines each; right: the RTP table and
+	// the actual RTP box.
+	if n := inked(img, theGame, model.Rect{X: c.X + 30, Y: c.Y + 100, W: 400, H: 56}); n < 1500 {
+		t.Errorf("the program hash is not drawn (%d pixels of text)", n)
+	}
+	if n := inked(img, theGame, model.Rect{X: c.X + 640, Y: c.Y + 70, W: 580, H: float64(len(pt.RTP)) * 28}); n < 400*len(pt.RTP) {
+		t.Errorf("the certified RTP table is nearly empty (%d pixels of text)", n)
+	}
+	if n := inked(img, theGame, model.Rect{X: c.X + 654, Y: c.Y + c.H - 70, W: 300, H: 40}); n < 300 {
+		t.Errorf("the actual RTP is not drawn (%d pixels of text)", n)
+	}
+	press("page:io")
+	wait(t, 2, func(g *game) bool { return g.V.Service.Page == "io" })
+	press("io:lamp_spin")
+	wait(t, 2, func(g *game) bool { return g.OutputOn("lamp_spin") })
+	img = grab(t, "io")
+	// The toggle reached the machine: with the players' credit still on it,
+	// the machine refuses output tests (machine.idleForService).
+	if theGame.V.Credits > 0 {
+		if d.Refused != "refused_credits_on_machine" {
+			t.Errorf("lamp_spin with credits on the machine: refused %q, outputs %v", d.Refused, d.Outputs)
+		}
+	} else if !d.Outputs["lamp_spin"] {
+		t.Errorf("lamp_spin was not switched on: %v", d.Outputs)
+	}
+	var lamp model.Rect
+	for _, b := range theGame.Buttons() {
+		if b.ID == "io:lamp_spin" {
+			lamp = b.R
+		}
+	}
+	if got := pixel(img, theGame, lamp.X+8, lamp.Y+lamp.H/2); dist(got, shade(colGold, 0.8)) > 40 {
+		t.Errorf("the lamp_spin toggle is not drawn as on: %v", got)
+	}
 	press("svc:logout")
 	d.SetSwitch(SwitchKey, false)
 	wait(t, 2, func(g *game) bool { return g.V.Mode != "service" && g.Pad.Mode == "" })

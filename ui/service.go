@@ -37,6 +37,8 @@ func (g *game) drawService(dst *ebiten.Image) {
 		g.drawSettingsPage(dst, s)
 	case "identity":
 		g.drawIdentityPage(dst)
+	case "io":
+		g.drawIOPage(dst, s)
 	}
 	g.panel(dst, model.RectSvcMessage, 10, color.RGBA{0x06, 0x0A, 0x1A, 0xFF})
 	msg := model.MessageText(g.Lang, g.V.Message.Key, g.V.Message.Args)
@@ -127,6 +129,7 @@ func (g *game) drawRecallPage(dst *ebiten.Image, s *machine.ServiceView) {
 				g.tile(dst, id, rect(win.X+float64(i)*cw, win.Y+float64(j)*ch, cw, ch))
 			}
 		}
+		g.drawRecallLines(dst, rc, win)
 	}
 	lx := win.X + win.W + 24
 	ly := y + 36
@@ -148,9 +151,52 @@ func (g *game) drawRecallPage(dst *ebiten.Image, s *machine.ServiceView) {
 	}
 	g.panel(dst, rect(lx, ly, 260, 50), 10, c)
 	g.text(dst, ok, lx+130, ly+25, 24, colBlack, alignCenter, true)
+	py := win.Y + win.H + 24
+	for _, l := range rc.Lines {
+		g.textFit(dst, g.lineText(l), rect(x, py-10, win.W, 20), 15, lineColor(l.Line), alignLeft, true)
+		py += 20
+	}
 	if rc.Problem != "" {
 		for i, l := range g.wrap(rc.Problem, 15, r.X+r.W-x-20, false) {
-			g.text(dst, l, x, win.Y+win.H+24+float64(i)*20, 15, colRed, alignLeft, false)
+			g.text(dst, l, x, py+float64(i)*20, 15, colRed, alignLeft, false)
+		}
+	}
+}
+
+// lineText names a paying line and its win, as the game screen does.
+func (g *game) lineText(l machine.ViewLine) string {
+	key, amount := "line_win", model.Euro(g.Lang, l.Cents)
+	if l.Progressive > 0 {
+		key, amount = "line_jackpot", model.Itoa(l.Progressive)
+	}
+	return g.T(key, model.Itoa(l.Line+1), model.Itoa(l.Count), g.SymbolName(l.Symbol), amount)
+}
+
+// drawRecallLines draws a recalled game's paying lines over its window:
+// the paying cells framed and the line's path, in the line's colour. Thin
+// enough that the symbols stay recognisable.
+func (g *game) drawRecallLines(dst *ebiten.Image, rc machine.Recall, win model.Rect) {
+	n, rows := len(rc.Window), len(rc.Window[0])
+	if g.PT == nil || n == 0 || rows == 0 {
+		return
+	}
+	cell := func(i, j int) model.Rect {
+		return rect(win.X+float64(i)*win.W/float64(n), win.Y+float64(j)*win.H/float64(rows), win.W/float64(n), win.H/float64(rows))
+	}
+	for _, l := range rc.Lines {
+		if l.Line < 0 || l.Line >= len(g.PT.Lines) {
+			continue
+		}
+		c := lineColor(l.Line)
+		path := g.PT.Lines[l.Line]
+		for i := 0; i < l.Count && i < len(path) && i < n; i++ {
+			g.strokeRect(dst, cell(i, path[i]).Inset(2), 3, c)
+		}
+		for i := 0; i+1 < len(path) && i+1 < n; i++ {
+			x0, y0 := cell(i, path[i]).Center()
+			x1, y1 := cell(i+1, path[i+1]).Center()
+			g.line(dst, x0, y0, x1, y1, 5, shade(c, 0.4))
+			g.line(dst, x0, y0, x1, y1, 3, c)
 		}
 	}
 }
@@ -246,27 +292,89 @@ func (g *game) drawSettingsPage(dst *ebiten.Image, s *machine.ServiceView) {
 	}
 }
 
+// drawIdentityPage: on the left what identifies the software (machine,
+// program hash, paytable and its digest), on the right the certified RTP of
+// every bet level beside the actual RTP from the meters.
 func (g *game) drawIdentityPage(dst *ebiten.Image) {
-	x, y := model.RectSvcContent.X+20, model.RectSvcContent.Y+30
-	line := func(s string, c color.RGBA) {
-		g.textFit(dst, s, rect(x, y-12, model.RectSvcContent.W-40, 24), 18, c, alignLeft, false)
-		y += 30
+	id := g.Identity()
+	r := model.RectSvcContent
+	x, y, w := r.X+20, r.Y+24, 580.0
+	line := func(s string, size float64, c color.RGBA, bold bool, gap float64) {
+		g.textFit(dst, s, rect(x, y-12, w, 24), size, c, alignLeft, bold)
+		y += gap
 	}
-	line(g.T("id_machine", g.V.MachineID), colGold)
-	line(g.T("id_games", model.Credits(g.Lang, g.V.GamesPlayed)), colText)
-	pt := g.PT
-	if pt == nil {
-		line(g.T("pt_none"), colRed)
-		return
-	}
-	line(g.T("id_paytable", pt.ID, model.Itoa(pt.Version)), colText)
-	line(g.T("id_digest", pt.Digest), colText)
-	line(g.T("id_key", pt.KeyID), colText)
-	for l, r := range pt.RTP {
-		if l < len(pt.CreditsPerLine) {
-			line(g.T("id_rtp", model.Credits(g.Lang, pt.CreditsPerLine[l]), r.RatString(), model.Percent(g.Lang, r)), colText)
+	hex := func(lines []string) {
+		for _, l := range lines {
+			g.textMono(dst, l, x+12, y, 20, colText)
+			y += 28
 		}
+		y += 8
 	}
+	line(id.Machine, 20, colGold, true, 30)
+	line(id.Games, 17, colText, false, 40)
+	line(id.ProgramHead, 16, colDim, true, 30)
+	hex(id.ProgramHash)
+	line(id.Paytable, 17, colText, false, 36)
+	line(id.DigestHead, 16, colDim, true, 30)
+	hex(id.Digest)
+
+	// The certified RTP per bet level, and the actual one beside it.
+	x0 := r.X + 640
+	g.fillRect(dst, rect(x0-20, r.Y+14, 1, r.H-28), colPanelEdge)
+	y = r.Y + 24
+	g.textFit(dst, id.RTPHead, rect(x0, y-12, r.X+r.W-x0-20, 24), 18, colGold, alignLeft, true)
+	cols := []float64{x0, x0 + 200, x0 + 450}
+	y += 34
+	for i, h := range id.RTPCols {
+		g.text(dst, h, cols[i], y, 15, colDim, alignLeft, true)
+	}
+	g.fillRect(dst, rect(x0, y+12, r.X+r.W-x0-20, 1), colPanelEdge)
+	y += 30
+	for _, row := range id.RTP {
+		g.textFit(dst, row.Level, rect(cols[0], y-11, 190, 22), 16, colText, alignLeft, false)
+		g.textFit(dst, row.Fraction, rect(cols[1], y-11, 240, 22), 16, colText, alignLeft, false)
+		g.text(dst, row.Percent, cols[2], y, 17, colText, alignLeft, true)
+		y += 28
+	}
+	if len(id.RTP) == 0 {
+		g.text(dst, g.T("id_not_reported"), cols[0], y, 16, colDim, alignLeft, false)
+		y += 28
+	}
+	box := rect(x0, max(y+10, r.Y+r.H-110), r.X+r.W-x0-20, 90)
+	g.panel(dst, box, 10, color.RGBA{0x06, 0x0A, 0x1A, 0xFF})
+	g.textFit(dst, id.ActualHead, rect(box.X+14, box.Y+8, box.W-28, 24), 16, colDim, alignLeft, true)
+	g.textFit(dst, id.Actual, rect(box.X+14, box.Y+40, box.W-28, 40), 30, colGreen, alignLeft, true)
+}
+
+// drawIOPage: every input with its live level on the left, the output
+// toggles (model.IOButtons, drawn with the other buttons) on the right.
+func (g *game) drawIOPage(dst *ebiten.Image, s *machine.ServiceView) {
+	r := model.RectSvcContent
+	x, y := r.X+20, r.Y+24
+	g.text(dst, g.T("io_inputs"), x, y, 18, colGold, alignLeft, true)
+	ins := g.IOInputs()
+	if len(ins) == 0 {
+		g.text(dst, g.T("io_no_inputs"), x, y+40, 17, colDim, alignLeft, false)
+	}
+	half := (len(ins) + 1) / 2
+	for i, in := range ins {
+		cx := x + float64(i/half)*360
+		cy := y + 40 + float64(i%half)*30
+		lamp, tc := shade(colDim, 0.4), colDim
+		if in.On {
+			lamp, tc = colGreen, colText
+		}
+		g.panel(dst, rect(cx, cy-9, 18, 18), 9, lamp)
+		g.textFit(dst, in.Label, rect(cx+28, cy-11, 200, 22), 15, tc, alignLeft, false)
+		g.text(dst, in.State, cx+340, cy, 15, tc, alignRight, true)
+	}
+	o := model.RectIOOutputs
+	g.fillRect(dst, rect(o.X-30, r.Y+14, 1, r.H-28), colPanelEdge)
+	if s.Role == machine.RoleTechnician {
+		g.textFit(dst, g.T("io_outputs"), rect(o.X, y-12, o.W, 24), 18, colGold, alignLeft, true)
+		return // the toggles are buttons
+	}
+	g.textFit(dst, g.T("io_outputs_read_only"), rect(o.X, y-12, o.W, 24), 18, colDim, alignLeft, true)
 }
 
 // drawKeypad draws the login or new-PIN panel over the screen.

@@ -27,6 +27,8 @@ type Cabinet struct {
 	// Printed is set when a ticket print is asked for; the ticket prints
 	// at the next Advance.
 	printing []string
+	// Outputs are the output levels the I/O test asked for.
+	Outputs map[string]bool
 }
 
 // Config of the demo machine.
@@ -37,6 +39,7 @@ type Config struct {
 	SpinTime     time.Duration
 	Seed         uint64
 	Start        time.Time // the clock's start; the clock moves only with Advance
+	ProgramHash  string    // reported by the self-test, for the identification page
 }
 
 // New powers up a machine on pt (which may be nil).
@@ -53,10 +56,10 @@ func New(pt *reels.Certified, cfg Config) *Cabinet {
 	if cfg.Start.IsZero() {
 		cfg.Start = time.Date(2025, 6, 10, 21, 30, 0, 0, time.UTC)
 	}
-	c := &Cabinet{pt: pt, now: cfg.Start, switches: map[string]bool{}}
+	c := &Cabinet{pt: pt, now: cfg.Start, switches: map[string]bool{}, Outputs: map[string]bool{}}
 	c.m = machine.New(machine.Config{MachineID: cfg.MachineID, MachineNum: 1, Denom: cfg.Denom, HandpayLimit: cfg.HandpayLimit,
 		SpinTime: cfg.SpinTime}, pt, meters.NewState(), rng.NewSeeded(cfg.Seed))
-	tests := machine.SelfTest{}
+	tests := machine.SelfTest{ProgramHash: cfg.ProgramHash}
 	if pt == nil {
 		tests.Paytable = "no paytable"
 	}
@@ -70,8 +73,11 @@ func (c *Cabinet) step(ev machine.Event) {
 		c.Refused = eff.Refused
 	}
 	for _, d := range eff.Devices {
-		if p, ok := d.(machine.PrintTicket); ok {
-			c.printing = append(c.printing, p.Validation)
+		switch d := d.(type) {
+		case machine.PrintTicket:
+			c.printing = append(c.printing, d.Validation)
+		case machine.TestOutput:
+			c.Outputs[d.Name] = d.On
 		}
 	}
 }
@@ -106,7 +112,17 @@ func (c *Cabinet) Now() time.Time {
 func (c *Cabinet) View() machine.View {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.m.View()
+	v := c.m.View()
+	if v.Service != nil && v.Service.Page == "io" {
+		// The simulated inputs: the key switch and the doors (the buttons
+		// are pulses, never held).
+		v.Service.Inputs = map[string]bool{}
+		for _, n := range []string{"spin", "bet_up", "bet_down", "max_bet", "cash_out", "help", "language",
+			machine.KeyAttendant, "jackpot_reset_key", "door_main", "door_logic", "door_cashbox", "door_belly", "door_drop"} {
+			v.Service.Inputs[n] = c.switches[n]
+		}
+	}
+	return v
 }
 
 func (c *Cabinet) Paytable() *reels.Certified { return c.pt }

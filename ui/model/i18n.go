@@ -157,7 +157,7 @@ var texts = map[string][2]string{
 	"pt_line_n":         {"Linha %[1]s", "Line %[1]s"},
 	"pt_pay_credits":    {"Os prémios são somados ao crédito da máquina.", "Wins are added to the machine's credit."},
 	"pt_pay_ticket":     {"Com RECEBER, o crédito é pago num talão impresso pela máquina, a trocar na caixa.", "With CASH OUT, the credit is paid on a ticket printed by the machine, to be redeemed at the cashier."},
-	"pt_pay_handpay":    {"Prémios e pagamentos a partir do limite de pagamento manual, ou quando a impressora não pode imprimir, são pagos por um empregado: a máquina fica bloqueada até ao pagamento.", "Wins and cash-outs at or above the handpay limit, or when the printer cannot print, are paid by an attendant: the machine stays locked until paid."},
+	"pt_pay_handpay":    {"Prémios e pagamentos de %[1]s ou mais (limite de pagamento manual), ou quando a impressora não pode imprimir, são pagos por um empregado: a máquina fica bloqueada até ao pagamento.", "Wins and cash-outs of %[1]s or more (the handpay limit), or when the printer cannot print, are paid by an attendant: the machine stays locked until paid."},
 	"pt_pay_jackpots":   {"Os jackpots são pagos pela máquina ou por um empregado, conforme o sistema de jackpot.", "Jackpots are paid by the machine or by an attendant, as the jackpot system decides."},
 	"pt_pay_records":    {"Em caso de reclamação, decidem os registos da máquina.", "In case of a dispute, the machine's records decide."},
 	"pt_malfunction":    {"Uma avaria anula os jogos e os pagamentos que ainda não foram registados.", "A malfunction voids games and payments not yet recorded."},
@@ -189,6 +189,7 @@ var texts = map[string][2]string{
 	"page_handpays":     {"Pag. manuais", "Handpays"},
 	"page_settings":     {"Configuração", "Settings"},
 	"page_identity":     {"Identificação", "Identification"},
+	"page_io":           {"E/S", "I/O"},
 	"col_sas":           {"SAS", "SAS"},
 	"col_meter":         {"Contador", "Meter"},
 	"col_value":         {"Valor", "Value"},
@@ -217,11 +218,47 @@ var texts = map[string][2]string{
 	"set_paytable":      {"Tabela de prémios", "Paytable"},
 	"set_handpay_limit": {"Limite de pagamento manual", "Handpay limit"},
 	"id_machine":        {"Máquina: %[1]s", "Machine: %[1]s"},
-	"id_paytable":       {"Tabela: %[1]s versão %[2]s", "Paytable: %[1]s version %[2]s"},
-	"id_digest":         {"Resumo BLAKE2b-256: %[1]s", "BLAKE2b-256 digest: %[1]s"},
-	"id_key":            {"Assinada pela chave %[1]s", "Signed by key %[1]s"},
-	"id_rtp":            {"RTP certificado, %[1]s crédito(s) por linha: %[2]s = %[3]s", "Certified RTP, %[1]s credit(s) per line: %[2]s = %[3]s"},
 	"id_games":          {"Jogos jogados: %[1]s", "Games played: %[1]s"},
+	"id_program":        {"Resumo BLAKE2b-256 do programa em execução:", "BLAKE2b-256 hash of the running program:"},
+	"id_not_reported":   {"não indicado", "not reported"},
+	"id_paytable_id":    {"Tabela de prémios: %[1]s", "Paytable: %[1]s"},
+	"id_paytable_full":  {"Tabela de prémios: %[1]s, versão %[2]s, assinada pela chave %[3]s", "Paytable: %[1]s, version %[2]s, signed by key %[3]s"},
+	"id_digest_head":    {"Resumo BLAKE2b-256 da tabela de prémios:", "BLAKE2b-256 digest of the paytable:"},
+	"id_rtp_head":       {"RTP teórico certificado, por aposta (sem jackpots)", "Certified theoretical RTP, per bet (jackpots excluded)"},
+	"id_col_bet":        {"Aposta", "Bet"},
+	"id_col_exact":      {"Fração exata", "Exact fraction"},
+	"id_col_pct":        {"Percentagem", "Percentage"},
+	"id_level":          {"Nível %[1]s", "Level %[1]s"},
+	"id_level_credits":  {"%[1]s crédito(s) por linha", "%[1]s credit(s) per line"},
+	"id_actual_rtp":     {"RTP real (contadores: total ganho ÷ total apostado):", "Actual RTP (meters: total won ÷ total bet):"},
+	"id_no_bets":        {"ainda sem apostas", "no bets yet"},
+
+	// The I/O test page: inputs, outputs and their levels.
+	"io_inputs":            {"Entradas (nível atual)", "Inputs (live level)"},
+	"io_outputs":           {"Saídas (toque para ligar ou desligar)", "Outputs (touch to switch on or off)"},
+	"io_outputs_read_only": {"Saídas: só o técnico as pode testar", "Outputs: only a technician may test them"},
+	"io_no_inputs":         {"As entradas não são lidas neste momento", "The inputs are not being read now"},
+	"io_on":                {"LIGADO", "ON"},
+	"io_off":               {"DESLIGADO", "OFF"},
+	"io_spin":              {"Botão JOGAR", "SPIN button"},
+	"io_bet_up":            {"Botão APOSTA +", "BET + button"},
+	"io_bet_down":          {"Botão APOSTA −", "BET − button"},
+	"io_max_bet":           {"Botão APOSTA MÁX.", "MAX BET button"},
+	"io_cash_out":          {"Botão RECEBER", "CASH OUT button"},
+	"io_help":              {"Botão PRÉMIOS", "PAYTABLE button"},
+	"io_language":          {"Botão LÍNGUA", "LANGUAGE button"},
+	"io_attendant_key":     {"Chave de serviço", "Attendant key"},
+	"io_jackpot_reset_key": {"Chave de reposição de jackpot", "Jackpot reset key"},
+	"io_door_main":         {"Porta principal", "Main door"},
+	"io_door_logic":        {"Porta da lógica", "Logic door"},
+	"io_door_cashbox":      {"Porta do cofre", "Cashbox door"},
+	"io_door_belly":        {"Porta inferior", "Belly door"},
+	"io_door_drop":         {"Porta do drop", "Drop door"},
+	"io_lamp_spin":         {"Lâmpada JOGAR", "SPIN lamp"},
+	"io_lamp_cash_out":     {"Lâmpada RECEBER", "CASH OUT lamp"},
+	"io_lamp_bet":          {"Lâmpada APOSTA", "BET lamp"},
+	"io_tower_top":         {"Torre, luz de cima", "Tower, top light"},
+	"io_tower_bottom":      {"Torre, luz de baixo", "Tower, bottom light"},
 
 	"source_bill":       {"nota", "bill"},
 	"source_coin":       {"moeda", "coin"},
@@ -338,6 +375,9 @@ func T(lang, key string, args ...string) string {
 	}
 	return printer(lang).Sprintf(key, a...)
 }
+
+// hasText says whether the catalogue has a key.
+func hasText(key string) bool { _, ok := texts[key]; return ok }
 
 // verbs counts the arguments a text takes.
 func verbs(key string) int {

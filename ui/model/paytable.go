@@ -154,7 +154,7 @@ func PaytablePages(pt *reels.Certified, v machine.View, lang string) []Page {
 	// 5. How prizes are paid, and the certified return.
 	p5 := Page{Title: t("pt_title_payment")}
 	for _, k := range []string{"pt_pay_credits", "pt_pay_ticket", "pt_pay_handpay", "pt_pay_jackpots", "pt_pay_records", "pt_malfunction"} {
-		add(&p5, ItemText, t(k))
+		add(&p5, ItemText, t(k, Euro(lang, v.HandpayLimit))) // only pt_pay_handpay takes an argument
 	}
 	add(&p5, ItemHeading, t("pt_rtp_head"))
 	for l, r := range pt.RTP {

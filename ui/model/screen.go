@@ -47,6 +47,7 @@ type Screen struct {
 	padClosed bool // the login keypad was cancelled while the key stays on
 	Scroll    int  // first row shown of a list page
 	RecallSel int
+	outputs   map[string]bool // I/O test: the level last asked for each output
 }
 
 // NewScreen starts the screens of a cabinet.
@@ -67,6 +68,7 @@ type pagesKey struct {
 	denom int64
 	level int
 	max   int
+	limit int64
 }
 
 // Keypad is the on-screen service Keypad: a login (role and PIN) or a new PIN.
@@ -176,7 +178,7 @@ func Lockout(mode string) bool {
 
 // PaytablePages are built once per paytable, language and bet.
 func (g *Screen) PaytablePages() []Page {
-	k := pagesKey{g.PT, g.Lang, g.V.MachineID, g.V.Denom, g.V.Level, g.V.MaxLevel}
+	k := pagesKey{g.PT, g.Lang, g.V.MachineID, g.V.Denom, g.V.Level, g.V.MaxLevel, g.V.HandpayLimit}
 	if g.pages == nil || k != g.pagesFor {
 		g.pages, g.pagesFor = PaytablePages(g.PT, g.V, g.Lang), k
 	}
@@ -482,7 +484,17 @@ func (g *Screen) MessageText() string {
 // the RAM clear the same way. The inspector sees the same pages, read only.
 
 // ServicePages are the service menu's tabs, in order.
-var ServicePages = []string{"meters", "recall", "events", "bills", "handpays", "settings", "identity"}
+// "io" is the technician's only (TabPages).
+var ServicePages = []string{"meters", "recall", "events", "bills", "handpays", "settings", "io", "identity"}
+
+// TabPages are the tabs the logged-in role sees: the I/O test is the
+// technician's.
+func (g *Screen) TabPages() []string {
+	if g.Svc().Role == machine.RoleTechnician {
+		return ServicePages
+	}
+	return slices.DeleteFunc(slices.Clone(ServicePages), func(p string) bool { return p == "io" })
+}
 
 const ListRows = 15 // rows of a list page
 
@@ -505,12 +517,14 @@ func (g *Screen) CanChange() bool {
 func (g *Screen) ServiceButtons() []Button {
 	s := g.Svc()
 	var bs []Button
-	for i, p := range ServicePages {
+	tabs := g.TabPages()
+	step := RectSvcContent.W / float64(len(tabs))
+	for i, p := range tabs {
 		style := StyleNormal
 		if s.Page == p {
 			style = StyleSelected
 		}
-		bs = append(bs, Button{ID: "page:" + p, Label: g.T("page_" + p), R: Rect{20 + float64(i)*178, 64, 170, 44}, Enabled: true, Style: style,
+		bs = append(bs, Button{ID: "page:" + p, Label: g.T("page_" + p), R: Rect{RectSvcContent.X + float64(i)*step, 64, step - 8, 44}, Enabled: true, Style: style,
 			Act: func(g *Screen) {
 				g.Scroll, g.RecallSel = 0, 0
 				g.service(machine.ServiceAction{At: time.Now(), Action: machine.SvcPage, Value: p})
@@ -549,6 +563,10 @@ func (g *Screen) ServiceButtons() []Button {
 	case "settings":
 		if g.CanChange() {
 			bs = append(bs, g.SettingsButtons()...)
+		}
+	case "io":
+		if s.Role == machine.RoleTechnician {
+			bs = append(bs, g.IOButtons()...)
 		}
 	}
 	return bs
