@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/openegm/cabinet/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -35,7 +36,7 @@ import (
 const (
 	segmentNameLen = 20
 	sideFile       = "checkpoint"
-	sideTemp       = "checkpoint.tmp"
+	sideTemp       = sideFile + atomicfile.TempInfix + "0" // what a cut side-file write leaves
 	lockFile       = "lock"
 )
 

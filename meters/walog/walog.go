@@ -39,6 +39,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"github.com/openegm/cabinet/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -179,7 +180,7 @@ func Open(dir string, opts Options) (*Log, OpenInfo, error) {
 func open(dir string, signer ed25519.PrivateKey, pub ed25519.PublicKey, every uint64, segLimit int, noSync bool) (*Log, OpenInfo, error) {
 	// A crash while replacing the side file leaves its temp file; the side
 	// file itself is still whole.
-	if err := os.Remove(filepath.Join(dir, sideTemp)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := atomicfile.RemoveStale(filepath.Join(dir, sideFile)); err != nil {
 		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
 	}
 	s, err := scanDir(dir, pub, true)
@@ -565,17 +566,7 @@ func lockDir(dir string) (*os.File, error) {
 	return f, nil
 }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+func syncDir(dir string) error { return atomicfile.SyncDir(dir) }
 
 // cutSegment removes a torn last entry.
 func cutSegment(dir string, t *tornAt) error {
@@ -599,24 +590,5 @@ func cutSegment(dir string, t *tornAt) error {
 // writeSide replaces the side checkpoint file atomically: a crash leaves the
 // old file or the new one, never a mix.
 func writeSide(dir string, raw []byte) error {
-	tmp := filepath.Join(dir, sideTemp)
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o640)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(raw)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, sideFile))
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return syncDir(dir)
+	return atomicfile.Write(filepath.Join(dir, sideFile), raw, 0o640)
 }
