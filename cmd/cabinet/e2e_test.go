@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binDir = dir
-	for _, pkg := range []string{"cabinet", "meterread"} {
+	for _, pkg := range []string{"cabinet", "meterread", "sashost"} {
 		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, pkg), "../"+pkg).CombinedOutput()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", pkg, err, out)
@@ -623,4 +623,48 @@ func TestHardMetersCountOnAfterRAMClear(t *testing.T) {
 		c.waitIdle()
 	}
 	waitHard(5)
+}
+
+// The real sashost binary against the real cabinet over a pseudo-terminal, in
+// both framings: content, and PARMRK escapes written by the host.
+func TestSashostBinaryBothFramings(t *testing.T) {
+	for _, framing := range []string{"content", "parmrk"} {
+		t.Run(framing, func(t *testing.T) {
+			data := t.TempDir()
+			c := startCabinet(t, data, "--sas-addr", "3", "--sas-pty", "--sas-framing", framing)
+			defer c.stop()
+			c.send(command{Cmd: "bill", Cents: 2000})
+			var pty string
+			for i := 0; i < 100 && pty == ""; i++ {
+				b, _ := os.ReadFile(filepath.Join(data, "sas-pty"))
+				pty = strings.TrimSpace(string(b))
+				time.Sleep(10 * time.Millisecond)
+			}
+			sashost := func(args ...string) string {
+				t.Helper()
+				out, err := exec.Command(filepath.Join(binDir, "sashost"), append([]string{"--pty", pty, "--addr", "3", "--framing", framing, "--json"}, args...)...).CombinedOutput()
+				if err != nil {
+					t.Fatalf("sashost %v: %v\n%s", args, err, out)
+				}
+				return string(out)
+			}
+			var credits struct {
+				Credits uint64 `json:"credits"`
+			}
+			out := sashost("credits")
+			if err := json.Unmarshal([]byte(out), &credits); err != nil || credits.Credits != 2000 {
+				t.Fatalf("credits: %s", out)
+			}
+			// The exceptions so far: power-up, program recorded, the bill.
+			events := sashost("events", "--count", "3", "--for", "5s")
+			for _, want := range []string{`"code":23`, `"code":60`, `"code":74`} {
+				if !strings.Contains(events, want) {
+					t.Fatalf("events lack %s:\n%s", want, events)
+				}
+			}
+			if out := sashost("meters"); !strings.Contains(out, "total drop") {
+				t.Fatalf("meters: %s", out)
+			}
+		})
+	}
 }
