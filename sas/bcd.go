@@ -3,6 +3,7 @@ package sas
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Packed BCD: two decimal digits per byte, the most significant byte first,
@@ -73,4 +74,15 @@ func pow10(n int) uint64 {
 		p *= 10
 	}
 	return p
+}
+
+// EncodeTime is the SAS date and time: MMDDYYYY and HHMMSS in BCD, the reply
+// to 0x7E and the data of 0x7F.
+func EncodeTime(t time.Time) []byte {
+	b := AppendBCD(nil, uint64(t.Month()), 1)
+	b = AppendBCD(b, uint64(t.Day()), 1)
+	b = AppendBCD(b, uint64(t.Year()), 2)
+	b = AppendBCD(b, uint64(t.Hour()), 1)
+	b = AppendBCD(b, uint64(t.Minute()), 1)
+	return AppendBCD(b, uint64(t.Second()), 1)
 }

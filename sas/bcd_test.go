@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 func TestEncodeBCD(t *testing.T) {
@@ -81,5 +82,13 @@ func TestBCDRoundTrip(t *testing.T) {
 		if err != nil || got != want {
 			t.Fatalf("DecodeBCD(EncodeBCD(%d, %d)) = %d, %v; want %d", v, n, got, err, want)
 		}
+	}
+}
+
+func TestEncodeTime(t *testing.T) {
+	got := EncodeTime(time.Date(2026, 11, 30, 3, 59, 7, 0, time.UTC))
+	want := []byte{0x11, 0x30, 0x20, 0x26, 0x03, 0x59, 0x07}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("% X, want % X", got, want)
 	}
 }

@@ -284,7 +284,7 @@ func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 		data := append([]byte{byte(3 + len(serial)), '6', '0', '2'}, serial...)
 		return sas.ReplyData(data...)
 	case 0x7E:
-		return sas.ReplyData(encodeTime(now)...)
+		return sas.ReplyData(sas.EncodeTime(now)...)
 	case 0x7F:
 		// The cabinet keeps its clock from the operating system; a host's
 		// time is acknowledged and logged, not applied.
@@ -337,15 +337,6 @@ func machineInfo(pt *reels.Certified) []byte {
 	b = append(b, 0x01, maxBet, 0x00, 0x00, 0x00)
 	b = append(b, id...)
 	return append(b, pct...)
-}
-
-func encodeTime(t time.Time) []byte {
-	b := sas.AppendBCD(nil, uint64(t.Month()), 1)
-	b = sas.AppendBCD(b, uint64(t.Day()), 1)
-	b = sas.AppendBCD(b, uint64(t.Year()), 2)
-	b = sas.AppendBCD(b, uint64(t.Hour()), 1)
-	b = sas.AppendBCD(b, uint64(t.Minute()), 1)
-	return sas.AppendBCD(b, uint64(t.Second()), 1)
 }
 
 // romImage is what the ROM signature covers: the executable (which embeds

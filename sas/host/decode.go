@@ -434,16 +434,8 @@ func DecodeTime(data []byte, loc *time.Location) (time.Time, error) {
 	return time.Date(int(y), time.Month(mo), int(d), int(h), int(mi), int(s), 0, loc), nil
 }
 
-// EncodeTime returns t as the data of 0x7F (and the reply to 0x7E):
-// MMDDYYYY HHMMSS in BCD.
-func EncodeTime(t time.Time) []byte {
-	b := sas.AppendBCD(nil, uint64(t.Month()), 1)
-	b = sas.AppendBCD(b, uint64(t.Day()), 1)
-	b = sas.AppendBCD(b, uint64(t.Year()), 2)
-	b = sas.AppendBCD(b, uint64(t.Hour()), 1)
-	b = sas.AppendBCD(b, uint64(t.Minute()), 1)
-	return sas.AppendBCD(b, uint64(t.Second()), 1)
-}
+// EncodeTime returns t as the data of 0x7F (and the reply to 0x7E).
+func EncodeTime(t time.Time) []byte { return sas.EncodeTime(t) }
 
 // DecodeCredits decodes the data of the reply to 0x1A: current credits, 4
 // BCD.
