@@ -253,6 +253,26 @@ type Pools struct {
 	transfers []TransferRecord // last TransferLogLen, newest last
 }
 
+// Clone returns an independent copy of p. It is cheap: a level's claims
+// and history are copy-on-write, so only the level structs are copied. The
+// cabinet's ledger fold clones the pools before each op so that a refused
+// record leaves the previous state untouched.
+func (p *Pools) Clone() *Pools {
+	c := &Pools{seq: p.seq, transfers: p.transfers[:len(p.transfers):len(p.transfers)]}
+	if p.index != nil {
+		c.index = make(map[string]int, len(p.index))
+		for k, v := range p.index {
+			c.index[k] = v
+		}
+	}
+	c.levels = make([]*level, len(p.levels))
+	for i, l := range p.levels {
+		cp := *l
+		c.levels[i] = &cp
+	}
+	return c
+}
+
 // Seq is the number of ops applied so far.
 func (p *Pools) Seq() uint64 { return p.seq }
 

@@ -559,3 +559,31 @@ func TestDisplay(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A clone is independent: every op applied to it leaves the original's
+// encoding unchanged, and the clone's encoding equals the original's at the
+// moment of cloning.
+func TestCloneIsIndependent(t *testing.T) {
+	p := &Pools{}
+	mustApply(t, p, AddLevel{Level: "1", Config: paytable(1000*cent, 0, 10_000, 2_000, SecondHitWinsReset), Who: "op", At: 1})
+	myst := Config{ResetValue: 100 * cent, Cap: 200 * cent, Rate: 50_000, Trigger: TriggerMystery, SecondHit: SecondHitWinsReset}
+	mustApply(t, p, AddLevel{Level: "m", Config: myst, Target: 150 * cent, Who: "op", At: 1})
+	mustApply(t, p, Contribute{Levels: []string{"1", "m"}, Bet: 333, Where: "a", Game: 1, At: 2})
+	before, _ := p.MarshalBinary()
+
+	c := p.Clone()
+	if cb, _ := c.MarshalBinary(); !bytes.Equal(cb, before) {
+		t.Fatal("clone differs from the original")
+	}
+	mustApply(t, c, Contribute{Levels: []string{"1", "m"}, Bet: 200_000, Where: "a", Game: 2, At: 3})
+	mustApply(t, c, Hit{Level: "1", Bet: 500, Where: "a", Game: 3, At: 4})
+	mustApply(t, c, Award{Level: "1", At: 5})
+	mustApply(t, c, Award{Level: "m", Target: 120 * cent, At: 5})
+	mustApply(t, c, Transfer{From: "m", To: "1", All: true, Who: "op", Why: "test", At: 6})
+	if after, _ := p.MarshalBinary(); !bytes.Equal(after, before) {
+		t.Fatal("ops on the clone changed the original")
+	}
+	if err := p.Check(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -18,10 +18,17 @@ type Config struct {
 	Denom        int64  // cents per credit
 	HandpayLimit int64  // cents: a game win or a cash-out at or above it is paid by hand
 	SpinTime     time.Duration
-	// Jackpot says a jackpot system (local pool or link) will award the
-	// progressive levels. Without one, the top bet level, the only one where
-	// a progressive combination wins a level, is not offered.
+	// Jackpot says an external jackpot system (the link controller) will
+	// award the progressive levels that are not local. The top bet level,
+	// the only one where a progressive combination wins a level, is offered
+	// only when every level the paytable names is local or linked.
 	Jackpot bool
+	// LocalJackpot are the levels of the cabinet's own jackpot (regulation
+	// rule 3), as the operator configured them (At, Who and Target are
+	// filled in when a level is opened). A level is opened once, at the
+	// first power-up that finds it configured; from then on the ledger is its
+	// truth and a changed configuration does not alter it.
+	LocalJackpot []meters.JackpotLevel
 	// MaxLevel limits the bet levels offered (1-based; 0 = no limit).
 	MaxLevel int
 	// PINs are the service roles' argon2id PIN hashes (kept by the owner
@@ -234,6 +241,7 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	if h := e.Tests.ProgramHash; h != "" && m.st.Settings[SettingProgram] != h {
 		m.record(eff, meters.Config{At: m.ns(), Who: "self-test", Key: SettingProgram, Value: h})
 	}
+	m.openLocalLevels(eff)
 	// Resume, never redraw (DESIGN rule 2).
 	switch {
 	case m.st.Open != nil:
@@ -280,6 +288,8 @@ func (m *Machine) canPlay() string {
 		return "refused_handpay"
 	case m.phase != idle || m.st.Open != nil:
 		return "refused_game_in_progress"
+	case len(m.st.PendingHits) > 0:
+		return "refused_jackpot_pending"
 	case m.printing != nil:
 		return "refused_printing"
 	case m.session != nil:
@@ -297,9 +307,9 @@ func (m *Machine) acceptsBills() bool {
 // without a jackpot system never the progressive top level.
 func (m *Machine) maxLevel() int {
 	top := m.pt.TopLevel()
-	if !m.cfg.Jackpot && top > 0 {
+	if top > 0 {
 		for _, lp := range m.pt.LinePays {
-			if lp.Progressive > 0 {
+			if lp.Progressive > 0 && !m.awards(lp.Progressive) {
 				top--
 				break
 			}
@@ -365,12 +375,17 @@ func (m *Machine) spin(eff *Effects) {
 		m.fault = "internal: " + err.Error()
 		return
 	}
-	ok := m.record(eff, meters.GameStart{
+	gs := meters.GameStart{
 		At: m.ns(), Game: m.st.LastGame + 1, Paytable: m.pt.ID, Digest: m.pt.Digest, Denom: m.cfg.Denom,
 		Level: m.level, BetCredits: bet, BetCents: bet * m.cfg.Denom, Stops: stops,
-		WinCents: sp.Win * m.cfg.Denom, FreeAwarded: sp.FreeAwarded, Progressives: sp.Progressives(),
-	})
-	if !ok {
+		WinCents: sp.Win * m.cfg.Denom, FreeAwarded: sp.FreeAwarded, Progressives: m.newHits(sp, 0),
+	}
+	gs.Contributions, gs.Mystery, err = m.st.JackpotContribution(m.qualifying(m.level), gs.BetCents, gs.Game, gs.At)
+	if err != nil {
+		m.fault = "internal: " + err.Error()
+		return
+	}
+	if !m.record(eff, gs) {
 		return
 	}
 	m.shown = sp
@@ -382,6 +397,7 @@ func (m *Machine) spin(eff *Effects) {
 // before it is shown) or the end of the game.
 func (m *Machine) tick(eff *Effects) {
 	if m.phase != spinning || m.now.Before(m.until) || m.st.Open == nil {
+		m.awardHits(eff)
 		return
 	}
 	// An open door or a tilt suspends the game where it is; it goes on when
@@ -398,7 +414,7 @@ func (m *Machine) tick(eff *Effects) {
 			return
 		}
 		if !m.record(eff, meters.FreeGame{At: m.ns(), Game: g.Start.Game, Index: len(g.Free) + 1, Stops: stops,
-			WinCents: sp.Win * g.Start.Denom, Awarded: sp.FreeAwarded}) {
+			WinCents: sp.Win * g.Start.Denom, Awarded: sp.FreeAwarded, Progressives: m.newHits(sp, g.Start.Game)}) {
 			return
 		}
 		m.shown = sp
@@ -421,6 +437,7 @@ func (m *Machine) tick(eff *Effects) {
 	} else if total > 0 {
 		m.say("msg_win", total)
 	}
+	m.awardHits(eff)
 }
 
 // cashOut pays the credit meter: a ticket, or a handpay at or above the limit

@@ -17,36 +17,52 @@ type View struct {
 	Lang      string `json:"lang"`
 	// Mode is what the screen is about: starting, idle, spinning, handpay,
 	// tilt, door_open, disabled, meter_fault, no_paytable.
-	Mode         string       `json:"mode"`
-	Paytable     string       `json:"paytable,omitempty"`
-	Denom        int64        `json:"denom"`
-	CreditsCents int64        `json:"credits_cents"`
-	Credits      int64        `json:"credits"`
-	Level        int          `json:"level"`
-	MaxLevel     int          `json:"max_level"`
-	CreditsLine  int64        `json:"credits_per_line"`
-	BetCredits   int64        `json:"bet_credits"`
-	BetCents     int64        `json:"bet_cents"`
-	Game         uint64       `json:"game"` // the game on screen (open or last)
-	Stops        []int        `json:"stops,omitempty"`
-	Window       [][]string   `json:"window,omitempty"` // symbol IDs, [reel][row]
-	Free         bool         `json:"free"`
-	FreeLeft     int          `json:"free_left"`
-	FreePlayed   int          `json:"free_played"`
-	Lines        []ViewLine   `json:"lines,omitempty"`
-	SpinWinCents int64        `json:"spin_win_cents"`
-	GameWinCents int64        `json:"game_win_cents"`
-	Tilts        []string     `json:"tilts,omitempty"`
-	DoorsOpen    []string     `json:"doors_open,omitempty"`
-	Handpay      int64        `json:"handpay_cents,omitempty"`
-	HandpayKind  string       `json:"handpay_kind,omitempty"`
-	Printing     string       `json:"printing,omitempty"` // validation number of a ticket being printed
-	Message      Message      `json:"message"`
-	Fault        string       `json:"fault,omitempty"`
-	LastGame     uint64       `json:"last_game"`
-	HandpayLimit int64        `json:"handpay_limit_cents"`
-	GamesPlayed  int64        `json:"games_played"`
-	Service      *ServiceView `json:"service,omitempty"`
+	Mode         string     `json:"mode"`
+	Paytable     string     `json:"paytable,omitempty"`
+	Denom        int64      `json:"denom"`
+	CreditsCents int64      `json:"credits_cents"`
+	Credits      int64      `json:"credits"`
+	Level        int        `json:"level"`
+	MaxLevel     int        `json:"max_level"`
+	CreditsLine  int64      `json:"credits_per_line"`
+	BetCredits   int64      `json:"bet_credits"`
+	BetCents     int64      `json:"bet_cents"`
+	Game         uint64     `json:"game"` // the game on screen (open or last)
+	Stops        []int      `json:"stops,omitempty"`
+	Window       [][]string `json:"window,omitempty"` // symbol IDs, [reel][row]
+	Free         bool       `json:"free"`
+	FreeLeft     int        `json:"free_left"`
+	FreePlayed   int        `json:"free_played"`
+	Lines        []ViewLine `json:"lines,omitempty"`
+	SpinWinCents int64      `json:"spin_win_cents"`
+	GameWinCents int64      `json:"game_win_cents"`
+	Tilts        []string   `json:"tilts,omitempty"`
+	DoorsOpen    []string   `json:"doors_open,omitempty"`
+	Handpay      int64      `json:"handpay_cents,omitempty"`
+	HandpayKind  string     `json:"handpay_kind,omitempty"`
+	Printing     string     `json:"printing,omitempty"` // validation number of a ticket being printed
+	Message      Message    `json:"message"`
+	Fault        string     `json:"fault,omitempty"`
+	LastGame     uint64     `json:"last_game"`
+	HandpayLimit int64      `json:"handpay_limit_cents"`
+	GamesPlayed  int64      `json:"games_played"`
+	// Jackpots are the local jackpot levels' values (never a mystery
+	// level's hidden hit value).
+	Jackpots []JackpotView `json:"jackpots,omitempty"`
+	Service  *ServiceView  `json:"service,omitempty"`
+}
+
+// JackpotView is one jackpot level on screen.
+type JackpotView struct {
+	Level   int   `json:"level"`
+	Cents   int64 `json:"cents"`
+	Mystery bool  `json:"mystery,omitempty"`
+	Pending bool  `json:"pending,omitempty"` // hit, being awarded
+	// For the rules page: the value after a win, the cap a mystery level
+	// hits by, and the share of each qualifying bet that feeds the value.
+	ResetCents int64 `json:"reset_cents"`
+	CapCents   int64 `json:"cap_cents,omitempty"`
+	RatePPM    int64 `json:"rate_ppm"`
 }
 
 // ServiceView is the service menu's screen.
@@ -115,6 +131,10 @@ func (m *Machine) View() View {
 	}
 	if h := m.st.Handpay; h != nil {
 		v.Handpay, v.HandpayKind = h.Cents, h.Kind
+	}
+	for _, l := range m.st.LocalLevels() {
+		v.Jackpots = append(v.Jackpots, JackpotView{Level: l.Level, Cents: l.Cents, Mystery: l.Mystery, Pending: l.Pending,
+			ResetCents: l.Reset, CapCents: l.Cap, RatePPM: l.RatePPM})
 	}
 	if m.printing != nil {
 		v.Printing = m.printing.Validation

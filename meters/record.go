@@ -29,6 +29,7 @@ const (
 	TypeConfig           Type = 11
 	TypeService          Type = 12
 	TypeRAMClear         Type = 13
+	TypeJackpotLevel     Type = 14
 )
 
 var typeNames = map[Type]string{
@@ -36,6 +37,7 @@ var typeNames = map[Type]string{
 	TypeGameEnd: "game end", TypeHandpayPending: "handpay pending", TypeHandpayReset: "handpay reset",
 	TypeCashOut: "cash out", TypeProgressiveHit: "progressive hit", TypeProgressiveAward: "progressive award",
 	TypeEvent: "event", TypeConfig: "configuration change", TypeService: "service action", TypeRAMClear: "RAM clear",
+	TypeJackpotLevel: "jackpot level opened",
 }
 
 func (t Type) String() string {
@@ -81,19 +83,33 @@ type MoneyIn struct {
 // GameStart is committed before the reels spin on screen (DESIGN rule 1): it
 // holds everything needed to redraw and re-evaluate the game.
 type GameStart struct {
-	At            int64   `json:"at"`
-	Game          uint64  `json:"game"` // consecutive from 1
-	Paytable      string  `json:"paytable"`
-	Digest        string  `json:"digest"` // of the paytable file, to recall on the same math
-	Denom         int64   `json:"denom"`  // cents per credit
-	Level         int     `json:"level"`
-	BetCredits    int64   `json:"bet_credits"`
-	BetCents      int64   `json:"bet_cents"`
-	Stops         []int   `json:"stops"`
-	WinCents      int64   `json:"win_cents"` // the base spin
-	FreeAwarded   int     `json:"free_awarded"`
-	Progressives  []int   `json:"progressives,omitempty"`
-	Contributions []int64 `json:"contributions,omitempty"` // millicents per jackpot level
+	At          int64  `json:"at"`
+	Game        uint64 `json:"game"` // consecutive from 1
+	Paytable    string `json:"paytable"`
+	Digest      string `json:"digest"` // of the paytable file, to recall on the same math
+	Denom       int64  `json:"denom"`  // cents per credit
+	Level       int    `json:"level"`
+	BetCredits  int64  `json:"bet_credits"`
+	BetCents    int64  `json:"bet_cents"`
+	Stops       []int  `json:"stops"`
+	WinCents    int64  `json:"win_cents"` // the base spin
+	FreeAwarded int    `json:"free_awarded"`
+	// Progressives are the jackpot levels the spin's progressive
+	// combinations won (once each; a level is won at most once per game).
+	Progressives []int `json:"progressives,omitempty"`
+	// Contributions are what the bet put into each qualifying local jackpot
+	// level: every mystery level, and the paytable levels when the bet is
+	// the top bet level. The fold recomputes them exactly.
+	Contributions []LevelAmount `json:"contributions,omitempty"`
+	// Mystery are the local mystery levels this bet's contribution filled to
+	// their hidden hit value.
+	Mystery []int `json:"mystery,omitempty"`
+}
+
+// LevelAmount is an amount of one jackpot level.
+type LevelAmount struct {
+	Level      int   `json:"level"`
+	Millicents int64 `json:"millicents"`
 }
 
 // FreeGame is one free spin of the open game, committed before it is shown.
@@ -104,6 +120,9 @@ type FreeGame struct {
 	Stops    []int  `json:"stops"`
 	WinCents int64  `json:"win_cents"`
 	Awarded  int    `json:"awarded"`
+	// Progressives are the jackpot levels this free spin won that the game
+	// had not won before.
+	Progressives []int `json:"progressives,omitempty"`
 }
 
 // GameEnd closes the open game. Paid is what goes to the credit meter;
@@ -163,6 +182,30 @@ type ProgressiveAward struct {
 	Level     int    `json:"level"`
 	Cents     int64  `json:"cents"`
 	Attendant bool   `json:"attendant"`
+	// Target is a local mystery level's next hit value (millicents), drawn
+	// by the certified RNG and committed here before it is used; never shown.
+	Target int64 `json:"target,omitempty"`
+}
+
+// JackpotLevel opens a level of the cabinet's own jackpot (regulation rule
+// 3). Its reset value is put in by the operator (seed funding); from then on
+// a percentage of each qualifying bet feeds it. The amounts are whole cents,
+// the rates parts per million of the bet.
+type JackpotLevel struct {
+	At    int64  `json:"at"`
+	Who   string `json:"who"`
+	Level int    `json:"level"` // 1-32; a paytable progressive combination names its level
+	// Mystery levels hit when their value reaches a hidden target drawn
+	// between reset and cap; the others are won by the paytable's
+	// progressive combinations at the top bet level.
+	Mystery    bool  `json:"mystery,omitempty"`
+	ResetCents int64 `json:"reset_cents"`
+	RatePPM    int64 `json:"rate_ppm"`
+	HiddenPPM  int64 `json:"hidden_ppm,omitempty"` // into the reserve for the next reset
+	CapCents   int64 `json:"cap_cents,omitempty"`  // 0: no cap (paytable levels only)
+	// Target is a mystery level's first hit value in millicents (see
+	// ProgressiveAward.Target).
+	Target int64 `json:"target,omitempty"`
 }
 
 // Event codes of the event log (doors, power, tilts). The SAS exception a
@@ -243,6 +286,7 @@ func (Event) Type() Type            { return TypeEvent }
 func (Config) Type() Type           { return TypeConfig }
 func (Service) Type() Type          { return TypeService }
 func (RAMClear) Type() Type         { return TypeRAMClear }
+func (JackpotLevel) Type() Type     { return TypeJackpotLevel }
 
 // Encode is the payload of a record in the log: JSON with a fixed field
 // order, readable by an inspector with any tool.
@@ -284,6 +328,8 @@ func Decode(t Type, data []byte) (Record, error) {
 		r = &Service{}
 	case TypeRAMClear:
 		r = &RAMClear{}
+	case TypeJackpotLevel:
+		r = &JackpotLevel{}
 	default:
 		return nil, fmt.Errorf("unknown record type %d", t)
 	}
@@ -324,6 +370,8 @@ func Decode(t Type, data []byte) (Record, error) {
 	case *Service:
 		v = *x
 	case *RAMClear:
+		v = *x
+	case *JackpotLevel:
 		v = *x
 	}
 	if err := v.validate(); err != nil {
@@ -385,10 +433,21 @@ func (r GameStart) validate() error {
 	case r.FreeAwarded < 0:
 		return fmt.Errorf("game %d: %d free games", r.Game, r.FreeAwarded)
 	}
-	for _, c := range r.Contributions {
-		if c < 0 {
-			return fmt.Errorf("game %d: negative jackpot contribution %d", r.Game, c)
+	if err := checkLevels(r.Progressives); err != nil {
+		return fmt.Errorf("game %d: progressives: %w", r.Game, err)
+	}
+	if err := checkLevels(r.Mystery); err != nil {
+		return fmt.Errorf("game %d: mystery: %w", r.Game, err)
+	}
+	levels := make([]int, len(r.Contributions))
+	for i, c := range r.Contributions {
+		if c.Millicents < 0 {
+			return fmt.Errorf("game %d: negative contribution %d to jackpot level %d", r.Game, c.Millicents, c.Level)
 		}
+		levels[i] = c.Level
+	}
+	if err := checkLevels(levels); err != nil {
+		return fmt.Errorf("game %d: contributions: %w", r.Game, err)
 	}
 	return nonNegative("win_cents", r.WinCents)
 }
@@ -396,6 +455,9 @@ func (r GameStart) validate() error {
 func (r FreeGame) validate() error {
 	if r.Game == 0 || r.Index < 1 || len(r.Stops) == 0 || r.Awarded < 0 {
 		return fmt.Errorf("free game %d of game %d: malformed", r.Index, r.Game)
+	}
+	if err := checkLevels(r.Progressives); err != nil {
+		return fmt.Errorf("free game %d of game %d: progressives: %w", r.Index, r.Game, err)
 	}
 	return nonNegative("win_cents", r.WinCents)
 }
@@ -442,6 +504,9 @@ func (r ProgressiveAward) validate() error {
 	if r.Game == 0 || r.Level < 1 {
 		return fmt.Errorf("progressive award: game %d level %d", r.Game, r.Level)
 	}
+	if err := nonNegative("target", r.Target); err != nil {
+		return err
+	}
 	return positive("cents", r.Cents)
 }
 
@@ -477,5 +542,33 @@ func (r RAMClear) validate() error {
 	if r.Who == "" || r.Why == "" {
 		return fmt.Errorf("RAM clear needs who and why")
 	}
+	return nil
+}
+
+// MaxJackpotLevel is the highest jackpot level number (SAS has 32 levels).
+const MaxJackpotLevel = 32
+
+// checkLevels accepts jackpot level numbers in strictly ascending order.
+func checkLevels(levels []int) error {
+	for i, lv := range levels {
+		if lv < 1 || lv > MaxJackpotLevel {
+			return fmt.Errorf("level %d outside 1-%d", lv, MaxJackpotLevel)
+		}
+		if i > 0 && lv <= levels[i-1] {
+			return fmt.Errorf("levels %v are not in ascending order without repeats", levels)
+		}
+	}
+	return nil
+}
+
+func (r JackpotLevel) validate() error {
+	if r.Who == "" {
+		return fmt.Errorf("jackpot level %d opened by nobody", r.Level)
+	}
+	if err := checkLevels([]int{r.Level}); err != nil {
+		return fmt.Errorf("jackpot level: %w", err)
+	}
+	// The rest (rates, cap, target) is the jackpot package's Config.Validate,
+	// applied by the fold: one definition of a valid level.
 	return nil
 }

@@ -150,10 +150,13 @@ type State struct {
 	PINFailures map[string]PINFailures `json:"pin_failures,omitempty"`
 	// Progressive hits waiting for their award (local pool or link controller).
 	PendingHits []ProgressiveHit `json:"pending_hits,omitempty"`
-	Games       []GameHistory    `json:"games"` // oldest first
-	Events      []Event          `json:"events"`
-	Bills       []MoneyIn        `json:"bills"`
-	Handpays    []HandpayHistory `json:"handpays"`
+	// Jackpot is the cabinet's own jackpot (nil pools: none opened). It
+	// survives a RAM clear: its value is held in trust (rule 5).
+	Jackpot  Pools            `json:"jackpot,omitzero"`
+	Games    []GameHistory    `json:"games"` // oldest first
+	Events   []Event          `json:"events"`
+	Bills    []MoneyIn        `json:"bills"`
+	Handpays []HandpayHistory `json:"handpays"`
 }
 
 // NewState is the state of an empty ledger.
@@ -177,6 +180,9 @@ func (s *State) Clone() *State {
 		c.Handpay = &h
 	}
 	c.PendingHits = slices.Clone(s.PendingHits)
+	if s.Jackpot.Pools != nil {
+		c.Jackpot = Pools{s.Jackpot.Clone()}
+	}
 	c.Tilts = slices.Clone(s.Tilts)
 	c.DoorsOpen = slices.Clone(s.DoorsOpen)
 	c.Settings = maps.Clone(s.Settings)
@@ -195,6 +201,7 @@ func cloneGame(g GameHistory) GameHistory {
 	g.Start.Stops = slices.Clone(g.Start.Stops)
 	g.Start.Progressives = slices.Clone(g.Start.Progressives)
 	g.Start.Contributions = slices.Clone(g.Start.Contributions)
+	g.Start.Mystery = slices.Clone(g.Start.Mystery)
 	g.Free = slices.Clone(g.Free)
 	if g.End != nil {
 		e := *g.End
@@ -232,6 +239,11 @@ func (s *State) Check() error {
 	}
 	if m[CoinOut] != m[MachinePaidPaytable]+m[MachinePaidProgressive] {
 		return fmt.Errorf("coin out %d ≠ machine-paid paytable %d + progressive %d", m[CoinOut], m[MachinePaidPaytable], m[MachinePaidProgressive])
+	}
+	if s.Jackpot.Pools != nil {
+		if err := s.Jackpot.Check(); err != nil {
+			return fmt.Errorf("local jackpot: %w", err)
+		}
 	}
 	return nil
 }
@@ -281,7 +293,8 @@ func (s *State) Next(r Record) (*State, error) {
 }
 
 // cow copies what apply changes in place; the append-only histories stay
-// shared (an append past s's length is invisible to s).
+// shared (an append past s's length is invisible to s), and so do the
+// jackpot pools, which apply replaces and never changes.
 func (s *State) cow() *State {
 	c := *s
 	c.BillCounts = slices.Clone(s.BillCounts)
@@ -333,8 +346,8 @@ func (s *State) apply(r Record) error {
 		s.LastGame = r.Game
 		s.Open = &GameHistory{Start: r}
 		s.FreeLeft = r.FreeAwarded
-		for _, lv := range r.Progressives {
-			s.PendingHits = append(s.PendingHits, ProgressiveHit{At: r.At, Game: r.Game, Level: lv})
+		if err := s.applyGameJackpot(r); err != nil {
+			return err
 		}
 
 	case FreeGame:
@@ -346,6 +359,9 @@ func (s *State) apply(r Record) error {
 		}
 		if r.Index != len(s.Open.Free)+1 {
 			return fmt.Errorf("game %d: free game %d after %d", r.Game, r.Index, len(s.Open.Free))
+		}
+		if err := s.applyFreeJackpot(r); err != nil {
+			return err
 		}
 		s.Open.Free = append(s.Open.Free, r)
 		s.FreeLeft += r.Awarded - 1
@@ -365,7 +381,7 @@ func (s *State) apply(r Record) error {
 			return fmt.Errorf("game %d ends with a win of %d cents, its spins won %d", r.Game, r.WinCents, total)
 		}
 		m[TotalWon] += r.WinCents
-		if r.WinCents > 0 || len(s.Open.Start.Progressives) > 0 {
+		if r.WinCents > 0 || slices.ContainsFunc(s.PendingHits, func(h ProgressiveHit) bool { return h.Game == r.Game }) {
 			m[GamesWon]++
 		} else {
 			m[GamesLost]++
@@ -459,6 +475,18 @@ func (s *State) apply(r Record) error {
 		if i < 0 {
 			return fmt.Errorf("award of level %d to game %d, which has no pending hit (awarded once only)", r.Level, r.Game)
 		}
+		if s.IsLocalLevel(r.Level) {
+			p, cents, err := s.award(r.Level, r.Game, r.Target, r.At)
+			if err != nil {
+				return err
+			}
+			if cents != r.Cents {
+				return fmt.Errorf("award of local jackpot level %d to game %d states %d cents, the pool pays %d", r.Level, r.Game, r.Cents, cents)
+			}
+			s.Jackpot = Pools{p}
+		} else if r.Target != 0 {
+			return fmt.Errorf("award of level %d, which is not local, with a mystery target", r.Level)
+		}
 		s.PendingHits = slices.Delete(s.PendingHits, i, i+1)
 		m[TotalWon] += r.Cents
 		if r.Attendant {
@@ -530,13 +558,18 @@ func (s *State) apply(r Record) error {
 		}
 		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventService, Detail: r.Who + " (" + r.Role + "): " + r.Action + " " + r.Detail}), HistoryEvents)
 
+	case JackpotLevel:
+		if err := s.applyJackpotLevel(r); err != nil {
+			return err
+		}
+		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventService, Detail: fmt.Sprintf("%s: jackpot level %d opened", r.Who, r.Level)}), HistoryEvents)
+
 	case RAMClear:
-		if s.Open != nil || s.Handpay != nil || s.OwedHandpay != 0 || m[Credits] != 0 {
-			return fmt.Errorf("RAM clear with credits %d, a game in progress or a handpay pending", m[Credits])
+		if s.Open != nil || s.Handpay != nil || s.OwedHandpay != 0 || m[Credits] != 0 || len(s.PendingHits) > 0 {
+			return fmt.Errorf("RAM clear with credits %d, a game in progress, a handpay or a jackpot hit pending", m[Credits])
 		}
 		*m = [numMeters]int64{}
 		clear(s.BillCounts)
-		s.PendingHits = nil
 		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventRAMClear, Detail: r.Who + ": " + r.Why}), HistoryEvents)
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openegm/cabinet/jackpot"
 	"github.com/openegm/cabinet/rng"
 )
 
@@ -26,6 +27,80 @@ type player struct {
 	in     int64
 	out    int64
 	games  int64
+	// local, when set, plays with the cabinet's own jackpot: paytable
+	// level 1 (won at the top bet, credits 200) and mystery level 9.
+	local   bool
+	stated  int64 // contributions stated by game starts, millicents
+	awarded int64 // local awards, cents
+}
+
+// openLocal opens the player's local jackpot levels.
+func (p *player) openLocal() {
+	p.local = true
+	p.apply(JackpotLevel{At: p.now, Who: "op", Level: 1, ResetCents: 50_000, RatePPM: 15_000, HiddenPPM: 2_500})
+	myst := JackpotLevel{At: p.now, Who: "op", Level: 9, Mystery: true, ResetCents: 1_000, RatePPM: 7_777, CapCents: 3_000}
+	cfg, err := myst.JackpotConfig()
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if myst.Target, err = jackpot.DrawTarget(cfg, p.r); err != nil {
+		p.t.Fatal(err)
+	}
+	p.apply(myst)
+}
+
+// localGame states the jackpot part of a game start the way the machine
+// does: contributions to mystery levels always, to paytable levels at the
+// top bet; a paytable hit only there.
+func (p *player) localGame(gs *GameStart, top bool) {
+	var levels []int
+	for _, l := range p.s.LocalLevels() {
+		if l.Mystery || top {
+			levels = append(levels, l.Level)
+		}
+	}
+	amounts, mystery, err := p.s.JackpotContribution(levels, gs.BetCents, gs.Game, gs.At)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	gs.Contributions, gs.Mystery = amounts, mystery
+	for _, a := range amounts {
+		p.stated += a.Millicents
+	}
+	gs.Progressives = nil
+	if top && p.n(100) == 0 {
+		gs.Progressives = []int{1}
+	}
+}
+
+// awardLocal pays the pending local hits the way the machine does.
+func (p *player) awardLocal() {
+	for len(p.s.PendingHits) > 0 {
+		h := p.s.PendingHits[0]
+		var target int64
+		if h.Level == 9 {
+			lv, _ := p.s.localLevel(9)
+			var err error
+			if target, err = jackpot.DrawTarget(lv.Config, p.r); err != nil {
+				p.t.Fatal(err)
+			}
+		}
+		cents, err := p.s.LocalAward(h.Level, h.Game, target, p.now)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		attendant := cents >= p.limit
+		if !attendant {
+			p.credit += cents
+			p.paid += cents
+		}
+		p.awarded += cents
+		p.apply(ProgressiveAward{At: p.now, Game: h.Game, Level: h.Level, Cents: cents, Attendant: attendant, Target: target})
+		if attendant {
+			p.apply(HandpayPending{At: p.now, Kind: HandpayProgressive, Cents: cents, Game: h.Game, Level: h.Level})
+			p.apply(HandpayReset{At: p.now, Who: "att-3", Cents: cents})
+		}
+	}
 }
 
 func (p *player) apply(rec Record) {
@@ -113,8 +188,13 @@ func (p *player) game() {
 	}
 	p.credit -= bet
 	p.bets += bet
-	p.apply(GameStart{At: p.now, Game: g, Paytable: "lusitania-92", Digest: "d", Denom: denom, Level: 0,
-		BetCredits: credits, BetCents: bet, Stops: []int{1, 2, 3, 4, 5}, WinCents: base, FreeAwarded: free, Progressives: prog})
+	gs := GameStart{At: p.now + 1_000_000, Game: g, Paytable: "lusitania-92", Digest: "d", Denom: denom, Level: 0,
+		BetCredits: credits, BetCents: bet, Stops: []int{1, 2, 3, 4, 5}, WinCents: base, FreeAwarded: free, Progressives: prog}
+	if p.local {
+		p.localGame(&gs, credits == 200)
+		prog = nil
+	}
+	p.apply(gs)
 	total := base
 	for i := 1; free > 0; i++ {
 		w := win()
@@ -135,6 +215,9 @@ func (p *player) game() {
 	if handpay {
 		p.apply(HandpayPending{At: p.now, Kind: HandpayWin, Cents: total, Game: g})
 		p.apply(HandpayReset{At: p.now, Who: "att-2", Cents: total})
+	}
+	if p.local {
+		p.awardLocal()
 	}
 	for _, lv := range prog {
 		amount := int64(10000 + p.n(100000))
@@ -334,14 +417,17 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 	recs := []Record{
 		MoneyIn{At: 1, Source: SourceBill, Cents: 5000},
 		GameStart{At: 2, Game: 1, Paytable: "p", Digest: "d", Denom: 5, Level: 2, BetCredits: 60, BetCents: 300,
-			Stops: []int{1, 2, 3, 4, 5}, WinCents: 50, FreeAwarded: 10, Progressives: []int{1}, Contributions: []int64{1500}},
-		FreeGame{At: 3, Game: 1, Index: 1, Stops: []int{0, 1, 2, 3, 4}, WinCents: 10, Awarded: 10},
+			Stops: []int{1, 2, 3, 4, 5}, WinCents: 50, FreeAwarded: 10, Progressives: []int{1},
+			Contributions: []LevelAmount{{Level: 1, Millicents: 1500}, {Level: 9, Millicents: 7}}, Mystery: []int{9}},
+		FreeGame{At: 3, Game: 1, Index: 1, Stops: []int{0, 1, 2, 3, 4}, WinCents: 10, Awarded: 10, Progressives: []int{2}},
 		GameEnd{At: 4, Game: 1, WinCents: 60, Handpay: true},
 		HandpayPending{At: 5, Kind: HandpayWin, Cents: 60, Game: 1},
 		HandpayReset{At: 6, Who: "att", Cents: 60},
 		CashOut{At: 7, Method: OutTicket, Cents: 100, Ticket: "1234"},
 		ProgressiveHit{At: 8, Game: 1, Level: 1},
 		ProgressiveAward{At: 9, Game: 1, Level: 1, Cents: 100000, Attendant: true},
+		ProgressiveAward{At: 9, Game: 1, Level: 9, Cents: 100000, Target: 5_000_000},
+		JackpotLevel{At: 9, Who: "op", Level: 9, Mystery: true, ResetCents: 100, RatePPM: 10_000, CapCents: 200, Target: 150_000},
 		Event{At: 10, Code: EventDoorOpen, Door: DoorMain},
 		Config{At: 11, Who: "tech", Key: "denom", Value: "5"},
 		Service{At: 12, Who: "tech", Action: "recall"},
