@@ -117,9 +117,9 @@ func (m *Machine) awardHits(eff *Effects) {
 		}
 		if attendant {
 			m.record(eff, meters.HandpayPending{At: m.ns(), Kind: meters.HandpayProgressive, Cents: cents, Game: h.Game, Level: h.Level})
-			m.say("msg_jackpot_handpay", cents, int64(h.Level))
+			m.say("msg_jackpot_handpay", cents)
 			return
 		}
-		m.say("msg_jackpot_won", cents, int64(h.Level))
+		m.say("msg_jackpot_won", cents)
 	}
 }
