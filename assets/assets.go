@@ -19,6 +19,13 @@ import (
 //go:embed paytables/*.json paytables/*.json.sig
 var paytables embed.FS
 
+// LocalJackpot is the default configuration of the cabinet's own jackpot
+// (regulation rule 3): a paytable level won by the top combination at the
+// top bet, and a mystery level. The operator may give another file.
+//
+//go:embed jackpot/local.json
+var LocalJackpot []byte
+
 // DefaultGame is the paytable the simulator and `make run` start with.
 const DefaultGame = "lusitania-92"
 

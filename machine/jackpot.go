@@ -17,6 +17,9 @@ import (
 // yet. A mystery level's first hit value is drawn now by the certified RNG
 // and committed in the record before it is used.
 func (m *Machine) openLocalLevels(eff *Effects) {
+	if m.src == nil {
+		return // the RNG failed its self-test: the machine is tilted
+	}
 	for _, c := range m.cfg.LocalJackpot {
 		if m.st.IsLocalLevel(c.Level) {
 			continue

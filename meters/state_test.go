@@ -463,6 +463,8 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	f.Add(uint16(TypeGameStart), []byte(`{"at":2,"game":1,"paytable":"p","digest":"d","denom":5,"level":2,"bet_credits":60,"bet_cents":300,"stops":[1,2],"win_cents":50,"free_awarded":0}`))
 	f.Add(uint16(TypeMoneyIn), []byte(`{"at":1,"source":"bill","cents":500}`))
+	f.Add(uint16(TypeJackpotLevel), []byte(`{"at":1,"who":"op","level":9,"mystery":true,"reset_cents":100,"rate_ppm":1000,"cap_cents":200,"target":150000}`))
+	f.Add(uint16(TypeGameStart), []byte(`{"at":2,"game":1,"paytable":"p","digest":"d","denom":1,"level":0,"bet_credits":20,"bet_cents":20,"stops":[1],"win_cents":0,"free_awarded":0,"progressives":[1],"contributions":[{"level":1,"millicents":200},{"level":9,"millicents":20}],"mystery":[9]}`))
 	f.Fuzz(func(t *testing.T, typ uint16, data []byte) {
 		r, err := Decode(Type(typ), data)
 		if err != nil {

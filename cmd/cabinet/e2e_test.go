@@ -182,6 +182,12 @@ func TestEndToEndSession(t *testing.T) {
 	if !free {
 		t.Log("no free games in this session")
 	}
+	// The embedded local jackpot: both levels shown, the mystery level fed
+	// by every bet.
+	if v := c.state(); len(v.Jackpots) != 2 || v.Jackpots[0].Level != 1 || v.Jackpots[1].Level != 9 ||
+		v.Jackpots[1].Cents <= v.Jackpots[1].ResetCents {
+		t.Fatalf("jackpots on screen after %d games: %+v", games, v.Jackpots)
+	}
 	// Door open refuses play; closing returns.
 	c.send(command{Cmd: "door", Door: meters.DoorMain, Open: true})
 	if r := c.send(command{Cmd: "press", Button: machine.BtnSpin}); r.Refused != "refused_door_open" {
@@ -261,10 +267,17 @@ func TestCrashLoop(t *testing.T) {
 		n = v
 	}
 	data := t.TempDir()
+	// A mystery level that hits every 25 games or so: kills land around
+	// jackpot hits and awards too.
+	jp := filepath.Join(t.TempDir(), "jackpot.json")
+	if err := os.WriteFile(jp, []byte(`{"levels":[{"level":9,"mystery":true,"reset_cents":100,"cap_cents":150,"rate_ppm":100000}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--spin-time", "20ms", "--jackpot", jp}
 	r := rng.NewSeeded(4242)
 	resumed := 0
 	for i := range n {
-		c := startCabinet(t, data, "--spin-time", "20ms")
+		c := startCabinet(t, data, args...)
 		if i > 0 {
 			// Whatever game was open at the kill must finish with its stops.
 			c.waitIdle()
@@ -278,6 +291,7 @@ func TestCrashLoop(t *testing.T) {
 			if st.Get(meters.GamesPlayed) < int64(st.LastGame) {
 				t.Fatalf("kill %d: %d games played, last game %d", i, st.Get(meters.GamesPlayed), st.LastGame)
 			}
+			checkJackpotPaidOnce(t, i, st)
 		}
 		stop := make(chan struct{})
 		done := make(chan struct{})
@@ -311,7 +325,7 @@ func TestCrashLoop(t *testing.T) {
 		before := readLedger(t, data)
 		if before.Open != nil {
 			resumed++
-			c2 := startCabinet(t, data, "--spin-time", "20ms")
+			c2 := startCabinet(t, data, args...)
 			c2.waitIdle()
 			c2.stop()
 			after := readLedger(t, data)
@@ -332,7 +346,33 @@ func TestCrashLoop(t *testing.T) {
 		}
 	}
 	st := readLedger(t, data)
-	t.Logf("survived %d SIGKILLs of the cabinet; %d kills hit a game in progress, each resumed; %d games in the ledger", n, resumed, st.LastGame)
+	checkJackpotPaidOnce(t, n, st)
+	lv, _ := st.Jackpot.Level("9")
+	t.Logf("survived %d SIGKILLs of the cabinet; %d kills hit a game in progress, each resumed; %d games in the ledger; %d mystery jackpots paid", n, resumed, st.LastGame, lv.Meters.Hits)
+	if n >= 8 && lv.Meters.Hits == 0 {
+		t.Fatal("no jackpot was hit during the crash loop: it proves nothing about them")
+	}
+}
+
+// checkJackpotPaidOnce: every award the pools paid is on the progressive
+// meters exactly once, and the pools' identity holds (State.Check).
+func checkJackpotPaidOnce(t *testing.T, kill int, st *meters.State) {
+	t.Helper()
+	if err := st.Check(); err != nil {
+		t.Fatalf("kill %d: %v", kill, err)
+	}
+	tot, err := st.Jackpot.Totals()
+	if err != nil {
+		t.Fatal(err)
+	}
+	paid := st.Get(meters.MachinePaidProgressive) + st.Get(meters.AttendantPaidProgressive)
+	owed := int64(0)
+	if st.Handpay != nil && st.Handpay.Kind == meters.HandpayProgressive {
+		owed = st.Handpay.Cents
+	}
+	if tot.Awarded != (paid+owed)*1000 {
+		t.Fatalf("kill %d: the pools awarded %d millicents, the meters paid %d cents (+%d owed)", kill, tot.Awarded, paid, owed)
+	}
 }
 
 // readLedger folds a copy of the cabinet's ledger (the cabinet is not running).

@@ -39,6 +39,7 @@ type options struct {
 	realHW       bool
 	sas          sasOptions
 	spinTime     time.Duration
+	jackpot      string
 }
 
 func main() {
@@ -59,6 +60,7 @@ func main() {
 	flag.BoolVar(&o.realHW, "real-hw", false, "drive real GPIO pins through periph.io instead of simulated ones")
 	flag.StringVar(&o.control, "control", "", "control socket path (default DATA/control.sock)")
 	flag.DurationVar(&o.spinTime, "spin-time", 2*time.Second, "how long one spin is shown before the game goes on")
+	flag.StringVar(&o.jackpot, "jackpot", "embedded", "local jackpot levels: embedded (the default configuration), off, or a JSON file")
 	flag.Parse()
 	if o.control == "" {
 		o.control = filepath.Join(o.data, "control.sock")
@@ -136,6 +138,11 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}
 	log.Info("self-tests", "program", st.program, "program_err", st.tests.Program, "rng_err", st.tests.RNG, "paytable_err", st.tests.Paytable)
 
+	local, err := loadJackpot(o.jackpot, pt)
+	if err != nil {
+		return fmt.Errorf("jackpot: %w", err)
+	}
+
 	var src rng.Source
 	if st.rng != nil {
 		src = st.rng
@@ -143,7 +150,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}
 	m := machine.New(machine.Config{
 		MachineID: o.machineID, MachineNum: o.machineNum, Denom: o.denom, HandpayLimit: o.handpayLimit, SpinTime: o.spinTime,
-		PINs: pins, Load: load,
+		PINs: pins, Load: load, LocalJackpot: local,
 	}, pt, state, src)
 
 	own := newOwner(m, ledger, log)
@@ -166,7 +173,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	// SAS starts after the self-tests (it is opened here, before the machine
 	// powers up, so exceptions from the power-up records are queued).
 	if o.sas.addr != 0 {
-		if _, err := openSAS(ctx, o.sas, own, ledger, pt, o.data, o.machineID, romImage(o.paytableDir), log); err != nil {
+		if _, err := openSAS(ctx, o.sas, own, ledger, pt, o.data, o.machineID, romImage(o.paytableDir, o.jackpot), log); err != nil {
 			return fmt.Errorf("SAS: %w", err)
 		}
 	}

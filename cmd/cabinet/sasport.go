@@ -342,7 +342,7 @@ func machineInfo(pt *reels.Certified) []byte {
 // romImage is what the ROM signature covers: the executable (which embeds
 // the paytables, their signatures and the certification keys), then the
 // paytable files loaded from --paytable-dir, if any, in name order.
-func romImage(paytableDir string) func() ([]byte, error) {
+func romImage(paytableDir, jackpotFile string) func() ([]byte, error) {
 	return func() ([]byte, error) {
 		exe, err := os.Executable()
 		if err != nil {
@@ -362,6 +362,16 @@ func romImage(paytableDir string) func() ([]byte, error) {
 				}
 				img = append(img, b...)
 			}
+		}
+		// A jackpot configuration file changes what bets pay into and what
+		// mystery levels hit at: it is covered too (the embedded default
+		// is inside the program image already).
+		if jackpotFile != "" && jackpotFile != "embedded" && jackpotFile != "off" {
+			b, err := os.ReadFile(jackpotFile)
+			if err != nil {
+				return nil, err
+			}
+			img = append(img, b...)
 		}
 		return img, nil
 	}

@@ -17,6 +17,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/openegm/cabinet/jackpot"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/meters/walog"
 	"github.com/openegm/cabinet/reels"
@@ -41,8 +42,14 @@ Usage:
   meterread events  DIR [--last N] [--json]
       The last N events (default 50): doors, power, tilts, service actions.
 
+  meterread jackpot DIR [--json]
+      The local jackpot levels, exact to the millicent: current value,
+      reserve, overflow, the liability held in trust, seed funding,
+      contributions, awards and hits, with the accounting identity checked.
+
   meterread report  DIR [--json] [--key INSPECTOR.key] [--out FILE]
-      One document with the verdict, the meters, the games and the events.
+      One document with the verdict, the meters, the local jackpot, the
+      games and the events.
       With --key (a parsheet keygen key) FILE.sig holds its Ed25519
       signature, base64, so the report itself is tamper-evident.
 
@@ -89,7 +96,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		return 0
-	case "meters", "games", "events", "report":
+	case "meters", "games", "events", "jackpot", "report":
 	default:
 		fmt.Fprintf(stderr, "meterread: unknown command %q (see meterread --help)\n", args[0])
 		return 2
@@ -117,6 +124,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return emit(stdout, stderr, e)
 		}
 		writeEvents(stdout, e)
+	case "jackpot":
+		rows := jackpotRows(st)
+		if *asJSON {
+			return emit(stdout, stderr, rows)
+		}
+		writeJackpot(stdout, rows)
 	case "report":
 		return report(dir, *pubFile, st, *asJSON, *keyFile, *outFile, stdout, stderr)
 	}
@@ -329,12 +342,14 @@ func report(dir, pubFile string, st *meters.State, asJSON bool, keyFile, outFile
 	if asJSON {
 		enc := json.NewEncoder(&doc)
 		enc.SetIndent("", "  ")
-		enc.Encode(map[string]any{"verdict": v, "meters": meterRows(st), "games": st.Games, "events": st.Events})
+		enc.Encode(map[string]any{"verdict": v, "meters": meterRows(st), "jackpot": jackpotRows(st), "games": st.Games, "events": st.Events})
 	} else {
 		fmt.Fprintf(&doc, "CABINET LEDGER REPORT  %s\n\n", dir)
 		writeVerdict(&doc, v)
 		fmt.Fprintln(&doc, "\nMETERS")
 		writeMeters(&doc, st)
+		fmt.Fprintln(&doc, "\nLOCAL JACKPOT (held in trust)")
+		writeJackpot(&doc, jackpotRows(st))
 		fmt.Fprintln(&doc, "\nGAMES")
 		writeGames(&doc, st.Games)
 		fmt.Fprintln(&doc, "\nEVENTS")
@@ -372,4 +387,71 @@ func report(dir, pubFile string, st *meters.State, asJSON bool, keyFile, outFile
 		return 1
 	}
 	return 0
+}
+
+// jackpotRow is one local jackpot level's meters, in millicents (exact).
+type jackpotRow struct {
+	Level         string `json:"level"`
+	Trigger       string `json:"trigger"`
+	Current       int64  `json:"current"`
+	Reserve       int64  `json:"reserve"`
+	Overflow      int64  `json:"overflow"`
+	Liability     int64  `json:"liability"` // current + reserve + overflow
+	SeedFunding   int64  `json:"seed_funding"`
+	Contributions int64  `json:"contributions"`
+	Awarded       int64  `json:"awarded"`
+	Hits          int64  `json:"hits"`
+	Identity      bool   `json:"identity_holds"`
+}
+
+// jackpotRows lists the local levels and, last, their total, with the
+// identity seed funding + contributions + transferred in = awarded +
+// current + reserve + overflow + transferred out checked on each.
+func jackpotRows(st *meters.State) []jackpotRow {
+	if st.Jackpot.Pools == nil {
+		return nil
+	}
+	row := func(id, trigger string, m jackpot.Meters) jackpotRow {
+		return jackpotRow{Level: id, Trigger: trigger, Current: m.Current, Reserve: m.Reserve, Overflow: m.Overflow,
+			Liability: m.Current + m.Reserve + m.Overflow, SeedFunding: m.SeedFunding, Contributions: m.Contributions,
+			Awarded: m.Awarded, Hits: m.Hits,
+			Identity: m.SeedFunding+m.Contributions+m.TransferredIn == m.Awarded+m.Current+m.Reserve+m.Overflow+m.TransferredOut}
+	}
+	var rows []jackpotRow
+	for _, id := range st.Jackpot.Levels() {
+		v, _ := st.Jackpot.Level(id)
+		rows = append(rows, row(id, v.Config.Trigger.String(), v.Meters))
+	}
+	if t, err := st.Jackpot.Totals(); err == nil {
+		rows = append(rows, row("total", "", t))
+	}
+	return rows
+}
+
+// millicents formats an exact amount in euros with five decimals.
+func millicents(m int64) string {
+	sign := ""
+	if m < 0 {
+		sign, m = "-", -m
+	}
+	return fmt.Sprintf("%s%d.%05d €", sign, m/100_000, m%100_000)
+}
+
+func writeJackpot(w io.Writer, rows []jackpotRow) {
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "no local jackpot")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "level\ttrigger\tcurrent\treserve\toverflow\tliability\tseed funding\tcontributions\tawarded\thits\tidentity\t")
+	for _, r := range rows {
+		ok := "holds"
+		if !r.Identity {
+			ok = "BROKEN"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", r.Level, r.Trigger, millicents(r.Current), millicents(r.Reserve),
+			millicents(r.Overflow), millicents(r.Liability), millicents(r.SeedFunding), millicents(r.Contributions), millicents(r.Awarded), r.Hits, ok)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "identity: seed funding + contributions (+ transfers in) = awarded + current + reserve + overflow (+ transfers out), to the millicent")
 }

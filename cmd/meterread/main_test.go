@@ -31,10 +31,12 @@ func cabinetDir(t *testing.T) string {
 	}
 	recs := []meters.Record{
 		meters.MoneyIn{At: 1e18, Source: meters.SourceBill, Cents: 2000},
+		meters.JackpotLevel{At: 1e18, Who: "op", Level: 1, ResetCents: 25000, RatePPM: 10000},
 		meters.GameStart{At: 1e18 + 1, Game: 1, Paytable: "lusitania-92", Digest: "d", Denom: 1, BetCredits: 20, BetCents: 20, Stops: []int{1, 2, 3, 4, 5}, WinCents: 40, FreeAwarded: 1},
 		meters.FreeGame{At: 1e18 + 2, Game: 1, Index: 1, Stops: []int{5, 4, 3, 2, 1}, WinCents: 60},
 		meters.GameEnd{At: 1e18 + 3, Game: 1, WinCents: 100},
-		meters.GameStart{At: 1e18 + 4, Game: 2, Paytable: "lusitania-92", Digest: "d", Denom: 1, BetCredits: 200, BetCents: 200, Stops: []int{0, 0, 0, 0, 0}},
+		meters.GameStart{At: 1e18 + 4, Game: 2, Paytable: "lusitania-92", Digest: "d", Denom: 1, BetCredits: 200, BetCents: 200, Stops: []int{0, 0, 0, 0, 0},
+			Contributions: []meters.LevelAmount{{Level: 1, Millicents: 2000}}},
 		meters.GameEnd{At: 1e18 + 5, Game: 2},
 		meters.CashOut{At: 1e18 + 6, Method: meters.OutTicket, Cents: 1880, Ticket: "000123"},
 		meters.Event{At: 1e18 + 7, Code: meters.EventDoorOpen, Door: meters.DoorMain},
@@ -165,5 +167,29 @@ func TestUsage(t *testing.T) {
 	}
 	if code, _, e := meterread("meters", t.TempDir()); code != 1 || !strings.Contains(e, "not a cabinet data directory") {
 		t.Fatalf("empty dir: %q", e)
+	}
+}
+
+// The local jackpot's meters, exact to the millicent, with the identity.
+func TestJackpotReadout(t *testing.T) {
+	dir := cabinetDir(t)
+	code, out, errs := meterread("jackpot", "--json", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rows []jackpotRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].Level != "1" || rows[1].Level != "total" {
+		t.Fatalf("rows %+v", rows)
+	}
+	r := rows[0]
+	if r.Current != 25_002_000 || r.SeedFunding != 25_000_000 || r.Contributions != 2000 || r.Liability != r.Current || !r.Identity {
+		t.Fatalf("level 1 %+v", r)
+	}
+	code, out, _ = meterread("report", dir)
+	if code != 0 || !strings.Contains(out, "LOCAL JACKPOT") || !strings.Contains(out, "250.02000 €") || !strings.Contains(out, "holds") {
+		t.Fatalf("report lacks the jackpot:\n%s", out)
 	}
 }
