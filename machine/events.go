@@ -119,6 +119,19 @@ type HostCommand struct {
 	Cmd string
 }
 
+// LinkBroadcast is progressive information from the link controller (SAS
+// long polls 0x80 and 0x86): the current value of linked levels, in cents.
+// Addressed is true when the poll was sent to this machine alone. An
+// addressed single-level broadcast for a level on which this machine has a
+// reported hit confirms that hit's award with the amount it carries
+// (Choice, see sas/doc.go): the controller, which orders near-simultaneous
+// hits and applies the second-hit rule, decides the amount.
+type LinkBroadcast struct {
+	At        time.Time
+	Values    map[int]int64
+	Addressed bool
+}
+
 // LedgerFault tells the machine a commit failed: its meters can no longer be
 // vouched for, so it must not play (regulation rule 9).
 type LedgerFault struct {
@@ -141,6 +154,7 @@ func (e PrinterFault) at() time.Time   { return e.At }
 func (e PrinterOK) at() time.Time      { return e.At }
 func (e HostCommand) at() time.Time    { return e.At }
 func (e LedgerFault) at() time.Time    { return e.At }
+func (e LinkBroadcast) at() time.Time  { return e.At }
 
 // Device commands the owner carries out after the records are committed.
 type Device interface{ device() }

@@ -43,13 +43,18 @@ func (m *Machine) openLocalLevels(eff *Effects) {
 	}
 }
 
-// awards reports whether a jackpot system awards paytable level n: the local
-// jackpot, or the link controller when there is one.
+// awards reports whether a jackpot system awards paytable level n now: the
+// local jackpot, or the link controller while the link is up and has sent
+// the level's value.
 func (m *Machine) awards(n int) bool {
 	if cfg, ok := m.st.LocalConfig(n); ok {
 		return cfg.Trigger == jackpot.TriggerPaytable
 	}
-	return m.cfg.Jackpot
+	if !slices.Contains(m.cfg.Linked, n) || m.linkDown {
+		return false
+	}
+	_, known := m.link[n]
+	return known
 }
 
 // named reports whether the loaded paytable has a combination that wins
@@ -96,6 +101,7 @@ func (m *Machine) newHits(sp *reels.Spin, game uint64) []int {
 func (m *Machine) awardHits(eff *Effects) {
 	for m.poweredUp && m.st.Open == nil && m.st.Handpay == nil && m.st.OwedHandpay == 0 &&
 		len(m.st.Tilts) == 0 && len(m.st.DoorsOpen) == 0 && m.fault == "" {
+		m.reportLinkedHits(eff)
 		i := slices.IndexFunc(m.st.PendingHits, func(h meters.ProgressiveHit) bool { return m.st.IsLocalLevel(h.Level) })
 		if i < 0 {
 			return

@@ -18,11 +18,11 @@ type Config struct {
 	Denom        int64  // cents per credit
 	HandpayLimit int64  // cents: a game win or a cash-out at or above it is paid by hand
 	SpinTime     time.Duration
-	// Jackpot says an external jackpot system (the link controller) will
-	// award the progressive levels that are not local. The top bet level,
-	// the only one where a progressive combination wins a level, is offered
-	// only when every level the paytable names is local or linked.
-	Jackpot bool
+	// Linked are the progressive levels the link controller awards (SAS
+	// progressives). The top bet level, the only one where a progressive
+	// combination wins a level, is offered only when every level the
+	// paytable names is local, or linked with the link up.
+	Linked []int
 	// LocalJackpot are the levels of the cabinet's own jackpot (regulation
 	// rule 3), as the operator configured them (At, Who and Target are
 	// filled in when a level is opened). A level is opened once, at the
@@ -94,12 +94,23 @@ type Machine struct {
 	keyWho       string
 	programHash  string
 	session      *session // the service menu's logged-in user
+
+	// The link controller's latest values of the linked levels (cents) and
+	// when each arrived; the link is down after 5 s without one.
+	link     map[int]int64
+	linkAt   map[int]time.Time
+	linkDown bool
 }
+
+// LinkTimeout is how long the machine waits for progressive information
+// before it reports the link down (SAS exception 0x53).
+const LinkTimeout = 5 * time.Second
 
 // New builds the machine from the ledger's state after start-up. pt may be
 // nil when the paytable failed its checks (the PowerUp self-test says why).
 func New(cfg Config, pt *reels.Certified, st *meters.State, src rng.Source) *Machine {
-	m := &Machine{cfg: cfg, pt: pt, src: src, st: st.Clone(), devFault: map[string]bool{}, lang: "pt"}
+	m := &Machine{cfg: cfg, pt: pt, src: src, st: st.Clone(), devFault: map[string]bool{}, lang: "pt",
+		link: map[int]int64{}, linkAt: map[int]time.Time{}}
 	m.cfg.PINs = maps.Clone(cfg.PINs)
 	// Settings made in the service menu are in the ledger; they win over the
 	// defaults the program was started with. The paytable setting is chosen
@@ -183,6 +194,8 @@ func (m *Machine) Step(ev Event) Effects {
 		}
 	case LedgerFault:
 		m.fault = e.Err
+	case LinkBroadcast:
+		m.linkBroadcast(e, &eff)
 	case PINEntry:
 		m.pinEntry(e, &eff)
 	case ServiceAction:
@@ -224,6 +237,12 @@ func (m *Machine) clearTilt(eff *Effects, name string) {
 
 func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	m.poweredUp = true
+	// The link gets LinkTimeout from now to speak before it is down.
+	for _, lv := range m.cfg.Linked {
+		if _, ok := m.linkAt[lv]; !ok {
+			m.linkAt[lv] = m.now
+		}
+	}
 	m.record(eff, meters.Event{At: m.ns(), Code: meters.EventPowerUp})
 	for name, failure := range map[string]string{TiltProgram: e.Tests.Program, TiltPaytable: e.Tests.Paytable, TiltRNG: e.Tests.RNG} {
 		if failure != "" {
@@ -353,6 +372,13 @@ func (m *Machine) button(e Button, eff *Effects) {
 		m.level = m.maxLevel()
 		m.spin(eff)
 	case BtnSpin:
+		if m.level > m.maxLevel() {
+			// The bet could win a linked level and the link is down.
+			m.level = m.maxLevel()
+			eff.Refused = "refused_link_down"
+			m.say(eff.Refused)
+			return
+		}
 		m.spin(eff)
 	case BtnCashOut:
 		m.cashOut(eff)
@@ -396,6 +422,7 @@ func (m *Machine) spin(eff *Effects) {
 // tick ends a spin whose animation is over: the next free game (committed
 // before it is shown) or the end of the game.
 func (m *Machine) tick(eff *Effects) {
+	m.watchLink(eff)
 	if m.phase != spinning || m.now.Before(m.until) || m.st.Open == nil {
 		m.awardHits(eff)
 		return
@@ -487,6 +514,7 @@ func (m *Machine) key(e Key, eff *Effects) {
 	if h := m.st.Handpay; h != nil {
 		m.record(eff, meters.HandpayReset{At: m.ns(), Who: who, Cents: h.Cents})
 		m.say("msg_handpay_reset", h.Cents)
+		m.awardHits(eff) // a jackpot waiting behind the handpay
 		return
 	}
 	for _, t := range slices.Clone(m.st.Tilts) {

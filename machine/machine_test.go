@@ -191,9 +191,10 @@ func TestTopLevelOnlyWithAJackpotSystem(t *testing.T) {
 		t.Fatalf("max bet without a jackpot system played level %d, want %d", gs.Level, top-1)
 	}
 	cfg := testCfg
-	cfg.Jackpot = true
+	cfg.Linked = []int{1}
 	h = newHarness(t, cfg, nil, 3)
 	h.power()
+	h.step(LinkBroadcast{At: h.now, Values: map[int]int64{1: 100_000}})
 	h.bill(50000)
 	h.press(BtnMaxBet)
 	if gs := h.records[len(h.records)-1].(meters.GameStart); gs.Level != top {

@@ -49,7 +49,10 @@ type View struct {
 	// Jackpots are the local jackpot levels' values (never a mystery
 	// level's hidden hit value).
 	Jackpots []JackpotView `json:"jackpots,omitempty"`
-	Service  *ServiceView  `json:"service,omitempty"`
+	// LinkDown: no progressive information from the link controller for
+	// 5 s; bets that could win a linked level are refused.
+	LinkDown bool         `json:"link_down,omitempty"`
+	Service  *ServiceView `json:"service,omitempty"`
 }
 
 // JackpotView is one jackpot level on screen.
@@ -58,6 +61,7 @@ type JackpotView struct {
 	Cents   int64 `json:"cents"`
 	Mystery bool  `json:"mystery,omitempty"`
 	Pending bool  `json:"pending,omitempty"` // hit, being awarded
+	Linked  bool  `json:"linked,omitempty"`  // a link controller's level (superjackpot)
 	// For the rules page: the value after a win, the cap a mystery level
 	// hits by, and the share of each qualifying bet that feeds the value.
 	ResetCents int64 `json:"reset_cents"`
@@ -136,6 +140,11 @@ func (m *Machine) View() View {
 		v.Jackpots = append(v.Jackpots, JackpotView{Level: l.Level, Cents: l.Cents, Mystery: l.Mystery, Pending: l.Pending,
 			ResetCents: l.Reset, CapCents: l.Cap, RatePPM: l.RatePPM})
 	}
+	for _, lv := range m.cfg.Linked {
+		pending := slices.ContainsFunc(m.st.PendingHits, func(h meters.ProgressiveHit) bool { return h.Level == lv })
+		v.Jackpots = append(v.Jackpots, JackpotView{Level: lv, Cents: m.link[lv], Linked: true, Pending: pending})
+	}
+	v.LinkDown = m.linkDown
 	if m.printing != nil {
 		v.Printing = m.printing.Validation
 	}

@@ -166,12 +166,15 @@ type CashOut struct {
 	Ticket string `json:"ticket,omitempty"` // validation number of a printed ticket
 }
 
-// ProgressiveHit records that a game won a jackpot level; the award follows
-// when the amount is known (local pool, or the link controller's answer).
+// ProgressiveHit reports a game's hit on a linked level to the link
+// controller, with the value the cabinet showed (Cents, the player's claim);
+// the award follows with the amount the controller confirms. (Hits
+// themselves are recorded by the game start or free game that made them.)
 type ProgressiveHit struct {
 	At    int64  `json:"at"`
 	Game  uint64 `json:"game"`
 	Level int    `json:"level"`
+	Cents int64  `json:"cents,omitempty"`
 }
 
 // ProgressiveAward pays a hit: to the credit meter (machine paid) or by
@@ -221,6 +224,10 @@ const (
 	EventSelfTestFailed = "self_test_failed"
 	EventService        = "service"   // a Service record, in the event history
 	EventRAMClear       = "ram_clear" // a RAMClear record, in the event history
+	// No progressive information from the link controller for 5 s, and
+	// its return (SAS exception 0x53 on the way down).
+	EventLinkDown = "progressive_link_down"
+	EventLinkUp   = "progressive_link_up"
 )
 
 // Doors, for door events and counts.
@@ -497,7 +504,7 @@ func (r ProgressiveHit) validate() error {
 	if r.Game == 0 || r.Level < 1 {
 		return fmt.Errorf("progressive hit: game %d level %d", r.Game, r.Level)
 	}
-	return nil
+	return positive("cents", r.Cents)
 }
 
 func (r ProgressiveAward) validate() error {
@@ -512,7 +519,8 @@ func (r ProgressiveAward) validate() error {
 
 func (r Event) validate() error {
 	if err := oneOf("code", r.Code, EventPowerUp, EventPowerDown, EventDoorOpen, EventDoorClose,
-		EventTilt, EventTiltClear, EventLogRepaired, EventSelfTestFailed, EventService, EventRAMClear); err != nil {
+		EventTilt, EventTiltClear, EventLogRepaired, EventSelfTestFailed, EventService, EventRAMClear,
+		EventLinkDown, EventLinkUp); err != nil {
 		return err
 	}
 	if r.Code == EventDoorOpen || r.Code == EventDoorClose {

@@ -464,11 +464,18 @@ func (s *State) apply(r Record) error {
 		}
 
 	case ProgressiveHit:
-		// Hits are recorded from the game start; an explicit hit record is
-		// accepted only for a game that showed that level (idempotent).
-		if !slices.ContainsFunc(s.PendingHits, func(h ProgressiveHit) bool { return h.Game == r.Game && h.Level == r.Level }) {
-			return fmt.Errorf("progressive hit of level %d by game %d, which did not show it", r.Level, r.Game)
+		// The hit itself came with its game start or free game; this is
+		// its report to the link controller, made once, with the claim.
+		i := slices.IndexFunc(s.PendingHits, func(h ProgressiveHit) bool { return h.Game == r.Game && h.Level == r.Level })
+		switch {
+		case i < 0:
+			return fmt.Errorf("progressive hit of level %d by game %d, which did not win it", r.Level, r.Game)
+		case s.IsLocalLevel(r.Level):
+			return fmt.Errorf("progressive hit of local level %d reported to the link: the local pool awards it", r.Level)
+		case s.PendingHits[i].Cents != 0:
+			return fmt.Errorf("progressive hit of level %d by game %d reported twice", r.Level, r.Game)
 		}
+		s.PendingHits[i].Cents = r.Cents
 
 	case ProgressiveAward:
 		i := slices.IndexFunc(s.PendingHits, func(h ProgressiveHit) bool { return h.Game == r.Game && h.Level == r.Level })
@@ -486,6 +493,8 @@ func (s *State) apply(r Record) error {
 			s.Jackpot = Pools{p}
 		} else if r.Target != 0 {
 			return fmt.Errorf("award of level %d, which is not local, with a mystery target", r.Level)
+		} else if s.PendingHits[i].Cents == 0 {
+			return fmt.Errorf("award of linked level %d to game %d before the hit was reported to the link", r.Level, r.Game)
 		}
 		s.PendingHits = slices.Delete(s.PendingHits, i, i+1)
 		m[TotalWon] += r.Cents

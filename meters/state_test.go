@@ -222,7 +222,7 @@ func (p *player) game() {
 	for _, lv := range prog {
 		amount := int64(10000 + p.n(100000))
 		attendant := amount >= p.limit
-		p.apply(ProgressiveHit{At: p.now, Game: g, Level: lv})
+		p.apply(ProgressiveHit{At: p.now, Game: g, Level: lv, Cents: amount})
 		if !attendant {
 			p.credit += amount
 			p.paid += amount
@@ -424,7 +424,7 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 		HandpayPending{At: 5, Kind: HandpayWin, Cents: 60, Game: 1},
 		HandpayReset{At: 6, Who: "att", Cents: 60},
 		CashOut{At: 7, Method: OutTicket, Cents: 100, Ticket: "1234"},
-		ProgressiveHit{At: 8, Game: 1, Level: 1},
+		ProgressiveHit{At: 8, Game: 1, Level: 1, Cents: 99_000},
 		ProgressiveAward{At: 9, Game: 1, Level: 1, Cents: 100000, Attendant: true},
 		ProgressiveAward{At: 9, Game: 1, Level: 9, Cents: 100000, Target: 5_000_000},
 		JackpotLevel{At: 9, Who: "op", Level: 9, Mystery: true, ResetCents: 100, RatePPM: 10_000, CapCents: 200, Target: 150_000},
