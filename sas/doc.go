@@ -22,6 +22,12 @@
 //   - meters.go: SAS meter codes with names and the replies to the meter
 //     long polls, read from a MeterSource.
 //   - records.go: the exceptions a committed ledger record raises.
+//   - progressive.go: the SAS progressive broadcasts (0x80, 0x86) and the
+//     progressive win replies (0x83, 0x84, 0x85, 0x87); progstate.go: the
+//     machine's progressive state (values, the 5 s rule, exception 0x53,
+//     the win queue released by implied acknowledgement, exception 0x56).
+//   - handpay.go: the handpay information reply (0x1B); machineinfo.go:
+//     the gaming machine information reply (0x1F).
 //   - port.go, tty_linux.go, tcp.go: the serial port (termios, space/mark
 //     parity for the wakeup bit), pseudo-terminals and TCP, one Port each.
 //   - serve.go: the machine's loop on a Port (framing, replies, chirps).

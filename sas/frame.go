@@ -102,8 +102,9 @@ var longPollLength = [256]LongPollSpec{
 	0x7F: {PollS, 11, false, true}, // set date and time: MMDDYYYY HHMMSS (BCD)
 	0x80: {PollS, 11, false, true}, // single-level progressive broadcast: group, level, 5-byte BCD amount
 	0x83: {PollM, 6, false, false}, // cumulative progressive wins for game N
-	0x85: {PollR, 2, false, false}, // progressive win amount
-	0x86: {PollS, 5, true, true},   // multiple-level progressive broadcast
+	0x84: {PollR, 2, false, false}, // progressive win amount: group, level, 5-byte BCD amount
+	0x85: {PollR, 2, false, false}, // SAS progressive win amount: the oldest unread win
+	0x86: {PollS, 5, true, true},   // multiple-level progressive broadcast: length, group, level and amount pairs
 	0x87: {PollR, 2, false, false}, // multiple SAS progressive win amounts
 	0x94: {PollS, 4, false, false}, // remote handpay reset
 	0xA0: {PollM, 6, false, false}, // enabled features for game N

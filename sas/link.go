@@ -27,6 +27,10 @@ type Request struct {
 	Cmd    byte
 	Data   []byte
 	Global bool
+	// Now is when the poll was received (the time given to
+	// Link.Receive), for handlers that keep time-dependent state such as
+	// the progressive broadcasts' 5 s rule.
+	Now time.Time
 }
 
 type replyKind uint8
@@ -72,6 +76,21 @@ func ReplyData(data ...byte) Reply {
 // the Event returned by Receive still tells the machine what happened.
 type Handler interface {
 	LongPoll(r Request) Reply
+}
+
+// ReplyObserver is implemented by a Handler that must know the fate of
+// its replies to long polls, such as the SAS progressive win queue, whose
+// entries leave only when the host has received them. The link calls it
+// synchronously from Receive (before the Handler sees the next poll, so
+// the two never disagree), Tick or Chirp (the link timeout).
+type ReplyObserver interface {
+	// ReplyAcked: the host moved on after the reply (data or ACK) to long
+	// poll cmd, so the reply counts as received (implied ACK).
+	ReplyAcked(cmd byte)
+	// ReplyDropped: the reply to long poll cmd is given up without an
+	// acknowledgement, because the link went down (an implied NACK). A
+	// repeat of the poll is then executed afresh.
+	ReplyDropped(cmd byte)
 }
 
 // HandlerFunc adapts a function to Handler.
@@ -142,6 +161,10 @@ type Event struct {
 	AckedException Exception
 	// AckedDeferred: the acknowledged reply was a deferred one (now gone).
 	AckedDeferred bool
+	// AckedCmd is the long poll whose reply (data or ACK) that
+	// acknowledgement was for, 0 if none. The Handler, if it is a
+	// ReplyObserver, has already been told.
+	AckedCmd byte
 	// LinkUp: this poll brought the link up.
 	LinkUp bool
 	// LinkDown: the link went down (LinkTimeout without an address byte)
@@ -193,6 +216,7 @@ type Link struct {
 	downPending bool // the link went down; not yet reported
 
 	pending   pendingKind
+	lastCmd   byte   // the command of lastPoll, when pending is pendingLongPoll
 	lastPoll  []byte // the poll that got lastReply
 	lastReply []byte
 	deferred  [][]byte
@@ -263,10 +287,15 @@ func (l *Link) queue() *ExceptionQueue {
 
 // forget drops the pending reply without acknowledging it.
 func (l *Link) forget() {
-	if l.pending == pendingException {
+	switch l.pending {
+	case pendingException:
 		l.queue().Nack()
+	case pendingLongPoll:
+		if o, ok := l.Handler.(ReplyObserver); ok {
+			o.ReplyDropped(l.lastCmd)
+		}
 	}
-	l.pending, l.lastPoll, l.lastReply = pendingNone, nil, nil
+	l.pending, l.lastCmd, l.lastPoll, l.lastReply = pendingNone, 0, nil, nil
 }
 
 // Tick applies the link timeout without a frame. It returns an Event with
@@ -328,7 +357,7 @@ func (l *Link) Receive(f Frame, now time.Time) (reply []byte, ev Event) {
 		if g.Global() {
 			ev.Kind = EventGlobal
 			if g.Kind == KindLong && !g.Unknown && longPollLength[g.Cmd].Global && l.Handler != nil {
-				l.Handler.LongPoll(Request{Cmd: g.Cmd, Data: g.Data, Global: true})
+				l.Handler.LongPoll(Request{Cmd: g.Cmd, Data: g.Data, Global: true, Now: now})
 			}
 		}
 		return nil, ev
@@ -368,12 +397,14 @@ func (l *Link) Receive(f Frame, now time.Time) (reply []byte, ev Event) {
 		ev.Kind = EventUnsupported
 		return nil, ev
 	}
-	r := l.Handler.LongPoll(Request{Cmd: g.Cmd, Data: g.Data})
+	r := l.Handler.LongPoll(Request{Cmd: g.Cmd, Data: g.Data, Now: now})
 	switch r.kind {
 	case replyAck:
 		l.remember(g.Raw, AckReply(l.addr), pendingLongPoll)
+		l.lastCmd = g.Cmd
 	case replyData:
 		l.remember(g.Raw, BuildReply(l.addr, g.Cmd, r.data...), pendingLongPoll)
+		l.lastCmd = g.Cmd
 	case replyBusy:
 		ev.Kind = EventBusy
 		return BusyReply(l.addr), ev
@@ -419,7 +450,12 @@ func (l *Link) movedOn(ev *Event) {
 			l.deferred = l.deferred[1:]
 		}
 		ev.AckedDeferred = true
+	case pendingLongPoll:
+		ev.AckedCmd = l.lastCmd
+		if o, ok := l.Handler.(ReplyObserver); ok {
+			o.ReplyAcked(l.lastCmd)
+		}
 	}
 	ev.Acked = true
-	l.pending, l.lastPoll, l.lastReply = pendingNone, nil, nil
+	l.pending, l.lastCmd, l.lastPoll, l.lastReply = pendingNone, 0, nil, nil
 }

@@ -24,6 +24,12 @@
 //	time get | time set [--at T]      0x7E / 0x7F (T: RFC 3339 or 2006-01-02T15:04:05, default now)
 //	disable | enable                  0x01 / 0x02
 //	handpay                           0x1B
+//	progressive broadcast --group G --level L=CENTS [--level L=CENTS ...] [--global]
+//	                                  0x80 (one level) or 0x86 (several); --global: to address 0,
+//	                                  no reply awaited; otherwise to --addr, which must ACK
+//	progressive wins                  0x87: the unread SAS progressive wins (acknowledged on exit)
+//	progressive win                   0x85: the oldest unread SAS progressive win
+//	progressive cumulative [--game N] 0x83: the cumulative progressive wins meter
 //	poll HEX [--no-crc | --crc]       any frame, address included; the CRC is appended to long
 //	                                  polls other than type R unless --no-crc (--crc: always)
 //
@@ -83,6 +89,9 @@ type config struct {
 	at       string
 	noCRC    bool
 	crc      bool
+	group    uint
+	levels   levelFlag
+	global   bool
 }
 
 func (c *config) flags(name string, stderr io.Writer) *flag.FlagSet {
@@ -108,9 +117,13 @@ func (c *config) flags(name string, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.at, "at", c.at, "time set: the time to set (default now)")
 	fs.BoolVar(&c.noCRC, "no-crc", c.noCRC, "poll: never append a CRC")
 	fs.BoolVar(&c.crc, "crc", c.crc, "poll: always append a CRC")
+	fs.UintVar(&c.group, "group", c.group, "progressive broadcast: the progressive `group` 1-255")
+	fs.Var(&c.levels, "level", "progressive broadcast: `L=CENTS`, level 1-32 and its amount in cents (repeat for several)")
+	fs.BoolVar(&c.global, "global", c.global, "progressive broadcast: send to address 0 (every machine, no reply)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: sashost (--serial DEV | --pty PATH | --tcp HOST:PORT) [--addr N] [flags] COMMAND [args]")
-		fmt.Fprintln(stderr, "commands: meters, events, credits, info, romsig, time get|set, disable, enable, handpay, poll HEX")
+		fmt.Fprintln(stderr, "commands: meters, events, credits, info, romsig, time get|set, disable, enable, handpay,")
+		fmt.Fprintln(stderr, "          progressive broadcast|wins|win|cumulative, poll HEX")
 		fs.PrintDefaults()
 	}
 	return fs
@@ -328,6 +341,8 @@ func (c *config) command(ctx context.Context, cl *host.Client, o *out, pos []str
 			fmt.Fprintf(w, "handpay: %s (partial pay %s), progressive group %d, level 0x%02X, reset ID %d\n",
 				cents(h.Amount), cents(h.PartialPay), h.ProgressiveGroup, h.Level, h.ResetID)
 		})
+	case "progressive":
+		return c.progressive(cl, o, rest)
 	case "poll":
 		if err := want(1); err != nil {
 			return err

@@ -174,16 +174,18 @@ const realTimeCmd = 0xFF
 // sas.FixedMeterPoll; 1B group, level, amount (5 BCD), partial pay (2 BCD),
 // reset ID, 10 unused; 1F as in MachineInfo; 21 two-byte signature; 48
 // country code, denomination code, bill meter (4 BCD); 7E date and time
-// (4 + 3 BCD); 83 game number (2 BCD), amount (4 BCD).
+// (4 + 3 BCD); 83 game number (2 BCD), amount (4 BCD); 84 and 85 group,
+// level, amount (5 BCD).
 var replyLengths = map[byte]int{
 	0x0F: 28, 0x10: 8, 0x11: 8, 0x12: 8, 0x13: 8, 0x14: 8, 0x15: 8, 0x16: 8, 0x17: 8,
 	0x18: 8, 0x19: 24, 0x1A: 8, 0x1B: 24, 0x1C: 36, 0x1E: 28, 0x1F: 24, 0x20: 8,
-	0x21: 6, 0x48: 10, 0x7E: 11, 0x83: 10,
+	0x21: 6, 0x48: 10, 0x7E: 11, 0x83: 10, 0x84: 11, 0x85: 11,
 }
 
 // variableReplies carry a length byte after the command: the number of
-// bytes that follow it, CRC excluded.
-var variableReplies = map[byte]bool{0x2F: true, 0x54: true, 0x6F: true, 0xAF: true}
+// bytes that follow it, CRC excluded. 87: group, count, level and amount
+// pairs.
+var variableReplies = map[byte]bool{0x2F: true, 0x54: true, 0x6F: true, 0x87: true, 0xAF: true}
 
 // realTimeLengths gives the total length of real-time event messages
 // (addr FF code data… CRC) that carry data: 7E game started (credits
@@ -383,31 +385,50 @@ func DecodeSASInfo(data []byte) (SASInfo, error) {
 	return SASInfo{Version: v, Serial: ascii(data[4:])}, nil
 }
 
-// Handpay is the reply to 0x1B, handpay information.
+// Handpay is the reply to 0x1B, handpay information (layout and sources
+// in sas/handpay.go).
 type Handpay struct {
 	ProgressiveGroup byte   `json:"progressive_group"`
-	Level            byte   `json:"level"`
+	Level            byte   `json:"level"`             // 01-20 progressive, 40 non-progressive, 80 cancelled credits
 	Amount           uint64 `json:"amount_cents"`      // 5 BCD
 	PartialPay       uint64 `json:"partial_pay_cents"` // 2 BCD
 	ResetID          byte   `json:"reset_id"`
+	// SessionWin and SessionPay are the last 10 bytes: unused (zero) in
+	// SAS 6.02, session game win and pay (5 BCD each) from 6.03 machines.
+	SessionWin uint64 `json:"session_win_cents,omitempty"`
+	SessionPay uint64 `json:"session_pay_cents,omitempty"`
 }
 
 // DecodeHandpay decodes the data of the reply to 0x1B: progressive group,
-// level, amount (5 BCD cents), partial pay (2 BCD cents), reset ID, and
-// (ignored) 10 unused bytes. At least the first 10 bytes must be there.
+// level, amount (5 BCD cents), partial pay (2 BCD cents), reset ID, and 10
+// bytes that are unused in 6.02 (5 + 5 BCD in 6.03). Exactly 20 bytes,
+// every BCD field valid.
+//
+// Choice: strict on length and BCD, tolerant on the values of the level
+// and reset ID (reported as received, as sas.md asks of what a peer
+// receives); sas.DecodeHandpayInfo also checks those.
 func DecodeHandpay(data []byte) (Handpay, error) {
-	if len(data) < 10 {
-		return Handpay{}, bad("1B data of %d bytes, want at least 10", len(data))
+	if len(data) != 20 {
+		return Handpay{}, bad("1B data of %d bytes, want 20", len(data))
 	}
-	amt, err := sas.DecodeBCD(data[2:7])
-	if err != nil {
-		return Handpay{}, bad("1B amount: %v", err)
+	h := Handpay{ProgressiveGroup: data[0], Level: data[1], ResetID: data[9]}
+	for _, f := range []struct {
+		name string
+		b    []byte
+		v    *uint64
+	}{
+		{"amount", data[2:7], &h.Amount},
+		{"partial pay", data[7:9], &h.PartialPay},
+		{"session win", data[10:15], &h.SessionWin},
+		{"session pay", data[15:20], &h.SessionPay},
+	} {
+		v, err := sas.DecodeBCD(f.b)
+		if err != nil {
+			return Handpay{}, bad("1B %s: %v", f.name, err)
+		}
+		*f.v = v
 	}
-	part, err := sas.DecodeBCD(data[7:9])
-	if err != nil {
-		return Handpay{}, bad("1B partial pay: %v", err)
-	}
-	return Handpay{ProgressiveGroup: data[0], Level: data[1], Amount: amt, PartialPay: part, ResetID: data[9]}, nil
+	return h, nil
 }
 
 // DecodeTime decodes the data of the reply to 0x7E: MMDDYYYY and HHMMSS in
