@@ -33,6 +33,15 @@ func ExceptionsFor(r meters.Record) []Exception {
 		}
 	case meters.Event:
 		return eventExceptions(r)
+	case meters.ProgressiveHit:
+		// A hit on a linked level reported to the link controller, which
+		// reads it with 0x85/0x87.
+		return []Exception{ExcProgressiveLevelHit}
+	case meters.ProgressiveAward:
+		if !r.Attendant {
+			return []Exception{ExcProgressiveWin} // paid to the credit meter
+		}
+		// A hand-paid award raises 0x51 with its HandpayPending.
 	case meters.Service:
 		// Choice: technicians and operators use the operator menu (0x84/0x85),
 		// inspectors the attendant menu (0x82/0x83), which reads only.
@@ -79,6 +88,8 @@ func eventExceptions(e meters.Event) []Exception {
 		return []Exception{ExcACPowerApplied}
 	case meters.EventPowerDown:
 		return []Exception{ExcACPowerLost}
+	case meters.EventLinkDown:
+		return []Exception{ExcNoProgressive5s}
 	case meters.EventTilt:
 		switch e.Tilt {
 		case "bill_jam":

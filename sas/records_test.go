@@ -37,6 +37,11 @@ func TestExceptionsForRecords(t *testing.T) {
 		{meters.Service{Who: "t", Role: "operator", Action: meters.ActionPINFailed}, nil},
 		{meters.Config{Who: "t", Key: "denom", Value: "5"}, []Exception{0x3C}},
 		{meters.RAMClear{Who: "t", Why: "x"}, []Exception{0x3A}},
+		{meters.Event{Code: meters.EventLinkDown}, []Exception{0x53}},
+		{meters.Event{Code: meters.EventLinkUp}, nil},
+		{meters.ProgressiveHit{Game: 3, Level: 2, Cents: 100}, []Exception{0x56}},
+		{meters.ProgressiveAward{Game: 3, Level: 2, Cents: 100}, []Exception{0x54}},
+		{meters.ProgressiveAward{Game: 3, Level: 2, Cents: 100, Attendant: true}, nil},
 	}
 	for _, c := range cases {
 		if got := ExceptionsFor(c.rec); !reflect.DeepEqual(got, c.want) {

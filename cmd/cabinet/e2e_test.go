@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/reels"
 	"github.com/openegm/cabinet/rng"
 	"github.com/openegm/cabinet/sas"
 	"github.com/openegm/cabinet/sas/host"
@@ -707,4 +709,134 @@ func TestSashostBinaryBothFramings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// linkPaytableDir is a directory with the test paytable t-link (three
+// one-row reels, the progressive combination once in 64 spins at the top
+// bet), signed with the development key as certification would sign it.
+func linkPaytableDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/t-link.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kd, err := os.ReadFile("../../assets/keys/dev-NOT-FOR-PRODUCTION.key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	priv, err := reels.ParsePrivateKey("dev key", kd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "t-link.json"), data, 0o644)
+	os.WriteFile(filepath.Join(dir, "t-link.json.sig"), reels.Sign(priv, data), 0o644)
+	return dir
+}
+
+// waitFor polls the cabinet's view until ok, failing after 10 s.
+func (c *cabinet) waitFor(what string, ok func(machine.View) bool) machine.View {
+	c.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		v := c.state()
+		if ok(v) {
+			return v
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("waited in vain for %s: %+v", what, v)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A linked level over SAS with the real binary: the host's values reach the
+// screen, a hit is reported (0x56, 0x87) with the value shown and survives a
+// SIGKILL, the host's addressed confirmation pays it exactly once (0x54),
+// and 5 s without values puts the link down (0x53) and the top bet away.
+func TestLinkedJackpotOverSAS(t *testing.T) {
+	data := t.TempDir()
+	args := []string{"--paytable-dir", linkPaytableDir(t), "--paytable", "t-link", "--jackpot", "off",
+		"--sas-addr", "1", "--sas-pty", "--link-group", "5", "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "1000000"}
+	c := startCabinet(t, data, args...)
+	h := sasHost(t, data)
+	value := []sas.LevelValue{{Level: 1, Amount: 500_00}}
+	if err := h.Broadcast(5, value, true); err != nil {
+		t.Fatal(err)
+	}
+	v := c.waitFor("the linked value", func(v machine.View) bool {
+		return len(v.Jackpots) == 1 && v.Jackpots[0].Cents == 500_00 && v.MaxLevel == 1
+	})
+	if !v.Jackpots[0].Linked {
+		t.Fatalf("jackpot view %+v", v.Jackpots)
+	}
+	c.send(command{Cmd: "bill", Cents: 50000})
+	games := 0
+	for {
+		if err := h.Broadcast(5, value, true); err != nil {
+			t.Fatal(err)
+		}
+		r := c.send(command{Cmd: "press", Button: machine.BtnMaxBet})
+		if r.Refused == "refused_jackpot_pending" {
+			break
+		}
+		if r.Refused != "" {
+			t.Fatalf("max bet refused: %s", r.Refused)
+		}
+		games++
+		if games > 1000 {
+			t.Fatal("no progressive hit in 1000 games at 1 in 64")
+		}
+		c.waitIdle()
+	}
+	wins, err := h.ProgressiveWins()
+	if err != nil || wins.Group != 5 || len(wins.Wins) != 1 || wins.Wins[0].Level != 1 || wins.Wins[0].Amount != 500_00 {
+		t.Fatalf("0x87 after the hit: %+v %v", wins, err)
+	}
+	if ex := drain(t, h); !slices.Contains(ex, sas.ExcProgressiveLevelHit) {
+		t.Fatalf("no 0x56 among %v", ex)
+	}
+
+	// SIGKILL with the hit unconfirmed: it is still reported afterwards.
+	h.Close()
+	c.kill()
+	c = startCabinet(t, data, args...)
+	defer c.stop()
+	h = sasHost(t, data)
+	defer h.Close()
+	if wins, err := h.ProgressiveWins(); err != nil || len(wins.Wins) != 1 || wins.Wins[0].Amount != 500_00 {
+		t.Fatalf("0x87 after the restart: %+v %v", wins, err)
+	}
+	before := c.state().CreditsCents
+	// The controller's amount, confirmed twice (a retry): paid once.
+	confirm := []sas.LevelValue{{Level: 1, Amount: 498_76}}
+	for range 2 {
+		if err := h.Broadcast(5, confirm, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.waitFor("the award", func(v machine.View) bool { return v.CreditsCents == before+498_76 })
+	if wins, err := h.ProgressiveWins(); err != nil || len(wins.Wins) != 0 {
+		t.Fatalf("0x87 after the award: %+v %v", wins, err)
+	}
+	if ex := drain(t, h); !slices.Contains(ex, sas.ExcProgressiveWin) {
+		t.Fatalf("no 0x54 among %v", ex)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if got := c.state().CreditsCents; got != before+498_76 {
+		t.Fatalf("credits %d after two confirmations, want one award: %d", got, before+498_76)
+	}
+	if cum, err := h.CumulativeProgressiveWins(0); err != nil || cum.Amount != 498_76 {
+		t.Fatalf("0x83: %+v %v", cum, err)
+	}
+
+	// No values for 5 s: link down.
+	c.waitFor("the link down", func(v machine.View) bool { return v.LinkDown && v.MaxLevel == 0 })
+	if ex := drain(t, h); !slices.Contains(ex, sas.ExcNoProgressive5s) {
+		t.Fatalf("no 0x53 among %v", ex)
+	}
+	if err := h.Broadcast(5, value, true); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor("the link back", func(v machine.View) bool { return !v.LinkDown && v.MaxLevel == 1 })
 }

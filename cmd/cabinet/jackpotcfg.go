@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/meters"
@@ -69,6 +71,32 @@ func loadJackpot(spec string, pt *reels.Certified) ([]meters.JackpotLevel, error
 			return nil, fmt.Errorf("%s: paytable %s wins level %d with a combination; it cannot be a mystery level", where, pt.ID, l.Level)
 		}
 		out = append(out, r)
+	}
+	return out, nil
+}
+
+// parseLinked reads --link-levels: level numbers the link controller awards,
+// which need a SAS channel and group, and may not also be local levels.
+func parseLinked(spec string, local []meters.JackpotLevel, o sasOptions) ([]int, error) {
+	if spec == "" {
+		return nil, nil
+	}
+	if o.addr == 0 || o.group < 1 || o.group > 255 {
+		return nil, fmt.Errorf("--link-levels %s needs SAS (--sas-addr) and a progressive group (--link-group 1-255)", spec)
+	}
+	var out []int
+	for _, f := range strings.Split(spec, ",") {
+		lv, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || lv < 1 || lv > meters.MaxJackpotLevel {
+			return nil, fmt.Errorf("--link-levels: %q is not a level 1-%d", f, meters.MaxJackpotLevel)
+		}
+		if slices.Contains(out, lv) {
+			return nil, fmt.Errorf("--link-levels: level %d twice", lv)
+		}
+		if slices.ContainsFunc(local, func(l meters.JackpotLevel) bool { return l.Level == lv }) {
+			return nil, fmt.Errorf("--link-levels: level %d is also a local jackpot level (see --jackpot)", lv)
+		}
+		out = append(out, lv)
 	}
 	return out, nil
 }

@@ -40,6 +40,7 @@ type options struct {
 	sas          sasOptions
 	spinTime     time.Duration
 	jackpot      string
+	linked       string
 }
 
 func main() {
@@ -60,6 +61,8 @@ func main() {
 	flag.BoolVar(&o.realHW, "real-hw", false, "drive real GPIO pins through periph.io instead of simulated ones")
 	flag.StringVar(&o.control, "control", "", "control socket path (default DATA/control.sock)")
 	flag.DurationVar(&o.spinTime, "spin-time", 2*time.Second, "how long one spin is shown before the game goes on")
+	flag.StringVar(&o.linked, "link-levels", "", "progressive levels awarded by the link controller, e.g. 2 or 2,3 (needs --sas-addr and --link-group)")
+	flag.IntVar(&o.sas.group, "link-group", 0, "SAS progressive group of the linked levels, 1-255")
 	flag.StringVar(&o.jackpot, "jackpot", "embedded", "local jackpot levels: embedded (the default configuration), off, or a JSON file")
 	flag.Parse()
 	if o.control == "" {
@@ -142,6 +145,10 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("jackpot: %w", err)
 	}
+	linked, err := parseLinked(o.linked, local, o.sas)
+	if err != nil {
+		return fmt.Errorf("link: %w", err)
+	}
 
 	var src rng.Source
 	if st.rng != nil {
@@ -150,7 +157,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}
 	m := machine.New(machine.Config{
 		MachineID: o.machineID, MachineNum: o.machineNum, Denom: o.denom, HandpayLimit: o.handpayLimit, SpinTime: o.spinTime,
-		PINs: pins, Load: load, LocalJackpot: local,
+		PINs: pins, Load: load, LocalJackpot: local, Linked: linked,
 	}, pt, state, src)
 
 	own := newOwner(m, ledger, log)

@@ -27,6 +27,7 @@ import (
 // DATA/sas-pty), or a TCP listener; addr 0 turns SAS off.
 type sasOptions struct {
 	addr    int
+	group   int // SAS progressive group of the linked levels (0: none)
 	serial  string
 	pty     bool
 	tcp     string
@@ -49,6 +50,9 @@ type sasPort struct {
 	serial string
 	image  func() ([]byte, error) // the bytes the ROM signature covers
 
+	group  byte                       // progressive group (0: no linked levels)
+	linkCh chan machine.LinkBroadcast // progressive broadcasts, in order, to the owner
+
 	seq    uint64 // ledger records up to here are in the queue (under mu)
 	ver    uint64 // queue version (under mu)
 	saveMu sync.Mutex
@@ -56,8 +60,11 @@ type sasPort struct {
 }
 
 type meterSnap struct {
-	m     []int64
-	bills []int64
+	m       []int64
+	bills   []int64
+	claims  []meters.ProgressiveHit // reported hits on linked levels, unconfirmed
+	handpay *meters.HandpayPending
+	local   []int // the local jackpot's levels
 }
 
 // sasQueueFile holds the exception queue and the ledger sequence number up
@@ -72,10 +79,28 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 	if o.addr < 1 || o.addr > 127 {
 		return nil, fmt.Errorf("SAS address %d outside 1-127", o.addr)
 	}
+	if o.group < 0 || o.group > 255 {
+		return nil, fmt.Errorf("SAS progressive group %d outside 0-255", o.group)
+	}
 	s := &sasPort{link: sas.NewLink(byte(o.addr)), own: own, log: log, qfile: filepath.Join(data, "sas-queue.json"),
-		serial: machineID, image: image}
+		serial: machineID, image: image, group: byte(o.group), linkCh: make(chan machine.LinkBroadcast, 256)}
 	s.link.Handler = s
-	s.info = machineInfo(pt)
+	info, err := machineInfo(pt, s.group)
+	if err != nil {
+		return nil, err
+	}
+	s.info = info
+	go func() {
+		// One goroutine keeps the broadcasts in the order they came.
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case b := <-s.linkCh:
+				own.submit(b)
+			}
+		}
+	}()
 	if l != nil {
 		s.publish(l)
 		if err := s.restore(l); err != nil {
@@ -217,7 +242,20 @@ func (s *sasPort) save() {
 
 func (s *sasPort) publish(l *meters.Ledger) {
 	st := l.State()
-	s.meters.Store(&meterSnap{m: slices.Clone(st.Meters[:]), bills: slices.Clone(st.BillCounts)})
+	snap := &meterSnap{m: slices.Clone(st.Meters[:]), bills: slices.Clone(st.BillCounts)}
+	for _, h := range st.PendingHits {
+		if h.Cents != 0 && !st.IsLocalLevel(h.Level) {
+			snap.claims = append(snap.claims, h)
+		}
+	}
+	if st.Handpay != nil {
+		hp := *st.Handpay
+		snap.handpay = &hp
+	}
+	for _, l := range st.LocalLevels() {
+		snap.local = append(snap.local, l.Level)
+	}
+	s.meters.Store(snap)
 }
 
 // Meter answers the SAS meter polls from the last committed state. Amounts
@@ -269,6 +307,14 @@ func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 		return sas.ReplyAck()
 	case 0x1F:
 		return sas.ReplyData(s.info...)
+	case sas.CmdSingleLevelBroadcast, sas.CmdMultipleLevelBroadcast:
+		return s.progressiveBroadcast(r, now)
+	case 0x85, 0x87:
+		return s.progressiveWins(r.Cmd)
+	case 0x83:
+		return s.cumulativeProgressive(r.Data)
+	case 0x1B:
+		return s.handpayInfo()
 	case 0x21:
 		if len(r.Data) != 2 {
 			return sas.NoReply()
@@ -317,26 +363,124 @@ func (s *sasPort) romSignature(seed uint16) {
 // machineInfo is the 0x1F reply: game ID, additional ID, denomination code
 // (0x01 = 1 cent), max bet, progressive group, options, paytable ID, base RTP
 // at the top level with two implied decimals.
-func machineInfo(pt *reels.Certified) []byte {
-	b := []byte("LU")
-	id, pct := "000000", "0000"
+func machineInfo(pt *reels.Certified, group byte) ([]byte, error) {
+	mi := sas.MachineInfo{GameID: "LU", AdditionalID: "000", Denomination: 0x01, MaxBet: 0xFF,
+		ProgressiveGroup: group, PaytableID: "000000", BasePercent: "0000"}
 	if pt != nil {
-		b = append(b, fmt.Sprintf("%03d", pt.Version%1000)...)
-		id = fmt.Sprintf("%-6.6s", pt.ID[len(pt.ID)-min(6, len(pt.ID)):])
+		mi.AdditionalID = fmt.Sprintf("%03d", pt.Version%1000)
+		mi.PaytableID = fmt.Sprintf("%-6.6s", pt.ID[len(pt.ID)-min(6, len(pt.ID)):])
 		top := pt.RTP[len(pt.RTP)-1]
 		n := new(big.Int).Mul(top.Num(), big.NewInt(10000))
 		n.Quo(n, top.Denom())
-		pct = fmt.Sprintf("%04d", n.Int64()%10000)
+		mi.BasePercent = fmt.Sprintf("%04d", n.Int64()%10000)
+		if bet := pt.Bet(pt.TopLevel()); bet < 0xFF {
+			mi.MaxBet = byte(bet)
+		}
+	}
+	return sas.MachineInfoData(mi)
+}
+
+// progressiveBroadcast passes the link controller's values of our group to
+// the machine (in arrival order). Addressed polls are acknowledged; global
+// ones are never answered.
+func (s *sasPort) progressiveBroadcast(r sas.Request, now time.Time) sas.Reply {
+	b, err := sas.ParseProgressiveBroadcast(r.Cmd, r.Data)
+	if err != nil {
+		s.log.Warn("SAS progressive broadcast refused", "cmd", fmt.Sprintf("%02X", r.Cmd), "err", err)
+		return sas.NoReply()
+	}
+	if s.group != 0 && b.Group == s.group {
+		values := make(map[int]int64, len(b.Levels))
+		for _, lv := range b.Levels {
+			values[int(lv.Level)] = int64(lv.Amount)
+		}
+		select {
+		case s.linkCh <- machine.LinkBroadcast{At: now, Values: values, Addressed: !r.Global}:
+		default:
+			// The controller repeats its values and its confirmations.
+			s.log.Warn("SAS progressive broadcast dropped: the machine is behind")
+		}
+	}
+	return sas.ReplyAck()
+}
+
+// progressiveWins answers 0x85 (the oldest) and 0x87 (all, up to 32) with
+// the reported hits on linked levels still waiting for the controller's
+// confirmation. They come from the ledger, so a hit is reported until it is
+// paid, across restarts of either side.
+//
+// Choice: an entry stays until the award is committed, not only until the
+// reply is acknowledged: the controller identifies a hit by machine, level
+// and games played (the machine is locked, so that meter stands still) and
+// records it once, however often it reads it.
+func (s *sasPort) progressiveWins(cmd byte) sas.Reply {
+	snap := s.meters.Load()
+	var claims []meters.ProgressiveHit
+	if snap != nil {
+		claims = snap.claims
+	}
+	var data []byte
+	var err error
+	if cmd == 0x85 {
+		w := sas.ProgressiveWin{}
+		if len(claims) > 0 {
+			w = sas.ProgressiveWin{Group: s.group, Level: byte(claims[0].Level), Amount: uint64(claims[0].Cents)}
+		}
+		data, err = sas.ProgressiveWinData(w)
 	} else {
-		b = append(b, "000"...)
+		w := sas.ProgressiveWins{Group: s.group}
+		for _, c := range claims[:min(len(claims), sas.MaxProgressiveLevel)] {
+			w.Wins = append(w.Wins, sas.LevelValue{Level: byte(c.Level), Amount: uint64(c.Cents)})
+		}
+		data, err = sas.MultipleProgressiveWinsData(w)
 	}
-	maxBet := byte(0xFF)
-	if pt != nil && pt.Bet(pt.TopLevel()) < 0xFF {
-		maxBet = byte(pt.Bet(pt.TopLevel()))
+	if err != nil {
+		s.log.Error("SAS progressive win reply", "err", err)
+		return sas.NoReply()
 	}
-	b = append(b, 0x01, maxBet, 0x00, 0x00, 0x00)
-	b = append(b, id...)
-	return append(b, pct...)
+	return sas.ReplyData(data...)
+}
+
+// cumulativeProgressive answers 0x83 for the machine (game 0): every
+// progressive win paid, by the machine or by hand, in cents.
+func (s *sasPort) cumulativeProgressive(data []byte) sas.Reply {
+	game, err := sas.DecodeGameNumber(data)
+	snap := s.meters.Load()
+	if err != nil || game != 0 || snap == nil {
+		return sas.NoReply()
+	}
+	total := snap.m[meters.MachinePaidProgressive] + snap.m[meters.AttendantPaidProgressive]
+	out, err := sas.CumulativeProgressiveWinsData(0, uint64(total)%100_000_000)
+	if err != nil {
+		return sas.NoReply()
+	}
+	return sas.ReplyData(out...)
+}
+
+// handpayInfo answers 0x1B with the pending handpay (zeros when none).
+func (s *sasPort) handpayInfo() sas.Reply {
+	h := sas.HandpayInfo{}
+	if snap := s.meters.Load(); snap != nil && snap.handpay != nil {
+		hp := snap.handpay
+		h.Amount = uint64(hp.Cents)
+		switch hp.Kind {
+		case meters.HandpayCancelled:
+			h.Level = sas.HandpayLevelCancelledCredits
+		case meters.HandpayProgressive:
+			h.Level = byte(hp.Level)
+			if !slices.Contains(snap.local, hp.Level) {
+				h.Group = s.group // a SAS progressive (linked) level
+			}
+		default:
+			h.Level = sas.HandpayLevelNonProgressive
+		}
+	}
+	data, err := sas.HandpayInfoData(h)
+	if err != nil {
+		s.log.Error("SAS 0x1B", "err", err)
+		return sas.NoReply()
+	}
+	return sas.ReplyData(data...)
 }
 
 // romImage is what the ROM signature covers: the executable (which embeds
