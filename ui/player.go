@@ -10,6 +10,7 @@ import (
 
 func (g *game) drawPlayer(dst *ebiten.Image) {
 	g.drawTopBar(dst)
+	g.drawJackpots(dst)
 	g.drawReels(dst)
 	if !g.Spinning() && !model.Lockout(g.V.Mode) {
 		g.drawWinLines(dst)
@@ -50,14 +51,50 @@ func (g *game) drawTopBar(dst *ebiten.Image) {
 	}
 }
 
+// drawJackpots is the banner of the jackpot levels above the reels, drawn
+// from the view of this frame: a panel a level, its name and its value,
+// gold and pulsing while the level is won and being paid.
+func (g *game) drawJackpots(dst *ebiten.Image) {
+	cells := g.JackpotBanner()
+	if len(cells) == 0 {
+		return
+	}
+	r := model.RectJackpots
+	const gap = 10.0
+	w := (r.W - gap*float64(len(cells)-1)) / float64(len(cells))
+	for i, c := range cells {
+		cr := rect(r.X+float64(i)*(w+gap), r.Y, w, r.H)
+		back, label, value := colPanel, colGold, colText
+		if c.Pending {
+			back = shade(colGold, 0.85+0.15*math.Sin(float64(g.Tick)/8))
+			label, value = colBlack, colBlack
+		}
+		g.panel(dst, cr, 10, shade(colGold, 0.7))
+		g.panel(dst, cr.Inset(2), 8, back)
+		name := c.Label
+		if c.Note != "" {
+			name += "  " + c.Note
+		}
+		in := cr.Inset(4)
+		if w >= 360 { // side by side: the name left, the value right
+			g.textFit(dst, name, rect(in.X+8, in.Y, in.W*0.42-8, in.H), 20, label, alignLeft, true)
+			g.textFit(dst, c.Value, rect(in.X+in.W*0.42, in.Y, in.W*0.58-8, in.H), 30, value, alignRight, true)
+		} else { // narrow: the name above the value
+			g.textFit(dst, name, rect(in.X+6, in.Y, in.W-12, in.H*0.4), 13, label, alignCenter, true)
+			g.textFit(dst, c.Value, rect(in.X+6, in.Y+in.H*0.38, in.W-12, in.H*0.62), 22, value, alignCenter, true)
+		}
+	}
+}
+
 func (g *game) drawReels(dst *ebiten.Image) {
-	frame := model.RectReels.Inset(-8)
+	reelsR := g.ReelsRect()
+	frame := reelsR.Inset(-8)
 	g.panel(dst, frame, 14, colGold)
-	g.panel(dst, model.RectReels.Inset(-3), 8, shade(colGold, 0.5))
+	g.panel(dst, reelsR.Inset(-3), 8, shade(colGold, 0.5))
 	n, rows := g.ReelCount()
 	for i := 0; i < n; i++ {
-		col := model.CellRect(i, 0, n, rows)
-		col.H = model.RectReels.H
+		col := g.Cell(i, 0, n, rows)
+		col.H = reelsR.H
 		x, y, w, h := g.px(col)
 		clip := dst.SubImage(imageRect(int(x), int(y), int(x+w+0.5), int(y+h+0.5))).(*ebiten.Image)
 		g.fillRect(clip, col, colReelBack)
@@ -65,11 +102,11 @@ func (g *game) drawReels(dst *ebiten.Image) {
 		if g.Anim != nil && i < len(g.Anim.StopAt) {
 			p = g.Anim.Pos(i, g.Tick)
 		}
-		cellH := model.RectReels.H / float64(rows)
+		cellH := reelsR.H / float64(rows)
 		first := int(math.Floor(p)) - 1
 		for j := first; j <= first+rows+1; j++ {
-			yy := model.RectReels.Y + (float64(j)-p)*cellH
-			if yy >= model.RectReels.Y+model.RectReels.H || yy+cellH <= model.RectReels.Y {
+			yy := reelsR.Y + (float64(j)-p)*cellH
+			if yy >= reelsR.Y+reelsR.H || yy+cellH <= reelsR.Y {
 				continue
 			}
 			id := g.SymbolAt(i, j)
@@ -102,27 +139,28 @@ func (g *game) drawWinLines(dst *ebiten.Image) {
 		show = lines[k : k+1]
 	}
 	n, rows := g.ReelCount()
+	reelsR := g.ReelsRect()
 	for _, l := range show {
 		c := lineColor(l.Line)
 		if g.PT != nil && l.Line >= 0 && l.Line < len(g.PT.Lines) {
 			path := g.PT.Lines[l.Line]
 			for i := 0; i < l.Count && i < len(path) && i < n; i++ {
-				g.strokeRect(dst, model.CellRect(i, path[i], n, rows).Inset(5), 5, c)
+				g.strokeRect(dst, g.Cell(i, path[i], n, rows).Inset(5), 5, c)
 			}
 			for i := 0; i+1 < len(path) && i+1 < n; i++ {
-				x0, y0 := model.CellRect(i, path[i], n, rows).Center()
-				x1, y1 := model.CellRect(i+1, path[i+1], n, rows).Center()
+				x0, y0 := g.Cell(i, path[i], n, rows).Center()
+				x1, y1 := g.Cell(i+1, path[i+1], n, rows).Center()
 				g.line(dst, x0, y0, x1, y1, 8, shade(c, 0.4))
 				g.line(dst, x0, y0, x1, y1, 4, c)
 			}
-			x0, y0 := model.CellRect(0, path[0], n, rows).Center()
-			x0 = model.RectReels.X - 2
+			x0, y0 := g.Cell(0, path[0], n, rows).Center()
+			x0 = reelsR.X - 2
 			g.panel(dst, rect(x0-34, y0-18, 40, 36), 8, c)
 			g.text(dst, model.Itoa(l.Line+1), x0-14, y0, 20, colBlack, alignCenter, true)
 		}
 		if one {
 			s := g.lineText(l)
-			band := rect(model.RectReels.X+150, model.RectReels.Y+model.RectReels.H-54, model.RectReels.W-300, 44)
+			band := rect(reelsR.X+150, reelsR.Y+reelsR.H-54, reelsR.W-300, 44)
 			g.panel(dst, band, 12, color.RGBA{0, 0, 0, 200})
 			g.textFit(dst, s, band.Inset(6), 24, c, alignCenter, true)
 		}
@@ -131,7 +169,8 @@ func (g *game) drawWinLines(dst *ebiten.Image) {
 
 func (g *game) drawAttract(dst *ebiten.Image) {
 	pulse := 0.75 + 0.25*math.Sin(float64(g.Tick)/12)
-	r := rect(model.RectReels.X+100, model.RectReels.Y+120, model.RectReels.W-200, 180)
+	reelsR := g.ReelsRect()
+	r := rect(reelsR.X+100, reelsR.Y+min(120, (reelsR.H-180)/2), reelsR.W-200, 180)
 	g.panel(dst, r, 20, color.RGBA{0x0B, 0x12, 0x2B, 0xE0})
 	g.strokeRect(dst, r.Inset(6), 3, colGold)
 	name := "OpenEGM"
@@ -150,8 +189,9 @@ func (g *game) drawAttract(dst *ebiten.Image) {
 }
 
 func (g *game) drawLockout(dst *ebiten.Image) {
-	g.fillRect(dst, model.RectReels.Inset(-8), color.RGBA{0, 0, 0, 150})
-	r := rect(model.RectReels.X+80, model.RectReels.Y+50, model.RectReels.W-160, model.RectReels.H-100)
+	reelsR := g.ReelsRect()
+	g.fillRect(dst, reelsR.Inset(-8), color.RGBA{0, 0, 0, 150})
+	r := rect(reelsR.X+80, reelsR.Y+50, reelsR.W-160, reelsR.H-100)
 	edge := colRed
 	if g.V.Mode == "handpay" {
 		edge = colGold

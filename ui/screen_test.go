@@ -14,6 +14,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -652,4 +653,268 @@ func spinViewB(pt *reels.Certified, stops []int) machine.View {
 	}
 	v.SpinWinCents, v.GameWinCents = sp.Win, sp.Win
 	return v
+}
+
+// jackpotLevels are a paytable level (the default paytable's level 1) and a
+// mystery level, as the machine shows them.
+func jackpotLevels() []machine.JackpotView {
+	return []machine.JackpotView{
+		{Level: 1, Cents: 1234_56, ResetCents: 500_00, RatePPM: 10_000},
+		{Level: 2, Mystery: true, Cents: 23_45, ResetCents: 20_00, CapCents: 50_00, RatePPM: 5_000},
+	}
+}
+
+// bannerCell is the design rectangle of cell i of n on the jackpot banner
+// (as drawJackpots lays them out).
+func bannerCell(i, n int) model.Rect {
+	const gap = 10.0
+	r := model.RectJackpots
+	w := (r.W - gap*float64(n-1)) / float64(n)
+	return model.Rect{X: r.X + float64(i)*(w+gap), Y: r.Y, W: w, H: r.H}
+}
+
+// goldish counts the pixels of a design rectangle in the gold of a level
+// being paid (any shade the pulse gives it).
+func goldish(img *image.RGBA, g *game, r model.Rect) (n, all int) {
+	for y := r.Y; y < r.Y+r.H; y += 2 {
+		for x := r.X; x < r.X+r.W; x += 2 {
+			c := pixel(img, g, x, y)
+			if c.R > 0x90 && c.G > 0x70 && c.B < 0x50 && c.R > c.B+0x50 {
+				n++
+			}
+			all++
+		}
+	}
+	return n, all
+}
+
+// The jackpot banner above the reels: each level's name and value drawn in
+// its panel, the reels below it showing the committed stops; a new game's
+// values are drawn at once, a level being paid is highlighted; without
+// levels the screen is as it was.
+func TestScreenJackpotBanner(t *testing.T) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	plain := spinView(t, pt, []int{7, 18, 29, 11, 3}, "idle")
+	plain.Lines, plain.SpinWinCents, plain.GameWinCents = nil, 0, 0 // cells unobstructed
+	v := plain
+	v.Jackpots, v.HandpayLimit = jackpotLevels(), 1200_00
+	c := useCanned(t, v)
+	wait(t, 3, nil)
+	img := grab(t, "jackpot_banner")
+	notBlank(t, img)
+	var got []string
+	for _, cell := range theGame.JackpotBanner() {
+		got = append(got, cell.String())
+	}
+	if want := []string{"JACKPOT 1.234,56 €", "MISTÉRIO 23,45 €"}; !slices.Equal(got, want) {
+		t.Errorf("banner %q, want %q", got, want)
+	}
+	for i := range 2 {
+		cr := bannerCell(i, 2).Inset(4)
+		label := model.Rect{X: cr.X + 8, Y: cr.Y + 4, W: cr.W*0.42 - 8, H: cr.H - 8}
+		value := model.Rect{X: cr.X + cr.W*0.42, Y: cr.Y + 4, W: cr.W*0.58 - 8, H: cr.H - 8}
+		if n := inked(img, theGame, label); n < 100 {
+			t.Errorf("level %d: its name is not drawn (%d pixels of text)", i, n)
+		}
+		if n := inked(img, theGame, value); n < 250 {
+			t.Errorf("level %d: its value is not drawn (%d pixels of text)", i, n)
+		}
+	}
+	n, rows := len(v.Window), len(v.Window[0])
+	checkCells(t, img, pt, v.Window, func(i, j int) model.Rect { return theGame.Cell(i, j, n, rows) })
+	if theGame.ReelsRect() != model.RectReelsJackpot {
+		t.Errorf("the reels are at %v with a banner", theGame.ReelsRect())
+	}
+
+	// The next game: new values, drawn from the new view.
+	next := v
+	next.Jackpots = jackpotLevels()
+	next.Jackpots[0].Cents, next.Jackpots[1].Cents = 9876_54, 31_07
+	c.setView(next)
+	wait(t, 2, nil)
+	img2 := grab(t, "jackpot_banner_next")
+	for i := range 2 {
+		cr := bannerCell(i, 2)
+		diff := 0
+		for y := cr.Y; y < cr.Y+cr.H; y++ {
+			for x := cr.X + cr.W*0.42; x < cr.X+cr.W; x++ {
+				if dist(pixel(img, theGame, x, y), pixel(img2, theGame, x, y)) > 80 {
+					diff++
+				}
+			}
+		}
+		if diff < 100 {
+			t.Errorf("level %d: the new value is not drawn (%d pixels changed)", i, diff)
+		}
+	}
+
+	// The mystery level hit: its panel is gold until it is paid.
+	hit := next
+	hit.Jackpots = jackpotLevels()
+	hit.Jackpots[1].Pending = true
+	hit.Message = machine.Message{Key: "refused_jackpot_pending"}
+	c.setView(hit)
+	wait(t, 2, nil)
+	img3 := grab(t, "jackpot_pending")
+	if g, all := goldish(img3, theGame, bannerCell(1, 2).Inset(4)); g < all/2 {
+		t.Errorf("the level being paid is not highlighted: %d of %d pixels gold", g, all)
+	}
+	if g, all := goldish(img3, theGame, bannerCell(0, 2).Inset(4)); g > all/10 {
+		t.Errorf("a level not being paid is highlighted: %d of %d pixels gold", g, all)
+	}
+
+	// Four levels: narrower panels, the name above the value.
+	four := next
+	four.Jackpots = append(jackpotLevels(),
+		machine.JackpotView{Level: 3, Mystery: true, Cents: 150_00, ResetCents: 100_00, CapCents: 200_00, RatePPM: 2_000},
+		machine.JackpotView{Level: 4, Mystery: true, Cents: 1_000_00, ResetCents: 800_00, CapCents: 1500_00, RatePPM: 1_000})
+	c.setView(four)
+	wait(t, 2, nil)
+	img5 := grab(t, "jackpot_banner_four")
+	for i := range 4 {
+		cr := bannerCell(i, 4).Inset(4)
+		if n := inked(img5, theGame, model.Rect{X: cr.X + 6, Y: cr.Y + cr.H*0.4, W: cr.W - 12, H: cr.H * 0.55}); n < 150 {
+			t.Errorf("level %d of 4: its value is not drawn (%d pixels of text)", i, n)
+		}
+	}
+
+	// Without levels: no banner, the reels where they always were.
+	c.setView(plain)
+	wait(t, 2, nil)
+	img4 := grab(t, "jackpot_none")
+	if len(theGame.JackpotBanner()) != 0 || theGame.ReelsRect() != model.RectReels {
+		t.Errorf("without levels: banner %v, reels %v", theGame.JackpotBanner(), theGame.ReelsRect())
+	}
+	checkCells(t, img4, pt, plain.Window, func(i, j int) model.Rect { return model.CellRect(i, j, n, rows) })
+}
+
+// A jackpot paid by hand: the lockout's title says JACKPOT, unlike a
+// paytable win's handpay, with the amount under it.
+func TestScreenJackpotHandpay(t *testing.T) {
+	shots := map[string]*image.RGBA{}
+	var panel model.Rect
+	for _, kind := range []string{"win", "progressive"} {
+		v := idleView()
+		v.Credits, v.CreditsCents, v.HandpayLimit = 100, 100, 1200_00
+		v.Jackpots = jackpotLevels()
+		v.Mode, v.Handpay, v.HandpayKind = "handpay", 1500_00, kind
+		v.Message = machine.Message{Key: "msg_handpay", Args: []int64{1500_00}}
+		if kind == "progressive" {
+			v.Message.Key = "msg_jackpot_handpay"
+		}
+		useCanned(t, v)
+		wait(t, 3, nil)
+		img := grab(t, "jackpot_handpay_"+kind)
+		notBlank(t, img)
+		shots[kind] = img
+		reelsR := theGame.ReelsRect()
+		panel = model.Rect{X: reelsR.X + 80, Y: reelsR.Y + 50, W: reelsR.W - 160, H: reelsR.H - 100}
+		n := 0
+		for x := panel.X + 10; x < panel.X+panel.W-10; x++ {
+			if dist(pixel(img, theGame, x, panel.Y+2), shade(colGold, 0.5)) < 30 {
+				n++
+			}
+		}
+		if n < 300 {
+			t.Errorf("%s: the lockout panel's edge is not drawn (%d pixels)", kind, n)
+		}
+		if n := inked(img, theGame, model.Rect{X: panel.X + 20, Y: panel.Y + 30, W: panel.W - 40, H: 60}); n < 1000 {
+			t.Errorf("%s: the lockout's title is not drawn (%d pixels)", kind, n)
+		}
+		if n := inked(img, theGame, model.Rect{X: panel.X + 20, Y: panel.Y + 100, W: panel.W - 40, H: 40}); n < 1000 {
+			t.Errorf("%s: the amount is not drawn (%d pixels)", kind, n)
+		}
+		if n := inked(img, theGame, model.RectMessage.Inset(4)); n < 200 {
+			t.Errorf("%s: message area is empty", kind)
+		}
+	}
+	head, lines := theGame.LockoutLines()
+	if head != "JACKPOT: PAGAMENTO MANUAL" || len(lines) == 0 || lines[0] != "Jackpot ganho: 1.500,00 €" {
+		t.Errorf("progressive handpay lockout: %q %q", head, lines)
+	}
+	diff := 0
+	title := model.Rect{X: panel.X + 20, Y: panel.Y + 30, W: panel.W - 40, H: 60}
+	for y := title.Y; y < title.Y+title.H; y += 2 {
+		for x := title.X; x < title.X+title.W; x += 2 {
+			if dist(pixel(shots["win"], theGame, x, y), pixel(shots["progressive"], theGame, x, y)) > 80 {
+				diff++
+			}
+		}
+	}
+	if diff < 200 {
+		t.Errorf("a jackpot's handpay has the title of a win's (%d pixels differ)", diff)
+	}
+}
+
+// The jackpot rules page in Portuguese and English: the page the window
+// draws lists every level with its reset, rate and cap, and the level 1
+// combination is drawn with its real symbols.
+func TestScreenJackpotRules(t *testing.T) {
+	shots := map[string]*image.RGBA{}
+	for _, lang := range []string{"pt", "en"} {
+		v := idleView()
+		v.Lang, v.Credits, v.CreditsCents, v.HandpayLimit = lang, 100, 100, 1200_00
+		v.Jackpots = jackpotLevels()
+		v.MaxLevel = 4 // the paytable's level is local: the top bet is offered
+		useCanned(t, v)
+		var page model.Page
+		on(t, func(g *game, _ int, _ func() *image.RGBA) bool {
+			g.Click(95, 672) // the help button
+			for i, p := range g.PaytablePages() {
+				if p.Title == model.T(lang, "pt_title_jackpots") {
+					g.PageBy(i)
+					page = p
+				}
+			}
+			return true
+		})
+		wait(t, 3, nil)
+		img := grab(t, "paytable_jackpot_"+lang)
+		notBlank(t, img)
+		if page.Title == "" || !theGame.Help || theGame.PaytablePages()[theGame.HelpPage].Title != page.Title {
+			t.Fatalf("%s: the jackpot page is not on screen (help %v, page %d)", lang, theGame.Help, theGame.HelpPage)
+		}
+		text := model.PageText(page)
+		for _, j := range v.Jackpots {
+			for _, w := range []string{model.Euro(lang, j.ResetCents), model.RatePercent(lang, j.RatePPM)} {
+				if !strings.Contains(text, w) {
+					t.Errorf("%s: level %d: %q is not on the page:\n%s", lang, j.Level, w, text)
+				}
+			}
+		}
+		if !strings.Contains(text, model.T(lang, "jp_top_bet", "10")) {
+			t.Errorf("%s: the page does not say level 1 is won at the top bet only:\n%s", lang, text)
+		}
+		if !strings.Contains(text, model.Euro(lang, 50_00)) || !strings.Contains(text, model.Euro(lang, 1200_00)) {
+			t.Errorf("%s: the mystery cap or the handpay limit is not on the page:\n%s", lang, text)
+		}
+		want, n := SymbolColor("W"), 0
+		for y := 70; y < 620; y += 2 {
+			for x := 30; x < 1250; x += 2 {
+				if dist(img.RGBAAt(x, y), want) < 12 {
+					n++
+				}
+			}
+		}
+		if n < 40 {
+			t.Errorf("%s: the jackpot combination's symbols are not drawn (%d pixels)", lang, n)
+		}
+		body := model.Rect{X: model.RectPage.X + 30, Y: model.RectPage.Y + 70, W: model.RectPage.W - 60, H: model.RectPage.H - 80}
+		if n := inked(img, theGame, body); n < 8000 {
+			t.Errorf("%s: the jackpot page is nearly empty (%d pixels of text)", lang, n)
+		}
+		shots[lang] = img
+		on(t, func(g *game, _ int, _ func() *image.RGBA) bool { g.Help = false; return true })
+	}
+	diff := 0
+	for y := 0; y < 720; y += 4 {
+		for x := 0; x < 1280; x += 4 {
+			if shots["pt"].RGBAAt(x, y) != shots["en"].RGBAAt(x, y) {
+				diff++
+			}
+		}
+	}
+	if diff < 500 {
+		t.Errorf("the Portuguese and English jackpot pages look the same (%d pixels differ)", diff)
+	}
 }

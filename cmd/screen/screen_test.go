@@ -92,7 +92,7 @@ func TestScreenProcessShowsTheCabinet(t *testing.T) {
 	sx, sy := float64(b.Dx())/model.DesignW, float64(b.Dy())/model.DesignH
 	for i, col := range v.Window {
 		for j, want := range col {
-			r := model.CellRect(i, j, len(v.Window), len(col))
+			r := model.ViewCell(v, i, j, len(v.Window), len(col))
 			c := color.RGBAModel.Convert(img.At(int((r.X+0.1*r.W)*sx), int((r.Y+0.55*r.H)*sy))).(color.RGBA)
 			best, bd := "", math.Inf(1)
 			for _, s := range pt.Symbols {

@@ -40,6 +40,18 @@ type Config struct {
 	Seed         uint64
 	Start        time.Time // the clock's start; the clock moves only with Advance
 	ProgramHash  string    // reported by the self-test, for the identification page
+	// Jackpot are the levels of the cabinet's own jackpot; nil means
+	// DefaultJackpot, so the screens show a banner and its rules page.
+	Jackpot []meters.JackpotLevel
+	// NoJackpot runs the machine without a jackpot.
+	NoJackpot bool
+}
+
+// DefaultJackpot are the demo's jackpot levels: the paytable's level 1 (its
+// top combination at the top bet) and a mystery level fed by every bet.
+var DefaultJackpot = []meters.JackpotLevel{
+	{Level: 1, ResetCents: 500_00, RatePPM: 10_000, HiddenPPM: 2_000},
+	{Level: 2, Mystery: true, ResetCents: 20_00, CapCents: 50_00, RatePPM: 5_000},
 }
 
 // New powers up a machine on pt (which may be nil).
@@ -56,9 +68,15 @@ func New(pt *reels.Certified, cfg Config) *Cabinet {
 	if cfg.Start.IsZero() {
 		cfg.Start = time.Date(2025, 6, 10, 21, 30, 0, 0, time.UTC)
 	}
+	switch {
+	case cfg.NoJackpot:
+		cfg.Jackpot = nil
+	case cfg.Jackpot == nil:
+		cfg.Jackpot = DefaultJackpot
+	}
 	c := &Cabinet{pt: pt, now: cfg.Start, switches: map[string]bool{}, Outputs: map[string]bool{}}
 	c.m = machine.New(machine.Config{MachineID: cfg.MachineID, MachineNum: 1, Denom: cfg.Denom, HandpayLimit: cfg.HandpayLimit,
-		SpinTime: cfg.SpinTime}, pt, meters.NewState(), rng.NewSeeded(cfg.Seed))
+		SpinTime: cfg.SpinTime, LocalJackpot: cfg.Jackpot}, pt, meters.NewState(), rng.NewSeeded(cfg.Seed))
 	tests := machine.SelfTest{ProgramHash: cfg.ProgramHash}
 	if pt == nil {
 		tests.Paytable = "no paytable"

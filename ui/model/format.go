@@ -94,6 +94,34 @@ func Percent(lang string, r *big.Rat) string {
 	return strings.Replace(strings.TrimSuffix(s, "%"), ".", ",", 1) + " %"
 }
 
+// RatePercent renders a rate in parts per million as a percentage, with
+// as many decimals as it needs and the language's decimal mark, spaced as
+// Percent spaces it: 10 000 ppm is "1 %" in Portuguese and "1%" in English,
+// 5 000 ppm "0,5 %" and "0.5%", 12 345 ppm "1,2345 %".
+func RatePercent(lang string, ppm int64) string {
+	neg := ppm < 0
+	u := uint64(ppm)
+	if neg {
+		u = -u
+	}
+	s := strconv.FormatUint(u/10000, 10)
+	if frac := u % 10000; frac > 0 {
+		digits := strconv.FormatUint(frac+10000, 10)[1:] // four digits, leading zeros kept
+		dec := ","
+		if lang == "en" {
+			dec = "."
+		}
+		s += dec + strings.TrimRight(digits, "0")
+	}
+	if neg {
+		s = "-" + s
+	}
+	if lang == "en" {
+		return s + "%"
+	}
+	return s + " %"
+}
+
 // Clock formats a ledger time (unix nanoseconds) for the service screens.
 func Clock(ns int64) string {
 	if ns == 0 {

@@ -163,7 +163,10 @@ func PaytablePages(pt *reels.Certified, v machine.View, lang string) []Page {
 		}
 		add(&p5, ItemText, t("pt_rtp_level", num(pt.CreditsPerLine[l]), Percent(lang, r)))
 	}
-	return []Page{p1, p2, p3, p4, p5}
+	// The cabinet's jackpot, when it has levels, before the paylines.
+	pages := []Page{p1, p2, p3}
+	pages = append(pages, jackpotPages(pt, v, lang)...)
+	return append(pages, p4, p5)
 }
 
 // countRange describes the counts an entry covers: exactly n when the next

@@ -69,6 +69,7 @@ type pagesKey struct {
 	level int
 	max   int
 	limit int64
+	jp    string // the jackpot levels' rules (jackpotRules)
 }
 
 // Keypad is the on-screen service Keypad: a login (role and PIN) or a new PIN.
@@ -178,7 +179,7 @@ func Lockout(mode string) bool {
 
 // PaytablePages are built once per paytable, language and bet.
 func (g *Screen) PaytablePages() []Page {
-	k := pagesKey{g.PT, g.Lang, g.V.MachineID, g.V.Denom, g.V.Level, g.V.MaxLevel, g.V.HandpayLimit}
+	k := pagesKey{g.PT, g.Lang, g.V.MachineID, g.V.Denom, g.V.Level, g.V.MaxLevel, g.V.HandpayLimit, jackpotRules(g.V.Jackpots)}
 	if g.pages == nil || k != g.pagesFor {
 		g.pages, g.pagesFor = PaytablePages(g.PT, g.V, g.Lang), k
 	}
@@ -385,10 +386,10 @@ func (g *Screen) ReelCount() (reelsN, rows int) {
 }
 
 // CellRect is the design-space rectangle of a reel cell on the player
-// screen, for a window of reelsN reels and rows rows.
+// screen without jackpot levels (Screen.Cell is the one on screen), for a
+// window of reelsN reels and rows rows.
 func CellRect(reel, row, reelsN, rows int) Rect {
-	w, h := RectReels.W/float64(reelsN), RectReels.H/float64(rows)
-	return Rect{RectReels.X + float64(reel)*w, RectReels.Y + float64(row)*h, w, h}
+	return CellIn(RectReels, reel, row, reelsN, rows)
 }
 
 // SymbolName is a symbol's player-facing name by ID.
@@ -429,6 +430,12 @@ func (g *Screen) LockoutLines() (head string, lines []string) {
 	head = g.T("mode_" + v.Mode)
 	switch v.Mode {
 	case "handpay":
+		if v.HandpayKind == meters.HandpayProgressive {
+			// A jackpot paid by hand: say so, and how much.
+			head = g.T("lock_jackpot_head")
+			lines = append(lines, g.T("lock_jackpot_amount", Euro(g.Lang, v.Handpay)), g.T("lock_call_attendant"))
+			break
+		}
 		lines = append(lines, g.T("lock_handpay_amount", Euro(g.Lang, v.Handpay)))
 		if v.HandpayKind != "" {
 			lines = append(lines, g.T("handpay_"+v.HandpayKind))

@@ -1,0 +1,49 @@
+package demo
+
+import (
+	"testing"
+	"time"
+
+	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/machine"
+)
+
+// The demo machine has the default jackpot: its two levels are in the view,
+// at their reset values, and bets feed them (the mystery level at any bet,
+// the paytable level at the top bet).
+func TestDefaultJackpot(t *testing.T) {
+	pt, err := assets.LoadPaytable(assets.DefaultGame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New(pt, Config{MachineID: "EGM-DEMO", Denom: 1, Seed: 3})
+	v := c.View()
+	if len(v.Jackpots) != 2 {
+		t.Fatalf("view has %d jackpot levels, want 2: %+v", len(v.Jackpots), v.Jackpots)
+	}
+	for i, want := range DefaultJackpot {
+		j := v.Jackpots[i]
+		if j.Level != want.Level || j.Mystery != want.Mystery || j.Cents != want.ResetCents || j.ResetCents != want.ResetCents ||
+			j.CapCents != want.CapCents || j.RatePPM != want.RatePPM {
+			t.Errorf("level %d in the view: %+v, configured %+v", i, j, want)
+		}
+	}
+	if v.MaxLevel != pt.TopLevel() {
+		t.Errorf("with the paytable's level local, the top bet must be offered: max level %d, top %d", v.MaxLevel, pt.TopLevel())
+	}
+	c.InsertBill(50_000)
+	c.Press(machine.BtnMaxBet)
+	for range 20 {
+		c.Press(machine.BtnSpin)
+		c.Advance(3 * time.Second)
+	}
+	after := c.View().Jackpots
+	for i := range after {
+		if after[i].Cents <= v.Jackpots[i].Cents && !after[i].Pending {
+			t.Errorf("level %d did not grow with 20 top bets: %d → %d cents", after[i].Level, v.Jackpots[i].Cents, after[i].Cents)
+		}
+	}
+	if v := New(pt, Config{NoJackpot: true}).View(); len(v.Jackpots) != 0 {
+		t.Errorf("NoJackpot: %+v", v.Jackpots)
+	}
+}
