@@ -1,0 +1,192 @@
+package super
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"go.etcd.io/etcd/api/v3/mvccpb"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/openegm/cabinet/jackpot"
+)
+
+// Snapshot is the group's pools as of one revision, for display.
+type Snapshot struct {
+	Revision int64 // mod revision of the pools key
+	Seq      uint64
+	Levels   []LevelValue // in creation order
+	// Err is set if the pools stored at Revision cannot be decoded (they
+	// fail jackpot's checks): nothing of them may be shown.
+	Err error
+}
+
+// LevelValue is one level of a Snapshot.
+type LevelValue struct {
+	ID      string
+	Cents   int64 // the value to display (jackpot.Cents of Meters.Current)
+	Meters  jackpot.Meters
+	Config  jackpot.Config
+	Pending []jackpot.Claim // hits not yet awarded (a reached mystery target)
+	Closed  bool
+}
+
+// Level returns the level id of the snapshot.
+func (s Snapshot) Level(id string) (LevelValue, bool) {
+	for _, l := range s.Levels {
+		if l.ID == id {
+			return l, true
+		}
+	}
+	return LevelValue{}, false
+}
+
+func (s *Store) snapshot(kv *mvccpb.KeyValue) Snapshot {
+	snap := Snapshot{Revision: kv.ModRevision}
+	p := new(jackpot.Pools)
+	if err := p.UnmarshalBinary(kv.Value); err != nil {
+		snap.Err = fmt.Errorf("super: %w: key %q at revision %d: %w", ErrCorrupt, kv.Key, kv.ModRevision, err)
+		return snap
+	}
+	snap.Seq = p.Seq()
+	for _, id := range p.Levels() {
+		lv, _ := p.Level(id)
+		snap.Levels = append(snap.Levels, LevelValue{
+			ID: id, Cents: jackpot.Cents(lv.Meters.Current), Meters: lv.Meters,
+			Config: lv.Config, Pending: lv.Pending, Closed: lv.Closed,
+		})
+	}
+	return snap
+}
+
+// Current reads the group's pools once, as a Snapshot.
+func (s *Store) Current(ctx context.Context) (Snapshot, error) {
+	ctx, stop := s.bind(ctx)
+	defer stop()
+	resp, err := s.cli.Get(ctx, s.poolKey())
+	if err != nil {
+		return Snapshot{}, fmt.Errorf("super: read pools of %q: %w", s.prefix, err)
+	}
+	if len(resp.Kvs) != 1 {
+		return Snapshot{}, fmt.Errorf("super: read pools of %q: %w: no key %q", s.prefix, ErrNotInitialized, s.poolKey())
+	}
+	snap := s.snapshot(resp.Kvs[0])
+	return snap, snap.Err
+}
+
+// Watch delivers the group's pools whenever they change, starting with the
+// current ones (once they exist). Delivery is coalesced: a reader that falls
+// behind gets the latest snapshot, never a stale one, and revisions only
+// grow. The watch survives member failures, compaction and lost streams (it
+// reads the key again and watches on from there); every resync interval
+// (WatchResync, 5 s by default) it also reads the key, so a stream stuck on
+// a member that stopped serving cannot freeze the display. The channel is
+// closed when ctx ends or the client is closed.
+func (s *Store) Watch(ctx context.Context) <-chan Snapshot {
+	out := make(chan Snapshot, 1)
+	go s.watch(ctx, out, 0)
+	return out
+}
+
+// watch runs Watch's loop; a start revision other than 0 watches from there
+// before the first read (for tests of compaction).
+func (s *Store) watch(ctx context.Context, out chan Snapshot, start int64) {
+	ctx, stop := s.bind(ctx)
+	defer stop()
+	defer close(out)
+	pk := s.poolKey()
+	var (
+		last int64 // revision last delivered
+		bo   backoff
+	)
+	deliver := func(kv *mvccpb.KeyValue) {
+		if kv.ModRevision <= last {
+			return
+		}
+		last = kv.ModRevision
+		snap := s.snapshot(kv)
+		for {
+			select {
+			case out <- snap:
+				return
+			default:
+			}
+			select { // replace the one the reader has not taken
+			case <-out:
+			default:
+			}
+		}
+	}
+	resync := s.resync
+	if resync <= 0 {
+		resync = defaultResync
+	}
+	tick := time.NewTicker(resync)
+	defer tick.Stop()
+	for ctx.Err() == nil {
+		if start == 0 {
+			resp, err := s.get(ctx, pk, resync)
+			if err != nil {
+				if bo.wait(ctx) != nil {
+					return
+				}
+				continue
+			}
+			if len(resp.Kvs) == 1 {
+				deliver(resp.Kvs[0])
+			}
+			start = resp.Header.Revision + 1
+		}
+		start = s.follow(ctx, pk, start, tick.C, resync, deliver)
+		if start == 0 && bo.wait(ctx) != nil {
+			return
+		} else if start != 0 {
+			bo = backoff{}
+		}
+	}
+}
+
+// follow watches pk from revision start and delivers its changes until the
+// stream fails (it returns 0: read the key again) or a resync read finds a
+// change the stream did not deliver (it returns the revision to watch from).
+func (s *Store) follow(ctx context.Context, pk string, start int64, tick <-chan time.Time, resync time.Duration, deliver func(*mvccpb.KeyValue)) int64 {
+	wctx, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
+	defer cancel()
+	wch := s.cli.Watch(wctx, pk, clientv3.WithRev(start))
+	var seen int64 // last mod revision the stream delivered
+	for {
+		select {
+		case wr, ok := <-wch:
+			if !ok || wr.Err() != nil {
+				return 0 // compacted, canceled, no leader, closed
+			}
+			var latest *mvccpb.KeyValue
+			for _, ev := range wr.Events {
+				if ev.Type == mvccpb.PUT {
+					latest = ev.Kv
+				}
+			}
+			if latest != nil {
+				seen = max(seen, latest.ModRevision)
+				deliver(latest)
+			}
+		case <-tick:
+			resp, err := s.get(ctx, pk, resync)
+			if err != nil || len(resp.Kvs) != 1 {
+				continue
+			}
+			if kv := resp.Kvs[0]; kv.ModRevision > max(seen, start-1) {
+				deliver(kv)
+				return resp.Header.Revision + 1
+			}
+		}
+	}
+}
+
+// get reads key, giving up after d (at least a second) so that a member
+// that stopped answering cannot hold the watch.
+func (s *Store) get(ctx context.Context, key string, d time.Duration) (*clientv3.GetResponse, error) {
+	ctx, cancel := context.WithTimeout(ctx, max(d, time.Second))
+	defer cancel()
+	return s.cli.Get(ctx, key)
+}
