@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openegm/cabinet/internal/cabinettest"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
-	"github.com/openegm/cabinet/reels"
 	"github.com/openegm/cabinet/rng"
 	"github.com/openegm/cabinet/sas"
 	"github.com/openegm/cabinet/sas/host"
@@ -33,111 +31,20 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binDir = dir
-	for _, pkg := range []string{"cabinet", "meterread", "sashost"} {
-		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, pkg), "../"+pkg).CombinedOutput()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", pkg, err, out)
-			os.Exit(1)
-		}
+	if err := cabinettest.Build("../..", dir, "cabinet", "meterread", "sashost"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
 
-type cabinet struct {
-	t    testing.TB
-	cmd  *exec.Cmd
-	data string
-	conn net.Conn
-	rd   *bufio.Reader
-}
+type cabinet = cabinettest.Cabinet
 
 func startCabinet(t testing.TB, data string, args ...string) *cabinet {
 	t.Helper()
-	sock := filepath.Join(data, "control.sock")
-	os.Remove(sock)
-	cmd := exec.Command(filepath.Join(binDir, "cabinet"), append([]string{"--data", data, "--machine-id", "EGM-TEST", "--machine-num", "7"}, args...)...)
-	logf, _ := os.OpenFile(filepath.Join(data, "cabinet.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := &cabinet{t: t, cmd: cmd, data: data}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		conn, err := net.Dial("unix", sock)
-		if err == nil {
-			c.conn, c.rd = conn, bufio.NewReader(conn)
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("control socket never came up: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	// Wait for the power-up to be processed.
-	for c.state().Mode == "starting" {
-		time.Sleep(10 * time.Millisecond)
-	}
-	return c
-}
-
-func (c *cabinet) send(cmd command) reply {
-	c.t.Helper()
-	b, _ := json.Marshal(cmd)
-	if _, err := c.conn.Write(append(b, '\n')); err != nil {
-		c.t.Fatal(err)
-	}
-	line, err := c.rd.ReadBytes('\n')
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	var r reply
-	if err := json.Unmarshal(line, &r); err != nil {
-		c.t.Fatal(err)
-	}
-	if !r.OK {
-		c.t.Fatalf("%+v: %s", cmd, r.Error)
-	}
-	return r
-}
-
-func (c *cabinet) state() machine.View { return *c.send(command{Cmd: "state"}).View }
-
-// waitIdle waits until the game on screen has ended.
-func (c *cabinet) waitIdle() machine.View {
-	c.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		v := c.state()
-		if v.Mode != "spinning" {
-			return v
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("game never ended: %+v", v)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// turnKey turns the attendant key on and back off, as an attendant does.
-func (c *cabinet) turnKey(who string) reply {
-	r := c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: who})
-	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: false})
-	return r
-}
-
-func (c *cabinet) stop() {
-	c.conn.Close()
-	c.cmd.Process.Signal(syscall.SIGTERM)
-	c.cmd.Wait()
-}
-
-func (c *cabinet) kill() {
-	c.conn.Close()
-	c.cmd.Process.Signal(syscall.SIGKILL)
-	c.cmd.Wait()
+	return cabinettest.Start(t, filepath.Join(binDir, "cabinet"), data, args...)
 }
 
 func TestEndToEndSession(t *testing.T) {
@@ -145,26 +52,26 @@ func TestEndToEndSession(t *testing.T) {
 	c := startCabinet(t, data, "--spin-time", "5ms", "--handpay-limit", "20000")
 	var billsIn, ticketsOut, handpaid int64
 	for _, b := range []int64{5000, 5000, 2000} {
-		r := c.send(command{Cmd: "bill", Cents: b})
+		r := c.Send(cabinettest.Command{Cmd: "bill", Cents: b})
 		if r.View.CreditsCents == 0 {
 			t.Fatal("bill not credited")
 		}
 		billsIn += b
 	}
-	if r := c.send(command{Cmd: "bill", Cents: 700}); r.View.CreditsCents != billsIn {
+	if r := c.Send(cabinettest.Command{Cmd: "bill", Cents: 700}); r.View.CreditsCents != billsIn {
 		t.Fatal("a 7-euro bill was credited")
 	}
 	games, free := 0, false
 	for i := range 300 {
 		if i%50 == 0 {
-			c.send(command{Cmd: "press", Button: machine.BtnBetUp})
+			c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnBetUp})
 		}
-		v := c.state()
+		v := c.State()
 		if v.CreditsCents < v.BetCents {
-			c.send(command{Cmd: "bill", Cents: 5000})
+			c.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
 			billsIn += 5000
 		}
-		r := c.send(command{Cmd: "press", Button: machine.BtnSpin})
+		r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
 		if r.Refused != "" {
 			if r.Refused == "refused_handpay" {
 				break
@@ -172,13 +79,13 @@ func TestEndToEndSession(t *testing.T) {
 			t.Fatalf("spin %d refused: %s", i, r.Refused)
 		}
 		games++
-		v = c.waitIdle()
+		v = c.WaitIdle()
 		if v.FreePlayed > 0 {
 			free = true
 		}
 		if v.Mode == "handpay" {
 			handpaid += v.Handpay
-			c.turnKey("att-9")
+			c.TurnKey("att-9")
 		}
 	}
 	if !free {
@@ -186,59 +93,59 @@ func TestEndToEndSession(t *testing.T) {
 	}
 	// The embedded local jackpot: both levels shown, the mystery level fed
 	// by every bet.
-	if v := c.state(); len(v.Jackpots) != 2 || v.Jackpots[0].Level != 1 || v.Jackpots[1].Level != 9 ||
+	if v := c.State(); len(v.Jackpots) != 2 || v.Jackpots[0].Level != 1 || v.Jackpots[1].Level != 9 ||
 		v.Jackpots[1].Cents <= v.Jackpots[1].ResetCents {
 		t.Fatalf("jackpots on screen after %d games: %+v", games, v.Jackpots)
 	}
 	// Door open refuses play; closing returns.
-	c.send(command{Cmd: "door", Door: meters.DoorMain, Open: true})
-	if r := c.send(command{Cmd: "press", Button: machine.BtnSpin}); r.Refused != "refused_door_open" {
+	c.Send(cabinettest.Command{Cmd: "door", Door: meters.DoorMain, Open: true})
+	if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin}); r.Refused != "refused_door_open" {
 		t.Fatalf("spin with the door open: %q", r.Refused)
 	}
-	c.send(command{Cmd: "door", Door: meters.DoorMain, Open: false})
+	c.Send(cabinettest.Command{Cmd: "door", Door: meters.DoorMain, Open: false})
 	// A balance at or above the limit goes to a cancelled-credit handpay.
 	var cancelled int64
-	if v := c.state(); v.CreditsCents >= 20000 {
-		r := c.send(command{Cmd: "press", Button: machine.BtnCashOut})
+	if v := c.State(); v.CreditsCents >= 20000 {
+		r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut})
 		if r.View.Mode != "handpay" || r.View.Handpay != v.CreditsCents {
 			t.Fatalf("cash out of %d: %+v", v.CreditsCents, r.View)
 		}
 		cancelled += v.CreditsCents
-		c.turnKey("att-2")
+		c.TurnKey("att-2")
 	}
-	if v := c.state(); v.CreditsCents == 0 {
-		c.send(command{Cmd: "bill", Cents: 1000})
+	if v := c.State(); v.CreditsCents == 0 {
+		c.Send(cabinettest.Command{Cmd: "bill", Cents: 1000})
 		billsIn += 1000
 	}
 	// Cash out to a ticket (under the limit) ...
-	v := c.state()
+	v := c.State()
 	credits := v.CreditsCents
-	r := c.send(command{Cmd: "press", Button: machine.BtnCashOut})
+	r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut})
 	if r.View.Printing == "" || r.View.CreditsCents != 0 {
 		t.Fatalf("cash out: %+v", r.View)
 	}
 	ticketsOut += credits
 	deadline := time.Now().Add(5 * time.Second)
-	for c.state().Printing != "" && time.Now().Before(deadline) {
+	for c.State().Printing != "" && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	tk := c.send(command{Cmd: "tickets"}).Tickets
+	tk := c.Send(cabinettest.Command{Cmd: "tickets"}).Tickets
 	if len(tk) != 1 || tk[0].Cents != credits || tk[0].MachineID != "EGM-TEST" || !strings.HasPrefix(tk[0].Validation, "0007") {
 		t.Fatalf("tickets %+v", tk)
 	}
 	// ... and at the limit, a cancelled-credit handpay.
 	for range 5 {
-		c.send(command{Cmd: "bill", Cents: 5000})
+		c.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
 		billsIn += 5000
 	}
-	r = c.send(command{Cmd: "press", Button: machine.BtnCashOut})
+	r = c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut})
 	if r.View.Mode != "handpay" || r.View.Handpay != 25000 {
 		t.Fatalf("big cash out: %+v", r.View)
 	}
-	c.turnKey("att-2")
+	c.TurnKey("att-2")
 	cancelled += 25000
 
-	m := c.send(command{Cmd: "meters"}).Meters
+	m := c.Send(cabinettest.Command{Cmd: "meters"}).Meters
 	if m["total bills accepted"] != billsIn || m["ticket out"] != ticketsOut || m["hand-paid cancelled credits"] != cancelled ||
 		m["games played"] != int64(games) || m["current credits"] != 0 || m["total jackpot (hand-paid wins)"] != handpaid {
 		t.Fatalf("meters %v; script: bills %d tickets %d games %d handpaid %d", m, billsIn, ticketsOut, games, handpaid)
@@ -248,7 +155,7 @@ func TestEndToEndSession(t *testing.T) {
 		m["hard meter_coin_in"] > m["total coin in (bets)"]/100 || m["hard meter_drop"] > m["total drop"]/100 {
 		t.Fatalf("hard meters %v", m)
 	}
-	c.stop()
+	c.Stop()
 
 	if st := readLedger(t, data); st.Events[len(st.Events)-1].Code != meters.EventPowerDown {
 		t.Fatalf("orderly stop without a power-down event: %+v", st.Events[len(st.Events)-1])
@@ -282,7 +189,7 @@ func TestCrashLoop(t *testing.T) {
 		c := startCabinet(t, data, args...)
 		if i > 0 {
 			// Whatever game was open at the kill must finish with its stops.
-			c.waitIdle()
+			c.WaitIdle()
 			st := readLedger(t, data)
 			if err := st.Check(); err != nil {
 				t.Fatalf("kill %d: %v", i, err)
@@ -305,31 +212,31 @@ func TestCrashLoop(t *testing.T) {
 					return
 				default:
 				}
-				b, _ := json.Marshal(command{Cmd: "bill", Cents: 500})
-				c.conn.Write(append(b, '\n'))
-				if _, err := c.rd.ReadBytes('\n'); err != nil {
+				b, _ := json.Marshal(cabinettest.Command{Cmd: "bill", Cents: 500})
+				c.Conn.Write(append(b, '\n'))
+				if _, err := c.Rd.ReadBytes('\n'); err != nil {
 					return
 				}
-				b, _ = json.Marshal(command{Cmd: "press", Button: machine.BtnSpin})
-				c.conn.Write(append(b, '\n'))
-				if _, err := c.rd.ReadBytes('\n'); err != nil {
+				b, _ = json.Marshal(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
+				c.Conn.Write(append(b, '\n'))
+				if _, err := c.Rd.ReadBytes('\n'); err != nil {
 					return
 				}
 				time.Sleep(25 * time.Millisecond)
 			}
 		}()
 		time.Sleep(time.Duration(150+r.Intn(400)) * time.Millisecond)
-		c.cmd.Process.Signal(syscall.SIGKILL)
-		c.cmd.Wait()
+		c.Cmd.Process.Signal(syscall.SIGKILL)
+		c.Cmd.Wait()
 		close(stop)
-		c.conn.Close()
+		c.Conn.Close()
 		<-done
 		before := readLedger(t, data)
 		if before.Open != nil {
 			resumed++
 			c2 := startCabinet(t, data, args...)
-			c2.waitIdle()
-			c2.stop()
+			c2.WaitIdle()
+			c2.Stop()
 			after := readLedger(t, data)
 			var g *meters.GameHistory
 			for k := range after.Games {
@@ -398,24 +305,24 @@ func readLedger(t testing.TB, data string) *meters.State {
 func TestServiceMenuAcrossRestart(t *testing.T) {
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
-	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech-4"})
-	if r := c.send(command{Cmd: "pin", Role: machine.RoleTechnician, PIN: machine.DefaultPIN}); !r.View.Service.MustChangePIN {
+	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech-4"})
+	if r := c.Send(cabinettest.Command{Cmd: "pin", Role: machine.RoleTechnician, PIN: machine.DefaultPIN}); !r.View.Service.MustChangePIN {
 		t.Fatalf("default PIN: %+v", r.View.Service)
 	}
-	c.send(command{Cmd: "service", Action: machine.SvcSetPIN, Value: "739204"})
-	if r := c.send(command{Cmd: "service", Action: machine.SvcConfig, Key: "denom", Value: "10"}); r.Refused != "" {
+	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcSetPIN, Value: "739204"})
+	if r := c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcConfig, Key: "denom", Value: "10"}); r.Refused != "" {
 		t.Fatalf("config: %s", r.Refused)
 	}
-	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: false})
-	c.stop()
+	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: false})
+	c.Stop()
 
 	c = startCabinet(t, data, "--spin-time", "5ms")
-	defer c.stop()
-	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech-4"})
-	if r := c.send(command{Cmd: "pin", Role: machine.RoleTechnician, PIN: machine.DefaultPIN}); r.Refused != "refused_wrong_pin" {
+	defer c.Stop()
+	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech-4"})
+	if r := c.Send(cabinettest.Command{Cmd: "pin", Role: machine.RoleTechnician, PIN: machine.DefaultPIN}); r.Refused != "refused_wrong_pin" {
 		t.Fatalf("default PIN after the change: %+v", r)
 	}
-	r := c.send(command{Cmd: "pin", Role: machine.RoleTechnician, PIN: "739204"})
+	r := c.Send(cabinettest.Command{Cmd: "pin", Role: machine.RoleTechnician, PIN: "739204"})
 	if r.Refused != "" || r.View.Service == nil || r.View.Service.Settings["denom"] != "10" {
 		t.Fatalf("after restart: %+v", r)
 	}
@@ -440,18 +347,18 @@ func TestTamperedPaytableAndMeterFaultStopPlay(t *testing.T) {
 	}
 	data := t.TempDir()
 	c := startCabinet(t, data, "--paytable-dir", dir)
-	c.send(command{Cmd: "bill", Cents: 5000})
-	v := c.state()
+	c.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
+	v := c.State()
 	if v.Mode != "tilt" || len(v.Tilts) != 1 || v.Tilts[0] != machine.TiltPaytable {
 		t.Fatalf("tampered paytable: %+v", v)
 	}
-	if r := c.send(command{Cmd: "press", Button: machine.BtnSpin}); r.Refused != "refused_no_paytable" && r.Refused != "refused_tilt" {
+	if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin}); r.Refused != "refused_no_paytable" && r.Refused != "refused_tilt" {
 		t.Fatalf("spin: %q", r.Refused)
 	}
 	if v.CreditsCents != 0 {
 		t.Fatal("a bill was accepted by a machine that cannot play")
 	}
-	c.stop()
+	c.Stop()
 	st := readLedger(t, data)
 	var detail string
 	for _, e := range st.Events {
@@ -469,12 +376,12 @@ func TestTamperedPaytableAndMeterFaultStopPlay(t *testing.T) {
 	b[len(b)/2] ^= 0x01
 	os.WriteFile(segs[0], b, 0o600)
 	c = startCabinet(t, data)
-	defer c.stop()
-	v = c.state()
+	defer c.Stop()
+	v = c.State()
 	if v.Mode != "meter_fault" || v.Fault == "" {
 		t.Fatalf("damaged ledger: %+v", v)
 	}
-	if r := c.send(command{Cmd: "press", Button: machine.BtnSpin}); r.Refused != "refused_meter_fault" {
+	if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin}); r.Refused != "refused_meter_fault" {
 		t.Fatalf("spin with a meter fault: %q", r.Refused)
 	}
 }
@@ -482,18 +389,18 @@ func TestTamperedPaytableAndMeterFaultStopPlay(t *testing.T) {
 // The I/O test page shows the live input levels read through the pins.
 func TestIOTestPageShowsLiveInputs(t *testing.T) {
 	c := startCabinet(t, t.TempDir())
-	defer c.stop()
-	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech"})
-	c.send(command{Cmd: "pin", Role: machine.RoleTechnician, PIN: machine.DefaultPIN})
-	c.send(command{Cmd: "service", Action: machine.SvcSetPIN, Value: "406172"})
-	c.send(command{Cmd: "service", Action: machine.SvcPage, Value: "io"})
-	c.send(command{Cmd: "door", Door: "belly", Open: true})
+	defer c.Stop()
+	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech"})
+	c.Send(cabinettest.Command{Cmd: "pin", Role: machine.RoleTechnician, PIN: machine.DefaultPIN})
+	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcSetPIN, Value: "406172"})
+	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcPage, Value: "io"})
+	c.Send(cabinettest.Command{Cmd: "door", Door: "belly", Open: true})
 	time.Sleep(60 * time.Millisecond) // a tick republishes the page
-	in := c.state().Service.Inputs
+	in := c.State().Service.Inputs
 	if !in["door_belly"] || !in[machine.KeyAttendant] || in["door_main"] {
 		t.Fatalf("inputs %v", in)
 	}
-	if r := c.send(command{Cmd: "service", Action: machine.SvcIOOutput, Key: "tower_top", Value: "on"}); r.Refused != "" {
+	if r := c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcIOOutput, Key: "tower_top", Value: "on"}); r.Refused != "" {
 		t.Fatalf("output test: %q", r.Refused)
 	}
 }
@@ -553,25 +460,25 @@ func TestSASHostSeesMetersAndEveryException(t *testing.T) {
 	if got := drain(t, h); fmt.Sprint(got) != fmt.Sprint([]sas.Exception{sas.ExcACPowerApplied, sas.ExcOperatorChangedOpts}) {
 		t.Fatalf("start-up exceptions %v", got)
 	}
-	c.send(command{Cmd: "bill", Cents: 5000})
-	c.send(command{Cmd: "press", Button: machine.BtnSpin})
-	c.waitIdle()
-	c.send(command{Cmd: "door", Door: "main", Open: true})
-	c.send(command{Cmd: "door", Door: "main", Open: false})
+	c.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
+	c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
+	c.WaitIdle()
+	c.Send(cabinettest.Command{Cmd: "door", Door: "main", Open: true})
+	c.Send(cabinettest.Command{Cmd: "door", Door: "main", Open: false})
 	got := drain(t, h)
 	want := []sas.Exception{sas.ExcBill50Accepted, sas.ExcGameStarted, sas.ExcGameEnded, sas.ExcSlotDoorOpened, sas.ExcSlotDoorClosed}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("exceptions %v, want %v", got, want)
 	}
 	credits, err := h.Credits()
-	if err != nil || int64(credits) != c.state().CreditsCents {
-		t.Fatalf("0x1A credits %d (%v), machine %d", credits, err, c.state().CreditsCents)
+	if err != nil || int64(credits) != c.State().CreditsCents {
+		t.Fatalf("0x1A credits %d (%v), machine %d", credits, err, c.State().CreditsCents)
 	}
 	ms, err := h.Meters(0x1C)
 	if err != nil || len(ms) == 0 {
 		t.Fatalf("0x1C: %v %v", ms, err)
 	}
-	ledgerMeters := c.send(command{Cmd: "meters"}).Meters
+	ledgerMeters := c.Send(cabinettest.Command{Cmd: "meters"}).Meters
 	for _, m := range ms {
 		if m.Code == 0x00 && int64(m.Value) != ledgerMeters["total coin in (bets)"] {
 			t.Fatalf("0x1C coin in %d, ledger %d", m.Value, ledgerMeters["total coin in (bets)"])
@@ -579,19 +486,19 @@ func TestSASHostSeesMetersAndEveryException(t *testing.T) {
 	}
 	// 0x07 turns the bill acceptor off: a bill is returned, not credited;
 	// 0x06 turns it back on.
-	before := c.state().CreditsCents
+	before := c.State().CreditsCents
 	if _, err := h.LongPoll(0x07); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(100 * time.Millisecond)
-	if r := c.send(command{Cmd: "bill", Cents: 1000}); r.View.CreditsCents != before {
+	if r := c.Send(cabinettest.Command{Cmd: "bill", Cents: 1000}); r.View.CreditsCents != before {
 		t.Fatalf("bill credited with the acceptor off by the host: %d -> %d", before, r.View.CreditsCents)
 	}
 	if _, err := h.LongPoll(0x06); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(100 * time.Millisecond)
-	if r := c.send(command{Cmd: "bill", Cents: 1000}); r.View.CreditsCents != before+1000 {
+	if r := c.Send(cabinettest.Command{Cmd: "bill", Cents: 1000}); r.View.CreditsCents != before+1000 {
 		t.Fatalf("bill not credited after 0x06: %d", r.View.CreditsCents)
 	}
 	if got := drain(t, h); fmt.Sprint(got) != fmt.Sprint([]sas.Exception{sas.ExcBill10Accepted}) {
@@ -606,12 +513,12 @@ func TestSASHostSeesMetersAndEveryException(t *testing.T) {
 		t.Fatalf("ROM signature %04X (%v), want %04X", sig, err, sas.CRCSeeded(0x1234, img))
 	}
 	// Exceptions pending at a SIGKILL are still owed after the restart.
-	c.send(command{Cmd: "door", Door: "logic", Open: true})
-	c.send(command{Cmd: "door", Door: "logic", Open: false})
+	c.Send(cabinettest.Command{Cmd: "door", Door: "logic", Open: true})
+	c.Send(cabinettest.Command{Cmd: "door", Door: "logic", Open: false})
 	h.Close()
-	c.kill()
+	c.Kill()
 	c = startCabinet(t, data, "--sas-addr", "1", "--sas-pty")
-	defer c.stop()
+	defer c.Stop()
 	h = sasHost(t, data)
 	defer h.Close()
 	got = drain(t, h)
@@ -625,8 +532,8 @@ func TestSASHostSeesMetersAndEveryException(t *testing.T) {
 // cannot go back, so they count on from what they showed.
 func TestHardMetersCountOnAfterRAMClear(t *testing.T) {
 	c := startCabinet(t, t.TempDir(), "--spin-time", "5ms")
-	defer c.stop()
-	hard := func() int64 { return c.send(command{Cmd: "meters"}).Meters["hard meter_games"] }
+	defer c.Stop()
+	hard := func() int64 { return c.Send(cabinettest.Command{Cmd: "meters"}).Meters["hard meter_games"] }
 	waitHard := func(want int64) {
 		t.Helper()
 		deadline := time.Now().Add(10 * time.Second)
@@ -637,32 +544,32 @@ func TestHardMetersCountOnAfterRAMClear(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
-	c.send(command{Cmd: "bill", Cents: 500})
+	c.Send(cabinettest.Command{Cmd: "bill", Cents: 500})
 	for range 3 {
-		c.send(command{Cmd: "press", Button: machine.BtnSpin})
-		c.waitIdle()
+		c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
+		c.WaitIdle()
 	}
 	waitHard(3)
-	c.send(command{Cmd: "press", Button: machine.BtnCashOut})
-	for c.state().Printing != "" {
+	c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut})
+	for c.State().Printing != "" {
 		time.Sleep(20 * time.Millisecond)
 	}
-	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech"})
-	c.send(command{Cmd: "pin", Role: machine.RoleTechnician, PIN: machine.DefaultPIN})
-	c.send(command{Cmd: "service", Action: machine.SvcSetPIN, Value: "518273"})
-	c.send(command{Cmd: "service", Action: machine.SvcRAMClear})
-	if r := c.send(command{Cmd: "service", Action: machine.SvcRAMClearConfirm, Value: "test"}); r.Refused != "" {
+	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech"})
+	c.Send(cabinettest.Command{Cmd: "pin", Role: machine.RoleTechnician, PIN: machine.DefaultPIN})
+	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcSetPIN, Value: "518273"})
+	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcRAMClear})
+	if r := c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcRAMClearConfirm, Value: "test"}); r.Refused != "" {
 		t.Fatalf("RAM clear: %s", r.Refused)
 	}
-	c.send(command{Cmd: "service", Action: machine.SvcLogout})
-	c.send(command{Cmd: "key", Key: machine.KeyAttendant, On: false})
-	if m := c.send(command{Cmd: "meters"}).Meters; m["games played"] != 0 {
+	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcLogout})
+	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: false})
+	if m := c.Send(cabinettest.Command{Cmd: "meters"}).Meters; m["games played"] != 0 {
 		t.Fatalf("games after RAM clear %d", m["games played"])
 	}
-	c.send(command{Cmd: "bill", Cents: 500})
+	c.Send(cabinettest.Command{Cmd: "bill", Cents: 500})
 	for range 2 {
-		c.send(command{Cmd: "press", Button: machine.BtnSpin})
-		c.waitIdle()
+		c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
+		c.WaitIdle()
 	}
 	waitHard(5)
 }
@@ -674,8 +581,8 @@ func TestSashostBinaryBothFramings(t *testing.T) {
 		t.Run(framing, func(t *testing.T) {
 			data := t.TempDir()
 			c := startCabinet(t, data, "--sas-addr", "3", "--sas-pty", "--sas-framing", framing)
-			defer c.stop()
-			c.send(command{Cmd: "bill", Cents: 2000})
+			defer c.Stop()
+			c.Send(cabinettest.Command{Cmd: "bill", Cents: 2000})
 			var pty string
 			for i := 0; i < 100 && pty == ""; i++ {
 				b, _ := os.ReadFile(filepath.Join(data, "sas-pty"))
@@ -711,52 +618,13 @@ func TestSashostBinaryBothFramings(t *testing.T) {
 	}
 }
 
-// linkPaytableDir is a directory with the test paytable t-link (three
-// one-row reels, the progressive combination once in 64 spins at the top
-// bet), signed with the development key as certification would sign it.
-func linkPaytableDir(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	data, err := os.ReadFile("testdata/t-link.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	kd, err := os.ReadFile("../../assets/keys/dev-NOT-FOR-PRODUCTION.key")
-	if err != nil {
-		t.Fatal(err)
-	}
-	priv, err := reels.ParsePrivateKey("dev key", kd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(dir, "t-link.json"), data, 0o644)
-	os.WriteFile(filepath.Join(dir, "t-link.json.sig"), reels.Sign(priv, data), 0o644)
-	return dir
-}
-
-// waitFor polls the cabinet's view until ok, failing after 10 s.
-func (c *cabinet) waitFor(what string, ok func(machine.View) bool) machine.View {
-	c.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		v := c.state()
-		if ok(v) {
-			return v
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("waited in vain for %s: %+v", what, v)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // A linked level over SAS with the real binary: the host's values reach the
 // screen, a hit is reported (0x56, 0x87) with the value shown and survives a
 // SIGKILL, the host's addressed confirmation pays it exactly once (0x54),
 // and 5 s without values puts the link down (0x53) and the top bet away.
 func TestLinkedJackpotOverSAS(t *testing.T) {
 	data := t.TempDir()
-	args := []string{"--paytable-dir", linkPaytableDir(t), "--paytable", "t-link", "--jackpot", "off",
+	args := []string{"--paytable-dir", cabinettest.LinkPaytableDir(t, "../.."), "--paytable", "t-link", "--jackpot", "off",
 		"--sas-addr", "1", "--sas-pty", "--link-group", "5", "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "1000000"}
 	c := startCabinet(t, data, args...)
 	h := sasHost(t, data)
@@ -764,19 +632,19 @@ func TestLinkedJackpotOverSAS(t *testing.T) {
 	if err := h.Broadcast(5, value, true); err != nil {
 		t.Fatal(err)
 	}
-	v := c.waitFor("the linked value", func(v machine.View) bool {
+	v := c.WaitFor("the linked value", func(v machine.View) bool {
 		return len(v.Jackpots) == 1 && v.Jackpots[0].Cents == 500_00 && v.MaxLevel == 1
 	})
 	if !v.Jackpots[0].Linked {
 		t.Fatalf("jackpot view %+v", v.Jackpots)
 	}
-	c.send(command{Cmd: "bill", Cents: 50000})
+	c.Send(cabinettest.Command{Cmd: "bill", Cents: 50000})
 	games := 0
 	for {
 		if err := h.Broadcast(5, value, true); err != nil {
 			t.Fatal(err)
 		}
-		r := c.send(command{Cmd: "press", Button: machine.BtnMaxBet})
+		r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnMaxBet})
 		if r.Refused == "refused_jackpot_pending" {
 			break
 		}
@@ -787,7 +655,7 @@ func TestLinkedJackpotOverSAS(t *testing.T) {
 		if games > 1000 {
 			t.Fatal("no progressive hit in 1000 games at 1 in 64")
 		}
-		c.waitIdle()
+		c.WaitIdle()
 	}
 	wins, err := h.ProgressiveWins()
 	if err != nil || wins.Group != 5 || len(wins.Wins) != 1 || wins.Wins[0].Level != 1 || wins.Wins[0].Amount != 500_00 {
@@ -799,15 +667,15 @@ func TestLinkedJackpotOverSAS(t *testing.T) {
 
 	// SIGKILL with the hit unconfirmed: it is still reported afterwards.
 	h.Close()
-	c.kill()
+	c.Kill()
 	c = startCabinet(t, data, args...)
-	defer c.stop()
+	defer c.Stop()
 	h = sasHost(t, data)
 	defer h.Close()
 	if wins, err := h.ProgressiveWins(); err != nil || len(wins.Wins) != 1 || wins.Wins[0].Amount != 500_00 {
 		t.Fatalf("0x87 after the restart: %+v %v", wins, err)
 	}
-	before := c.state().CreditsCents
+	before := c.State().CreditsCents
 	// The controller's amount, confirmed twice (a retry): paid once.
 	confirm := []sas.LevelValue{{Level: 1, Amount: 498_76}}
 	for range 2 {
@@ -815,7 +683,7 @@ func TestLinkedJackpotOverSAS(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c.waitFor("the award", func(v machine.View) bool { return v.CreditsCents == before+498_76 })
+	c.WaitFor("the award", func(v machine.View) bool { return v.CreditsCents == before+498_76 })
 	if wins, err := h.ProgressiveWins(); err != nil || len(wins.Wins) != 0 {
 		t.Fatalf("0x87 after the award: %+v %v", wins, err)
 	}
@@ -823,7 +691,7 @@ func TestLinkedJackpotOverSAS(t *testing.T) {
 		t.Fatalf("no 0x54 among %v", ex)
 	}
 	time.Sleep(50 * time.Millisecond)
-	if got := c.state().CreditsCents; got != before+498_76 {
+	if got := c.State().CreditsCents; got != before+498_76 {
 		t.Fatalf("credits %d after two confirmations, want one award: %d", got, before+498_76)
 	}
 	if cum, err := h.CumulativeProgressiveWins(0); err != nil || cum.Amount != 498_76 {
@@ -831,12 +699,12 @@ func TestLinkedJackpotOverSAS(t *testing.T) {
 	}
 
 	// No values for 5 s: link down.
-	c.waitFor("the link down", func(v machine.View) bool { return v.LinkDown && v.MaxLevel == 0 })
+	c.WaitFor("the link down", func(v machine.View) bool { return v.LinkDown && v.MaxLevel == 0 })
 	if ex := drain(t, h); !slices.Contains(ex, sas.ExcNoProgressive5s) {
 		t.Fatalf("no 0x53 among %v", ex)
 	}
 	if err := h.Broadcast(5, value, true); err != nil {
 		t.Fatal(err)
 	}
-	c.waitFor("the link back", func(v machine.View) bool { return !v.LinkDown && v.MaxLevel == 1 })
+	c.WaitFor("the link back", func(v machine.View) bool { return !v.LinkDown && v.MaxLevel == 1 })
 }

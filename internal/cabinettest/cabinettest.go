@@ -1,0 +1,208 @@
+// Package cabinettest runs the real cabinet binary for end-to-end tests of
+// the cabinet and of its peers (the link controller, SAS hosts): start it,
+// drive it through its control socket, kill it. Test code only.
+package cabinettest
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/reels"
+)
+
+// Build compiles the named commands of the module (cmd/NAME) into dir; the
+// test binary runs in its package's directory, so root is the path from it
+// to the module root.
+func Build(root, dir string, names ...string) error {
+	for _, name := range names {
+		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), filepath.Join(root, "cmd", name)).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("build %s: %v\n%s", name, err, out)
+		}
+	}
+	return nil
+}
+
+// Command is one control-socket command (cmd/cabinet's control.go).
+type Command struct {
+	Cmd    string `json:"cmd"`
+	Button string `json:"button,omitempty"`
+	Cents  int64  `json:"cents,omitempty"`
+	Door   string `json:"door,omitempty"`
+	Open   bool   `json:"open,omitempty"`
+	Key    string `json:"key,omitempty"`
+	On     bool   `json:"on,omitempty"`
+	Who    string `json:"who,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	Role   string `json:"role,omitempty"`
+	PIN    string `json:"pin,omitempty"`
+	Action string `json:"action,omitempty"`
+	Value  string `json:"value,omitempty"`
+}
+
+// Reply is the control socket's answer line.
+type Reply struct {
+	OK      bool                  `json:"ok"`
+	Error   string                `json:"error,omitempty"`
+	Refused string                `json:"refused,omitempty"`
+	View    *machine.View         `json:"view,omitempty"`
+	Meters  map[string]int64      `json:"meters,omitempty"`
+	Tickets []machine.PrintTicket `json:"tickets,omitempty"`
+}
+
+// Cabinet is a running cabinet process.
+type Cabinet struct {
+	T    testing.TB
+	Cmd  *exec.Cmd
+	Data string
+	Conn net.Conn
+	Rd   *bufio.Reader
+}
+
+// Start runs bin (the cabinet binary) on data with args and waits until it
+// has powered up.
+func Start(t testing.TB, bin, data string, args ...string) *Cabinet {
+	t.Helper()
+	sock := filepath.Join(data, "control.sock")
+	os.Remove(sock)
+	cmd := exec.Command(bin, append([]string{"--data", data, "--machine-id", "EGM-TEST", "--machine-num", "7"}, args...)...)
+	logf, _ := os.OpenFile(filepath.Join(data, "cabinet.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &Cabinet{T: t, Cmd: cmd, Data: data}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		conn, err := net.Dial("unix", sock)
+		if err == nil {
+			c.Conn, c.Rd = conn, bufio.NewReader(conn)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("control socket never came up: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for c.State().Mode == "starting" {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return c
+}
+
+// Send sends one command and fails the test if it is not OK.
+func (c *Cabinet) Send(cmd Command) Reply {
+	c.T.Helper()
+	b, _ := json.Marshal(cmd)
+	if _, err := c.Conn.Write(append(b, '\n')); err != nil {
+		c.T.Fatal(err)
+	}
+	line, err := c.Rd.ReadBytes('\n')
+	if err != nil {
+		c.T.Fatal(err)
+	}
+	var r Reply
+	if err := json.Unmarshal(line, &r); err != nil {
+		c.T.Fatal(err)
+	}
+	if !r.OK {
+		c.T.Fatalf("%+v: %s", cmd, r.Error)
+	}
+	return r
+}
+
+// State is the cabinet's view now.
+func (c *Cabinet) State() machine.View { return *c.Send(Command{Cmd: "state"}).View }
+
+// WaitIdle waits until the game on screen has ended.
+func (c *Cabinet) WaitIdle() machine.View {
+	c.T.Helper()
+	return c.WaitFor("the game's end", func(v machine.View) bool { return v.Mode != "spinning" })
+}
+
+// WaitFor polls the view until ok, failing after 30 s.
+func (c *Cabinet) WaitFor(what string, ok func(machine.View) bool) machine.View {
+	c.T.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		v := c.State()
+		if ok(v) {
+			return v
+		}
+		if time.Now().After(deadline) {
+			c.T.Fatalf("waited in vain for %s: %+v", what, v)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TurnKey turns the attendant key on and back off, as an attendant does.
+func (c *Cabinet) TurnKey(who string) Reply {
+	r := c.Send(Command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: who})
+	c.Send(Command{Cmd: "key", Key: machine.KeyAttendant, On: false})
+	return r
+}
+
+// Stop ends the cabinet in order (SIGTERM).
+func (c *Cabinet) Stop() {
+	c.Conn.Close()
+	c.Cmd.Process.Signal(syscall.SIGTERM)
+	c.Cmd.Wait()
+}
+
+// Kill pulls the power cord (SIGKILL).
+func (c *Cabinet) Kill() {
+	c.Conn.Close()
+	c.Cmd.Process.Signal(syscall.SIGKILL)
+	c.Cmd.Wait()
+}
+
+// SASPty is the host end of the cabinet's SAS pseudo-terminal.
+func (c *Cabinet) SASPty() string {
+	c.T.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b, err := os.ReadFile(filepath.Join(c.Data, "sas-pty"))
+		if err == nil {
+			return strings.TrimSpace(string(b))
+		}
+		if time.Now().After(deadline) {
+			c.T.Fatal("no sas-pty file")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// LinkPaytableDir is a directory with the test paytable t-link (three
+// one-row reels; the progressive combination, level 1, once in 64 spins at
+// the top bet), signed with the development key as certification would
+// sign it. root is the path to the module root.
+func LinkPaytableDir(t testing.TB, root string) string {
+	t.Helper()
+	dir := t.TempDir()
+	data, err := os.ReadFile(filepath.Join(root, "internal", "cabinettest", "testdata", "t-link.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kd, err := os.ReadFile(filepath.Join(root, "assets", "keys", "dev-NOT-FOR-PRODUCTION.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	priv, err := reels.ParsePrivateKey("dev key", kd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "t-link.json"), data, 0o644)
+	os.WriteFile(filepath.Join(dir, "t-link.json.sig"), reels.Sign(priv, data), 0o644)
+	return dir
+}
