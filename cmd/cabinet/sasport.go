@@ -24,7 +24,8 @@ import (
 
 // sasOptions choose the SAS channel: one of a serial device, a
 // pseudo-terminal the cabinet creates (its host end's path is written to
-// DATA/sas-pty), or a TCP listener; addr 0 turns SAS off.
+// DATA/sas-pty, and DATA/sas-tty links to it), or a TCP listener; addr 0
+// turns SAS off.
 type sasOptions struct {
 	addr    int
 	group   int // SAS progressive group of the linked levels (0: none)
@@ -127,6 +128,14 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 			return nil, err
 		}
 		if err := os.WriteFile(filepath.Join(data, "sas-pty"), []byte(tty.HostPath()+"\n"), 0o644); err != nil {
+			return nil, err
+		}
+		// A stable name for the host end: a new pseudo-terminal is made at
+		// every start, and a host (the link controller) that reopens
+		// DATA/sas-tty finds the new one.
+		link := filepath.Join(data, "sas-tty")
+		os.Remove(link)
+		if err := os.Symlink(tty.HostPath(), link); err != nil {
 			return nil, err
 		}
 		log.Info("SAS on a pseudo-terminal", "host_end", tty.HostPath(), "framing", o.framing)

@@ -167,6 +167,13 @@ func (c *Cabinet) Kill() {
 	c.Cmd.Wait()
 }
 
+// SASTTY is the stable name of the host end of the cabinet's SAS
+// pseudo-terminal (a link to the one made at its last start).
+func (c *Cabinet) SASTTY() string {
+	c.SASPty()
+	return filepath.Join(c.Data, "sas-tty")
+}
+
 // SASPty is the host end of the cabinet's SAS pseudo-terminal.
 func (c *Cabinet) SASPty() string {
 	c.T.Helper()

@@ -1,0 +1,221 @@
+package link
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/openegm/cabinet/jackpot"
+	"github.com/openegm/cabinet/jackpot/ledger"
+	"github.com/openegm/cabinet/sas"
+	"github.com/openegm/cabinet/sas/host"
+)
+
+// lineSilence is how long a line may stay without any answer before it is
+// reopened.
+const lineSilence = 3 * time.Second
+
+var errSilent = errors.New("no cabinet answered for 3 s")
+
+// Controller runs the link to the cabinets of one casino.
+type Controller struct {
+	cfg    *Config
+	ledger *ledger.Ledger
+	log    *slog.Logger
+	now    func() time.Time
+	hits   chan hitClaim
+
+	mu    sync.Mutex
+	stats Stats
+}
+
+// Stats are what the controller measured, for its log and benchmarks.
+type Stats struct {
+	Broadcasts int           // global broadcasts sent
+	MaxGap     time.Duration // longest time between two broadcasts on a channel
+	Readings   int           // meter readings committed
+	Hits       int           // claims recorded (repeats excluded)
+	Confirmed  int           // awards the cabinets confirmed paid
+	PollErrors int
+}
+
+// New sets the controller up on its ledger: the configured levels and
+// cabinets that the ledger does not have yet are opened (the ledger is the
+// truth from then on; a changed configuration of an existing level is
+// refused, to be done by a transfer instead).
+func New(cfg *Config, l *ledger.Ledger, log *slog.Logger) (*Controller, error) {
+	c := &Controller{cfg: cfg, ledger: l, log: log, now: time.Now, hits: make(chan hitClaim, 256)}
+	st := l.State()
+	at := c.now().UnixNano()
+	for _, lv := range cfg.Levels {
+		rec, err := lv.setup(at, nil)
+		if err != nil {
+			return nil, err
+		}
+		if v, ok := st.Level(lv.ID); ok {
+			want, _ := rec.Config()
+			if v.Config != want {
+				return nil, fmt.Errorf("level %s: the configuration differs from the one in the ledger (%+v); a level's rules do not change, transfer its value to a new level instead", lv.ID, v.Config)
+			}
+			continue
+		}
+		if _, err := l.Commit(rec); err != nil {
+			return nil, fmt.Errorf("level %s: %w", lv.ID, err)
+		}
+	}
+	for _, ch := range cfg.Channels {
+		for _, cab := range ch.Cabinets {
+			if m, ok := st.Machine(cab.ID); ok && m.SAS == cab.Addr && slices.Equal(m.Levels, cab.Levels) {
+				continue
+			}
+			if _, err := l.Commit(ledger.SetupMachine{At: at, Machine: cab.ID, SAS: cab.Addr, Levels: cab.Levels, Who: "configuration"}); err != nil {
+				return nil, fmt.Errorf("cabinet %s: %w", cab.ID, err)
+			}
+		}
+	}
+	return c, nil
+}
+
+// Stats returns a copy of the counters.
+func (c *Controller) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stats
+}
+
+func (c *Controller) count(f func(*Stats)) {
+	c.mu.Lock()
+	f(&c.stats)
+	c.mu.Unlock()
+}
+
+// Run serves every channel until ctx ends.
+func (c *Controller) Run(ctx context.Context) error {
+	c.ledger.Commit(ledger.Event{At: c.now().UnixNano(), Code: ledger.EventStart, Detail: c.cfg.Controller})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		c.collect(ctx)
+	}()
+	errs := make(chan error, len(c.cfg.Channels))
+	for _, ch := range c.cfg.Channels {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- c.serveChannel(ctx, ch)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	var all []error
+	for err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			all = append(all, err)
+		}
+	}
+	return errors.Join(all...)
+}
+
+// values are the levels' current values for the broadcast, in cents.
+func (c *Controller) values() []sas.LevelValue {
+	var out []sas.LevelValue
+	c.ledger.View(func(s *ledger.State) {
+		for _, lv := range c.cfg.Levels {
+			v, ok := s.Level(lv.ID)
+			if !ok {
+				continue
+			}
+			out = append(out, sas.LevelValue{Level: byte(lv.SAS), Amount: uint64(jackpot.Cents(v.Meters.Current))})
+		}
+	})
+	return out
+}
+
+// openPort opens a channel's line, retrying until ctx ends (a cabinet
+// that is not up yet, a serial server that restarts).
+func openPort(ctx context.Context, ch Channel) (sas.Port, error) {
+	switch {
+	case ch.PTY != "":
+		return sas.OpenTTY(ch.PTY)
+	case ch.Serial != "":
+		return sas.OpenSerial(ch.Serial)
+	default:
+		return sas.DialTCP(ctx, ch.TCP)
+	}
+}
+
+// serveChannel polls the cabinets of one line in turn and broadcasts the
+// values on it. A lost line is reopened.
+func (c *Controller) serveChannel(ctx context.Context, ch Channel) error {
+	for ctx.Err() == nil {
+		port, err := openPort(ctx, ch)
+		if err != nil {
+			c.log.Warn("channel not open, retrying", "channel", ch.Name, "err", err)
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Second):
+			}
+			continue
+		}
+		err = c.pollLine(ctx, ch, port)
+		port.Close()
+		if ctx.Err() == nil {
+			c.log.Warn("channel lost, reopening", "channel", ch.Name, "err", err)
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	return ctx.Err()
+}
+
+func (c *Controller) pollLine(ctx context.Context, ch Channel, port sas.Port) error {
+	sessions := make([]*session, len(ch.Cabinets))
+	for i, cab := range ch.Cabinets {
+		cl := host.New(port, host.Options{Addr: byte(cab.Addr), Escape: ch.Framing == "parmrk", Retries: 2, Timeout: 60 * time.Millisecond})
+		sessions[i] = &session{c: c, cab: cab, cl: cl}
+	}
+	bcast := sessions[0].cl
+	var last time.Time
+	lastAnswer := c.now()
+	for ctx.Err() == nil {
+		now := c.now()
+		if now.Sub(last) >= c.cfg.BroadcastEvery() {
+			if err := bcast.Broadcast(byte(c.cfg.Group), c.values(), true); err != nil {
+				return err
+			}
+			c.count(func(s *Stats) {
+				s.Broadcasts++
+				if !last.IsZero() && now.Sub(last) > s.MaxGap {
+					s.MaxGap = now.Sub(last)
+				}
+			})
+			last = now
+		}
+		answered := false
+		for _, s := range sessions {
+			if err := s.step(ctx); err != nil {
+				c.count(func(st *Stats) { st.PollErrors++ })
+				c.log.Debug("poll", "cabinet", s.cab.ID, "err", err)
+			} else {
+				answered = true
+			}
+		}
+		if answered {
+			lastAnswer = now
+		} else if now.Sub(lastAnswer) > lineSilence {
+			// Nobody on the line for a while: reopen it (a cabinet that
+			// restarted made a new pseudo-terminal; a serial server that
+			// restarted dropped the connection).
+			return errSilent
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return ctx.Err()
+}
