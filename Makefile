@@ -13,7 +13,9 @@ CRASH_ITERATIONS ?= 500
 # package:target of every fuzz target; make test runs each for FUZZTIME.
 FUZZ_TARGETS := ./reels/:FuzzParse ./meters/:FuzzDecode ./meters/walog/:FuzzDecodeFrame \
 	./meters/walog/:FuzzScanSegment ./sas/:FuzzFramer ./sas/:FuzzLink \
-	./jackpot/:FuzzUnmarshal ./jackpot/:FuzzUnmarshalOp ./sas/host/:FuzzReplyParser
+	./jackpot/:FuzzUnmarshal ./jackpot/:FuzzUnmarshalOp ./sas/host/:FuzzReplyParser \
+	./jackpot/ledger/:FuzzDecode ./jackpot/ledger/:FuzzStateJSON ./sas/:FuzzProgressiveBroadcast \
+	./sas/:FuzzProgressiveReplies ./sas/host/:FuzzProgressiveDecoders
 
 .PHONY: all run test check bench fuzz crashtest sastiming screenshots rngtest rngtest-quick par deps
 
@@ -48,14 +50,17 @@ fuzz: deps
 	  $(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 1s "$${t%%:*}" | tail -1; \
 	done
 
-# Hundreds of SIGKILLs of real processes: a log writer, a ledger writer, the cabinet.
+# Hundreds of SIGKILLs of real processes: a log writer, a ledger writer, the
+# cabinet, the link controller's ledger writer.
 crashtest: deps
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -run '^TestCrashLoop$$' ./meters/walog/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -run '^TestLedgerCrashLoop$$' ./meters/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCrashLoop$$' ./cmd/cabinet/ | grep -E 'survived|^(ok|FAIL|---)'
+	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCrashLoop$$' ./jackpot/ledger/ | grep -E 'kills|survived|^(ok|FAIL|---)'
 
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./rng/ ./meters/... ./sas/ ./jackpot/ ./cmd/cabinet/
+	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./rng/ ./meters/... ./sas/ ./jackpot/ ./jackpot/ledger/ ./cmd/cabinet/
+	$(GO) test -run '^$$' -bench . -benchtime 3000x ./jackpot/super/
 	ui/xvfb-test.sh -run '^$$' -bench . -benchtime 120x
 
 # Screenshots of the screens into ui/testdata/screenshots/.
