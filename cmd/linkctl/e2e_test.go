@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -271,6 +272,18 @@ func TestTransferVerifyAndSignedReport(t *testing.T) {
 	cs.play(0, 30)
 	time.Sleep(800 * time.Millisecond) // a meter reading after the last game
 	cs.stopController(syscall.SIGTERM)
+	// The broadcast interval achieved on every line, from the controller's
+	// own count (configured: 200 ms; the cabinets' limit: 5 s).
+	logb, _ := os.ReadFile(filepath.Join(cs.ctlData, "linkctl.log"))
+	m := regexp.MustCompile(`broadcasts=(\d+) max_broadcast_gap=(\S+)`).FindSubmatch(logb)
+	if m == nil {
+		t.Fatalf("no broadcast figures in the controller's log:\n%s", logb)
+	}
+	gap, err := time.ParseDuration(string(m[2]))
+	if err != nil || gap > time.Second {
+		t.Fatalf("longest broadcast interval %s (%v), want well inside the cabinets' 5 s", m[2], err)
+	}
+	t.Logf("%s broadcasts, longest interval between two on a line %s (configured 200ms)", m[1], gap)
 
 	_, before := cs.report()
 	if code, out := linkctl(t, "transfer", cs.ctlData, "--from", "minor", "--to", "mega", "--all", "--who", "op-1"); code == 0 {
