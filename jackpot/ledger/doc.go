@@ -34,6 +34,10 @@
 //     value between local levels, nothing created or lost).
 //   - SuperBatch (a batch of coin-in to a shared level, consecutive seqs,
 //     recorded before it is sent) and SuperApplied (etcd's answer).
+//   - SuperClaim (a machine's hit on a shared level, recorded before the
+//     controller sends the claim to etcd) and SuperClaimed (etcd's answer:
+//     the amount, the level's hit order, the etcd revision), which makes
+//     it an award pending for the machine like a local one.
 //   - Event (log repaired, start, stop, notes).
 //
 // # Exactly once
@@ -59,6 +63,27 @@
 // with the same bet (Unsent) and etcd (package jackpot/super) recognises
 // it. SuperApplied must name the oldest unconfirmed batch; an older seq is
 // a repeat.
+//
+// A hit on a shared level is a Hit refused (ErrShared): its pool is in
+// etcd, which pays it. The claim, identified by (level, machine, game) as
+// etcd identifies it, is logged as a SuperClaim before it is sent, with
+// the time, bet and next mystery target that make up what is sent; it
+// stays pending (PendingSuperClaims) until a SuperClaimed records etcd's
+// answer, so after a crash the controller sends exactly the same claim
+// again and etcd answers it as a replay (never a second award). A repeated
+// SuperClaim returns the claim recorded, or, once answered, the payout; the
+// per (machine, level) game rules of local hits apply (an older game is
+// stale). SuperClaimed needs the claim pending and records the answer
+// once: the same answer again is a repeat, a different one is refused
+// (ErrConflict). Claims of one machine in flight together may be answered
+// in any order. The answer becomes the machine's pending payout on the
+// shared level (PendingPayouts, Amount in cents), finished by Confirmed as
+// for a local level; a machine with a claim unanswered cannot be re-based.
+// The money is not in this controller's pools: each shared level keeps a
+// tally instead — claims sent, answered, cents awarded, awards and cents
+// confirmed — with claims = answered + unanswered, and awarded − confirmed
+// = the pending payouts on the level, in number and in cents (State.Check,
+// Report.Check).
 //
 // # Commit
 //
@@ -88,6 +113,8 @@
 // first. State.Report gives, per level and in total, the liability
 // (current + reserve + overflow), contributions, seed funding, awards,
 // hits, transfers and the identity seed funding + contributions = awards +
-// current + reserve + overflow; SignReport and VerifyReport sign and check
-// its canonical JSON document like meterread's signed report.
+// current + reserve + overflow (local levels only), and per shared level
+// the coin-in fed and batched and the claims tally, with the awards and
+// claims still pending; SignReport and VerifyReport sign and check its
+// canonical JSON document like meterread's signed report.
 package ledger

@@ -20,6 +20,10 @@ func sampleRecords() []Record {
 		SuperBatch{At: 8, Level: "super", Seq: 1, Bet: 99},
 		SuperApplied{At: 9, Level: "super", Seq: 1, ContributionMC: 5, Triggered: true},
 		Event{At: 10, Code: EventNote, Detail: "ação"},
+		SuperClaim{At: 11, Level: "super", Machine: "M000", Game: 8, Bet: 100, Claimed: 1_000_00},
+		SuperClaim{At: 11, Level: "super", Machine: "M000", Game: 9, NextTargetMC: 40_00 * mc},
+		SuperClaimed{At: 12, Level: "super", Machine: "M000", Game: 8, AmountMC: 1_234_56 * mc, Order: 7, Revision: 1 << 40},
+		SuperClaimed{At: 12, Level: "super", Machine: "M000", Game: 9, AmountMC: 0, Order: 1, Revision: 1},
 	)
 }
 
@@ -66,6 +70,15 @@ func TestRecordRoundTrip(t *testing.T) {
 		{TypeSetupMachine, `{"at":1,"machine":"M","sas":128,"levels":["a"],"who":"t"}`},
 		{TypeSetupLevel, `{"at":1,"level":"x","reset_mc":1,"rate_ppm":1,"hidden_ppm":0,"cap_mc":0,"trigger":"paytable","min_hit_bet":0,"second_hit":"split-amount","target_mc":0,"who":"t"}`},
 		{TypeEvent, `{"at":1,"code":"party"}`},
+		{TypeSuperClaim, `{"at":1,"level":"super","machine":"M000","game":1,"bet":-1,"claimed":0,"next_target_mc":0}`},
+		{TypeSuperClaim, `{"at":1,"level":"super","machine":"M000","game":1,"bet":1,"claimed":0,"next_target_mc":1}`},
+		{TypeSuperClaim, `{"at":1,"level":"super","machine":"M000","game":1,"bet":1,"claimed":0}`},
+		{TypeSuperClaim, `{"at":1,"level":"super","machine":"","game":1,"bet":1,"claimed":0,"next_target_mc":0}`},
+		{TypeSuperClaimed, `{"at":1,"level":"super","machine":"M000","game":1,"amount_mc":1,"order":1,"revision":1}`},
+		{TypeSuperClaimed, `{"at":1,"level":"super","machine":"M000","game":1,"amount_mc":1000,"order":0,"revision":1}`},
+		{TypeSuperClaimed, `{"at":1,"level":"super","machine":"M000","game":1,"amount_mc":1000,"order":1,"revision":0}`},
+		{TypeSuperClaimed, `{"at":1,"level":"super","machine":"M000","game":1,"amount_mc":1000,"order":1,"revision":1,"mystery":true}`},
+		{TypeSuperClaimed, `{"at":1,"level":"super","machine":"M000","game":1,"amount_mc":-1000,"order":1,"revision":1}`},
 		{TypeBatch, `{"records":[]}`},
 		{TypeBatch, `{"records":[{"type":100,"record":{"records":[]}}]}`},
 		{Type(999), `{}`},
@@ -84,6 +97,9 @@ func FuzzDecode(f *testing.F) {
 		f.Add(uint16(r.Type()), data)
 	}
 	batch, _ := encodeBatch(sampleRecords()[:5])
+	f.Add(uint16(TypeBatch), batch)
+	recs := sampleRecords()
+	batch, _ = encodeBatch(recs[len(recs)-4:])
 	f.Add(uint16(TypeBatch), batch)
 	f.Add(uint16(TypeMeters), []byte(`{"at":1,"machine":"M000","coin_in":5,"games_played":0}`))
 	f.Fuzz(func(t *testing.T, typ uint16, data []byte) {
@@ -123,6 +139,18 @@ func FuzzStateJSON(f *testing.F) {
 		s.Apply(r)
 	}
 	data, _ := json.Marshal(s)
+	f.Add(data)
+	// With superjackpot claims: one answered, one in flight.
+	for _, r := range []Record{
+		SuperClaim{At: 11, Level: "super", Machine: "M000", Game: 8, Bet: 100, Claimed: 1_000_00},
+		SuperClaim{At: 11, Level: "super", Machine: "M000", Game: 9, NextTargetMC: 40_00 * mc},
+		SuperClaimed{At: 12, Level: "super", Machine: "M000", Game: 8, AmountMC: 1_234_56 * mc, Order: 7, Revision: 99},
+	} {
+		if _, err := s.Apply(r); err != nil {
+			f.Fatal(err)
+		}
+	}
+	data, _ = json.Marshal(s)
 	f.Add(data)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		q := NewState()

@@ -339,6 +339,7 @@ func TestFaultUnlawfulRecordNamesRecord(t *testing.T) {
 		{"backwards", TypeMeters, `{"at":1,"machine":"M000","coin_in":5,"games_played":0}`, "meter went back"},
 		{"repeat", TypeMeters, `{"at":1,"machine":"M000","coin_in":1000,"games_played":0}`, "changes nothing"},
 		{"unknown type", 77, `{}`, "unknown record type 77"},
+		{"answer without a claim", TypeSuperClaimed, `{"at":1,"level":"super","machine":"M000","game":1,"amount_mc":1000,"order":1,"revision":1}`, "no such award pending"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -367,5 +368,85 @@ func TestFaultUnlawfulRecordNamesRecord(t *testing.T) {
 				t.Fatalf("verify: %v %+v", err, v)
 			}
 		})
+	}
+}
+
+// A superjackpot claim across restarts of the controller: logged before it
+// is sent, still pending after a restart (to be sent again, unchanged),
+// answered once, confirmed once; a snapshot start-up and a full replay of
+// the log agree.
+func TestLedgerSuperClaimAcrossRestarts(t *testing.T) {
+	dir := t.TempDir()
+	opts := Options{SnapshotEvery: 3}
+	l, _ := mustOpen(t, dir, opts)
+	if _, err := l.CommitBatch(setupRecords(2, 25_00*mc)...); err != nil {
+		t.Fatal(err)
+	}
+	c := SuperClaim{At: 10, Level: "super", Machine: "M000", Game: 12, Bet: 300, Claimed: 5_000_00}
+	res := mustCommit(t, l, c)
+	if res.Seq == 0 || res.SuperClaim == nil || *res.SuperClaim != c {
+		t.Fatalf("claim: %+v", res)
+	}
+	seq := l.LastSeq()
+	// Repeated, it is not logged.
+	if res := mustCommit(t, l, SuperClaim{At: 11, Level: "super", Machine: "M000", Game: 12, Bet: 300}); !res.Repeat || res.Seq != 0 || *res.SuperClaim != c || l.LastSeq() != seq {
+		t.Fatalf("claim again: %+v", res)
+	}
+	_, err := l.Commit(SuperClaimed{At: 11, Level: "super", Machine: "M001", Game: 12, AmountMC: mc, Order: 1, Revision: 1})
+	var ref *Refused
+	if !errors.As(err, &ref) || !errors.Is(err, ErrNotPending) || ref.Type != TypeSuperClaimed || l.Fault() != nil {
+		t.Fatalf("answer without a claim: %v", err)
+	}
+	l.Close() // the controller stops before etcd answers
+
+	l, _ = mustOpen(t, dir, opts)
+	var claims []SuperClaim
+	l.View(func(s *State) { claims = s.PendingSuperClaims() })
+	if len(claims) != 1 || claims[0] != c {
+		t.Fatalf("claims in flight after a restart: %+v", claims)
+	}
+	a := SuperClaimed{At: 12, Level: "super", Machine: "M000", Game: 12, AmountMC: 7_654_32 * mc, Order: 2, Revision: 777}
+	res = mustCommit(t, l, a)
+	p := Payout{Machine: "M000", Level: "super", Game: 12, Bet: 300, Claimed: 5_000_00, Amount: 7_654_32, Order: 2, At: 12, Revision: 777}
+	if len(res.Payouts) != 1 || res.Payouts[0] != p {
+		t.Fatalf("answer: %+v", res)
+	}
+	l.Close()
+
+	l, _ = mustOpen(t, dir, opts)
+	var pending []Payout
+	l.View(func(s *State) { pending, claims = s.PendingPayouts(), s.PendingSuperClaims() })
+	if len(pending) != 1 || pending[0] != p || len(claims) != 0 {
+		t.Fatalf("after a restart: payouts %+v, claims %+v", pending, claims)
+	}
+	if res := mustCommit(t, l, a); !res.Repeat || res.Repeated[0] != p {
+		t.Fatalf("answer again: %+v", res)
+	}
+	bad := a
+	bad.AmountMC += mc
+	if _, err := l.Commit(bad); !errors.Is(err, ErrConflict) || l.Fault() != nil {
+		t.Fatalf("a different answer: %v", err)
+	}
+	mustCommit(t, l, Confirmed{At: 13, Machine: "M000", Level: "super", Game: 12})
+	rep, err := l.Report()
+	if err != nil || rep.Check() != nil || rep.Shared[0].ConfirmedCents != 7_654_32 || rep.Shared[0].PendingAwards != 0 {
+		t.Fatalf("report: %v %+v", err, rep)
+	}
+	want := stateJSON(t, l.State())
+	l.Close()
+	for i := range 2 {
+		os.Remove(filepath.Join(dir, fmt.Sprintf("%s%d", snapPrefix, i)))
+	}
+	l, _ = mustOpen(t, dir, Options{})
+	defer l.Close()
+	if stateJSON(t, l.State()) != want {
+		t.Fatal("full replay differs")
+	}
+	if res := mustCommit(t, l, Confirmed{At: 14, Machine: "M000", Level: "super", Game: 12}); !res.Repeat {
+		t.Fatalf("confirmed twice: %+v", res)
+	}
+	sh, _ := l.State().SharedLevel("super")
+	if sh.Claims != 1 || sh.Answered != 1 || sh.AwardedCents != 7_654_32 || sh.ConfirmedAwards != 1 {
+		t.Fatalf("tally %+v", sh)
 	}
 }

@@ -15,8 +15,10 @@ import (
 // The property test drives the fold with random streams of readings
 // (advancing, repeated, backwards), hits (new, repeated, stale, several at
 // once), confirmations (pending, repeated, unknown), mystery awards, funds,
-// transfers, rebases, relinks and super batches, and checks after every
-// record against a model kept apart from the fold:
+// transfers, rebases, relinks, super batches and superjackpot claims (new,
+// repeated, stale, not linked, several in flight per machine) with etcd's
+// answers (in any order, repeated, different, without a claim), and checks
+// after every record against a model kept apart from the fold:
 //
 //   - the outcome (accepted, repeat, refused) is the one the model expects,
 //     and a refusal changes nothing;
@@ -25,7 +27,10 @@ import (
 //     floor(bets × rate / 1000) + floor(bets × hidden rate / 1000)
 //     millicents (carries lose nothing, add nothing);
 //   - no (machine, level, game) is awarded twice, a repeat returns the
-//     payout made before, and the awards add up to the levels' Awarded;
+//     payout made before, and the local awards add up to the levels'
+//     Awarded; a repeated claim in flight returns the claim recorded, and
+//     the shared level's tally (claims, answered, awarded and confirmed
+//     cents) and its claims in flight are the model's;
 //   - the identity holds (Report) and every invariant (Check);
 //   - folding the accepted records again gives the same state, and so does
 //     a real ledger fed the same records in random group commits and
@@ -55,7 +60,11 @@ type propModel struct {
 	}
 	awarded map[propKey]Payout
 	pending map[propKey]bool
-	total   int64 // cents awarded
+	total   int64                  // cents awarded on local levels
+	claims  map[propKey]SuperClaim // super claims in flight (not answered)
+	super   struct {
+		claims, answered, awarded, confirmed, confirmedCents int64
+	}
 }
 
 type propGen struct {
@@ -72,7 +81,8 @@ func (g *propGen) n(k int) int { return int(g.r.Uint64n(uint64(k))) }
 
 func newPropGen(t *testing.T, seed uint64, machines int) *propGen {
 	g := &propGen{t: t, r: rng.NewSeeded(seed), s: NewState(), stats: map[string]int{}}
-	g.md = &propModel{machines: map[string]*propMachine{}, qb: map[string]int64{}, awarded: map[propKey]Payout{}, pending: map[propKey]bool{}}
+	g.md = &propModel{machines: map[string]*propMachine{}, qb: map[string]int64{}, awarded: map[propKey]Payout{}, pending: map[propKey]bool{},
+		claims: map[propKey]SuperClaim{}}
 	g.md.shared.next, g.md.shared.oldest = 1, 1
 	for _, r := range setupRecords(machines, 21_00*mc) {
 		g.expect(r, "ok")
@@ -188,7 +198,55 @@ func (g *propGen) observe(r Record, res Result) {
 				t.Fatalf("confirmed %v, which was not pending", k)
 			}
 			delete(md.pending, k)
+			if r.Level == "super" {
+				md.super.confirmed++
+				md.super.confirmedCents += md.awarded[k].Amount
+			}
 		}
+	case SuperClaim:
+		k := propKey{r.Machine, r.Level, r.Game}
+		switch {
+		case !res.Repeat:
+			if res.SuperClaim == nil || *res.SuperClaim != r {
+				t.Fatalf("claim %+v recorded as %+v", r, res.SuperClaim)
+			}
+			md.claims[k] = r
+			md.super.claims++
+		case res.SuperClaim != nil:
+			if c, ok := md.claims[k]; !ok || *res.SuperClaim != c {
+				t.Fatalf("claim %+v repeated as %+v, recorded %+v", r, *res.SuperClaim, c)
+			}
+		default:
+			if len(res.Repeated) != 1 || res.Repeated[0] != md.awarded[k] {
+				t.Fatalf("claim %+v answered: %+v, the award was %+v", r, res.Repeated, md.awarded[k])
+			}
+		}
+	case SuperClaimed:
+		k := propKey{r.Machine, r.Level, r.Game}
+		if res.Repeat {
+			if len(res.Repeated) != 1 || res.Repeated[0] != md.awarded[k] {
+				t.Fatalf("answer %+v repeated: %+v, the award was %+v", r, res.Repeated, md.awarded[k])
+			}
+			return
+		}
+		c, ok := md.claims[k]
+		if !ok {
+			t.Fatalf("answer %+v for no claim in flight", r)
+		}
+		want := Payout{Machine: r.Machine, Level: r.Level, Game: r.Game, Bet: c.Bet, Claimed: c.Claimed,
+			Amount: r.AmountMC / mc, Order: r.Order, At: r.At, Revision: r.Revision}
+		if len(res.Payouts) != 1 || res.Payouts[0] != want {
+			t.Fatalf("answer %+v paid %+v, want %+v", r, res.Payouts, want)
+		}
+		if _, dup := md.awarded[k]; dup {
+			t.Fatalf("%v awarded twice", k)
+		}
+		delete(md.claims, k)
+		md.awarded[k], md.pending[k] = want, true
+		m := md.machines[r.Machine]
+		m.last[r.Level], m.has[r.Level] = max(m.last[r.Level], r.Game), true
+		md.super.answered++
+		md.super.awarded += want.Amount
 	case SuperBatch:
 		if !res.Repeat {
 			md.shared.unbatched -= r.Bet
@@ -246,8 +304,14 @@ func (g *propGen) verify() {
 	if awarded != md.total*mc {
 		t.Fatalf("levels awarded %d mc, payouts add up to %d cents", awarded, md.total)
 	}
-	if hits < int64(len(md.awarded)) {
-		t.Fatalf("%d hits for %d distinct awards", hits, len(md.awarded))
+	local := 0
+	for k := range md.awarded {
+		if k.level != "super" {
+			local++
+		}
+	}
+	if hits < int64(local) {
+		t.Fatalf("%d hits for %d distinct awards", hits, local)
 	}
 	if len(s.PendingPayouts()) != len(md.pending) {
 		t.Fatalf("%d pending, model %d", len(s.PendingPayouts()), len(md.pending))
@@ -255,6 +319,19 @@ func (g *propGen) verify() {
 	sh, _ := s.SharedLevel("super")
 	if sh.Fed != md.shared.fed || sh.Unbatched != md.shared.unbatched || sh.AppliedBet != md.shared.applied || sh.NextSeq() != md.shared.next {
 		t.Fatalf("shared %+v, model %+v", sh, md.shared)
+	}
+	if sh.Claims != md.super.claims || sh.Answered != md.super.answered || sh.AwardedCents != md.super.awarded ||
+		sh.ConfirmedAwards != md.super.confirmed || sh.ConfirmedCents != md.super.confirmedCents {
+		t.Fatalf("claims tally %+v, model %+v", sh, md.super)
+	}
+	inFlight := s.PendingSuperClaims()
+	if len(inFlight) != len(md.claims) {
+		t.Fatalf("%d claims in flight, model %d", len(inFlight), len(md.claims))
+	}
+	for _, c := range inFlight {
+		if md.claims[propKey{c.Machine, c.Level, c.Game}] != c {
+			t.Fatalf("claim in flight %+v, model %+v", c, md.claims[propKey{c.Machine, c.Level, c.Game}])
+		}
 	}
 	for id, m := range md.machines {
 		sm, _ := s.Machine(id)
@@ -272,7 +349,9 @@ func (g *propGen) machine() (string, *propMachine) {
 func (g *propGen) step() {
 	g.at += 1 + int64(g.n(3_000_000_000))
 	id, m := g.machine()
-	switch k := g.n(100); {
+	switch k := g.n(112); {
+	case k >= 100:
+		g.superStep(k-100, id, m)
 	case k < 50: // reading
 		switch {
 		case !m.read:
@@ -388,6 +467,11 @@ func (g *propGen) step() {
 				want = "refused"
 			}
 		}
+		for key := range g.md.claims {
+			if key.machine == id {
+				want = "refused"
+			}
+		}
 		g.expect(Rebase{At: g.at, Machine: id, CoinIn: int64(g.n(100)), Who: "tech", Why: "RAM clear"}, want)
 	case k < 90: // super batch
 		sh := &g.md.shared
@@ -412,6 +496,92 @@ func (g *propGen) step() {
 		default:
 			g.expect(SuperApplied{At: g.at, Level: "super", Seq: sh.oldest + uint64(len(sh.pending))}, "refused")
 		}
+	}
+}
+
+// superStep is a superjackpot claim of machine id, or etcd's answer to one.
+func (g *propGen) superStep(k int, id string, m *propMachine) {
+	md := g.md
+	linked := slices.Contains(m.levels, "super")
+	var mine, all []propKey // claims in flight: this machine's, everyone's
+	for key := range md.claims {
+		all = append(all, key)
+		if key.machine == id {
+			mine = append(mine, key)
+		}
+	}
+	slices.SortFunc(all, cmpKey)
+	slices.SortFunc(mine, cmpKey)
+	switch {
+	case k < 4: // a new hit
+		game := max(m.games, m.last["super"]+1)
+		if len(mine) > 0 {
+			game = max(game, mine[len(mine)-1].game+1)
+		}
+		game += uint64(g.n(3))
+		c := SuperClaim{At: g.at, Level: "super", Machine: id, Game: game, Bet: int64(g.n(500)), Claimed: int64(g.n(1e6))}
+		if g.n(2) == 0 {
+			c.NextTargetMC = g.target()
+		}
+		want := "ok"
+		if !linked {
+			want = "refused"
+		}
+		g.expect(c, want)
+	case k < 5 && len(mine) > 0: // the same hit again, or a restart: the claim recorded
+		c := md.claims[mine[g.n(len(mine))]]
+		c.At, c.Bet, c.NextTargetMC = g.at, c.Bet+1, c.NextTargetMC+mc
+		want := "repeat"
+		if !linked {
+			want = "refused" // as a local hit: the link is checked first
+		}
+		g.expect(c, want)
+	case k < 8 && len(all) > 0: // etcd answers a claim in flight, any of them
+		key := all[g.n(len(all))]
+		g.expect(SuperClaimed{At: g.at, Level: "super", Machine: key.machine, Game: key.game,
+			AmountMC: int64(g.n(1e7)) * mc, Order: 1 + int64(g.n(1e4)), Revision: 1 + int64(g.n(1e9))}, "ok")
+	case k < 9: // the answer again: the same (a repeat) or another (refused)
+		var keys []propKey
+		for key := range md.awarded {
+			if key.level == "super" && (md.pending[key] || md.machines[key.machine].last["super"] == key.game) {
+				keys = append(keys, key)
+			}
+		}
+		if len(keys) == 0 {
+			return
+		}
+		slices.SortFunc(keys, cmpKey)
+		key := keys[g.n(len(keys))]
+		p := md.awarded[key]
+		a := SuperClaimed{At: g.at, Level: "super", Machine: key.machine, Game: key.game, AmountMC: p.Amount * mc, Order: p.Order, Revision: p.Revision}
+		want := "repeat"
+		switch g.n(4) {
+		case 1:
+			a.AmountMC, want = a.AmountMC+mc, "refused"
+		case 2:
+			a.Revision, want = a.Revision+1, "refused"
+		case 3:
+			a.Order, want = a.Order+1, "refused"
+		}
+		g.expect(a, want)
+	case k < 10: // an answer to nothing sent
+		game := max(m.games, m.last["super"]) + 1000 + uint64(g.n(1000))
+		if len(mine) > 0 {
+			game += mine[len(mine)-1].game
+		}
+		g.expect(SuperClaimed{At: g.at, Level: "super", Machine: id, Game: game, AmountMC: mc, Order: 1, Revision: 1}, "refused")
+	case k < 11 && m.has["super"] && m.last["super"] > 0: // an older game
+		key := propKey{id, "super", m.last["super"] - 1}
+		want := "refused"
+		if _, ok := md.claims[key]; ok || md.pending[key] {
+			want = "repeat"
+		}
+		if !linked {
+			want = "refused"
+		}
+		g.expect(SuperClaim{At: g.at, Level: "super", Machine: id, Game: key.game, Bet: 1}, want)
+	default: // not a shared level
+		g.expect(SuperClaim{At: g.at, Level: paytableLevels[g.n(2)], Machine: id, Game: m.games, Bet: 100}, "refused")
 	}
 }
 

@@ -31,6 +31,8 @@ const (
 	TypeSuperBatch   Type = 11
 	TypeSuperApplied Type = 12
 	TypeEvent        Type = 13
+	TypeSuperClaim   Type = 14
+	TypeSuperClaimed Type = 15
 	// TypeBatch is the group commit: several records in one log record,
 	// made durable by one sync and folded in order, all or none.
 	TypeBatch Type = 100
@@ -40,8 +42,12 @@ var typeNames = map[Type]string{
 	TypeSetupLevel: "setup level", TypeSetupShared: "setup shared level", TypeSetupMachine: "setup machine",
 	TypeMeters: "meters", TypeRebase: "rebase", TypeHit: "hit", TypeAward: "award", TypeConfirmed: "confirmed",
 	TypeFund: "fund", TypeTransfer: "transfer", TypeSuperBatch: "super batch", TypeSuperApplied: "super applied",
-	TypeEvent: "event", TypeBatch: "batch",
+	TypeEvent: "event", TypeSuperClaim: "super claim", TypeSuperClaimed: "super claimed", TypeBatch: "batch",
 }
+
+// lastType is the highest record type a ledger record can have (TypeBatch
+// aside): the state counts records of types 1..lastType.
+const lastType = TypeSuperClaimed
 
 func (t Type) String() string {
 	if n, ok := typeNames[t]; ok {
@@ -131,13 +137,13 @@ type Rebase struct {
 	Why         string `json:"why"`
 }
 
-// Hit reports paytable hits on one local level, each awarded at once in the
-// order given (jackpot Hit for each claim, then one Award, under the level's
-// SecondHit rule). One claim is the usual case; near-simultaneous claims the
-// controller chooses to settle together go in one record, so a
-// split-amount level splits them. A claim whose (machine, level, game) was
-// already awarded is a repeat: it returns the earlier payout and pays
-// nothing.
+// Hit reports paytable hits on one local level (a hit on a shared level is
+// a SuperClaim), each awarded at once in the order given (jackpot Hit for
+// each claim, then one Award, under the level's SecondHit rule). One claim
+// is the usual case; near-simultaneous claims the controller chooses to
+// settle together go in one record, so a split-amount level splits them. A
+// claim whose (machine, level, game) was already awarded is a repeat: it
+// returns the earlier payout and pays nothing.
 type Hit struct {
 	At     int64   `json:"at"`
 	Level  string  `json:"level"`
@@ -220,6 +226,39 @@ type SuperApplied struct {
 	Triggered      bool   `json:"triggered"`
 }
 
+// SuperClaim is a paytable or mystery hit of a machine on a shared level,
+// recorded before the controller sends the claim to etcd (package
+// jackpot/super, Store.Claim with HitID{Level, Machine, Game, Bet, At} and
+// NextTargetMC). It is identified by (level, machine, game); until a
+// SuperClaimed records etcd's answer it stays pending in the state (also
+// across restarts: State.PendingSuperClaims), and the controller sends it
+// again, unchanged — the same At, Bet and target, never redrawn — which etcd
+// answers as a replay. A repeat of a pending claim returns the recorded one.
+type SuperClaim struct {
+	At           int64  `json:"at"` // the HitID's At: part of the claim's identity in etcd
+	Level        string `json:"level"`
+	Machine      string `json:"machine"`
+	Game         uint64 `json:"game"`           // the game number on that machine
+	Bet          int64  `json:"bet"`            // cents (0..MaxBet, as Store.Claim takes it)
+	Claimed      int64  `json:"claimed"`        // cents: the amount the machine showed, for the record
+	NextTargetMC int64  `json:"next_target_mc"` // mystery: the next target, drawn before the claim; 0 for paytable
+}
+
+// SuperClaimed records etcd's answer to a SuperClaim (super.Claimed): the
+// amount the shared level paid the machine, the level's hit count with
+// this award and the etcd revision of the transaction that paid it. It
+// makes the claim an award pending for the machine, like a local award,
+// until a Confirmed.
+type SuperClaimed struct {
+	At       int64  `json:"at"`
+	Level    string `json:"level"`
+	Machine  string `json:"machine"`
+	Game     uint64 `json:"game"`
+	AmountMC int64  `json:"amount_mc"` // whole cents (super.Claimed.Amount)
+	Order    int64  `json:"order"`     // the shared level's hit count after this award: 1, 2, …
+	Revision int64  `json:"revision"`  // etcd revision of the transaction that paid it
+}
+
 // Event codes.
 const (
 	EventLogRepaired = "log_repaired" // Open cut a torn last record
@@ -248,6 +287,8 @@ func (Transfer) Type() Type     { return TypeTransfer }
 func (SuperBatch) Type() Type   { return TypeSuperBatch }
 func (SuperApplied) Type() Type { return TypeSuperApplied }
 func (Event) Type() Type        { return TypeEvent }
+func (SuperClaim) Type() Type   { return TypeSuperClaim }
+func (SuperClaimed) Type() Type { return TypeSuperClaimed }
 
 // ErrRecord marks a record that is malformed on its own (before the state
 // is consulted).
@@ -513,6 +554,47 @@ func (r SuperApplied) validate() error {
 	return nonNeg("contribution", r.ContributionMC)
 }
 
+func (r SuperClaim) validate() error {
+	if err := checkID("level", r.Level); err != nil {
+		return err
+	}
+	if err := checkID("machine", r.Machine); err != nil {
+		return err
+	}
+	if r.Bet < 0 || r.Bet > jackpot.MaxBet {
+		return bad("super claim on level %q by machine %q game %d: bet %d cents: want 0..%d", r.Level, r.Machine, r.Game, r.Bet, jackpot.MaxBet)
+	}
+	if err := nonNeg("claimed amount", r.Claimed); err != nil {
+		return err
+	}
+	if r.NextTargetMC < 0 || r.NextTargetMC%jackpot.MillicentsPerCent != 0 {
+		return bad("super claim on level %q by machine %q game %d: next target %d millicents: want whole cents, at least 0",
+			r.Level, r.Machine, r.Game, r.NextTargetMC)
+	}
+	return nil
+}
+
+func (r SuperClaimed) validate() error {
+	if err := checkID("level", r.Level); err != nil {
+		return err
+	}
+	if err := checkID("machine", r.Machine); err != nil {
+		return err
+	}
+	if r.AmountMC < 0 || r.AmountMC%jackpot.MillicentsPerCent != 0 {
+		return bad("super claim on level %q by machine %q game %d answered with %d millicents: want whole cents, at least 0",
+			r.Level, r.Machine, r.Game, r.AmountMC)
+	}
+	if r.Order < 1 {
+		return bad("super claim on level %q by machine %q game %d answered with order %d: orders start at 1", r.Level, r.Machine, r.Game, r.Order)
+	}
+	if r.Revision < 1 {
+		return bad("super claim on level %q by machine %q game %d answered at etcd revision %d: revisions start at 1",
+			r.Level, r.Machine, r.Game, r.Revision)
+	}
+	return nil
+}
+
 func (r Event) validate() error {
 	switch r.Code {
 	case EventLogRepaired, EventStart, EventStop, EventNote:
@@ -639,6 +721,10 @@ func decodeOne(t Type, data []byte) (Record, error) {
 		r = decodeAs[SuperApplied](data)
 	case TypeEvent:
 		r = decodeAs[Event](data)
+	case TypeSuperClaim:
+		r = decodeAs[SuperClaim](data)
+	case TypeSuperClaimed:
+		r = decodeAs[SuperClaimed](data)
 	default:
 		return nil, bad("unknown record type %d", uint16(t))
 	}

@@ -64,10 +64,15 @@ type LevelReport struct {
 }
 
 // SharedReport is one shared level as this controller knows it: the
-// coin-in its machines fed, and where that coin-in is.
+// coin-in its machines fed, and where that coin-in is; the claims of its
+// machines (sent, answered, unanswered) and the cents etcd awarded them,
+// which are not in this controller's pools (the level's pool is in etcd);
+// and the awards on it not yet confirmed by their machine.
 type SharedReport struct {
 	Shared
-	Machines int `json:"machines"`
+	Machines      int   `json:"machines"`
+	PendingAwards int   `json:"pending_awards"` // awards not yet confirmed: Answered − ConfirmedAwards
+	PendingCents  int64 `json:"pending_cents"`  // their amount: AwardedCents − ConfirmedCents
 }
 
 // TransferReport is the audit record of one transfer.
@@ -87,24 +92,28 @@ type TransferReport struct {
 
 // Report is the controller's accounting readout: per local level and in
 // total the liability, contributions, seed funding, awards, hits,
-// transfers and the identity figures, plus the shared levels' coin-in and
-// batches, the awards waiting for confirmation and the last transfers.
+// transfers and the identity figures, plus the shared levels' coin-in,
+// batches and claims tally, the awards waiting for confirmation (local and
+// shared), the claims waiting for etcd's answer and the last transfers.
 type Report struct {
 	Format string `json:"format"`
 	// Verdict is Verify's, when the report is made from a verified
 	// directory (the caller sets it).
-	Verdict        *Verdict         `json:"verdict,omitempty"`
-	Records        uint64           `json:"records"`
-	Machines       int              `json:"machines"`
-	CoinInFed      int64            `json:"coin_in_fed_cents"`
-	Levels         []LevelReport    `json:"levels"`
-	Total          Figures          `json:"total"`
-	TransfersEqual bool             `json:"transfers_cancel"` // total transferred in = total transferred out
-	Shared         []SharedReport   `json:"shared"`
-	PendingAwards  []Payout         `json:"pending_awards"`
-	UnsentBatches  []Batch          `json:"unsent_batches"`
-	Transfers      []TransferReport `json:"transfers"`
-	Holds          bool             `json:"identity_holds"` // every level's identity and the total's
+	Verdict        *Verdict       `json:"verdict,omitempty"`
+	Records        uint64         `json:"records"`
+	Machines       int            `json:"machines"`
+	CoinInFed      int64          `json:"coin_in_fed_cents"`
+	Levels         []LevelReport  `json:"levels"`
+	Total          Figures        `json:"total"`
+	TransfersEqual bool           `json:"transfers_cancel"` // total transferred in = total transferred out
+	Shared         []SharedReport `json:"shared"`
+	PendingAwards  []Payout       `json:"pending_awards"`
+	UnsentBatches  []Batch        `json:"unsent_batches"`
+	// UnansweredClaims are the claims on shared levels sent to etcd (or
+	// about to be) whose answer is not yet recorded.
+	UnansweredClaims []SuperClaim     `json:"unanswered_claims"`
+	Transfers        []TransferReport `json:"transfers"`
+	Holds            bool             `json:"identity_holds"` // every level's identity and the total's
 }
 
 // Report computes the report of a state. It fails only if the totals over
@@ -116,12 +125,15 @@ func (s *State) Report() (*Report, error) {
 	}
 	r := &Report{Format: ReportFormat, Records: s.records, Machines: len(s.machines), CoinInFed: s.fed,
 		Levels: []LevelReport{}, Shared: []SharedReport{}, PendingAwards: s.PendingPayouts(),
-		UnsentBatches: s.Unsent(), Transfers: []TransferReport{}}
+		UnsentBatches: s.Unsent(), UnansweredClaims: s.PendingSuperClaims(), Transfers: []TransferReport{}}
 	if r.PendingAwards == nil {
 		r.PendingAwards = []Payout{}
 	}
 	if r.UnsentBatches == nil {
 		r.UnsentBatches = []Batch{}
+	}
+	if r.UnansweredClaims == nil {
+		r.UnansweredClaims = []SuperClaim{}
 	}
 	feeding := map[string]int{}
 	for _, m := range s.machines {
@@ -144,7 +156,14 @@ func (s *State) Report() (*Report, error) {
 	r.Total = figures(total, false)
 	r.TransfersEqual = total.TransferredIn == total.TransferredOut
 	for _, sh := range s.SharedLevels() {
-		r.Shared = append(r.Shared, SharedReport{Shared: sh, Machines: feeding[sh.Level]})
+		sr := SharedReport{Shared: sh, Machines: feeding[sh.Level]}
+		for _, p := range r.PendingAwards {
+			if p.Level == sh.Level {
+				sr.PendingAwards++
+				sr.PendingCents += p.Amount
+			}
+		}
+		r.Shared = append(r.Shared, sr)
 	}
 	for _, t := range s.pools.Transfers() {
 		r.Transfers = append(r.Transfers, TransferReport{At: t.At, From: t.From, To: t.To, CurrentMC: t.Current,
@@ -236,6 +255,40 @@ func (r *Report) Check() error {
 	}
 	if r.Holds != (holds && r.Total.Holds && r.TransfersEqual) {
 		return fmt.Errorf("link report: identity_holds is %v, the figures say otherwise", r.Holds)
+	}
+	return r.checkShared()
+}
+
+// checkShared checks the shared levels' claims tallies against the
+// report's own lists: claims = answered + unanswered, and the pending
+// awards on each level are the answered ones not confirmed.
+func (r *Report) checkShared() error {
+	unanswered := 0
+	for _, sr := range r.Shared {
+		fail := func(format string, a ...any) error {
+			return fmt.Errorf("link report: shared level %q: %s", sr.Level, fmt.Sprintf(format, a...))
+		}
+		if sr.Claims != sr.Answered+int64(len(sr.Unanswered)) {
+			return fail("%d claims ≠ %d answered + %d unanswered", sr.Claims, sr.Answered, len(sr.Unanswered))
+		}
+		var n, cents int64
+		for _, p := range r.PendingAwards {
+			if p.Level == sr.Level {
+				n++
+				cents += p.Amount
+			}
+		}
+		if int64(sr.PendingAwards) != n || sr.PendingCents != cents {
+			return fail("%d pending awards of %d cents, the list has %d of %d cents", sr.PendingAwards, sr.PendingCents, n, cents)
+		}
+		if n != sr.Answered-sr.ConfirmedAwards || cents != sr.AwardedCents-sr.ConfirmedCents {
+			return fail("%d awards of %d cents pending ≠ %d answered (%d cents) − %d confirmed (%d cents)",
+				n, cents, sr.Answered, sr.AwardedCents, sr.ConfirmedAwards, sr.ConfirmedCents)
+		}
+		unanswered += len(sr.Unanswered)
+	}
+	if unanswered != len(r.UnansweredClaims) {
+		return fmt.Errorf("link report: %d unanswered claims listed, the shared levels hold %d", len(r.UnansweredClaims), unanswered)
 	}
 	return nil
 }
@@ -406,6 +459,14 @@ func (r *Report) WriteText(w io.Writer) error {
 				len(sh.Pending), centsEuros(un), sh.Applied, centsEuros(sh.AppliedBet), euros(sh.Contributed))
 		}
 		tw.Flush()
+		b.WriteString("\nSUPERJACKPOT CLAIMS (awarded by etcd, not from this controller's pools)\n")
+		tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "level\tclaims\tanswered\tunanswered\tawarded\tconfirmed\tpending\t")
+		for _, sh := range r.Shared {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%d (%s)\t%d (%s)\t\n", sh.Level, sh.Claims, sh.Answered, len(sh.Unanswered),
+				centsEuros(sh.AwardedCents), sh.ConfirmedAwards, centsEuros(sh.ConfirmedCents), sh.PendingAwards, centsEuros(sh.PendingCents))
+		}
+		tw.Flush()
 	}
 	if len(r.PendingAwards) > 0 {
 		b.WriteString("\nAWARDS WAITING FOR THE MACHINE'S CONFIRMATION\n")
@@ -420,6 +481,13 @@ func (r *Report) WriteText(w io.Writer) error {
 		b.WriteString("\nSUPERJACKPOT BATCHES NOT YET CONFIRMED\n")
 		for _, bt := range r.UnsentBatches {
 			fmt.Fprintf(&b, "  %s seq %d: %s (%s)\n", bt.Level, bt.Seq, centsEuros(bt.Bet), when(bt.At))
+		}
+	}
+	if len(r.UnansweredClaims) > 0 {
+		b.WriteString("\nSUPERJACKPOT CLAIMS NOT YET ANSWERED\n")
+		for _, c := range r.UnansweredClaims {
+			fmt.Fprintf(&b, "  %s machine %s game %d: bet %s, claimed %s (%s)\n", c.Level, c.Machine, c.Game,
+				centsEuros(c.Bet), centsEuros(c.Claimed), when(c.At))
 		}
 	}
 	if len(r.Transfers) > 0 {

@@ -1,11 +1,13 @@
 package ledger
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/openegm/cabinet/jackpot"
 )
@@ -25,6 +27,7 @@ var (
 	ErrPendingAwards  = errors.New("machine has awards not yet confirmed")
 	ErrFed            = errors.New("level is still fed by machines")
 	ErrSequence       = errors.New("batch out of sequence")
+	ErrConflict       = errors.New("differs from what is recorded")
 	ErrInvariant      = errors.New("ledger invariant broken")
 )
 
@@ -63,9 +66,16 @@ type Payout struct {
 	Order   int64  `json:"order"`   // the level's hit count with this award: 1, 2, …
 	Mystery bool   `json:"mystery"`
 	At      int64  `json:"at"`
+	// Revision is the etcd revision of the transaction that paid an award
+	// on a shared level (SuperClaimed); 0 for a local level.
+	Revision int64 `json:"revision,omitempty"`
 }
 
-// Shared is what this controller keeps of a shared level.
+// Shared is what this controller keeps of a shared level: the coin-in its
+// machines feed to it and the batches that carry it out, and the tally of
+// its machines' claims. The level's pool, and the money its awards take
+// from it, are in etcd, not in this controller's pools: an award on it is a
+// machine's pending payout here (PendingPayouts) and counts in the tally.
 type Shared struct {
 	Level       string  `json:"level"`
 	Fed         int64   `json:"fed"`               // cents fed by its machines
@@ -75,6 +85,17 @@ type Shared struct {
 	Contributed int64   `json:"contributed"`       // millicents etcd reported for them
 	Triggers    int64   `json:"triggers"`          // confirmed batches that reached a mystery target
 	Pending     []Batch `json:"pending,omitempty"` // recorded, not yet confirmed: seqs Applied+1, …
+
+	// The claims tally: Claims = Answered + len(Unanswered); AwardedCents
+	// is the sum of the answered claims' amounts, of which the machines
+	// confirmed ConfirmedAwards awards worth ConfirmedCents; the others
+	// are the machines' pending payouts on the level.
+	Claims          int64        `json:"claims"`               // SuperClaim records: claims sent to etcd
+	Answered        int64        `json:"answered"`             // SuperClaimed records: claims etcd answered
+	AwardedCents    int64        `json:"awarded_cents"`        // cents awarded by those answers
+	ConfirmedAwards int64        `json:"confirmed_awards"`     // answered awards their machine confirmed
+	ConfirmedCents  int64        `json:"confirmed_cents"`      // cents of those
+	Unanswered      []SuperClaim `json:"unanswered,omitempty"` // claims recorded, not yet answered, by machine then game
 }
 
 // NextSeq is the seq of the next batch.
@@ -118,6 +139,11 @@ type Result struct {
 	// Batch is the batch recorded (SuperBatch: send it) or confirmed
 	// (SuperApplied).
 	Batch *Batch
+	// SuperClaim is the claim recorded (SuperClaim: send it to etcd), the
+	// one recorded before (a repeated SuperClaim still unanswered: send
+	// that one, unchanged), or the claim etcd answered (SuperClaimed). A
+	// repeated SuperClaim already answered gives its payout in Repeated.
+	SuperClaim *SuperClaim
 }
 
 // Events kept in the state.
@@ -137,7 +163,7 @@ type State struct {
 	machines map[string]Machine
 	records  uint64 // records folded (entries of a batch one by one)
 	fed      int64  // cents of coin-in contributed, all machines
-	counts   [TypeEvent + 1]uint64
+	counts   [lastType + 1]uint64
 	events   []Event // the last eventsKept, oldest first
 }
 
@@ -191,16 +217,14 @@ func (s *State) Machines() []Machine {
 // SharedLevel returns a shared level.
 func (s *State) SharedLevel(id string) (Shared, bool) {
 	sh, ok := s.shared[id]
-	sh.Pending = slices.Clone(sh.Pending)
-	return sh, ok
+	return cloneShared(sh), ok
 }
 
 // SharedLevels returns every shared level, by name.
 func (s *State) SharedLevels() []Shared {
 	out := make([]Shared, 0, len(s.shared))
 	for _, sh := range s.shared {
-		sh.Pending = slices.Clone(sh.Pending)
-		out = append(out, sh)
+		out = append(out, cloneShared(sh))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Level < out[j].Level })
 	return out
@@ -213,6 +237,31 @@ func (s *State) Unsent() []Batch {
 	for _, sh := range s.SharedLevels() {
 		out = append(out, sh.Pending...)
 	}
+	return out
+}
+
+// PendingSuperClaims returns the claims on shared levels recorded and not
+// yet answered, oldest first (by time, then machine, level and game):
+// after a restart the controller sends each to etcd again, unchanged, and
+// records the answer (SuperClaimed).
+func (s *State) PendingSuperClaims() []SuperClaim {
+	var out []SuperClaim
+	for _, sh := range s.shared {
+		out = append(out, sh.Unanswered...)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.At != b.At {
+			return a.At < b.At
+		}
+		if a.Machine != b.Machine {
+			return a.Machine < b.Machine
+		}
+		if a.Level != b.Level {
+			return a.Level < b.Level
+		}
+		return a.Game < b.Game
+	})
 	return out
 }
 
@@ -257,6 +306,12 @@ func (s *State) PendingMystery() []jackpot.LevelClaim {
 // Events returns the last events, oldest first.
 func (s *State) Events() []Event { return slices.Clone(s.events) }
 
+func cloneShared(sh Shared) Shared {
+	sh.Pending = slices.Clone(sh.Pending)
+	sh.Unanswered = slices.Clone(sh.Unanswered)
+	return sh
+}
+
 func cloneMachine(m Machine) Machine {
 	m.Levels = slices.Clone(m.Levels)
 	m.Awards = slices.Clone(m.Awards)
@@ -272,8 +327,7 @@ func (s *State) Clone() *State {
 	c.pools = s.pools.Clone()
 	c.shared = make(map[string]Shared, len(s.shared))
 	for k, v := range s.shared {
-		v.Pending = slices.Clone(v.Pending)
-		c.shared[k] = v
+		c.shared[k] = cloneShared(v)
 	}
 	c.machines = make(map[string]Machine, len(s.machines))
 	for k, v := range s.machines {
@@ -323,12 +377,13 @@ type txn struct {
 	poolsBefore *jackpot.Pools // the pools before the first op (Clone)
 	records     uint64
 	fed         int64
-	counts      [TypeEvent + 1]uint64
+	counts      [lastType + 1]uint64
 	events      []Event
 	machines    []string // touched, to check at the end
 	shared      []string
-	touched     bool // a jackpot op was applied
-	noUndo      bool // replay: a failure is a fault, nothing to restore
+	claims      []string // shared levels whose claims tally changed: cross-checked with the machines
+	touched     bool     // a jackpot op was applied
+	noUndo      bool     // replay: a failure is a fault, nothing to restore
 }
 
 func (s *State) begin() *txn {
@@ -447,6 +502,10 @@ func (t *txn) fold(r Record) (Result, error) {
 		err = t.superBatch(r, &res)
 	case SuperApplied:
 		err = t.superApplied(r, &res)
+	case SuperClaim:
+		err = t.superClaim(r, &res)
+	case SuperClaimed:
+		err = t.superClaimed(r, &res)
 	case Event:
 		t.s.events = keepLast(append(slices.Clip(t.s.events), r), eventsKept)
 	default:
@@ -656,6 +715,14 @@ func (t *txn) rebase(r Rebase, res *Result) error {
 			}
 		}
 	}
+	for _, id := range sortedKeys(t.s.shared) {
+		for _, c := range t.s.shared[id].Unanswered {
+			if c.Machine == r.Machine {
+				return fmt.Errorf("machine %q: %w (claim on shared level %q game %d not yet answered): record etcd's answer and confirm it before a rebase",
+					r.Machine, ErrPendingAwards, id, c.Game)
+			}
+		}
+	}
 	// Game numbers start over with the new meters; so do the tracks.
 	m.Read, m.CoinIn, m.GamesPlayed, m.At, m.Awards = true, r.CoinIn, r.GamesPlayed, r.At, nil
 	m.Rebases++
@@ -709,6 +776,9 @@ func withPayout(m Machine, p Payout) (Machine, error) {
 }
 
 func (t *txn) hit(r Hit, res *Result) error {
+	if _, ok := t.s.shared[r.Level]; ok {
+		return fmt.Errorf("level %q: %w: its hits are claimed from etcd (SuperClaim, then SuperClaimed)", r.Level, ErrShared)
+	}
 	lv, err := t.local(r.Level)
 	if err != nil {
 		return err
@@ -831,6 +901,17 @@ func (t *txn) confirmed(r Confirmed, res *Result) error {
 			m.Awards = slices.Clone(m.Awards)
 			m.Awards[i].Pending = slices.Delete(slices.Clone(tr.Pending), k, k+1)
 			t.setMachine(m)
+			if sh, ok := t.s.shared[r.Level]; ok {
+				// An award etcd paid: the tally counts it confirmed.
+				c, fits := add(sh.ConfirmedCents, p.Amount)
+				if !fits {
+					return tooLarge(fmt.Sprintf("shared level %q confirmed cents", r.Level), sh.ConfirmedCents, p.Amount)
+				}
+				sh.ConfirmedAwards++
+				sh.ConfirmedCents = c
+				t.setShared(sh)
+				t.claims = append(t.claims, sh.Level)
+			}
 			res.Payouts = []Payout{p}
 			return nil
 		}
@@ -953,6 +1034,159 @@ func (t *txn) superApplied(r SuperApplied, res *Result) error {
 	return nil
 }
 
+// sortedKeys returns the keys of a map in order (for deterministic errors).
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// cmpClaim orders a shared level's unanswered claims: by machine, then game.
+func cmpClaim(a, b SuperClaim) int {
+	if c := strings.Compare(a.Machine, b.Machine); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Game, b.Game)
+}
+
+// unansweredAt returns where the claim (machine, game) is among a shared
+// level's unanswered claims, or where it would go, and whether it is there.
+func unansweredAt(sh Shared, machine string, game uint64) (int, bool) {
+	return slices.BinarySearchFunc(sh.Unanswered, SuperClaim{Machine: machine, Game: game}, cmpClaim)
+}
+
+// claimLevel returns the shared level of a claim or an answer.
+func (t *txn) claimLevel(id string) (Shared, error) {
+	if _, ok := t.s.pools.Level(id); ok {
+		return Shared{}, fmt.Errorf("shared level %q: %w (it is a local level: its hits are Hit records)", id, ErrUnknownLevel)
+	}
+	return t.sharedLevel(id)
+}
+
+// superClaim records a claim before it is sent to etcd. The rules of a
+// local hit apply per (machine, level): a claim pending (not yet answered)
+// or already awarded is a repeat, one for a game before the last award or
+// before a claim in flight is stale.
+func (t *txn) superClaim(r SuperClaim, res *Result) error {
+	sh, err := t.claimLevel(r.Level)
+	if err != nil {
+		return err
+	}
+	m, err := t.machine(r.Machine)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(m.Levels, r.Level) {
+		return fmt.Errorf("machine %q level %q: %w", r.Machine, r.Level, ErrNotLinked)
+	}
+	i, found := unansweredAt(sh, r.Machine, r.Game)
+	if found {
+		c := sh.Unanswered[i]
+		res.Repeat, res.SuperClaim = true, &c
+		return nil
+	}
+	if k := track(m, r.Level); k >= 0 {
+		p, repeat, err := prior(m.Awards[k], Claim{Machine: r.Machine, Game: r.Game}, r.Level)
+		if err != nil {
+			return err
+		}
+		if repeat {
+			res.Repeat, res.Repeated = true, []Payout{p}
+			return nil
+		}
+	}
+	if i < len(sh.Unanswered) && sh.Unanswered[i].Machine == r.Machine {
+		return fmt.Errorf("machine %q level %q game %d: %w: its claim for game %d is in flight (not yet answered)",
+			r.Machine, r.Level, r.Game, ErrStale, sh.Unanswered[i].Game)
+	}
+	sh.Unanswered = slices.Insert(slices.Clone(sh.Unanswered), i, r)
+	sh.Claims++
+	t.setShared(sh)
+	t.claims = append(t.claims, sh.Level)
+	res.SuperClaim = &r
+	return nil
+}
+
+// superClaimed records etcd's answer to a pending claim: the claim becomes
+// an award pending for the machine. The same answer again is a repeat; a
+// different one is refused (ErrConflict).
+func (t *txn) superClaimed(r SuperClaimed, res *Result) error {
+	sh, err := t.claimLevel(r.Level)
+	if err != nil {
+		return err
+	}
+	m, err := t.machine(r.Machine)
+	if err != nil {
+		return err
+	}
+	amount := r.AmountMC / jackpot.MillicentsPerCent
+	i, found := unansweredAt(sh, r.Machine, r.Game)
+	if !found {
+		if k := track(m, r.Level); k >= 0 {
+			tr := m.Awards[k]
+			var p *Payout
+			for j := range tr.Pending {
+				if tr.Pending[j].Game == r.Game {
+					p = &tr.Pending[j]
+				}
+			}
+			if p == nil && tr.Last == r.Game {
+				p = &tr.LastPayout
+			}
+			if p != nil {
+				if p.Amount != amount || p.Order != r.Order || p.Revision != r.Revision {
+					return fmt.Errorf("machine %q level %q game %d: etcd's answer %d cents (order %d, revision %d) %w: %d cents (order %d, revision %d)",
+						r.Machine, r.Level, r.Game, amount, r.Order, r.Revision, ErrConflict, p.Amount, p.Order, p.Revision)
+				}
+				res.Repeat, res.Repeated = true, []Payout{*p}
+				return nil
+			}
+		}
+		return fmt.Errorf("machine %q level %q game %d: %w: no unanswered claim for it (a SuperClaim is recorded before the claim is sent to etcd)",
+			r.Machine, r.Level, r.Game, ErrNotPending)
+	}
+	c := sh.Unanswered[i]
+	p := Payout{Machine: r.Machine, Level: r.Level, Game: r.Game, Bet: c.Bet, Claimed: c.Claimed, Amount: amount,
+		Order: r.Order, At: r.At, Revision: r.Revision}
+	awarded, ok := add(sh.AwardedCents, amount)
+	if !ok {
+		return tooLarge(fmt.Sprintf("shared level %q awarded cents", r.Level), sh.AwardedCents, amount)
+	}
+	if m, err = withSuperPayout(m, p); err != nil {
+		return err
+	}
+	t.setMachine(m)
+	sh.Unanswered = slices.Delete(slices.Clone(sh.Unanswered), i, i+1)
+	sh.Answered++
+	sh.AwardedCents = awarded
+	t.setShared(sh)
+	t.claims = append(t.claims, sh.Level)
+	res.Payouts, res.SuperClaim = []Payout{p}, &c
+	return nil
+}
+
+// withSuperPayout adds an award etcd paid to a machine's track (copy on
+// write). Claims of one machine in flight together may be answered in any
+// order: an answer for a game before the last award goes among the pending
+// awards, in game order.
+func withSuperPayout(m Machine, p Payout) (Machine, error) {
+	i := track(m, p.Level)
+	if i < 0 || p.Game > m.Awards[i].Last {
+		return withPayout(m, p)
+	}
+	tr := m.Awards[i]
+	k, dup := slices.BinarySearchFunc(tr.Pending, p.Game, func(q Payout, g uint64) int { return cmp.Compare(q.Game, g) })
+	if dup || p.Game == tr.Last {
+		return m, fmt.Errorf("%w: machine %q level %q: a second award for game %d", ErrInvariant, m.ID, p.Level, p.Game)
+	}
+	m.Awards = slices.Clone(m.Awards)
+	m.Awards[i].Pending = slices.Insert(slices.Clone(tr.Pending), k, p)
+	return m, nil
+}
+
 // check verifies what the transaction touched, and the pools' identity.
 func (t *txn) check() error {
 	if t.touched {
@@ -970,6 +1204,14 @@ func (t *txn) check() error {
 			return err
 		}
 	}
+	for i, id := range t.claims {
+		if slices.Contains(t.claims[:i], id) {
+			continue
+		}
+		if err := t.s.checkClaims(t.s.shared[id]); err != nil {
+			return err
+		}
+	}
 	if t.s.fed < 0 {
 		return fmt.Errorf("%w: coin-in fed %d", ErrInvariant, t.s.fed)
 	}
@@ -982,7 +1224,10 @@ func (t *txn) check() error {
 // in order, that the coin-in fed adds up over the machines, that every
 // shared level's coin-in is accounted for (fed = not batched + in
 // unconfirmed batches + in confirmed batches) with consecutive batch seqs,
-// and that no level has more awards pending than it paid.
+// that no local level has more awards pending than it paid, and that every
+// shared level's claims tally adds up (claims = answered + unanswered;
+// the awards pending on it are the answered ones not confirmed, in number
+// and in cents: awarded = confirmed + pending).
 func (s *State) Check() error {
 	if err := s.pools.Check(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvariant, err)
@@ -995,6 +1240,9 @@ func (s *State) Check() error {
 			return fmt.Errorf("%w: level %q is both local and shared", ErrInvariant, id)
 		}
 		if err := checkShared(sh); err != nil {
+			return err
+		}
+		if err := s.checkClaims(sh); err != nil {
 			return err
 		}
 	}
@@ -1012,6 +1260,9 @@ func (s *State) Check() error {
 			return fmt.Errorf("%w: coin-in fed overflows", ErrInvariant)
 		}
 		for _, tr := range m.Awards {
+			if _, ok := s.shared[tr.Level]; ok {
+				continue // checkClaims
+			}
 			for _, p := range tr.Pending {
 				pending[tr.Level] += p.Amount
 			}
@@ -1066,7 +1317,9 @@ func (s *State) checkMachine(m Machine, full bool) error {
 	}
 	for i, tr := range m.Awards {
 		if full {
-			if _, ok := s.pools.Level(tr.Level); !ok {
+			_, local := s.pools.Level(tr.Level)
+			_, shared := s.shared[tr.Level]
+			if !local && !shared {
 				return fail("awards on unknown level %q", tr.Level)
 			}
 		}
@@ -1076,11 +1329,11 @@ func (s *State) checkMachine(m Machine, full bool) error {
 			}
 		}
 		lp := tr.LastPayout
-		if lp.Machine != m.ID || lp.Level != tr.Level || lp.Game != tr.Last || lp.Amount < 0 {
+		if lp.Machine != m.ID || lp.Level != tr.Level || lp.Game != tr.Last || lp.Amount < 0 || lp.Revision < 0 {
 			return fail("level %q: last award %+v does not match game %d", tr.Level, lp, tr.Last)
 		}
 		for k, p := range tr.Pending {
-			if p.Machine != m.ID || p.Level != tr.Level || p.Amount < 0 || p.Game > tr.Last ||
+			if p.Machine != m.ID || p.Level != tr.Level || p.Amount < 0 || p.Revision < 0 || p.Game > tr.Last ||
 				(k > 0 && p.Game <= tr.Pending[k-1].Game) {
 				return fail("level %q: pending award %+v out of order", tr.Level, p)
 			}
@@ -1099,8 +1352,20 @@ func checkShared(sh Shared) error {
 	if err := checkID("level", sh.Level); err != nil {
 		return fail("%v", err)
 	}
-	if sh.Fed < 0 || sh.Unbatched < 0 || sh.AppliedBet < 0 || sh.Contributed < 0 || sh.Triggers < 0 {
+	if sh.Fed < 0 || sh.Unbatched < 0 || sh.AppliedBet < 0 || sh.Contributed < 0 || sh.Triggers < 0 ||
+		sh.Claims < 0 || sh.Answered < 0 || sh.AwardedCents < 0 || sh.ConfirmedAwards < 0 || sh.ConfirmedCents < 0 {
 		return fail("negative figures %+v", sh)
+	}
+	if sh.Claims != sh.Answered+int64(len(sh.Unanswered)) {
+		return fail("%d claims ≠ %d answered + %d unanswered", sh.Claims, sh.Answered, len(sh.Unanswered))
+	}
+	if sh.ConfirmedAwards > sh.Answered || sh.ConfirmedCents > sh.AwardedCents {
+		return fail("%d awards of %d cents confirmed, %d of %d cents answered", sh.ConfirmedAwards, sh.ConfirmedCents, sh.Answered, sh.AwardedCents)
+	}
+	for i, c := range sh.Unanswered {
+		if c.Level != sh.Level || c.validate() != nil || (i > 0 && cmpClaim(sh.Unanswered[i-1], c) >= 0) {
+			return fail("unanswered claim %+v out of order", c)
+		}
 	}
 	sum := sh.Unbatched
 	for i, b := range sh.Pending {
@@ -1119,6 +1384,54 @@ func checkShared(sh Shared) error {
 	if total != sh.Fed {
 		return fail("fed %d cents ≠ not batched %d + unconfirmed batches %d + confirmed batches %d",
 			sh.Fed, sh.Unbatched, sum-sh.Unbatched, sh.AppliedBet)
+	}
+	return nil
+}
+
+// checkClaims checks a shared level's claims tally against the machines'
+// award tracks: the awards pending on the level are the answered ones not
+// yet confirmed, in number and in cents, and no unanswered claim names a
+// game already awarded or a machine that does not exist.
+func (s *State) checkClaims(sh Shared) error {
+	fail := func(format string, a ...any) error {
+		return fmt.Errorf("%w: shared level %q: %s", ErrInvariant, sh.Level, fmt.Sprintf(format, a...))
+	}
+	var n, cents int64
+	for _, m := range s.machines {
+		i := track(m, sh.Level)
+		if i < 0 {
+			continue
+		}
+		tr := m.Awards[i]
+		if tr.LastPayout.Order < 1 || tr.LastPayout.Revision < 1 {
+			return fail("machine %q: award %+v without etcd's order and revision", m.ID, tr.LastPayout)
+		}
+		for _, p := range tr.Pending {
+			if p.Order < 1 || p.Revision < 1 {
+				return fail("machine %q: award %+v without etcd's order and revision", m.ID, p)
+			}
+			n++
+			cents += p.Amount // each <= AwardedCents: no overflow
+			if cents > sh.AwardedCents {
+				return fail("%d cents pending, %d awarded", cents, sh.AwardedCents)
+			}
+		}
+	}
+	if n != sh.Answered-sh.ConfirmedAwards || cents != sh.AwardedCents-sh.ConfirmedCents {
+		return fail("%d awards of %d cents pending ≠ %d answered (%d cents) − %d confirmed (%d cents)",
+			n, cents, sh.Answered, sh.AwardedCents, sh.ConfirmedAwards, sh.ConfirmedCents)
+	}
+	for _, c := range sh.Unanswered {
+		m, ok := s.machines[c.Machine]
+		if !ok {
+			return fail("unanswered claim of unknown machine %q", c.Machine)
+		}
+		if i := track(m, sh.Level); i >= 0 {
+			tr := m.Awards[i]
+			if c.Game == tr.Last || slices.ContainsFunc(tr.Pending, func(p Payout) bool { return p.Game == c.Game }) {
+				return fail("machine %q game %d is both awarded and unanswered", c.Machine, c.Game)
+			}
+		}
 	}
 	return nil
 }

@@ -1,7 +1,9 @@
 package ledger
 
 import (
+	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -406,6 +408,8 @@ func TestRefusalLeavesStateUnchanged(t *testing.T) {
 		Transfer{At: 3, From: "grand", To: "grand", All: true, Who: "x", Why: "y"},
 		Award{At: 3, Level: "grand"},
 		SuperApplied{At: 3, Level: "super", Seq: 1},
+		SuperClaim{At: 3, Level: "super", Machine: "M001", Game: 1},
+		SuperClaimed{At: 3, Level: "super", Machine: "M000", Game: 3, AmountMC: mc, Order: 1, Revision: 1},
 		Event{At: 3, Code: "party"},
 	} {
 		if _, err := s.Apply(r); err == nil {
@@ -436,6 +440,9 @@ func TestStateJSONRoundTrip(t *testing.T) {
 	mustApply(t, s, Meters{At: 2, Machine: "M000", CoinIn: 50_000, GamesPlayed: 3})
 	mustApply(t, s, Hit{At: 3, Level: "grand", Claims: []Claim{{Machine: "M000", Game: 3, Bet: 100, Claimed: 1}}})
 	mustApply(t, s, SuperBatch{At: 4, Level: "super", Seq: 1, Bet: 100})
+	mustApply(t, s, SuperClaim{At: 4, Level: "super", Machine: "M000", Game: 4, Bet: 100, Claimed: 77})
+	mustApply(t, s, SuperClaimed{At: 4, Level: "super", Machine: "M000", Game: 4, AmountMC: 123_45 * mc, Order: 9, Revision: 1234})
+	mustApply(t, s, SuperClaim{At: 4, Level: "super", Machine: "M002", Game: 8, Bet: 0, NextTargetMC: 30_00 * mc})
 	mustApply(t, s, Event{At: 5, Code: EventNote, Detail: "hello"})
 	data := stateJSON(t, s)
 	q := NewState()
@@ -452,6 +459,10 @@ func TestStateJSONRoundTrip(t *testing.T) {
 	}
 	for _, bad := range []string{
 		strings.Replace(data, `"fed":50000`, `"fed":50001`, 1),
+		strings.Replace(data, `"awarded_cents":12345`, `"awarded_cents":12346`, 1),
+		strings.Replace(data, `"claims":2`, `"claims":3`, 1),
+		strings.Replace(data, `,"revision":1234`, ``, 1),
+		strings.Replace(data, `"next_target_mc":3000000`, `"next_target_mc":3000001`, 1),
 		strings.Replace(data, `"records":`, `"Records":`, 1),
 		data + " ",
 		strings.Replace(data, `{"pools"`, `{"x":1,"pools"`, 1),
@@ -462,5 +473,230 @@ func TestStateJSONRoundTrip(t *testing.T) {
 		if err := q.UnmarshalJSON([]byte(bad)); err == nil {
 			t.Fatalf("accepted %.80s…", bad)
 		}
+	}
+}
+
+// A superjackpot hit: the claim is recorded before it goes to etcd, etcd's
+// answer makes it a pending payout like a local award, the machine
+// confirms it; every repeat is recognised and every misfit refused.
+func TestSuperClaimAwardedOnce(t *testing.T) {
+	s := newState(t, 3) // M000 and M002 feed super, M001 does not
+	mustApply(t, s, Meters{At: 1, Machine: "M000", CoinIn: 0})
+	mustApply(t, s, Meters{At: 2, Machine: "M000", CoinIn: 90_000, GamesPlayed: 4})
+	pools := stateJSON(t, s)
+	totals, _ := s.Totals()
+
+	// Refusals before anything is claimed.
+	for _, tc := range []struct {
+		r    Record
+		want error
+	}{
+		{SuperClaim{At: 3, Level: "nope", Machine: "M000", Game: 5, Bet: 100}, ErrUnknownLevel},
+		{SuperClaim{At: 3, Level: "grand", Machine: "M000", Game: 5, Bet: 100}, ErrUnknownLevel},
+		{SuperClaim{At: 3, Level: "super", Machine: "M999", Game: 5, Bet: 100}, ErrUnknownMachine},
+		{SuperClaim{At: 3, Level: "super", Machine: "M001", Game: 5, Bet: 100}, ErrNotLinked},
+		{SuperClaim{At: 3, Level: "super", Machine: "M000", Game: 5, Bet: -1}, ErrRecord},
+		{SuperClaim{At: 3, Level: "super", Machine: "M000", Game: 5, Bet: 100, NextTargetMC: 1}, ErrRecord},
+		{SuperClaimed{At: 3, Level: "super", Machine: "M000", Game: 5, AmountMC: 100 * mc, Order: 1, Revision: 9}, ErrNotPending},
+		{SuperClaimed{At: 3, Level: "nope", Machine: "M000", Game: 5, AmountMC: 100 * mc, Order: 1, Revision: 9}, ErrUnknownLevel},
+		{SuperClaimed{At: 3, Level: "super", Machine: "M000", Game: 5, AmountMC: 100*mc + 1, Order: 1, Revision: 9}, ErrRecord},
+		{SuperClaimed{At: 3, Level: "super", Machine: "M000", Game: 5, AmountMC: 100 * mc, Order: 0, Revision: 9}, ErrRecord},
+		{SuperClaimed{At: 3, Level: "super", Machine: "M000", Game: 5, AmountMC: 100 * mc, Order: 1, Revision: 0}, ErrRecord},
+		{Hit{At: 3, Level: "super", Claims: []Claim{{Machine: "M000", Game: 5, Bet: 100}}}, ErrShared},
+	} {
+		_, err := s.Apply(tc.r)
+		mustRefuse(t, err, tc.want)
+		if stateJSON(t, s) != pools {
+			t.Fatalf("refused %#v changed the state", tc.r)
+		}
+	}
+
+	// The claim is recorded: the controller sends it.
+	c5 := SuperClaim{At: 3, Level: "super", Machine: "M000", Game: 5, Bet: 200, Claimed: 1234_56}
+	res := mustApply(t, s, c5)
+	if res.Repeat || res.SuperClaim == nil || *res.SuperClaim != c5 || len(res.Payouts) != 0 {
+		t.Fatalf("claim: %+v", res)
+	}
+	if got := s.PendingSuperClaims(); len(got) != 1 || got[0] != c5 {
+		t.Fatalf("pending claims %+v", got)
+	}
+	// Sent again (the machine repeated its hit, or the controller
+	// restarted): the recorded claim, with its time and target, is the one
+	// to send.
+	before := stateJSON(t, s)
+	again := c5
+	again.At, again.NextTargetMC = 99, 5*mc
+	res = mustApply(t, s, again)
+	if !res.Repeat || res.SuperClaim == nil || *res.SuperClaim != c5 {
+		t.Fatalf("claim again: %+v", res)
+	}
+	if stateJSON(t, s) != before {
+		t.Fatal("a repeated claim changed the state")
+	}
+	_, err := s.Apply(SuperClaim{At: 4, Level: "super", Machine: "M000", Game: 4, Bet: 100})
+	mustRefuse(t, err, ErrStale) // before the claim in flight
+	_, err = s.Apply(Rebase{At: 4, Machine: "M000", Who: "tech", Why: "RAM clear"})
+	mustRefuse(t, err, ErrPendingAwards)
+	// Another hit of the same machine while the first is in flight.
+	c7 := SuperClaim{At: 4, Level: "super", Machine: "M000", Game: 7, Bet: 100, Claimed: 1}
+	mustApply(t, s, c7)
+	// M002 too.
+	c2 := SuperClaim{At: 4, Level: "super", Machine: "M002", Game: 1, Bet: 100, NextTargetMC: 25_00 * mc}
+	mustApply(t, s, c2)
+	if got := s.PendingSuperClaims(); len(got) != 3 || got[0] != c5 || got[1] != c7 || got[2] != c2 {
+		t.Fatalf("pending claims %+v", got)
+	}
+
+	// etcd answers the later claim first.
+	a7 := SuperClaimed{At: 5, Level: "super", Machine: "M000", Game: 7, AmountMC: 500_00 * mc, Order: 3, Revision: 42}
+	res = mustApply(t, s, a7)
+	p7 := Payout{Machine: "M000", Level: "super", Game: 7, Bet: 100, Claimed: 1, Amount: 500_00, Order: 3, At: 5, Revision: 42}
+	if res.Repeat || len(res.Payouts) != 1 || res.Payouts[0] != p7 || res.SuperClaim == nil || *res.SuperClaim != c7 {
+		t.Fatalf("answer: %+v", res)
+	}
+	a5 := SuperClaimed{At: 6, Level: "super", Machine: "M000", Game: 5, AmountMC: 1_000_00 * mc, Order: 4, Revision: 43}
+	res = mustApply(t, s, a5)
+	p5 := Payout{Machine: "M000", Level: "super", Game: 5, Bet: 200, Claimed: 1234_56, Amount: 1_000_00, Order: 4, At: 6, Revision: 43}
+	if len(res.Payouts) != 1 || res.Payouts[0] != p5 {
+		t.Fatalf("answer: %+v", res)
+	}
+	if got := s.PendingPayouts(); len(got) != 2 || got[0] != p7 || got[1] != p5 {
+		t.Fatalf("pending payouts %+v", got)
+	}
+	if got := s.PendingSuperClaims(); len(got) != 1 || got[0] != c2 {
+		t.Fatalf("pending claims %+v", got)
+	}
+	// The shared level's pool is not here: the local levels did not move.
+	if got, _ := s.Totals(); got != totals {
+		t.Fatalf("a superjackpot award moved the local pools: %+v → %+v", totals, got)
+	}
+	sh, _ := s.SharedLevel("super")
+	if sh.Claims != 3 || sh.Answered != 2 || sh.AwardedCents != 1_500_00 || sh.ConfirmedAwards != 0 || len(sh.Unanswered) != 1 {
+		t.Fatalf("tally %+v", sh)
+	}
+
+	// The same answers again: repeats; different ones: refused.
+	before = stateJSON(t, s)
+	res = mustApply(t, s, a5)
+	if !res.Repeat || len(res.Repeated) != 1 || res.Repeated[0] != p5 {
+		t.Fatalf("answer again: %+v", res)
+	}
+	for i, bad := range []SuperClaimed{
+		{At: 7, Level: "super", Machine: "M000", Game: 5, AmountMC: 1_000_01 * mc, Order: 4, Revision: 43},
+		{At: 7, Level: "super", Machine: "M000", Game: 7, AmountMC: 500_00 * mc, Order: 3, Revision: 44},
+		{At: 7, Level: "super", Machine: "M000", Game: 7, AmountMC: 500_00 * mc, Order: 2, Revision: 42},
+	} {
+		_, err = s.Apply(bad)
+		mustRefuse(t, err, ErrConflict)
+		if i == 0 && (!strings.Contains(err.Error(), "100001 cents") || !strings.Contains(err.Error(), "100000 cents") ||
+			!strings.Contains(err.Error(), `"M000"`)) {
+			t.Fatalf("the refusal does not say what differs: %v", err)
+		}
+	}
+	// The machine repeats its hit: the payout made.
+	res = mustApply(t, s, c5)
+	if !res.Repeat || len(res.Repeated) != 1 || res.Repeated[0] != p5 || res.SuperClaim != nil {
+		t.Fatalf("claim answered, again: %+v", res)
+	}
+	_, err = s.Apply(SuperClaim{At: 7, Level: "super", Machine: "M000", Game: 6, Bet: 100})
+	mustRefuse(t, err, ErrStale) // before the last award
+	if stateJSON(t, s) != before {
+		t.Fatal("repeats and refusals changed the state")
+	}
+
+	rep, err := s.Report()
+	if err != nil || rep.Check() != nil || len(rep.Shared) != 1 || len(rep.UnansweredClaims) != 1 {
+		t.Fatalf("report: %v %+v", err, rep)
+	}
+	if sr := rep.Shared[0]; sr.PendingAwards != 2 || sr.PendingCents != 1_500_00 || sr.AwardedCents != 1_500_00 {
+		t.Fatalf("shared report %+v", sr)
+	}
+	bad := *rep
+	bad.Shared = slices.Clone(rep.Shared)
+	bad.Shared[0].AwardedCents++
+	if bad.Check() == nil {
+		t.Fatal("a report with a wrong awarded tally passed")
+	}
+	var text bytes.Buffer
+	rep.WriteText(&text)
+	for _, want := range []string{"SUPERJACKPOT CLAIMS", "1500.00 €", "NOT YET ANSWERED", "M002"} {
+		if !strings.Contains(text.String(), want) {
+			t.Fatalf("text report lacks %q:\n%s", want, text.String())
+		}
+	}
+
+	// The machine confirms, as for a local award.
+	res = mustApply(t, s, Confirmed{At: 8, Machine: "M000", Level: "super", Game: 5})
+	if len(res.Payouts) != 1 || res.Payouts[0] != p5 {
+		t.Fatalf("confirm: %+v", res)
+	}
+	if res := mustApply(t, s, Confirmed{At: 8, Machine: "M000", Level: "super", Game: 5}); !res.Repeat {
+		t.Fatalf("confirm again: %+v", res)
+	}
+	mustApply(t, s, Confirmed{At: 9, Machine: "M000", Level: "super", Game: 7, Who: "attendant 3"})
+	sh, _ = s.SharedLevel("super")
+	if sh.ConfirmedAwards != 2 || sh.ConfirmedCents != 1_500_00 || len(s.PendingPayouts()) != 0 {
+		t.Fatalf("after confirmation: %+v", sh)
+	}
+	// Confirmed, the last award is still recognised; the older one is not
+	// (as for a local level), and its answer cannot come again.
+	res = mustApply(t, s, c7)
+	if !res.Repeat || res.Repeated[0] != p7 {
+		t.Fatalf("claim again after confirmation: %+v", res)
+	}
+	if res := mustApply(t, s, a7); !res.Repeat {
+		t.Fatalf("answer again after confirmation: %+v", res)
+	}
+	_, err = s.Apply(c5)
+	mustRefuse(t, err, ErrStale)
+	_, err = s.Apply(a5)
+	mustRefuse(t, err, ErrNotPending)
+
+	// Answered and confirmed, M000 can be re-based; M002's claim in flight
+	// still blocks M002.
+	mustApply(t, s, Rebase{At: 10, Machine: "M000", Who: "tech", Why: "RAM clear"})
+	_, err = s.Apply(Rebase{At: 10, Machine: "M002", Who: "tech", Why: "RAM clear"})
+	mustRefuse(t, err, ErrPendingAwards)
+	// Relinked away from super, M002 still receives its answer.
+	mustApply(t, s, SetupMachine{At: 11, Machine: "M002", SAS: 3, Levels: []string{"grand"}, Who: "tech"})
+	res = mustApply(t, s, SuperClaimed{At: 12, Level: "super", Machine: "M002", Game: 1, AmountMC: 30_00 * mc, Order: 5, Revision: 50})
+	if len(res.Payouts) != 1 || res.Payouts[0].Amount != 30_00 {
+		t.Fatalf("answer after relink: %+v", res)
+	}
+	_, err = s.Apply(SuperClaim{At: 13, Level: "super", Machine: "M002", Game: 2, Bet: 100})
+	mustRefuse(t, err, ErrNotLinked)
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Check finds a claims tally that does not add up.
+func TestSuperClaimTallyInvariants(t *testing.T) {
+	s := newState(t, 1)
+	mustApply(t, s, SuperClaim{At: 1, Level: "super", Machine: "M000", Game: 1, Bet: 100})
+	mustApply(t, s, SuperClaimed{At: 2, Level: "super", Machine: "M000", Game: 1, AmountMC: 10 * mc, Order: 1, Revision: 1})
+	mustApply(t, s, SuperClaim{At: 3, Level: "super", Machine: "M000", Game: 2, Bet: 100})
+	for _, tc := range []struct {
+		name string
+		edit func(sh *Shared)
+	}{
+		{"claims", func(sh *Shared) { sh.Claims++ }},
+		{"answered", func(sh *Shared) { sh.Answered++; sh.Claims++ }},
+		{"awarded", func(sh *Shared) { sh.AwardedCents++ }},
+		{"confirmed", func(sh *Shared) { sh.ConfirmedAwards++ }},
+		{"confirmed cents", func(sh *Shared) { sh.ConfirmedCents = 1 }},
+		{"unanswered lost", func(sh *Shared) { sh.Unanswered = nil; sh.Answered++ }},
+		{"unanswered awarded", func(sh *Shared) { sh.Unanswered[0].Game = 1 }},
+	} {
+		c := s.Clone()
+		sh := cloneShared(c.shared["super"])
+		tc.edit(&sh)
+		c.shared["super"] = sh
+		if err := c.Check(); !errors.Is(err, ErrInvariant) {
+			t.Fatalf("%s: Check said %v", tc.name, err)
+		}
+	}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -166,7 +166,7 @@ func TestReportSignAndVerify(t *testing.T) {
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"VERIFIED", "TOTAL", "grand", "identity", "holds", "SHARED LEVELS"} {
+	for _, want := range []string{"VERIFIED", "TOTAL", "grand", "identity", "holds", "SHARED LEVELS", "SUPERJACKPOT CLAIMS"} {
 		if !strings.Contains(text.String(), want) {
 			t.Fatalf("text report lacks %q:\n%s", want, text.String())
 		}
