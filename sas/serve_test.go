@@ -389,9 +389,14 @@ func TestServePTYExceptionsLost(t *testing.T) {
 						r.m.push(e)
 						time.Sleep(3 * time.Millisecond)
 					}
-					// Stop the host once nothing more arrives.
+					// Stop the host once nothing more arrives (generously:
+					// a loaded machine may pause the loop for a while).
 					for last := int64(-1); ctx.Err() == nil; {
-						time.Sleep(500 * time.Millisecond)
+						select {
+						case <-ctx.Done():
+							return
+						case <-time.After(3 * time.Second):
+						}
 						if n := progress.Load(); n == last {
 							cancel()
 						} else {
@@ -471,7 +476,9 @@ func TestServeChirp(t *testing.T) {
 	for _, md := range modes {
 		t.Run(md.name, func(t *testing.T) {
 			clk := newFakeClock()
-			r := startPTY(t, md.mode, host.Options{Now: clk.Now}, sas.ServeOptions{Now: clk.Now})
+			// A patient host: a retry after a slow reply (a loaded machine)
+			// would leave the repeated answer on the line, read as a chirp.
+			r := startPTY(t, md.mode, host.Options{Now: clk.Now, Timeout: 2 * time.Second}, sas.ServeOptions{Now: clk.Now})
 			if g, err := r.c.GeneralPoll(); err != nil || g.Exception != sas.ExcNone {
 				t.Fatalf("first poll: %+v %v", g, err)
 			}
