@@ -3,7 +3,6 @@ package meters
 import (
 	"bytes"
 	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -223,54 +222,19 @@ func (l *Ledger) Close() error {
 }
 
 // KeyID names a machine key: the first 8 bytes of its BLAKE2b-256, in hex.
-func KeyID(pub ed25519.PublicKey) string {
-	h := blake2b.Sum256(pub)
-	return hex.EncodeToString(h[:8])
-}
+func KeyID(pub ed25519.PublicKey) string { return walog.KeyID(pub) }
 
 // machineKey loads the machine's checkpoint key, creating it on first use.
 func machineKey(dir string) (ed25519.PrivateKey, error) {
-	path := filepath.Join(dir, keyFile)
-	data, err := os.ReadFile(path)
-	if err == nil {
-		if len(data) != ed25519.SeedSize {
-			return nil, &Fault{Err: fmt.Errorf("%s: damaged machine key (%d bytes)", path, len(data))}
-		}
-		return ed25519.NewKeyFromSeed(data), nil
+	priv, err := walog.LoadOrCreateKey(filepath.Join(dir, keyFile), filepath.Join(dir, pubFile), filepath.Join(dir, logDir), "machine key")
+	if errors.Is(err, walog.ErrKey) {
+		return nil, &Fault{Err: err}
 	}
-	if !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	if entries, _ := os.ReadDir(filepath.Join(dir, logDir)); len(entries) > 0 {
-		// A log without its key cannot be continued: new checkpoints would be
-		// signed by a key the inspector never recorded.
-		return nil, &Fault{Err: fmt.Errorf("%s is missing but the log exists", path)}
-	}
-	pub, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	if err := writeAtomic(dir, keyFile, priv.Seed(), 0o600); err != nil {
-		return nil, err
-	}
-	if err := writeAtomic(dir, pubFile, []byte(hex.EncodeToString(pub)+"\n"), 0o644); err != nil {
-		return nil, err
-	}
-	return priv, nil
+	return priv, err
 }
 
 // ReadPublicKey reads a machine public key file (machine.pub: hex, one line).
-func ReadPublicKey(path string) (ed25519.PublicKey, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	raw, err := hex.DecodeString(string(bytes.TrimSpace(data)))
-	if err != nil || len(raw) != ed25519.PublicKeySize {
-		return nil, fmt.Errorf("%s: not a machine public key", path)
-	}
-	return ed25519.PublicKey(raw), nil
-}
+func ReadPublicKey(path string) (ed25519.PublicKey, error) { return walog.ReadPublicKey(path, "machine") }
 
 // snapshot is what a snapshot file holds after its checksum.
 type snapshot struct {

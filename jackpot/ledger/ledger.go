@@ -3,7 +3,6 @@ package ledger
 import (
 	"bytes"
 	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -415,55 +414,22 @@ func (l *Ledger) Close() error {
 
 // KeyID names a controller key: the first 8 bytes of its BLAKE2b-256, in
 // hex (the same definition as meters.KeyID for machine keys).
-func KeyID(pub ed25519.PublicKey) string {
-	h := blake2b.Sum256(pub)
-	return hex.EncodeToString(h[:8])
-}
+func KeyID(pub ed25519.PublicKey) string { return walog.KeyID(pub) }
 
 // controllerKey loads the key that signs the log's checkpoints, creating it
 // on first use, as the cabinet does with its machine key.
 func controllerKey(dir string) (ed25519.PrivateKey, error) {
-	path := filepath.Join(dir, KeyFile)
-	data, err := os.ReadFile(path)
-	if err == nil {
-		if len(data) != ed25519.SeedSize {
-			return nil, &Fault{Entry: -1, Err: fmt.Errorf("%s: damaged controller key (%d bytes)", path, len(data))}
-		}
-		return ed25519.NewKeyFromSeed(data), nil
+	priv, err := walog.LoadOrCreateKey(filepath.Join(dir, KeyFile), filepath.Join(dir, PubFile), filepath.Join(dir, LogDir), "controller key")
+	if errors.Is(err, walog.ErrKey) {
+		return nil, &Fault{Entry: -1, Err: err}
 	}
-	if !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	if entries, _ := os.ReadDir(filepath.Join(dir, LogDir)); len(entries) > 0 {
-		// A log without its key cannot be continued: new checkpoints would be
-		// signed by a key the inspector never recorded.
-		return nil, &Fault{Entry: -1, Err: fmt.Errorf("%s is missing but the log exists", path)}
-	}
-	pub, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	if err := atomicfile.Write(filepath.Join(dir, KeyFile), priv.Seed(), 0o600); err != nil {
-		return nil, err
-	}
-	if err := atomicfile.Write(filepath.Join(dir, PubFile), []byte(hex.EncodeToString(pub)+"\n"), 0o644); err != nil {
-		return nil, err
-	}
-	return priv, nil
+	return priv, err
 }
 
 // ReadPublicKey reads a controller public key file (controller.pub: hex,
 // one line).
 func ReadPublicKey(path string) (ed25519.PublicKey, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	raw, err := hex.DecodeString(string(bytes.TrimSpace(data)))
-	if err != nil || len(raw) != ed25519.PublicKeySize {
-		return nil, fmt.Errorf("%s: not a controller public key (%d hex digits expected)", path, 2*ed25519.PublicKeySize)
-	}
-	return ed25519.PublicKey(raw), nil
+	return walog.ReadPublicKey(path, "controller")
 }
 
 // snapshot is what a snapshot file holds after its checksum.
