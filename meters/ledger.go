@@ -234,7 +234,9 @@ func machineKey(dir string) (ed25519.PrivateKey, error) {
 }
 
 // ReadPublicKey reads a machine public key file (machine.pub: hex, one line).
-func ReadPublicKey(path string) (ed25519.PublicKey, error) { return walog.ReadPublicKey(path, "machine") }
+func ReadPublicKey(path string) (ed25519.PublicKey, error) {
+	return walog.ReadPublicKey(path, "machine")
+}
 
 // snapshot is what a snapshot file holds after its checksum.
 type snapshot struct {
