@@ -10,36 +10,16 @@ import (
 	"os"
 	"time"
 
+	"github.com/openegm/cabinet/internal/control"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 )
 
-// command is one line on the control socket.
-type command struct {
-	Cmd    string `json:"cmd"`
-	Button string `json:"button,omitempty"`
-	Cents  int64  `json:"cents,omitempty"`
-	Door   string `json:"door,omitempty"`
-	Open   bool   `json:"open,omitempty"`
-	Key    string `json:"key,omitempty"`
-	On     bool   `json:"on,omitempty"`
-	Who    string `json:"who,omitempty"`
-	Reason string `json:"reason,omitempty"`
-	Role   string `json:"role,omitempty"`
-	PIN    string `json:"pin,omitempty"`
-	Action string `json:"action,omitempty"`
-	Value  string `json:"value,omitempty"`
-}
-
-// reply is the answer line.
-type reply struct {
-	OK      bool                  `json:"ok"`
-	Error   string                `json:"error,omitempty"`
-	Refused string                `json:"refused,omitempty"`
-	View    *machine.View         `json:"view,omitempty"`
-	Meters  map[string]int64      `json:"meters,omitempty"`
-	Tickets []machine.PrintTicket `json:"tickets,omitempty"`
-}
+// The protocol's types are shared with the screen and the tests.
+type (
+	command = control.Command
+	reply   = control.Reply
+)
 
 // listenControl serves the control socket: the simulator's and the tests'
 // way to press buttons, insert bills, open doors, turn keys and read state.

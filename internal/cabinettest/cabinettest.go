@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openegm/cabinet/internal/control"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/reels"
 )
@@ -33,32 +34,11 @@ func Build(root, dir string, names ...string) error {
 	return nil
 }
 
-// Command is one control-socket command (cmd/cabinet's control.go).
-type Command struct {
-	Cmd    string `json:"cmd"`
-	Button string `json:"button,omitempty"`
-	Cents  int64  `json:"cents,omitempty"`
-	Door   string `json:"door,omitempty"`
-	Open   bool   `json:"open,omitempty"`
-	Key    string `json:"key,omitempty"`
-	On     bool   `json:"on,omitempty"`
-	Who    string `json:"who,omitempty"`
-	Reason string `json:"reason,omitempty"`
-	Role   string `json:"role,omitempty"`
-	PIN    string `json:"pin,omitempty"`
-	Action string `json:"action,omitempty"`
-	Value  string `json:"value,omitempty"`
-}
-
-// Reply is the control socket's answer line.
-type Reply struct {
-	OK      bool                  `json:"ok"`
-	Error   string                `json:"error,omitempty"`
-	Refused string                `json:"refused,omitempty"`
-	View    *machine.View         `json:"view,omitempty"`
-	Meters  map[string]int64      `json:"meters,omitempty"`
-	Tickets []machine.PrintTicket `json:"tickets,omitempty"`
-}
+// Command and Reply are the control socket's lines.
+type (
+	Command = control.Command
+	Reply   = control.Reply
+)
 
 // Cabinet is a running cabinet process.
 type Cabinet struct {
