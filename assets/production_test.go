@@ -21,3 +21,10 @@ func TestProductionRefusesDevelopmentSignatures(t *testing.T) {
 		}
 	}
 }
+
+// A production build refuses to play without its hash in a signed list.
+func TestProductionRequiresAnApprovedProgram(t *testing.T) {
+	if !RequireApprovedProgram {
+		t.Fatal("production build plays an unapproved program")
+	}
+}

@@ -19,3 +19,8 @@ const DevelopmentKeyTrusted = true
 func trustedKeyFiles() []keyFile {
 	return append(productionKeyFiles(), keyFile{"keys/dev-NOT-FOR-PRODUCTION.pub", devKey})
 }
+
+// RequireApprovedProgram says whether a program without a signed approved
+// list may play. A development build may (it is rebuilt all day and its
+// hash is only reported); a production build may not.
+const RequireApprovedProgram = false

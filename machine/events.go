@@ -19,8 +19,11 @@ type SelfTest struct {
 	// ProgramHash identifies the running program image (BLAKE2b-256, hex).
 	ProgramHash string
 	Program     string // program integrity
-	Paytable    string // signature, strict parse, RTP rule
-	RNG         string // RNG known-answer and health tests
+	// ProgramApproval says how the program's hash was approved (the signed
+	// list and the lab's name for it), or that it was not checked.
+	ProgramApproval string
+	Paytable        string // signature, strict parse, RTP rule
+	RNG             string // RNG known-answer and health tests
 }
 
 // PowerUp is the first event after the program starts.
@@ -119,6 +122,19 @@ type HostCommand struct {
 	Cmd string
 }
 
+// HostBillDenominations is SAS long poll 0x08: the notes the host lets the
+// bill acceptor take, in cents (nil: every note), and whether the acceptor
+// turns itself off after each accepted bill until the host turns it on
+// again (0x06). Like 0x06/0x07 it is a host setting, not kept across a
+// restart.
+type HostBillDenominations struct {
+	At                 time.Time
+	Accept             []int64
+	DisableAfterAccept bool
+}
+
+func (e HostBillDenominations) at() time.Time { return e.At }
+
 // LinkBroadcast is progressive information from the link controller (SAS
 // long polls 0x80 and 0x86): the current value of linked levels, in cents.
 // Addressed is true when the poll was sent to this machine alone. An
@@ -167,8 +183,12 @@ type PrintTicket struct {
 	At         time.Time
 }
 
-// EnableBills turns the bill validator on or off.
-type EnableBills struct{ On bool }
+// EnableBills turns the bill validator on or off. Accept, when not nil, is
+// the notes (cents) it may take; the others it returns.
+type EnableBills struct {
+	On     bool
+	Accept []int64
+}
 
 func (PrintTicket) device() {}
 func (EnableBills) device() {}

@@ -82,18 +82,21 @@ type Machine struct {
 	until time.Time
 	shown *reels.Spin // the spin on screen (base or free)
 
-	poweredUp    bool
-	hostDisabled bool
-	hostNoBills  bool            // the host turned the bill acceptor off
-	fault        string          // meter fault: nothing more can be recorded
-	devFault     map[string]bool // device conditions behind key-cleared tilts
-	printing     *PrintTicket    // a ticket committed, not yet confirmed printed
-	lang         string
-	message      Message
-	keyOn        bool
-	keyWho       string
-	programHash  string
-	session      *session // the service menu's logged-in user
+	poweredUp       bool
+	hostDisabled    bool
+	hostNoBills     bool            // the host turned the bill acceptor off
+	hostBills       []int64         // the notes the host allows (SAS 0x08); nil: every note
+	hostBillOnce    bool            // the host turns the acceptor off after each bill (0x08)
+	fault           string          // meter fault: nothing more can be recorded
+	devFault        map[string]bool // device conditions behind key-cleared tilts
+	printing        *PrintTicket    // a ticket committed, not yet confirmed printed
+	lang            string
+	message         Message
+	keyOn           bool
+	keyWho          string
+	programHash     string
+	programApproval string
+	session         *session // the service menu's logged-in user
 
 	// The link controller's latest values of the linked levels (cents) and
 	// when each arrived; the link is down after 5 s without one.
@@ -164,6 +167,9 @@ func (m *Machine) Step(ev Event) Effects {
 		// must be credited.
 		m.record(&eff, meters.MoneyIn{At: m.ns(), Source: meters.SourceBill, Cents: e.Cents})
 		m.say("msg_bill_accepted", e.Cents)
+		if m.hostBillOnce {
+			m.hostNoBills = true // until the host turns it on again (0x06)
+		}
 	case BillRejected:
 		m.say("msg_bill_rejected", e.Cents)
 	case BillJam:
@@ -192,6 +198,8 @@ func (m *Machine) Step(ev Event) Effects {
 		case HostBillsEnable:
 			m.hostNoBills = false
 		}
+	case HostBillDenominations:
+		m.hostBills, m.hostBillOnce = slices.Clone(e.Accept), e.DisableAfterAccept
 	case LedgerFault:
 		m.fault = e.Err
 	case LinkBroadcast:
@@ -202,7 +210,7 @@ func (m *Machine) Step(ev Event) Effects {
 		m.serviceAction(e, &eff)
 	}
 	if m.fault == "" {
-		eff.Devices = append(eff.Devices, EnableBills{On: m.acceptsBills()})
+		eff.Devices = append(eff.Devices, EnableBills{On: m.acceptsBills(), Accept: m.hostBills})
 	}
 	return eff
 }
@@ -256,7 +264,7 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	}
 	// A program other than the one that ran before is reported in the log
 	// (and to the host as options changed), with its hash for the inspector.
-	m.programHash = e.Tests.ProgramHash
+	m.programHash, m.programApproval = e.Tests.ProgramHash, e.Tests.ProgramApproval
 	if h := e.Tests.ProgramHash; h != "" && m.st.Settings[SettingProgram] != h {
 		m.record(eff, meters.Config{At: m.ns(), Who: "self-test", Key: SettingProgram, Value: h})
 	}

@@ -88,6 +88,7 @@ type ServiceView struct {
 	// Identification, for the inspector: the running program's hash and the
 	// certified paytable with its exact RTP per bet level.
 	ProgramHash     string   `json:"program_hash,omitempty"`
+	ProgramApproval string   `json:"program_approval,omitempty"`
 	PaytableID      string   `json:"paytable_id,omitempty"`
 	PaytableDigest  string   `json:"paytable_digest,omitempty"`
 	CertifiedRTP    []string `json:"certified_rtp,omitempty"` // exact fractions, per level
@@ -192,7 +193,7 @@ func (m *Machine) View() View {
 				sv.CertifiedRTPPct = append(sv.CertifiedRTPPct, reels.Exact{Rat: r}.Percent(4))
 			}
 		}
-		sv.ProgramHash = m.programHash
+		sv.ProgramHash, sv.ProgramApproval = m.programHash, m.programApproval
 		if in := m.st.Get(meters.CoinIn); in > 0 {
 			won := m.st.Get(meters.TotalWon)
 			sv.ActualRTP = fmt.Sprintf("%d.%02d%%", won*100/in, won*10000/in%100)

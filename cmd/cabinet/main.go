@@ -41,6 +41,7 @@ type options struct {
 	spinTime     time.Duration
 	jackpot      string
 	linked       string
+	approved     string
 }
 
 func main() {
@@ -63,6 +64,7 @@ func main() {
 	flag.DurationVar(&o.spinTime, "spin-time", 2*time.Second, "how long one spin is shown before the game goes on")
 	flag.StringVar(&o.linked, "link-levels", "", "progressive levels awarded by the link controller, e.g. 2 or 2,3 (needs --sas-addr and --link-group)")
 	flag.IntVar(&o.sas.group, "link-group", 0, "SAS progressive group of the linked levels, 1-255")
+	flag.StringVar(&o.approved, "approved", "", "signed list of approved program hashes (default DATA/approved-programs.json, with its .sig)")
 	flag.StringVar(&o.jackpot, "jackpot", "embedded", "local jackpot levels: embedded (the default configuration), off, or a JSON file")
 	flag.Parse()
 	if o.control == "" {
@@ -86,6 +88,9 @@ type started struct {
 }
 
 func selfTests(o options) started {
+	if o.approved == "" {
+		o.approved = filepath.Join(o.data, "approved-programs.json")
+	}
 	var s started
 	exe, err := os.Executable()
 	if err == nil {
@@ -98,6 +103,8 @@ func selfTests(o options) started {
 	}
 	if err != nil {
 		s.tests.Program = "cannot read the program image: " + err.Error()
+	} else {
+		s.tests.Program, s.tests.ProgramApproval = checkApproved(o, s.program)
 	}
 	if r, err := rng.New(); err != nil {
 		s.tests.RNG = err.Error()
@@ -232,3 +239,30 @@ Drive it through the control socket %s, one JSON command a line, e.g.
   {"cmd":"door","door":"main","open":true}   {"cmd":"key","key":"attendant_key","on":true,"who":"att-1"}
 with: socat - UNIX-CONNECT:%[3]s
 `
+
+// checkApproved looks the program's hash up in the signed list of approved
+// programs. It returns a failure (the program tilt) and, for the inspector,
+// what the approval is. Without a list a development build only reports
+// its hash; a production build refuses to play.
+func checkApproved(o options, hash string) (failure, approval string) {
+	data, err := os.ReadFile(o.approved)
+	if errors.Is(err, os.ErrNotExist) {
+		if assets.RequireApprovedProgram {
+			return fmt.Sprintf("no approved-program list (%s): a production build plays only an approved program", o.approved), ""
+		}
+		return "", "not checked: no approved-program list (development build)"
+	}
+	if err != nil {
+		return err.Error(), ""
+	}
+	sig, _ := os.ReadFile(o.approved + ".sig")
+	list, err := assets.ParseApproved(o.approved, data, sig)
+	if err != nil {
+		return err.Error(), ""
+	}
+	p, ok := list.Approves(hash)
+	if !ok {
+		return fmt.Sprintf("program %s is not in the approved list %s (signed by key %s)", hash, o.approved, list.KeyID), ""
+	}
+	return "", fmt.Sprintf("approved as %q in %s, signed by key %s", p.Name, o.approved, list.KeyID)
+}

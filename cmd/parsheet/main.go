@@ -6,16 +6,19 @@ package main
 import (
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/reels"
+	"golang.org/x/crypto/blake2b"
 )
 
 const usage = `parsheet — certification of slot machine paytables
@@ -48,6 +51,12 @@ Usage:
       Checks each paytable (as 'check') and writes FILE.sig, the base64
       Ed25519 signature of the exact bytes. A refused paytable is not signed.
 
+  parsheet approve --key KEY --out LIST PROGRAM...
+      Writes LIST, the approved-program list (the BLAKE2b-256 of each program
+      image, named by its file name), and LIST.sig, its signature. A cabinet
+      plays only a program whose hash is in a list signed by a built-in key
+      (DATA/approved-programs.json; required by a production build).
+
   parsheet verify FILE... [--pub KEY.pub]...
       Verifies FILE.sig against the certification keys built into this program
       (and any --pub given). A single changed byte is refused.
@@ -67,7 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmds := map[string]func([]string, io.Writer) error{
 		"par": cmdPar, "check": cmdCheck, "sim": cmdSim,
-		"keygen": cmdKeygen, "sign": cmdSign, "verify": cmdVerify,
+		"keygen": cmdKeygen, "sign": cmdSign, "verify": cmdVerify, "approve": cmdApprove,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
@@ -396,5 +405,51 @@ func cmdVerify(args []string, out io.Writer) error {
 	if len(failed) > 0 {
 		return fmt.Errorf("%d of %d files refused: %s", len(failed), len(pos), strings.Join(failed, ", "))
 	}
+	return nil
+}
+
+func cmdApprove(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("approve", flag.ContinueOnError)
+	keyFile := fs.String("key", "", "")
+	list := fs.String("out", "", "")
+	pos, err := flags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *keyFile == "" || *list == "" || len(pos) == 0 {
+		return usageError{fmt.Errorf("--key KEY, --out LIST and at least one PROGRAM are required")}
+	}
+	kd, err := os.ReadFile(*keyFile)
+	if err != nil {
+		return err
+	}
+	priv, err := reels.ParsePrivateKey(*keyFile, kd)
+	if err != nil {
+		return err
+	}
+	var a assets.Approved
+	for _, name := range pos {
+		img, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		sum := blake2b.Sum256(img)
+		a.Programs = append(a.Programs, assets.ApprovedProgram{Hash: hex.EncodeToString(sum[:]), Name: filepath.Base(name)})
+	}
+	data, err := json.MarshalIndent(a, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	if err := os.WriteFile(*list, data, 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(*list+".sig", reels.Sign(priv, data), 0o644); err != nil {
+		return err
+	}
+	for _, p := range a.Programs {
+		fmt.Fprintf(out, "%s  %s\n", p.Hash, p.Name)
+	}
+	fmt.Fprintf(out, "%s: %d programs approved, signed with key %s\n", *list, len(a.Programs), reels.KeyID(priv.Public().(ed25519.PublicKey)))
 	return nil
 }
