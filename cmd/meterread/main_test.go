@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/meters/inspect"
 	"github.com/openegm/cabinet/reels"
 	"golang.org/x/crypto/blake2b"
 )
@@ -79,7 +80,7 @@ func TestVerifyAndReadLeaveTheDirectoryUntouched(t *testing.T) {
 	if code != 0 {
 		t.Fatal(out)
 	}
-	var rows []meterRow
+	var rows []inspect.MeterRow
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestJackpotReadout(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var rows []jackpotRow
+	var rows []inspect.JackpotRow
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,301 @@
+// Package inspect is the gaming inspector's readout of a cabinet's ledger
+// (regulation rules 9 and 14): verification of the log and its meters, the
+// meters with their SAS codes, the local jackpot held in trust, the games and
+// events, and the report that gathers them, signed. It works on a private
+// copy of a data directory and never writes to the one it reads. cmd/meterread
+// is its command line; the cabinet's inspector menu uses it too.
+package inspect
+
+import (
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/openegm/cabinet/jackpot"
+	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/meters/walog"
+)
+
+// Verdict is what Verify found.
+type Verdict struct {
+	OK          bool     `json:"ok"`
+	Records     uint64   `json:"records"`
+	Checkpoints int      `json:"checkpoints"`
+	KeyID       string   `json:"machine_key"`
+	LastHash    string   `json:"last_hash"`
+	Problems    []string `json:"problems"`
+}
+
+func Verify(dir, pubFile string) Verdict {
+	v := Verdict{}
+	if pubFile == "" {
+		pubFile = filepath.Join(dir, "machine.pub")
+	}
+	pub, err := meters.ReadPublicKey(pubFile)
+	if err != nil {
+		v.Problems = append(v.Problems, fmt.Sprintf("machine public key: %v", err))
+	} else {
+		v.KeyID = meters.KeyID(pub)
+	}
+	rep, err := walog.Verify(filepath.Join(dir, "log"), pub)
+	if err != nil {
+		v.Problems = append(v.Problems, err.Error())
+	} else {
+		v.Records, v.Checkpoints = rep.Records, rep.Checkpoints
+		v.LastHash = hex.EncodeToString(rep.LastHash[:])
+		v.Problems = append(v.Problems, rep.Problems...)
+		if rep.TornTail != "" {
+			v.Problems = append(v.Problems, "torn last record (the cabinet repairs it at next start-up): "+rep.TornTail)
+		}
+		if !rep.OK && len(rep.Problems) == 0 {
+			v.Problems = append(v.Problems, "log verification failed")
+		}
+	}
+	if _, err := ReadState(dir); err != nil {
+		v.Problems = append(v.Problems, err.Error())
+	}
+	v.OK = len(v.Problems) == 0
+	return v
+}
+
+// ReadState folds the ledger on a private copy of dir, so the original is
+// never touched (opening a ledger may repair a torn tail or write snapshots).
+func ReadState(dir string) (*meters.State, error) {
+	if _, err := os.Stat(filepath.Join(dir, "log")); err != nil {
+		return nil, fmt.Errorf("%s is not a cabinet data directory: %w", dir, err)
+	}
+	tmp, err := os.MkdirTemp("", "meterread-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	if err := copyTree(dir, tmp); err != nil {
+		return nil, err
+	}
+	l, _, err := meters.Open(tmp, meters.Options{SnapshotEvery: 1 << 62})
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	return l.State(), nil
+}
+
+func copyTree(src, dst string) error {
+	return filepath.Walk(src, func(path string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		if fi.IsDir() {
+			return os.MkdirAll(target, 0o700)
+		}
+		if !fi.Mode().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o600)
+	})
+}
+
+type MeterRow struct {
+	Name  string `json:"name"`
+	SAS   string `json:"sas,omitempty"`
+	Value int64  `json:"value"`
+	Unit  string `json:"unit"`
+	Euros string `json:"Euros,omitempty"`
+}
+
+func MeterRows(st *meters.State) []MeterRow {
+	var rows []MeterRow
+	for i, d := range meters.Defs {
+		r := MeterRow{Name: d.Name, Value: st.Meters[i], Unit: "count"}
+		if d.SAS >= 0 {
+			r.SAS = fmt.Sprintf("0x%02X", d.SAS)
+		}
+		if d.Cents {
+			r.Unit, r.Euros = "cents", Euros(st.Meters[i])
+		}
+		rows = append(rows, r)
+	}
+	for i, b := range meters.BillValues {
+		rows = append(rows, MeterRow{Name: fmt.Sprintf("bills of %s accepted", Euros(b)),
+			SAS: fmt.Sprintf("0x%02X", meters.BillSASBase+i), Value: st.BillCounts[i], Unit: "count"})
+	}
+	return rows
+}
+
+// Euros formats cents exactly, without floating point.
+func Euros(c int64) string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	return fmt.Sprintf("%s%d.%02d €", sign, c/100, c%100)
+}
+
+func WriteMeters(w io.Writer, st *meters.State) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SAS\tmeter\tvalue\teuros")
+	for _, r := range MeterRows(st) {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", r.SAS, r.Name, r.Value, r.Euros)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nlast game %d; credit equation: %s in − %s bets + %s wins − %s out = %s credits\n",
+		st.LastGame, Euros(st.MoneyInTotal()), Euros(st.Get(meters.CoinIn)), Euros(st.Get(meters.CoinOut)),
+		Euros(st.MoneyOutTotal()), Euros(st.Get(meters.Credits)))
+}
+
+func WriteGames(w io.Writer, games []meters.GameHistory) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "game\ttime (UTC)\tpaytable\tbet\tstops\tfree games\twin\thandpay")
+	for _, g := range games {
+		win, hp := "(in progress)", ""
+		if g.End != nil {
+			win = Euros(g.End.WinCents)
+			if g.End.Handpay {
+				hp = "yes"
+			}
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%v\t%d\t%s\t%s\n", g.Start.Game, when(g.Start.At), g.Start.Paytable,
+			Euros(g.Start.BetCents), g.Start.Stops, len(g.Free), win, hp)
+	}
+	tw.Flush()
+}
+
+func WriteEvents(w io.Writer, events []meters.Event) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "time (UTC)\tevent\tdoor\tdetail")
+	for _, e := range events {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", when(e.At), e.Code, e.Door, e.Detail)
+	}
+	tw.Flush()
+}
+
+func when(ns int64) string { return time.Unix(0, ns).UTC().Format("2006-01-02 15:04:05") }
+
+func WriteVerdict(w io.Writer, v Verdict) {
+	if v.OK {
+		fmt.Fprintf(w, "VERIFIED: %d records, hash chain intact (last %s), %d signed checkpoints by machine key %s, meters consistent\n",
+			v.Records, short(v.LastHash), v.Checkpoints, v.KeyID)
+		return
+	}
+	fmt.Fprintf(w, "NOT VERIFIED: %d problem(s)\n", len(v.Problems))
+	for _, p := range v.Problems {
+		fmt.Fprintf(w, "  - %s\n", p)
+	}
+}
+
+func short(h string) string {
+	if len(h) > 16 {
+		return h[:16] + "…"
+	}
+	return h
+}
+
+// JackpotRow is one local jackpot level's meters, in millicents (exact).
+type JackpotRow struct {
+	Level         string `json:"level"`
+	Trigger       string `json:"trigger"`
+	Current       int64  `json:"current"`
+	Reserve       int64  `json:"reserve"`
+	Overflow      int64  `json:"overflow"`
+	Liability     int64  `json:"liability"` // current + reserve + overflow
+	SeedFunding   int64  `json:"seed_funding"`
+	Contributions int64  `json:"contributions"`
+	Awarded       int64  `json:"awarded"`
+	Hits          int64  `json:"hits"`
+	Identity      bool   `json:"identity_holds"`
+}
+
+// JackpotRows lists the local levels and, last, their total, with the
+// identity seed funding + contributions + transferred in = awarded +
+// current + reserve + overflow + transferred out checked on each.
+func JackpotRows(st *meters.State) []JackpotRow {
+	if st.Jackpot.Pools == nil {
+		return nil
+	}
+	row := func(id, trigger string, m jackpot.Meters) JackpotRow {
+		return JackpotRow{Level: id, Trigger: trigger, Current: m.Current, Reserve: m.Reserve, Overflow: m.Overflow,
+			Liability: m.Current + m.Reserve + m.Overflow, SeedFunding: m.SeedFunding, Contributions: m.Contributions,
+			Awarded: m.Awarded, Hits: m.Hits,
+			Identity: m.SeedFunding+m.Contributions+m.TransferredIn == m.Awarded+m.Current+m.Reserve+m.Overflow+m.TransferredOut}
+	}
+	var rows []JackpotRow
+	for _, id := range st.Jackpot.Levels() {
+		v, _ := st.Jackpot.Level(id)
+		rows = append(rows, row(id, v.Config.Trigger.String(), v.Meters))
+	}
+	if t, err := st.Jackpot.Totals(); err == nil {
+		rows = append(rows, row("total", "", t))
+	}
+	return rows
+}
+
+// millicents formats an exact amount in Euros with five decimals.
+func millicents(m int64) string {
+	sign := ""
+	if m < 0 {
+		sign, m = "-", -m
+	}
+	return fmt.Sprintf("%s%d.%05d €", sign, m/100_000, m%100_000)
+}
+
+func WriteJackpot(w io.Writer, rows []JackpotRow) {
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "no local jackpot")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "level\ttrigger\tcurrent\treserve\toverflow\tliability\tseed funding\tcontributions\tawarded\thits\tidentity\t")
+	for _, r := range rows {
+		ok := "holds"
+		if !r.Identity {
+			ok = "BROKEN"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", r.Level, r.Trigger, millicents(r.Current), millicents(r.Reserve),
+			millicents(r.Overflow), millicents(r.Liability), millicents(r.SeedFunding), millicents(r.Contributions), millicents(r.Awarded), r.Hits, ok)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "identity: seed funding + contributions (+ transfers in) = awarded + current + reserve + overflow (+ transfers out), to the millicent")
+}
+
+// Document is the report of the ledger in dir: the verdict, the meters, the
+// local jackpot, the games and the events, as text or JSON.
+func Document(dir string, st *meters.State, v Verdict, asJSON bool) []byte {
+	var doc strings.Builder
+	if asJSON {
+		enc := json.NewEncoder(&doc)
+		enc.SetIndent("", "  ")
+		enc.Encode(map[string]any{"verdict": v, "meters": MeterRows(st), "jackpot": JackpotRows(st), "games": st.Games, "events": st.Events})
+		return []byte(doc.String())
+	}
+	fmt.Fprintf(&doc, "CABINET LEDGER REPORT  %s\n\n", dir)
+	WriteVerdict(&doc, v)
+	fmt.Fprintln(&doc, "\nMETERS")
+	WriteMeters(&doc, st)
+	fmt.Fprintln(&doc, "\nLOCAL JACKPOT (held in trust)")
+	WriteJackpot(&doc, JackpotRows(st))
+	fmt.Fprintln(&doc, "\nGAMES")
+	WriteGames(&doc, st.Games)
+	fmt.Fprintln(&doc, "\nEVENTS")
+	WriteEvents(&doc, st.Events)
+	return []byte(doc.String())
+}
+
+// Sign is the detached signature of a report: base64 of its Ed25519
+// signature, one line (the format of a paytable's .sig).
+func Sign(doc []byte, key ed25519.PrivateKey) []byte {
+	return []byte(base64.StdEncoding.EncodeToString(ed25519.Sign(key, doc)) + "\n")
+}
