@@ -30,6 +30,7 @@ type BillValidatorConfig struct {
 type BillValidator struct {
 	mu         sync.Mutex
 	enabled    bool
+	accept     []int64 // the notes it may take; nil: every note it knows
 	jammed     bool
 	jamNext    bool
 	rejectRate float64
@@ -55,6 +56,19 @@ func NewBillValidator(cfg BillValidatorConfig, events chan<- DeviceEvent) (*Bill
 func (v *BillValidator) Enable(on bool) {
 	v.mu.Lock()
 	v.enabled = on
+	v.mu.Unlock()
+}
+
+// Accept restricts the notes taken to cents (a copy is kept); nil lifts the
+// restriction. A known note outside it is returned (RejectInhibited).
+func (v *BillValidator) Accept(cents []int64) {
+	v.mu.Lock()
+	switch {
+	case cents == nil:
+		v.accept = nil
+	case v.accept == nil || !slices.Equal(v.accept, cents):
+		v.accept = slices.Clone(cents) // not nil: an empty list takes nothing
+	}
 	v.mu.Unlock()
 }
 
@@ -93,7 +107,8 @@ func (v *BillValidator) JamNext() {
 // Insert presents a bill of the given value. The outcome, in order of
 // precedence: jammed → BillRejected{jammed}; disabled → BillRejected{disabled};
 // jam injected → BillJam (bill not stacked); not a €5…€500 note →
-// BillRejected{invalid_value}; reject-rate draw → BillRejected{unrecognized};
+// BillRejected{invalid_value}; a note outside Accept →
+// BillRejected{inhibited}; reject-rate draw → BillRejected{unrecognized};
 // otherwise BillStacked.
 func (v *BillValidator) Insert(cents int64) DeviceEvent {
 	v.mu.Lock()
@@ -110,6 +125,8 @@ func (v *BillValidator) Insert(cents int64) DeviceEvent {
 		ev = BillJam{}
 	case !slices.Contains(acceptedBills, cents):
 		ev = BillRejected{Cents: cents, Reason: RejectInvalidValue}
+	case v.accept != nil && !slices.Contains(v.accept, cents):
+		ev = BillRejected{Cents: cents, Reason: RejectInhibited}
 	case v.rejectRate > 0 && v.rnd() < v.rejectRate:
 		ev = BillRejected{Cents: cents, Reason: RejectUnrecognized}
 	default:

@@ -41,6 +41,11 @@ func TestBillValidatorPaths(t *testing.T) {
 		{"reject rate: draw 0.9 ≥ 0.5 stacks", func() DeviceEvent { _ = v.SetRejectRate(0.5); return v.Insert(1000) }, BillStacked{1000}},
 		{"reject rate: draw 0.1 < 0.5 rejects", func() DeviceEvent { return v.Insert(1000) }, BillRejected{1000, RejectUnrecognized}},
 		{"reject rate 0 never draws", func() DeviceEvent { _ = v.SetRejectRate(0); return v.Insert(1000) }, BillStacked{1000}},
+		{"inhibited note", func() DeviceEvent { v.Accept([]int64{500, 2000}); return v.Insert(1000) }, BillRejected{1000, RejectInhibited}},
+		{"allowed note", func() DeviceEvent { return v.Insert(2000) }, BillStacked{2000}},
+		{"no note allowed", func() DeviceEvent { v.Accept([]int64{}); return v.Insert(2000) }, BillRejected{2000, RejectInhibited}},
+		{"not a note beats inhibited", func() DeviceEvent { return v.Insert(700) }, BillRejected{700, RejectInvalidValue}},
+		{"restriction lifted", func() DeviceEvent { v.Accept(nil); return v.Insert(1000) }, BillStacked{1000}},
 	}
 	for _, s := range steps {
 		got := s.do()

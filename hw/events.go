@@ -45,6 +45,9 @@ const (
 	RejectInvalidValue = "invalid_value" // not a €5…€500 note
 	RejectUnrecognized = "unrecognized"  // validation failed (reject-rate fault injection)
 	RejectJammed       = "jammed"        // validator jammed
+	// RejectInhibited: a note the validator knows but has been told not to
+	// take (the host's bill denominations, SAS 0x08).
+	RejectInhibited = "inhibited"
 )
 
 // Printer fault reasons.

@@ -538,3 +538,51 @@ func TestHostTurnsTheBillAcceptorOff(t *testing.T) {
 		t.Fatal("bill acceptor not back on")
 	}
 }
+
+// SAS 0x08: the notes the host allows travel to the validator with every
+// EnableBills; with "disable after each bill" the acceptor goes off after a
+// bill until the host turns it on again (0x06).
+func TestHostConfiguresBillDenominations(t *testing.T) {
+	h := newHarness(t, testCfg, nil, 17)
+	h.power()
+	acceptor := func(eff Effects) EnableBills {
+		for _, d := range eff.Devices {
+			if e, ok := d.(EnableBills); ok {
+				return e
+			}
+		}
+		t.Fatal("no EnableBills effect")
+		return EnableBills{}
+	}
+	if e := acceptor(h.step(Tick{At: h.now})); !e.On || e.Accept != nil {
+		t.Fatalf("before 0x08: %+v", e)
+	}
+	e := acceptor(h.step(HostBillDenominations{At: h.now, Accept: []int64{500, 2000}}))
+	if !e.On || !reflect.DeepEqual(e.Accept, []int64{500, 2000}) {
+		t.Fatalf("after 0x08: %+v", e)
+	}
+	h.bill(2000)
+	if e := acceptor(h.step(Tick{At: h.now})); !e.On {
+		t.Fatal("acceptor off after a bill while the host keeps it on")
+	}
+	h.step(HostBillDenominations{At: h.now, Accept: []int64{}, DisableAfterAccept: true})
+	if e := acceptor(h.step(Tick{At: h.now})); !e.On || e.Accept == nil || len(e.Accept) != 0 {
+		t.Fatalf("no note allowed: %+v", e)
+	}
+	h.bill(500) // a bill already in the stacker is credited whatever the setting
+	if e := acceptor(h.step(Tick{At: h.now})); e.On {
+		t.Fatal("acceptor still on after a bill with disable-after-accept")
+	}
+	if e := acceptor(h.step(HostCommand{At: h.now, Cmd: HostBillsEnable})); !e.On {
+		t.Fatal("0x06 did not turn the acceptor back on")
+	}
+	if got := h.m.st.Get(meters.BillsIn); got != 2500 {
+		t.Fatalf("bills in %d", got)
+	}
+	// Host settings are not kept across a restart.
+	h2 := newHarness(t, testCfg, h.ledger, 18)
+	h2.power()
+	if e := acceptor(h2.step(Tick{At: h2.now})); !e.On || e.Accept != nil {
+		t.Fatalf("after a restart: %+v", e)
+	}
+}

@@ -14,14 +14,21 @@
 //     space parity with PARMRK (the wakeup bit marks the address byte) or by
 //     content (pseudo-terminals, serial over TCP).
 //   - exceptions.go: exception codes with names, and the persistent exception
-//     queue with priority exceptions and the overflow rule.
+//     queue with priority exceptions and the overflow rule (each queued
+//     exception with its real-time event message).
 //   - link.go: the link layer of one machine address: general polls,
 //     implied acknowledgement, resend of lost replies, NACK, busy, link
 //     loss, chirping and the start-up synchronisation rule. The content of
 //     long polls is delegated to a Handler.
 //   - meters.go: SAS meter codes with names and the replies to the meter
 //     long polls, read from a MeterSource.
-//   - records.go: the exceptions a committed ledger record raises.
+//   - records.go: the exceptions a committed ledger record raises;
+//     realtime.go: real-time event reporting (0x0E), the event messages
+//     (4F bill accepted, 7E game started, 7F game ended) and their data,
+//     derived from committed records and the ledger's fold (EventsFor).
+//   - bills.go: the bill denomination codes, the euro's country code,
+//     0x08 (configure bill denominations) and the 0x48 reply (last
+//     accepted bill); features.go: the 0xA0 reply (enabled features).
 //   - progressive.go: the SAS progressive broadcasts (0x80, 0x86) and the
 //     progressive win replies (0x83, 0x84, 0x85, 0x87); progstate.go: the
 //     machine's progressive state (values, the 5 s rule, exception 0x53,

@@ -1,6 +1,7 @@
 package sas
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -208,6 +209,28 @@ func priorityIndex(e Exception) int {
 // reported before queued exceptions, never queued twice.
 func (e Exception) Priority() bool { return priorityIndex(e) >= 0 }
 
+// ExceptionEvent is one queued happening: Code is what a general poll
+// reports, and Event the body of its real-time event message (the event
+// code and its data: addr FF Event… CRC), sent instead when the host has
+// turned real-time event reporting on (0x0E). A nil Event is Code alone.
+// The two codes may differ: a €50 bill is 0x4B as an exception and 0x4F
+// (bill accepted, with its data) as a real-time event.
+type ExceptionEvent struct {
+	Code  Exception
+	Event []byte
+}
+
+// body is the real-time event body of e.
+func (e ExceptionEvent) body() []byte {
+	if len(e.Event) == 0 {
+		return []byte{byte(e.Code)}
+	}
+	return e.Event
+}
+
+// MaxEventBody bounds the body of a queued real-time event (code and data).
+const MaxEventBody = 64
+
 // MinExceptionQueue is the smallest FIFO SAS allows.
 const MinExceptionQueue = 20
 
@@ -223,7 +246,7 @@ const MinExceptionQueue = 20
 // (delivery is at least once).
 type ExceptionQueue struct {
 	capacity int
-	fifo     []Exception
+	fifo     []ExceptionEvent
 	flags    uint8 // bit i: priorityOrder[i] pending
 	inflight int   // noneInFlight, 1+i for the flag of priorityOrder[i], or fifoInFlight
 	code     Exception
@@ -245,7 +268,7 @@ const MaxExceptionQueue = 0xFFFF
 // if outside those bounds.
 func NewExceptionQueue(capacity int) *ExceptionQueue {
 	capacity = min(max(capacity, MinExceptionQueue), MaxExceptionQueue)
-	return &ExceptionQueue{capacity: capacity, fifo: make([]Exception, 0, capacity)}
+	return &ExceptionQueue{capacity: capacity, fifo: make([]ExceptionEvent, 0, capacity)}
 }
 
 // Cap returns the FIFO capacity.
@@ -268,7 +291,14 @@ func (q *ExceptionQueue) Len() int {
 // one joins the FIFO; if the FIFO is full its oldest exception is dropped
 // and 0x70 is raised. If the dropped exception was in flight, the host's
 // acknowledgement of it will remove nothing.
-func (q *ExceptionQueue) Push(e Exception) {
+func (q *ExceptionQueue) Push(e Exception) { q.PushEvent(ExceptionEvent{Code: e}) }
+
+// PushEvent is Push with the body of the real-time event message (see
+// ExceptionEvent; it is copied). Priority exceptions are flags: they carry
+// no data (SAS defines none for them), so their Event is dropped; so is an
+// Event longer than MaxEventBody or whose event code is 0x00.
+func (q *ExceptionQueue) PushEvent(ev ExceptionEvent) {
+	e := ev.Code
 	if e == ExcNone {
 		return
 	}
@@ -287,7 +317,10 @@ func (q *ExceptionQueue) Push(e Exception) {
 			q.Nack()
 		}
 	}
-	q.fifo = append(q.fifo, e)
+	if len(ev.Event) > MaxEventBody || len(ev.Event) > 0 && ev.Event[0] == byte(ExcNone) {
+		ev.Event = nil // not an event message: the code alone
+	}
+	q.fifo = append(q.fifo, ExceptionEvent{Code: e, Event: bytes.Clone(ev.Event)})
 }
 
 // Next returns the code to answer a general poll with (ExcNone when there
@@ -304,10 +337,24 @@ func (q *ExceptionQueue) Next() Exception {
 		}
 	}
 	if len(q.fifo) > 0 {
-		q.inflight, q.code = fifoInFlight, q.fifo[0]
+		q.inflight, q.code = fifoInFlight, q.fifo[0].Code
 		return q.code
 	}
 	return ExcNone
+}
+
+// NextEvent is Next for real-time event reporting: the body of the
+// real-time event message to answer a general poll with (event code and
+// data), nil when there is nothing to report. It marks the exception in
+// flight like Next; Ack and Nack work the same.
+func (q *ExceptionQueue) NextEvent() []byte {
+	if q.Next() == ExcNone {
+		return nil
+	}
+	if q.inflight == fifoInFlight {
+		return bytes.Clone(q.fifo[0].body())
+	}
+	return []byte{byte(q.code)}
 }
 
 // InFlight returns the exception reported and not yet acknowledged, or
@@ -349,42 +396,83 @@ func (q *ExceptionQueue) Pending() []Exception {
 			out = append(out, p)
 		}
 	}
-	return append(out, q.fifo...)
+	for _, e := range q.fifo {
+		out = append(out, e.Code)
+	}
+	return out
 }
 
-// Binary form, version 1:
+// PendingEvents is Pending with the real-time event bodies (copies).
+func (q *ExceptionQueue) PendingEvents() []ExceptionEvent {
+	var out []ExceptionEvent
+	for i, p := range priorityOrder {
+		if q.flags&(1<<i) != 0 {
+			out = append(out, ExceptionEvent{Code: p})
+		}
+	}
+	for _, e := range q.fifo {
+		out = append(out, ExceptionEvent{Code: e.Code, Event: bytes.Clone(e.Event)})
+	}
+	return out
+}
+
+// Binary form, version 1 (a queue without real-time event data):
 //
 //	0     version (1)
 //	1–2   FIFO capacity, uint16 little endian (>= 20)
 //	3     priority flags: bit i = priorityOrder[i] pending
 //	4–5   number n of queued exceptions, uint16 little endian (<= capacity)
 //	6…    n exception codes, oldest first (neither 0x00 nor a priority code)
-const queueFormat = 1
+//
+// Version 2 (when some queued exception carries a real-time event body):
+// bytes 0–5 as in version 1 with version 2, then for each of the n queued
+// exceptions, oldest first: its code, the length L of its event body
+// (0: the code alone, at most MaxEventBody), and the L bytes of the body,
+// whose first byte (the event code) is not 0x00.
+//
+// Choice: MarshalBinary writes version 1 whenever it can, so a queue
+// without event data reads the same as before real-time events existed.
+const (
+	queueFormat       = 1
+	queueFormatEvents = 2
+)
 
 // ErrQueueFormat is returned (wrapped) by UnmarshalBinary for bad input.
 var ErrQueueFormat = errors.New("sas: bad exception queue encoding")
 
 // MarshalBinary encodes the queue's flags and FIFO (not what is in flight).
 func (q *ExceptionQueue) MarshalBinary() ([]byte, error) {
+	version := byte(queueFormat)
+	for _, e := range q.fifo {
+		if len(e.Event) > 0 {
+			version = queueFormatEvents
+		}
+	}
 	b := make([]byte, 6, 6+len(q.fifo))
-	b[0] = queueFormat
+	b[0] = version
 	binary.LittleEndian.PutUint16(b[1:], uint16(q.Cap()))
 	b[3] = q.flags
 	binary.LittleEndian.PutUint16(b[4:], uint16(len(q.fifo)))
 	for _, e := range q.fifo {
-		b = append(b, byte(e))
+		b = append(b, byte(e.Code))
+		if version == queueFormatEvents {
+			b = append(b, byte(len(e.Event)))
+			b = append(b, e.Event...)
+		}
 	}
 	return b, nil
 }
 
-// UnmarshalBinary replaces the queue with an encoded one, validating every
-// field; on error the queue is unchanged. Nothing is in flight afterwards.
+// UnmarshalBinary replaces the queue with an encoded one (version 1 or 2),
+// validating every field; on error the queue is unchanged. Nothing is in
+// flight afterwards.
 func (q *ExceptionQueue) UnmarshalBinary(b []byte) error {
 	if len(b) < 6 {
 		return fmt.Errorf("%w: %d bytes, want at least 6", ErrQueueFormat, len(b))
 	}
-	if b[0] != queueFormat {
-		return fmt.Errorf("%w: version %d, want %d", ErrQueueFormat, b[0], queueFormat)
+	version := b[0]
+	if version != queueFormat && version != queueFormatEvents {
+		return fmt.Errorf("%w: version %d, want %d or %d", ErrQueueFormat, b[0], queueFormat, queueFormatEvents)
 	}
 	capacity := int(binary.LittleEndian.Uint16(b[1:]))
 	if capacity < MinExceptionQueue {
@@ -398,16 +486,42 @@ func (q *ExceptionQueue) UnmarshalBinary(b []byte) error {
 	if n > capacity {
 		return fmt.Errorf("%w: %d queued exceptions exceed capacity %d", ErrQueueFormat, n, capacity)
 	}
-	if len(b) != 6+n {
+	if version == queueFormat && len(b) != 6+n {
 		return fmt.Errorf("%w: %d bytes for %d exceptions, want %d", ErrQueueFormat, len(b), n, 6+n)
 	}
-	fifo := make([]Exception, n, capacity)
+	fifo := make([]ExceptionEvent, n, capacity)
+	rest := b[6:]
 	for i := range n {
-		e := Exception(b[6+i])
+		if len(rest) == 0 {
+			return fmt.Errorf("%w: queued exception %d missing", ErrQueueFormat, i)
+		}
+		e := Exception(rest[0])
 		if e == ExcNone || e.Priority() {
 			return fmt.Errorf("%w: queued exception %d is 0x%02X, which is never queued", ErrQueueFormat, i, byte(e))
 		}
-		fifo[i] = e
+		rest = rest[1:]
+		fifo[i].Code = e
+		if version == queueFormat {
+			continue
+		}
+		if len(rest) == 0 {
+			return fmt.Errorf("%w: queued exception %d has no event length", ErrQueueFormat, i)
+		}
+		l := int(rest[0])
+		rest = rest[1:]
+		if l > MaxEventBody || l > len(rest) {
+			return fmt.Errorf("%w: queued exception %d: event body of %d bytes (%d left, at most %d)", ErrQueueFormat, i, l, len(rest), MaxEventBody)
+		}
+		if l > 0 {
+			if rest[0] == byte(ExcNone) {
+				return fmt.Errorf("%w: queued exception %d: real-time event code 0x00", ErrQueueFormat, i)
+			}
+			fifo[i].Event = bytes.Clone(rest[:l])
+		}
+		rest = rest[l:]
+	}
+	if len(rest) != 0 {
+		return fmt.Errorf("%w: %d bytes after the last queued exception", ErrQueueFormat, len(rest))
 	}
 	*q = ExceptionQueue{capacity: capacity, fifo: fifo, flags: flags}
 	return nil

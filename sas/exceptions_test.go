@@ -174,7 +174,7 @@ func TestExceptionQueueMarshal(t *testing.T) {
 	good := append([]byte(nil), b...)
 	for name, bad := range map[string][]byte{
 		"short":         good[:5],
-		"version":       append([]byte{2}, good[1:]...),
+		"version":       append([]byte{3}, good[1:]...),
 		"capacity < 20": {1, 19, 0, 0, 0, 0},
 		"unknown flag":  {1, 20, 0, 0x40, 0, 0},
 		"count > cap":   {1, 20, 0, 0, 21, 0},

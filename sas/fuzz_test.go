@@ -76,7 +76,9 @@ func FuzzLink(f *testing.F) {
 		now := t0
 		for len(data) > 0 {
 			// Control byte: low 4 bits frame length, bit 4-5 time step,
-			// bit 6 push an exception, bit 7 defer a reply.
+			// bit 6 push an exception (with the frame as its real-time
+			// event when its length is even), bit 7 defer a reply, bits 6
+			// and 7 together also toggle real-time event reporting.
 			c := data[0]
 			data = data[1:]
 			n := min(len(data), int(c&0x0F))
@@ -84,7 +86,14 @@ func FuzzLink(f *testing.F) {
 			data = data[n:]
 			now = now.Add([]time.Duration{time.Millisecond, 60 * time.Millisecond, 2 * time.Second, -time.Second}[c>>4&3])
 			if c&0x40 != 0 && n > 0 {
-				l.Exceptions.Push(Exception(raw[n-1]))
+				if n%2 == 0 {
+					l.Exceptions.PushEvent(ExceptionEvent{Code: Exception(raw[n-1]), Event: raw})
+				} else {
+					l.Exceptions.Push(Exception(raw[n-1]))
+				}
+			}
+			if c&0xC0 == 0xC0 {
+				l.RealTime = !l.RealTime
 			}
 			if c&0x80 != 0 && n > 0 {
 				l.Defer(raw[0], raw...)
@@ -120,6 +129,90 @@ func FuzzLink(f *testing.F) {
 					t.Fatalf("reply % X to % X: %v", reply, raw, err)
 				}
 			}
+		}
+	})
+}
+
+// FuzzExceptionQueue: UnmarshalBinary (versions 1 and 2) never panics,
+// leaves the queue unchanged on error, and what it accepts encodes back to
+// the same bytes and reports events no longer than MaxEventBody.
+func FuzzExceptionQueue(f *testing.F) {
+	q := NewExceptionQueue(20)
+	q.Push(ExcSlotDoorOpened)
+	v1, _ := q.MarshalBinary()
+	q.PushEvent(ExceptionEvent{Code: ExcGameEnded, Event: GameEndedEvent(GameEnded{Win: 5})})
+	q.Push(ExcHandpayPending)
+	v2, _ := q.MarshalBinary()
+	f.Add(v1)
+	f.Add(v2)
+	f.Add([]byte{2, 20, 0, 0, 1, 0, 0x11, 1, 0x00})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var r ExceptionQueue
+		r.Push(ExcBillJam)
+		before, _ := r.MarshalBinary()
+		if err := r.UnmarshalBinary(data); err != nil {
+			if after, _ := r.MarshalBinary(); !bytes.Equal(after, before) {
+				t.Fatal("a failed UnmarshalBinary changed the queue")
+			}
+			return
+		}
+		again, _ := r.MarshalBinary()
+		var r2 ExceptionQueue
+		if err := r2.UnmarshalBinary(again); err != nil {
+			t.Fatalf("re-encoding % X does not decode: %v", again, err)
+		}
+		if b, _ := r2.MarshalBinary(); !bytes.Equal(b, again) {
+			t.Fatal("encoding not stable")
+		}
+		for range r.Len() + 1 {
+			if ev := r.NextEvent(); len(ev) > MaxEventBody || (ev != nil && ev[0] == 0) {
+				t.Fatalf("event % X", ev)
+			}
+			r.Ack()
+		}
+	})
+}
+
+// FuzzRealTimeData: the decoders of 0x08, 0x48, 0xA0 and the real-time
+// events never panic, and what they accept encodes back to the same bytes.
+func FuzzRealTimeData(f *testing.F) {
+	f.Add(byte(0x7E), []byte{0x00, 0x30, 0x01, 0x00, 0x00, 0x00, 0xC1, 0x06})
+	f.Add(byte(0x4F), []byte{0x39, 0x06, 0x00, 0x00, 0x00, 0x07})
+	f.Add(byte(0xA0), []byte{0x00, 0x00, 0x00, 0x09, 0x03, 0x00, 0x00, 0x00})
+	f.Add(byte(0x08), []byte{0xDC, 0x05, 0x00, 0x00, 0x01})
+	f.Fuzz(func(t *testing.T, code byte, data []byte) {
+		if b, err := ParseBillDenominations(data); err == nil {
+			if got := BillDenominationsData(b); !bytes.Equal(got[:4], data[:4]) || got[4] != data[4]&1 {
+				t.Fatalf("08 % X -> % X", data, got)
+			}
+		}
+		if b, err := DecodeLastBill(data); err == nil {
+			if got, err := LastBillData(b); err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("48 % X -> % X %v", data, got, err)
+			}
+		}
+		if fe, err := DecodeEnabledFeatures(data); err == nil {
+			if got, err := EnabledFeaturesData(fe); err != nil || !bytes.Equal(got[:6], data[:6]) {
+				t.Fatalf("A0 % X -> % X %v", data, got, err)
+			}
+		}
+		ev, err := DecodeRealTimeEvent(Exception(code), data)
+		if err != nil {
+			return
+		}
+		var body []byte
+		switch e := ev.(type) {
+		case *GameStarted:
+			body, err = GameStartedEvent(*e)
+		case *GameEnded:
+			body = GameEndedEvent(*e)
+		case *BillAccepted:
+			body, err = BillAcceptedEvent(*e)
+		case nil:
+			body = []byte{code}
+		}
+		if err != nil || !bytes.Equal(body, append([]byte{code}, data...)) {
+			t.Fatalf("%02X % X -> % X %v", code, data, body, err)
 		}
 	})
 }

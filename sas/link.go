@@ -150,6 +150,10 @@ type Event struct {
 	Cmd byte
 	// Code is the exception sent to a general poll (ExcNone included).
 	Code Exception
+	// RealTime: the general poll was answered in real-time event
+	// reporting mode (Link.RealTime): with the real-time event message of
+	// Code, or with silence when Code is ExcNone.
+	RealTime bool
 	// Deferred: the general poll was answered with a deferred reply.
 	Deferred bool
 	// Acked: the host moved on, so the machine's previous reply counts as
@@ -204,6 +208,24 @@ type Link struct {
 	// first poll. Persist it when an Event has AckedException set, and
 	// after every Push.
 	Exceptions *ExceptionQueue
+	// RealTime is real-time event reporting (long poll 0x0E, which the
+	// Handler executes by setting it): a general poll is answered with the
+	// next exception's real-time event message, addr FF event data… CRC
+	// (ExceptionQueue.NextEvent), or not at all when there is nothing to
+	// report. Implied acknowledgement, resend and NACK are as for
+	// exception codes. A deferred reply still goes first.
+	//
+	// Choice: silence when there is nothing to report. The SAS 6.02 digest
+	// (12.6) says that in this mode 00 (no activity) is not reported and
+	// "no activity is implied when no real-time event is sent", and so does
+	// the comment of the Aristocrat client's HandleGeneralPoll (its code
+	// sends addr FF 00 CRC).
+	//
+	// Choice: events are sent only to general polls. SAS 12.3 lets a
+	// machine in this mode answer a long poll with a pending event instead
+	// of the reply (the host then repeats the long poll); this link always
+	// answers the long poll, and the event waits for the next general poll.
+	RealTime bool
 
 	addr byte
 
@@ -383,10 +405,19 @@ func (l *Link) Receive(f Frame, now time.Time) (reply []byte, ev Event) {
 
 	if g.Kind == KindGeneral {
 		ev.Kind = EventGeneralPoll
-		if len(l.deferred) > 0 {
+		switch {
+		case len(l.deferred) > 0:
 			ev.Deferred = true
 			l.remember(g.Raw, l.deferred[0], pendingDeferred)
-		} else {
+		case l.RealTime:
+			ev.RealTime = true
+			body := l.queue().NextEvent()
+			if body == nil {
+				return nil, ev // nothing to report: no activity is implied
+			}
+			ev.Code = l.queue().InFlight()
+			l.remember(g.Raw, BuildReply(l.addr, RealTimeEventCmd, body...), pendingException)
+		default:
 			ev.Code = l.queue().Next()
 			l.remember(g.Raw, []byte{byte(ev.Code)}, pendingException)
 		}
@@ -415,6 +446,10 @@ func (l *Link) Receive(f Frame, now time.Time) (reply []byte, ev Event) {
 	ev.Kind = EventLongPoll
 	return bytes.Clone(l.lastReply), ev
 }
+
+// RealTimeEventCmd is the command byte of a real-time event message: addr
+// FF event code, data… CRC.
+const RealTimeEventCmd byte = 0xFF
 
 // isRepeat reports whether raw repeats the poll whose reply is pending.
 //

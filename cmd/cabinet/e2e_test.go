@@ -176,10 +176,10 @@ func TestCrashLoop(t *testing.T) {
 		n = v
 	}
 	data := t.TempDir()
-	// A mystery level that hits every 25 games or so: kills land around
+	// A mystery level that hits at least every 5 games: kills land around
 	// jackpot hits and awards too.
 	jp := filepath.Join(t.TempDir(), "jackpot.json")
-	if err := os.WriteFile(jp, []byte(`{"levels":[{"level":9,"mystery":true,"reset_cents":100,"cap_cents":150,"rate_ppm":100000}]}`), 0o600); err != nil {
+	if err := os.WriteFile(jp, []byte(`{"levels":[{"level":9,"mystery":true,"reset_cents":100,"cap_cents":110,"rate_ppm":100000}]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	args := []string{"--spin-time", "20ms", "--jackpot", jp}

@@ -219,6 +219,7 @@ func (h *hardware) apply(d machine.Device) {
 	switch c := d.(type) {
 	case machine.EnableBills:
 		if sim != nil {
+			sim.Bills().Accept(c.Accept)
 			sim.Bills().Enable(c.On)
 		}
 	case machine.PrintTicket:

@@ -53,6 +53,14 @@ type sasPort struct {
 
 	group  byte                       // progressive group (0: no linked levels)
 	linkCh chan machine.LinkBroadcast // progressive broadcasts, in order, to the owner
+	rt     sas.RealTimeConfig         // what real-time event data needs besides the ledger
+
+	// Host orders (0x01/0x02, 0x06/0x07, 0x08, 0x94) wait here for the
+	// owner, in the order they came: the serve loop never blocks on the
+	// owner, and a 0x07 then 0x06 (or two 0x08) cannot swap on the way.
+	ordersMu   sync.Mutex
+	orders     []machine.Event
+	ordersWake chan struct{}
 
 	seq    uint64 // ledger records up to here are in the queue (under mu)
 	ver    uint64 // queue version (under mu)
@@ -66,6 +74,10 @@ type meterSnap struct {
 	claims  []meters.ProgressiveHit // reported hits on linked levels, unconfirmed
 	handpay *meters.HandpayPending
 	local   []int // the local jackpot's levels
+	// lastBill is the note last accepted (cents; 0: none since the ledger
+	// began) and lastBillCount the count of its denomination.
+	lastBill      int64
+	lastBillCount int64
 }
 
 // sasQueueFile holds the exception queue and the ledger sequence number up
@@ -84,8 +96,13 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 		return nil, fmt.Errorf("SAS progressive group %d outside 0-255", o.group)
 	}
 	s := &sasPort{link: sas.NewLink(byte(o.addr)), own: own, log: log, qfile: filepath.Join(data, "sas-queue.json"),
-		serial: machineID, image: image, group: byte(o.group), linkCh: make(chan machine.LinkBroadcast, 256)}
+		serial: machineID, image: image, group: byte(o.group), linkCh: make(chan machine.LinkBroadcast, 256),
+		ordersWake: make(chan struct{}, 1)}
 	s.link.Handler = s
+	s.rt = sas.RealTimeConfig{Group: s.group, MaxBetLevel: -1}
+	if pt != nil {
+		s.rt.MaxBetLevel = pt.TopLevel()
+	}
 	info, err := machineInfo(pt, s.group)
 	if err != nil {
 		return nil, err
@@ -102,8 +119,28 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 			}
 		}
 	}()
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-s.ordersWake:
+			}
+			for {
+				s.ordersMu.Lock()
+				if len(s.orders) == 0 {
+					s.ordersMu.Unlock()
+					break
+				}
+				ev := s.orders[0]
+				s.orders = s.orders[1:]
+				s.ordersMu.Unlock()
+				own.submit(ev)
+			}
+		}
+	}()
 	if l != nil {
-		s.publish(l)
+		s.publish(l.State())
 		if err := s.restore(l); err != nil {
 			return nil, err
 		}
@@ -188,14 +225,19 @@ func (s *sasPort) restore(l *meters.Ledger) error {
 	if err := s.link.Exceptions.UnmarshalBinary(f.Queue); err != nil {
 		return fmt.Errorf("%s: %w", s.qfile, err)
 	}
+	var recs []meters.Record
 	err = l.Since(f.Seq, func(_ uint64, r meters.Record) error {
-		for _, e := range sas.ExceptionsFor(r) {
-			s.link.Exceptions.Push(e)
-		}
+		recs = append(recs, r)
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	// The same derivation as after a commit, from the same ledger state:
+	// the events (real-time data included) are those the lost run would
+	// have queued.
+	for _, e := range sas.EventsFor(recs, l.State(), s.rt) {
+		s.link.Exceptions.PushEvent(e)
 	}
 	s.seq = l.LastSeq()
 	s.save()
@@ -204,12 +246,12 @@ func (s *sasPort) restore(l *meters.Ledger) error {
 
 // committed runs on the owner goroutine after records are durable.
 func (s *sasPort) committed(recs []meters.Record, l *meters.Ledger) {
-	s.publish(l)
+	st := l.State()
+	s.publish(st)
+	events := sas.EventsFor(recs, st, s.rt)
 	s.mu.Lock()
-	for _, r := range recs {
-		for _, e := range sas.ExceptionsFor(r) {
-			s.link.Exceptions.Push(e)
-		}
+	for _, e := range events {
+		s.link.Exceptions.PushEvent(e)
 	}
 	s.seq = l.LastSeq()
 	s.mu.Unlock()
@@ -249,9 +291,14 @@ func (s *sasPort) save() {
 	s.saved = ver
 }
 
-func (s *sasPort) publish(l *meters.Ledger) {
-	st := l.State()
+func (s *sasPort) publish(st *meters.State) {
 	snap := &meterSnap{m: slices.Clone(st.Meters[:]), bills: slices.Clone(st.BillCounts)}
+	if n := len(st.Bills); n > 0 {
+		snap.lastBill = st.Bills[n-1].Cents
+		if i := slices.Index(meters.BillValues, snap.lastBill); i >= 0 && i < len(st.BillCounts) {
+			snap.lastBillCount = st.BillCounts[i]
+		}
+	}
 	for _, h := range st.PendingHits {
 		if h.Cents != 0 && !st.IsLocalLevel(h.Level) {
 			snap.claims = append(snap.claims, h)
@@ -303,7 +350,7 @@ func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 		if r.Cmd == 0x02 {
 			cmd = machine.HostEnable
 		}
-		go s.own.submit(machine.HostCommand{At: now, Cmd: cmd})
+		s.order(machine.HostCommand{At: now, Cmd: cmd})
 		return sas.ReplyAck()
 	case 0x03, 0x04:
 		return sas.ReplyAck() // sound off/on: the cabinet has no sound yet
@@ -312,8 +359,29 @@ func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 		if r.Cmd == 0x07 {
 			cmd = machine.HostBillsDisable
 		}
-		go s.own.submit(machine.HostCommand{At: now, Cmd: cmd})
+		s.order(machine.HostCommand{At: now, Cmd: cmd})
 		return sas.ReplyAck()
+	case sas.CmdConfigureBills:
+		return s.configureBills(r.Data, now)
+	case sas.CmdRealTime:
+		on, err := sas.ParseRealTime(r.Data)
+		if err != nil {
+			s.log.Warn("SAS 0x0E refused", "err", err)
+			return sas.NoReply()
+		}
+		// Choice: real-time reporting is a setting of the host's session,
+		// kept in memory only: after a restart the cabinet reports plain
+		// exception codes until the host sends 0x0E again (the Aristocrat
+		// client keeps it in memory too; the events themselves, with their
+		// data, are in the saved queue either way). A link loss does not
+		// turn it off.
+		s.link.RealTime = on
+		s.log.Info("SAS real-time event reporting", "on", on)
+		return sas.ReplyAck()
+	case sas.CmdLastBill:
+		return s.lastBill()
+	case sas.CmdEnabledFeatures:
+		return s.enabledFeatures(r.Data)
 	case 0x1F:
 		return sas.ReplyData(s.info...)
 	case sas.CmdSingleLevelBroadcast, sas.CmdMultipleLevelBroadcast:
@@ -346,13 +414,113 @@ func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 		s.log.Info("SAS host sent the date and time", "data", fmt.Sprintf("% X", r.Data))
 		return sas.ReplyAck()
 	case 0x94:
-		go func() {
-			s.own.submit(machine.Key{At: now, Key: machine.KeyAttendant, On: true, Who: "SAS host (0x94)"})
-			s.own.submit(machine.Key{At: now, Key: machine.KeyAttendant, On: false})
-		}()
+		s.order(machine.Key{At: now, Key: machine.KeyAttendant, On: true, Who: "SAS host (0x94)"})
+		s.order(machine.Key{At: now, Key: machine.KeyAttendant, On: false})
 		return sas.ReplyAck()
 	}
 	return sas.NoReply()
+}
+
+// order hands a host order to the owner, after the earlier ones, without
+// waiting for it.
+func (s *sasPort) order(ev machine.Event) {
+	s.ordersMu.Lock()
+	s.orders = append(s.orders, ev)
+	s.ordersMu.Unlock()
+	select {
+	case s.ordersWake <- struct{}{}:
+	default: // already woken: the loop takes every order queued
+	}
+}
+
+// configureBills executes 0x08: the euro notes the host enables, by face
+// value on SAS's bill denomination codes (as billExceptions maps them), go
+// to the machine, which passes them to the validator with every
+// EnableBills; a disabled note is returned. The action flag's bit 0 clear
+// turns the acceptor off after each accepted bill until 0x06.
+func (s *sasPort) configureBills(data []byte, now time.Time) sas.Reply {
+	b, err := sas.ParseBillDenominations(data)
+	if err != nil {
+		s.log.Warn("SAS 0x08 refused", "err", err)
+		return sas.NoReply()
+	}
+	accept := []int64{}
+	for _, cents := range meters.BillValues {
+		if cents%100 == 0 && b.Enabled(cents/100) {
+			accept = append(accept, cents)
+		}
+	}
+	s.log.Info("SAS bill denominations", "accept_cents", accept, "keep_enabled", b.KeepEnabled)
+	s.order(machine.HostBillDenominations{At: now, Accept: accept, DisableAfterAccept: !b.KeepEnabled})
+	return sas.ReplyAck()
+}
+
+// lastBill answers 0x48 from the ledger: the last note accepted, its
+// denomination code and the lifetime count of that denomination.
+//
+// Choice: all zeros (as the Aristocrat client answers) when the ledger has
+// no bill, or when the count of the last one is zero (a RAM clear since).
+func (s *sasPort) lastBill() sas.Reply {
+	b := sas.LastBill{}
+	if snap := s.meters.Load(); snap != nil && snap.lastBill > 0 && snap.lastBillCount > 0 && snap.lastBill%100 == 0 {
+		if code, ok := sas.BillCode(snap.lastBill / 100); ok {
+			b = sas.LastBill{Country: sas.CountryEuro, Code: code, Count: uint64(snap.lastBillCount)}
+		}
+	}
+	data, err := sas.LastBillData(b)
+	if err != nil {
+		return sas.NoReply()
+	}
+	return sas.ReplyData(data...)
+}
+
+// cabinetFeatures are the features 0xA0 reports (tables 7.14c-f, see
+// sas/features.go). Set:
+//
+//   - meter model "metered when won" (features 2, bits 0-1 = 01): a game's
+//     win reaches coin out (0x01) with the game end record, when it is won;
+//   - extended meters (features 2 bit 3): 0x6F and 0xAF are answered;
+//   - maximum polling rate 40 ms (features 3 bit 0): the link answers
+//     within a fraction of a millisecond at 40 ms polls (README, make
+//     sastiming), which real-time event reporting needs (SAS 2.3.3);
+//   - multiple SAS progressive win reporting (features 3 bit 1), when the
+//     cabinet has linked levels (--link-group): 0x87 reports every
+//     unconfirmed hit. Without a group it has no SAS progressive to report.
+//
+// Clear: jackpot multiplier, AFT and legacy bonus awards, tournament (not
+// implemented); validation extensions, validation style 00 and ticket
+// redemption (the cabinet prints tickets with its own validation numbers
+// and redeems none; no 0x4C/0x57/0x70/0x71); tickets to total drop (ticket
+// in is not in total drop 0x24, ticket out not in cancelled credits 0x04);
+// component authentication (no 0x6E: the ROM signature 0x21 is the check);
+// jackpot keyoff exception; AFT; multi-denom extensions (the host sees one
+// accounting denomination, 0.01); meter change notification; session play;
+// foreign currency redemption; non-SAS progressive hit reporting (the local
+// jackpot's hits are not reported with 0x5D); enhanced progressive data;
+// maximum progressive payback.
+func cabinetFeatures(group byte) [4]byte {
+	f := [4]byte{0, sas.Feature2MeterModelWhenWon | sas.Feature2ExtendedMeters, sas.Feature3MaxPollingRate40ms, 0}
+	if group != 0 {
+		f[2] |= sas.Feature3MultipleProgressiveWins
+	}
+	return f
+}
+
+// enabledFeatures answers 0xA0 for game 0, the machine.
+//
+// Choice: another game number gets no reply: the cabinet has no
+// multi-game extensions (it would answer 0x51 with 0), and SAS 7.6.3 says
+// such a machine ignores multi-game polls for a game other than 0000.
+func (s *sasPort) enabledFeatures(data []byte) sas.Reply {
+	game, err := sas.DecodeGameNumber(data)
+	if err != nil || game != 0 {
+		return sas.NoReply()
+	}
+	out, err := sas.EnabledFeaturesData(sas.Features{Game: 0, Bits: cabinetFeatures(s.group)})
+	if err != nil {
+		return sas.NoReply()
+	}
+	return sas.ReplyData(out...)
 }
 
 // romSignature computes the SAS CRC, seeded by the host, over every byte

@@ -30,12 +30,21 @@
 //	progressive wins                  0x87: the unread SAS progressive wins (acknowledged on exit)
 //	progressive win                   0x85: the oldest unread SAS progressive win
 //	progressive cumulative [--game N] 0x83: the cumulative progressive wins meter
+//	bills set NOTES [--disable-after-bill]
+//	                                  0x08: enable the notes of these face values (5,10,20 | all |
+//	                                  none), disable the others; --disable-after-bill: the acceptor
+//	                                  turns off after each bill until the host sends 0x06
+//	realtime on | realtime off        0x0E: real-time event reporting
+//	lastbill                          0x48: country, denomination code and count of the last bill
+//	features [--game N]               0xA0: the enabled features
 //	poll HEX [--no-crc | --crc]       any frame, address included; the CRC is appended to long
 //	                                  polls other than type R unless --no-crc (--crc: always)
 //
 // Common flags: --json, --retries N, --timeout D (first reply byte), --sync N
 // (send a general poll to address N before every new poll, as some hosts
-// do), --trace (bytes to stderr).
+// do), --trace (bytes to stderr), --realtime (the machine has real-time
+// event reporting on, set by an earlier "realtime on": general polls get
+// real-time event messages, silence is no activity).
 package main
 
 import (
@@ -92,6 +101,9 @@ type config struct {
 	group    uint
 	levels   levelFlag
 	global   bool
+
+	realTime         bool
+	disableAfterBill bool
 }
 
 func (c *config) flags(name string, stderr io.Writer) *flag.FlagSet {
@@ -120,10 +132,12 @@ func (c *config) flags(name string, stderr io.Writer) *flag.FlagSet {
 	fs.UintVar(&c.group, "group", c.group, "progressive broadcast: the progressive `group` 1-255")
 	fs.Var(&c.levels, "level", "progressive broadcast: `L=CENTS`, level 1-32 and its amount in cents (repeat for several)")
 	fs.BoolVar(&c.global, "global", c.global, "progressive broadcast: send to address 0 (every machine, no reply)")
+	fs.BoolVar(&c.realTime, "realtime", c.realTime, "the machine has real-time event reporting on (0x0E): silence to a general poll is no activity")
+	fs.BoolVar(&c.disableAfterBill, "disable-after-bill", c.disableAfterBill, "bills set: the acceptor turns off after each accepted bill")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: sashost (--serial DEV | --pty PATH | --tcp HOST:PORT) [--addr N] [flags] COMMAND [args]")
 		fmt.Fprintln(stderr, "commands: meters, events, credits, info, romsig, time get|set, disable, enable, handpay,")
-		fmt.Fprintln(stderr, "          progressive broadcast|wins|win|cumulative, poll HEX")
+		fmt.Fprintln(stderr, "          progressive broadcast|wins|win|cumulative, bills set, realtime on|off, lastbill, features, poll HEX")
 		fs.PrintDefaults()
 	}
 	return fs
@@ -202,7 +216,7 @@ func (c *config) open(ctx context.Context, stderr io.Writer) (*host.Client, erro
 	default:
 		return nil, fmt.Errorf("%w: --framing %q: want parmrk or content", errUsage, c.framing)
 	}
-	opt := host.Options{Addr: byte(c.addr), Retries: c.retries, Timeout: c.timeout, SyncAddr: byte(c.sync)}
+	opt := host.Options{Addr: byte(c.addr), Retries: c.retries, Timeout: c.timeout, SyncAddr: byte(c.sync), RealTime: c.realTime}
 	if c.retries == 0 {
 		opt.Retries = -1
 	}
@@ -343,6 +357,20 @@ func (c *config) command(ctx context.Context, cl *host.Client, o *out, pos []str
 		})
 	case "progressive":
 		return c.progressive(cl, o, rest)
+	case "bills":
+		return c.bills(cl, o, rest)
+	case "realtime":
+		return c.realtime(cl, o, rest)
+	case "lastbill":
+		if err := want(0); err != nil {
+			return err
+		}
+		return lastBill(cl, o)
+	case "features":
+		if err := want(0); err != nil {
+			return err
+		}
+		return c.features(cl, o)
 	case "poll":
 		if err := want(1); err != nil {
 			return err
@@ -412,7 +440,7 @@ func (c *config) events(ctx context.Context, cl *host.Client, o *out) error {
 			case g.Long != nil:
 				fmt.Fprintf(w, "%s  deferred reply to %02X: % X\n", now, g.Long.Cmd, g.Long.Data)
 			case g.RealTime:
-				fmt.Fprintf(w, "%s  %02X %s (real-time, data % X)\n", now, byte(g.Exception), g.Name, g.EventData)
+				fmt.Fprintf(w, "%s  %02X %s (real-time%s)\n", now, byte(g.Exception), g.Name, eventText(g))
 			default:
 				fmt.Fprintf(w, "%s  %02X %s\n", now, byte(g.Exception), g.Name)
 			}
@@ -426,6 +454,24 @@ func (c *config) events(ctx context.Context, cl *host.Client, o *out) error {
 		err = werr
 	}
 	return err
+}
+
+// eventText describes the data of a real-time event.
+func eventText(g host.GeneralReply) string {
+	switch e := g.Event.(type) {
+	case *sas.GameStarted:
+		return fmt.Sprintf(": %d credits wagered, coin in %s, wager type %02X, progressive group %d",
+			e.CreditsWagered, cents(e.CoinIn), e.WagerType, e.Group)
+	case *sas.GameEnded:
+		return fmt.Sprintf(": win %s", cents(e.Win))
+	case *sas.BillAccepted:
+		face, _ := sas.BillCodeValue(e.Code)
+		return fmt.Sprintf(": country %d, denomination code %d (%d), %d of that denomination", e.Country, e.Code, face, e.Count)
+	}
+	if len(g.EventData) > 0 {
+		return fmt.Sprintf(", data % X", []byte(g.EventData))
+	}
+	return ""
 }
 
 func info(cl *host.Client, o *out) error {

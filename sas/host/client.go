@@ -77,6 +77,11 @@ type Options struct {
 	// Gap is the silence that ends a reply of unknown length (DefaultGap
 	// if 0).
 	Gap time.Duration
+	// RealTime: the machine has real-time event reporting on (0x0E, see
+	// Client.SetRealTime, which keeps this up to date): it answers general
+	// polls with real-time event messages, and with silence when it has
+	// nothing to report, which GeneralPoll then takes for no activity.
+	RealTime bool
 	// SyncAddr, if not 0, makes the host send a general poll to that other
 	// address (0x80|SyncAddr) before each new poll, as some hosts do; the
 	// machine must take it as a sync byte. Never before a repeat.
@@ -113,6 +118,7 @@ type Client struct {
 	esc    uint8
 	lastTx time.Time
 	lastOK []byte // the last poll whose reply was accepted
+	rt     bool   // real-time event reporting is on (Options.RealTime)
 	timing Timing
 	chirps int
 	buf    []byte
@@ -135,7 +141,7 @@ func New(port sas.Port, opt Options) *Client {
 		opt.Now = time.Now
 	}
 	opt.Addr &= sas.MaxAddr
-	return &Client{port: port, opt: opt, serial: port.Framing() == sas.ModePARMRK, buf: make([]byte, 512)}
+	return &Client{port: port, opt: opt, serial: port.Framing() == sas.ModePARMRK, buf: make([]byte, 512), rt: opt.RealTime}
 }
 
 // Addr returns the machine address.
@@ -183,10 +189,25 @@ func (c *Client) Sync() error {
 	return c.write([][]byte{{sas.GeneralPollBit | sas.GlobalAddr}})
 }
 
-// GeneralPoll sends a general poll and returns the answer.
+// RealTime reports whether the client takes the machine to have real-time
+// event reporting on.
+func (c *Client) RealTime() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rt
+}
+
+// GeneralPoll sends a general poll and returns the answer. With real-time
+// event reporting on, silence is no activity (Exception sas.ExcNone,
+// RealTime set): it is not repeated, and the next general poll goes without
+// a sync byte before it, so that a machine whose event was lost on the line
+// takes it for a repeat and sends the event again.
 func (c *Client) GeneralPoll() (GeneralReply, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.rt {
+		return c.generalRealTime()
+	}
 	var g GeneralReply
 	raw, n, err := c.exchange(sas.GeneralPollFrame(c.opt.Addr), generalComplete(c.opt.Addr),
 		func(raw []byte) error {
@@ -204,6 +225,40 @@ func (c *Client) GeneralPoll() (GeneralReply, error) {
 		c.lastOK = nil
 	}
 	return g, nil
+}
+
+// generalRealTime is GeneralPoll in real-time event reporting mode.
+func (c *Client) generalRealTime() (GeneralReply, error) {
+	frame := sas.GeneralPollFrame(c.opt.Addr)
+	var g GeneralReply
+	var raw []byte
+	var err error
+	for attempt := 0; attempt <= c.opt.Retries; attempt++ {
+		if err = c.send(frame, attempt == 0); err != nil {
+			return GeneralReply{Attempts: attempt + 1}, err
+		}
+		raw, err = c.read(generalComplete(c.opt.Addr))
+		switch {
+		case errors.Is(err, ErrNoReply):
+			c.lastOK = nil
+			return GeneralReply{Exception: sas.ExcNone, Name: sas.ExcNone.Name(), RealTime: true, Attempts: attempt + 1}, nil
+		case err != nil:
+			return GeneralReply{Raw: raw, Attempts: attempt + 1}, err // the port failed
+		case c.opt.Lose != nil && c.opt.Lose(frame, raw, attempt):
+			err = fmt.Errorf("%w: reply discarded (test)", ErrNoReply)
+			continue
+		}
+		if g, err = ParseGeneral(c.opt.Addr, raw); err == nil {
+			g.Attempts = attempt + 1
+			c.lastOK = bytes.Clone(frame)
+			if g.Exception == sas.ExcNone && g.Long == nil {
+				c.lastOK = nil
+			}
+			return g, nil
+		}
+	}
+	c.lastOK = nil
+	return GeneralReply{Raw: raw, Attempts: c.opt.Retries + 1}, err
 }
 
 // LongPoll sends long poll cmd with data (for a variable-length poll, data

@@ -119,6 +119,12 @@ type GeneralReply struct {
 	// EventData holds its data.
 	RealTime  bool `json:"real_time,omitempty"`
 	EventData Hex  `json:"event_data,omitempty"`
+	// Event is EventData decoded (sas.DecodeRealTimeEvent): a
+	// *sas.GameStarted, *sas.GameEnded or *sas.BillAccepted; nil for the
+	// events without data, or when the data does not decode (EventError
+	// says why).
+	Event      any    `json:"event,omitempty"`
+	EventError string `json:"event_error,omitempty"`
 	// Long is a deferred long-poll reply (such as the ROM signature, 0x21)
 	// the machine sent instead of an exception; Exception is then ExcNone.
 	Long *Response `json:"long,omitempty"`
@@ -159,6 +165,11 @@ func ParseGeneral(addr byte, raw []byte) (GeneralReply, error) {
 		g.Exception = sas.Exception(data[0])
 		g.Name = g.Exception.Name()
 		g.EventData = data[1:]
+		if ev, err := sas.DecodeRealTimeEvent(g.Exception, g.EventData); err != nil {
+			g.EventError = err.Error()
+		} else if ev != nil {
+			g.Event = ev
+		}
 		return g, nil
 	}
 	g.Name = "deferred reply"
@@ -167,7 +178,7 @@ func ParseGeneral(addr byte, raw []byte) (GeneralReply, error) {
 }
 
 // realTimeCmd is the command byte of real-time event messages.
-const realTimeCmd = 0xFF
+const realTimeCmd = sas.RealTimeEventCmd
 
 // replyLengths gives the total length (address to CRC) of the data reply to
 // the long polls whose reply has a fixed length. Layouts: meters after
@@ -175,11 +186,11 @@ const realTimeCmd = 0xFF
 // reset ID, 10 unused; 1F as in MachineInfo; 21 two-byte signature; 48
 // country code, denomination code, bill meter (4 BCD); 7E date and time
 // (4 + 3 BCD); 83 game number (2 BCD), amount (4 BCD); 84 and 85 group,
-// level, amount (5 BCD).
+// level, amount (5 BCD); A0 game number (2 BCD), features 1-4, 2 reserved.
 var replyLengths = map[byte]int{
 	0x0F: 28, 0x10: 8, 0x11: 8, 0x12: 8, 0x13: 8, 0x14: 8, 0x15: 8, 0x16: 8, 0x17: 8,
 	0x18: 8, 0x19: 24, 0x1A: 8, 0x1B: 24, 0x1C: 36, 0x1E: 28, 0x1F: 24, 0x20: 8,
-	0x21: 6, 0x48: 10, 0x7E: 11, 0x83: 10, 0x84: 11, 0x85: 11,
+	0x21: 6, 0x48: 10, 0x7E: 11, 0x83: 10, 0x84: 11, 0x85: 11, 0xA0: 12,
 }
 
 // variableReplies carry a length byte after the command: the number of

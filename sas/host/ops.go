@@ -182,3 +182,58 @@ func (c *Client) ROMSignature(ctx context.Context, seed uint16, interval time.Du
 		}
 	}
 }
+
+// ConfigureBills sends the bill denominations the machine may accept and
+// the bill acceptor action flag (0x08); the machine ACKs.
+func (c *Client) ConfigureBills(b sas.BillDenominations) error {
+	return c.ack(sas.CmdConfigureBills, sas.BillDenominationsData(b)...)
+}
+
+// SetRealTime turns real-time event reporting on or off (0x0E). Once the
+// machine has ACKed, GeneralPoll expects real-time event messages (on) or
+// exception codes (off).
+func (c *Client) SetRealTime(on bool) error {
+	flag := byte(0)
+	if on {
+		flag = 1
+	}
+	if err := c.ack(sas.CmdRealTime, flag); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.rt = on
+	c.mu.Unlock()
+	return nil
+}
+
+// LastBill reads the last accepted bill information (0x48).
+func (c *Client) LastBill() (sas.LastBill, error) {
+	r, err := c.data(sas.CmdLastBill)
+	if err != nil {
+		return sas.LastBill{}, err
+	}
+	b, err := sas.DecodeLastBill(r.Data)
+	if err != nil {
+		return sas.LastBill{}, bad("%v", err)
+	}
+	return b, nil
+}
+
+// Features reads the enabled features of game (0: the machine) with 0xA0.
+func (c *Client) Features(game uint16) (sas.Features, error) {
+	if game > 9999 {
+		return sas.Features{}, fmt.Errorf("sas host: game number %d exceeds 4 BCD digits", game)
+	}
+	r, err := c.data(sas.CmdEnabledFeatures, sas.EncodeBCD(uint64(game), 2)...)
+	if err != nil {
+		return sas.Features{}, err
+	}
+	f, err := sas.DecodeEnabledFeatures(r.Data)
+	if err != nil {
+		return sas.Features{}, bad("%v", err)
+	}
+	if f.Game != game {
+		return f, bad("A0 reply for game %d, asked for %d", f.Game, game)
+	}
+	return f, nil
+}

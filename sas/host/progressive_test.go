@@ -205,10 +205,19 @@ func TestProgressiveEndToEnd(t *testing.T) {
 		if ack := m.prog.Acknowledged(); len(ack) != 1 || ack[0].ID != 41 {
 			t.Errorf("acknowledged %+v", ack)
 		}
-		if !bytes.Contains(m.acked, []byte{0x87}) {
-			t.Errorf("events acknowledged % X", m.acked)
-		}
 	})
+	// Serve reports the event (OnEvent) after it has written the reply,
+	// so the host may have the reply first.
+	for deadline := time.Now().Add(time.Second); ; time.Sleep(time.Millisecond) {
+		var acked []byte
+		locked(func() { acked = bytes.Clone(m.acked) })
+		if bytes.Contains(acked, []byte{0x87}) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("events acknowledged % X", acked)
+		}
+	}
 	if w, err := c.ProgressiveWin(); err != nil || !w.None() {
 		t.Fatalf("85 with nothing unread: %+v %v", w, err)
 	}
