@@ -15,7 +15,8 @@ FUZZ_TARGETS := ./reels/:FuzzParse ./meters/:FuzzDecode ./meters/walog/:FuzzDeco
 	./meters/walog/:FuzzScanSegment ./sas/:FuzzFramer ./sas/:FuzzLink \
 	./jackpot/:FuzzUnmarshal ./jackpot/:FuzzUnmarshalOp ./sas/host/:FuzzReplyParser \
 	./jackpot/ledger/:FuzzDecode ./jackpot/ledger/:FuzzStateJSON ./sas/:FuzzProgressiveBroadcast \
-	./sas/:FuzzProgressiveReplies ./sas/host/:FuzzProgressiveDecoders
+	./sas/:FuzzProgressiveReplies ./sas/host/:FuzzProgressiveDecoders ./sas/:FuzzExceptionQueue \
+	./sas/:FuzzRealTimeData
 
 .PHONY: all run test check bench fuzz crashtest sastiming screenshots rngtest rngtest-quick par deps
 
