@@ -148,6 +148,23 @@ type LinkBroadcast struct {
 	Addressed bool
 }
 
+// LedgerVerdict is the owner's answer to InspectLedger: the verification
+// of the ledger (as meterread verify) and, when asked, where the signed
+// report was written.
+type LedgerVerdict struct {
+	At time.Time
+	Verdict
+}
+
+// Verdict is a ledger verification as the service screen shows it.
+type Verdict struct {
+	Running  bool     `json:"running,omitempty"`
+	OK       bool     `json:"ok"`
+	Summary  string   `json:"summary"`
+	Problems []string `json:"problems,omitempty"`
+	Report   string   `json:"report,omitempty"` // file of the exported report (its signature: .sig beside it)
+}
+
 // LedgerFault tells the machine a commit failed: its meters can no longer be
 // vouched for, so it must not play (regulation rule 9).
 type LedgerFault struct {
@@ -171,6 +188,7 @@ func (e PrinterOK) at() time.Time      { return e.At }
 func (e HostCommand) at() time.Time    { return e.At }
 func (e LedgerFault) at() time.Time    { return e.At }
 func (e LinkBroadcast) at() time.Time  { return e.At }
+func (e LedgerVerdict) at() time.Time  { return e.At }
 
 // Device commands the owner carries out after the records are committed.
 type Device interface{ device() }
@@ -182,6 +200,16 @@ type PrintTicket struct {
 	MachineID  string
 	At         time.Time
 }
+
+// InspectLedger asks the owner to verify the ledger (and with Export, to
+// write the signed report) for the service menu; it answers with a
+// LedgerVerdict.
+type InspectLedger struct {
+	Export bool
+	Who    string
+}
+
+func (InspectLedger) device() {}
 
 // EnableBills turns the bill validator on or off. Accept, when not nil, is
 // the notes (cents) it may take; the others it returns.

@@ -204,6 +204,11 @@ func (m *Machine) Step(ev Event) Effects {
 		m.fault = e.Err
 	case LinkBroadcast:
 		m.linkBroadcast(e, &eff)
+	case LedgerVerdict:
+		if m.session != nil {
+			v := e.Verdict
+			m.session.verdict = &v
+		}
 	case PINEntry:
 		m.pinEntry(e, &eff)
 	case ServiceAction:

@@ -58,6 +58,10 @@ const (
 	SvcRAMClear        = "ram_clear"
 	SvcRAMClearConfirm = "ram_clear_confirm"
 	SvcIOOutput        = "io_output" // Key: an output (lamp) name, Value: on or off
+	// SvcVerifyLedger checks the ledger as meterread verify does; with
+	// SvcExportReport the signed report is also written to a file.
+	SvcVerifyLedger = "verify_ledger"
+	SvcExportReport = "export_report"
 )
 
 // ServiceAction is a choice in the service menu.
@@ -94,13 +98,14 @@ type session struct {
 	mustChange bool
 	page       string
 	armed      bool // RAM clear asked, waiting for its confirmation
+	verdict    *Verdict
 }
 
 // allowed says which actions each role may take.
 var allowed = map[string][]string{
-	RoleInspector:  {SvcLogout, SvcPage, SvcSetPIN},
-	RoleOperator:   {SvcLogout, SvcPage, SvcSetPIN, SvcConfig},
-	RoleTechnician: {SvcLogout, SvcPage, SvcSetPIN, SvcConfig, SvcRAMClear, SvcRAMClearConfirm, SvcIOOutput},
+	RoleInspector:  {SvcLogout, SvcPage, SvcSetPIN, SvcVerifyLedger, SvcExportReport},
+	RoleOperator:   {SvcLogout, SvcPage, SvcSetPIN, SvcConfig, SvcVerifyLedger},
+	RoleTechnician: {SvcLogout, SvcPage, SvcSetPIN, SvcConfig, SvcRAMClear, SvcRAMClearConfirm, SvcIOOutput, SvcVerifyLedger},
 }
 
 // Config keys an operator or technician may change, and who may.
@@ -225,6 +230,11 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 	case SvcPage:
 		s.page = e.Value
 		svc("view", e.Value)
+	case SvcVerifyLedger, SvcExportReport:
+		// The owner verifies (I/O) and answers with a LedgerVerdict.
+		svc(e.Action, "")
+		s.verdict = &Verdict{Running: true}
+		eff.Devices = append(eff.Devices, InspectLedger{Export: e.Action == SvcExportReport, Who: s.who})
 	case SvcSetPIN:
 		if why := weakPIN(e.Value); why != "" {
 			eff.Refused = "refused_weak_pin"

@@ -96,6 +96,8 @@ type ServiceView struct {
 	// ActualRTP is what the meters say was returned: total won ÷ total bet,
 	// as a percentage with two decimals ("" before any bet).
 	ActualRTP string `json:"actual_rtp,omitempty"`
+	// Verdict is the last ledger verification asked in this session.
+	Verdict *Verdict `json:"verdict,omitempty"`
 }
 
 // MeterLine is one meter on the service screen.
@@ -194,6 +196,10 @@ func (m *Machine) View() View {
 			}
 		}
 		sv.ProgramHash, sv.ProgramApproval = m.programHash, m.programApproval
+		if s.verdict != nil {
+			v := *s.verdict
+			sv.Verdict = &v
+		}
 		if in := m.st.Get(meters.CoinIn); in > 0 {
 			won := m.st.Get(meters.TotalWon)
 			sv.ActualRTP = fmt.Sprintf("%d.%02d%%", won*100/in, won*10000/in%100)

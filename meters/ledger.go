@@ -67,6 +67,7 @@ type Ledger struct {
 	sinceSnap uint64
 	fault     error
 	pub       ed25519.PublicKey
+	priv      ed25519.PrivateKey
 }
 
 const (
@@ -100,7 +101,7 @@ func Open(dir string, opts Options) (*Ledger, OpenInfo, error) {
 	if err != nil {
 		return nil, info, &Fault{Err: err}
 	}
-	l := &Ledger{dir: dir, opts: opts, log: log, state: NewState(), pub: pub}
+	l := &Ledger{dir: dir, opts: opts, log: log, state: NewState(), pub: pub, priv: priv}
 	if li.Repaired {
 		info.Repaired = li.RepairDetail
 	}
@@ -212,6 +213,10 @@ func (l *Ledger) LastSeq() uint64 { return l.seq }
 // PublicKey is the machine key that signs the log's checkpoints; the
 // inspector records it at commissioning to verify the log later.
 func (l *Ledger) PublicKey() ed25519.PublicKey { return l.pub }
+
+// Sign signs a document (the inspector's report exported on the machine)
+// with the machine key, whose public half the inspector recorded.
+func (l *Ledger) Sign(doc []byte) []byte { return ed25519.Sign(l.priv, doc) }
 
 // Close writes a snapshot and closes the log with a signed checkpoint.
 func (l *Ledger) Close() error {

@@ -168,6 +168,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}, pt, state, src)
 
 	own := newOwner(m, ledger, log)
+	own.data = o.data
 	if lerr != nil {
 		own.step(machine.LedgerFault{At: time.Now(), Err: lerr.Error()})
 	}

@@ -1,8 +1,14 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
+
 	"context"
 	"errors"
+	"github.com/openegm/cabinet/internal/atomicfile"
+	"github.com/openegm/cabinet/meters/inspect"
 	"log/slog"
 	"sync/atomic"
 	"time"
@@ -31,6 +37,7 @@ type owner struct {
 	view    atomic.Pointer[machine.View]
 	// afterCommit hooks run on the owner goroutine after records are durable.
 	afterCommit []func([]meters.Record, *meters.Ledger)
+	data        string // the data directory (the ledger is DATA/ledger)
 }
 
 type request struct {
@@ -71,8 +78,11 @@ func (o *owner) step(ev machine.Event) machine.Effects {
 			}
 		}
 	}
-	if o.devices != nil {
-		for _, d := range eff.Devices {
+	var answers []machine.Event
+	for _, d := range eff.Devices {
+		if il, ok := d.(machine.InspectLedger); ok {
+			answers = append(answers, o.inspect(il))
+		} else if o.devices != nil {
 			o.devices.apply(d)
 		}
 	}
@@ -84,7 +94,46 @@ func (o *owner) step(ev machine.Event) machine.Effects {
 	if o.devices != nil && len(eff.Records) > 0 {
 		o.devices.follow(v, o.ledger)
 	}
+	for _, ev := range answers {
+		o.step(ev)
+	}
 	return eff
+}
+
+// inspect verifies the ledger as meterread verify does (on a private copy:
+// the owner is the only writer and it is busy here, so the copy is
+// consistent) and, when asked, writes the signed report to
+// DATA/reports/report-TIME.txt with its signature by the machine key in
+// .sig beside it.
+func (o *owner) inspect(il machine.InspectLedger) machine.Event {
+	now := time.Now()
+	dir := filepath.Join(o.data, "ledger")
+	v := inspect.Verify(dir, "")
+	var summary strings.Builder
+	inspect.WriteVerdict(&summary, v)
+	out := machine.Verdict{OK: v.OK, Summary: strings.TrimSpace(strings.SplitN(summary.String(), "\n", 2)[0]), Problems: v.Problems}
+	if il.Export && o.ledger != nil {
+		st, err := inspect.ReadState(dir)
+		if err == nil {
+			doc := inspect.Document(dir, st, v, false)
+			name := filepath.Join(o.data, "reports", "report-"+now.UTC().Format("20060102-150405")+".txt")
+			err = os.MkdirAll(filepath.Dir(name), 0o700)
+			if err == nil {
+				err = atomicfile.Write(name, doc, 0o644)
+			}
+			if err == nil {
+				err = atomicfile.Write(name+".sig", inspect.SigFile(o.ledger.Sign(doc)), 0o644)
+			}
+			if err == nil {
+				out.Report = name
+			}
+		}
+		if err != nil {
+			out.Problems = append(out.Problems, "report not exported: "+err.Error())
+		}
+	}
+	o.log.Info("ledger inspected", "who", il.Who, "ok", out.OK, "report", out.Report)
+	return machine.LedgerVerdict{At: now, Verdict: out}
 }
 
 // submit hands an event to the owner and waits until it is committed.

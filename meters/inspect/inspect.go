@@ -296,6 +296,7 @@ func Document(dir string, st *meters.State, v Verdict, asJSON bool) []byte {
 
 // Sign is the detached signature of a report: base64 of its Ed25519
 // signature, one line (the format of a paytable's .sig).
-func Sign(doc []byte, key ed25519.PrivateKey) []byte {
-	return []byte(base64.StdEncoding.EncodeToString(ed25519.Sign(key, doc)) + "\n")
-}
+func Sign(doc []byte, key ed25519.PrivateKey) []byte { return SigFile(ed25519.Sign(key, doc)) }
+
+// SigFile is the content of a .sig file for an Ed25519 signature.
+func SigFile(sig []byte) []byte { return []byte(base64.StdEncoding.EncodeToString(sig) + "\n") }

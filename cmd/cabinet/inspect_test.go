@@ -1,0 +1,83 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openegm/cabinet/internal/cabinettest"
+	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/meters"
+)
+
+// The inspector at the cabinet: the ledger verified as meterread verify
+// does, and the report exported to a file signed by the machine key, which
+// verifies with the machine.pub recorded at commissioning.
+func TestInspectorVerifiesAndExportsTheReport(t *testing.T) {
+	data := t.TempDir()
+	c := startCabinet(t, data, "--spin-time", "5ms")
+	defer c.Stop()
+	c.Send(cabinettest.Command{Cmd: "bill", Cents: 2000})
+	for range 5 {
+		c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
+		c.WaitIdle()
+	}
+	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "inspector-7"})
+	c.Send(cabinettest.Command{Cmd: "pin", Role: machine.RoleInspector, PIN: machine.DefaultPIN})
+	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcSetPIN, Value: "602519"})
+
+	r := c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcVerifyLedger})
+	v := r.View.Service.Verdict
+	if v == nil || !v.OK || !strings.HasPrefix(v.Summary, "VERIFIED") || v.Report != "" {
+		t.Fatalf("verdict %+v", v)
+	}
+	r = c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcExportReport})
+	v = r.View.Service.Verdict
+	if v == nil || !v.OK || v.Report == "" {
+		t.Fatalf("export verdict %+v", v)
+	}
+	doc, err := os.ReadFile(v.Report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "VERIFIED") || !strings.Contains(string(doc), "total coin in") {
+		t.Fatalf("the report lacks the verdict or the meters:\n%s", doc)
+	}
+	sigLine, _ := os.ReadFile(v.Report + ".sig")
+	sig, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(sigLine)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := meters.ReadPublicKey(filepath.Join(data, "ledger", "machine.pub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ed25519.Verify(pub, doc, sig) {
+		t.Fatal("the exported report does not verify with the machine key")
+	}
+	doc[10] ^= 1
+	if ed25519.Verify(pub, doc, sig) {
+		t.Fatal("a changed report verified")
+	}
+	// The inspector's actions are in the ledger, and a technician may
+	// verify but not export.
+	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcLogout})
+	c.Send(cabinettest.Command{Cmd: "pin", Role: machine.RoleTechnician, PIN: machine.DefaultPIN})
+	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcSetPIN, Value: "715308"})
+	if r := c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcExportReport}); r.Refused != "refused_role" {
+		t.Fatalf("technician export: %q", r.Refused)
+	}
+	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcPage, Value: "events"})
+	found := false
+	for _, e := range c.State().Service.Events {
+		if strings.Contains(e.Detail, "export_report") && strings.Contains(e.Detail, "inspector-7") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("the export is not in the event log")
+	}
+}
