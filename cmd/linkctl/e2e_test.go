@@ -105,8 +105,13 @@ func (cs *casino) stopController(sig syscall.Signal) {
 
 // play presses max bet on cabinet i, n times at most; it reports whether
 // the cabinet won the linked level (a hit waiting or just paid).
-func (cs *casino) play(i, n int) bool {
-	c := cs.cabs[i]
+func (cs *casino) play(i, n int) bool { return play(cs.t, cs.cabs[i], i, n) }
+
+// play presses max bet on cabinet c (number i in messages), n times at
+// most; it reports whether the cabinet won the linked level (a hit waiting
+// or just paid).
+func play(t *testing.T, c *cabinettest.Cabinet, i, n int) bool {
+	t.Helper()
 	for range n {
 		v := c.State()
 		if v.CreditsCents < 20*20 {
@@ -124,7 +129,7 @@ func (cs *casino) play(i, n int) bool {
 		case "refused_link_down", "refused_game_in_progress", "refused_starting":
 			time.Sleep(20 * time.Millisecond)
 		default:
-			cs.t.Fatalf("cabinet %d: max bet refused: %s", i, r.Refused)
+			t.Fatalf("cabinet %d: max bet refused: %s", i, r.Refused)
 		}
 	}
 	return false

@@ -33,6 +33,10 @@ Usage:
   linkctl run --config FILE --data DIR
       Serve the cabinets listed in FILE (JSON: controller, group, levels,
       channels with their cabinets) with the ledger in DIR, until SIGTERM.
+      With a "superjackpot" section (etcd endpoints, key prefix, levels,
+      batch_ms), the levels listed there are shared with the controllers
+      of other casinos through that etcd cluster; without it, nothing
+      touches etcd.
 
   linkctl report DIR [--json] [--key INSPECTOR.key --out FILE]
       What is held in trust, per level and in total: liability (current +
@@ -169,7 +173,8 @@ func serve(configFile, data string, stderr io.Writer) int {
 	err = c.Run(ctx)
 	l.Commit(ledger.Event{At: time.Now().UnixNano(), Code: ledger.EventStop})
 	s := c.Stats()
-	log.Info("stopped", "broadcasts", s.Broadcasts, "max_broadcast_gap", s.MaxGap, "readings", s.Readings, "hits", s.Hits, "confirmed", s.Confirmed)
+	log.Info("stopped", "broadcasts", s.Broadcasts, "max_broadcast_gap", s.MaxGap, "readings", s.Readings, "hits", s.Hits, "confirmed", s.Confirmed,
+		"super_batches", s.SuperBatches, "super_replayed", s.SuperReplayed, "super_errors", s.SuperErrors)
 	if err != nil {
 		log.Error("link", "err", err)
 		return 1

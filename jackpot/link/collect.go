@@ -34,6 +34,10 @@ func (c *Controller) collect(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case h := <-c.hits:
+			if c.sup != nil && c.cfg.shared(h.level) {
+				c.sup.offer(h) // claimed from etcd one by one, in arrival order
+				continue
+			}
 			g := open[h.level]
 			if g == nil {
 				g = &gather{first: h.at}

@@ -19,14 +19,33 @@
 //   - the award confirmed by an addressed single-level 0x80 carrying the
 //     amount, repeated until the cabinet no longer reports the hit (it has
 //     committed the payment); then the ledger records the confirmation.
+//
+// A level listed in the configuration's "superjackpot" section is shared
+// with the controllers of other casinos through an etcd cluster (package
+// jackpot/super; super.go): its pool is in etcd, created from its
+// configuration (the same on every controller), and the ledger keeps only
+// what this controller owes it and was paid from it (SetupShared). The
+// coin-in its cabinets feed goes out in batches, each recorded in the
+// ledger (SuperBatch) before it is sent and its answer recorded after
+// (SuperApplied), resent unchanged until answered; the value broadcast is
+// etcd's, from a watch (none before the first one: the cabinets then see
+// the link down for it); a hit is claimed from etcd on its own, after the
+// level's coin-in, recorded before (SuperClaim) and after (SuperClaimed),
+// and then confirmed to the cabinet like a local award. Without the
+// section nothing touches etcd.
 package link
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/openegm/cabinet/jackpot"
 	"github.com/openegm/cabinet/jackpot/ledger"
@@ -41,7 +60,34 @@ type Config struct {
 	SettleMS    int       `json:"settle_ms,omitempty"`
 	Levels      []Level   `json:"levels"`
 	Channels    []Channel `json:"channels"`
+	// Super, if present, shares levels with the controllers of other
+	// casinos through an etcd cluster (package jackpot/super). Without
+	// it, nothing touches etcd.
+	Super *Super `json:"superjackpot,omitempty"`
 }
+
+// Super is the superjackpot section: the etcd cluster, the group's key
+// prefix and the levels kept there. A shared level's pool is in etcd,
+// created from its configuration in Levels, which must be the same on
+// every controller of the group (a difference is refused at start-up).
+// Its machines' coin-in goes out in batches every BatchMS; its hits are
+// claimed from etcd one by one. The controller ID is this controller's
+// name in etcd: unique in the group, and never reused with another ledger.
+type Super struct {
+	Etcd    []string `json:"etcd"`   // client endpoints, host:port
+	Prefix  string   `json:"prefix"` // "/superjackpot/<group>/"
+	Levels  []string `json:"levels"` // IDs from Levels
+	BatchMS int      `json:"batch_ms,omitempty"`
+}
+
+// DefaultBatch is how often coin-in goes out to a shared level by default.
+const DefaultBatch = 500 * time.Millisecond
+
+// BatchEvery is the configured batch interval.
+func (s Super) BatchEvery() time.Duration { return ms(s.BatchMS, DefaultBatch) }
+
+// shared reports whether level id is a superjackpot level.
+func (c Config) shared(id string) bool { return c.Super != nil && slices.Contains(c.Super.Levels, id) }
 
 // Level is a linked level (won by the paytable's progressive combination
 // at the top bet on the cabinets that feed it).
@@ -176,21 +222,126 @@ func (c Config) validate() error {
 				if !ids[lv] {
 					return fmt.Errorf("%s: unknown level %q", w, lv)
 				}
+				// etcd names a hit's place "controller/machine", at most
+				// 64 bytes (package jackpot/super).
+				if c.shared(lv) && len(c.Controller)+1+len(cab.ID) > maxEtcdName {
+					return fmt.Errorf("%s: feeds shared level %q: controller and cabinet IDs are %d bytes together, at most %d",
+						w, lv, len(c.Controller)+len(cab.ID), maxEtcdName-1)
+				}
 			}
+		}
+	}
+	if c.Super != nil {
+		if err := c.Super.validate(c); err != nil {
+			return fmt.Errorf("superjackpot: %w", err)
 		}
 	}
 	return nil
 }
 
-// setup is the ledger record that opens the level.
-func (l Level) setup(at int64, who []string) (ledger.SetupLevel, error) {
+const maxEtcdName = 64
+
+// etcdName checks a name that is a segment of etcd keys (package
+// jackpot/super): 1-64 bytes of printable UTF-8 without '/'.
+func etcdName(s string) error {
+	switch {
+	case s == "" || len(s) > maxEtcdName:
+		return fmt.Errorf("want 1-%d bytes", maxEtcdName)
+	case !utf8.ValidString(s):
+		return fmt.Errorf("not UTF-8")
+	case strings.ContainsRune(s, '/'):
+		return fmt.Errorf("contains '/'")
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return fmt.Errorf("contains a non-printable character")
+		}
+	}
+	return nil
+}
+
+func (s Super) validate(c Config) error {
+	if err := etcdName(c.Controller); err != nil {
+		return fmt.Errorf("controller %q is this controller's name in etcd: %w", c.Controller, err)
+	}
+	if len(s.Etcd) == 0 {
+		return fmt.Errorf("etcd: no endpoints")
+	}
+	seen := map[string]bool{}
+	for i, ep := range s.Etcd {
+		host, port, err := net.SplitHostPort(ep)
+		if err != nil || host == "" {
+			return fmt.Errorf("etcd[%d] %q: want host:port", i, ep)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("etcd[%d] %q: port %q: want 1-65535", i, ep, port)
+		}
+		if seen[ep] {
+			return fmt.Errorf("etcd[%d] %q: listed twice", i, ep)
+		}
+		seen[ep] = true
+	}
+	if len(s.Prefix) < 3 || s.Prefix[0] != '/' || !strings.HasSuffix(s.Prefix, "/") || strings.Contains(s.Prefix, "//") ||
+		!utf8.ValidString(s.Prefix) || strings.ContainsFunc(s.Prefix, func(r rune) bool { return !unicode.IsPrint(r) || r == ' ' }) {
+		return fmt.Errorf("prefix %q: want a key prefix like \"/superjackpot/<group>/\" (starting and ending with '/', printable, no spaces)", s.Prefix)
+	}
+	if s.BatchMS != 0 && (s.BatchMS < 50 || s.BatchMS > 60_000) {
+		return fmt.Errorf("batch_ms %d: want 50-60000 (0: %v)", s.BatchMS, DefaultBatch)
+	}
+	switch len(s.Levels) {
+	case 0:
+		return fmt.Errorf("levels: none shared")
+	case 1:
+	default:
+		// etcd numbers a controller's batches across all levels of the
+		// group; the ledger numbers them per shared level.
+		return fmt.Errorf("levels %q: one shared level per controller (etcd numbers a controller's batches across the group's levels, the ledger per level)", s.Levels)
+	}
+	for i, id := range s.Levels {
+		where := fmt.Sprintf("levels[%d] (%s)", i, id)
+		k := slices.IndexFunc(c.Levels, func(l Level) bool { return l.ID == id })
+		if k < 0 {
+			return fmt.Errorf("%s: not one of the configured levels", where)
+		}
+		if err := etcdName(id); err != nil {
+			return fmt.Errorf("%s: the level's name in etcd: %w", where, err)
+		}
+		l := c.Levels[k]
+		if l.trigger() != jackpot.TriggerPaytable {
+			return fmt.Errorf("%s: a %v level cannot be shared yet (only paytable levels)", where, l.trigger())
+		}
+		if l.SecondHit != "wins-reset" {
+			// Each claim is hit and awarded alone in its own etcd
+			// transaction: nothing is ever split.
+			return fmt.Errorf("%s: second_hit %q: a shared level's hits are awarded one by one in etcd (the first wins the value, the next what the level holds after the reset): want wins-reset", where, l.SecondHit)
+		}
+	}
+	return nil
+}
+
+// trigger is what wins the level: the paytable's progressive combination
+// (the only kind a configuration can make yet).
+func (l Level) trigger() jackpot.Trigger { return jackpot.TriggerPaytable }
+
+// config is the level's jackpot configuration: the one its local pool
+// is set up with, or, for a shared level, the one etcd must hold.
+func (l Level) config() (jackpot.Config, error) {
 	rule := map[string]jackpot.SecondHitRule{"wins-reset": jackpot.SecondHitWinsReset, "split": jackpot.SplitAmount}[l.SecondHit]
 	if rule == 0 {
-		return ledger.SetupLevel{}, fmt.Errorf("second_hit %q: want wins-reset or split", l.SecondHit)
+		return jackpot.Config{}, fmt.Errorf("second_hit %q: want wins-reset or split", l.SecondHit)
 	}
 	cfg := jackpot.Config{ResetValue: l.ResetCents * jackpot.MillicentsPerCent, Rate: l.RatePPM, HiddenRate: l.HiddenPPM,
-		Cap: l.CapCents * jackpot.MillicentsPerCent, Trigger: jackpot.TriggerPaytable, SecondHit: rule}
+		Cap: l.CapCents * jackpot.MillicentsPerCent, Trigger: l.trigger(), SecondHit: rule}
 	if err := cfg.Validate(); err != nil {
+		return jackpot.Config{}, err
+	}
+	return cfg, nil
+}
+
+// setup is the ledger record that opens the level.
+func (l Level) setup(at int64, who []string) (ledger.SetupLevel, error) {
+	cfg, err := l.config()
+	if err != nil {
 		return ledger.SetupLevel{}, err
 	}
 	w := "configuration"
@@ -198,7 +349,7 @@ func (l Level) setup(at int64, who []string) (ledger.SetupLevel, error) {
 		w = who[0]
 	}
 	return ledger.SetupLevel{At: at, Level: l.ID, ResetMC: cfg.ResetValue, RatePPM: l.RatePPM, HiddenPPM: l.HiddenPPM,
-		CapMC: cfg.Cap, Trigger: jackpot.TriggerPaytable.String(), SecondHit: rule.String(), Who: w}, nil
+		CapMC: cfg.Cap, Trigger: cfg.Trigger.String(), SecondHit: cfg.SecondHit.String(), Who: w}, nil
 }
 
 // levelBySAS returns the level a cabinet knows by number n.

@@ -28,6 +28,7 @@ type Controller struct {
 	log    *slog.Logger
 	now    func() time.Time
 	hits   chan hitClaim
+	sup    *superLink // nil without a superjackpot section
 
 	mu    sync.Mutex
 	stats Stats
@@ -41,6 +42,12 @@ type Stats struct {
 	Hits       int           // claims recorded (repeats excluded)
 	Confirmed  int           // awards the cabinets confirmed paid
 	PollErrors int
+	// Superjackpot: batches etcd confirmed (SuperReplayed of them found
+	// applied already: a resend after a lost answer or a crash), and
+	// errors logged.
+	SuperBatches  int
+	SuperReplayed int
+	SuperErrors   int
 }
 
 // New sets the controller up on its ledger: the configured levels and
@@ -55,6 +62,21 @@ func New(cfg *Config, l *ledger.Ledger, log *slog.Logger) (*Controller, error) {
 		rec, err := lv.setup(at, nil)
 		if err != nil {
 			return nil, err
+		}
+		_, local := st.Level(lv.ID)
+		_, shared := st.SharedLevel(lv.ID)
+		switch {
+		case cfg.shared(lv.ID) && local:
+			return nil, fmt.Errorf("level %s: configured shared (superjackpot), but the ledger holds it as a local level; transfer its value to a new level instead", lv.ID)
+		case !cfg.shared(lv.ID) && shared:
+			return nil, fmt.Errorf("level %s: configured local, but the ledger holds it as a shared level (superjackpot)", lv.ID)
+		case shared:
+			continue // its configuration is checked against etcd's (Run)
+		case cfg.shared(lv.ID):
+			if _, err := l.Commit(ledger.SetupShared{At: at, Level: lv.ID, Who: "configuration"}); err != nil {
+				return nil, fmt.Errorf("level %s: %w", lv.ID, err)
+			}
+			continue
 		}
 		if v, ok := st.Level(lv.ID); ok {
 			want, _ := rec.Config()
@@ -77,6 +99,9 @@ func New(cfg *Config, l *ledger.Ledger, log *slog.Logger) (*Controller, error) {
 			}
 		}
 	}
+	if cfg.Super != nil {
+		c.sup = newSuperLink(c)
+	}
 	return c, nil
 }
 
@@ -93,16 +118,34 @@ func (c *Controller) count(f func(*Stats)) {
 	c.mu.Unlock()
 }
 
-// Run serves every channel until ctx ends.
+// Run serves every channel, and the superjackpot if configured, until ctx
+// ends. It stops early, with an error, if etcd and this controller
+// disagree on a shared level (its configuration, or the batches sent).
 func (c *Controller) Run(ctx context.Context) error {
 	c.ledger.Commit(ledger.Event{At: c.now().UnixNano(), Code: ledger.EventStart, Detail: c.cfg.Controller})
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var wg sync.WaitGroup
+	errs := make(chan error, len(c.cfg.Channels)+1)
+	if c.sup != nil {
+		cli, err := c.sup.dial()
+		if err != nil {
+			return err
+		}
+		defer cli.Close()
+		wg.Go(func() {
+			if err := c.sup.run(ctx, cli); err != nil {
+				c.log.Error("superjackpot stopped the controller", "err", err)
+				errs <- err
+				cancel()
+			}
+		})
+	}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		c.collect(ctx)
 	}()
-	errs := make(chan error, len(c.cfg.Channels))
 	for _, ch := range c.cfg.Channels {
 		wg.Add(1)
 		go func() {
@@ -126,6 +169,12 @@ func (c *Controller) values() []sas.LevelValue {
 	var out []sas.LevelValue
 	c.ledger.View(func(s *ledger.State) {
 		for _, lv := range c.cfg.Levels {
+			if c.sup != nil && c.cfg.shared(lv.ID) {
+				if cents, ok := c.sup.value(lv.ID); ok {
+					out = append(out, sas.LevelValue{Level: byte(lv.SAS), Amount: uint64(cents)})
+				}
+				continue
+			}
 			v, ok := s.Level(lv.ID)
 			if !ok {
 				continue

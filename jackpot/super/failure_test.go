@@ -53,11 +53,11 @@ func TestMemberFailure(t *testing.T) {
 		for progress.Load() < int64(n/2) {
 			time.Sleep(time.Millisecond)
 		}
-		l := c.leader()
+		l := c.Leader()
 		if l < 0 {
 			l = 0
 		}
-		c.kill(l)
+		c.Kill(l)
 		gone.Store(true)
 		killed <- l
 	}()

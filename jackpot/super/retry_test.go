@@ -11,7 +11,7 @@ import (
 )
 
 func TestRetryable(t *testing.T) {
-	cli := sharedCluster(t).client(t)
+	cli := sharedCluster(t).Client(t)
 	live := context.Background()
 	done, cancel := context.WithCancel(live)
 	cancel()

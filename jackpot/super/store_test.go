@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openegm/cabinet/internal/etcdtest"
 	"github.com/openegm/cabinet/jackpot"
 )
 
@@ -80,7 +81,7 @@ func meters(t testing.TB, p *jackpot.Pools, level string) jackpot.Meters {
 
 func TestInit(t *testing.T) {
 	c := sharedCluster(t)
-	s, err := New(c.client(t), prefix(t), "casino-a")
+	s, err := New(c.Client(t), prefix(t), "casino-a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestInit(t *testing.T) {
 	if m := meters(t, p, "grand"); m.Current != grandCfg.ResetValue || m.SeedFunding != grandCfg.ResetValue {
 		t.Fatalf("grand seeded %+v", m)
 	}
-	if _, err := New(c.client(t), "/no-slash", "x"); !errors.Is(err, ErrInvalid) {
+	if _, err := New(c.Client(t), "/no-slash", "x"); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("prefix without slash: %v", err)
 	}
 }
@@ -236,7 +237,7 @@ func TestConcurrentContributions(t *testing.T) {
 
 func mustStore(t testing.TB, c *cluster, controller string, opts ...Option) *Store {
 	t.Helper()
-	s, err := New(c.client(t), prefix(t), controller, opts...)
+	s, err := New(c.Client(t), prefix(t), controller, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -586,23 +587,19 @@ func TestPartitionMidWrite(t *testing.T) {
 	var bets int64
 	for _, tc := range []struct {
 		name    string
-		mode    int32
+		mode    etcdtest.Mode
 		applied bool
-	}{{"answer lost", dropReplies, true}, {"request lost", dropRequests, false}} {
+	}{{"answer lost", etcdtest.DropReplies, true}, {"request lost", etcdtest.DropRequests, false}} {
 		// cut runs op on a store whose link breaks (in mode tc.mode) when
 		// the op sends its write.
 		cut := func(op func(context.Context, *Store) error) error {
-			cli, proxies := c.proxiedClient(t)
+			cli, proxies := c.ProxiedClient(t)
 			defer cli.Close()
 			s, err := New(cli, prefix(t), "casino-a")
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.beforeWrite = func() {
-				for _, p := range proxies {
-					p.mode.Store(tc.mode)
-				}
-			}
+			s.beforeWrite = func() { proxies.SetMode(tc.mode) }
 			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 			defer cancel()
 			return op(ctx, s)

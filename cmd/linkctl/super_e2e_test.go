@@ -1,0 +1,339 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/openegm/cabinet/internal/cabinettest"
+	"github.com/openegm/cabinet/internal/etcdtest"
+	"github.com/openegm/cabinet/jackpot"
+	"github.com/openegm/cabinet/jackpot/ledger"
+	"github.com/openegm/cabinet/jackpot/super"
+	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/meters"
+)
+
+// superCasino is one casino of a superjackpot group: one cabinet, feeding
+// the shared level "super" (SAS level 1), and its own controller, which
+// reaches the etcd members through proxies of its own (to cut it off).
+type superCasino struct {
+	*casino
+	id      string // controller
+	cabID   string
+	proxies etcdtest.Proxies
+}
+
+const (
+	superPrefix = "/superjackpot/e2e/"
+	superReset  = 1000_00 // cents
+)
+
+func newSuperCasino(t *testing.T, cl *etcdtest.Cluster, id, cabID string) *superCasino {
+	cs := &superCasino{casino: &casino{t: t, ctlData: t.TempDir()}, id: id, cabID: cabID, proxies: cl.Proxies(t)}
+	cs.cabArgs = []string{"--paytable-dir", cabinettest.LinkPaytableDir(t, "../.."), "--paytable", "t-link", "--jackpot", "off",
+		"--sas-addr", "1", "--sas-pty", "--link-group", fmt.Sprint(group), "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "10000000"}
+	data := t.TempDir()
+	cs.cabData = []string{data}
+	cs.cabs = []*cabinettest.Cabinet{cabinettest.Start(t, filepath.Join(binDir, "cabinet"), data, cs.cabArgs...)}
+	cs.config = filepath.Join(t.TempDir(), "linkctl.json")
+	cfg := fmt.Sprintf(`{"controller": %q, "group": %d, "broadcast_ms": 200, "meter_ms": 300,
+  "levels": [{"id": "super", "sas_level": 1, "reset_cents": %d, "rate_ppm": 50000, "second_hit": "wins-reset"}],
+  "channels": [{"name": "line", "pty": %q, "cabinets": [{"id": %q, "addr": 1, "levels": ["super"]}]}],
+  "superjackpot": {"etcd": ["%s"], "prefix": %q, "levels": ["super"], "batch_ms": 200}}`,
+		id, group, superReset, cs.cabs[0].SASTTY(), cabID, strings.Join(cs.proxies.Addrs(), `", "`), superPrefix)
+	if err := os.WriteFile(cs.config, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cs.startController()
+	t.Cleanup(func() {
+		cs.stopController(syscall.SIGTERM)
+		cs.cab().Stop()
+	})
+	return cs
+}
+
+func (cs *superCasino) cab() *cabinettest.Cabinet { return cs.cabs[0] }
+
+// waitPaid waits until the cabinet has no hit pending and plays the
+// linked bet.
+func (cs *superCasino) waitPaid() {
+	cs.t.Helper()
+	cs.cab().WaitFor(cs.cabID+": the award paid and the link up", func(v machine.View) bool {
+		return len(v.Jackpots) == 1 && !v.Jackpots[0].Pending && !v.LinkDown && v.MaxLevel == 1
+	})
+}
+
+// waitShown waits until the controller has broadcast etcd's value n times
+// since the test began (once per start), and the cabinet plays the linked
+// bet.
+func (cs *superCasino) waitShown(n int) {
+	cs.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, _ := os.ReadFile(filepath.Join(cs.ctlData, "linkctl.log"))
+		if strings.Count(string(b), "superjackpot value from etcd broadcast") >= n {
+			break
+		}
+		if time.Now().After(deadline) {
+			cs.t.Fatalf("%s never broadcast etcd's value (start %d):\n%s", cs.id, n, b)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cs.waitPaid()
+}
+
+// ledgerState folds a copy of a controller's ledger (stopped or killed).
+func ledgerState(t *testing.T, data string) *ledger.State {
+	t.Helper()
+	tmp := t.TempDir()
+	if out, err := exec.Command("cp", "-a", data+"/.", tmp).CombinedOutput(); err != nil {
+		t.Fatalf("copy: %v %s", err, out)
+	}
+	l, _, err := ledger.Open(tmp, ledger.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.State()
+}
+
+func opCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// Two casinos share the superjackpot through a real three-member etcd
+// cluster, each with its own linkctl process, ledger and cabinet. While
+// they play: the etcd leader is killed; one controller is cut off from
+// etcd, SIGKILLed with batches recorded and not confirmed, restarted and
+// let back; then both are cut off, each cabinet wins the superjackpot,
+// and both come back at once, so their claims race in etcd. At the end
+// the pool in etcd holds every cent of both cabinets' coin-in exactly
+// once, what it awarded is what the cabinets paid, both cabinets show its
+// value, and both ledgers verify and agree with etcd.
+func TestSuperjackpotTwoCasinos(t *testing.T) {
+	began := time.Now()
+	cl := etcdtest.New(t)
+	obs, err := super.New(cl.Client(t), superPrefix, "observer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newSuperCasino(t, cl, "casino-a", "egm-a")
+	b := newSuperCasino(t, cl, "casino-b", "egm-b")
+	both := []*superCasino{a, b}
+	for _, cs := range both {
+		cs.waitShown(1)
+		cs.cab().WaitFor(cs.cabID+" to show the shared value", func(v machine.View) bool {
+			return len(v.Jackpots) == 1 && v.Jackpots[0].Linked && v.Jackpots[0].Cents >= superReset && !v.LinkDown && v.MaxLevel == 1
+		})
+	}
+	t.Logf("cluster, cabinets and controllers up in %s", time.Since(began).Round(time.Millisecond))
+
+	// 1. The etcd leader killed during play: the controllers carry on,
+	// and a hit after it is claimed and paid.
+	leader := max(0, cl.WaitLeader(10*time.Second)) // m0 if no leader is known
+	killed, hits, games := false, 0, 0
+	for hits == 0 {
+		for i, cs := range both {
+			if play(t, cs.cab(), i, 2) {
+				cs.waitPaid()
+				if killed {
+					hits++
+					t.Logf("hit on %s after etcd member m%d was killed", cs.cabID, leader)
+				}
+			}
+		}
+		if games += 4; !killed && games >= 24 {
+			cl.Kill(leader)
+			killed = true
+		}
+		if games > 2000 {
+			t.Fatal("no hit in 2000 games at 1 in 64")
+		}
+	}
+
+	// 2. Casino A cut off from etcd while its cabinet plays: its batches
+	// are recorded and not confirmed when it is SIGKILLed. Restarted (still
+	// cut off), then let back, it sends them again, unchanged.
+	a.proxies.SetMode(etcdtest.Refuse)
+	play(t, a.cab(), 0, 20)             // a hit waits until casino-a is back
+	time.Sleep(1500 * time.Millisecond) // a reading after the last game, then a batch round
+	a.stopController(syscall.SIGKILL)
+	unsent := ledgerState(t, a.ctlData).Unsent()
+	if len(unsent) == 0 {
+		t.Fatal("casino-a was killed with no batch recorded and unconfirmed")
+	}
+	t.Logf("casino-a killed with batches %+v recorded and not confirmed", unsent)
+	a.startController()
+	time.Sleep(time.Second)
+	a.proxies.SetMode(etcdtest.Pass)
+	a.waitShown(2)
+
+	// 3. Both cut off; each cabinet wins the superjackpot meanwhile (its
+	// hit waits, locked); both let back at once: the claims race in etcd.
+	a.proxies.SetMode(etcdtest.Refuse)
+	b.proxies.SetMode(etcdtest.Refuse)
+	won := []bool{false, false}
+	for round := 0; !won[0] || !won[1]; round++ {
+		for i, cs := range both {
+			if !won[i] && play(t, cs.cab(), i, 2) {
+				won[i] = true
+			}
+		}
+		if round > 500 {
+			t.Fatal("no hit on both cabinets in 1000 games each")
+		}
+	}
+	before, err := obs.Current(opCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	history, err := obs.History(opCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.proxies.SetMode(etcdtest.Pass)
+	b.proxies.SetMode(etcdtest.Pass)
+	for _, cs := range both {
+		cs.waitPaid()
+	}
+	after, err := obs.History(opCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	race := after[len(history):]
+	if len(race) != 2 || race[0].Machine == race[1].Machine || race[1].Order != race[0].Order+1 {
+		t.Fatalf("claims paid after both came back: %+v", race)
+	}
+	// Each award is what the level held when etcd committed it: the first
+	// takes the value before the race plus what came in until its claim
+	// (its own casino's coin-in sent first); the second only the reset
+	// value plus what came in between the two.
+	var batches []super.Contributed
+	for _, cs := range both {
+		bl, err := obs.Batches(opCtx(t), cs.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		batches = append(batches, bl.Records...)
+	}
+	between := func(from, to int64) (mc int64) {
+		for _, r := range batches {
+			if r.Revision > from && r.Revision < to {
+				mc += r.Contribution - r.Hidden
+			}
+		}
+		return mc
+	}
+	lv, _ := before.Level("super")
+	want1 := jackpot.Cents(lv.Meters.Current+between(before.Revision, race[0].Revision)) * jackpot.MillicentsPerCent
+	want2 := jackpot.Cents(superReset*jackpot.MillicentsPerCent+between(race[0].Revision, race[1].Revision)) * jackpot.MillicentsPerCent
+	if race[0].Amount != want1 || race[1].Amount != want2 {
+		t.Fatalf("the race paid %s %d and %s %d millicents; want %d (the full value) and %d (the reset value and what came in between)",
+			race[0].Machine, race[0].Amount, race[1].Machine, race[1].Amount, want1, want2)
+	}
+	t.Logf("both cut off with a hit each; back at once: %s claimed first and won all the level held, %d cents (order %d, revision %d); %s then won the reset value and what came in between, %d cents (order %d, revision %d); the level showed %d cents before",
+		race[0].Machine, race[0].Cents(), race[0].Order, race[0].Revision, race[1].Machine, race[1].Cents(), race[1].Order, race[1].Revision, lv.Cents)
+
+	// 4. The end: every cent of coin-in in etcd once, both cabinets show
+	// etcd's value.
+	var coin, paid [2]int64
+	var pool jackpot.Meters
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		for i, cs := range both {
+			st := cabinetLedger(t, cs.cabData[0])
+			coin[i], paid[i] = st.Get(meters.CoinIn), st.Get(meters.MachinePaidProgressive)
+			if len(st.PendingHits) != 0 {
+				t.Fatalf("%s still has hits pending: %v", cs.cabID, st.PendingHits)
+			}
+		}
+		snap, err := obs.Current(opCtx(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lv, _ := snap.Level("super")
+		pool = lv.Meters
+		if pool.QualifyingBets == coin[0]+coin[1] || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if pool.QualifyingBets != coin[0]+coin[1] {
+		t.Fatalf("etcd's pool counted %d cents of bets; the cabinets' coin-in is %d + %d", pool.QualifyingBets, coin[0], coin[1])
+	}
+	for _, cs := range both {
+		cs.cab().WaitFor(cs.cabID+" to show etcd's value", func(v machine.View) bool {
+			return len(v.Jackpots) == 1 && v.Jackpots[0].Cents == jackpot.Cents(pool.Current)
+		})
+	}
+	for _, cs := range both {
+		cs.stopController(syscall.SIGTERM)
+	}
+
+	// Every award paid once, by the cabinet that won it; each ledger
+	// verifies and agrees with etcd, batch by batch.
+	history, err = obs.History(opCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pool.Awarded != (paid[0]+paid[1])*jackpot.MillicentsPerCent || pool.Hits != int64(len(history)) {
+		t.Fatalf("etcd awarded %d millicents in %d hits (%d claims); the cabinets paid %d + %d cents", pool.Awarded, pool.Hits, len(history), paid[0], paid[1])
+	}
+	var contributed, answered int64
+	for i, cs := range both {
+		v, r := cs.report()
+		sh, ok := v.State.SharedLevel("super")
+		if !ok || !r.Holds {
+			t.Fatalf("%s: no shared level, or the report does not hold", cs.id)
+		}
+		if sh.Fed != coin[i] || sh.AppliedBet != sh.Fed || sh.Unbatched != 0 || len(sh.Pending) != 0 || len(sh.Unanswered) != 0 ||
+			sh.ConfirmedAwards != sh.Answered || sh.ConfirmedCents != paid[i] || sh.AwardedCents != paid[i] || len(v.State.PendingPayouts()) != 0 {
+			t.Fatalf("%s: shared level %+v; its cabinet's coin-in %d, paid %d", cs.id, sh, coin[i], paid[i])
+		}
+		bl, err := obs.Batches(opCtx(t), cs.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var bet, mc int64
+		for _, rec := range bl.Records {
+			bet += rec.Bet
+			mc += rec.Contribution
+		}
+		if bl.Last != sh.Applied || uint64(len(bl.Records)) != sh.Applied || bet != sh.AppliedBet || mc != sh.Contributed {
+			t.Fatalf("%s: etcd holds %d batches (last %d) of %d cents, %d millicents; the ledger %d batches of %d cents, %d millicents",
+				cs.id, len(bl.Records), bl.Last, bet, mc, sh.Applied, sh.AppliedBet, sh.Contributed)
+		}
+		if cs == a {
+			for _, u := range unsent {
+				k := slices.IndexFunc(bl.Records, func(r super.Contributed) bool { return r.Seq == u.Seq })
+				if k < 0 {
+					t.Fatalf("casino-a's batch %+v, recorded before the kill, is not in etcd", u)
+				}
+				if r := bl.Records[k]; r.Bet != u.Bet || r.At != u.At || r.Level != u.Level {
+					t.Fatalf("casino-a's batch %+v, recorded before the kill, is in etcd as %+v", u, r)
+				}
+			}
+		}
+		for _, c := range history {
+			if c.Controller == cs.id && c.Machine != cs.cabID {
+				t.Fatalf("%s claimed for %s", cs.id, c.Machine)
+			}
+		}
+		contributed += sh.Contributed
+		answered += sh.Answered
+	}
+	if pool.Contributions != contributed || answered != pool.Hits {
+		t.Fatalf("etcd: %d millicents contributed, %d hits; the ledgers: %d, %d", pool.Contributions, pool.Hits, contributed, answered)
+	}
+	t.Logf("%d + %d cents of coin-in, %d hits paid %d cents in all, in %s", coin[0], coin[1], pool.Hits, paid[0]+paid[1], time.Since(began).Round(time.Millisecond))
+}

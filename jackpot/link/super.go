@@ -1,0 +1,426 @@
+package link
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
+
+	"github.com/openegm/cabinet/jackpot"
+	"github.com/openegm/cabinet/jackpot/ledger"
+	"github.com/openegm/cabinet/jackpot/super"
+)
+
+// The superjackpot: levels shared with the controllers of other casinos,
+// whose pool is in etcd (package jackpot/super). One goroutine does
+// everything that writes to etcd, in order: the start-up checks, the
+// contribution batches every BatchEvery, the claims of hits in arrival
+// order, and the resending of what the ledger recorded and etcd has not
+// answered. Every write is recorded in the ledger before it is sent and
+// its answer recorded after, so a lost answer or a crash only means
+// sending the same batch or claim again, which etcd recognises.
+
+// Tunables of the superjackpot worker.
+const (
+	// keepBatches is how many batch records of this controller etcd keeps
+	// (super.KeepBatches). The controller sends a batch only after the
+	// previous one's answer is in the ledger, so a resend is never more
+	// than one behind etcd's head; the rest is for the inspector.
+	keepBatches = 1000
+	// opTimeout bounds one etcd operation (the Store retries transient
+	// errors within it); what fails is tried again in the next round.
+	opTimeout = 5 * time.Second
+	// claimResend is how often claims recorded and not answered are sent
+	// again.
+	claimResend = time.Second
+	// errorEvery is how often the same error is logged again.
+	errorEvery = 30 * time.Second
+)
+
+// superLink is the controller's side of the superjackpot.
+type superLink struct {
+	c      *Controller
+	cfg    Super
+	levels []Level // the shared levels, from the configuration
+	claims chan hitClaim
+	op     time.Duration
+
+	mu     sync.Mutex
+	values map[string]int64 // cents, from etcd's last snapshot; none before the first
+
+	store *super.Store // set by run
+
+	logMu   sync.Mutex
+	lastErr string
+	lastAt  time.Time
+}
+
+func newSuperLink(c *Controller) *superLink {
+	s := &superLink{c: c, cfg: *c.cfg.Super, claims: make(chan hitClaim, 64), op: opTimeout, values: map[string]int64{}}
+	for _, lv := range c.cfg.Levels {
+		if c.cfg.shared(lv.ID) {
+			s.levels = append(s.levels, lv)
+		}
+	}
+	return s
+}
+
+// dial makes the etcd client of the configured endpoints. It does not wait
+// for a connection: an unreachable cluster shows as failed operations.
+func (s *superLink) dial() (*clientv3.Client, error) {
+	cli, err := clientv3.New(clientv3.Config{
+		Endpoints:            s.cfg.Etcd,
+		DialTimeout:          5 * time.Second,
+		DialKeepAliveTime:    10 * time.Second,
+		DialKeepAliveTimeout: 5 * time.Second,
+		Logger:               zap.NewNop(), // failures are logged by the controller
+		// Reconnect soon after a partition heals (gRPC's default backoff
+		// grows to 2 minutes).
+		DialOptions: []grpc.DialOption{grpc.WithConnectParams(grpc.ConnectParams{
+			Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: 2 * time.Second},
+			MinConnectTimeout: 5 * time.Second,
+		})},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("superjackpot: etcd client of %v: %w", s.cfg.Etcd, err)
+	}
+	return cli, nil
+}
+
+// value is a shared level's value to broadcast, in cents; false before
+// etcd's first snapshot of it (the level is then not broadcast, and the
+// cabinets report the link down for it after 5 s).
+func (s *superLink) value(level string) (int64, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.values[level]
+	return v, ok
+}
+
+// offer hands a reported hit on a shared level to the worker. A full queue
+// drops it: the cabinet reports its hit until it is paid.
+func (s *superLink) offer(h hitClaim) {
+	select {
+	case s.claims <- h:
+	default:
+		s.c.log.Debug("superjackpot worker busy; the claim is read again next time", "cabinet", h.claim.Machine, "level", h.level)
+	}
+}
+
+// errFatal marks what stops the controller: etcd and this controller's
+// ledger or configuration disagree, and no retry can change that.
+var errFatal = errors.New("superjackpot")
+
+// run is the worker, until ctx ends. It returns an error (errFatal) only if
+// a shared level's configuration differs from etcd's, or etcd's record of
+// this controller's batches does not match the ledger.
+func (s *superLink) run(ctx context.Context, cli *clientv3.Client) error {
+	store, err := super.New(cli, s.cfg.Prefix, s.c.cfg.Controller, super.KeepBatches(keepBatches))
+	if err != nil {
+		return fmt.Errorf("%w: %w", errFatal, err)
+	}
+	s.store = store
+	wctx, stopWatch := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { s.watch(wctx) })
+	defer func() {
+		stopWatch()
+		wg.Wait()
+	}()
+	if err := s.start(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return err
+	}
+	s.resendClaims(ctx)
+	s.flushAll(ctx)
+	batch := time.NewTicker(s.cfg.BatchEvery())
+	defer batch.Stop()
+	resend := time.NewTicker(max(claimResend, s.cfg.BatchEvery()))
+	defer resend.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case h := <-s.claims:
+			s.claim(ctx, h)
+		case <-batch.C:
+			s.flushAll(ctx)
+		case <-resend.C:
+			s.resendClaims(ctx)
+		}
+	}
+}
+
+// watch feeds etcd's snapshots of the pools to the broadcasts.
+func (s *superLink) watch(ctx context.Context) {
+	for snap := range s.store.Watch(ctx) {
+		s.mu.Lock()
+		for _, lv := range s.levels {
+			v, ok := snap.Level(lv.ID)
+			_, shown := s.values[lv.ID]
+			switch {
+			case snap.Err != nil || (ok && v.Closed):
+				delete(s.values, lv.ID) // nothing of them may be shown
+			case ok:
+				s.values[lv.ID] = v.Cents
+				if !shown {
+					s.c.log.Info("superjackpot value from etcd broadcast", "level", lv.ID, "cents", v.Cents, "revision", snap.Revision)
+				}
+			}
+		}
+		s.mu.Unlock()
+		if snap.Err != nil {
+			s.complain("superjackpot pools unreadable; the shared levels are not broadcast", snap.Err)
+		}
+	}
+}
+
+// start creates the shared levels in etcd unless they exist (with the
+// same configuration on every controller of the group), and checks that
+// etcd's record of this controller's batches is the ledger's. Transient
+// errors are retried until ctx ends.
+func (s *superLink) start(ctx context.Context) error {
+	for _, lv := range s.levels {
+		cfg, err := lv.config()
+		if err != nil {
+			return fmt.Errorf("%w: level %s: %w", errFatal, lv.ID, err)
+		}
+		err = s.retry(ctx, "superjackpot level not set up in etcd, retrying", func(ctx context.Context) error {
+			created, err := s.store.Init(ctx, lv.ID, cfg, 0, s.c.cfg.Controller, s.c.now().UnixNano())
+			if err == nil {
+				s.c.log.Info("superjackpot level ready", "level", lv.ID, "prefix", s.cfg.Prefix, "created", created)
+			}
+			return err
+		}, super.ErrConfigMismatch, super.ErrInvalid, super.ErrCorrupt, jackpot.ErrClosed, jackpot.ErrInvalid)
+		if err != nil {
+			if errors.Is(err, super.ErrConfigMismatch) {
+				return fmt.Errorf("%w: level %s: the configuration (reset, rates, cap, second hit) differs from the one in etcd under %s; every controller of the group must configure it alike: %w",
+					errFatal, lv.ID, s.cfg.Prefix, err)
+			}
+			return fmt.Errorf("%w: level %s: %w", errFatal, lv.ID, err)
+		}
+	}
+	return s.retry(ctx, "superjackpot batches not read from etcd, retrying", func(ctx context.Context) error {
+		log, err := s.store.Batches(ctx, s.c.cfg.Controller)
+		if err != nil {
+			return err
+		}
+		var applied, recorded uint64
+		for _, lv := range s.levels {
+			s.c.ledger.View(func(st *ledger.State) {
+				sh, _ := st.SharedLevel(lv.ID)
+				applied, recorded = sh.Applied, sh.NextSeq()-1
+			})
+		}
+		if log.Last < applied || log.Last > recorded {
+			return fmt.Errorf("%w: etcd under %s has applied batches 1-%d of controller %q, this ledger recorded 1-%d and has answers for 1-%d: another controller with the same ID, a ledger or an etcd cluster restored from an old copy, or another group: %w",
+				errFatal, s.cfg.Prefix, log.Last, s.c.cfg.Controller, recorded, applied, super.ErrSequence)
+		}
+		return nil
+	}, errFatal, super.ErrInvalid, super.ErrCorrupt)
+}
+
+// retry calls op with a bounded context until it succeeds, ctx ends or it
+// fails with one of the fatal errors.
+func (s *superLink) retry(ctx context.Context, what string, op func(context.Context) error, fatal ...error) error {
+	for {
+		octx, cancel := context.WithTimeout(ctx, s.op)
+		err := op(octx)
+		cancel()
+		if err == nil || ctx.Err() != nil {
+			return ctx.Err()
+		}
+		for _, f := range fatal {
+			if errors.Is(err, f) {
+				return err
+			}
+		}
+		s.complain(what, err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(s.cfg.BatchEvery()):
+		}
+	}
+}
+
+// complain logs err, but the same message at most every errorEvery.
+func (s *superLink) complain(what string, err error) {
+	now := time.Now()
+	msg := what + ": " + err.Error()
+	s.logMu.Lock()
+	repeat := msg == s.lastErr && now.Sub(s.lastAt) < errorEvery
+	if !repeat {
+		s.lastErr, s.lastAt = msg, now
+	}
+	s.logMu.Unlock()
+	if repeat {
+		return
+	}
+	s.c.count(func(st *Stats) { st.SuperErrors++ })
+	var refused *ledger.Refused
+	var fault *ledger.Fault
+	if errors.Is(err, super.ErrConflict) || errors.Is(err, super.ErrSequence) || errors.Is(err, super.ErrCorrupt) ||
+		errors.Is(err, super.ErrInvalid) || errors.As(err, &refused) || errors.As(err, &fault) {
+		s.c.log.Error(what, "err", err)
+		return
+	}
+	s.c.log.Warn(what, "err", err)
+}
+
+// flushAll sends every shared level's coin-in.
+func (s *superLink) flushAll(ctx context.Context) {
+	for _, lv := range s.levels {
+		if err := s.flush(ctx, lv.ID); err != nil && ctx.Err() == nil {
+			s.complain("superjackpot batch not confirmed; sent again next round", err)
+		}
+	}
+}
+
+// flush sends a shared level's coin-in to etcd: first the batches recorded
+// and not confirmed (after a lost answer or a crash), unchanged, then the
+// coin-in fed until now in a new batch (more than one only beyond
+// jackpot.MaxBet), recorded before it is sent. It stops at the first
+// error: etcd takes a controller's batches in sequence only.
+func (s *superLink) flush(ctx context.Context, level string) error {
+	var sh ledger.Shared
+	s.c.ledger.View(func(st *ledger.State) { sh, _ = st.SharedLevel(level) })
+	for _, b := range sh.Pending {
+		if err := s.send(ctx, b); err != nil {
+			return err
+		}
+	}
+	for due := sh.Unbatched; due > 0; {
+		// Readings may have fed more since: the batch takes what is due
+		// now, the rest goes in the next round.
+		s.c.ledger.View(func(st *ledger.State) { sh, _ = st.SharedLevel(level) })
+		bet := min(due, sh.Unbatched, jackpot.MaxBet)
+		if bet <= 0 {
+			return nil
+		}
+		res, err := s.c.ledger.Commit(ledger.SuperBatch{At: s.c.now().UnixNano(), Level: level, Seq: sh.NextSeq(), Bet: bet})
+		if err != nil {
+			return err
+		}
+		if err := s.send(ctx, *res.Batch); err != nil {
+			return err
+		}
+		due -= bet
+	}
+	return nil
+}
+
+// send sends one recorded batch and records etcd's answer.
+func (s *superLink) send(ctx context.Context, b ledger.Batch) error {
+	octx, cancel := context.WithTimeout(ctx, s.op)
+	r, err := s.store.Contribute(octx, super.Batch{Seq: b.Seq, Bet: b.Bet, At: b.At, Level: b.Level})
+	cancel()
+	if err != nil {
+		return err
+	}
+	res, err := s.c.ledger.Commit(ledger.SuperApplied{At: s.c.now().UnixNano(), Level: b.Level, Seq: b.Seq,
+		ContributionMC: r.Contribution, Triggered: len(r.Hits) > 0})
+	if err != nil {
+		return fmt.Errorf("batch %d of level %s: etcd's answer not recorded: %w", b.Seq, b.Level, err)
+	}
+	if !res.Repeat {
+		s.c.count(func(st *Stats) {
+			st.SuperBatches++
+			if r.Replayed {
+				st.SuperReplayed++
+			}
+		})
+	}
+	if r.Replayed {
+		s.c.log.Info("superjackpot batch found applied", "level", b.Level, "seq", b.Seq, "cents", b.Bet, "replayed", true)
+	} else {
+		s.c.log.Debug("superjackpot batch applied", "level", b.Level, "seq", b.Seq, "cents", b.Bet, "revision", r.Revision)
+	}
+	return nil
+}
+
+// claim claims a cabinet's reported hit on a shared level from etcd. A
+// claim recorded already is left to resendClaims, one answered to the
+// session's confirmation. The level's coin-in goes first, so that the
+// winning game's contribution is in the pool it wins. What fails is done
+// when the cabinet reports the hit again (it does until it is paid).
+func (s *superLink) claim(ctx context.Context, h hitClaim) {
+	cl := h.claim
+	known := false
+	s.c.ledger.View(func(st *ledger.State) {
+		sh, _ := st.SharedLevel(h.level)
+		known = slices.ContainsFunc(sh.Unanswered, func(u ledger.SuperClaim) bool { return u.Machine == cl.Machine && u.Game == cl.Game })
+		if m, ok := st.Machine(cl.Machine); ok && awarded(m, h.level, cl.Game) {
+			known = true
+		}
+	})
+	if known {
+		return
+	}
+	if err := s.flush(ctx, h.level); err != nil {
+		if ctx.Err() == nil {
+			s.complain("superjackpot claim waits: the level's coin-in not sent", err)
+		}
+		return
+	}
+	res, err := s.c.ledger.Commit(ledger.SuperClaim{At: h.at.UnixNano(), Level: h.level, Machine: cl.Machine, Game: cl.Game, Bet: cl.Bet, Claimed: cl.Claimed})
+	if err != nil {
+		s.complain(fmt.Sprintf("superjackpot claim of cabinet %s game %d refused", cl.Machine, cl.Game), err)
+		return
+	}
+	if res.SuperClaim == nil {
+		return // answered before
+	}
+	if err := s.sendClaim(ctx, *res.SuperClaim); err != nil && ctx.Err() == nil {
+		s.complain("superjackpot claim not answered; sent again", err)
+	}
+}
+
+// resendClaims sends again the claims recorded and not answered (a lost
+// answer, a crash), unchanged: etcd answers a paid one as a replay.
+func (s *superLink) resendClaims(ctx context.Context) {
+	var pending []ledger.SuperClaim
+	s.c.ledger.View(func(st *ledger.State) { pending = st.PendingSuperClaims() })
+	for _, sc := range pending {
+		if !s.c.cfg.shared(sc.Level) {
+			continue
+		}
+		if err := s.sendClaim(ctx, sc); err != nil {
+			if ctx.Err() == nil {
+				s.complain("superjackpot claim not answered; sent again", err)
+			}
+			return
+		}
+	}
+}
+
+// sendClaim sends one recorded claim and records etcd's answer: the
+// award is then pending for the cabinet, confirmed by its session.
+func (s *superLink) sendClaim(ctx context.Context, sc ledger.SuperClaim) error {
+	octx, cancel := context.WithTimeout(ctx, s.op)
+	r, err := s.store.Claim(octx, super.HitID{Machine: sc.Machine, Game: sc.Game, Level: sc.Level, Bet: sc.Bet, At: sc.At}, sc.NextTargetMC)
+	cancel()
+	if err != nil {
+		return err
+	}
+	res, err := s.c.ledger.Commit(ledger.SuperClaimed{At: s.c.now().UnixNano(), Level: sc.Level, Machine: sc.Machine, Game: sc.Game,
+		AmountMC: r.Amount, Order: r.Order, Revision: r.Revision})
+	if err != nil {
+		return fmt.Errorf("claim of cabinet %s game %d: etcd's answer not recorded: %w", sc.Machine, sc.Game, err)
+	}
+	if !res.Repeat {
+		s.c.count(func(st *Stats) { st.Hits++ })
+		s.c.log.Info("superjackpot hit awarded", "level", sc.Level, "cabinet", sc.Machine, "game", sc.Game, "claimed", sc.Claimed,
+			"cents", r.Cents(), "order", r.Order, "revision", r.Revision, "replayed", r.Replayed)
+	}
+	return nil
+}
