@@ -149,6 +149,12 @@ func (s *superLink) run(ctx context.Context, cli *clientv3.Client) error {
 	for {
 		select {
 		case <-ctx.Done():
+			// An orderly stop: the batch in flight gets a moment to be
+			// answered and recorded (were it cut, the next start would resend
+			// it; this only keeps the ledger tidy for the inspector).
+			drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
+			s.flushAll(drain)
+			cancel()
 			return nil
 		case h := <-s.claims:
 			s.claim(ctx, h)
