@@ -4,6 +4,7 @@ import (
 	"github.com/openegm/cabinet/ui/model"
 	"image"
 	"image/color"
+	"math"
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -26,33 +27,88 @@ func (g *game) px(r model.Rect) (x, y, w, h float32) {
 	return float32(sx), float32(sy), float32(r.W * g.scale), float32(r.H * g.scale)
 }
 
+// pxOut is the smallest rectangle of whole pixels that holds r.
+func (g *game) pxOut(r model.Rect) image.Rectangle {
+	x0, y0 := g.toScreen(r.X, r.Y)
+	x1, y1 := g.toScreen(r.X+r.W, r.Y+r.H)
+	return image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x1)), int(math.Ceil(y1)))
+}
+
+// pxX and pxY are the pixel edges nearest a design-space x and y.
+func (g *game) pxX(x float64) int { sx, _ := g.toScreen(x, 0); return int(math.Round(sx)) }
+func (g *game) pxY(y float64) int { _, sy := g.toScreen(0, y); return int(math.Round(sy)) }
+
 func (g *game) fillRect(dst *ebiten.Image, r model.Rect, c color.Color) {
+	if g.sk != nil {
+		g.sk.op('f').rect(r).color(c)
+		return
+	}
 	x, y, w, h := g.px(r)
 	vector.DrawFilledRect(dst, x, y, w, h, c, false)
 }
 
+// fill paints the whole of dst.
+func (g *game) fill(dst *ebiten.Image, c color.Color) {
+	if g.sk != nil {
+		g.sk.op('F').color(c)
+		return
+	}
+	dst.Fill(c)
+}
+
 func (g *game) strokeRect(dst *ebiten.Image, r model.Rect, width float64, c color.Color) {
+	if g.sk != nil {
+		g.sk.op('s').rect(r).num(width).color(c)
+		return
+	}
 	x, y, w, h := g.px(r)
 	vector.StrokeRect(dst, x, y, w, h, float32(width*g.scale), c, false)
 }
 
 func (g *game) panel(dst *ebiten.Image, r model.Rect, radius float64, c color.RGBA) {
+	if g.sk != nil {
+		g.sk.op('p').rect(r).num(radius).color(c)
+		return
+	}
 	x, y, w, h := g.px(r)
 	fillFast(dst, roundRect(x, y, w, h, float32(radius*g.scale)), c)
 }
 
 func (g *game) line(dst *ebiten.Image, x0, y0, x1, y1, width float64, c color.Color) {
+	if g.sk != nil {
+		g.sk.op('l').num(x0).num(y0).num(x1).num(y1).num(width).color(c)
+		return
+	}
 	a, b := g.toScreen(x0, y0)
 	cc, d := g.toScreen(x1, y1)
 	vector.StrokeLine(dst, float32(a), float32(b), float32(cc), float32(d), float32(width*g.scale), c, false)
 }
 
-func (g *game) face(size float64, bold bool) *text.GoTextFace {
-	src := fontRegular
-	if bold {
-		src = fontBold
+// face is the font at a size in pixels, kept: a new face every call costs
+// an allocation and a lookup of its glyph cache.
+func (g *game) face(src *text.GoTextFaceSource, px float64) *text.GoTextFace {
+	k := faceKey{src, px}
+	f, ok := g.faces[k]
+	if !ok {
+		if g.faces == nil || len(g.faces) > 256 {
+			g.faces = map[faceKey]*text.GoTextFace{}
+		}
+		f = &text.GoTextFace{Source: src, Size: px}
+		g.faces[k] = f
 	}
-	return &text.GoTextFace{Source: src, Size: size * g.scale}
+	return f
+}
+
+type faceKey struct {
+	src  *text.GoTextFaceSource
+	size float64
+}
+
+func boldOr(bold bool) *text.GoTextFaceSource {
+	if bold {
+		return fontBold
+	}
+	return fontRegular
 }
 
 // text draws s with its vertical middle at y.
@@ -60,7 +116,11 @@ func (g *game) text(dst *ebiten.Image, s string, x, y, size float64, c color.Col
 	if s == "" {
 		return
 	}
-	f := g.face(size, bold)
+	if g.sk != nil {
+		g.sk.op('t').str(s).num(x).num(y).num(size).color(c).num(float64(a)).flag(bold)
+		return
+	}
+	f := g.face(boldOr(bold), size*g.scale)
 	op := &text.DrawOptions{}
 	sx, sy := g.toScreen(x, y)
 	op.GeoM.Translate(sx, sy)
@@ -80,12 +140,16 @@ func (g *game) textMono(dst *ebiten.Image, s string, x, y, size float64, c color
 	if s == "" {
 		return
 	}
+	if g.sk != nil {
+		g.sk.op('m').str(s).num(x).num(y).num(size).color(c)
+		return
+	}
 	op := &text.DrawOptions{}
 	sx, sy := g.toScreen(x, y)
 	op.GeoM.Translate(sx, sy)
 	op.ColorScale.ScaleWithColor(c)
 	op.SecondaryAlign = text.AlignCenter
-	text.Draw(dst, s, &text.GoTextFace{Source: fontMono, Size: size * g.scale}, op)
+	text.Draw(dst, s, g.face(fontMono, size*g.scale), op)
 }
 
 // textFit draws s in r's width, smaller if it would not fit.
@@ -105,11 +169,7 @@ func (g *game) textFit(dst *ebiten.Image, s string, r model.Rect, size float64, 
 
 // measure is the width of s in design units.
 func (g *game) measure(s string, size float64, bold bool) float64 {
-	src := fontRegular
-	if bold {
-		src = fontBold
-	}
-	return text.Advance(s, &text.GoTextFace{Source: src, Size: size})
+	return text.Advance(s, g.face(boldOr(bold), size))
 }
 
 // wrap breaks s into lines no wider than width design units.
@@ -134,25 +194,29 @@ func (g *game) wrap(s string, size, width float64, bold bool) []string {
 	return lines
 }
 
-// Symbol tiles are drawn once per size and reused.
+// Symbol tiles are drawn once per size (and background) and reused.
 type tileKey struct {
 	id   string
 	w, h int
+	back color.RGBA // the tile's background; transparent: none
 }
 
 type tileCache map[tileKey]*ebiten.Image
 
-func (g *game) tileImage(id string, w, h int) *ebiten.Image {
+func (g *game) tileImage(id string, w, h int, back color.RGBA) *ebiten.Image {
 	if g.tiles == nil || len(g.tiles) > 400 {
 		for _, img := range g.tiles {
 			img.Deallocate()
 		}
 		g.tiles = tileCache{}
 	}
-	k := tileKey{id, w, h}
+	k := tileKey{id, w, h, back}
 	img, ok := g.tiles[k]
 	if !ok {
 		img = ebiten.NewImage(w, h)
+		if back.A != 0 {
+			img.Fill(back)
+		}
 		drawTile(img, id)
 		g.tiles[k] = img
 	}
@@ -164,6 +228,10 @@ func (g *game) tile(dst *ebiten.Image, id string, r model.Rect) {
 	if id == "" {
 		return
 	}
+	if g.sk != nil {
+		g.sk.op('i').str(id).rect(r)
+		return
+	}
 	x, y, w, h := g.px(r)
 	iw, ih := int(w+0.5), int(h+0.5)
 	if iw < 2 || ih < 2 {
@@ -171,7 +239,30 @@ func (g *game) tile(dst *ebiten.Image, id string, r model.Rect) {
 	}
 	op := &ebiten.DrawImageOptions{}
 	op.GeoM.Translate(float64(int(x+0.5)), float64(int(y+0.5)))
-	dst.DrawImage(g.tileImage(id, iw, ih), op)
+	dst.DrawImage(g.tileImage(id, iw, ih, color.RGBA{}), op)
+}
+
+// reelTile draws a symbol's tile on the reel's back, filling the pixels
+// of r (all of them, even without a symbol), its colours scaled by light
+// (a turning reel is a little darker).
+func (g *game) reelTile(dst *ebiten.Image, id string, r image.Rectangle, light float32) {
+	if g.sk != nil {
+		g.sk.op('r').str(id).rectPx(r).num(float64(light))
+		return
+	}
+	if r.Dx() < 2 || r.Dy() < 2 || id == "" {
+		if !r.Empty() {
+			back := shade(colReelBack, float64(light))
+			vector.DrawFilledRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), back, false)
+		}
+		return
+	}
+	op := &ebiten.DrawImageOptions{}
+	op.GeoM.Translate(float64(r.Min.X), float64(r.Min.Y))
+	if light != 1 {
+		op.ColorScale.Scale(light, light, light, 1)
+	}
+	dst.DrawImage(g.tileImage(id, r.Dx(), r.Dy(), colReelBack), op)
 }
 
 // drawButton draws one touch target.
@@ -199,24 +290,37 @@ func (g *game) drawButton(dst *ebiten.Image, b model.Button) {
 }
 
 func (g *game) draw(screen *ebiten.Image) {
-	screen.Fill(colBackground)
+	valid := g.shown == g.frame-1 && g.w == g.shownW && g.h == g.shownH
 	switch {
 	case g.V.Mode == "service":
+		screen.Fill(colBackground)
 		g.drawService(screen)
+		g.drawButtons(screen)
 	case g.Help:
+		screen.Fill(colBackground)
 		g.drawPaytable(screen)
+		g.drawButtons(screen)
 	default:
-		g.drawPlayer(screen)
-	}
-	for _, b := range g.Buttons() {
-		if b.Label != "" && !strings.HasPrefix(b.ID, "pad:") && !strings.HasPrefix(b.ID, "role:") { // unlabelled: list rows, drawn by their page
-			g.drawButton(screen, b)
-		}
+		g.drawPlayerScreen(screen, valid)
+		// The next frame can keep this one's pixels, unless the keypad
+		// goes over them.
+		g.shown, g.shownW, g.shownH = g.frame, g.w, g.h
 	}
 	if g.Pad.Mode != "" {
 		g.drawKeypad(screen)
+		g.shown = 0
 	}
 }
+
+// drawButtons draws the labelled touch targets of the screen on show.
+func (g *game) drawButtons(dst *ebiten.Image) {
+	for _, b := range g.Buttons() {
+		if b.Label != "" && !strings.HasPrefix(b.ID, "pad:") && !strings.HasPrefix(b.ID, "role:") { // unlabelled: list rows, drawn by their page
+			g.drawButton(dst, b)
+		}
+	}
+}
+
 func imageRect(x0, y0, x1, y1 int) image.Rectangle { return image.Rect(x0, y0, x1, y1) }
 
 // rect is a design-space rectangle.

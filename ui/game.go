@@ -7,7 +7,9 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/openegm/cabinet/ui/model"
+	"github.com/openegm/cabinet/ui/sound"
 )
 
 // game is the ebiten.Game of the screens: model.Screen decides what is on
@@ -21,15 +23,34 @@ type game struct {
 	scale  float64 // pixels per design unit
 	ox, oy float64 // letterbox offset in pixels
 	tiles  tileCache
-	done   bool
+	faces  map[faceKey]*text.GoTextFace
+	still  layer   // what does not move on the player's screen
+	sk     *sketch // not nil: the drawing helpers hash instead of drawing
+	skBuf  sketch
+	// The player's screen drawn at frame shown (0: none) at shownW×shownH,
+	// and the hashes of its live regions then: the screen keeps its pixels.
+	shown          int
+	shownW, shownH int
+	liveSum        [liveN]uint64
+	liveRedr       int     // live regions drawn (tests)
+	warmed         warmKey // the reels' tiles are drawn for these
+	done           bool
+
+	snd   *sound.Player
+	watch sound.Watcher
+	cues  []sound.Cue
 
 	// inject runs at the next Update, on the game's goroutine (tests).
 	inject   []func(g *game)
 	lastDraw time.Duration // CPU time of the last frame's drawing calls
+	bare     bool          // draw nothing: the empty frame of the benchmarks' floor
 }
 
 func newGame(c Cabinet, opts Options) *game {
-	g := &game{Screen: model.NewScreen(c, opts.Simulator), opts: opts, w: model.DesignW, h: model.DesignH, scale: 1}
+	g := &game{Screen: model.NewScreen(c, opts.Simulator), opts: opts, w: model.DesignW, h: model.DesignH, scale: 1, snd: opts.Sound}
+	if g.snd == nil {
+		g.snd = sound.NewPlayer(nil)
+	}
 	if onNewGame != nil {
 		onNewGame(g)
 	}
@@ -60,6 +81,12 @@ func (g *game) toDesign(x, y int) (float64, float64) {
 	return (float64(x) - g.ox) / g.scale, (float64(y) - g.oy) / g.scale
 }
 
+// toScreenInt is the pixel of a design-space point.
+func (g *game) toScreenInt(x, y float64) (int, int) {
+	sx, sy := g.toScreen(x, y)
+	return int(sx), int(sy)
+}
+
 // toScreen converts design units to pixels.
 func (g *game) toScreen(x, y float64) (float64, float64) {
 	return x*g.scale + g.ox, y*g.scale + g.oy
@@ -72,7 +99,7 @@ func (g *game) Update() error {
 	g.Screen.Update()
 	for _, k := range inpututil.AppendJustPressedKeys(nil) {
 		if name := keyName(k); name != "" {
-			g.Key(name)
+			g.key(name)
 		}
 	}
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
@@ -86,7 +113,22 @@ func (g *game) Update() error {
 	for _, f := range inj {
 		f(g)
 	}
+	// What this frame shows that is heard.
+	g.cues = g.watch.Step(g.Screen, g.cues[:0])
+	for _, c := range g.cues {
+		g.snd.Cue(c)
+	}
 	return nil
+}
+
+// key handles a key: S turns the sound off and on in the simulator, the
+// others go to the screen.
+func (g *game) key(name string) {
+	if name == "s" && g.opts.Simulator {
+		g.snd.Mute(!g.snd.Muted())
+		return
+	}
+	g.Key(name)
 }
 
 // keyName maps the keyboard onto model's key names.
@@ -122,9 +164,13 @@ func keyName(k ebiten.Key) string {
 	return ""
 }
 
-// clickPixel handles a click or touch at a screen pixel.
+// clickPixel handles a click or touch at a screen pixel: a button that
+// takes it clicks.
 func (g *game) clickPixel(x, y int) {
 	dx, dy := g.toDesign(x, y)
+	if b, ok := g.ButtonAt(dx, dy); ok && b.Enabled && b.Act != nil {
+		g.snd.Cue(sound.Cue{Kind: sound.Click})
+	}
 	g.Click(dx, dy)
 }
 
@@ -135,7 +181,9 @@ func (g *game) Draw(screen *ebiten.Image) {
 		g.setSize(b.Dx(), b.Dy())
 	}
 	t0 := time.Now()
-	g.draw(screen)
+	if !g.bare {
+		g.draw(screen)
+	}
 	g.lastDraw = time.Since(t0)
 	if g.opts.Frame != nil {
 		shot := func() *image.RGBA {

@@ -1,42 +1,94 @@
 package ui
 
 import (
-	"github.com/openegm/cabinet/ui/model"
+	"image"
 	"image/color"
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/openegm/cabinet/reels"
+	"github.com/openegm/cabinet/ui/model"
 )
 
-func (g *game) drawPlayer(dst *ebiten.Image) {
-	g.drawTopBar(dst)
-	g.drawJackpots(dst)
-	g.drawReels(dst)
-	if !g.Spinning() && !model.Lockout(g.V.Mode) {
-		g.drawWinLines(dst)
-	}
-	switch {
-	case model.Lockout(g.V.Mode):
-		g.drawLockout(dst)
-	case g.Attract():
-		g.drawAttract(dst)
-	}
-	g.drawMeters(dst)
-	g.drawMessage(dst)
+// The player's screen is a still layer (see layer) and live regions drawn
+// over it: the middle of the top bar (the game's number, the free games),
+// the jackpot banner, the reels (and what is drawn over them: the win
+// lines, a lockout, the attract panel), the meters and the message. The
+// layer changes only when the player changes something (the language, the
+// bet, a credit to cash out); a spin starts and ends in the live regions.
+
+// drawPlayerStill is the layer: everything but the live regions.
+func (g *game) drawPlayerStill(dst *ebiten.Image) {
+	g.fill(dst, colBackground)
+	g.drawTopBar(dst, true)
+	g.drawJackpots(dst, true)
+	g.drawReelFrame(dst)
+	g.drawMeters(dst, true)
+	g.drawMessage(dst, true)
 	if g.opts.Simulator {
 		g.drawLegend(dst)
 	}
+	g.drawButtons(dst)
 }
 
-func (g *game) drawTopBar(dst *ebiten.Image) {
-	g.fillRect(dst, model.RectTopBar, colPanel)
-	g.fillRect(dst, rect(0, 54, model.DesignW, 2), colGold)
-	name := "OpenEGM"
-	if g.PT != nil {
-		name = model.Title(g.PT, g.Lang)
+// live is a region of the player's screen whose content moves, the
+// function that draws that content and, if any, the pixels it paints
+// opaquely (the layer need not be copied under them).
+type live struct {
+	r     model.Rect
+	draw  func(g *game, dst *ebiten.Image)
+	cover func(g *game) image.Rectangle
+}
+
+// liveRegions are the parts of the player's screen drawn over the layer,
+// each inside its rectangle (they do not overlap).
+func (g *game) liveRegions() [liveN]live {
+	reelsR := g.ReelsRect()
+	return [liveN]live{
+		{rectTopMiddle, func(g *game, dst *ebiten.Image) { g.drawTopBar(dst, false) }, nil},
+		{model.RectJackpots, func(g *game, dst *ebiten.Image) { g.drawJackpots(dst, false) }, nil},
+		// The frame round the reels, and on the left the lines' numbers.
+		{rect(reelsR.X-40, reelsR.Y-8, reelsR.W+48, reelsR.H+16), (*game).drawReelsLive, (*game).reelsPx},
+		{model.RectMeters, func(g *game, dst *ebiten.Image) { g.drawMeters(dst, false) }, nil},
+		{model.RectMessage, func(g *game, dst *ebiten.Image) { g.drawMessage(dst, false) }, nil},
 	}
-	g.text(dst, name, 20, 28, 30, colGold, alignLeft, true)
-	g.text(dst, g.T("machine_id", g.V.MachineID)+"   "+g.T("denom_is", model.Euro(g.Lang, g.V.Denom)), 1260, 28, 18, colText, alignRight, false)
+}
+
+const liveN = 5
+
+// rectTopMiddle is the middle of the top bar: the game's number, or the
+// free games' panel.
+var rectTopMiddle = rect(380, 8, 520, 40)
+
+// drawReelsLive is the reels and what is drawn over them.
+func (g *game) drawReelsLive(dst *ebiten.Image) {
+	g.drawReels(dst)
+	switch {
+	case model.Lockout(g.V.Mode):
+		g.drawLockout(dst)
+	case g.Spinning():
+	case g.Attract():
+		g.drawWinLines(dst)
+		g.drawAttract(dst) // over the last game's lines, if any
+	default:
+		g.drawWinLines(dst)
+	}
+}
+
+// drawTopBar: the game's name, the machine and the denomination are
+// still; the middle (the game's number, the free games) is live.
+func (g *game) drawTopBar(dst *ebiten.Image, still bool) {
+	if still {
+		g.fillRect(dst, model.RectTopBar, colPanel)
+		g.fillRect(dst, rect(0, 54, model.DesignW, 2), colGold)
+		name := "OpenEGM"
+		if g.PT != nil {
+			name = model.Title(g.PT, g.Lang)
+		}
+		g.text(dst, name, 20, 28, 30, colGold, alignLeft, true)
+		g.text(dst, g.T("machine_id", g.V.MachineID)+"   "+g.T("denom_is", model.Euro(g.Lang, g.V.Denom)), 1260, 28, 18, colText, alignRight, false)
+		return
+	}
 	switch {
 	case g.V.Free || g.V.FreeLeft > 0:
 		mult := ""
@@ -44,7 +96,7 @@ func (g *game) drawTopBar(dst *ebiten.Image) {
 			mult = "   " + g.T("multiplier", model.Credits(g.Lang, g.PT.Free.Multiplier))
 		}
 		s := g.T("free_games") + "   " + g.T("free_left", model.Itoa(g.V.FreePlayed), model.Itoa(g.V.FreeLeft)) + mult
-		g.panel(dst, rect(380, 8, 520, 40), 10, colButtonHi)
+		g.panel(dst, rectTopMiddle, 10, colButtonHi)
 		g.textFit(dst, s, rect(390, 8, 500, 40), 20, colWhite, alignCenter, true)
 	case g.V.Game > 0:
 		g.text(dst, g.T("game_no", model.Credits(g.Lang, int64(g.V.Game))), 640, 28, 16, colDim, alignCenter, false)
@@ -53,8 +105,10 @@ func (g *game) drawTopBar(dst *ebiten.Image) {
 
 // drawJackpots is the banner of the jackpot levels above the reels, drawn
 // from the view of this frame: a panel a level, its name and its value,
-// gold and pulsing while the level is won and being paid.
-func (g *game) drawJackpots(dst *ebiten.Image) {
+// gold and pulsing while the level is won and being paid. The panels and
+// names are still; the values (a linked level's change several times a
+// second) and a pulsing level are live.
+func (g *game) drawJackpots(dst *ebiten.Image, still bool) {
 	cells := g.JackpotBanner()
 	if len(cells) == 0 {
 		return
@@ -66,58 +120,128 @@ func (g *game) drawJackpots(dst *ebiten.Image) {
 		cr := rect(r.X+float64(i)*(w+gap), r.Y, w, r.H)
 		back, label, value := colPanel, colGold, colText
 		if c.Pending {
+			if still {
+				continue
+			}
 			back = shade(colGold, 0.85+0.15*math.Sin(float64(g.Tick)/8))
 			label, value = colBlack, colBlack
 		}
-		g.panel(dst, cr, 10, shade(colGold, 0.7))
-		g.panel(dst, cr.Inset(2), 8, back)
+		if still || c.Pending {
+			g.panel(dst, cr, 10, shade(colGold, 0.7))
+			g.panel(dst, cr.Inset(2), 8, back)
+		}
 		name := c.Label
 		if c.Note != "" {
 			name += "  " + c.Note
 		}
 		in := cr.Inset(4)
 		if w >= 360 { // side by side: the name left, the value right
-			g.textFit(dst, name, rect(in.X+8, in.Y, in.W*0.42-8, in.H), 20, label, alignLeft, true)
-			g.textFit(dst, c.Value, rect(in.X+in.W*0.42, in.Y, in.W*0.58-8, in.H), 30, value, alignRight, true)
+			if still || c.Pending {
+				g.textFit(dst, name, rect(in.X+8, in.Y, in.W*0.42-8, in.H), 20, label, alignLeft, true)
+			}
+			if !still {
+				g.textFit(dst, c.Value, rect(in.X+in.W*0.42, in.Y, in.W*0.58-8, in.H), 30, value, alignRight, true)
+			}
 		} else { // narrow: the name above the value
-			g.textFit(dst, name, rect(in.X+6, in.Y, in.W-12, in.H*0.4), 13, label, alignCenter, true)
-			g.textFit(dst, c.Value, rect(in.X+6, in.Y+in.H*0.38, in.W-12, in.H*0.62), 22, value, alignCenter, true)
+			if still || c.Pending {
+				g.textFit(dst, name, rect(in.X+6, in.Y, in.W-12, in.H*0.4), 13, label, alignCenter, true)
+			}
+			if !still {
+				g.textFit(dst, c.Value, rect(in.X+6, in.Y+in.H*0.38, in.W-12, in.H*0.62), 22, value, alignCenter, true)
+			}
 		}
 	}
 }
 
+// drawReelFrame is the gold frame round the reels (the reels cover what
+// is inside it).
+func (g *game) drawReelFrame(dst *ebiten.Image) {
+	reelsR := g.ReelsRect()
+	g.panel(dst, reelsR.Inset(-8), 14, colGold)
+	g.panel(dst, reelsR.Inset(-3), 8, shade(colGold, 0.5))
+}
+
+// motionLight darkens a turning reel (as a black veil of alpha 40 did).
+const motionLight = 1 - 40.0/255
+
+// reelsPx is where the reels' tiles are, in whole pixels: drawReels covers
+// every pixel of it.
+func (g *game) reelsPx() image.Rectangle {
+	r := g.ReelsRect()
+	return image.Rect(g.pxX(r.X), g.pxY(r.Y), g.pxX(r.X+r.W), g.pxY(r.Y+r.H))
+}
+
+// warmReelTiles draws the tiles of every symbol of the paytable at the
+// sizes the reels use now, once for each size of the reels: the first spin
+// then draws nothing new (a tile costs more to draw than a frame).
+func (g *game) warmReelTiles() {
+	n, rows := g.ReelCount()
+	k := warmKey{g.PT, g.w, g.h, g.ReelsRect(), n, rows}
+	if g.PT == nil || k == g.warmed {
+		return
+	}
+	g.warmed = k
+	reelsR := g.ReelsRect()
+	widths := map[int]bool{}
+	for i := 0; i < n; i++ {
+		widths[g.pxX(reelsR.X+reelsR.W*float64(i+1)/float64(n))-g.pxX(reelsR.X+reelsR.W*float64(i)/float64(n))] = true
+	}
+	h := reelsR.H / float64(rows) * g.scale
+	for _, s := range g.PT.Symbols {
+		for w := range widths {
+			for _, ih := range []int{int(math.Floor(h)), int(math.Ceil(h))} {
+				if w >= 2 && ih >= 2 {
+					g.tileImage(s.ID, w, ih, colReelBack)
+				}
+			}
+		}
+	}
+}
+
+type warmKey struct {
+	pt      *reels.Certified
+	w, h    int
+	reels   model.Rect
+	n, rows int
+}
+
+// drawReels draws the symbols of the reels and the lines between them.
+// The tiles are opaque (the reel's back is in them) and their edges are
+// whole pixels shared with their neighbours, so every pixel of reelsPx is
+// drawn once and nothing under the reels needs drawing.
 func (g *game) drawReels(dst *ebiten.Image) {
 	reelsR := g.ReelsRect()
-	frame := reelsR.Inset(-8)
-	g.panel(dst, frame, 14, colGold)
-	g.panel(dst, reelsR.Inset(-3), 8, shade(colGold, 0.5))
 	n, rows := g.ReelCount()
+	cellH := reelsR.H / float64(rows)
+	colX := func(i int) int { return g.pxX(reelsR.X + reelsR.W*float64(i)/float64(n)) }
+	all := g.reelsPx()
 	for i := 0; i < n; i++ {
-		col := g.Cell(i, 0, n, rows)
-		col.H = reelsR.H
-		x, y, w, h := g.px(col)
-		clip := dst.SubImage(imageRect(int(x), int(y), int(x+w+0.5), int(y+h+0.5))).(*ebiten.Image)
-		g.fillRect(clip, col, colReelBack)
+		x0, x1 := colX(i), colX(i+1)
+		clip := dst
+		if g.sk == nil {
+			clip = dst.SubImage(image.Rect(x0, all.Min.Y, x1, all.Max.Y)).(*ebiten.Image)
+		}
 		p := 0.0
 		if g.Anim != nil && i < len(g.Anim.StopAt) {
 			p = g.Anim.Pos(i, g.Tick)
 		}
-		cellH := reelsR.H / float64(rows)
+		light := float32(1)
+		if p > 1 { // motion: a shade over the turning reel
+			light = motionLight
+		}
+		rowY := func(j int) int { return g.pxY(reelsR.Y + (float64(j)-p)*cellH) }
 		first := int(math.Floor(p)) - 1
 		for j := first; j <= first+rows+1; j++ {
-			yy := reelsR.Y + (float64(j)-p)*cellH
-			if yy >= reelsR.Y+reelsR.H || yy+cellH <= reelsR.Y {
+			y0, y1 := rowY(j), rowY(j+1)
+			if y0 >= all.Max.Y || y1 <= all.Min.Y {
 				continue
 			}
-			id := g.SymbolAt(i, j)
-			g.tile(clip, id, rect(col.X, yy, col.W, cellH))
+			g.reelTile(clip, g.SymbolAt(i, j), image.Rect(x0, y0, x1, y1), light)
 		}
-		if p > 1 { // motion: a shade over the turning reel
-			g.fillRect(clip, col, color.RGBA{0, 0, 0, 40})
-		}
-		if i > 0 {
-			g.fillRect(dst, rect(col.X-1, col.Y, 2, col.H), shade(colGold, 0.5))
-		}
+	}
+	for i := 1; i < n; i++ {
+		col := g.Cell(i, 0, n, rows)
+		g.fillRect(dst, rect(col.X-1, col.Y, 2, reelsR.H), shade(colGold, 0.5))
 	}
 }
 
@@ -213,21 +337,26 @@ func (g *game) drawLockout(dst *ebiten.Image) {
 	}
 }
 
-func (g *game) drawMeters(dst *ebiten.Image) {
+// drawMeters: the panels and labels are still, the figures move (the win
+// counts up).
+func (g *game) drawMeters(dst *ebiten.Image, still bool) {
 	credits, cents := g.ShownCredits()
 	win := g.ShownWin()
 	cells := []struct {
 		label, big, small string
 		r                 model.Rect
 	}{
-		{g.T("credit"), model.Euro(g.Lang, cents), g.T("credits_n", model.Credits(g.Lang, credits)), rect(140, 496, 330, 80)},
-		{g.T("bet"), model.Euro(g.Lang, g.V.BetCents), g.T("credits_n", model.Credits(g.Lang, g.V.BetCredits)), rect(485, 496, 310, 80)},
-		{g.T("win"), model.Euro(g.Lang, win), "", rect(810, 496, 330, 80)},
+		{"credit", model.Euro(g.Lang, cents), g.T("credits_n", model.Credits(g.Lang, credits)), rect(140, 496, 330, 80)},
+		{"bet", model.Euro(g.Lang, g.V.BetCents), g.T("credits_n", model.Credits(g.Lang, g.V.BetCredits)), rect(485, 496, 310, 80)},
+		{"win", model.Euro(g.Lang, win), "", rect(810, 496, 330, 80)},
 	}
 	for i, c := range cells {
-		g.panel(dst, c.r, 12, colPanelEdge)
-		g.panel(dst, c.r.Inset(2), 10, colPanel)
-		g.text(dst, c.label, c.r.X+16, c.r.Y+18, 16, colDim, alignLeft, true)
+		if still {
+			g.panel(dst, c.r, 12, colPanelEdge)
+			g.panel(dst, c.r.Inset(2), 10, colPanel)
+			g.text(dst, g.T(c.label), c.r.X+16, c.r.Y+18, 16, colDim, alignLeft, true)
+			continue
+		}
 		col := colGold
 		if i == 2 && win > 0 && !g.Spinning() {
 			col = colGreen
@@ -237,8 +366,11 @@ func (g *game) drawMeters(dst *ebiten.Image) {
 	}
 }
 
-func (g *game) drawMessage(dst *ebiten.Image) {
-	g.panel(dst, model.RectMessage, 10, color.RGBA{0x06, 0x0A, 0x1A, 0xFF})
+func (g *game) drawMessage(dst *ebiten.Image, still bool) {
+	if still {
+		g.panel(dst, model.RectMessage, 10, color.RGBA{0x06, 0x0A, 0x1A, 0xFF})
+		return
+	}
 	c := colText
 	if k := g.V.Message.Key; len(k) > 8 && k[:8] == "refused_" {
 		c = color.RGBA{0xFF, 0xB0, 0x50, 0xFF}
@@ -273,7 +405,14 @@ func (g *game) drawLegend(dst *ebiten.Image) {
 	y = model.RectRight.Y + 18
 	g.text(dst, g.T("sim_title"), model.RectRight.X+67, y, 14, colGold, alignCenter, true)
 	y += 28
-	for _, k := range []string{"sim_spin", "sim_bet", "sim_max", "sim_cash", "sim_help", "sim_lang", "sim_bills", "sim_key", "sim_doors"} {
+	snd := "sim_sound_on"
+	switch {
+	case g.snd.Silent():
+		snd = "sim_sound_none"
+	case g.snd.Muted():
+		snd = "sim_sound_off"
+	}
+	for _, k := range []string{"sim_spin", "sim_bet", "sim_max", "sim_cash", "sim_help", "sim_lang", "sim_bills", "sim_key", "sim_doors", snd} {
 		g.textFit(dst, g.T(k), rect(model.RectRight.X+8, y-10, 118, 20), 14, colText, alignLeft, false)
 		y += 30
 	}

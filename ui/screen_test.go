@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,6 +27,7 @@ import (
 	"github.com/openegm/cabinet/reels"
 	"github.com/openegm/cabinet/ui/demo"
 	"github.com/openegm/cabinet/ui/model"
+	"github.com/openegm/cabinet/ui/sound"
 )
 
 // proxy is the Cabinet the window runs on; tests swap what is behind it.
@@ -60,6 +62,34 @@ func (c *canned) InsertBill(int64)           {}
 func (c *canned) Service(machine.Event)      {}
 func (c *canned) setView(v machine.View)     { c.mu.Lock(); c.v = v; c.mu.Unlock() }
 
+// recorder is the window's sound device: it keeps what it was asked to play.
+type recorder struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (r *recorder) Play(name string, pcm []byte, loop bool) {
+	r.mu.Lock()
+	r.calls = append(r.calls, "play "+name)
+	r.mu.Unlock()
+}
+
+func (r *recorder) Stop(name string) {
+	r.mu.Lock()
+	r.calls = append(r.calls, "stop "+name)
+	r.mu.Unlock()
+}
+
+func (r *recorder) take() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := r.calls
+	r.calls = nil
+	return c
+}
+
+var speaker = &recorder{}
+
 // job runs in the frame hook on the window's goroutine until it says done.
 type job struct {
 	fn   func(g *game, n int, shot func() *image.RGBA) bool
@@ -86,7 +116,7 @@ func TestMain(m *testing.M) {
 	onNewGame = func(g *game) { theGame = g }
 	code := make(chan int, 1)
 	var cur *job
-	opts := Options{Width: 1280, Height: 720, Simulator: true, Frame: func(n int, shot func() *image.RGBA) bool {
+	opts := Options{Width: 1280, Height: 720, Simulator: true, Sound: sound.NewPlayer(speaker), Frame: func(n int, shot func() *image.RGBA) bool {
 		if cur == nil {
 			select {
 			case j, ok := <-jobs:
@@ -376,6 +406,125 @@ func TestScreenWinLines(t *testing.T) {
 	wait(t, 0, func(g *game) bool { return g.ShownWin() == v.GameWinCents })
 }
 
+// The player's screen keeps its pixels from frame to frame and redraws
+// only its live regions (see layer.go): a frame drawn that way must be the
+// frame drawn whole, while the reels turn and land, the win counts up, the
+// lines change and a jackpot level pulses; and the still layer must not be
+// redrawn for any of it.
+func TestScreenKeptPixels(t *testing.T) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	v := spinView(t, pt, findWin(t, pt), "spinning")
+	v.Jackpots = jackpotLevels()
+	v.Jackpots[1].Pending = true
+	c := useCanned(t, idleView())
+	wait(t, 3, nil)
+	c.setView(v)
+	wait(t, 1, func(g *game) bool { return g.Spinning() })
+	end := v
+	end.Mode = "idle"
+	c.setView(end)
+	redr0 := theGame.still.redr
+	compared := 0
+	on(t, func(g *game, n int, shot func() *image.RGBA) bool {
+		if n%5 != 0 {
+			return g.Tick-g.ShownDone > model.LinesAll+model.LineEach+10 && !g.Spinning()
+		}
+		kept := shot()
+		whole := ebiten.NewImage(g.w, g.h)
+		defer whole.Deallocate()
+		g.drawPlayerScreen(whole, false)
+		img := image.NewRGBA(whole.Bounds())
+		whole.ReadPixels(img.Pix)
+		diff := 0
+		for i := range img.Pix {
+			if img.Pix[i] != kept.Pix[i] {
+				diff++
+			}
+		}
+		if diff > 0 {
+			t.Errorf("frame %d (tick %d, spinning %v): %d bytes differ from the frame drawn whole", n, g.Tick, g.Spinning(), diff)
+		}
+		compared++
+		return false
+	})
+	if compared < 30 {
+		t.Errorf("only %d frames compared", compared)
+	}
+	if d := theGame.still.redr - redr0; d != 0 {
+		t.Errorf("the still layer was redrawn %d times for a spin and its win", d)
+	}
+	// The live regions do not overlap (a region's redraw would wipe
+	// another's pixels).
+	rs := theGame.liveRegions()
+	for i := range rs {
+		for j := i + 1; j < len(rs); j++ {
+			if a, b := theGame.pxOut(rs[i].r), theGame.pxOut(rs[j].r); a.Overlaps(b) {
+				t.Errorf("live regions %d %v and %d %v overlap", i, a, j, b)
+			}
+		}
+	}
+}
+
+// The sounds follow the screen: a spin is heard starting, each reel
+// landing and the win when the reels show it; S mutes them (the legend
+// says so) and a touched button clicks.
+func TestScreenSounds(t *testing.T) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	stops := findWin(t, pt)
+	v := spinView(t, pt, stops, "spinning")
+	c := useCanned(t, idleView())
+	wait(t, 2, nil)
+	speaker.take()
+	c.setView(v)
+	wait(t, 2, func(g *game) bool { return g.Spinning() })
+	end := v
+	end.Mode = "idle"
+	c.setView(end)
+	wait(t, 2, func(g *game) bool { return !g.Spinning() })
+	want := []string{"play spin", "play stop0", "play stop1", "play stop2", "play stop3", "play stop4", "stop spin",
+		"play " + sound.WinName(sound.WinTier(v.SpinWinCents, v.BetCents))}
+	if got := speaker.take(); !slices.Equal(got, want) {
+		t.Errorf("a winning spin sounds %v\nwant %v", got, want)
+	}
+	legend := model.Rect{X: model.RectRight.X + 8, Y: model.RectRight.Y + 46 + 9*30 - 10, W: 118, H: 20}
+	before := grab(t, "sound_on")
+	on(t, func(g *game, _ int, _ func() *image.RGBA) bool { g.key("s"); return true })
+	wait(t, 2, nil)
+	after := grab(t, "sound_off")
+	if !theGame.snd.Muted() {
+		t.Fatal("S did not mute")
+	}
+	for _, c := range speaker.take() {
+		if !strings.HasPrefix(c, "stop ") {
+			t.Errorf("muting: %s", c)
+		}
+	}
+	diff := 0
+	for y := legend.Y; y < legend.Y+legend.H; y++ {
+		for x := legend.X; x < legend.X+legend.W; x++ {
+			if dist(pixel(before, theGame, x, y), pixel(after, theGame, x, y)) > 80 {
+				diff++
+			}
+		}
+	}
+	if diff < 30 {
+		t.Errorf("the legend does not show the sound off (%d pixels changed)", diff)
+	}
+	on(t, func(g *game, _ int, _ func() *image.RGBA) bool {
+		g.clickPixel(g.toScreenInt(1160, 669)) // the spin button: muted, not heard
+		g.key("s")
+		g.clickPixel(g.toScreenInt(255, 672)) // the language button
+		return true
+	})
+	wait(t, 2, nil)
+	if got := speaker.take(); !slices.Equal(got, []string{"play click"}) {
+		t.Errorf("a button touched muted, then one with the sound on: %v, want one click", got)
+	}
+	c.setView(idleView())
+	wait(t, 2, nil)
+	speaker.take()
+}
+
 // The paytable pages in Portuguese and English: the line pays page shows a
 // tile of every paying symbol, and the two languages differ.
 func TestScreenPaytable(t *testing.T) {
@@ -573,13 +722,24 @@ func TestScreenServiceMenu(t *testing.T) {
 
 // Frame time while the reels spin and while a win is shown, at 1280×720 and
 // 1920×1080, vsync off and as many frames as the machine draws. ns/op is the
-// wall time of one frame (drawing, GPU, presentation); draw-ns is the CPU
-// time of the drawing calls.
+// wall time of one frame (drawing, rasterising, presentation); cpu-ns the
+// CPU time of the process a frame, every thread (the software rasteriser's
+// too); draw-ns the CPU time of the drawing calls.
+//
+//   - empty: the peer, a frame that draws nothing: ebiten's own cost of a
+//     frame at that size (its clearing of the screen, the copy to the
+//     window, the presentation). Under Xvfb's software GL, the floor the
+//     others stand on.
+//   - spin: the reels turning, the spin restarted as soon as it ends.
+//   - win: the win presentation after the reels land, replayed: the win
+//     meter counting up, the lines all together, then one by one.
+//   - full: a spin with the whole screen drawn every frame, as when the
+//     still layer changes (a spin starts or ends, a button is enabled).
 func BenchmarkFrame(b *testing.B) {
 	pt, _ := assets.LoadPaytable(assets.DefaultGame)
 	stops := findWinB(pt)
 	for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
-		for _, phase := range []string{"spin", "win"} {
+		for _, phase := range []string{"empty", "spin", "win", "full"} {
 			b.Run(fmt.Sprintf("%dx%d/%s", size[0], size[1], phase), func(b *testing.B) {
 				v := spinViewB(pt, stops)
 				c := &canned{pt: pt, v: v}
@@ -596,24 +756,43 @@ func BenchmarkFrame(b *testing.B) {
 					end.Mode = "idle"
 					c.setView(end)
 					wait(b, 1, func(g *game) bool { return !g.Spinning() })
+					on(b, func(g *game, _ int, _ func() *image.RGBA) bool { g.ReplayWin(); return true })
 				}
+				on(b, func(g *game, _ int, _ func() *image.RGBA) bool {
+					// The empty frame is ebiten's as it comes: the screen
+					// cleared, copied to the window and presented.
+					g.bare = phase == "empty"
+					ebiten.SetScreenClearedEveryFrame(g.bare)
+					return true
+				})
+				wait(b, 3, nil)
 				var draw time.Duration
 				frames := 0
+				cpu0, redr0, live0 := cpuTime(), theGame.still.redr, theGame.liveRedr
 				b.ResetTimer()
 				on(b, func(g *game, n int, _ func() *image.RGBA) bool {
-					if phase == "spin" && !g.Spinning() {
+					if (phase == "spin" || phase == "full") && !g.Spinning() {
 						g.Anim = model.NewReelAnim(g.Tick, v, pt)
 					}
 					if phase == "win" && g.Tick-g.ShownDone > model.LinesAll+3*model.LineEach {
-						g.ShownDone = g.Tick
+						g.ReplayWin()
+					}
+					if phase == "full" {
+						g.still.sum, g.shown = 0, 0 // the layer and the screen as new
 					}
 					draw += g.lastDraw
 					frames++
 					return frames >= b.N
 				})
 				b.StopTimer()
+				cpu := cpuTime() - cpu0
 				b.ReportMetric(float64(draw.Nanoseconds())/float64(frames), "draw-ns/frame")
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(frames), "cpu-ns/frame")
+				b.ReportMetric(float64(theGame.still.redr-redr0)/float64(frames), "layers/frame")
+				b.ReportMetric(float64(theGame.liveRedr-live0)/float64(frames), "regions/frame")
 				on(b, func(g *game, _ int, _ func() *image.RGBA) bool {
+					g.bare = false
+					ebiten.SetScreenClearedEveryFrame(false)
 					ebiten.SetVsyncEnabled(true)
 					ebiten.SetTPS(60)
 					ebiten.SetWindowSize(1280, 720)
@@ -625,11 +804,22 @@ func BenchmarkFrame(b *testing.B) {
 	}
 }
 
+// cpuTime is the CPU time of this process so far, every thread (the
+// software rasteriser's too): unlike the wall time of a frame, it does not
+// grow when other work on the machine takes the cores.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 func findWinB(pt *reels.Certified) []int {
 	for a := 0; a < 40; a++ {
 		for b := 0; b < 40; b++ {
 			stops := []int{a, b, (a + 5) % 40, (b + 9) % 40, (a + b) % 40}
-			if sp, err := pt.Evaluate(stops, 0, false); err == nil && len(sp.Lines) >= 2 {
+			// Two lines or more, and a win the meter counts up a cent a
+			// frame or faster.
+			if sp, err := pt.Evaluate(stops, 0, false); err == nil && len(sp.Lines) >= 2 && sp.Win >= 60 {
 				return stops
 			}
 		}

@@ -31,6 +31,7 @@ func main() {
 	simulator := flag.Bool("simulator", true, "keyboard and mouse stand in for the cabinet's buttons, key and doors")
 	shot := flag.String("shot", "", "write a screenshot to this PNG file after --after, then exit")
 	after := flag.Duration("after", 2*time.Second, "when to take --shot")
+	sound := flag.Bool("sound", true, "play the screens' sounds (silent without a sound device)")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 
@@ -40,7 +41,7 @@ func main() {
 		os.Exit(1)
 	}
 	go c.refresh()
-	opts := ui.Options{Fullscreen: *fullscreen, Simulator: *simulator}
+	opts := ui.Options{Fullscreen: *fullscreen, Simulator: *simulator, Silent: !*sound}
 	if *shot != "" {
 		start := time.Now()
 		opts.Frame = func(n int, take func() *image.RGBA) bool {

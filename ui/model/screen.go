@@ -142,6 +142,17 @@ func (g *Screen) activity() { g.lastActivity = g.Tick }
 // Spinning says whether the reels are turning on screen.
 func (g *Screen) Spinning() bool { return g.Anim != nil && !g.Anim.Done(g.Tick) }
 
+// ReplayWin presents the last spin's win again from its start: the win
+// meter counts up from nothing and the lines are shown all, then one by one
+// (the frame-time benchmark's win animation).
+func (g *Screen) ReplayWin() {
+	if g.Anim == nil || g.Spinning() {
+		return
+	}
+	g.ShownDone = g.Tick
+	g.WinCount = winCount{start: g.Tick}
+}
+
 // ShownWin is the win meter now.
 func (g *Screen) ShownWin() int64 {
 	if g.Anim == nil {
@@ -264,15 +275,22 @@ func (g *Screen) padCancel() {
 // Click handles a click in design units: the button under it acts.
 func (g *Screen) Click(x, y float64) bool {
 	g.activity()
+	b, ok := g.ButtonAt(x, y)
+	if ok && b.Enabled && b.Act != nil {
+		b.Act(g)
+	}
+	return ok
+}
+
+// ButtonAt is the button under a point in design units, if any (the
+// topmost).
+func (g *Screen) ButtonAt(x, y float64) (Button, bool) {
 	for _, b := range slices.Backward(g.Buttons()) {
 		if b.R.Contains(x, y) {
-			if b.Enabled && b.Act != nil {
-				b.Act(g)
-			}
-			return true
+			return b, true
 		}
 	}
-	return false
+	return Button{}, false
 }
 
 // Button is a touch target, drawn and hit-tested from the same list.

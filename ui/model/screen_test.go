@@ -103,6 +103,61 @@ func TestPlayerButtonsPress(t *testing.T) {
 	}
 }
 
+// ButtonAt finds the button a click would press, enabled or not, and
+// nothing between buttons.
+func TestButtonAt(t *testing.T) {
+	v := sampleView()
+	v.Level = 0 // bet down disabled
+	s, c := newTestScreen(t, v)
+	for _, id := range []string{machine.BtnSpin, machine.BtnBetDown, machine.BtnLanguage} {
+		x, y := button(t, s, id).R.Center()
+		b, ok := s.ButtonAt(x, y)
+		if !ok || b.ID != id {
+			t.Errorf("at the centre of %s: %q %v", id, b.ID, ok)
+		}
+		if id == machine.BtnBetDown && b.Enabled {
+			t.Error("bet down is enabled at the lowest bet")
+		}
+	}
+	if b, ok := s.ButtonAt(640, 300); ok {
+		t.Errorf("the reels are a button: %s", b.ID)
+	}
+	if got := c.take(); len(got) != 0 {
+		t.Errorf("ButtonAt pressed %v", got)
+	}
+}
+
+// ReplayWin counts the last spin's win up again and shows its lines from
+// the start; during a spin it does nothing.
+func TestReplayWin(t *testing.T) {
+	v := sampleView()
+	v.Mode, v.Game, v.Stops = "spinning", 4, []int{1, 2, 3, 4, 5}
+	v.Window = [][]string{{"A", "K", "Q"}, {"A", "K", "Q"}, {"A", "K", "Q"}, {"A", "K", "Q"}, {"A", "K", "Q"}}
+	v.SpinWinCents, v.GameWinCents = 600, 600
+	s, c := newTestScreen(t, v)
+	s.ReplayWin()
+	if !s.Spinning() || s.ShownWin() != 0 {
+		t.Fatalf("during the spin: spinning %v, win %d", s.Spinning(), s.ShownWin())
+	}
+	c.view.Mode = "idle"
+	for s.Spinning() || s.ShownWin() != 600 {
+		s.Update()
+		if s.Tick > 1000 {
+			t.Fatal("the win is never shown whole")
+		}
+	}
+	s.ReplayWin()
+	if s.ShownWin() != 0 || s.ShownDone != s.Tick {
+		t.Errorf("replayed: win %d, lines from %d (tick %d)", s.ShownWin(), s.ShownDone, s.Tick)
+	}
+	for range 30 {
+		s.Update()
+	}
+	if w := s.ShownWin(); w <= 0 || w >= 600 {
+		t.Errorf("halfway through the count: %d", w)
+	}
+}
+
 // In a lockout the play buttons are shown disabled and do not press.
 func TestLockoutDisablesPlay(t *testing.T) {
 	v := sampleView()
