@@ -317,6 +317,19 @@ func (g *game) drawIdentityPage(dst *ebiten.Image) {
 	line(id.Paytable, 17, colText, false, 36)
 	line(id.DigestHead, 16, colDim, true, 30)
 	hex(id.Digest)
+	if id.Approval != "" {
+		line(id.Approval, 14, colDim, false, 26)
+	}
+	for i, l := range id.Verdict {
+		c := colText
+		if i == 0 {
+			c = colGreen
+			if !id.Valid {
+				c = colGold
+			}
+		}
+		line(l, 14, c, i == 0, 24)
+	}
 
 	// The certified RTP per bet level, and the actual one beside it.
 	x0 := r.X + 640

@@ -593,6 +593,15 @@ func (g *Screen) ServiceButtons() []Button {
 		if s.Role == machine.RoleTechnician {
 			bs = append(bs, g.IOButtons()...)
 		}
+	case "identity":
+		// Every role may verify the ledger; only the inspector exports
+		// the signed report (the machine refuses the others).
+		bs = append(bs, Button{ID: "svc:verify", Label: g.T("svc_verify"), R: Rect{900, y, 175, h}, Enabled: true,
+			Act: func(g *Screen) { g.service(machine.ServiceAction{At: time.Now(), Action: machine.SvcVerifyLedger}) }})
+		if s.Role == machine.RoleInspector {
+			bs = append(bs, Button{ID: "svc:export", Label: g.T("svc_export"), R: Rect{1085, y, 175, h}, Enabled: true,
+				Act: func(g *Screen) { g.service(machine.ServiceAction{At: time.Now(), Action: machine.SvcExportReport}) }})
+		}
 	}
 	return bs
 }

@@ -58,6 +58,12 @@ type Identity struct {
 	RTP         []RTPRow
 	ActualHead  string // "Actual RTP (meters):"
 	Actual      string // "87,12 %" or "no bets yet"
+	Approval    string // how the program was approved, or that it was not checked
+	// Verdict is the last ledger verification of the session: a headline
+	// (verified or not), then the technical summary, problems and the
+	// exported report's file.
+	Verdict []string
+	Valid   bool // the verdict says verified
 }
 
 // Identity builds the identification page from the service view.
@@ -84,6 +90,22 @@ func (g *Screen) Identity() Identity {
 	}
 	if id.Actual == "" {
 		id.Actual = t("id_no_bets")
+	}
+	if s.ProgramApproval != "" {
+		id.Approval = t("id_approval", s.ProgramApproval)
+	}
+	if v := s.Verdict; v != nil {
+		switch {
+		case v.Running:
+			id.Verdict = []string{t("id_verdict_running")}
+		case v.OK:
+			id.Verdict, id.Valid = []string{t("id_verdict_ok"), v.Summary}, true
+		default:
+			id.Verdict = append([]string{t("id_verdict_bad", Itoa(len(v.Problems)))}, v.Problems...)
+		}
+		if v.Report != "" {
+			id.Verdict = append(id.Verdict, t("id_report", v.Report))
+		}
 	}
 	pt := g.PT
 	switch {
@@ -118,6 +140,10 @@ func (id Identity) Text() string {
 		parts = append(parts, r.Level+"  "+r.Fraction+"  "+r.Percent)
 	}
 	parts = append(parts, id.ActualHead+" "+id.Actual)
+	if id.Approval != "" {
+		parts = append(parts, id.Approval)
+	}
+	parts = append(parts, id.Verdict...)
 	return strings.Join(parts, "\n")
 }
 

@@ -296,3 +296,44 @@ func TestRulesStateHandpayLimit(t *testing.T) {
 func idleViewForRules() machine.View {
 	return machine.View{MachineID: "EGM-0042", Lang: "pt", Mode: "idle", Denom: 1, MaxLevel: 3}
 }
+
+// The identification page carries the program's approval and the ledger
+// verification the inspector asked for; the inspector has a button to
+// verify and one to export, the other roles only the first.
+func TestIdentityPageVerdictAndButtons(t *testing.T) {
+	for _, lang := range Langs {
+		v := identityView()
+		v.Lang = lang
+		v.Service.ProgramApproval = `approved as "cabinet 2.0" in approved-programs.json, signed by key 1234`
+		v.Service.Verdict = &machine.Verdict{OK: true, Summary: "VERIFIED: 40 records", Report: "/data/reports/report-1.txt"}
+		s, _ := newTestScreen(t, v)
+		text := s.Identity().Text()
+		for _, want := range []string{"cabinet 2.0", s.T("id_verdict_ok"), "VERIFIED: 40 records", "/data/reports/report-1.txt"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: page lacks %q:\n%s", lang, want, text)
+			}
+		}
+		v.Service.Verdict = &machine.Verdict{OK: false, Problems: []string{"record 12: checksum"}}
+		s, _ = newTestScreen(t, v)
+		id := s.Identity()
+		if id.Valid || !strings.Contains(id.Text(), "record 12: checksum") || !strings.Contains(id.Verdict[0], "1") {
+			t.Errorf("%s: failed verdict shown as %q", lang, id.Verdict)
+		}
+	}
+	ids := func(role string) []string {
+		v := identityView()
+		v.Service.Role = role
+		s, _ := newTestScreen(t, v)
+		var out []string
+		for _, b := range s.ServiceButtons() {
+			out = append(out, b.ID)
+		}
+		return out
+	}
+	if in := ids(machine.RoleInspector); !slices.Contains(in, "svc:verify") || !slices.Contains(in, "svc:export") {
+		t.Errorf("inspector buttons %v", in)
+	}
+	if tech := ids(machine.RoleTechnician); !slices.Contains(tech, "svc:verify") || slices.Contains(tech, "svc:export") {
+		t.Errorf("technician buttons %v", tech)
+	}
+}
