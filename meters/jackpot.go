@@ -198,18 +198,28 @@ func (s *State) applyGameJackpot(r GameStart) error {
 	} else if len(r.Mystery) > 0 {
 		return fmt.Errorf("game %d states mystery hits %v without contributing", r.Game, r.Mystery)
 	}
-	p, err := s.hitLocal(p, r.Game, r.BetCents, r.At, r.Progressives, levels)
+	if err := s.registerHits(p, r.Game, r.BetCents, r.At, r.Progressives, levels); err != nil {
+		return err
+	}
+	for _, lv := range r.Mystery {
+		s.PendingHits = append(s.PendingHits, ProgressiveHit{At: r.At, Game: r.Game, Level: lv})
+	}
+	return nil
+}
+
+// registerHits records a spin's paytable hits: on local levels in the pools
+// (p: the pools after the game's contributions, nil for s's), and every one
+// as a pending hit.
+func (s *State) registerHits(p *jackpot.Pools, game uint64, bet, at int64, hits, qualified []int) error {
+	p, err := s.hitLocal(p, game, bet, at, hits, qualified)
 	if err != nil {
 		return err
 	}
 	if p != nil {
 		s.Jackpot = Pools{p}
 	}
-	for _, lv := range r.Progressives {
-		s.PendingHits = append(s.PendingHits, ProgressiveHit{At: r.At, Game: r.Game, Level: lv})
-	}
-	for _, lv := range r.Mystery {
-		s.PendingHits = append(s.PendingHits, ProgressiveHit{At: r.At, Game: r.Game, Level: lv})
+	for _, lv := range hits {
+		s.PendingHits = append(s.PendingHits, ProgressiveHit{At: at, Game: game, Level: lv})
 	}
 	return nil
 }
@@ -253,17 +263,7 @@ func (s *State) applyFreeJackpot(r FreeGame) error {
 	for i, c := range st.Contributions {
 		qualified[i] = c.Level
 	}
-	p, err := s.hitLocal(nil, r.Game, st.BetCents, r.At, r.Progressives, qualified)
-	if err != nil {
-		return err
-	}
-	if p != nil {
-		s.Jackpot = Pools{p}
-	}
-	for _, lv := range r.Progressives {
-		s.PendingHits = append(s.PendingHits, ProgressiveHit{At: r.At, Game: r.Game, Level: lv})
-	}
-	return nil
+	return s.registerHits(nil, r.Game, st.BetCents, r.At, r.Progressives, qualified)
 }
 
 // LocalAward computes, without changing s, what the award of a local level's
