@@ -31,8 +31,13 @@
 //     accepted bill); features.go: the 0xA0 reply (enabled features).
 //   - progressive.go: the SAS progressive broadcasts (0x80, 0x86) and the
 //     progressive win replies (0x83, 0x84, 0x85, 0x87); progstate.go: the
-//     machine's progressive state (values, the 5 s rule, exception 0x53,
-//     the win queue released by implied acknowledgement, exception 0x56).
+//     machine's progressive state as standard SAS describes it (values, the
+//     5 s rule, exception 0x53, a win queue released by implied
+//     acknowledgement, exception 0x56). The host's tests use it as their
+//     reference machine. The cabinet does not: it keeps the 5 s rule and
+//     its hits in its ledger (machine/link.go) and reports a hit until the
+//     link controller has confirmed and the cabinet has paid it, so a lost
+//     acknowledgement can never lose a jackpot (cmd/cabinet/sasport.go).
 //   - handpay.go: the handpay information reply (0x1B); machineinfo.go:
 //     the gaming machine information reply (0x1F).
 //   - port.go, tty_linux.go, tcp.go: the serial port (termios, space/mark
