@@ -7,6 +7,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
@@ -247,14 +248,14 @@ func report(dir, pubFile string, asJSON bool, keyFile, outFile string, stdout, s
 			return 1
 		}
 	default:
-		var b bytesBuffer
+		var b bytes.Buffer
 		writeVerdict(&b, v)
 		fmt.Fprintln(&b)
 		if err := r.WriteText(&b); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		doc = b.b
+		doc = b.Bytes()
 	}
 	if outFile == "" {
 		stdout.Write(doc)
@@ -276,9 +277,6 @@ func report(dir, pubFile string, asJSON bool, keyFile, outFile string, stdout, s
 	return 0
 }
 
-type bytesBuffer struct{ b []byte }
-
-func (w *bytesBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
 
 // operate commits one operator record to a stopped controller's ledger
 // (the ledger's lock refuses a running controller's directory).
