@@ -277,7 +277,6 @@ func report(dir, pubFile string, asJSON bool, keyFile, outFile string, stdout, s
 	return 0
 }
 
-
 // operate commits one operator record to a stopped controller's ledger
 // (the ledger's lock refuses a running controller's directory).
 func operate(dir string, r ledger.Record, stdout, stderr io.Writer) int {
