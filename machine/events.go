@@ -114,6 +114,8 @@ const (
 	HostEnable       = "enable"
 	HostBillsDisable = "bills_disable" // SAS 0x07
 	HostBillsEnable  = "bills_enable"  // SAS 0x06
+	HostSoundOff     = "sound_off"     // SAS 0x03
+	HostSoundOn      = "sound_on"      // SAS 0x04
 )
 
 // HostCommand is an order from the casino host.

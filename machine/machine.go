@@ -96,6 +96,7 @@ type Machine struct {
 	keyWho          string
 	programHash     string
 	programApproval string
+	soundOff        bool     // the host turned the sound off (SAS 0x03); the screen mutes
 	session         *session // the service menu's logged-in user
 
 	// The link controller's latest values of the linked levels (cents) and
@@ -197,6 +198,10 @@ func (m *Machine) Step(ev Event) Effects {
 			m.hostNoBills = true
 		case HostBillsEnable:
 			m.hostNoBills = false
+		case HostSoundOff:
+			m.soundOff = true
+		case HostSoundOn:
+			m.soundOff = false
 		}
 	case HostBillDenominations:
 		m.hostBills, m.hostBillOnce = slices.Clone(e.Accept), e.DisableAfterAccept

@@ -586,3 +586,18 @@ func TestHostConfiguresBillDenominations(t *testing.T) {
 		t.Fatalf("after a restart: %+v", e)
 	}
 }
+
+// The host's sound off and on (SAS 0x03/0x04) reach the view, which the
+// screen follows.
+func TestHostTurnsTheSoundOff(t *testing.T) {
+	h := newHarness(t, testCfg, nil, 9)
+	h.power()
+	h.step(HostCommand{At: h.now, Cmd: HostSoundOff})
+	if !h.m.View().SoundOff {
+		t.Fatal("sound still on after the host's 0x03")
+	}
+	h.step(HostCommand{At: h.now, Cmd: HostSoundOn})
+	if h.m.View().SoundOff {
+		t.Fatal("sound still off after the host's 0x04")
+	}
+}

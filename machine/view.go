@@ -51,7 +51,9 @@ type View struct {
 	Jackpots []JackpotView `json:"jackpots,omitempty"`
 	// LinkDown: no progressive information from the link controller for
 	// 5 s; bets that could win a linked level are refused.
-	LinkDown bool         `json:"link_down,omitempty"`
+	LinkDown bool `json:"link_down,omitempty"`
+	// SoundOff: the casino host turned the sound off (SAS 0x03).
+	SoundOff bool         `json:"sound_off,omitempty"`
 	Service  *ServiceView `json:"service,omitempty"`
 }
 
@@ -147,7 +149,7 @@ func (m *Machine) View() View {
 		pending := slices.ContainsFunc(m.st.PendingHits, func(h meters.ProgressiveHit) bool { return h.Level == lv })
 		v.Jackpots = append(v.Jackpots, JackpotView{Level: lv, Cents: m.link[lv], Linked: true, Pending: pending})
 	}
-	v.LinkDown = m.linkDown
+	v.LinkDown, v.SoundOff = m.linkDown, m.soundOff
 	if m.printing != nil {
 		v.Printing = m.printing.Validation
 	}

@@ -36,9 +36,11 @@ type game struct {
 	warmed         warmKey // the reels' tiles are drawn for these
 	done           bool
 
-	snd   *sound.Player
-	watch sound.Watcher
-	cues  []sound.Cue
+	snd *sound.Player
+	// hostSoundOff is the host's last sound order seen in the view.
+	hostSoundOff bool
+	watch        sound.Watcher
+	cues         []sound.Cue
 
 	// inject runs at the next Update, on the game's goroutine (tests).
 	inject   []func(g *game)
@@ -112,6 +114,12 @@ func (g *game) Update() error {
 	g.inject = nil
 	for _, f := range inj {
 		f(g)
+	}
+	// The host's sound off and on (SAS 0x03/0x04) act on their change, so
+	// the simulator's S key keeps working in between.
+	if off := g.V.SoundOff; off != g.hostSoundOff {
+		g.hostSoundOff = off
+		g.snd.Mute(off)
 	}
 	// What this frame shows that is heard.
 	g.cues = g.watch.Step(g.Screen, g.cues[:0])

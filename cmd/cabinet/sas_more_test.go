@@ -68,6 +68,16 @@ func TestSASBillDenominationsLastBillFeatures(t *testing.T) {
 		t.Fatalf("exceptions %v, want %v (returned notes raise none)", got, want)
 	}
 
+	// Sound off and on (0x03/0x04) reach the view the screen follows.
+	if err := h.SoundOff(true); err != nil {
+		t.Fatal(err)
+	}
+	c.WaitFor("the sound off", func(v machine.View) bool { return v.SoundOff })
+	if err := h.SoundOff(false); err != nil {
+		t.Fatal(err)
+	}
+	c.WaitFor("the sound on", func(v machine.View) bool { return !v.SoundOff })
+
 	// Every note, but the acceptor off after each one until 0x06.
 	hostOrder(t, h.ConfigureBills(sas.BillDenominationsFor([]int64{5, 10, 20, 50, 100, 200, 500}, false)))
 	if !billIn(t, c, 1000) {

@@ -353,7 +353,12 @@ func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 		s.order(machine.HostCommand{At: now, Cmd: cmd})
 		return sas.ReplyAck()
 	case 0x03, 0x04:
-		return sas.ReplyAck() // sound off/on: the cabinet has no sound yet
+		cmd := machine.HostSoundOff
+		if r.Cmd == 0x04 {
+			cmd = machine.HostSoundOn
+		}
+		s.order(machine.HostCommand{At: now, Cmd: cmd})
+		return sas.ReplyAck()
 	case 0x06, 0x07:
 		cmd := machine.HostBillsEnable
 		if r.Cmd == 0x07 {

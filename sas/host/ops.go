@@ -138,6 +138,14 @@ func (c *Client) SetTime(t time.Time) error { return c.ack(0x7F, EncodeTime(t)..
 // (0x01).
 func (c *Client) Disable() error { return c.ack(0x01) }
 
+// SoundOff turns the machine's sound off (0x03, true) or on (0x04).
+func (c *Client) SoundOff(off bool) error {
+	if off {
+		return c.ack(0x03)
+	}
+	return c.ack(0x04)
+}
+
 // Enable allows play again (0x02).
 func (c *Client) Enable() error { return c.ack(0x02) }
 
