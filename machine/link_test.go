@@ -11,6 +11,7 @@ func linkedHarness(t *testing.T, limit int64, st *meters.State) (*harness, *forc
 	cfg := testCfg
 	cfg.HandpayLimit = limit
 	cfg.Linked = []int{1}
+	cfg.LinkSecondHit = "split"
 	h := newHarness(t, cfg, st, 21)
 	f := &forced{src: h.m.src}
 	h.m.src = f
@@ -48,7 +49,7 @@ func TestLinkedHitReportedThenConfirmed(t *testing.T) {
 	if len(claims) != 1 || claims[0].Level != 1 || claims[0].Cents != 300_00 {
 		t.Fatalf("claims %+v", claims)
 	}
-	if v := h.m.View(); v.Message.Key != "msg_jackpot_wait" || !v.Jackpots[0].Pending || !v.Jackpots[0].Linked {
+	if v := h.m.View(); v.Message.Key != "msg_jackpot_wait" || !v.Jackpots[0].Pending || !v.Jackpots[0].Linked || v.Jackpots[0].SecondHit != "split" {
 		t.Fatalf("view %+v", v)
 	}
 	if eff := h.press(BtnSpin); eff.Refused != "refused_jackpot_pending" {

@@ -23,6 +23,9 @@ type Config struct {
 	// combination wins a level, is offered only when every level the
 	// paytable names is local, or linked with the link up.
 	Linked []int
+	// LinkSecondHit is the link controller's rule for near-simultaneous
+	// hits on the linked levels ("wins-reset" or "split"), shown to players.
+	LinkSecondHit string
 	// LocalJackpot are the levels of the cabinet's own jackpot (regulation
 	// rule 3), as the operator configured them (At, Who and Target are
 	// filled in when a level is opened). A level is opened once, at the

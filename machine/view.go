@@ -64,6 +64,9 @@ type JackpotView struct {
 	Mystery bool  `json:"mystery,omitempty"`
 	Pending bool  `json:"pending,omitempty"` // hit, being awarded
 	Linked  bool  `json:"linked,omitempty"`  // a link controller's level (superjackpot)
+	// SecondHit is a linked level's rule for near-simultaneous hits, as the
+	// operator configured it to match the controller: wins-reset or split.
+	SecondHit string `json:"second_hit,omitempty"`
 	// For the rules page: the value after a win, the cap a mystery level
 	// hits by, and the share of each qualifying bet that feeds the value.
 	ResetCents int64 `json:"reset_cents"`
@@ -147,7 +150,7 @@ func (m *Machine) View() View {
 	}
 	for _, lv := range m.cfg.Linked {
 		pending := slices.ContainsFunc(m.st.PendingHits, func(h meters.ProgressiveHit) bool { return h.Level == lv })
-		v.Jackpots = append(v.Jackpots, JackpotView{Level: lv, Cents: m.link[lv], Linked: true, Pending: pending})
+		v.Jackpots = append(v.Jackpots, JackpotView{Level: lv, Cents: m.link[lv], Linked: true, Pending: pending, SecondHit: m.cfg.LinkSecondHit})
 	}
 	v.LinkDown, v.SoundOff = m.linkDown, m.soundOff
 	if m.printing != nil {

@@ -41,6 +41,7 @@ type options struct {
 	spinTime     time.Duration
 	jackpot      string
 	linked       string
+	linkRule     string
 	approved     string
 }
 
@@ -64,6 +65,7 @@ func main() {
 	flag.DurationVar(&o.spinTime, "spin-time", 2*time.Second, "how long one spin is shown before the game goes on")
 	flag.StringVar(&o.linked, "link-levels", "", "progressive levels awarded by the link controller, e.g. 2 or 2,3 (needs --sas-addr and --link-group)")
 	flag.IntVar(&o.sas.group, "link-group", 0, "SAS progressive group of the linked levels, 1-255")
+	flag.StringVar(&o.linkRule, "link-second-hit", "wins-reset", "the link controller's rule for near-simultaneous hits, shown to players: wins-reset or split")
 	flag.StringVar(&o.approved, "approved", "", "signed list of approved program hashes (default DATA/approved-programs.json, with its .sig)")
 	flag.StringVar(&o.jackpot, "jackpot", "embedded", "local jackpot levels: embedded (the default configuration), off, or a JSON file")
 	flag.Parse()
@@ -156,6 +158,9 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("link: %w", err)
 	}
+	if o.linkRule != "wins-reset" && o.linkRule != "split" {
+		return fmt.Errorf("link: --link-second-hit %q: want wins-reset or split (the controller's second_hit)", o.linkRule)
+	}
 
 	var src rng.Source
 	if st.rng != nil {
@@ -164,7 +169,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}
 	m := machine.New(machine.Config{
 		MachineID: o.machineID, MachineNum: o.machineNum, Denom: o.denom, HandpayLimit: o.handpayLimit, SpinTime: o.spinTime,
-		PINs: pins, Load: load, LocalJackpot: local, Linked: linked,
+		PINs: pins, Load: load, LocalJackpot: local, Linked: linked, LinkSecondHit: o.linkRule,
 	}, pt, state, src)
 
 	own := newOwner(m, ledger, log)

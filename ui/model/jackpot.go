@@ -165,6 +165,9 @@ func jackpotPages(pt *reels.Certified, v machine.View, lang string) []Page {
 			}
 			if linked(j) {
 				add(ItemText, t("jp_linked"))
+				if j.SecondHit != "" {
+					add(ItemText, t("jp_second_hit_"+j.SecondHit))
+				}
 				continue
 			}
 			add(ItemText, t("jp_feed_top", RatePercent(lang, j.RatePPM)))
@@ -193,7 +196,7 @@ func linked(j machine.JackpotView) bool { return j.Linked }
 func jackpotRules(js []machine.JackpotView) string {
 	var b strings.Builder
 	for _, j := range js {
-		fmt.Fprintf(&b, "%d/%t/%t/%d/%d/%d;", j.Level, j.Mystery, j.Linked, j.ResetCents, j.CapCents, j.RatePPM)
+		fmt.Fprintf(&b, "%d/%t/%t/%d/%d/%d/%s;", j.Level, j.Mystery, j.Linked, j.ResetCents, j.CapCents, j.RatePPM, j.SecondHit)
 	}
 	return b.String()
 }

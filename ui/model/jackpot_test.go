@@ -192,10 +192,18 @@ func TestJackpotRulesPage(t *testing.T) {
 	// A level of the link controller is explained without a feed or reset
 	// the cabinet does not know.
 	ln := jackpotView()
-	ln.Jackpots[0] = machine.JackpotView{Level: 1, Cents: 20_000_00, Linked: true}
+	ln.Jackpots[0] = machine.JackpotView{Level: 1, Cents: 20_000_00, Linked: true, SecondHit: "split"}
 	text = jackpotPageText(PaytablePages(pt, ln, "pt"), "pt")
 	if !strings.Contains(text, T("pt", "jp_linked")) || strings.Contains(text, "Recebe 0 %") || strings.Contains(text, "recomeça em 0,00 €") {
 		t.Errorf("linked level:\n%s", text)
+	}
+	// Its rule for near-simultaneous hits is shown to players.
+	if !strings.Contains(text, "dividido em partes iguais") {
+		t.Errorf("linked level without its split rule:\n%s", text)
+	}
+	ln.Jackpots[0].SecondHit = "wins-reset"
+	if text := jackpotPageText(PaytablePages(pt, ln, "en"), "en"); !strings.Contains(text, "the second the starting value") {
+		t.Errorf("linked level without its wins-reset rule:\n%s", text)
 	}
 	// The top bet not offered: the page says the level cannot be won.
 	off := jackpotView()
