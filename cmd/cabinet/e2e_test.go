@@ -569,8 +569,11 @@ func TestHardMetersCountOnAfterRAMClear(t *testing.T) {
 		t.Fatalf("games after RAM clear %d", m["games played"])
 	}
 	c.Send(cabinettest.Command{Cmd: "bill", Cents: 500})
+	c.WaitFor("the note credited after the RAM clear", func(v machine.View) bool { return v.CreditsCents == 500 })
 	for range 2 {
-		c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
+		if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin}); r.Refused != "" {
+			t.Fatalf("spin after the RAM clear refused: %s (view %+v)", r.Refused, r.View)
+		}
 		c.WaitIdle()
 	}
 	waitHard(5)
