@@ -71,7 +71,7 @@ func (o *owner) step(ev machine.Event) machine.Effects {
 			eff.Devices = nil
 		} else {
 			for _, r := range eff.Records {
-				o.log.Info("committed", "record", r.Type().String(), "seq", o.ledger.LastSeq())
+				o.log.Info("committed", "record", r.Type().String(), "commit_last_seq", o.ledger.LastSeq())
 			}
 			for _, f := range o.afterCommit {
 				f(eff.Records, o.ledger)
