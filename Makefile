@@ -46,10 +46,7 @@ test: check
 
 # Every fuzz target for FUZZTIME each; long runs: make fuzz FUZZTIME=10m
 fuzz: deps
-	@set -e; for t in $(FUZZ_TARGETS); do \
-	  echo "fuzz $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
-	  $(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 1s "$${t%%:*}" | tail -1; \
-	done
+	GO=$(GO) scripts/fuzz.sh $(FUZZTIME) $(FUZZ_TARGETS)
 
 # Hundreds of SIGKILLs of real processes: a log writer, a ledger writer, the
 # cabinet, the link controller's ledger writer.
