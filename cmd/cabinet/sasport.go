@@ -338,34 +338,24 @@ func (s *sasPort) Meter(code uint16) (uint64, bool) {
 	return 0, false
 }
 
+// hostOrders are the long polls that are a plain order to the machine.
+var hostOrders = map[byte]string{
+	0x01: machine.HostDisable, 0x02: machine.HostEnable,
+	0x03: machine.HostSoundOff, 0x04: machine.HostSoundOn,
+	0x06: machine.HostBillsEnable, 0x07: machine.HostBillsDisable,
+}
+
 // LongPoll is the machine's answer to the host's long polls.
 func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 	if sas.IsMeterPoll(r.Cmd) {
 		return sas.MeterReply(r, s)
 	}
 	now := time.Now()
+	if cmd, ok := hostOrders[r.Cmd]; ok {
+		s.order(machine.HostCommand{At: now, Cmd: cmd})
+		return sas.ReplyAck()
+	}
 	switch r.Cmd {
-	case 0x01, 0x02:
-		cmd := machine.HostDisable
-		if r.Cmd == 0x02 {
-			cmd = machine.HostEnable
-		}
-		s.order(machine.HostCommand{At: now, Cmd: cmd})
-		return sas.ReplyAck()
-	case 0x03, 0x04:
-		cmd := machine.HostSoundOff
-		if r.Cmd == 0x04 {
-			cmd = machine.HostSoundOn
-		}
-		s.order(machine.HostCommand{At: now, Cmd: cmd})
-		return sas.ReplyAck()
-	case 0x06, 0x07:
-		cmd := machine.HostBillsEnable
-		if r.Cmd == 0x07 {
-			cmd = machine.HostBillsDisable
-		}
-		s.order(machine.HostCommand{At: now, Cmd: cmd})
-		return sas.ReplyAck()
 	case sas.CmdConfigureBills:
 		return s.configureBills(r.Data, now)
 	case sas.CmdRealTime:

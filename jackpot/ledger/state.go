@@ -249,18 +249,8 @@ func (s *State) PendingSuperClaims() []SuperClaim {
 	for _, sh := range s.shared {
 		out = append(out, sh.Unanswered...)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.At != b.At {
-			return a.At < b.At
-		}
-		if a.Machine != b.Machine {
-			return a.Machine < b.Machine
-		}
-		if a.Level != b.Level {
-			return a.Level < b.Level
-		}
-		return a.Game < b.Game
+	slices.SortFunc(out, func(a, b SuperClaim) int {
+		return oldestFirst(a.At, b.At, a.Machine, b.Machine, a.Level, b.Level, a.Game, b.Game)
 	})
 	return out
 }
@@ -275,20 +265,16 @@ func (s *State) PendingPayouts() []Payout {
 			out = append(out, tr.Pending...)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.At != b.At {
-			return a.At < b.At
-		}
-		if a.Machine != b.Machine {
-			return a.Machine < b.Machine
-		}
-		if a.Level != b.Level {
-			return a.Level < b.Level
-		}
-		return a.Game < b.Game
+	slices.SortFunc(out, func(a, b Payout) int {
+		return oldestFirst(a.At, b.At, a.Machine, b.Machine, a.Level, b.Level, a.Game, b.Game)
 	})
 	return out
+}
+
+// oldestFirst orders claims and payouts by time, then machine, level and
+// game.
+func oldestFirst(atA, atB int64, mA, mB, lA, lB string, gA, gB uint64) int {
+	return cmp.Or(cmp.Compare(atA, atB), cmp.Compare(mA, mB), cmp.Compare(lA, lB), cmp.Compare(gA, gB))
 }
 
 // PendingMystery returns the mystery hits waiting for an Award record.
