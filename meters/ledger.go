@@ -162,29 +162,38 @@ func (l *Ledger) fold(r walog.Record) error {
 // that fails, is a meter fault: nothing more is accepted on this handle, and
 // what was committed before stays committed.
 func (l *Ledger) Commit(recs ...Record) error {
-	for _, r := range recs {
+	_, err := l.CommitN(recs...)
+	return err
+}
+
+// CommitN is Commit that also says how many of recs are durable when it
+// fails part way (they are the first n).
+func (l *Ledger) CommitN(recs ...Record) (n int, err error) {
+	for i, r := range recs {
+		n = i
 		if l.fault != nil {
-			return l.fault
+			return n, l.fault
 		}
 		next, err := l.state.Next(r)
 		if err != nil {
 			l.fault = &Fault{Seq: l.log.LastSeq() + 1, Err: fmt.Errorf("%v refused: %w", r.Type(), err)}
-			return l.fault
+			return n, l.fault
 		}
 		data, err := Encode(r)
 		if err != nil {
 			l.fault = &Fault{Seq: l.log.LastSeq() + 1, Err: err}
-			return l.fault
+			return n, l.fault
 		}
 		wr, err := l.log.Append(uint16(r.Type()), data)
 		if wr.Seq != 0 {
 			// Durable, even if the log faulted right after it (a checkpoint
 			// that failed): the state must show it, as the next start-up will.
 			l.state, l.seq, l.hash = next, wr.Seq, wr.Hash
+			n = i + 1
 		}
 		if err != nil {
 			l.fault = &Fault{Seq: l.log.LastSeq() + 1, Err: err}
-			return l.fault
+			return n, l.fault
 		}
 		l.sinceSnap++
 		if l.sinceSnap >= l.opts.SnapshotEvery {
@@ -195,7 +204,7 @@ func (l *Ledger) Commit(recs ...Record) error {
 			}
 		}
 	}
-	return nil
+	return len(recs), nil
 }
 
 // Fault returns the meter fault that stopped the ledger, or nil.

@@ -30,6 +30,10 @@ const (
 	TypeService          Type = 12
 	TypeRAMClear         Type = 13
 	TypeJackpotLevel     Type = 14
+	TypeTicketPrinted    Type = 15
+	TypeTicketVoid       Type = 16
+	TypeBillEscrow       Type = 17
+	TypeBillReturned     Type = 18
 )
 
 var typeNames = map[Type]string{
@@ -37,7 +41,8 @@ var typeNames = map[Type]string{
 	TypeGameEnd: "game end", TypeHandpayPending: "handpay pending", TypeHandpayReset: "handpay reset",
 	TypeCashOut: "cash out", TypeProgressiveHit: "progressive hit", TypeProgressiveAward: "progressive award",
 	TypeEvent: "event", TypeConfig: "configuration change", TypeService: "service action", TypeRAMClear: "RAM clear",
-	TypeJackpotLevel: "jackpot level opened",
+	TypeJackpotLevel: "jackpot level opened", TypeTicketPrinted: "ticket printed", TypeTicketVoid: "ticket void",
+	TypeBillEscrow: "bill to stack", TypeBillReturned: "bill returned",
 }
 
 func (t Type) String() string {
@@ -78,6 +83,9 @@ type MoneyIn struct {
 	Source string `json:"source"`
 	Cents  int64  `json:"cents"`
 	Ref    string `json:"ref,omitempty"` // ticket validation number, transfer ID
+	// Order is the BillEscrow this bill was stacked by (0: a validator
+	// that stacks on its own, with no escrow order).
+	Order uint64 `json:"order,omitempty"`
 }
 
 // GameStart is committed before the reels spin on screen (DESIGN rule 1): it
@@ -228,6 +236,8 @@ const (
 	// its return (SAS exception 0x53 on the way down).
 	EventLinkDown = "progressive_link_down"
 	EventLinkUp   = "progressive_link_up"
+	// A ticket not confirmed printed before a power loss is printed again.
+	EventTicketReprint = "ticket_reprint"
 )
 
 // Doors, for door events and counts.
@@ -254,7 +264,13 @@ type Config struct {
 	Who   string `json:"who"`
 	Key   string `json:"key"`
 	Value string `json:"value"`
+	// From says where the change was made: the service menu (""), or the
+	// start-up configuration (ConfigCommandLine).
+	From string `json:"from,omitempty"`
 }
+
+// ConfigCommandLine marks a setting given at start-up.
+const ConfigCommandLine = "command_line"
 
 // Service is a technician, operator or inspector action in the service menu.
 type Service struct {
@@ -337,6 +353,14 @@ func Decode(t Type, data []byte) (Record, error) {
 		r = &RAMClear{}
 	case TypeJackpotLevel:
 		r = &JackpotLevel{}
+	case TypeTicketPrinted:
+		r = &TicketPrinted{}
+	case TypeTicketVoid:
+		r = &TicketVoid{}
+	case TypeBillEscrow:
+		r = &BillEscrow{}
+	case TypeBillReturned:
+		r = &BillReturned{}
 	default:
 		return nil, fmt.Errorf("unknown record type %d", t)
 	}
@@ -380,6 +404,14 @@ func Decode(t Type, data []byte) (Record, error) {
 		v = *x
 	case *JackpotLevel:
 		v = *x
+	case *TicketPrinted:
+		v = *x
+	case *TicketVoid:
+		v = *x
+	case *BillEscrow:
+		v = *x
+	case *BillReturned:
+		v = *x
 	}
 	if err := v.validate(); err != nil {
 		return nil, fmt.Errorf("%v record: %w", t, err)
@@ -415,12 +447,10 @@ func (r MoneyIn) validate() error {
 		return err
 	}
 	if r.Source == SourceBill {
-		for _, b := range BillValues {
-			if r.Cents == b {
-				return nil
-			}
-		}
-		return fmt.Errorf("bill of %d cents is not a euro note the validator accepts", r.Cents)
+		return validBill(r.Cents)
+	}
+	if r.Order != 0 {
+		return fmt.Errorf("%s money in with a bill order", r.Source)
 	}
 	return positive("cents", r.Cents)
 }
@@ -520,7 +550,7 @@ func (r ProgressiveAward) validate() error {
 func (r Event) validate() error {
 	if err := oneOf("code", r.Code, EventPowerUp, EventPowerDown, EventDoorOpen, EventDoorClose,
 		EventTilt, EventTiltClear, EventLogRepaired, EventSelfTestFailed, EventService, EventRAMClear,
-		EventLinkDown, EventLinkUp); err != nil {
+		EventLinkDown, EventLinkUp, EventTicketReprint); err != nil {
 		return err
 	}
 	if r.Code == EventDoorOpen || r.Code == EventDoorClose {
@@ -535,6 +565,9 @@ func (r Event) validate() error {
 func (r Config) validate() error {
 	if r.Who == "" || r.Key == "" {
 		return fmt.Errorf("configuration change without who or key")
+	}
+	if r.From != "" {
+		return oneOf("from", r.From, ConfigCommandLine)
 	}
 	return nil
 }

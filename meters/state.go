@@ -145,9 +145,24 @@ type State struct {
 	// Settings are the operator's configuration: the last value of each
 	// Config key. The machine applies them at start-up.
 	Settings map[string]string `json:"settings,omitempty"`
+	// CommandLine are the settings as last given at start-up: a start-up
+	// value is a change (recorded, applied) only when it differs from
+	// these, so a change made since in the service menu stands.
+	CommandLine map[string]string `json:"command_line,omitempty"`
 	// PINFailures counts consecutive wrong PINs per role, and when the last
 	// one was; a login resets it.
 	PINFailures map[string]PINFailures `json:"pin_failures,omitempty"`
+	// PendingTicket is a ticket cashed out and not yet confirmed printed:
+	// its amount is owed to the player by the printer (or, if it cannot
+	// print, by an attendant). TicketSeq numbers every ticket ever issued;
+	// like LastGame it survives a RAM clear, so no validation number is
+	// used twice.
+	PendingTicket *CashOut `json:"pending_ticket,omitempty"`
+	TicketSeq     uint64   `json:"ticket_seq,omitempty"`
+	// PendingBill is a note the machine ordered stacked whose outcome is
+	// not recorded yet; BillRef is the last order number.
+	PendingBill *BillEscrow `json:"pending_bill,omitempty"`
+	BillRef     uint64      `json:"bill_ref,omitempty"`
 	// Progressive hits waiting for their award (local pool or link controller).
 	PendingHits []ProgressiveHit `json:"pending_hits,omitempty"`
 	// Jackpot is the cabinet's own jackpot (nil pools: none opened). It
@@ -180,12 +195,21 @@ func (s *State) Clone() *State {
 		c.Handpay = &h
 	}
 	c.PendingHits = slices.Clone(s.PendingHits)
+	if s.PendingTicket != nil {
+		t := *s.PendingTicket
+		c.PendingTicket = &t
+	}
+	if s.PendingBill != nil {
+		b := *s.PendingBill
+		c.PendingBill = &b
+	}
 	if s.Jackpot.Pools != nil {
 		c.Jackpot = Pools{s.Jackpot.Clone()}
 	}
 	c.Tilts = slices.Clone(s.Tilts)
 	c.DoorsOpen = slices.Clone(s.DoorsOpen)
 	c.Settings = maps.Clone(s.Settings)
+	c.CommandLine = maps.Clone(s.CommandLine)
 	c.PINFailures = maps.Clone(s.PINFailures)
 	c.Games = make([]GameHistory, len(s.Games))
 	for i, g := range s.Games {
@@ -216,10 +240,19 @@ func (s *State) MoneyInTotal() int64 {
 	return m[BillsIn] + m[CoinsIn] + m[TicketIn] + m[ElectronicIn]
 }
 
-// MoneyOutTotal is every credit that left the machine as money.
+// MoneyOutTotal is every credit that left the machine as money, and the
+// ticket on its way out (taken off the credit meter, not yet printed).
 func (s *State) MoneyOutTotal() int64 {
 	m := &s.Meters
-	return m[TicketOut] + m[HopperOut] + m[ElectronicOut] + m[HandpaidCancelled]
+	return m[TicketOut] + m[HopperOut] + m[ElectronicOut] + m[HandpaidCancelled] + s.TicketOwed()
+}
+
+// TicketOwed is the amount of the ticket being printed (0: none).
+func (s *State) TicketOwed() int64 {
+	if s.PendingTicket == nil {
+		return 0
+	}
+	return s.PendingTicket.Cents
 }
 
 // Check verifies the invariants that hold between any two records: the
@@ -309,7 +342,18 @@ func (s *State) cow() *State {
 func (s *State) apply(r Record) error {
 	m := &s.Meters
 	switch r := r.(type) {
+	case TicketPrinted, TicketVoid, BillEscrow, BillReturned:
+		return s.applyDevice(r)
+
 	case MoneyIn:
+		if r.Source == SourceBill {
+			if p := s.PendingBill; p != nil && (r.Order != p.Ref || r.Cents != p.Cents) {
+				return fmt.Errorf("bill of %d cents by order %d while order %d of %d cents is pending", r.Cents, r.Order, p.Ref, p.Cents)
+			} else if p == nil && r.Order != 0 {
+				return fmt.Errorf("bill of %d cents by order %d, which is not pending", r.Cents, r.Order)
+			}
+			s.PendingBill = nil
+		}
 		switch r.Source {
 		case SourceBill:
 			m[BillsIn] += r.Cents
@@ -455,8 +499,13 @@ func (s *State) apply(r Record) error {
 		m[Credits] -= r.Cents
 		switch r.Method {
 		case OutTicket:
-			m[TicketOut] += r.Cents
-			m[TicketsOut]++
+			// Out when the printer confirms it (TicketPrinted).
+			if s.PendingTicket != nil {
+				return fmt.Errorf("ticket %s while ticket %s is not printed", r.Ticket, s.PendingTicket.Ticket)
+			}
+			t := r
+			s.PendingTicket = &t
+			s.TicketSeq++
 		case OutHopper:
 			m[HopperOut] += r.Cents
 		case OutElectronic:
@@ -549,6 +598,14 @@ func (s *State) apply(r Record) error {
 		}
 		settings[r.Key] = r.Value
 		s.Settings = settings
+		if r.From == ConfigCommandLine {
+			given := maps.Clone(s.CommandLine)
+			if given == nil {
+				given = map[string]string{}
+			}
+			given[r.Key] = r.Value
+			s.CommandLine = given
+		}
 		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventService, Detail: r.Who + ": set " + r.Key + " = " + r.Value}), HistoryEvents)
 
 	case Service:
@@ -574,8 +631,9 @@ func (s *State) apply(r Record) error {
 		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventService, Detail: fmt.Sprintf("%s: jackpot level %d opened", r.Who, r.Level)}), HistoryEvents)
 
 	case RAMClear:
-		if s.Open != nil || s.Handpay != nil || s.OwedHandpay != 0 || m[Credits] != 0 || len(s.PendingHits) > 0 {
-			return fmt.Errorf("RAM clear with credits %d, a game in progress, a handpay or a jackpot hit pending", m[Credits])
+		if s.Open != nil || s.Handpay != nil || s.OwedHandpay != 0 || m[Credits] != 0 || len(s.PendingHits) > 0 ||
+			s.PendingTicket != nil || s.PendingBill != nil {
+			return fmt.Errorf("RAM clear with credits %d, a game in progress, a handpay or a jackpot hit pending, or a ticket or bill owed", m[Credits])
 		}
 		*m = [numMeters]int64{}
 		clear(s.BillCounts)
@@ -594,6 +652,9 @@ func (s *State) idle(what string) error {
 	}
 	if s.OwedHandpay != 0 {
 		return fmt.Errorf("cannot %s: a win of %d cents is owed by handpay", what, s.OwedHandpay)
+	}
+	if s.PendingTicket != nil {
+		return fmt.Errorf("cannot %s: ticket %s is not printed yet", what, s.PendingTicket.Ticket)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package meters
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -32,6 +33,8 @@ type player struct {
 	local   bool
 	stated  int64 // contributions stated by game starts, millicents
 	awarded int64 // local awards, cents
+	ticket  int   // tickets issued
+	order   uint64
 }
 
 // openLocal opens the player's local jackpot levels.
@@ -127,9 +130,20 @@ func (p *player) step() {
 	switch k := p.n(20); {
 	case k < 4:
 		b := BillValues[p.n(len(BillValues))]
+		var order uint64
+		if p.n(2) == 0 {
+			// Through the escrow: ordered stacked, then stacked or returned.
+			p.order += uint64(1 + p.n(3))
+			order = p.order
+			p.apply(BillEscrow{At: p.now, Ref: order, Cents: b})
+			if p.n(5) == 0 {
+				p.apply(BillReturned{At: p.now, Ref: order, Cents: b, Why: "returned"})
+				return
+			}
+		}
 		p.credit += b
 		p.in += b
-		p.apply(MoneyIn{At: p.now, Source: SourceBill, Cents: b})
+		p.apply(MoneyIn{At: p.now, Source: SourceBill, Cents: b, Order: order})
 	case k < 5:
 		c := int64(1 + p.n(500))
 		p.credit += c
@@ -141,7 +155,17 @@ func (p *player) step() {
 		c := int64(1 + p.n(int(p.credit)))
 		p.credit -= c
 		p.out += c
-		p.apply(CashOut{At: p.now, Method: OutTicket, Cents: c, Ticket: "0001"})
+		p.ticket++
+		v := fmt.Sprint(p.ticket)
+		p.apply(CashOut{At: p.now, Method: OutTicket, Cents: c, Ticket: v})
+		if p.n(8) == 0 {
+			// The printer could not print it: back to credits.
+			p.credit += c
+			p.out -= c
+			p.apply(TicketVoid{At: p.now, Ticket: v, Cents: c, Why: "printer jam"})
+		} else {
+			p.apply(TicketPrinted{At: p.now, Ticket: v, Cents: c, Reprint: p.n(10) == 0})
+		}
 	case k < 17 && p.credit > 0:
 		c := p.credit
 		p.apply(HandpayPending{At: p.now, Kind: HandpayCancelled, Cents: c})
@@ -398,7 +422,7 @@ func TestTiltsAndDoorsArePartOfTheFold(t *testing.T) {
 func TestRAMClearZeroesMetersKeepsHistory(t *testing.T) {
 	s := lawfulBase(t)
 	for _, r := range []Record{FreeGame{Game: 1, Index: 1, Stops: []int{1}}, GameEnd{Game: 1},
-		CashOut{Method: OutTicket, Cents: 1980, Ticket: "9"}, RAMClear{Who: "tech", Why: "board swap"}} {
+		CashOut{Method: OutTicket, Cents: 1980, Ticket: "9"}, TicketPrinted{Ticket: "9", Cents: 1980}, RAMClear{Who: "tech", Why: "board swap"}} {
 		if err := s.Apply(r); err != nil {
 			t.Fatal(err)
 		}
@@ -424,6 +448,11 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 		HandpayPending{At: 5, Kind: HandpayWin, Cents: 60, Game: 1},
 		HandpayReset{At: 6, Who: "att", Cents: 60},
 		CashOut{At: 7, Method: OutTicket, Cents: 100, Ticket: "1234"},
+		TicketPrinted{At: 7, Ticket: "1234", Cents: 100, Reprint: true},
+		TicketVoid{At: 7, Ticket: "1234", Cents: 100, Why: "printer jam"},
+		BillEscrow{At: 7, Ref: 3, Cents: 2000},
+		BillReturned{At: 7, Ref: 3, Cents: 2000, Why: "validator returned it"},
+		MoneyIn{At: 7, Source: SourceBill, Cents: 2000, Order: 4},
 		ProgressiveHit{At: 8, Game: 1, Level: 1, Cents: 99_000},
 		ProgressiveAward{At: 9, Game: 1, Level: 1, Cents: 100000, Attendant: true},
 		ProgressiveAward{At: 9, Game: 1, Level: 9, Cents: 100000, Target: 5_000_000},
