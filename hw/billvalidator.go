@@ -1,9 +1,12 @@
 package hw
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 )
@@ -22,14 +25,25 @@ type BillValidatorConfig struct {
 	RejectRate float64
 	// Rand returns numbers in [0,1) for the reject rate; nil uses math/rand/v2.
 	Rand func() float64
+	// StateFile, when set, is the validator's own memory of the last order
+	// it stacked, kept across a power loss as a real validator's is (the
+	// machine asks for it at power-up to settle an order it gave).
+	StateFile string
 }
 
 // BillValidator is a simulated bill validator. It starts disabled: the machine
-// enables it when it may take money. Each Insert produces exactly one event,
-// returned and also sent on the events channel given to NewBillValidator.
+// enables it when it may take money. A valid note waits in escrow
+// (BillEscrowed) until the machine orders it stacked (Stack, BillStacked) or
+// returned (Return, BillRejected); every other insert is answered at once.
+// Events are returned and also sent on the events channel given to
+// NewBillValidator.
 type BillValidator struct {
 	mu         sync.Mutex
 	enabled    bool
+	escrow     int64  // the note held in escrow, cents (0: none)
+	stacked    uint64 // the order number of the last note stacked
+	cashbox    Cashbox
+	stateFile  string
 	accept     []int64 // the notes it may take; nil: every note it knows
 	jammed     bool
 	jamNext    bool
@@ -42,14 +56,105 @@ type BillValidator struct {
 // not, every event is sent on it (blocking while it is full, so money events
 // are never dropped).
 func NewBillValidator(cfg BillValidatorConfig, events chan<- DeviceEvent) (*BillValidator, error) {
-	v := &BillValidator{rnd: cfg.Rand, events: events}
+	v := &BillValidator{rnd: cfg.Rand, events: events, stateFile: cfg.StateFile}
 	if v.rnd == nil {
 		v.rnd = rand.Float64
 	}
 	if err := v.SetRejectRate(cfg.RejectRate); err != nil {
 		return nil, err
 	}
+	if v.stateFile != "" {
+		b, err := os.ReadFile(v.stateFile)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			return nil, fmt.Errorf("hw: bill validator: %w", err)
+		default:
+			var st validatorState
+			if err := json.Unmarshal(b, &st); err != nil {
+				return nil, fmt.Errorf("hw: bill validator: %s: %w", v.stateFile, err)
+			}
+			v.stacked, v.cashbox = st.LastStacked, st.Cashbox
+		}
+	}
 	return v, nil
+}
+
+// validatorState is what the validator remembers across a power loss. A
+// note in escrow is not in it: a validator returns it when it powers up.
+type validatorState struct {
+	LastStacked uint64  `json:"last_stacked"`
+	Cashbox     Cashbox `json:"cashbox"`
+}
+
+// Cashbox is what the validator has stacked since it was installed: the
+// money a drop count would find.
+type Cashbox struct {
+	Notes int   `json:"notes"`
+	Cents int64 `json:"cents"`
+}
+
+// Cashbox returns what the validator has stacked.
+func (v *BillValidator) Cashbox() Cashbox {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.cashbox
+}
+
+// LastStacked is the order number of the last note stacked (0: none).
+func (v *BillValidator) LastStacked() uint64 {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.stacked
+}
+
+// Errors of Stack and Return.
+var (
+	ErrNoEscrow = errors.New("hw: bill validator: no note in escrow")
+	ErrNoOrder  = errors.New("hw: bill validator: stack order number 0")
+)
+
+// Stack moves the note in escrow into the cashbox under the machine's
+// order number, remembers the order, and reports BillStacked. If the order
+// cannot be remembered the note is returned instead: a note in the
+// cashbox whose order the validator cannot vouch for after a power loss
+// could be lost to the player.
+func (v *BillValidator) Stack(order uint64) error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if order == 0 {
+		return ErrNoOrder
+	}
+	if v.escrow == 0 {
+		return ErrNoEscrow
+	}
+	cents := v.escrow
+	v.escrow = 0
+	box := Cashbox{Notes: v.cashbox.Notes + 1, Cents: v.cashbox.Cents + cents}
+	if v.stateFile != "" {
+		b, _ := json.Marshal(validatorState{LastStacked: order, Cashbox: box})
+		if err := writeFileAtomic(filepath.Dir(v.stateFile), filepath.Base(v.stateFile), b); err != nil {
+			v.emit(BillRejected{Cents: cents, Reason: RejectFailed, Order: order})
+			return fmt.Errorf("hw: bill validator: remembering order %d: %w", order, err)
+		}
+	}
+	v.stacked, v.cashbox = order, box
+	v.emit(BillStacked{Cents: cents, Order: order})
+	return nil
+}
+
+// Return gives the note in escrow back to the player; order is the
+// machine's stack order it answers (0: the machine never ordered it).
+func (v *BillValidator) Return(reason string, order uint64) error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.escrow == 0 {
+		return ErrNoEscrow
+	}
+	cents := v.escrow
+	v.escrow = 0
+	v.emit(BillRejected{Cents: cents, Reason: reason, Order: order})
+	return nil
 }
 
 // Enable enables or disables bill acceptance.
@@ -105,11 +210,12 @@ func (v *BillValidator) JamNext() {
 }
 
 // Insert presents a bill of the given value. The outcome, in order of
-// precedence: jammed → BillRejected{jammed}; disabled → BillRejected{disabled};
-// jam injected → BillJam (bill not stacked); not a €5…€500 note →
+// precedence: jammed → BillRejected{jammed}; a note already in escrow →
+// BillRejected{busy}; disabled → BillRejected{disabled}; jam injected →
+// BillJam (bill not stacked); not a €5…€500 note →
 // BillRejected{invalid_value}; a note outside Accept →
 // BillRejected{inhibited}; reject-rate draw → BillRejected{unrecognized};
-// otherwise BillStacked.
+// otherwise BillEscrowed, and the machine's Stack or Return follows.
 func (v *BillValidator) Insert(cents int64) DeviceEvent {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -117,6 +223,8 @@ func (v *BillValidator) Insert(cents int64) DeviceEvent {
 	switch {
 	case v.jammed:
 		ev = BillRejected{Cents: cents, Reason: RejectJammed}
+	case v.escrow != 0:
+		ev = BillRejected{Cents: cents, Reason: RejectBusy}
 	case !v.enabled:
 		ev = BillRejected{Cents: cents, Reason: RejectDisabled}
 	case v.jamNext:
@@ -130,7 +238,8 @@ func (v *BillValidator) Insert(cents int64) DeviceEvent {
 	case v.rejectRate > 0 && v.rnd() < v.rejectRate:
 		ev = BillRejected{Cents: cents, Reason: RejectUnrecognized}
 	default:
-		ev = BillStacked{Cents: cents}
+		v.escrow = cents
+		ev = BillEscrowed{Cents: cents}
 	}
 	v.emit(ev)
 	return ev

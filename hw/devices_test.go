@@ -2,6 +2,8 @@ package hw
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -19,34 +21,35 @@ func TestBillValidatorPaths(t *testing.T) {
 		do   func() DeviceEvent
 		want DeviceEvent
 	}{
-		{"disabled at start", func() DeviceEvent { return v.Insert(2000) }, BillRejected{2000, RejectDisabled}},
-		{"enabled: €20 stacked", func() DeviceEvent { v.Enable(true); return v.Insert(2000) }, BillStacked{2000}},
-		{"€5 stacked", func() DeviceEvent { return v.Insert(500) }, BillStacked{500}},
-		{"€500 stacked", func() DeviceEvent { return v.Insert(50000) }, BillStacked{50000}},
-		{"€1 is not a note", func() DeviceEvent { return v.Insert(100) }, BillRejected{100, RejectInvalidValue}},
-		{"€1000 is not accepted", func() DeviceEvent { return v.Insert(100000) }, BillRejected{100000, RejectInvalidValue}},
-		{"€15 is no value", func() DeviceEvent { return v.Insert(1500) }, BillRejected{1500, RejectInvalidValue}},
-		{"disabled again", func() DeviceEvent { v.Enable(false); return v.Insert(5000) }, BillRejected{5000, RejectDisabled}},
+		{"disabled at start", func() DeviceEvent { return v.Insert(2000) }, BillRejected{2000, RejectDisabled, 0}},
+		{"enabled: €20 stacked", func() DeviceEvent { v.Enable(true); return v.Insert(2000) }, BillEscrowed{2000}},
+		{"€5 stacked", func() DeviceEvent { return v.Insert(500) }, BillEscrowed{500}},
+		{"€500 stacked", func() DeviceEvent { return v.Insert(50000) }, BillEscrowed{50000}},
+		{"€1 is not a note", func() DeviceEvent { return v.Insert(100) }, BillRejected{100, RejectInvalidValue, 0}},
+		{"€1000 is not accepted", func() DeviceEvent { return v.Insert(100000) }, BillRejected{100000, RejectInvalidValue, 0}},
+		{"€15 is no value", func() DeviceEvent { return v.Insert(1500) }, BillRejected{1500, RejectInvalidValue, 0}},
+		{"disabled again", func() DeviceEvent { v.Enable(false); return v.Insert(5000) }, BillRejected{5000, RejectDisabled, 0}},
 		{"jam on next insert", func() DeviceEvent { v.Enable(true); v.JamNext(); return v.Insert(10000) }, BillJam{}},
-		{"jammed rejects", func() DeviceEvent { return v.Insert(10000) }, BillRejected{10000, RejectJammed}},
-		{"jammed rejects even when disabled", func() DeviceEvent { v.Enable(false); return v.Insert(500) }, BillRejected{500, RejectJammed}},
+		{"jammed rejects", func() DeviceEvent { return v.Insert(10000) }, BillRejected{10000, RejectJammed, 0}},
+		{"jammed rejects even when disabled", func() DeviceEvent { v.Enable(false); return v.Insert(500) }, BillRejected{500, RejectJammed, 0}},
 		{"clear jam", func() DeviceEvent {
 			if err := v.ClearJam(); err != nil {
 				t.Fatal(err)
 			}
 			return <-events // the cleared event is only on the channel
 		}, BillJamCleared{}},
-		{"after clear, disabled still rejects", func() DeviceEvent { return v.Insert(500) }, BillRejected{500, RejectDisabled}},
-		{"after clear, enabled stacks", func() DeviceEvent { v.Enable(true); return v.Insert(20000) }, BillStacked{20000}},
-		{"reject rate: draw 0.9 ≥ 0.5 stacks", func() DeviceEvent { _ = v.SetRejectRate(0.5); return v.Insert(1000) }, BillStacked{1000}},
-		{"reject rate: draw 0.1 < 0.5 rejects", func() DeviceEvent { return v.Insert(1000) }, BillRejected{1000, RejectUnrecognized}},
-		{"reject rate 0 never draws", func() DeviceEvent { _ = v.SetRejectRate(0); return v.Insert(1000) }, BillStacked{1000}},
-		{"inhibited note", func() DeviceEvent { v.Accept([]int64{500, 2000}); return v.Insert(1000) }, BillRejected{1000, RejectInhibited}},
-		{"allowed note", func() DeviceEvent { return v.Insert(2000) }, BillStacked{2000}},
-		{"no note allowed", func() DeviceEvent { v.Accept([]int64{}); return v.Insert(2000) }, BillRejected{2000, RejectInhibited}},
-		{"not a note beats inhibited", func() DeviceEvent { return v.Insert(700) }, BillRejected{700, RejectInvalidValue}},
-		{"restriction lifted", func() DeviceEvent { v.Accept(nil); return v.Insert(1000) }, BillStacked{1000}},
+		{"after clear, disabled still rejects", func() DeviceEvent { return v.Insert(500) }, BillRejected{500, RejectDisabled, 0}},
+		{"after clear, enabled stacks", func() DeviceEvent { v.Enable(true); return v.Insert(20000) }, BillEscrowed{20000}},
+		{"reject rate: draw 0.9 ≥ 0.5 stacks", func() DeviceEvent { _ = v.SetRejectRate(0.5); return v.Insert(1000) }, BillEscrowed{1000}},
+		{"reject rate: draw 0.1 < 0.5 rejects", func() DeviceEvent { return v.Insert(1000) }, BillRejected{1000, RejectUnrecognized, 0}},
+		{"reject rate 0 never draws", func() DeviceEvent { _ = v.SetRejectRate(0); return v.Insert(1000) }, BillEscrowed{1000}},
+		{"inhibited note", func() DeviceEvent { v.Accept([]int64{500, 2000}); return v.Insert(1000) }, BillRejected{1000, RejectInhibited, 0}},
+		{"allowed note", func() DeviceEvent { return v.Insert(2000) }, BillEscrowed{2000}},
+		{"no note allowed", func() DeviceEvent { v.Accept([]int64{}); return v.Insert(2000) }, BillRejected{2000, RejectInhibited, 0}},
+		{"not a note beats inhibited", func() DeviceEvent { return v.Insert(700) }, BillRejected{700, RejectInvalidValue, 0}},
+		{"restriction lifted", func() DeviceEvent { v.Accept(nil); return v.Insert(1000) }, BillEscrowed{1000}},
 	}
+	var order uint64
 	for _, s := range steps {
 		got := s.do()
 		if got != s.want {
@@ -63,6 +66,19 @@ func TestBillValidatorPaths(t *testing.T) {
 		default:
 			t.Fatalf("%s: no event on the channel", s.name)
 		}
+		if e, ok := s.want.(BillEscrowed); ok {
+			// The machine orders every note in escrow stacked.
+			order++
+			if err := v.Stack(order); err != nil {
+				t.Fatalf("%s: stack: %v", s.name, err)
+			}
+			if ev := <-events; ev != (BillStacked{Cents: e.Cents, Order: order}) {
+				t.Fatalf("%s: stacked %#v, want order %d", s.name, ev, order)
+			}
+		}
+	}
+	if err := v.Stack(order + 1); !errors.Is(err, ErrNoEscrow) {
+		t.Errorf("Stack with nothing in escrow: %v", err)
 	}
 	if err := v.ClearJam(); !errors.Is(err, ErrNotJammed) {
 		t.Errorf("ClearJam with no jam: %v", err)
@@ -80,6 +96,55 @@ func TestBillValidatorPaths(t *testing.T) {
 	}
 	if got := AcceptedBills(); !reflect.DeepEqual(got, []int64{500, 1000, 2000, 5000, 10000, 20000, 50000}) {
 		t.Errorf("accepted %v", got)
+	}
+}
+
+// TestBillValidatorEscrowAndMemory: one note at a time in escrow; a
+// returned note ends its order; the last order stacked survives a power
+// loss (a new validator on the same state file), a note in escrow does not.
+func TestBillValidatorEscrowAndMemory(t *testing.T) {
+	events := make(chan DeviceEvent, 16)
+	state := filepath.Join(t.TempDir(), "validator.json")
+	v, err := NewBillValidator(BillValidatorConfig{StateFile: state}, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Enable(true)
+	if ev := v.Insert(2000); ev != (BillEscrowed{2000}) {
+		t.Fatalf("insert: %#v", ev)
+	}
+	<-events
+	if ev := v.Insert(500); ev != (BillRejected{500, RejectBusy, 0}) {
+		t.Fatalf("second note while one is in escrow: %#v", ev)
+	}
+	<-events
+	if err := v.Return("machine disabled", 4); err != nil {
+		t.Fatal(err)
+	}
+	if ev := <-events; ev != (BillRejected{2000, "machine disabled", 4}) {
+		t.Fatalf("return: %#v", ev)
+	}
+	v.Insert(5000)
+	<-events
+	if err := v.Stack(5); err != nil {
+		t.Fatal(err)
+	}
+	<-events
+	v.Insert(1000) // left in escrow at the power loss
+	<-events
+	again, err := NewBillValidator(BillValidatorConfig{StateFile: state}, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.LastStacked() != 5 || again.Cashbox() != (Cashbox{Notes: 1, Cents: 5000}) {
+		t.Fatalf("after a power loss the validator remembers order %d and a cashbox of %+v, want 5 and one €50 note", again.LastStacked(), again.Cashbox())
+	}
+	if err := again.Stack(6); !errors.Is(err, ErrNoEscrow) {
+		t.Fatalf("a note in escrow survived the power loss: %v", err)
+	}
+	os.WriteFile(state, []byte("{garbage"), 0o600)
+	if _, err := NewBillValidator(BillValidatorConfig{StateFile: state}, nil); err == nil {
+		t.Fatal("a damaged validator memory was accepted")
 	}
 }
 
@@ -199,7 +264,10 @@ func recvEvent(t *testing.T, ch <-chan DeviceEvent) DeviceEvent {
 
 func TestPrinterWithClock(t *testing.T) {
 	events := make(chan DeviceEvent, 16)
-	p := NewPrinter(PrinterConfig{Delay: 20 * time.Millisecond, Paper: 1}, events)
+	p, err := NewPrinter(PrinterConfig{Delay: 20 * time.Millisecond, Paper: 1}, events)
+	if err != nil {
+		t.Fatal(err)
+	}
 	at := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	tk := Ticket{Validation: "123456789012345678", Cents: 25050, MachineID: "EGM-42", At: at}
 	start := time.Now()
@@ -269,7 +337,13 @@ func TestSimDevicesShareEvents(t *testing.T) {
 	sim := b.Sim()
 	sim.Bills().Enable(true)
 	sim.Bills().Insert(5000)
-	if ev := recvEvent(t, sim.Events()); ev != (BillStacked{5000}) || ev.Kind() != "bill_stacked" {
+	if ev := recvEvent(t, sim.Events()); ev != (BillEscrowed{5000}) || ev.Kind() != "bill_escrowed" {
+		t.Fatalf("event %#v", ev)
+	}
+	if err := sim.Bills().Stack(1); err != nil {
+		t.Fatal(err)
+	}
+	if ev := recvEvent(t, sim.Events()); ev != (BillStacked{5000, 1}) || ev.Kind() != "bill_stacked" {
 		t.Fatalf("event %#v", ev)
 	}
 	if err := sim.Printer().Print(Ticket{Validation: "1", Cents: 5000, MachineID: "SIM", At: time.Now()}); err != nil {
@@ -277,5 +351,41 @@ func TestSimDevicesShareEvents(t *testing.T) {
 	}
 	if ev := recvEvent(t, sim.Events()); ev != (TicketPrinted{"1"}) || ev.Kind() != "ticket_printed" {
 		t.Fatalf("event %#v", ev)
+	}
+}
+
+// TestPrinterTrayOutlivesThePrinter: what a printer printed stays printed
+// across a power loss (a new printer on the same tray lists it, reprint mark
+// included); a line torn by the power loss is not a ticket.
+func TestPrinterTrayOutlivesThePrinter(t *testing.T) {
+	tray := filepath.Join(t.TempDir(), "printed.jsonl")
+	events := make(chan DeviceEvent, 16)
+	p, err := NewPrinter(PrinterConfig{Delay: time.Millisecond, Tray: tray}, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	for _, tk := range []Ticket{{Validation: "A1", Cents: 2000, MachineID: "M", At: at}, {Validation: "A1", Cents: 2000, MachineID: "M", At: at, Reprint: true}} {
+		if err := p.Print(tk); err != nil {
+			t.Fatal(err)
+		}
+		if ev := recvEvent(t, events); ev != (TicketPrinted{"A1"}) {
+			t.Fatalf("event %#v", ev)
+		}
+	}
+	f, _ := os.OpenFile(tray, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"validation":"A2","ce`)
+	f.Close()
+	again, err := NewPrinter(PrinterConfig{Tray: tray}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := again.Printed()
+	if len(got) != 2 || got[0].Validation != "A1" || got[0].Reprint || !got[1].Reprint || got[1].Cents != 2000 || !got[1].At.Equal(at) {
+		t.Fatalf("tray after a power loss: %+v", got)
+	}
+	os.WriteFile(tray, []byte("{bad\n{\"validation\":\"A3\",\"cents\":5}\n"), 0o600)
+	if _, err := NewPrinter(PrinterConfig{Tray: tray}, nil); err == nil {
+		t.Fatal("a damaged line inside the tray was accepted")
 	}
 }

@@ -7,14 +7,24 @@ type DeviceEvent interface {
 	Kind() string
 }
 
-// BillStacked: a bill was validated and stacked in the cashbox; credit it.
-type BillStacked struct{ Cents int64 }
+// BillEscrowed: a valid note is held in escrow; the machine orders it
+// stacked or returned.
+type BillEscrowed struct{ Cents int64 }
+
+// BillStacked: a bill was stacked in the cashbox by the machine's order
+// (Order; 0 for a validator that stacks on its own); credit it.
+type BillStacked struct {
+	Cents int64
+	Order uint64
+}
 
 // BillRejected: a bill was returned to the player. Reason is one of the
-// Reject* constants.
+// Reject* constants or the machine's reason for a Return; Order is the
+// machine's stack order it ends, if any.
 type BillRejected struct {
 	Cents  int64
 	Reason string
+	Order  uint64
 }
 
 // BillJam: the bill path is jammed; the bill was not stacked (no credit) and
@@ -48,6 +58,8 @@ const (
 	// RejectInhibited: a note the validator knows but has been told not to
 	// take (the host's bill denominations, SAS 0x08).
 	RejectInhibited = "inhibited"
+	RejectBusy      = "busy"   // a note is already in escrow
+	RejectFailed    = "failed" // the stack order could not be carried out
 )
 
 // Printer fault reasons.
@@ -57,6 +69,7 @@ const (
 	FaultOffline  = "offline"
 )
 
+func (BillEscrowed) Kind() string   { return "bill_escrowed" }
 func (BillStacked) Kind() string    { return "bill_stacked" }
 func (BillRejected) Kind() string   { return "bill_rejected" }
 func (BillJam) Kind() string        { return "bill_jam" }

@@ -1,8 +1,11 @@
 package hw
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -10,10 +13,13 @@ import (
 
 // Ticket is what the machine asks the printer to print (a cash-out voucher).
 type Ticket struct {
-	Validation string
-	Cents      int64
-	MachineID  string
-	At         time.Time
+	Validation string    `json:"validation"`
+	Cents      int64     `json:"cents"`
+	MachineID  string    `json:"machine_id"`
+	At         time.Time `json:"at"`
+	// Reprint marks a copy printed again after a power loss hid whether
+	// the first one came out; it has the first one's validation number.
+	Reprint bool `json:"reprint,omitempty"`
 }
 
 // PrinterConfig configures a simulated ticket printer.
@@ -23,6 +29,10 @@ type PrinterConfig struct {
 	// Paper is how many tickets a full paper stack holds (default 200); Refill
 	// restores it.
 	Paper int
+	// Tray, when set, is a file where the simulated printer lays every
+	// ticket it prints (one JSON line each, synced before TicketPrinted is
+	// reported): the paper that stays printed when the cabinet loses power.
+	Tray string
 }
 
 const (
@@ -186,6 +196,7 @@ func (c *PrinterCore) SetPaper(n int) error {
 // channel: TicketPrinted after the print delay, or PrinterFault.
 type Printer struct {
 	mu     sync.Mutex
+	tray   string
 	core   *PrinterCore
 	timer  *time.Timer
 	events chan<- DeviceEvent
@@ -193,9 +204,48 @@ type Printer struct {
 }
 
 // NewPrinter returns a ready simulated printer. events may be nil; when it is
-// not, every event is sent on it (blocking while it is full).
-func NewPrinter(cfg PrinterConfig, events chan<- DeviceEvent) *Printer {
-	return &Printer{core: NewPrinterCore(cfg), events: events, now: time.Now}
+// not, every event is sent on it (blocking while it is full). With a tray,
+// the tickets already in it are the printer's history.
+func NewPrinter(cfg PrinterConfig, events chan<- DeviceEvent) (*Printer, error) {
+	p := &Printer{core: NewPrinterCore(cfg), events: events, now: time.Now, tray: cfg.Tray}
+	if p.tray != "" {
+		b, err := os.ReadFile(p.tray)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("hw: printer: tray: %w", err)
+		}
+		for i, line := range bytes.Split(b, []byte("\n")) {
+			var t Ticket
+			if len(line) == 0 {
+				continue
+			}
+			if err := json.Unmarshal(line, &t); err != nil {
+				// A line torn by a power loss: its ticket was not reported
+				// printed, so the machine prints it again.
+				if i == bytes.Count(b, []byte("\n")) {
+					continue
+				}
+				return nil, fmt.Errorf("hw: printer: tray %s line %d: %w", p.tray, i+1, err)
+			}
+			p.core.printed = append(p.core.printed, t)
+		}
+	}
+	return p, nil
+}
+
+// layInTray appends a printed ticket to the tray file and syncs it.
+func (p *Printer) layInTray(t Ticket) error {
+	f, err := os.OpenFile(p.tray, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	b, _ := json.Marshal(t)
+	if _, err = f.Write(append(b, '\n')); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Print starts printing t. It returns an error only for a request the printer
@@ -221,7 +271,14 @@ func (p *Printer) tick() {
 		p.timer = time.AfterFunc(due.Sub(p.now()), p.tick)
 		return
 	}
-	p.emit(p.core.Advance(p.now()))
+	evs := p.core.Advance(p.now())
+	if len(evs) > 0 && p.tray != "" {
+		if err := p.layInTray(p.core.printed[len(p.core.printed)-1]); err != nil {
+			// The ticket is on paper whatever the simulation's file says.
+			fmt.Fprintf(os.Stderr, "hw: printer: tray: %v\n", err)
+		}
+	}
+	p.emit(evs)
 }
 
 // InjectFault puts the printer in fault (jam, offline or paper_out).

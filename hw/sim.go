@@ -2,6 +2,8 @@ package hw
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"periph.io/x/conn/v3/gpio"
 )
@@ -37,10 +39,39 @@ func newSim(b *Board, pins map[string]*SimPin) *Sim {
 	for _, m := range b.meters {
 		s.pins[m.name] = simEntry{pin: pins[m.name], activeLow: m.activeLow, meter: true}
 	}
-	// A zero config is always valid.
-	s.bills, _ = NewBillValidator(BillValidatorConfig{}, s.events)
-	s.printer = NewPrinter(PrinterConfig{}, s.events)
+	// Devices with no memory; KeepDevices gives them one.
+	_ = s.openDevices(SimDevices{})
 	return s
+}
+
+// KeepDevices replaces the simulated validator and printer by ones that
+// keep their memory in cfg.Dir. Call it before the devices are used.
+func (s *Sim) KeepDevices(cfg SimDevices) error { return s.openDevices(cfg) }
+
+// SimDevices configures the simulated bill validator and printer.
+type SimDevices struct {
+	// Dir, when set, keeps what the devices themselves keep across a power
+	// loss: the validator's last stacked order (validator.json) and the
+	// printer's tray of printed tickets (printed.jsonl).
+	Dir string
+}
+
+func (s *Sim) openDevices(cfg SimDevices) error {
+	var vc BillValidatorConfig
+	var pc PrinterConfig
+	if cfg.Dir != "" {
+		if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
+			return fmt.Errorf("hw: sim devices: %w", err)
+		}
+		vc.StateFile = filepath.Join(cfg.Dir, "validator.json")
+		pc.Tray = filepath.Join(cfg.Dir, "printed.jsonl")
+	}
+	var err error
+	if s.bills, err = NewBillValidator(vc, s.events); err != nil {
+		return err
+	}
+	s.printer, err = NewPrinter(pc, s.events)
+	return err
 }
 
 // Set drives an input's simulated pin to its active (pressed, turned on,
