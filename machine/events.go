@@ -8,7 +8,11 @@
 // (DESIGN rule 1, commit before show).
 package machine
 
-import "time"
+import (
+	"time"
+
+	"github.com/openegm/cabinet/meters"
+)
 
 // Event is an input of the machine.
 type Event interface{ at() time.Time }
@@ -30,6 +34,26 @@ type SelfTest struct {
 type PowerUp struct {
 	At    time.Time
 	Tests SelfTest
+	// Devices is what the money devices remember across the power loss:
+	// the machine settles the orders the ledger left open with it.
+	Devices DeviceStatus
+	// PriorFault is a meter fault from before this start, kept outside the
+	// ledger (which could not record it then): it becomes a tilt that only
+	// a technician clears.
+	PriorFault string
+	// Settings are the operator's settings given at start-up (the command
+	// line), validated by the caller; a value that differs from the one
+	// given at the previous start is recorded and applied.
+	Settings map[string]string
+}
+
+// DeviceStatus is what the bill validator and the printer report when the
+// machine powers up.
+type DeviceStatus struct {
+	// LastStacked is the validator's last stacked order (0: none).
+	LastStacked uint64
+	// PrinterFault is why the printer cannot print ("" when it can).
+	PrinterFault string
 }
 
 // PowerDown is an orderly shutdown (the cabinet's power switch, SIGTERM).
@@ -78,17 +102,28 @@ type Door struct {
 	Open bool
 }
 
-// BillStacked is a bill the validator accepted into the stacker.
-type BillStacked struct {
+// BillEscrowed is a valid note held in the validator's escrow: the machine
+// orders it stacked (after recording the order) or returned.
+type BillEscrowed struct {
 	At    time.Time
 	Cents int64
 }
 
-// BillRejected is a bill the validator returned.
+// BillStacked is a bill the validator put into the stacker, by the
+// machine's StackBill order (Order 0: a validator that stacks on its own).
+type BillStacked struct {
+	At    time.Time
+	Cents int64
+	Order uint64
+}
+
+// BillRejected is a bill the validator returned; Order is the StackBill
+// order it ends, if any.
 type BillRejected struct {
 	At     time.Time
 	Cents  int64
 	Reason string
+	Order  uint64
 }
 
 // BillJam and BillJamCleared report the validator's jam.
@@ -101,10 +136,12 @@ type TicketPrinted struct {
 	Validation string
 }
 
-// PrinterFault and PrinterOK report the printer's state.
+// PrinterFault and PrinterOK report the printer's state. Validation is the
+// ticket the fault stopped, if one was printing.
 type PrinterFault struct {
-	At     time.Time
-	Reason string
+	At         time.Time
+	Reason     string
+	Validation string
 }
 type PrinterOK struct{ At time.Time }
 
@@ -167,11 +204,14 @@ type Verdict struct {
 	Report   string   `json:"report,omitempty"` // file of the exported report (its signature: .sig beside it)
 }
 
-// LedgerFault tells the machine a commit failed: its meters can no longer be
-// vouched for, so it must not play (regulation rule 9).
+// LedgerFault tells the machine a commit failed (or a meter could not be
+// kept): its meters can no longer be vouched for, so it must not play
+// (regulation rule 9). Committed is the ledger's state, what is durable:
+// the machine goes back to it, so nothing a failed commit carried is shown.
 type LedgerFault struct {
-	At  time.Time
-	Err string
+	At        time.Time
+	Err       string
+	Committed *meters.State
 }
 
 func (e PowerUp) at() time.Time        { return e.At }
@@ -181,6 +221,7 @@ func (e Button) at() time.Time         { return e.At }
 func (e Key) at() time.Time            { return e.At }
 func (e Door) at() time.Time           { return e.At }
 func (e BillStacked) at() time.Time    { return e.At }
+func (e BillEscrowed) at() time.Time   { return e.At }
 func (e BillRejected) at() time.Time   { return e.At }
 func (e BillJam) at() time.Time        { return e.At }
 func (e BillJamCleared) at() time.Time { return e.At }
@@ -195,13 +236,32 @@ func (e LedgerVerdict) at() time.Time  { return e.At }
 // Device commands the owner carries out after the records are committed.
 type Device interface{ device() }
 
-// PrintTicket asks the printer for a cash-out ticket.
+// PrintTicket asks the printer for a cash-out ticket. A reprint carries the
+// first copy's validation number and says REPRINT on the paper.
 type PrintTicket struct {
 	Validation string
 	Cents      int64
 	MachineID  string
 	At         time.Time
+	Reprint    bool `json:",omitempty"`
 }
+
+// StackBill orders the validator to stack the note in escrow under Order
+// (committed first as a meters.BillEscrow).
+type StackBill struct {
+	Order uint64
+	Cents int64
+}
+
+// ReturnBill orders the validator to give back the note in escrow, if it
+// holds one; Order is the stack order it ends (0: none was given).
+type ReturnBill struct {
+	Order  uint64
+	Reason string
+}
+
+func (StackBill) device()  {}
+func (ReturnBill) device() {}
 
 // InspectLedger asks the owner to verify the ledger (and with Export, to
 // write the signed report) for the service menu; it answers with a

@@ -53,6 +53,12 @@ const (
 	TiltRNG      = "rng"
 	TiltBillJam  = "bill_jam"
 	TiltPrinter  = "printer"
+	// TiltBillValidator: the validator stacked a note the ledger did not
+	// order (the cashbox and the meters disagree until someone looks).
+	TiltBillValidator = "bill_validator"
+	// TiltMeter: a meter fault happened before this start (the ledger or a
+	// hard meter could not be written); the technician clears it.
+	TiltMeter = "meter"
 )
 
 // tiltClear says how a tilt is cleared: "restart" (a self-test failure stays
@@ -60,7 +66,8 @@ const (
 // fine again and an attendant turns the key).
 var tiltClear = map[string]string{
 	TiltProgram: "restart", TiltPaytable: "restart", TiltRNG: "restart",
-	TiltBillJam: "key", TiltPrinter: "key",
+	TiltBillJam: "key", TiltPrinter: "key", TiltBillValidator: "key",
+	TiltMeter: "technician",
 }
 
 // phase of the game cycle.
@@ -92,7 +99,7 @@ type Machine struct {
 	hostBillOnce    bool            // the host turns the acceptor off after each bill (0x08)
 	fault           string          // meter fault: nothing more can be recorded
 	devFault        map[string]bool // device conditions behind key-cleared tilts
-	printing        *PrintTicket    // a ticket committed, not yet confirmed printed
+	reprint         bool            // the ticket being printed is a reprint
 	lang            string
 	message         Message
 	keyOn           bool
@@ -123,7 +130,7 @@ func New(cfg Config, pt *reels.Certified, st *meters.State, src rng.Source) *Mac
 	// defaults the program was started with. The paytable setting is chosen
 	// by the owner before it loads and checks the paytable.
 	for k, v := range m.st.Settings {
-		if k != "paytable" && k != SettingProgram {
+		if settable[k] {
 			m.setConfig(k, v)
 		}
 	}
@@ -146,9 +153,14 @@ func (m *Machine) Step(ev Event) Effects {
 		m.now = t
 	}
 	if m.fault != "" {
-		// Nothing can be recorded, so nothing may happen.
-		if _, ok := ev.(Button); ok {
+		// Nothing can be recorded, so nothing may happen, and no money is
+		// taken: a note offered anyway goes back.
+		switch e := ev.(type) {
+		case Button:
 			eff.Refused = "refused_meter_fault"
+		case BillEscrowed:
+			eff.Devices = append(eff.Devices, ReturnBill{Reason: "meter fault"})
+			m.say("msg_bill_rejected", e.Cents)
 		}
 		return eff
 	}
@@ -166,15 +178,14 @@ func (m *Machine) Step(ev Event) Effects {
 		m.key(e, &eff)
 	case Door:
 		m.door(e, &eff)
+	case BillEscrowed:
+		m.billEscrowed(e, &eff)
 	case BillStacked:
-		// The bill is in the stacker whatever state the machine is in: it
-		// must be credited.
-		m.record(&eff, meters.MoneyIn{At: m.ns(), Source: meters.SourceBill, Cents: e.Cents})
-		m.say("msg_bill_accepted", e.Cents)
-		if m.hostBillOnce {
-			m.hostNoBills = true // until the host turns it on again (0x06)
-		}
+		m.billStacked(e, &eff)
 	case BillRejected:
+		if p := m.st.PendingBill; p != nil && e.Order == p.Ref {
+			m.record(&eff, meters.BillReturned{At: m.ns(), Ref: p.Ref, Cents: p.Cents, Why: "validator returned it: " + e.Reason})
+		}
 		m.say("msg_bill_rejected", e.Cents)
 	case BillJam:
 		m.devFault[TiltBillJam] = true
@@ -182,13 +193,18 @@ func (m *Machine) Step(ev Event) Effects {
 	case BillJamCleared:
 		delete(m.devFault, TiltBillJam)
 	case TicketPrinted:
-		if m.printing != nil && m.printing.Validation == e.Validation {
-			m.printing = nil
-			m.say("msg_ticket_printed")
+		if t := m.st.PendingTicket; t != nil && t.Ticket == e.Validation {
+			if m.record(&eff, meters.TicketPrinted{At: m.ns(), Ticket: t.Ticket, Cents: t.Cents, Reprint: m.reprint}) {
+				m.reprint = false
+				m.say("msg_ticket_printed")
+			}
 		}
 	case PrinterFault:
 		m.devFault[TiltPrinter] = true
 		m.tilt(&eff, TiltPrinter, e.Reason)
+		if m.st.PendingTicket != nil {
+			m.ticketToHandpay(&eff, "printer fault: "+e.Reason)
+		}
 	case PrinterOK:
 		delete(m.devFault, TiltPrinter)
 	case HostCommand:
@@ -209,7 +225,8 @@ func (m *Machine) Step(ev Event) Effects {
 	case HostBillDenominations:
 		m.hostBills, m.hostBillOnce = slices.Clone(e.Accept), e.DisableAfterAccept
 	case LedgerFault:
-		m.fault = e.Err
+		m.ledgerFault(e, &eff)
+		return eff
 	case LinkBroadcast:
 		m.linkBroadcast(e, &eff)
 	case LedgerVerdict:
@@ -275,6 +292,11 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	if e.Tests.Paytable != "" {
 		m.pt = nil
 	}
+	if e.PriorFault != "" {
+		m.tilt(eff, TiltMeter, e.PriorFault)
+	}
+	m.startSettings(e.Settings, eff)
+	m.recordPaytable(eff, "self-test")
 	// A program other than the one that ran before is reported in the log
 	// (and to the host as options changed), with its hash for the inspector.
 	m.programHash, m.programApproval = e.Tests.ProgramHash, e.Tests.ProgramApproval
@@ -282,6 +304,8 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 		m.record(eff, meters.Config{At: m.ns(), Who: "self-test", Key: SettingProgram, Value: h})
 	}
 	m.openLocalLevels(eff)
+	m.settleDevices(e.Devices, eff)
+	m.showCommitted()
 	// Resume, never redraw (DESIGN rule 2).
 	switch {
 	case m.st.Open != nil:
@@ -291,7 +315,6 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 		}
 		m.level = m.st.Open.Start.Level
 		m.phase, m.until = spinning, m.now // continue at the next tick
-		m.showLast()
 	case m.st.OwedHandpay > 0 && m.st.Handpay == nil:
 		// The game end was committed, its handpay lockout was not.
 		last := m.st.Games[len(m.st.Games)-1]
@@ -299,9 +322,16 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	}
 }
 
-// showLast puts the last committed spin of the open game back on screen.
-func (m *Machine) showLast() {
+// showCommitted puts the last committed spin back on screen: that of the
+// open game, else the last game's, if it was played on the loaded paytable.
+func (m *Machine) showCommitted() {
 	g := m.st.Open
+	if g == nil && len(m.st.Games) > 0 {
+		g = &m.st.Games[len(m.st.Games)-1]
+	}
+	if g == nil || m.pt == nil || g.Start.Paytable != m.pt.ID || g.Start.Digest != m.pt.Digest {
+		return
+	}
 	stops, free := g.Start.Stops, false
 	if n := len(g.Free); n > 0 {
 		stops, free = g.Free[n-1].Stops, true
@@ -309,6 +339,21 @@ func (m *Machine) showLast() {
 	if sp, err := m.pt.Evaluate(stops, g.Start.Level, free); err == nil {
 		m.shown = sp
 	}
+}
+
+// ledgerFault stops the machine on a failed commit. It goes back to what
+// the ledger holds (a step's state was advanced before its records were
+// written), turns the bill acceptor off and gives back a note in escrow.
+func (m *Machine) ledgerFault(e LedgerFault, eff *Effects) {
+	m.fault = e.Err
+	if e.Committed != nil {
+		m.st = e.Committed.Clone()
+		m.phase, m.shown, m.reprint = idle, nil, false
+		m.showCommitted()
+	}
+	m.say("refused_meter_fault")
+	m.message.Detail = e.Err
+	eff.Devices = append(eff.Devices, EnableBills{On: false}, ReturnBill{Reason: "meter fault"})
 }
 
 // canPlay says why a game cannot start now ("" when it can).
@@ -330,7 +375,7 @@ func (m *Machine) canPlay() string {
 		return "refused_game_in_progress"
 	case len(m.st.PendingHits) > 0:
 		return "refused_jackpot_pending"
-	case m.printing != nil:
+	case m.st.PendingTicket != nil:
 		return "refused_printing"
 	case m.session != nil:
 		return "refused_service"
@@ -505,15 +550,21 @@ func (m *Machine) cashOut(eff *Effects) {
 	if !m.record(eff, meters.CashOut{At: m.ns(), Method: meters.OutTicket, Cents: credits, Ticket: v}) {
 		return
 	}
-	m.printing = &PrintTicket{Validation: v, Cents: credits, MachineID: m.cfg.MachineID, At: m.now}
-	eff.Devices = append(eff.Devices, *m.printing)
+	m.reprint = false
+	eff.Devices = append(eff.Devices, m.printTicket(false))
 	m.say("msg_printing", credits)
 }
 
-// validation numbers are 18 digits: the machine number and a sequence that
-// only grows (the ledger's count of tickets).
+// printTicket is the order to print the ticket the ledger owes.
+func (m *Machine) printTicket(reprint bool) PrintTicket {
+	t := m.st.PendingTicket
+	return PrintTicket{Validation: t.Ticket, Cents: t.Cents, MachineID: m.cfg.MachineID, At: time.Unix(0, t.At), Reprint: reprint}
+}
+
+// validation numbers are 18 digits: the machine number and the ledger's
+// sequence of tickets issued, which only grows (a RAM clear included).
 func (m *Machine) validation() string {
-	return fmt.Sprintf("%04d%014d", m.cfg.MachineNum%10000, m.st.Get(meters.TicketsOut)+1)
+	return fmt.Sprintf("%04d%014d", m.cfg.MachineNum%10000, m.st.TicketSeq+1)
 }
 
 func (m *Machine) key(e Key, eff *Effects) {
@@ -541,10 +592,6 @@ func (m *Machine) key(e Key, eff *Effects) {
 	for _, t := range slices.Clone(m.st.Tilts) {
 		if tiltClear[t] == "key" && !m.devFault[t] {
 			m.clearTilt(eff, t)
-			if t == TiltPrinter && m.printing != nil {
-				// The ticket was committed but not confirmed: print it again.
-				eff.Devices = append(eff.Devices, *m.printing)
-			}
 		}
 	}
 }

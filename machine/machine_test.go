@@ -70,7 +70,22 @@ func (h *harness) advance(d time.Duration) Effects {
 
 func (h *harness) power() { h.step(PowerUp{At: h.now}) }
 
-func (h *harness) bill(cents int64) { h.step(BillStacked{At: h.now, Cents: cents}) }
+// bill offers a note: the machine orders it stacked (or returned) and the
+// validator does what it is told. It reports whether the note was stacked.
+func (h *harness) bill(cents int64) bool {
+	h.t.Helper()
+	eff := h.step(BillEscrowed{At: h.now, Cents: cents})
+	for _, d := range eff.Devices {
+		if s, ok := d.(StackBill); ok {
+			if s.Cents != cents {
+				h.t.Fatalf("ordered %d cents stacked for a %d-cent note", s.Cents, cents)
+			}
+			h.step(BillStacked{At: h.now, Cents: s.Cents, Order: s.Order})
+			return true
+		}
+	}
+	return false
+}
 
 func (h *harness) press(b string) Effects { return h.step(Button{At: h.now, Name: b}) }
 
@@ -278,24 +293,50 @@ func TestCashOutToTicketAndByHandpay(t *testing.T) {
 	}
 }
 
-func TestPrinterFaultReprintsAfterKey(t *testing.T) {
+// TestPrinterFaultMakesTheTicketAHandpay: a ticket the printer cannot
+// print is voided and its amount paid by an attendant (rule 13); the
+// printer's tilt clears with the key once the printer is fine.
+func TestPrinterFaultMakesTheTicketAHandpay(t *testing.T) {
 	h := newHarness(t, testCfg, nil, 6)
 	h.power()
 	h.bill(1000)
 	eff := h.press(BtnCashOut)
 	v := eff.Records[0].(meters.CashOut).Ticket
-	h.step(PrinterFault{At: h.now, Reason: "paper_out"})
+	eff = h.step(PrinterFault{At: h.now, Reason: "paper_out", Validation: v})
+	if h.m.View().Mode != "handpay" || h.ledger.Handpay == nil || h.ledger.Handpay.Cents != 1000 || h.ledger.PendingTicket != nil {
+		t.Fatalf("printer fault during the ticket: mode %s, ledger handpay %+v, ticket %+v", h.m.View().Mode, h.ledger.Handpay, h.ledger.PendingTicket)
+	}
+	var void meters.TicketVoid
+	for _, r := range eff.Records {
+		if tv, ok := r.(meters.TicketVoid); ok {
+			void = tv
+		}
+	}
+	if void.Ticket != v || void.Cents != 1000 || !strings.Contains(void.Why, "paper_out") {
+		t.Fatalf("void %+v", void)
+	}
+	h.step(Key{At: h.now, Key: KeyAttendant, On: true, Who: "att-2"}) // pays the handpay
+	h.step(Key{At: h.now, Key: KeyAttendant, On: false})
+	if h.ledger.Get(meters.HandpaidCancelled) != 1000 || h.ledger.Get(meters.TicketOut) != 0 || h.ledger.Get(meters.TicketsOut) != 0 {
+		t.Fatalf("handpaid %d, ticket out %d (%d)", h.ledger.Get(meters.HandpaidCancelled), h.ledger.Get(meters.TicketOut), h.ledger.Get(meters.TicketsOut))
+	}
 	if h.m.View().Mode != "tilt" {
 		t.Fatal("printer fault is not a tilt")
 	}
 	h.step(PrinterOK{At: h.now})
-	h.devices = nil
 	h.step(Key{At: h.now, Key: KeyAttendant, On: true})
-	if len(h.devices) != 1 || h.devices[0].(PrintTicket).Validation != v {
-		t.Fatalf("no reprint of %s: %+v", v, h.devices)
+	h.step(Key{At: h.now, Key: KeyAttendant, On: false})
+	if h.m.View().Mode != "idle" {
+		t.Fatalf("printer tilt not cleared: %s", h.m.View().Mode)
 	}
+	// The next ticket has the next number: a voided one is never reused.
+	h.bill(500)
+	eff = h.press(BtnCashOut)
+	if next := eff.Records[0].(meters.CashOut).Ticket; next <= v {
+		t.Fatalf("ticket after the void %s, voided %s", next, v)
+	}
+	h.step(TicketPrinted{At: h.now, Validation: eff.Records[0].(meters.CashOut).Ticket})
 	// With the printer faulty, a cash-out goes to handpay instead.
-	h.step(TicketPrinted{At: h.now, Validation: v})
 	h.step(PrinterFault{At: h.now, Reason: "offline"})
 	h.bill(500)
 	h.step(PrinterOK{At: h.now})
@@ -419,8 +460,9 @@ func TestLedgerFaultStopsEverything(t *testing.T) {
 	if eff := h.press(BtnSpin); eff.Refused != "refused_meter_fault" || len(eff.Records) != 0 {
 		t.Fatalf("%+v", eff)
 	}
-	if eff := h.step(BillStacked{At: h.now, Cents: 500}); len(eff.Records) != 0 {
-		t.Fatal("recorded after a meter fault")
+	eff := h.step(BillEscrowed{At: h.now, Cents: 500})
+	if len(eff.Records) != 0 || !reflect.DeepEqual(eff.Devices, []Device{ReturnBill{Reason: "meter fault"}}) {
+		t.Fatalf("a note offered after a meter fault: %+v", eff)
 	}
 	if h.m.View().Mode != "meter_fault" {
 		t.Fatal(h.m.View().Mode)
@@ -530,7 +572,11 @@ func TestHostTurnsTheBillAcceptorOff(t *testing.T) {
 	if bills(h.step(HostCommand{At: h.now, Cmd: HostBillsDisable})) {
 		t.Fatal("bill acceptor still on after the host turned it off")
 	}
-	h.bill(500) // a bill already in the stacker is still credited
+	if h.bill(500) {
+		t.Fatal("a note offered with the acceptor off was stacked")
+	}
+	// A note a validator stacked on its own is in the cashbox: credited.
+	h.step(BillStacked{At: h.now, Cents: 500})
 	if eff := h.press(BtnSpin); eff.Refused != "" {
 		t.Fatalf("play refused with only the bill acceptor off: %q", eff.Refused)
 	}
@@ -569,7 +615,13 @@ func TestHostConfiguresBillDenominations(t *testing.T) {
 	if e := acceptor(h.step(Tick{At: h.now})); !e.On || e.Accept == nil || len(e.Accept) != 0 {
 		t.Fatalf("no note allowed: %+v", e)
 	}
-	h.bill(500) // a bill already in the stacker is credited whatever the setting
+	if h.bill(500) {
+		t.Fatal("a note the host does not allow was stacked")
+	}
+	h.step(HostBillDenominations{At: h.now, Accept: []int64{500}, DisableAfterAccept: true})
+	if !h.bill(500) {
+		t.Fatal("an allowed note was returned")
+	}
 	if e := acceptor(h.step(Tick{At: h.now})); e.On {
 		t.Fatal("acceptor still on after a bill with disable-after-accept")
 	}

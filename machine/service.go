@@ -62,6 +62,9 @@ const (
 	// SvcExportReport the signed report is also written to a file.
 	SvcVerifyLedger = "verify_ledger"
 	SvcExportReport = "export_report"
+	// SvcClearTilt clears the tilts only a technician may clear (a meter
+	// fault from before the last start), once the cause is dealt with.
+	SvcClearTilt = "clear_tilt"
 )
 
 // ServiceAction is a choice in the service menu.
@@ -105,7 +108,7 @@ type session struct {
 var allowed = map[string][]string{
 	RoleInspector:  {SvcLogout, SvcPage, SvcSetPIN, SvcVerifyLedger, SvcExportReport},
 	RoleOperator:   {SvcLogout, SvcPage, SvcSetPIN, SvcConfig, SvcVerifyLedger},
-	RoleTechnician: {SvcLogout, SvcPage, SvcSetPIN, SvcConfig, SvcRAMClear, SvcRAMClearConfirm, SvcIOOutput, SvcVerifyLedger},
+	RoleTechnician: {SvcLogout, SvcPage, SvcSetPIN, SvcConfig, SvcRAMClear, SvcRAMClearConfirm, SvcIOOutput, SvcVerifyLedger, SvcClearTilt},
 }
 
 // Config keys an operator or technician may change, and who may.
@@ -119,32 +122,54 @@ var configKeys = map[string][]string{
 
 var denominations = []int64{1, 2, 5, 10, 20, 50, 100}
 
-// applySettings applies the operator's settings kept in the ledger.
-func (m *Machine) applySettings() {
-	for k, v := range m.st.Settings {
-		m.setConfig(k, v)
-	}
-}
+// settable are the settings the machine applies from the ledger when it
+// starts (the paytable is chosen by the owner before it is loaded).
+var settable = map[string]bool{"denom": true, "handpay_limit": true, "max_level": true, "language": true}
 
-// setConfig validates and applies one setting; "" means done.
-func (m *Machine) setConfig(key, value string) string {
+// MinHandpayLimit is the lowest handpay limit an operator may set, in cents.
+const MinHandpayLimit = 1000
+
+// CheckSetting validates a setting's value on its own (the paytable's
+// bounds on max_level are checked when it is applied): one definition for
+// the service menu and the start-up configuration.
+func CheckSetting(key, value string) error {
 	switch key {
 	case "denom":
 		d, err := strconv.ParseInt(value, 10, 64)
 		if err != nil || !slices.Contains(denominations, d) {
-			return fmt.Sprintf("denomination %q must be one of %v cents", value, denominations)
+			return fmt.Errorf("denomination %q must be one of %v cents", value, denominations)
 		}
-		m.cfg.Denom = d
 	case "handpay_limit":
 		l, err := strconv.ParseInt(value, 10, 64)
-		if err != nil || l < 1000 {
-			return fmt.Sprintf("handpay limit %q must be at least 1000 cents", value)
+		if err != nil || l < MinHandpayLimit {
+			return fmt.Errorf("handpay limit %q must be a number of cents, at least %d", value, MinHandpayLimit)
 		}
-		m.cfg.HandpayLimit = l
+	case "max_level":
+		if l, err := strconv.Atoi(value); err != nil || l < 1 {
+			return fmt.Errorf("bet limit %q must be a bet level from 1 to the paytable's top", value)
+		}
+	case "language":
+		if value != "pt" && value != "en" {
+			return fmt.Errorf("language %q must be pt or en", value)
+		}
+	}
+	return nil
+}
+
+// setConfig validates and applies one setting; "" means done.
+func (m *Machine) setConfig(key, value string) string {
+	if err := CheckSetting(key, value); err != nil {
+		return err.Error()
+	}
+	switch key {
+	case "denom":
+		m.cfg.Denom, _ = strconv.ParseInt(value, 10, 64)
+	case "handpay_limit":
+		m.cfg.HandpayLimit, _ = strconv.ParseInt(value, 10, 64)
 	case "max_level":
 		// The highest bet level offered, counted from 1 like the PAR sheet.
-		l, err := strconv.Atoi(value)
-		if err != nil || l < 1 || m.pt != nil && l > len(m.pt.CreditsPerLine) {
+		l, _ := strconv.Atoi(value)
+		if m.pt != nil && l > len(m.pt.CreditsPerLine) {
 			return fmt.Sprintf("bet limit %q must be a bet level from 1 to the paytable's top", value)
 		}
 		m.cfg.MaxLevel = l
@@ -152,9 +177,6 @@ func (m *Machine) setConfig(key, value string) string {
 			m.level = m.maxLevel()
 		}
 	case "language":
-		if value != "pt" && value != "en" {
-			return fmt.Sprintf("language %q must be pt or en", value)
-		}
 		m.lang = value
 	case "paytable":
 		if m.cfg.Load == nil {
@@ -235,9 +257,28 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 		svc(e.Action, "")
 		s.verdict = &Verdict{Running: true}
 		eff.Devices = append(eff.Devices, InspectLedger{Export: e.Action == SvcExportReport, Who: s.who})
+	case SvcClearTilt:
+		cleared := 0
+		for _, t := range slices.Clone(m.st.Tilts) {
+			if tiltClear[t] == "technician" && (e.Key == "" || e.Key == t) {
+				svc(SvcClearTilt, t)
+				m.clearTilt(eff, t)
+				cleared++
+			}
+		}
+		if cleared == 0 {
+			eff.Refused = "refused_no_tilt"
+			m.say(eff.Refused)
+		}
 	case SvcSetPIN:
 		if why := weakPIN(e.Value); why != "" {
 			eff.Refused = "refused_weak_pin"
+			m.say(eff.Refused)
+			return
+		}
+		if m.src == nil {
+			// No certified RNG (its self-test failed): no salt to hash with.
+			eff.Refused = "refused_no_rng"
 			m.say(eff.Refused)
 			return
 		}
@@ -265,7 +306,9 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 			m.message.Detail = why
 			return
 		}
-		m.record(eff, meters.Config{At: m.ns(), Who: s.who + " (" + s.role + ")", Key: e.Key, Value: e.Value})
+		if m.record(eff, meters.Config{At: m.ns(), Who: s.who + " (" + s.role + ")", Key: e.Key, Value: e.Value}) && e.Key == "paytable" {
+			m.recordPaytable(eff, s.who+" ("+s.role+")")
+		}
 	case SvcIOOutput:
 		if why := m.idleForService(); why != "" {
 			eff.Refused = why
@@ -345,22 +388,55 @@ func (m *Machine) hashPIN(pin string) string {
 }
 
 func verifyPIN(encoded, pin string) bool {
-	parts := strings.Split(encoded, "$")
-	if len(parts) != 6 || parts[1] != "argon2id" {
+	h, err := ParsePINHash(encoded)
+	if err != nil {
 		return false
 	}
-	var mem, t uint32
-	var p uint8
-	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &mem, &t, &p); err != nil {
-		return false
+	got := argon2.IDKey([]byte(pin), h.salt, h.time, h.memory, h.threads, uint32(len(h.key)))
+	return subtle.ConstantTimeCompare(got, h.key) == 1
+}
+
+// pinHash is a parsed argon2id PHC string.
+type pinHash struct {
+	memory, time uint32
+	threads      uint8
+	salt, key    []byte
+}
+
+// Bounds on a stored PIN hash's parameters: the file they come from is
+// outside the ledger, and a zero pass count panics in argon2 while a huge
+// memory cost takes the machine's memory.
+const (
+	maxArgonMemory = 256 * 1024 // KiB
+	maxArgonTime   = 16
+)
+
+// ParsePINHash checks a stored PIN hash (as the PIN file holds it) and says
+// what is wrong with it.
+func ParsePINHash(encoded string) (pinHash, error) {
+	var h pinHash
+	parts := strings.Split(encoded, "$")
+	if len(parts) != 6 || parts[1] != "argon2id" || parts[2] != fmt.Sprintf("v=%d", argon2.Version) {
+		return h, fmt.Errorf("not an argon2id (v=%d) hash", argon2.Version)
+	}
+	var mem, t, p uint64
+	if n, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &mem, &t, &p); err != nil || n != 3 || fmt.Sprintf("m=%d,t=%d,p=%d", mem, t, p) != parts[3] {
+		return h, fmt.Errorf("parameters %q are not m=…,t=…,p=…", parts[3])
+	}
+	switch {
+	case mem < 8*p || mem > maxArgonMemory:
+		return h, fmt.Errorf("memory cost %d KiB outside %d-%d", mem, 8*p, maxArgonMemory)
+	case t < 1 || t > maxArgonTime:
+		return h, fmt.Errorf("time cost %d outside 1-%d", t, maxArgonTime)
+	case p < 1 || p > 16:
+		return h, fmt.Errorf("parallelism %d outside 1-16", p)
 	}
 	salt, err1 := base64.RawStdEncoding.DecodeString(parts[4])
-	want, err2 := base64.RawStdEncoding.DecodeString(parts[5])
-	if err1 != nil || err2 != nil || len(want) == 0 {
-		return false
+	key, err2 := base64.RawStdEncoding.DecodeString(parts[5])
+	if err1 != nil || err2 != nil || len(salt) < 8 || len(salt) > 64 || len(key) < 16 || len(key) > 64 {
+		return h, fmt.Errorf("salt or key malformed (salt 8-64 bytes, key 16-64 bytes, base64)")
 	}
-	got := argon2.IDKey([]byte(pin), salt, t, mem, p, uint32(len(want)))
-	return subtle.ConstantTimeCompare(got, want) == 1
+	return pinHash{memory: uint32(mem), time: uint32(t), threads: uint8(p), salt: salt, key: key}, nil
 }
 
 // Recall is one game of the service menu's recall: the record and its

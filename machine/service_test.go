@@ -169,7 +169,7 @@ func TestPaytableChangeAndRecall(t *testing.T) {
 		h.play()
 	}
 	h.press(BtnCashOut)
-	h.step(TicketPrinted{At: h.now, Validation: h.m.printing.Validation})
+	h.step(TicketPrinted{At: h.now, Validation: h.m.st.PendingTicket.Ticket})
 	login(h, RoleTechnician)
 	if eff := h.svc(SvcConfig, "paytable", "lusitania-96"); eff.Refused != "" {
 		t.Fatalf("paytable change: %q %s", eff.Refused, h.m.message.Detail)
@@ -207,7 +207,7 @@ func TestRAMClearNeedsConfirmation(t *testing.T) {
 	h.bill(1000)
 	h.play()
 	h.press(BtnCashOut)
-	h.step(TicketPrinted{At: h.now, Validation: h.m.printing.Validation})
+	h.step(TicketPrinted{At: h.now, Validation: h.m.st.PendingTicket.Ticket})
 	login(h, RoleTechnician)
 	if eff := h.svc(SvcRAMClearConfirm, "", "x"); eff.Refused != "refused_not_armed" {
 		t.Fatalf("confirm without asking: %q", eff.Refused)
@@ -273,7 +273,7 @@ func TestInspectorIdentification(t *testing.T) {
 	h.bill(1000)
 	h.play()
 	h.press(BtnCashOut)
-	h.step(TicketPrinted{At: h.now, Validation: h.m.printing.Validation})
+	h.step(TicketPrinted{At: h.now, Validation: h.m.st.PendingTicket.Ticket})
 	login(h, RoleInspector)
 	sv := h.m.View().Service
 	if sv.ProgramHash != "c0ffee" || sv.PaytableID != "lusitania-92" || len(sv.CertifiedRTP) != 5 ||

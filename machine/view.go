@@ -153,8 +153,8 @@ func (m *Machine) View() View {
 		v.Jackpots = append(v.Jackpots, JackpotView{Level: lv, Cents: m.link[lv], Linked: true, Pending: pending, SecondHit: m.cfg.LinkSecondHit})
 	}
 	v.LinkDown, v.SoundOff = m.linkDown, m.soundOff
-	if m.printing != nil {
-		v.Printing = m.printing.Validation
+	if t := m.st.PendingTicket; t != nil {
+		v.Printing = t.Ticket
 	}
 	if sp := m.shown; sp != nil && m.pt != nil {
 		v.Stops = sp.Stops

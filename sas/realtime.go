@@ -237,6 +237,13 @@ func EventsFor(recs []meters.Record, after *meters.State, cfg RealTimeConfig) []
 	}
 	var out []ExceptionEvent
 	for i, r := range recs {
+		if _, ok := r.(meters.Config); ok && i > 0 {
+			if _, prev := recs[i-1].(meters.Config); prev {
+				// Settings changed together (a start-up configuration):
+				// one "operator changed options" for them all.
+				continue
+			}
+		}
 		for _, code := range ExceptionsFor(r) {
 			ev := ExceptionEvent{Code: code}
 			switch r := r.(type) {

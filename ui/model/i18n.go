@@ -34,6 +34,7 @@ var texts = map[string][2]string{
 	"msg_jackpot_wait":      {"JACKPOT de %s! A aguardar a confirmação do sistema de jackpots", "JACKPOT of %s! Waiting for the jackpot system to confirm"},
 	"msg_jackpot_won":       {"JACKPOT! Ganhou %s", "JACKPOT! You won %s"},
 	"msg_printing":          {"A imprimir o talão de %s…", "Printing a ticket for %s…"},
+	"msg_reprinting":        {"A reimprimir o talão de %s (segunda via)…", "Reprinting the ticket for %s (reprint)…"},
 	"msg_ram_clear_confirm": {"Confirme a limpeza da RAM: todos os contadores voltam a zero", "Confirm the RAM clear: every meter goes back to zero"},
 	"msg_ticket_printed":    {"Talão impresso: retire o seu talão", "Ticket printed: please take your ticket"},
 	"msg_win":               {"Ganhou %s!", "You won %s!"},
@@ -62,6 +63,8 @@ var texts = map[string][2]string{
 	"refused_tilt":                {"Máquina fora de serviço: chame um empregado", "Machine out of service: please call an attendant"},
 	"refused_unknown_role":        {"Perfil desconhecido", "Unknown role"},
 	"refused_weak_pin":            {"PIN fraco: 6 a 8 algarismos, sem sequências nem repetições", "Weak PIN: 6 to 8 digits, no runs or repeats"},
+	"refused_no_rng":              {"Gerador aleatório em falha: o PIN não pode ser mudado", "Random generator failed: the PIN cannot be changed"},
+	"refused_no_tilt":             {"Não há avaria para resolver", "No tilt to clear"},
 	"refused_wrong_pin":           {"PIN errado", "Wrong PIN"},
 
 	// Modes of the machine (View.Mode): the Lockout titles.
@@ -87,11 +90,13 @@ var texts = map[string][2]string{
 	"lock_jackpot_head":    {"JACKPOT: PAGAMENTO MANUAL", "JACKPOT: HANDPAY"},
 	"lock_jackpot_amount":  {"Jackpot ganho: %[1]s", "Jackpot won: %[1]s"},
 
-	"tilt_program":  {"Programa não verificado", "Program not verified"},
-	"tilt_paytable": {"Tabela de prémios recusada", "Paytable refused"},
-	"tilt_rng":      {"Falha do gerador aleatório", "Random generator failure"},
-	"tilt_bill_jam": {"Noteiro encravado", "Bill validator jammed"},
-	"tilt_printer":  {"Avaria da impressora", "Printer fault"},
+	"tilt_program":        {"Programa não verificado", "Program not verified"},
+	"tilt_paytable":       {"Tabela de prémios recusada", "Paytable refused"},
+	"tilt_rng":            {"Falha do gerador aleatório", "Random generator failure"},
+	"tilt_bill_jam":       {"Noteiro encravado", "Bill validator jammed"},
+	"tilt_printer":        {"Avaria da impressora", "Printer fault"},
+	"tilt_bill_validator": {"Noteiro: nota guardada sem registo", "Bill validator: a note stacked without a record"},
+	"tilt_meter":          {"Avaria nos contadores: chame um técnico", "Meter fault: call a technician"},
 
 	"door_main":    {"Porta principal", "Main door"},
 	"door_logic":   {"Porta da lógica", "Logic door"},
@@ -319,6 +324,7 @@ var texts = map[string][2]string{
 	"event_ram_clear":             {"Limpeza da RAM", "RAM clear"},
 	"event_progressive_link_down": {"Ligação ao sistema de jackpot perdida", "Jackpot link down"},
 	"event_progressive_link_up":   {"Ligação ao sistema de jackpot restabelecida", "Jackpot link restored"},
+	"event_ticket_reprint":        {"Talão reimpresso (segunda via)", "Ticket reprinted"},
 
 	// The simulator's legend.
 	"sim_title":      {"SIMULADOR", "SIMULATOR"},
