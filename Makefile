@@ -36,11 +36,12 @@ check: deps
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 
-# The crash loops inside go test run a short version (15-20 SIGKILLs each).
+# The crash loops inside go test run a short version (8-20 SIGKILLs each; 3 under
+# the race detector, which also builds the binaries the end-to-end tests start).
 test: check
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -tags production ./assets/
-	$(GO) test -count=1 -race -short ./rng/... ./meters/... ./sas/... ./jackpot/... ./hw/... ./machine/...
+	$(GO) test -count=1 -race -short ./rng/... ./meters/... ./sas/... ./jackpot/... ./hw/... ./machine/... ./internal/... ./cmd/...
 	ui/xvfb-test.sh
 	$(MAKE) --no-print-directory fuzz
 
@@ -49,11 +50,13 @@ fuzz: deps
 	GO=$(GO) scripts/fuzz.sh $(FUZZTIME) $(FUZZ_TARGETS)
 
 # Hundreds of SIGKILLs of real processes: a log writer, a ledger writer, the
-# cabinet, the link controller's ledger writer.
+# cabinet (playing, and around cash-outs and bills), the link controller's
+# ledger writer.
 crashtest: deps
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -run '^TestCrashLoop$$' ./meters/walog/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -run '^TestLedgerCrashLoop$$' ./meters/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCrashLoop$$' ./cmd/cabinet/ | grep -E 'survived|^(ok|FAIL|---)'
+	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCashOutCrashLoop$$' ./cmd/cabinet/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCrashLoop$$' ./jackpot/ledger/ | grep -E 'kills|survived|^(ok|FAIL|---)'
 
 bench: deps

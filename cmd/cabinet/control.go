@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,32 +34,50 @@ func listenControl(path string, own *owner, dev *hardware, log *slog.Logger) (ne
 		return nil, fmt.Errorf("control socket: %w", err)
 	}
 	os.Chmod(path, 0o600)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				if !errors.Is(err, net.ErrClosed) {
-					log.Error("control socket", "err", err)
-				}
+	go acceptLoop(ln, func(c net.Conn) { serveControl(c, own, dev) }, log)
+	return ln, nil
+}
+
+// acceptLoop serves connections until the listener is closed. Any other
+// accept error (no file descriptor left, say) is waited out with a growing
+// pause, as net/http does: the screen reconnects through this socket, so
+// it must outlive a bad moment.
+func acceptLoop(ln net.Listener, serve func(net.Conn), log *slog.Logger) {
+	var pause time.Duration
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
 				return
 			}
-			go serveControl(c, own, dev)
+			pause = min(max(2*pause, 5*time.Millisecond), time.Second)
+			log.Error("control socket: accept failed; retrying", "err", err, "in", pause)
+			time.Sleep(pause)
+			continue
 		}
-	}()
-	return ln, nil
+		pause = 0
+		go serve(c)
+	}
 }
 
 func serveControl(c net.Conn, own *owner, dev *hardware) {
 	defer c.Close()
-	sc := bufio.NewScanner(c)
+	rd := bufio.NewReaderSize(c, 4096)
 	enc := json.NewEncoder(c)
-	for sc.Scan() {
-		var cmd command
+	for {
+		line, err := readLine(rd, control.MaxLine)
 		var r reply
-		if err := json.Unmarshal(sc.Bytes(), &cmd); err != nil {
-			r.Error = "not a JSON command: " + err.Error()
-		} else {
-			r = handle(cmd, own, dev)
+		switch {
+		case errors.Is(err, errLineTooLong):
+			r.Error = err.Error()
+		case err != nil:
+			return
+		default:
+			if cmd, perr := control.ParseCommand(line); perr != nil {
+				r.Error = perr.Error()
+			} else {
+				r = handle(cmd, own, dev)
+			}
 		}
 		if err := enc.Encode(r); err != nil {
 			return
@@ -66,53 +85,111 @@ func serveControl(c net.Conn, own *owner, dev *hardware) {
 	}
 }
 
+var errLineTooLong = fmt.Errorf("command line longer than %d bytes: skipped", control.MaxLine)
+
+// readLine reads one line of at most max bytes. A longer line is read to
+// its end and dropped, so the next line is read whole.
+func readLine(rd *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := rd.ReadSlice('\n')
+		if len(line)+len(chunk) > max+1 {
+			line = line[:0]
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = rd.ReadSlice('\n')
+			}
+			if err != nil {
+				return nil, err
+			}
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return bytes.TrimRight(line, "\r\n"), nil
+	}
+}
+
+// simulatorOnly are the commands that stand in for hardware (money, keys,
+// doors, device faults): a production build does not offer them on its
+// socket, where they would let anyone with the socket insert money.
+var simulatorOnly = map[string]bool{
+	"bill": true, "door": true, "key": true, "pin": true, "jam": true, "clear_jam": true,
+	"paper_out": true, "refill": true, "tickets": true,
+}
+
 func handle(cmd command, own *owner, dev *hardware) reply {
 	now := time.Now()
 	sim := dev.board.Sim()
+	if simulatorOnly[cmd.Cmd] && !simulatorSocket {
+		return reply{Error: fmt.Sprintf("%q is a simulator command: a production build does not offer it", cmd.Cmd)}
+	}
 	if sim == nil && cmd.Cmd != "state" && cmd.Cmd != "meters" {
 		return reply{Error: "the control socket drives simulated hardware only"}
 	}
-	var eff machine.Effects
+	var res stepped
 	var err error
 	switch cmd.Cmd {
 	case "press":
 		if !isButton(cmd.Button) {
 			return reply{Error: fmt.Sprintf("unknown button %q", cmd.Button)}
 		}
-		eff, err = dev.await(func() error { return sim.Set(cmd.Button, true) }, cmd.Button)
+		release := dev.hold(cmd.Button)
+		res, err = dev.await(func() error { return sim.Set(cmd.Button, true) }, cmd.Button)
 		if err == nil {
+			// The reply is the press's; the release changes nothing.
 			_, err = dev.await(func() error { return sim.Set(cmd.Button, false) }, cmd.Button)
 		}
+		release()
 	case "bill":
-		eff, err = dev.await(func() error { sim.Bills().Insert(cmd.Cents); return nil }, "bill_stacked", "bill_rejected", "bill_jam")
+		release := dev.hold("validator")
+		res, err = dev.await(func() error { sim.Bills().Insert(cmd.Cents); return nil }, "bill_stacked", "bill_rejected", "bill_jam")
+		release()
 	case "door", "key":
 		// A switch already in the asked position makes no edge: nothing
 		// happens, as with the physical switch.
 		pin, on := "door_"+cmd.Door, cmd.Open
 		if cmd.Cmd == "key" {
 			pin, on = cmd.Key, cmd.On
+		}
+		release := dev.hold(pin)
+		if cmd.Cmd == "key" {
 			dev.announce(cmd.Key, cmd.Who)
 		}
 		if cur, e := sim.Active(pin); e != nil {
 			err = e
 		} else if cur != on {
-			eff, err = dev.await(func() error { return sim.Set(pin, on) }, pin)
+			res, err = dev.await(func() error { return sim.Set(pin, on) }, pin)
+		} else {
+			res.view = *own.view.Load()
 		}
+		release()
 	case "jam":
-		eff, err = dev.await(func() error { sim.Bills().JamNext(); sim.Bills().Insert(500); return nil }, "bill_jam")
+		release := dev.hold("validator")
+		res, err = dev.await(func() error { sim.Bills().JamNext(); sim.Bills().Insert(500); return nil }, "bill_jam")
+		release()
 	case "clear_jam":
-		eff, err = dev.await(sim.Bills().ClearJam, "bill_jam_cleared")
+		release := dev.hold("validator")
+		res, err = dev.await(sim.Bills().ClearJam, "bill_jam_cleared")
+		release()
 	case "paper_out":
 		err = sim.Printer().SetPaper(0)
+		res.view = *own.view.Load()
 	case "refill":
 		sim.Printer().Refill()
+		res.view = *own.view.Load()
 	case "pin":
-		eff = own.submit(machine.PINEntry{At: now, Role: cmd.Role, PIN: cmd.PIN})
+		res = own.submitSeen(machine.PINEntry{At: now, Role: cmd.Role, PIN: cmd.PIN})
 	case "service":
-		eff = own.submit(machine.ServiceAction{At: now, Action: cmd.Action, Key: cmd.Key, Value: cmd.Value})
+		res = own.submitSeen(machine.ServiceAction{At: now, Action: cmd.Action, Key: cmd.Key, Value: cmd.Value})
 	case "host":
-		eff = own.submit(machine.HostCommand{At: now, Cmd: cmd.Reason})
+		res = own.submitSeen(machine.HostCommand{At: now, Cmd: cmd.Reason})
 	case "state":
+		res.view = *own.view.Load()
 	case "meters":
 		r := reply{OK: true, Meters: map[string]int64{}}
 		own.read(func() {
@@ -123,7 +200,7 @@ func handle(cmd command, own *owner, dev *hardware) reply {
 				r.Meters[d.Name] = own.ledger.Meter(meters.Meter(i))
 			}
 		})
-		if sim != nil {
+		if sim != nil && dev.pulsers != nil {
 			for _, m := range dev.pulsers.Meters() {
 				if n, err := sim.Pulses(m); err == nil {
 					r.Meters["hard "+m] = int64(n)
@@ -134,7 +211,7 @@ func handle(cmd command, own *owner, dev *hardware) reply {
 	case "tickets":
 		var t []machine.PrintTicket
 		for _, p := range sim.Printer().Printed() {
-			t = append(t, machine.PrintTicket{Validation: p.Validation, Cents: p.Cents, MachineID: p.MachineID, At: p.At})
+			t = append(t, machine.PrintTicket{Validation: p.Validation, Cents: p.Cents, MachineID: p.MachineID, At: p.At, Reprint: p.Reprint})
 		}
 		return reply{OK: true, Tickets: t}
 	default:
@@ -143,5 +220,5 @@ func handle(cmd command, own *owner, dev *hardware) reply {
 	if err != nil {
 		return reply{Error: err.Error()}
 	}
-	return reply{OK: true, Refused: eff.Refused, View: own.view.Load()}
+	return reply{OK: true, Refused: res.eff.Refused, View: &res.view}
 }

@@ -166,15 +166,25 @@ func TestEndToEndSession(t *testing.T) {
 	}
 }
 
+// crashIterations is how many kills a crash loop makes: CRASH_ITERATIONS,
+// else def, else (under the race detector, -short) a few, each restart
+// checked for races.
+func crashIterations(def int) int {
+	if v, err := strconv.Atoi(os.Getenv("CRASH_ITERATIONS")); err == nil {
+		return v
+	}
+	if testing.Short() {
+		return 3
+	}
+	return def
+}
+
 // TestCrashLoop SIGKILLs the real cabinet at random moments while a script
 // plays. After each restart the game in progress resumes with the same
 // stops, the ledger opens (so its invariants hold) and no game is counted
 // twice. CRASH_ITERATIONS sets the number of kills.
 func TestCrashLoop(t *testing.T) {
-	n := 8
-	if v, err := strconv.Atoi(os.Getenv("CRASH_ITERATIONS")); err == nil {
-		n = v
-	}
+	n := crashIterations(8)
 	data := t.TempDir()
 	// A mystery level that hits at least every 5 games: kills land around
 	// jackpot hits and awards too.
@@ -517,7 +527,8 @@ func TestSASHostSeesMetersAndEveryException(t *testing.T) {
 	c.Send(cabinettest.Command{Cmd: "door", Door: "logic", Open: false})
 	h.Close()
 	c.Kill()
-	c = startCabinet(t, data, "--sas-addr", "1", "--sas-pty")
+	// The same start-up configuration: no setting changed, so no 0x3C.
+	c = startCabinet(t, data, "--sas-addr", "1", "--sas-pty", "--spin-time", "5ms")
 	defer c.Stop()
 	h = sasHost(t, data)
 	defer h.Close()

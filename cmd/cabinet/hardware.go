@@ -30,13 +30,20 @@ type hardware struct {
 	log     *slog.Logger
 
 	mu        sync.Mutex
-	processed map[string]int             // events handled per source (input or device kind)
-	last      map[string]machine.Effects // the effects of the last one
-	who       map[string]string          // key holder announced for the next key turn
-	levels    map[string]bool            // last debounced level of every input (I/O test)
+	processed map[string]int     // events handled per source (input or device kind)
+	last      map[string]stepped // what the last one did
+	// driving serialises the simulator's actions on one input or device
+	// (one bill in the validator at a time, one hand on a button): the
+	// next event from that source is the one the action caused.
+	driving map[string]*sync.Mutex
+	who     map[string]string // key holder announced for the next key turn
+	levels  map[string]bool   // last debounced level of every input (I/O test)
 	// offsets are added to the ledger's counts to give the hard meters'
 	// targets: a RAM clear zeroes the ledger, a hard meter never goes back.
 	offsets map[string]uint64
+	// meterErr says why the hard meters cannot be kept (pulsers nil): a
+	// meter fault the owner reports, with the rest of the cabinet up.
+	meterErr error
 }
 
 const offsetsFile = "offsets.json"
@@ -50,16 +57,44 @@ func openHardware(ctx context.Context, mapping *hw.Mapping, simulated bool, own 
 		return nil, err
 	}
 	h := &hardware{board: board, own: own, data: data, log: log,
-		processed: map[string]int{}, last: map[string]machine.Effects{}, who: map[string]string{}, levels: map[string]bool{}}
-	if h.pulsers, err = board.OpenPulsers(filepath.Join(data, "hardmeters")); err != nil {
-		board.Close()
-		return nil, err
+		processed: map[string]int{}, last: map[string]stepped{}, driving: map[string]*sync.Mutex{}, who: map[string]string{}, levels: map[string]bool{}}
+	if sim := board.Sim(); sim != nil {
+		// What the simulated validator and printer keep across a power
+		// loss lives beside the ledger, as the devices' own memory.
+		if err := sim.KeepDevices(hw.SimDevices{Dir: filepath.Join(data, "devices")}); err != nil {
+			board.Close()
+			return nil, err
+		}
+	}
+	if err := h.openMeters(l); err != nil {
+		h.meterErr, h.pulsers = fmt.Errorf("hard meters: %w", err), nil
+	}
+	go board.Run(ctx)
+	go h.inputs(ctx)
+	if sim := board.Sim(); sim != nil {
+		go h.deviceEvents(ctx, sim)
+	}
+	if h.pulsers != nil {
+		go func() {
+			// A hard meter that cannot keep its count is a meter fault (rule 9).
+			if err := h.pulsers.Run(ctx); err != nil && ctx.Err() == nil {
+				own.fault(fmt.Errorf("hard meter: %w", err))
+			}
+		}()
+	}
+	return h, nil
+}
+
+// openMeters opens the electromechanical meters' pulsers with their counts.
+func (h *hardware) openMeters(l *meters.Ledger) error {
+	var err error
+	if h.pulsers, err = h.board.OpenPulsers(filepath.Join(h.data, "hardmeters")); err != nil {
+		return err
 	}
 	h.offsets = map[string]uint64{}
-	if b, err := os.ReadFile(filepath.Join(data, "hardmeters", offsetsFile)); err == nil {
+	if b, err := os.ReadFile(filepath.Join(h.data, "hardmeters", offsetsFile)); err == nil {
 		if err := json.Unmarshal(b, &h.offsets); err != nil {
-			board.Close()
-			return nil, fmt.Errorf("hard meter offsets: %w", err)
+			return fmt.Errorf("offsets: %w", err)
 		}
 	}
 	// A new board on an existing ledger starts its hard meters where the
@@ -69,18 +104,23 @@ func openHardware(ctx context.Context, mapping *hw.Mapping, simulated bool, own 
 		for meter, target := range hardTargets(l) {
 			if st, err := h.pulsers.Status(meter); err == nil && st.Fresh && st.Delivered == 0 && !st.InFlight {
 				if err := h.pulsers.Baseline(meter, target+h.offsets[meter]); err != nil {
-					log.Error("hard meter baseline", "meter", meter, "err", err)
+					return fmt.Errorf("baseline of %s: %w", meter, err)
 				}
 			}
 		}
 	}
-	go board.Run(ctx)
-	go h.inputs(ctx)
-	if sim := board.Sim(); sim != nil {
-		go h.deviceEvents(ctx, sim)
+	return nil
+}
+
+// status is what the money devices report at power-up.
+func (h *hardware) status() machine.DeviceStatus {
+	sim := h.board.Sim()
+	if sim == nil {
+		// No validator or printer driver on real hardware yet: an order
+		// left open is settled as "not done" (a ticket becomes a handpay).
+		return machine.DeviceStatus{PrinterFault: "no printer"}
 	}
-	go h.pulsers.Run(ctx)
-	return h, nil
+	return machine.DeviceStatus{LastStacked: sim.Bills().LastStacked(), PrinterFault: sim.Printer().Fault()}
 }
 
 // hardTargets are the electromechanical meters' counts the ledger implies.
@@ -115,11 +155,11 @@ func (h *hardware) inputs(ctx context.Context) {
 		case in.Active && isButton(in.Name):
 			ev = machine.Button{At: in.At, Name: in.Name}
 		}
-		var eff machine.Effects
+		res := stepped{view: *h.own.view.Load()}
 		if ev != nil {
-			eff = h.own.submit(ev)
+			res = h.own.submitSeen(ev)
 		}
-		h.done(in.Name, eff)
+		h.done(in.Name, res)
 		if ctx.Err() != nil {
 			return
 		}
@@ -145,10 +185,12 @@ func (h *hardware) deviceEvents(ctx context.Context, sim *hw.Sim) {
 			now := time.Now()
 			var ev machine.Event
 			switch e := de.(type) {
+			case hw.BillEscrowed:
+				ev = machine.BillEscrowed{At: now, Cents: e.Cents}
 			case hw.BillStacked:
-				ev = machine.BillStacked{At: now, Cents: e.Cents}
+				ev = machine.BillStacked{At: now, Cents: e.Cents, Order: e.Order}
 			case hw.BillRejected:
-				ev = machine.BillRejected{At: now, Cents: e.Cents, Reason: e.Reason}
+				ev = machine.BillRejected{At: now, Cents: e.Cents, Reason: e.Reason, Order: e.Order}
 			case hw.BillJam:
 				ev = machine.BillJam{At: now}
 			case hw.BillJamCleared:
@@ -156,29 +198,45 @@ func (h *hardware) deviceEvents(ctx context.Context, sim *hw.Sim) {
 			case hw.TicketPrinted:
 				ev = machine.TicketPrinted{At: now, Validation: e.Validation}
 			case hw.PrinterFault:
-				ev = machine.PrinterFault{At: now, Reason: e.Reason}
+				ev = machine.PrinterFault{At: now, Reason: e.Reason, Validation: e.Validation}
 			case hw.PrinterReady:
 				ev = machine.PrinterOK{At: now}
 			}
-			var eff machine.Effects
+			res := stepped{view: *h.own.view.Load()}
 			if ev != nil {
-				eff = h.own.submit(ev)
+				res = h.own.submitSeen(ev)
 			}
-			h.done(de.Kind(), eff)
+			h.done(de.Kind(), res)
 		}
 	}
 }
 
-func (h *hardware) done(source string, eff machine.Effects) {
+func (h *hardware) done(source string, res stepped) {
 	h.mu.Lock()
 	h.processed[source]++
-	h.last[source] = eff
+	h.last[source] = res
 	h.mu.Unlock()
 }
 
+// hold reserves an input or device (named by what) for one caller's
+// action until the returned release: with one action at a time on it, the
+// next event from it is that action's and not another caller's.
+func (h *hardware) hold(what string) (release func()) {
+	h.mu.Lock()
+	lock := h.driving[what]
+	if lock == nil {
+		lock = &sync.Mutex{}
+		h.driving[what] = lock
+	}
+	h.mu.Unlock()
+	lock.Lock()
+	return lock.Unlock
+}
+
 // await runs act and waits until the machine has handled the next event
-// from one of sources (the control socket answers after the commit).
-func (h *hardware) await(act func() error, sources ...string) (machine.Effects, error) {
+// from one of sources (the control socket answers after the commit). The
+// caller holds the device (hold).
+func (h *hardware) await(act func() error, sources ...string) (stepped, error) {
 	h.mu.Lock()
 	before := make([]int, len(sources))
 	for i, s := range sources {
@@ -186,21 +244,21 @@ func (h *hardware) await(act func() error, sources ...string) (machine.Effects, 
 	}
 	h.mu.Unlock()
 	if err := act(); err != nil {
-		return machine.Effects{}, err
+		return stepped{}, err
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		h.mu.Lock()
 		for i, s := range sources {
 			if h.processed[s] != before[i] {
-				eff := h.last[s]
+				res := h.last[s]
 				h.mu.Unlock()
-				return eff, nil
+				return res, nil
 			}
 		}
 		h.mu.Unlock()
 		if time.Now().After(deadline) {
-			return machine.Effects{}, fmt.Errorf("no %v event within 5 s", sources)
+			return stepped{}, fmt.Errorf("no %v event within 5 s", sources)
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -224,8 +282,20 @@ func (h *hardware) apply(d machine.Device) {
 		}
 	case machine.PrintTicket:
 		if sim != nil {
-			if err := sim.Printer().Print(hw.Ticket{Validation: c.Validation, Cents: c.Cents, MachineID: c.MachineID, At: c.At}); err != nil {
+			if err := sim.Printer().Print(hw.Ticket{Validation: c.Validation, Cents: c.Cents, MachineID: c.MachineID, At: c.At, Reprint: c.Reprint}); err != nil {
 				h.log.Error("printer refused the ticket", "validation", c.Validation, "err", err)
+			}
+		}
+	case machine.StackBill:
+		if sim != nil {
+			if err := sim.Bills().Stack(c.Order); err != nil {
+				h.log.Error("validator could not stack the note", "order", c.Order, "err", err)
+			}
+		}
+	case machine.ReturnBill:
+		if sim != nil {
+			if err := sim.Bills().Return(c.Reason, c.Order); err != nil && !errors.Is(err, hw.ErrNoEscrow) {
+				h.log.Error("validator could not return the note", "order", c.Order, "err", err)
 			}
 		}
 	case machine.TestOutput:
@@ -260,7 +330,7 @@ func (h *hardware) follow(v machine.View, l *meters.Ledger) {
 	} {
 		h.board.SetLamp(lamp, on)
 	}
-	if l == nil || l.Fault() != nil {
+	if l == nil || l.Fault() != nil || h.pulsers == nil {
 		return
 	}
 	for meter, target := range hardTargets(l) {

@@ -14,6 +14,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -33,6 +35,7 @@ type options struct {
 	denom        int64
 	handpayLimit int64
 	paytable     string
+	paytableVer  int
 	paytableDir  string
 	control      string
 	hwMapping    string
@@ -53,6 +56,7 @@ func main() {
 	flag.Int64Var(&o.denom, "denom", 1, "denomination: cents per credit")
 	flag.Int64Var(&o.handpayLimit, "handpay-limit", 120000, "cents: a win or cash-out at or above it is paid by an attendant")
 	flag.StringVar(&o.paytable, "paytable", assets.DefaultGame, "certified paytable to play (embedded: "+fmt.Sprint(assets.Paytables())+")")
+	flag.IntVar(&o.paytableVer, "paytable-version", 0, "version of the paytable to play (0: the version recorded in the ledger when it was installed); a table with another version is refused")
 	flag.StringVar(&o.paytableDir, "paytable-dir", "", "load paytables from this directory (ID.json with ID.json.sig, verified against the built-in keys) instead of the embedded ones")
 	flag.StringVar(&o.hwMapping, "hw", "", "hardware mapping file (default: the embedded simulator mapping)")
 	flag.IntVar(&o.sas.addr, "sas-addr", 0, "SAS address 1-127 (0: no SAS)")
@@ -73,6 +77,10 @@ func main() {
 		o.control = filepath.Join(o.data, "control.sock")
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if err := o.validate(); err != nil {
+		log.Error("configuration refused", "err", err)
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, o, log, os.Stdout); err != nil {
@@ -131,18 +139,30 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 			"repaired", info.Repaired, "machine_key", info.MachineKeyID)
 		defer ledger.Close()
 	}
-	// A paytable chosen in the service menu is in the ledger's settings.
-	if id, ok := state.Settings["paytable"]; ok {
-		o.paytable = id
+	mark, err := openFaultMark(filepath.Join(o.data, "meter-fault"))
+	if err != nil {
+		log.Error("meter faults cannot be kept outside the ledger", "err", err)
 	}
+	var prior string
+	if mark != nil {
+		defer mark.close()
+		if prior, err = mark.read(); err != nil {
+			prior = "the meter fault marker cannot be read: " + err.Error()
+		}
+	}
+	id, version := configuredPaytable(o, state)
 	load := assets.LoadPaytable
 	if o.paytableDir != "" {
 		load = func(id string) (*reels.Certified, error) { return loadFromDir(o.paytableDir, id) }
 	}
-	pt, err := load(o.paytable)
+	pt, err := load(id)
+	if err == nil {
+		err = checkIdentity(pt, id, version)
+	}
 	if err != nil {
+		pt = nil
 		st.tests.Paytable = err.Error()
-		log.Error("paytable refused", "paytable", o.paytable, "err", err)
+		log.Error("paytable refused", "paytable", id, "version", version, "err", err)
 	}
 	pins, err := loadPINs(o.data)
 	if err != nil {
@@ -158,9 +178,6 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("link: %w", err)
 	}
-	if o.linkRule != "wins-reset" && o.linkRule != "split" {
-		return fmt.Errorf("link: --link-second-hit %q: want wins-reset or split (the controller's second_hit)", o.linkRule)
-	}
 
 	var src rng.Source
 	if st.rng != nil {
@@ -173,9 +190,9 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}, pt, state, src)
 
 	own := newOwner(m, ledger, log)
-	own.data = o.data
+	own.data, own.mark = o.data, mark
 	if lerr != nil {
-		own.step(machine.LedgerFault{At: time.Now(), Err: lerr.Error()})
+		own.meterFault(fmt.Errorf("the ledger cannot be opened: %w", lerr))
 	}
 	mapping := hw.DefaultMapping()
 	if o.hwMapping != "" {
@@ -189,6 +206,9 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}
 	defer dev.close()
 	own.devices = dev
+	if dev.meterErr != nil {
+		own.meterFault(dev.meterErr)
+	}
 
 	// SAS starts after the self-tests (it is opened here, before the machine
 	// powers up, so exceptions from the power-up records are queued).
@@ -204,8 +224,14 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}
 	defer ctl.Close()
 
-	own.step(machine.PowerUp{At: time.Now(), Tests: st.tests})
-	fmt.Fprintf(out, guide, o.machineID, o.paytable, o.control)
+	own.step(machine.PowerUp{At: time.Now(), Tests: st.tests, Devices: dev.status(), PriorFault: prior, Settings: o.settings()})
+	if prior != "" && ledger != nil && ledger.Fault() == nil && slices.Contains(ledger.State().Tilts, machine.TiltMeter) {
+		// The ledger holds the fault now, as a tilt for the technician.
+		if err := mark.clear(); err != nil {
+			log.Error("meter fault marker not cleared", "err", err)
+		}
+	}
+	fmt.Fprintf(out, guide, o.machineID, id, o.control)
 	own.loop(ctx)
 	if ledger != nil {
 		if f := ledger.Fault(); f != nil {
@@ -228,6 +254,96 @@ func loadFromDir(dir, id string) (*reels.Certified, error) {
 	}
 	sig, _ := os.ReadFile(name + ".sig")
 	return reels.LoadCertified(name, data, sig, assets.TrustedKeys())
+}
+
+// configuredPaytable is the paytable the operator configured: the one given
+// at start-up if it changed since the previous start, else the one the
+// ledger has in play (a change made in the service menu stands); and its
+// version (0: not configured yet, the first one loaded is recorded).
+func configuredPaytable(o options, st *meters.State) (string, int) {
+	id := o.paytable
+	if prev, ok := st.CommandLine["paytable"]; !ok || prev == o.paytable {
+		if s := st.Settings["paytable"]; s != "" {
+			id = s
+		}
+	}
+	if o.paytableVer != 0 {
+		return id, o.paytableVer
+	}
+	if st.Settings["paytable"] == id {
+		v, _ := strconv.Atoi(st.Settings[machine.SettingPaytableVersion])
+		return id, v
+	}
+	return id, 0
+}
+
+// checkIdentity refuses a paytable other than the one configured: a signed
+// table copied under the configured name is still another table (rule 8).
+func checkIdentity(pt *reels.Certified, id string, version int) error {
+	if pt.ID != id {
+		return fmt.Errorf("the file for paytable %q holds paytable %q version %d: not the configured paytable", id, pt.ID, pt.Version)
+	}
+	if version != 0 && pt.Version != version {
+		return fmt.Errorf("paytable %q version %d loaded, but version %d is configured (a new version is installed with --paytable-version or the service menu)", id, pt.Version, version)
+	}
+	return nil
+}
+
+// validate refuses a start-up configuration the machine cannot run with,
+// naming the flag and the rule.
+func (o options) validate() error {
+	var errs []error
+	bad := func(flag string, err error) { errs = append(errs, fmt.Errorf("--%s: %w", flag, err)) }
+	if o.machineID == "" || len(o.machineID) > 40 {
+		bad("machine-id", fmt.Errorf("%q must be 1 to 40 characters", o.machineID))
+	}
+	if o.machineNum < 0 || o.machineNum > 9999 {
+		bad("machine-num", fmt.Errorf("%d outside 0-9999", o.machineNum))
+	}
+	if err := machine.CheckSetting("denom", strconv.FormatInt(o.denom, 10)); err != nil {
+		bad("denom", err)
+	}
+	if err := machine.CheckSetting("handpay_limit", strconv.FormatInt(o.handpayLimit, 10)); err != nil {
+		bad("handpay-limit", err)
+	}
+	if !validID(o.paytable) {
+		bad("paytable", fmt.Errorf("%q is not a paytable ID (a-z, 0-9, -)", o.paytable))
+	}
+	if o.paytableVer < 0 {
+		bad("paytable-version", fmt.Errorf("%d is negative", o.paytableVer))
+	}
+	if o.spinTime <= 0 || o.spinTime > time.Minute {
+		bad("spin-time", fmt.Errorf("%v outside (0, 1m]", o.spinTime))
+	}
+	if o.sas.addr < 0 || o.sas.addr > 127 {
+		bad("sas-addr", fmt.Errorf("%d outside 0-127", o.sas.addr))
+	}
+	if o.sas.group < 0 || o.sas.group > 255 {
+		bad("link-group", fmt.Errorf("%d outside 0-255", o.sas.group))
+	}
+	if o.linkRule != "wins-reset" && o.linkRule != "split" {
+		bad("link-second-hit", fmt.Errorf("%q: want wins-reset or split (the controller's second_hit)", o.linkRule))
+	}
+	return errors.Join(errs...)
+}
+
+// settings are the start-up configuration as the ledger records it when it
+// changes (machine.PowerUp.Settings).
+func (o options) settings() map[string]string {
+	s := map[string]string{
+		"machine_id": o.machineID, "machine_num": strconv.Itoa(o.machineNum),
+		"denom": strconv.FormatInt(o.denom, 10), "handpay_limit": strconv.FormatInt(o.handpayLimit, 10),
+		"paytable": o.paytable, "spin_time": o.spinTime.String(), "jackpot": o.jackpot,
+		"link_levels": o.linked, "link_group": strconv.Itoa(o.sas.group), "link_second_hit": o.linkRule,
+		"sas_address": strconv.Itoa(o.sas.addr),
+	}
+	if o.paytableDir != "" {
+		s["paytable_dir"] = o.paytableDir
+	}
+	if o.paytableVer != 0 {
+		s[machine.SettingPaytableVersion] = strconv.Itoa(o.paytableVer)
+	}
+	return s
 }
 
 func validID(id string) bool {

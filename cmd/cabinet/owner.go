@@ -38,12 +38,22 @@ type owner struct {
 	// afterCommit hooks run on the owner goroutine after records are durable.
 	afterCommit []func([]meters.Record, *meters.Ledger)
 	data        string // the data directory (the ledger is DATA/ledger)
+	mark        *faultMark
 }
 
 type request struct {
-	ev   machine.Event
-	read func() // runs on the owner goroutine (reads of the ledger)
-	done chan machine.Effects
+	ev    machine.Event
+	read  func() // runs on the owner goroutine (reads of the ledger)
+	fault error  // a meter that can no longer be kept (hard meters)
+	done  chan stepped
+}
+
+// stepped is what one event did: its effects and the view right after it
+// (later events from elsewhere may change the view before the caller
+// reads it; a reply describes its own event).
+type stepped struct {
+	eff  machine.Effects
+	view machine.View
 }
 
 func newOwner(m *machine.Machine, l *meters.Ledger, log *slog.Logger) *owner {
@@ -59,38 +69,26 @@ func newOwner(m *machine.Machine, l *meters.Ledger, log *slog.Logger) *owner {
 func (o *owner) step(ev machine.Event) machine.Effects {
 	eff := o.m.Step(ev)
 	if len(eff.Records) > 0 {
-		var err error
-		if o.ledger == nil {
-			err = errNoLedger
-		} else {
-			err = o.ledger.Commit(eff.Records...)
+		n, err := 0, errNoLedger
+		if o.ledger != nil {
+			n, err = o.ledger.CommitN(eff.Records...)
 		}
-		if err != nil {
-			o.log.Error("meter fault: commit failed; play stops", "err", err)
-			o.m.Step(machine.LedgerFault{At: time.Now(), Err: err.Error()})
-			eff.Devices = nil
-		} else {
-			for _, r := range eff.Records {
+		if n > 0 {
+			for _, r := range eff.Records[:n] {
 				o.log.Info("committed", "record", r.Type().String(), "commit_last_seq", o.ledger.LastSeq())
 			}
 			for _, f := range o.afterCommit {
-				f(eff.Records, o.ledger)
+				f(eff.Records[:n], o.ledger)
 			}
 		}
-	}
-	var answers []machine.Event
-	for _, d := range eff.Devices {
-		if il, ok := d.(machine.InspectLedger); ok {
-			answers = append(answers, o.inspect(il))
-		} else if o.devices != nil {
-			o.devices.apply(d)
+		if err != nil {
+			// The step's devices would act on records that are not
+			// durable: the fault's own (acceptor off, note returned) only.
+			eff.Devices = o.meterFault(err)
 		}
 	}
-	v := o.m.View()
-	if v.Service != nil && v.Service.Page == "io" && o.devices != nil {
-		v.Service.Inputs = o.devices.inputLevels()
-	}
-	o.view.Store(&v)
+	answers := o.apply(eff.Devices)
+	v := o.publish()
 	if o.devices != nil && len(eff.Records) > 0 {
 		o.devices.follow(v, o.ledger)
 	}
@@ -98,6 +96,44 @@ func (o *owner) step(ev machine.Event) machine.Effects {
 		o.step(ev)
 	}
 	return eff
+}
+
+// apply carries out device commands; the owner answers some itself.
+func (o *owner) apply(devs []machine.Device) (answers []machine.Event) {
+	for _, d := range devs {
+		if il, ok := d.(machine.InspectLedger); ok {
+			answers = append(answers, o.inspect(il))
+		} else if o.devices != nil {
+			o.devices.apply(d)
+		}
+	}
+	return answers
+}
+
+// publish makes the machine's view the one shown.
+func (o *owner) publish() machine.View {
+	v := o.m.View()
+	if v.Service != nil && v.Service.Page == "io" && o.devices != nil {
+		v.Service.Inputs = o.devices.inputLevels()
+	}
+	o.view.Store(&v)
+	return v
+}
+
+// meterFault stops the machine on what the ledger holds and keeps the
+// reason outside the ledger, so a restart does not forget it.
+func (o *owner) meterFault(err error) []machine.Device {
+	o.log.Error("meter fault: play stops until a technician acts", "err", err)
+	if o.mark != nil {
+		if merr := o.mark.set(err.Error()); merr != nil {
+			o.log.Error("meter fault not kept outside the ledger", "err", merr)
+		}
+	}
+	var committed *meters.State
+	if o.ledger != nil {
+		committed = o.ledger.State()
+	}
+	return o.m.Step(machine.LedgerFault{At: time.Now(), Err: err.Error(), Committed: committed}).Devices
 }
 
 // inspect verifies the ledger as meterread verify does (on a private copy:
@@ -137,15 +173,25 @@ func (o *owner) inspect(il machine.InspectLedger) machine.Event {
 }
 
 // submit hands an event to the owner and waits until it is committed.
-func (o *owner) submit(ev machine.Event) machine.Effects {
-	done := make(chan machine.Effects, 1)
+func (o *owner) submit(ev machine.Event) machine.Effects { return o.submitSeen(ev).eff }
+
+// submitSeen is submit with the view right after the event.
+func (o *owner) submitSeen(ev machine.Event) stepped {
+	done := make(chan stepped, 1)
 	o.reqs <- request{ev: ev, done: done}
 	return <-done
 }
 
+// fault reports, from another goroutine, a meter that can no longer be kept.
+func (o *owner) fault(err error) {
+	done := make(chan stepped, 1)
+	o.reqs <- request{fault: err, done: done}
+	<-done
+}
+
 // read runs f on the owner goroutine, where the ledger may be read.
 func (o *owner) read(f func()) {
-	done := make(chan machine.Effects, 1)
+	done := make(chan stepped, 1)
 	o.reqs <- request{read: f, done: done}
 	<-done
 }
@@ -161,12 +207,17 @@ func (o *owner) loop(ctx context.Context) {
 		case now := <-tick.C:
 			o.step(machine.Tick{At: now})
 		case r := <-o.reqs:
-			if r.read != nil {
+			switch {
+			case r.read != nil:
 				r.read()
-				r.done <- machine.Effects{}
-				continue
+				r.done <- stepped{}
+			case r.fault != nil:
+				o.apply(o.meterFault(r.fault))
+				r.done <- stepped{view: o.publish()}
+			default:
+				eff := o.step(r.ev)
+				r.done <- stepped{eff: eff, view: *o.view.Load()}
 			}
-			r.done <- o.step(r.ev)
 		}
 	}
 }

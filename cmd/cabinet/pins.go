@@ -3,10 +3,14 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/openegm/cabinet/internal/atomicfile"
+	"github.com/openegm/cabinet/machine"
 )
 
 // The service roles' PIN hashes (argon2id) live in DATA/pins.json, not in
@@ -24,8 +28,14 @@ func loadPINs(data string) (map[string]string, error) {
 		return nil, err
 	}
 	pins := map[string]string{}
+	name := filepath.Join(data, pinFile)
 	if err := json.Unmarshal(b, &pins); err != nil {
-		return nil, errors.New(filepath.Join(data, pinFile) + ": " + err.Error())
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	for _, role := range slices.Sorted(maps.Keys(pins)) {
+		if _, err := machine.ParsePINHash(pins[role]); err != nil {
+			return nil, fmt.Errorf("%s: PIN of role %q: %w", name, role, err)
+		}
 	}
 	return pins, nil
 }

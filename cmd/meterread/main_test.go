@@ -40,6 +40,7 @@ func cabinetDir(t *testing.T) string {
 			Contributions: []meters.LevelAmount{{Level: 1, Millicents: 2000}}},
 		meters.GameEnd{At: 1e18 + 5, Game: 2},
 		meters.CashOut{At: 1e18 + 6, Method: meters.OutTicket, Cents: 1880, Ticket: "000123"},
+		meters.TicketPrinted{At: 1e18 + 6, Ticket: "000123", Cents: 1880},
 		meters.Event{At: 1e18 + 7, Code: meters.EventDoorOpen, Door: meters.DoorMain},
 	}
 	if err := l.Commit(recs...); err != nil {

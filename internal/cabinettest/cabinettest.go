@@ -26,7 +26,11 @@ import (
 // to the module root.
 func Build(root, dir string, names ...string) error {
 	for _, name := range names {
-		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), filepath.Join(root, "cmd", name)).CombinedOutput()
+		args := []string{"build", "-o", filepath.Join(dir, name)}
+		if Race {
+			args = append(args, "-race")
+		}
+		out, err := exec.Command("go", append(args, filepath.Join(root, "cmd", name))...).CombinedOutput()
 		if err != nil {
 			return fmt.Errorf("build %s: %v\n%s", name, err, out)
 		}
@@ -62,6 +66,16 @@ func Start(t testing.TB, bin, data string, args ...string) *Cabinet {
 		t.Fatal(err)
 	}
 	c := &Cabinet{T: t, Cmd: cmd, Data: data}
+	// A test that fails half way leaves no cabinet running.
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+		if log, _ := os.ReadFile(filepath.Join(data, "cabinet.log")); strings.Contains(string(log), "WARNING: DATA RACE") {
+			t.Errorf("the cabinet had a data race:\n%s", log)
+		}
+	})
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		conn, err := net.Dial("unix", sock)
@@ -170,6 +184,33 @@ func (c *Cabinet) SASPty() string {
 	}
 }
 
+// ResignedPaytable is a new directory with dir's paytable id changed by edit
+// and signed again with the development key (a lab issuing a new version).
+func ResignedPaytable(t testing.TB, root, dir, id string, edit func([]byte) []byte) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, id+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	signInto(t, root, out, id, edit(data))
+	return out
+}
+
+func signInto(t testing.TB, root, dir, id string, data []byte) {
+	t.Helper()
+	kd, err := os.ReadFile(filepath.Join(root, "assets", "keys", "dev-NOT-FOR-PRODUCTION.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	priv, err := reels.ParsePrivateKey("dev key", kd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, id+".json"), data, 0o644)
+	os.WriteFile(filepath.Join(dir, id+".json.sig"), reels.Sign(priv, data), 0o644)
+}
+
 // LinkPaytableDir is a directory with the test paytable t-link (three
 // one-row reels; the progressive combination, level 1, once in 64 spins at
 // the top bet), signed with the development key as certification would
@@ -181,15 +222,6 @@ func LinkPaytableDir(t testing.TB, root string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kd, err := os.ReadFile(filepath.Join(root, "assets", "keys", "dev-NOT-FOR-PRODUCTION.key"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	priv, err := reels.ParsePrivateKey("dev key", kd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(dir, "t-link.json"), data, 0o644)
-	os.WriteFile(filepath.Join(dir, "t-link.json.sig"), reels.Sign(priv, data), 0o644)
+	signInto(t, root, dir, "t-link", data)
 	return dir
 }

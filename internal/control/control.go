@@ -3,7 +3,14 @@
 // screen process, the simulator's tests and the end-to-end tests speak it.
 package control
 
-import "github.com/openegm/cabinet/machine"
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/openegm/cabinet/machine"
+)
 
 // Command is one line sent to the cabinet.
 type Command struct {
@@ -30,4 +37,54 @@ type Reply struct {
 	View    *machine.View         `json:"view,omitempty"`
 	Meters  map[string]int64      `json:"meters,omitempty"`
 	Tickets []machine.PrintTicket `json:"tickets,omitempty"`
+}
+
+// MaxLine is the longest command line the cabinet reads; a longer one is
+// answered with an error and skipped.
+const MaxLine = 64 << 10
+
+// ParseCommand reads one command line strictly: one JSON object of known
+// fields, each at most once, and nothing after it. A command that could
+// mean two things (a repeated key, a misspelt field silently dropped) is
+// an error rather than a guess.
+func ParseCommand(line []byte) (Command, error) {
+	var c Command
+	if err := noDuplicateKeys(line); err != nil {
+		return c, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("not a command: %w", err)
+	}
+	if dec.More() {
+		return c, errors.New("not a command: data after the JSON object")
+	}
+	return c, nil
+}
+
+// noDuplicateKeys checks that the top-level object names each key once
+// (encoding/json keeps the last of two without a word).
+func noDuplicateKeys(line []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return errors.New("not a command: want one JSON object")
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("not a command: %w", err)
+		}
+		key, _ := t.(string)
+		if seen[key] {
+			return fmt.Errorf("not a command: key %q given twice", key)
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return fmt.Errorf("not a command: %w", err)
+		}
+	}
+	return nil
 }

@@ -1,0 +1,6 @@
+//go:build !race
+
+package cabinettest
+
+// Race: see race.go.
+const Race = false
