@@ -20,6 +20,7 @@ import (
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/reels"
 	"github.com/openegm/cabinet/sas"
+	"github.com/openegm/cabinet/sas/metercode"
 )
 
 // sasOptions choose the SAS channel: one of a serial device, a
@@ -69,8 +70,8 @@ type sasPort struct {
 }
 
 type meterSnap struct {
+	ledger  *meters.State // meters and bill counts only, for SASMeter
 	m       []int64
-	bills   []int64
 	claims  []meters.ProgressiveHit // reported hits on linked levels, unconfirmed
 	handpay *meters.HandpayPending
 	local   []int // the local jackpot's levels
@@ -292,7 +293,8 @@ func (s *sasPort) save() {
 }
 
 func (s *sasPort) publish(st *meters.State) {
-	snap := &meterSnap{m: slices.Clone(st.Meters[:]), bills: slices.Clone(st.BillCounts)}
+	snap := &meterSnap{m: slices.Clone(st.Meters[:]),
+		ledger: &meters.State{Meters: st.Meters, BillCounts: slices.Clone(st.BillCounts)}}
 	if n := len(st.Bills); n > 0 {
 		snap.lastBill = st.Bills[n-1].Cents
 		if i := slices.Index(meters.BillValues, snap.lastBill); i >= 0 && i < len(st.BillCounts) {
@@ -314,28 +316,17 @@ func (s *sasPort) publish(st *meters.State) {
 	s.meters.Store(snap)
 }
 
-// Meter answers the SAS meter polls from the last committed state. Amounts
-// are cents, which are credits at SAS's accounting denomination of 0.01.
+// Meter answers the SAS meter polls from the last committed state, by the
+// ledger's mapping to the one table of SAS codes (meters.State.SASMeter).
+// Amounts are cents, which are credits at SAS's accounting denomination of
+// 0.01.
 func (s *sasPort) Meter(code uint16) (uint64, bool) {
 	snap := s.meters.Load()
 	if snap == nil {
 		return 0, false
 	}
-	for i, d := range meters.Defs {
-		if d.SAS >= 0 && uint16(d.SAS) == code {
-			return uint64(snap.m[i]), true
-		}
-	}
-	switch sas.MeterCode(code) {
-	case sas.MeterSlotDoorOpenedCount:
-		return uint64(snap.m[meters.MainDoorOpens]), true
-	case sas.MeterPowerResetCount:
-		return uint64(snap.m[meters.PowerResets]), true
-	}
-	if i := int(code) - meters.BillSASBase; i >= 0 && i < len(snap.bills) {
-		return uint64(snap.bills[i]), true
-	}
-	return 0, false
+	v, ok := snap.ledger.SASMeter(metercode.Code(code))
+	return uint64(v), ok
 }
 
 // hostOrders are the long polls that are a plain order to the machine.

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/openegm/cabinet/meters/inspect"
+	"github.com/openegm/cabinet/sas"
+	"github.com/openegm/cabinet/sas/host"
+)
+
+// rawPoll sends one long poll frame (the CRC appended unless the poll is
+// type R) and returns the bytes that came back, as a foreign host sees
+// them.
+func rawPoll(t *testing.T, h *host.Client, frameHex string) []byte {
+	t.Helper()
+	frame, err := hex.DecodeString(strings.ReplaceAll(frameHex, " ", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec, ok := sas.LookupLongPoll(frame[1]); !ok || spec.Type != sas.PollR {
+		frame = sas.AppendCRC(frame)
+	}
+	got, err := h.Exchange(frame)
+	if err != nil {
+		t.Fatalf("% X: %v", frame, err)
+	}
+	return got
+}
+
+// wantReply is addr cmd data CRC with data in hex.
+func wantReply(t *testing.T, addr, cmd byte, dataHex string) []byte {
+	t.Helper()
+	data, err := hex.DecodeString(strings.ReplaceAll(dataHex, " ", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sas.BuildReply(addr, cmd, data...)
+}
+
+// Issue 12, item 1: the bill meters by face value as SAS numbers them
+// (€5 → 0x42, €20 → 0x44, €100 → 0x47), LP 0x1E with the count of every
+// note it names (0 for the $1 note the euro does not have), LP 0x20 the
+// value in whole euros, and one name and value for each code in sashost
+// (over SAS) and meterread (from the ledger).
+func TestSASBillMetersByFaceValue(t *testing.T) {
+	data := t.TempDir()
+	c := startCabinet(t, data, "--sas-addr", "1", "--sas-pty", "--jackpot", "off")
+	defer c.Stop()
+	h := sasHost(t, data)
+	drain(t, h)
+	for _, cents := range []int64{500, 10000, 2000, 2000} {
+		if !billIn(t, c, cents) {
+			t.Fatalf("note of %d cents refused", cents)
+		}
+	}
+
+	// $1 0, $5 1, $10 0, $20 2, $50 0, $100 1.
+	if got, want := rawPoll(t, h, "01 1E"), wantReply(t, 1, 0x1E, "00000000 00000001 00000000 00000002 00000000 00000001"); !bytes.Equal(got, want) {
+		t.Errorf("0x1E answered % X, want % X", got, want)
+	}
+	if got, want := rawPoll(t, h, "01 20"), wantReply(t, 1, 0x20, "00000145"); !bytes.Equal(got, want) {
+		t.Errorf("0x20 answered % X, want % X (145 euros)", got, want)
+	}
+	// 0x2F: €1 (0x40) none, €5 (0x42) 1, €20 (0x44) 2, €100 (0x47) 1,
+	// bills in credits (0x0B) 14500 at the 0.01 accounting denomination.
+	if got, want := rawPoll(t, h, "01 2F 07 0000 40 42 44 47 0B"),
+		wantReply(t, 1, 0x2F, "1B 0000 40 00000000 42 00000001 44 00000002 47 00000001 0B 00014500"); !bytes.Equal(got, want) {
+		t.Errorf("0x2F answered % X, want % X", got, want)
+	}
+	h.Close()
+
+	// The real sashost reads every meter; the real meterread reads the
+	// ledger afterwards. For every code both show, the name and the value
+	// agree.
+	out, err := exec.Command(filepath.Join(binDir, "sashost"), "--pty", c.SASPty(), "--addr", "1", "--json", "meters").CombinedOutput()
+	if err != nil {
+		t.Fatalf("sashost meters: %v\n%s", err, out)
+	}
+	var overSAS struct {
+		Meters []host.Meter `json:"meters"`
+	}
+	if err := json.Unmarshal(out, &overSAS); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	byCode := map[uint16]host.Meter{}
+	for _, m := range overSAS.Meters {
+		byCode[uint16(m.Code)] = m
+	}
+	c.Stop()
+	out, err = exec.Command(filepath.Join(binDir, "meterread"), "meters", "--json", filepath.Join(data, "ledger")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("meterread meters: %v\n%s", err, out)
+	}
+	var rows []inspect.MeterRow
+	if err := json.Unmarshal(out, &rows); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	compared := map[uint16]bool{}
+	for _, r := range rows {
+		if r.SAS == "" {
+			continue
+		}
+		code, err := strconv.ParseUint(strings.TrimPrefix(r.SAS, "0x"), 16, 16)
+		if err != nil {
+			t.Fatalf("meterread row %+v: SAS code: %v", r, err)
+		}
+		m, ok := byCode[uint16(code)]
+		if !ok {
+			t.Errorf("meterread shows %s (%s) = %d; the cabinet does not report it over SAS", r.SAS, r.Name, r.Value)
+			continue
+		}
+		if r.SASName != m.Name || uint64(r.Value) != m.Value {
+			t.Errorf("code %s: meterread %q = %d, sashost %q = %d", r.SAS, r.SASName, r.Value, m.Name, m.Value)
+		}
+		compared[uint16(code)] = true
+	}
+	for code, want := range map[uint16]uint64{0x42: 1, 0x44: 2, 0x47: 1, 0x0B: 14500} {
+		if !compared[code] || byCode[code].Value != want {
+			t.Errorf("code %02X: compared %v, over SAS %d, want %d", code, compared[code], byCode[code].Value, want)
+		}
+	}
+}
