@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/openegm/cabinet/internal/cabinettest"
+	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters/inspect"
 	"github.com/openegm/cabinet/sas"
 	"github.com/openegm/cabinet/sas/host"
@@ -125,5 +128,85 @@ func TestSASBillMetersByFaceValue(t *testing.T) {
 		if !compared[code] || byCode[code].Value != want {
 			t.Errorf("code %02X: compared %v, over SAS %d, want %d", code, compared[code], byCode[code].Value, want)
 		}
+	}
+}
+
+// afterHostOrders waits until the host orders sent before it have reached
+// the machine: 0x03 (sound off) is queued behind them and shows in the
+// view; 0x04 turns the sound back on.
+func afterHostOrders(t *testing.T, c *cabinet, h *host.Client) {
+	t.Helper()
+	if err := h.SoundOff(true); err != nil {
+		t.Fatal(err)
+	}
+	c.WaitFor("the host's orders to reach the machine", func(v machine.View) bool { return v.SoundOff })
+	if err := h.SoundOff(false); err != nil {
+		t.Fatal(err)
+	}
+	c.WaitFor("the sound back on", func(v machine.View) bool { return !v.SoundOff })
+}
+
+// Issue 12, item 2: 0x94 answers addr 94 status CRC (00 reset, 02 not in a
+// handpay); it resets the handpay alone, recorded as the SAS host's doing:
+// neither a tilt nor a technician's session goes with it.
+func TestSASRemoteHandpayReset(t *testing.T) {
+	data := t.TempDir()
+	c := startCabinet(t, data, "--sas-addr", "1", "--sas-pty", "--jackpot", "off", "--handpay-limit", "1000")
+	defer c.Stop()
+	h := sasHost(t, data)
+	defer h.Close()
+	drain(t, h)
+
+	// No handpay; a technician is logged in, and a bill jam has cleared at
+	// the validator but waits for the attendant's key.
+	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech-4"})
+	if r := c.Send(cabinettest.Command{Cmd: "pin", Role: machine.RoleTechnician, PIN: machine.DefaultPIN}); r.View.Service == nil {
+		t.Fatalf("login: %+v", r)
+	}
+	c.Send(cabinettest.Command{Cmd: "jam"})
+	c.Send(cabinettest.Command{Cmd: "clear_jam"})
+	if got, want := rawPoll(t, h, "01 94"), wantReply(t, 1, 0x94, "02"); !bytes.Equal(got, want) {
+		t.Errorf("0x94 with no handpay answered % X, want % X", got, want)
+	}
+	afterHostOrders(t, c, h)
+	v := c.State()
+	if !slices.Contains(v.Tilts, machine.TiltBillJam) || v.Service == nil {
+		t.Fatalf("0x94 with no handpay cleared the tilt or ended the session: tilts %v, service %+v", v.Tilts, v.Service)
+	}
+	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: false})
+	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "att-1"})
+	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: false})
+	if v := c.State(); len(v.Tilts) != 0 || v.Service != nil {
+		t.Fatalf("the key did not clear the tilt: %+v", v)
+	}
+
+	// A cash-out handpay. (A device tilt during a handpay cannot be made
+	// from outside: the validator is off; machine/host_test.go covers it.)
+	if !billIn(t, c, 2000) {
+		t.Fatal("€20 refused")
+	}
+	c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut})
+	c.WaitFor("the handpay", func(v machine.View) bool { return v.Handpay == 2000 })
+	drain(t, h)
+	if got, want := rawPoll(t, h, "01 94"), wantReply(t, 1, 0x94, "00"); !bytes.Equal(got, want) {
+		t.Fatalf("0x94 with a handpay answered % X, want % X", got, want)
+	}
+	c.WaitFor("the handpay reset", func(v machine.View) bool { return v.Handpay == 0 })
+	if got := drain(t, h); !slices.Contains(got, sas.ExcHandpayReset) {
+		t.Fatalf("exceptions after the reset %v, want 0x52 among them", got)
+	}
+	if got, want := rawPoll(t, h, "01 94"), wantReply(t, 1, 0x94, "02"); !bytes.Equal(got, want) {
+		t.Fatalf("0x94 after the reset answered % X, want % X", got, want)
+	}
+	h.Close()
+	out, err := exec.Command(filepath.Join(binDir, "sashost"), "--pty", c.SASPty(), "--addr", "1", "--json", "handpay", "reset").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), `"status":2`) {
+		t.Fatalf("sashost handpay reset: %v %s", err, out)
+	}
+	c.Stop()
+	st := readLedger(t, data)
+	last := st.Handpays[len(st.Handpays)-1]
+	if last.Pending.Cents != 2000 || last.Reset == nil || last.Reset.Who != "SAS host (0x94)" || last.Reset.Cents != 2000 {
+		t.Fatalf("ledger handpay %+v reset %+v", last.Pending, last.Reset)
 	}
 }

@@ -56,7 +56,7 @@ type sasPort struct {
 	linkCh chan machine.LinkBroadcast // progressive broadcasts, in order, to the owner
 	rt     sas.RealTimeConfig         // what real-time event data needs besides the ledger
 
-	// Host orders (0x01/0x02, 0x06/0x07, 0x08, 0x94) wait here for the
+	// Host orders (0x01/0x02, 0x03/0x04, 0x06/0x07, 0x08, 0x94) wait here for the
 	// owner, in the order they came: the serve loop never blocks on the
 	// owner, and a 0x07 then 0x06 (or two 0x08) cannot swap on the way.
 	ordersMu   sync.Mutex
@@ -399,12 +399,36 @@ func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 		// time is acknowledged and logged, not applied.
 		s.log.Info("SAS host sent the date and time", "data", fmt.Sprintf("% X", r.Data))
 		return sas.ReplyAck()
-	case 0x94:
-		s.order(machine.Key{At: now, Key: machine.KeyAttendant, On: true, Who: "SAS host (0x94)"})
-		s.order(machine.Key{At: now, Key: machine.KeyAttendant, On: false})
-		return sas.ReplyAck()
+	case sas.CmdRemoteHandpayReset:
+		return s.remoteHandpayReset(now)
 	}
 	return sas.NoReply()
+}
+
+// remoteHandpayReset answers 0x94 from the committed state the port keeps
+// (the serve loop never waits on the owner) and hands the reset to the
+// machine, which resets that handpay and nothing else
+// (machine.HostHandpayReset).
+//
+// Status: 02 when no handpay is pending; 01 (unable) when the machine has a
+// meter fault, since it can record nothing and so reset nothing; 00
+// otherwise. The cabinet has no setting that keeps a handpay from the
+// host: every kind (cancelled credits, paytable win, progressive) may be
+// reset by it, as by the attendant's key.
+//
+// Choice: 00 is answered before the reset is committed. If the commit then
+// fails (a meter fault at that very moment), the handpay stays pending and
+// the host learns it from 0x1B and the missing 0x52 exception.
+func (s *sasPort) remoteHandpayReset(now time.Time) sas.Reply {
+	snap := s.meters.Load()
+	if snap == nil || snap.handpay == nil {
+		return sas.ReplyData(sas.HandpayResetNotInHandpay)
+	}
+	if v := s.own.view.Load(); v != nil && v.Fault != "" {
+		return sas.ReplyData(sas.HandpayResetUnable)
+	}
+	s.order(machine.HostHandpayReset{At: now, Who: "SAS host (0x94)", Pending: *snap.handpay})
+	return sas.ReplyData(sas.HandpayResetDone)
 }
 
 // order hands a host order to the owner, after the earlier ones, without
