@@ -2,14 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/openegm/cabinet/internal/cabinettest"
 	"github.com/openegm/cabinet/machine"
@@ -209,4 +213,179 @@ func TestSASRemoteHandpayReset(t *testing.T) {
 	if last.Pending.Cents != 2000 || last.Reset == nil || last.Reset.Who != "SAS host (0x94)" || last.Reset.Cents != 2000 {
 		t.Fatalf("ledger handpay %+v reset %+v", last.Pending, last.Reset)
 	}
+}
+
+// peakRSS is the most memory the process ever had resident (VmHWM), in
+// bytes.
+func peakRSS(t *testing.T, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmHWM:" && f[2] == "kB" {
+			kb, err := strconv.ParseInt(f[1], 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb * 1024
+		}
+	}
+	t.Fatalf("no VmHWM in /proc/%d/status", pid)
+	return 0
+}
+
+// Issue 12, item 3: 0x21 signs the program the process runs, read when it
+// started, not the file now at its path: an upgrade that replaces the
+// file leaves the signature of the running program.
+func TestSASROMSignatureOfTheRunningProgram(t *testing.T) {
+	exe := filepath.Join(t.TempDir(), "cabinet")
+	orig, err := os.ReadFile(filepath.Join(binDir, "cabinet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(exe, orig, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	c := cabinettest.Start(t, exe, data, "--sas-addr", "1", "--sas-pty")
+	defer c.Stop()
+	// The file replaced as an installer would (a new file renamed over
+	// the old one; the running program's inode stays until it exits).
+	if err := os.WriteFile(exe+".new", append(slices.Clone(orig), "another program"...), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(exe+".new", exe); err != nil {
+		t.Fatal(err)
+	}
+	h := sasHost(t, data)
+	defer h.Close()
+	drain(t, h)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	sig, err := h.ROMSignature(ctx, 0xBEEF, 20*time.Millisecond, nil)
+	if want := sas.CRCSeeded(0xBEEF, orig); err != nil || sig != want {
+		t.Fatalf("ROM signature %04X (%v), want %04X: the CRC of the bytes the process started from", sig, err, want)
+	}
+}
+
+// readReplies reads from a raw port until the bytes read make up replies
+// to the polls sent, in order: for 0x21 an ACK (addr) or busy (addr 00),
+// for 0x1A addr 1A, 4 BCD, CRC. It returns each reply.
+func readReplies(t *testing.T, port sas.Port, cmds []byte) [][]byte {
+	t.Helper()
+	var buf []byte
+	var out [][]byte
+	chunk := make([]byte, 256)
+	port.SetReadDeadline(time.Now().Add(10 * time.Second))
+	defer port.SetReadDeadline(time.Time{})
+	for len(out) < len(cmds) {
+		cmd := cmds[len(out)]
+		n := 0
+		switch {
+		case len(buf) >= 2 && cmd == 0x21 && buf[1] == 0:
+			n = 2 // busy
+		case len(buf) >= 2 && cmd == 0x21:
+			n = 1 // ACK: the next byte starts the next reply
+		case len(buf) >= 8 && cmd == 0x1A:
+			n = 8
+		}
+		if n > 0 {
+			out = append(out, buf[:n])
+			buf = buf[n:]
+			continue
+		}
+		k, err := port.Read(chunk)
+		if err != nil {
+			t.Fatalf("after %d of %d replies (% X pending): %v", len(out), len(cmds), buf, err)
+		}
+		buf = append(buf, chunk[:k]...)
+	}
+	return out
+}
+
+// Issue 12, item 3: a host that floods 0x21 with new seeds, in bursts of
+// ten with a 0x1A after each burst, gets each 0x21 answered with ACK
+// (queued) or busy (the queue is full: it asks again), and every 0x1A
+// answered; the cabinet computes one signature at a time, so its memory
+// does not grow with the polls; every signature that comes back is right
+// for a seed it accepted.
+func TestSASROMSignatureFlood(t *testing.T) {
+	img, err := os.ReadFile(filepath.Join(binDir, "cabinet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	c := startCabinet(t, data, "--sas-addr", "1", "--sas-pty", "--jackpot", "off")
+	defer c.Stop()
+	h := sasHost(t, data)
+	defer h.Close()
+	drain(t, h)
+	if !billIn(t, c, 5000) {
+		t.Fatal("€50 refused")
+	}
+	drain(t, h)
+	credits := wantReply(t, 1, 0x1A, "00005000")
+	var acked []uint16
+	busy := 0
+	for round := range 30 {
+		var burst, cmds []byte
+		var seeds []uint16
+		for i := range 10 {
+			seed := uint16(0x1000 + 10*round + i)
+			burst = append(burst, sas.LongPollFrame(1, 0x21, byte(seed), byte(seed>>8))...)
+			cmds, seeds = append(cmds, 0x21), append(seeds, seed)
+		}
+		burst = append(burst, sas.LongPollFrame(1, 0x1A)...)
+		cmds = append(cmds, 0x1A)
+		if _, err := h.Port().Write(burst); err != nil {
+			t.Fatal(err)
+		}
+		replies := readReplies(t, h.Port(), cmds)
+		for i, r := range replies[:10] {
+			if len(r) == 1 {
+				acked = append(acked, seeds[i])
+			} else {
+				busy++
+			}
+		}
+		if !bytes.Equal(replies[10], credits) {
+			t.Fatalf("round %d: 0x1A answered % X, want % X", round, replies[10], credits)
+		}
+	}
+	if len(acked) == 0 {
+		t.Fatal("no 0x21 accepted")
+	}
+	const limit = 200 << 20
+	if peak := peakRSS(t, c.Cmd.Process.Pid); peak > limit {
+		t.Fatalf("peak resident memory %d MiB after 300 ROM signature polls (%d accepted), limit %d MiB", peak>>20, len(acked), limit>>20)
+	}
+	want := map[uint16]bool{}
+	for _, s := range acked {
+		want[sas.CRCSeeded(s, img)] = true
+	}
+	got := 0
+	deadline := time.Now().Add(30 * time.Second)
+	for quiet := 0; quiet < 20 && time.Now().Before(deadline); {
+		g, err := h.GeneralPoll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Long == nil {
+			quiet++
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		quiet = 0
+		sig, err := host.DecodeSignature(g.Long.Data)
+		if err != nil || g.Long.Cmd != 0x21 || !want[sig] {
+			t.Fatalf("deferred reply % X: not the signature of an accepted seed", g.Raw)
+		}
+		got++
+	}
+	if got == 0 {
+		t.Fatal("no signature came back")
+	}
+	t.Logf("300 ROM signature polls: %d accepted, %d busy, %d signatures returned, peak RSS %d MiB", len(acked), busy, got, peakRSS(t, c.Cmd.Process.Pid)>>20)
 }

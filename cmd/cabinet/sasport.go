@@ -50,7 +50,7 @@ type sasPort struct {
 	meters atomic.Pointer[meterSnap]
 	info   []byte // the 0x1F reply data
 	serial string
-	image  func() ([]byte, error) // the bytes the ROM signature covers
+	rom    *romSigner // nil: the image it covers could not be read
 
 	group  byte                       // progressive group (0: no linked levels)
 	linkCh chan machine.LinkBroadcast // progressive broadcasts, in order, to the owner
@@ -89,7 +89,7 @@ type sasQueueFile struct {
 }
 
 func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt *reels.Certified, data, machineID string,
-	image func() ([]byte, error), log *slog.Logger) (*sasPort, error) {
+	rom [][]byte, log *slog.Logger) (*sasPort, error) {
 	if o.addr < 1 || o.addr > 127 {
 		return nil, fmt.Errorf("SAS address %d outside 1-127", o.addr)
 	}
@@ -97,7 +97,7 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 		return nil, fmt.Errorf("SAS progressive group %d outside 0-255", o.group)
 	}
 	s := &sasPort{link: sas.NewLink(byte(o.addr)), own: own, log: log, qfile: filepath.Join(data, "sas-queue.json"),
-		serial: machineID, image: image, group: byte(o.group), linkCh: make(chan machine.LinkBroadcast, 256),
+		serial: machineID, group: byte(o.group), linkCh: make(chan machine.LinkBroadcast, 256),
 		ordersWake: make(chan struct{}, 1)}
 	s.link.Handler = s
 	s.rt = sas.RealTimeConfig{Group: s.group, MaxBetLevel: -1}
@@ -109,6 +109,14 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 		return nil, err
 	}
 	s.info = info
+	if rom != nil {
+		s.rom = newROMSigner(rom, func(seed, sig uint16) {
+			s.mu.Lock()
+			s.link.Defer(0x21, byte(sig), byte(sig>>8))
+			s.mu.Unlock()
+		})
+		go s.rom.run(ctx)
+	}
 	go func() {
 		// One goroutine keeps the broadcasts in the order they came.
 		for {
@@ -379,11 +387,13 @@ func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 	case 0x1B:
 		return s.handpayInfo()
 	case 0x21:
-		if len(r.Data) != 2 {
+		// The host's seed; the signature follows on a later general poll.
+		if len(r.Data) != 2 || s.rom == nil {
 			return sas.NoReply()
 		}
-		seed := uint16(r.Data[0]) | uint16(r.Data[1])<<8
-		go s.romSignature(seed)
+		if !s.rom.request(uint16(r.Data[0]) | uint16(r.Data[1])<<8) {
+			return sas.ReplyBusy() // the queue is full: the host asks again
+		}
 		return sas.ReplyAck()
 	case 0x54:
 		serial := []byte(s.serial)
@@ -533,20 +543,6 @@ func (s *sasPort) enabledFeatures(data []byte) sas.Reply {
 	return sas.ReplyData(out...)
 }
 
-// romSignature computes the SAS CRC, seeded by the host, over every byte
-// that can affect an outcome, and leaves it for the next general poll.
-func (s *sasPort) romSignature(seed uint16) {
-	img, err := s.image()
-	if err != nil {
-		s.log.Error("ROM signature", "err", err)
-		return
-	}
-	sig := sas.CRCSeeded(seed, img)
-	s.mu.Lock()
-	s.link.Defer(0x21, byte(sig), byte(sig>>8))
-	s.mu.Unlock()
-}
-
 // machineInfo is the 0x1F reply: game ID, additional ID, denomination code
 // (0x01 = 1 cent), max bet, progressive group, options, paytable ID, base RTP
 // at the top level with two implied decimals.
@@ -668,42 +664,4 @@ func (s *sasPort) handpayInfo() sas.Reply {
 		return sas.NoReply()
 	}
 	return sas.ReplyData(data...)
-}
-
-// romImage is what the ROM signature covers: the executable (which embeds
-// the paytables, their signatures and the certification keys), then the
-// paytable files loaded from --paytable-dir, if any, in name order.
-func romImage(paytableDir, jackpotFile string) func() ([]byte, error) {
-	return func() ([]byte, error) {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, err
-		}
-		img, err := os.ReadFile(exe)
-		if err != nil {
-			return nil, err
-		}
-		if paytableDir != "" {
-			files, _ := filepath.Glob(filepath.Join(paytableDir, "*.json*"))
-			slices.Sort(files)
-			for _, f := range files {
-				b, err := os.ReadFile(f)
-				if err != nil {
-					return nil, err
-				}
-				img = append(img, b...)
-			}
-		}
-		// A jackpot configuration file changes what bets pay into and what
-		// mystery levels hit at: it is covered too (the embedded default
-		// is inside the program image already).
-		if jackpotFile != "" && jackpotFile != "embedded" && jackpotFile != "off" {
-			b, err := os.ReadFile(jackpotFile)
-			if err != nil {
-				return nil, err
-			}
-			img = append(img, b...)
-		}
-		return img, nil
-	}
 }
