@@ -222,6 +222,8 @@ func (m *Machine) Step(ev Event) Effects {
 		case HostSoundOn:
 			m.soundOff = false
 		}
+	case HostHandpayReset:
+		m.hostHandpayReset(e, &eff)
 	case HostBillDenominations:
 		m.hostBills, m.hostBillOnce = slices.Clone(e.Accept), e.DisableAfterAccept
 	case LedgerFault:
@@ -583,10 +585,8 @@ func (m *Machine) key(e Key, eff *Effects) {
 		}
 		return
 	}
-	if h := m.st.Handpay; h != nil {
-		m.record(eff, meters.HandpayReset{At: m.ns(), Who: who, Cents: h.Cents})
-		m.say("msg_handpay_reset", h.Cents)
-		m.awardHits(eff) // a jackpot waiting behind the handpay
+	if m.st.Handpay != nil {
+		m.resetHandpay(eff, who)
 		return
 	}
 	for _, t := range slices.Clone(m.st.Tilts) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/openegm/cabinet/sas/metercode"
 )
 
 // Meter names one meter of the standard set.
@@ -49,53 +51,105 @@ const (
 
 // Def describes a meter for readouts and SAS.
 type Def struct {
-	Name     string
-	SAS      int  // SAS meter code, -1 when SAS has none
-	Cents    bool // an amount in cents (else a count)
-	Lifetime bool // only grows; only a RAM clear zeroes it
+	Name     string // the ledger's name (readouts and the service screens translate it)
+	SAS      int    // SAS meter code (package metercode), -1 when SAS has none
+	Cents    bool   // an amount in cents (else a count)
+	Lifetime bool   // only grows; only a RAM clear zeroes it
 }
 
-// Defs is the meter set in readout order. SAS codes per ../shared/spec/sas.md.
+// noSAS marks a meter SAS has no code for.
+const noSAS = -1
+
+func sasCode(c metercode.Code) int { return int(c) }
+
+// Defs is the meter set in readout order, each with its code in the one
+// table of SAS meter codes. Amounts are cents, which are credits at the
+// cabinet's SAS accounting denomination of 0.01.
+//
+// Choice: ticket in and out are SAS's total ticket in/out (0x15/0x16,
+// every ticket, in credits), not 0x0D/0x0E, which count tickets validated
+// through SAS (the cabinet prints its own validation numbers). Coins in and
+// hopper paid are 0x08/0x09 (credits from the coin acceptor, paid from the
+// hopper). Door openings and power resets have no Table C-7 code (long
+// poll 0x1C reports two of them, see SASMeter).
 var Defs = [numMeters]Def{
-	CoinIn:                   {"total coin in (bets)", 0x00, true, true},
-	CoinOut:                  {"total coin out (wins to credits)", 0x01, true, true},
-	Jackpot:                  {"total jackpot (hand-paid wins)", 0x02, true, true},
-	HandpaidCancelled:        {"hand-paid cancelled credits", 0x03, true, true},
-	Cancelled:                {"total cancelled credits", 0x04, true, true},
-	GamesPlayed:              {"games played", 0x05, false, true},
-	GamesWon:                 {"games won", 0x06, false, true},
-	GamesLost:                {"games lost", 0x07, false, true},
-	BillsIn:                  {"total bills accepted", 0x0B, true, true},
-	Credits:                  {"current credits", 0x0C, true, false},
-	TicketIn:                 {"ticket in", 0x0D, true, true},
-	TicketOut:                {"ticket out", 0x0E, true, true},
-	ElectronicIn:             {"electronic transfers to machine", 0x17, true, true},
-	ElectronicOut:            {"electronic transfers from machine", 0x18, true, true},
-	MachinePaidPaytable:      {"machine-paid paytable win", 0x1C, true, true},
-	MachinePaidProgressive:   {"machine-paid progressive win", 0x1D, true, true},
-	AttendantPaidPaytable:    {"attendant-paid paytable win", 0x1F, true, true},
-	AttendantPaidProgressive: {"attendant-paid progressive win", 0x20, true, true},
-	TotalWon:                 {"total won", 0x22, true, true},
-	TotalHandPaid:            {"total hand paid", 0x23, true, true},
-	TotalDrop:                {"total drop", 0x24, true, true},
-	GamesSincePowerUp:        {"games since power reset", 0x25, false, false},
-	GamesSinceDoorClose:      {"games since slot door closure", 0x26, false, false},
-	StackerBills:             {"bills in stacker", 0x3E, false, false},
-	StackerValue:             {"value of bills in stacker", 0x3F, true, false},
-	CoinsIn:                  {"coins in", -1, true, true},
-	HopperOut:                {"hopper paid", -1, true, true},
-	MainDoorOpens:            {"main (slot) door openings", -1, false, true},
-	LogicDoorOpens:           {"logic door openings", -1, false, true},
-	CashboxDoorOpens:         {"cashbox door openings", -1, false, true},
-	BellyDoorOpens:           {"belly door openings", -1, false, true},
-	DropDoorOpens:            {"drop door openings", -1, false, true},
-	PowerResets:              {"power resets", -1, false, true},
-	TicketsOut:               {"tickets printed", -1, false, true},
+	CoinIn:                   {"total coin in (bets)", sasCode(metercode.TotalCoinIn), true, true},
+	CoinOut:                  {"total coin out (wins to credits)", sasCode(metercode.TotalCoinOut), true, true},
+	Jackpot:                  {"total jackpot (hand-paid wins)", sasCode(metercode.TotalJackpot), true, true},
+	HandpaidCancelled:        {"hand-paid cancelled credits", sasCode(metercode.TotalHandPaidCancelled), true, true},
+	Cancelled:                {"total cancelled credits", sasCode(metercode.TotalCancelledCredits), true, true},
+	GamesPlayed:              {"games played", sasCode(metercode.GamesPlayed), false, true},
+	GamesWon:                 {"games won", sasCode(metercode.GamesWon), false, true},
+	GamesLost:                {"games lost", sasCode(metercode.GamesLost), false, true},
+	BillsIn:                  {"total bills accepted", sasCode(metercode.BillsAcceptedCredits), true, true},
+	Credits:                  {"current credits", sasCode(metercode.CurrentCredits), true, false},
+	TicketIn:                 {"ticket in", sasCode(metercode.TotalTicketIn), true, true},
+	TicketOut:                {"ticket out", sasCode(metercode.TotalTicketOut), true, true},
+	ElectronicIn:             {"electronic transfers to machine", sasCode(metercode.ElectronicToMachine), true, true},
+	ElectronicOut:            {"electronic transfers from machine", sasCode(metercode.ElectronicToHost), true, true},
+	MachinePaidPaytable:      {"machine-paid paytable win", sasCode(metercode.MachinePaidPaytableWin), true, true},
+	MachinePaidProgressive:   {"machine-paid progressive win", sasCode(metercode.MachinePaidProgressiveWin), true, true},
+	AttendantPaidPaytable:    {"attendant-paid paytable win", sasCode(metercode.AttendantPaidPaytableWin), true, true},
+	AttendantPaidProgressive: {"attendant-paid progressive win", sasCode(metercode.AttendantPaidProgressive), true, true},
+	TotalWon:                 {"total won", sasCode(metercode.TotalWon), true, true},
+	TotalHandPaid:            {"total hand paid", sasCode(metercode.TotalHandPaid), true, true},
+	TotalDrop:                {"total drop", sasCode(metercode.TotalDrop), true, true},
+	GamesSincePowerUp:        {"games since power reset", sasCode(metercode.GamesSincePowerReset), false, false},
+	GamesSinceDoorClose:      {"games since slot door closure", sasCode(metercode.GamesSinceDoorClosure), false, false},
+	StackerBills:             {"bills in stacker", sasCode(metercode.BillsInStacker), false, false},
+	StackerValue:             {"value of bills in stacker", sasCode(metercode.BillValueInStacker), true, false},
+	CoinsIn:                  {"coins in", sasCode(metercode.CoinAcceptorCredits), true, true},
+	HopperOut:                {"hopper paid", sasCode(metercode.HopperPaidCredits), true, true},
+	MainDoorOpens:            {"main (slot) door openings", noSAS, false, true},
+	LogicDoorOpens:           {"logic door openings", noSAS, false, true},
+	CashboxDoorOpens:         {"cashbox door openings", noSAS, false, true},
+	BellyDoorOpens:           {"belly door openings", noSAS, false, true},
+	DropDoorOpens:            {"drop door openings", noSAS, false, true},
+	PowerResets:              {"power resets", noSAS, false, true},
+	TicketsOut:               {"tickets printed", noSAS, false, true},
 }
 
-// BillSASBase is the SAS code of the count of the first bill value; the
-// others follow in the order of BillValues (€5 … €500).
-const BillSASBase = 0x40
+// BillSAS returns the SAS meter code of the count of the notes of a value
+// in BillValues (cents): the bill meter of its face value in euros.
+func BillSAS(cents int64) (metercode.Code, bool) {
+	if cents <= 0 || cents%100 != 0 {
+		return 0, false
+	}
+	return metercode.Bill(uint64(cents / 100))
+}
+
+// sasMeters maps each SAS code of Defs to its meter; the cabinet-local
+// codes of long poll 0x1C map to the door and power counts.
+var sasMeters = func() map[metercode.Code]Meter {
+	m := map[metercode.Code]Meter{metercode.SlotDoorOpenings: MainDoorOpens, metercode.PowerResets: PowerResets}
+	for i, d := range Defs {
+		if d.SAS != noSAS {
+			m[metercode.Code(d.SAS)] = Meter(i)
+		}
+	}
+	return m
+}()
+
+// SASMeter returns the value of SAS meter code c as the ledger keeps it:
+// a meter of Defs, a cabinet-local code of long poll 0x1C, or the count of
+// the notes of a bill meter's face value: 0 for a face value the machine
+// has no note for (there is no €1 note: none was ever accepted). ok is
+// false for a meter the ledger does not keep.
+func (s *State) SASMeter(c metercode.Code) (value int64, ok bool) {
+	if m, ok := sasMeters[c]; ok {
+		return s.Meters[m], true
+	}
+	face, ok := c.BillFace()
+	if !ok {
+		return 0, false
+	}
+	for i, cents := range BillValues {
+		if cents == int64(face)*100 && i < len(s.BillCounts) {
+			return s.BillCounts[i], true
+		}
+	}
+	return 0, true
+}
 
 // Limits of the history kept in the state (and so in snapshots), enough for
 // the recall screens without replaying the log.

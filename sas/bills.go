@@ -3,6 +3,8 @@ package sas
 import (
 	"errors"
 	"fmt"
+
+	"github.com/openegm/cabinet/sas/metercode"
 )
 
 // Bills: the bill denomination codes, the country code of the euro, long
@@ -41,16 +43,12 @@ const CmdLastBill byte = 0x48
 // the cabinet stands, and that is how the Aristocrat client reports them.
 const CountryEuro byte = 39
 
-// billCodeValues lists the SAS bill denomination codes in order: code i is
-// a note of billCodeValues[i] units of the currency ($1, $2, $5, …, the
-// table names dollars; the face value is what counts). Bit i of the 0x08
-// bit field enables code i. 24 codes; the most significant byte of the bit
-// field is "TBD" in both sources.
-var billCodeValues = [...]int64{
-	1, 2, 5, 10, 20, 25, 50, 100,
-	200, 250, 500, 1_000, 2_000, 2_500, 5_000, 10_000,
-	20_000, 25_000, 50_000, 100_000, 200_000, 250_000, 500_000, 1_000_000,
-}
+// The SAS bill denomination codes are the face values of the bill meters
+// in order (metercode.BillFaces): code i is a note of that many units of
+// the currency ($1, $2, $5, …, the table names dollars; the face value is
+// what counts), as meter 0x40+i counts them. Bit i of the 0x08 bit field
+// enables code i. 24 codes; the most significant byte of the bit field is
+// "TBD" in both sources.
 
 // BillCode returns the SAS bill denomination code of a note of face
 // value units of its currency (the euro notes: €5 → 2, €10 → 3, €20 → 4,
@@ -60,8 +58,11 @@ var billCodeValues = [...]int64{
 // enumeration; the IGT digest's example "0A = $500" writes the same number
 // in hexadecimal, which is no BCD).
 func BillCode(face int64) (byte, bool) {
-	for i, v := range billCodeValues {
-		if v == face {
+	if face < 0 {
+		return 0, false
+	}
+	for i, v := range metercode.BillFaces() {
+		if v == uint64(face) {
 			return byte(i), true
 		}
 	}
@@ -71,10 +72,11 @@ func BillCode(face int64) (byte, bool) {
 // BillCodeValue returns the face value of bill denomination code c, and
 // false for a code outside the table.
 func BillCodeValue(c byte) (int64, bool) {
-	if int(c) >= len(billCodeValues) {
+	faces := metercode.BillFaces()
+	if int(c) >= len(faces) {
 		return 0, false
 	}
-	return billCodeValues[c], true
+	return int64(faces[c]), true
 }
 
 // ErrBills is returned (wrapped) for a 0x08 or 0x48 field that does not

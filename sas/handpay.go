@@ -128,3 +128,19 @@ func DecodeHandpayInfo(data []byte) (HandpayInfo, error) {
 	}
 	return h, nil
 }
+
+// CmdRemoteHandpayReset is long poll 0x94, remote handpay reset (type S,
+// no data). The reply is addr 94 status CRC, the status one of the
+// HandpayReset codes.
+//
+// Source: the Aristocrat Monaco LP94RemoteHandPayResetParser and its
+// HandPayResetCode (0 handpay was reset, 1 unable to reset the handpay, 2
+// not currently in a handpay condition).
+const CmdRemoteHandpayReset byte = 0x94
+
+// Status codes of the reply to 0x94.
+const (
+	HandpayResetDone         byte = 0x00 // the handpay was reset
+	HandpayResetUnable       byte = 0x01 // the machine cannot reset it
+	HandpayResetNotInHandpay byte = 0x02 // no handpay is pending
+)

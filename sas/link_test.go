@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 	"time"
+
+	"github.com/openegm/cabinet/sas/metercode"
 )
 
 // recorder is a Handler that records its calls and answers from a table.
@@ -345,7 +347,7 @@ func TestLinkWithFramer(t *testing.T) {
 	// End to end in PARMRK mode: a sync byte, a general poll, a meter poll.
 	l := NewLink(1)
 	l.Handler = HandlerFunc(func(r Request) Reply {
-		return MeterReply(r, meterMap{MeterCurrentCredits: 12345})
+		return MeterReply(r, meterMap{metercode.CurrentCredits: 12345})
 	})
 	fr := NewFramer(ModePARMRK)
 	var out [][]byte

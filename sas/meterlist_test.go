@@ -1,11 +1,15 @@
 package sas
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/openegm/cabinet/sas/metercode"
+)
 
 func TestFixedMeterPoll(t *testing.T) {
 	got := FixedMeterPoll(0x1C)
-	want := []MeterCode{MeterTotalCoinIn, MeterTotalCoinOut, MeterTotalDrop, MeterTotalJackpot,
-		MeterGamesPlayed, MeterGamesWon, MeterSlotDoorOpenedCount, MeterPowerResetCount}
+	want := []MeterCode{MeterTotalCoinIn, metercode.TotalCoinOut, metercode.TotalDrop, metercode.TotalJackpot,
+		MeterGamesPlayed, metercode.GamesWon, metercode.SlotDoorOpenings, metercode.PowerResets}
 	if len(got) != len(want) {
 		t.Fatalf("1C: %v", got)
 	}
@@ -30,12 +34,12 @@ func TestKnownMeterCodes(t *testing.T) {
 		if i > 0 && cs[i-1] >= c {
 			t.Fatalf("not strictly increasing at %d: %v", i, cs)
 		}
-		if c >= localMeterBase {
+		if c >= metercode.LocalBase {
 			t.Fatalf("local code %v listed", c)
 		}
 		seen[c] = true
 	}
-	for _, c := range []MeterCode{MeterTotalCoinIn, MeterTotalDrop, MeterGamesSinceDoorClosure, MeterBillValueInStacker, MeterBills1, MeterBills1000000} {
+	for _, c := range []MeterCode{MeterTotalCoinIn, metercode.TotalDrop, metercode.GamesSinceDoorClosure, metercode.BillValueInStacker, bill(1), bill(1_000_000)} {
 		if !seen[c] {
 			t.Errorf("%v missing", c)
 		}

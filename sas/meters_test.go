@@ -3,6 +3,8 @@ package sas
 import (
 	"bytes"
 	"testing"
+
+	"github.com/openegm/cabinet/sas/metercode"
 )
 
 // meterMap is a MeterSource from a map.
@@ -28,11 +30,11 @@ func (g gameMeters) ForGame(n uint16) (MeterSource, bool) {
 
 func fullMeters() meterMap {
 	m := meterMap{}
-	for c := MeterCode(0); c <= MeterBills1000000; c++ {
+	for c := MeterCode(0); c <= bill(1_000_000); c++ {
 		m[c] = uint64(c) + 1
 	}
-	m[MeterSlotDoorOpenedCount] = 3
-	m[MeterPowerResetCount] = 4
+	m[metercode.SlotDoorOpenings] = 3
+	m[metercode.PowerResets] = 4
 	return m
 }
 
@@ -54,11 +56,11 @@ func meterFrame(t *testing.T, addr byte, poll []byte, src MeterSource) []byte {
 // independent nibble-wise CRC-16/KERMIT, not this package).
 func TestMeterRepliesByteExact(t *testing.T) {
 	src := meterMap{
-		MeterCurrentCredits:        12345,
-		MeterTotalCoinIn:           1234567,
-		MeterTicketInCashableCents: 123456,
-		MeterGamesSincePowerReset:  12345, // rolls over to 2345 in 4 digits
-		MeterGamesSinceDoorClosure: 7,
+		metercode.CurrentCredits:           12345,
+		MeterTotalCoinIn:                   1234567,
+		metercode.SASCashableTicketInCents: 123456,
+		metercode.GamesSincePowerReset:     12345, // rolls over to 2345 in 4 digits
+		metercode.GamesSinceDoorClosure:    7,
 	}
 	for _, c := range []struct {
 		name string
@@ -113,7 +115,7 @@ func TestMeterReplySizes(t *testing.T) {
 }
 
 func TestMeterBillValue(t *testing.T) {
-	src := meterMap{MeterBills5: 3, MeterBills20: 2, MeterBills500: 1}
+	src := meterMap{0x42: 3, 0x44: 2, 0x4A: 1} // €5, €20, €500
 	data, ok := MeterResponse(0x20, nil, src)
 	if !ok || !bytes.Equal(data, []byte{0, 0, 0x05, 0x55}) { // 15 + 40 + 500
 		t.Fatalf("0x20 = % X %v", data, ok)
@@ -195,7 +197,7 @@ func TestMeterExtendedWidth(t *testing.T) {
 		t.Fatalf("2F: % X", d)
 	}
 	// Local codes are never reported to 6F.
-	src[MeterPowerResetCount] = 1
+	src[metercode.PowerResets] = 1
 	d, _ = MeterResponse(0x6F, []byte{4, 0, 0, 0x02, 0xFF}, src)
 	if !bytes.Equal(d, []byte{2, 0, 0}) {
 		t.Fatalf("local code reported: % X", d)
@@ -208,13 +210,13 @@ func TestMeterCodes(t *testing.T) {
 			t.Errorf("%v size %d, want %d", c, c.Size(), size)
 		}
 	}
-	if MeterTotalDrop != 0x24 || MeterCurrentCredits != 0x0C || MeterBills1 != 0x40 || MeterBillValueInStacker != 0x3F {
+	if metercode.TotalDrop != 0x24 || metercode.CurrentCredits != 0x0C || metercode.BillValueInStacker != 0x3F || bill(20) != 0x44 {
 		t.Fatal("meter codes differ from sas.md")
 	}
-	if MeterTotalDrop.Name() != "total drop" || MeterBills100.Name() != "bills accepted of 100" {
-		t.Fatal(MeterTotalDrop.Name(), MeterBills100.Name())
+	if metercode.TotalDrop.Name() != "total drop" || bill(100).Name() != "bills of 100 accepted" {
+		t.Fatal(metercode.TotalDrop.Name(), bill(100).Name())
 	}
-	if v, ok := BillFaceValue(MeterBills1000000); !ok || v != 1000000 {
+	if v, ok := bill(1_000_000).BillFace(); !ok || v != 1000000 {
 		t.Fatal("face value")
 	}
 	for _, cmd := range []byte{0x0F, 0x10, 0x17, 0x18, 0x19, 0x1A, 0x1C, 0x1E, 0x20, 0x2F, 0x6F, 0xAF} {

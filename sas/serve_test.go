@@ -17,6 +17,7 @@ import (
 
 	"github.com/openegm/cabinet/sas"
 	"github.com/openegm/cabinet/sas/host"
+	"github.com/openegm/cabinet/sas/metercode"
 )
 
 const machineAddr = 0x11 // also the code of "slot door opened": general polls must still parse
@@ -47,21 +48,23 @@ func newFakeMachine() *fakeMachine {
 		link:    sas.NewLink(machineAddr),
 		enabled: true,
 		meters: map[uint16]uint64{
-			uint16(sas.MeterTotalCoinIn):           12345678,
-			uint16(sas.MeterTotalCoinOut):          87654321,
-			uint16(sas.MeterTotalDrop):             5000,
-			uint16(sas.MeterTotalJackpot):          0,
-			uint16(sas.MeterGamesPlayed):           4242,
-			uint16(sas.MeterGamesWon):              1717,
-			uint16(sas.MeterGamesLost):             2525,
-			uint16(sas.MeterTotalCancelledCredits): 99999999,
-			uint16(sas.MeterCurrentCredits):        250,
-			uint16(sas.MeterTicketInCashableCents): 123456789012, // 12 digits: 6 bytes in 6F
-			uint16(sas.MeterTotalWon):              3141592,
-			uint16(sas.MeterBills20):               7,
-			uint16(sas.MeterBills100):              3,
-			uint16(sas.MeterSlotDoorOpenedCount):   12,
-			uint16(sas.MeterPowerResetCount):       5,
+			uint16(sas.MeterTotalCoinIn):               12345678,
+			uint16(metercode.TotalCoinOut):             87654321,
+			uint16(metercode.TotalDrop):                5000,
+			uint16(metercode.TotalJackpot):             0,
+			uint16(sas.MeterGamesPlayed):               4242,
+			uint16(metercode.GamesWon):                 1717,
+			uint16(metercode.GamesLost):                2525,
+			uint16(metercode.TotalCancelledCredits):    99999999,
+			uint16(metercode.CurrentCredits):           250,
+			uint16(metercode.SASCashableTicketInCents): 123456789012, // 12 digits: 6 bytes in 6F
+			uint16(metercode.TotalWon):                 3141592,
+			0x44:// €20 notes
+			7,
+			0x47:// €100 notes
+			3,
+			uint16(metercode.SlotDoorOpenings): 12,
+			uint16(metercode.PowerResets):      5,
 		},
 	}
 	m.link.Handler = m

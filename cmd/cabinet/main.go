@@ -94,6 +94,7 @@ func main() {
 type started struct {
 	tests   machine.SelfTest
 	program string // BLAKE2b-256 of the running executable
+	image   []byte // its bytes, read once: what the ROM signature (SAS 0x21) covers
 	rng     *rng.RNG
 }
 
@@ -102,14 +103,11 @@ func selfTests(o options) started {
 		o.approved = filepath.Join(o.data, "approved-programs.json")
 	}
 	var s started
-	exe, err := os.Executable()
+	data, err := runningProgram()
 	if err == nil {
-		var data []byte
-		if data, err = os.ReadFile(exe); err == nil {
-			sum := blake2b.Sum256(data)
-			s.program = fmt.Sprintf("%x", sum)
-			s.tests.ProgramHash = s.program
-		}
+		sum := blake2b.Sum256(data)
+		s.program, s.image = fmt.Sprintf("%x", sum), data
+		s.tests.ProgramHash = s.program
 	}
 	if err != nil {
 		s.tests.Program = "cannot read the program image: " + err.Error()
@@ -213,7 +211,11 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	// SAS starts after the self-tests (it is opened here, before the machine
 	// powers up, so exceptions from the power-up records are queued).
 	if o.sas.addr != 0 {
-		if _, err := openSAS(ctx, o.sas, own, ledger, pt, o.data, o.machineID, romImage(o.paytableDir, o.jackpot), log); err != nil {
+		rom, err := romImage(st.image, o.paytableDir, o.jackpot)
+		if err != nil {
+			log.Error("SAS: no ROM signature (0x21) without the image it covers", "err", err)
+		}
+		if _, err := openSAS(ctx, o.sas, own, ledger, pt, o.data, o.machineID, rom, log); err != nil {
 			return fmt.Errorf("SAS: %w", err)
 		}
 	}

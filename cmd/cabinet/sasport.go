@@ -20,6 +20,7 @@ import (
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/reels"
 	"github.com/openegm/cabinet/sas"
+	"github.com/openegm/cabinet/sas/metercode"
 )
 
 // sasOptions choose the SAS channel: one of a serial device, a
@@ -49,13 +50,13 @@ type sasPort struct {
 	meters atomic.Pointer[meterSnap]
 	info   []byte // the 0x1F reply data
 	serial string
-	image  func() ([]byte, error) // the bytes the ROM signature covers
+	rom    *romSigner // nil: the image it covers could not be read
 
 	group  byte                       // progressive group (0: no linked levels)
 	linkCh chan machine.LinkBroadcast // progressive broadcasts, in order, to the owner
 	rt     sas.RealTimeConfig         // what real-time event data needs besides the ledger
 
-	// Host orders (0x01/0x02, 0x06/0x07, 0x08, 0x94) wait here for the
+	// Host orders (0x01/0x02, 0x03/0x04, 0x06/0x07, 0x08, 0x94) wait here for the
 	// owner, in the order they came: the serve loop never blocks on the
 	// owner, and a 0x07 then 0x06 (or two 0x08) cannot swap on the way.
 	ordersMu   sync.Mutex
@@ -69,8 +70,8 @@ type sasPort struct {
 }
 
 type meterSnap struct {
+	ledger  *meters.State // meters and bill counts only, for SASMeter
 	m       []int64
-	bills   []int64
 	claims  []meters.ProgressiveHit // reported hits on linked levels, unconfirmed
 	handpay *meters.HandpayPending
 	local   []int // the local jackpot's levels
@@ -88,7 +89,7 @@ type sasQueueFile struct {
 }
 
 func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt *reels.Certified, data, machineID string,
-	image func() ([]byte, error), log *slog.Logger) (*sasPort, error) {
+	rom [][]byte, log *slog.Logger) (*sasPort, error) {
 	if o.addr < 1 || o.addr > 127 {
 		return nil, fmt.Errorf("SAS address %d outside 1-127", o.addr)
 	}
@@ -96,7 +97,7 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 		return nil, fmt.Errorf("SAS progressive group %d outside 0-255", o.group)
 	}
 	s := &sasPort{link: sas.NewLink(byte(o.addr)), own: own, log: log, qfile: filepath.Join(data, "sas-queue.json"),
-		serial: machineID, image: image, group: byte(o.group), linkCh: make(chan machine.LinkBroadcast, 256),
+		serial: machineID, group: byte(o.group), linkCh: make(chan machine.LinkBroadcast, 256),
 		ordersWake: make(chan struct{}, 1)}
 	s.link.Handler = s
 	s.rt = sas.RealTimeConfig{Group: s.group, MaxBetLevel: -1}
@@ -108,6 +109,14 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 		return nil, err
 	}
 	s.info = info
+	if rom != nil {
+		s.rom = newROMSigner(rom, func(seed, sig uint16) {
+			s.mu.Lock()
+			s.link.Defer(0x21, byte(sig), byte(sig>>8))
+			s.mu.Unlock()
+		})
+		go s.rom.run(ctx)
+	}
 	go func() {
 		// One goroutine keeps the broadcasts in the order they came.
 		for {
@@ -292,7 +301,8 @@ func (s *sasPort) save() {
 }
 
 func (s *sasPort) publish(st *meters.State) {
-	snap := &meterSnap{m: slices.Clone(st.Meters[:]), bills: slices.Clone(st.BillCounts)}
+	snap := &meterSnap{m: slices.Clone(st.Meters[:]),
+		ledger: &meters.State{Meters: st.Meters, BillCounts: slices.Clone(st.BillCounts)}}
 	if n := len(st.Bills); n > 0 {
 		snap.lastBill = st.Bills[n-1].Cents
 		if i := slices.Index(meters.BillValues, snap.lastBill); i >= 0 && i < len(st.BillCounts) {
@@ -314,28 +324,17 @@ func (s *sasPort) publish(st *meters.State) {
 	s.meters.Store(snap)
 }
 
-// Meter answers the SAS meter polls from the last committed state. Amounts
-// are cents, which are credits at SAS's accounting denomination of 0.01.
+// Meter answers the SAS meter polls from the last committed state, by the
+// ledger's mapping to the one table of SAS codes (meters.State.SASMeter).
+// Amounts are cents, which are credits at SAS's accounting denomination of
+// 0.01.
 func (s *sasPort) Meter(code uint16) (uint64, bool) {
 	snap := s.meters.Load()
 	if snap == nil {
 		return 0, false
 	}
-	for i, d := range meters.Defs {
-		if d.SAS >= 0 && uint16(d.SAS) == code {
-			return uint64(snap.m[i]), true
-		}
-	}
-	switch sas.MeterCode(code) {
-	case sas.MeterSlotDoorOpenedCount:
-		return uint64(snap.m[meters.MainDoorOpens]), true
-	case sas.MeterPowerResetCount:
-		return uint64(snap.m[meters.PowerResets]), true
-	}
-	if i := int(code) - meters.BillSASBase; i >= 0 && i < len(snap.bills) {
-		return uint64(snap.bills[i]), true
-	}
-	return 0, false
+	v, ok := snap.ledger.SASMeter(metercode.Code(code))
+	return uint64(v), ok
 }
 
 // hostOrders are the long polls that are a plain order to the machine.
@@ -388,11 +387,13 @@ func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 	case 0x1B:
 		return s.handpayInfo()
 	case 0x21:
-		if len(r.Data) != 2 {
+		// The host's seed; the signature follows on a later general poll.
+		if len(r.Data) != 2 || s.rom == nil {
 			return sas.NoReply()
 		}
-		seed := uint16(r.Data[0]) | uint16(r.Data[1])<<8
-		go s.romSignature(seed)
+		if !s.rom.request(uint16(r.Data[0]) | uint16(r.Data[1])<<8) {
+			return sas.ReplyBusy() // the queue is full: the host asks again
+		}
 		return sas.ReplyAck()
 	case 0x54:
 		serial := []byte(s.serial)
@@ -408,12 +409,36 @@ func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 		// time is acknowledged and logged, not applied.
 		s.log.Info("SAS host sent the date and time", "data", fmt.Sprintf("% X", r.Data))
 		return sas.ReplyAck()
-	case 0x94:
-		s.order(machine.Key{At: now, Key: machine.KeyAttendant, On: true, Who: "SAS host (0x94)"})
-		s.order(machine.Key{At: now, Key: machine.KeyAttendant, On: false})
-		return sas.ReplyAck()
+	case sas.CmdRemoteHandpayReset:
+		return s.remoteHandpayReset(now)
 	}
 	return sas.NoReply()
+}
+
+// remoteHandpayReset answers 0x94 from the committed state the port keeps
+// (the serve loop never waits on the owner) and hands the reset to the
+// machine, which resets that handpay and nothing else
+// (machine.HostHandpayReset).
+//
+// Status: 02 when no handpay is pending; 01 (unable) when the machine has a
+// meter fault, since it can record nothing and so reset nothing; 00
+// otherwise. The cabinet has no setting that keeps a handpay from the
+// host: every kind (cancelled credits, paytable win, progressive) may be
+// reset by it, as by the attendant's key.
+//
+// Choice: 00 is answered before the reset is committed. If the commit then
+// fails (a meter fault at that very moment), the handpay stays pending and
+// the host learns it from 0x1B and the missing 0x52 exception.
+func (s *sasPort) remoteHandpayReset(now time.Time) sas.Reply {
+	snap := s.meters.Load()
+	if snap == nil || snap.handpay == nil {
+		return sas.ReplyData(sas.HandpayResetNotInHandpay)
+	}
+	if v := s.own.view.Load(); v != nil && v.Fault != "" {
+		return sas.ReplyData(sas.HandpayResetUnable)
+	}
+	s.order(machine.HostHandpayReset{At: now, Who: "SAS host (0x94)", Pending: *snap.handpay})
+	return sas.ReplyData(sas.HandpayResetDone)
 }
 
 // order hands a host order to the owner, after the earlier ones, without
@@ -516,20 +541,6 @@ func (s *sasPort) enabledFeatures(data []byte) sas.Reply {
 		return sas.NoReply()
 	}
 	return sas.ReplyData(out...)
-}
-
-// romSignature computes the SAS CRC, seeded by the host, over every byte
-// that can affect an outcome, and leaves it for the next general poll.
-func (s *sasPort) romSignature(seed uint16) {
-	img, err := s.image()
-	if err != nil {
-		s.log.Error("ROM signature", "err", err)
-		return
-	}
-	sig := sas.CRCSeeded(seed, img)
-	s.mu.Lock()
-	s.link.Defer(0x21, byte(sig), byte(sig>>8))
-	s.mu.Unlock()
 }
 
 // machineInfo is the 0x1F reply: game ID, additional ID, denomination code
@@ -653,42 +664,4 @@ func (s *sasPort) handpayInfo() sas.Reply {
 		return sas.NoReply()
 	}
 	return sas.ReplyData(data...)
-}
-
-// romImage is what the ROM signature covers: the executable (which embeds
-// the paytables, their signatures and the certification keys), then the
-// paytable files loaded from --paytable-dir, if any, in name order.
-func romImage(paytableDir, jackpotFile string) func() ([]byte, error) {
-	return func() ([]byte, error) {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, err
-		}
-		img, err := os.ReadFile(exe)
-		if err != nil {
-			return nil, err
-		}
-		if paytableDir != "" {
-			files, _ := filepath.Glob(filepath.Join(paytableDir, "*.json*"))
-			slices.Sort(files)
-			for _, f := range files {
-				b, err := os.ReadFile(f)
-				if err != nil {
-					return nil, err
-				}
-				img = append(img, b...)
-			}
-		}
-		// A jackpot configuration file changes what bets pay into and what
-		// mystery levels hit at: it is covered too (the embedded default
-		// is inside the program image already).
-		if jackpotFile != "" && jackpotFile != "embedded" && jackpotFile != "off" {
-			b, err := os.ReadFile(jackpotFile)
-			if err != nil {
-				return nil, err
-			}
-			img = append(img, b...)
-		}
-		return img, nil
-	}
 }

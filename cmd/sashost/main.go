@@ -24,6 +24,7 @@
 //	time get | time set [--at T]      0x7E / 0x7F (T: RFC 3339 or 2006-01-02T15:04:05, default now)
 //	disable | enable                  0x01 / 0x02
 //	handpay                           0x1B
+//	handpay reset                     0x94: remote handpay reset (status 00 reset, 01 unable, 02 none)
 //	progressive broadcast --group G --level L=CENTS [--level L=CENTS ...] [--global]
 //	                                  0x80 (one level) or 0x86 (several); --global: to address 0,
 //	                                  no reply awaited; otherwise to --addr, which must ACK
@@ -136,7 +137,7 @@ func (c *config) flags(name string, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.disableAfterBill, "disable-after-bill", c.disableAfterBill, "bills set: the acceptor turns off after each accepted bill")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: sashost (--serial DEV | --pty PATH | --tcp HOST:PORT) [--addr N] [flags] COMMAND [args]")
-		fmt.Fprintln(stderr, "commands: meters, events, credits, info, romsig, time get|set, disable, enable, handpay,")
+		fmt.Fprintln(stderr, "commands: meters, events, credits, info, romsig, time get|set, disable, enable, handpay [reset],")
 		fmt.Fprintln(stderr, "          progressive broadcast|wins|win|cumulative, bills set, realtime on|off, lastbill, features, poll HEX")
 		fs.PrintDefaults()
 	}
@@ -344,6 +345,15 @@ func (c *config) command(ctx context.Context, cl *host.Client, o *out, pos []str
 		}
 		return o.emit(map[string]any{cmd: true, "ack": true}, func(w io.Writer) { fmt.Fprintf(w, "%s: acknowledged\n", cmd) })
 	case "handpay":
+		if len(rest) == 1 && rest[0] == "reset" {
+			st, err := cl.RemoteHandpayReset()
+			if err != nil {
+				return err
+			}
+			return o.emit(map[string]any{"status": st, "meaning": host.HandpayResetMeaning(st)}, func(w io.Writer) {
+				fmt.Fprintf(w, "remote handpay reset: %02X %s\n", st, host.HandpayResetMeaning(st))
+			})
+		}
 		if err := want(0); err != nil {
 			return err
 		}

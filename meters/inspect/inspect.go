@@ -22,6 +22,7 @@ import (
 	"github.com/openegm/cabinet/jackpot"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/meters/walog"
+	"github.com/openegm/cabinet/sas/metercode"
 )
 
 // Verdict is what Verify found.
@@ -110,11 +111,14 @@ func copyTree(src, dst string) error {
 }
 
 type MeterRow struct {
-	Name  string `json:"name"`
-	SAS   string `json:"sas,omitempty"`
-	Value int64  `json:"value"`
-	Unit  string `json:"unit"`
-	Euros string `json:"Euros,omitempty"`
+	Name string `json:"name"`
+	// SAS is the meter's SAS code ("0x44") and SASName what the one table
+	// of SAS codes calls it, as a SAS host (sashost) names it.
+	SAS     string `json:"sas,omitempty"`
+	SASName string `json:"sas_name,omitempty"`
+	Value   int64  `json:"value"`
+	Unit    string `json:"unit"`
+	Euros   string `json:"Euros,omitempty"`
 }
 
 func MeterRows(st *meters.State) []MeterRow {
@@ -122,7 +126,7 @@ func MeterRows(st *meters.State) []MeterRow {
 	for i, d := range meters.Defs {
 		r := MeterRow{Name: d.Name, Value: st.Meters[i], Unit: "count"}
 		if d.SAS >= 0 {
-			r.SAS = fmt.Sprintf("0x%02X", d.SAS)
+			r.SAS, r.SASName = sasLabel(metercode.Code(d.SAS))
 		}
 		if d.Cents {
 			r.Unit, r.Euros = "cents", Euros(st.Meters[i])
@@ -130,10 +134,17 @@ func MeterRows(st *meters.State) []MeterRow {
 		rows = append(rows, r)
 	}
 	for i, b := range meters.BillValues {
-		rows = append(rows, MeterRow{Name: fmt.Sprintf("bills of %s accepted", Euros(b)),
-			SAS: fmt.Sprintf("0x%02X", meters.BillSASBase+i), Value: st.BillCounts[i], Unit: "count"})
+		r := MeterRow{Name: fmt.Sprintf("bills of %s accepted", Euros(b)), Value: st.BillCounts[i], Unit: "count"}
+		if c, ok := meters.BillSAS(b); ok {
+			r.SAS, r.SASName = sasLabel(c)
+		}
+		rows = append(rows, r)
 	}
 	return rows
+}
+
+func sasLabel(c metercode.Code) (code, name string) {
+	return fmt.Sprintf("0x%02X", uint16(c)), c.Name()
 }
 
 // Euros formats cents exactly, without floating point.
@@ -147,9 +158,9 @@ func Euros(c int64) string {
 
 func WriteMeters(w io.Writer, st *meters.State) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SAS\tmeter\tvalue\teuros")
+	fmt.Fprintln(tw, "SAS\tSAS name\tmeter\tvalue\teuros")
 	for _, r := range MeterRows(st) {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", r.SAS, r.Name, r.Value, r.Euros)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.SAS, r.SASName, r.Name, r.Value, r.Euros)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nlast game %d; credit equation: %s in − %s bets + %s wins − %s out = %s credits\n",

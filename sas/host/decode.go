@@ -186,11 +186,12 @@ const realTimeCmd = sas.RealTimeEventCmd
 // reset ID, 10 unused; 1F as in MachineInfo; 21 two-byte signature; 48
 // country code, denomination code, bill meter (4 BCD); 7E date and time
 // (4 + 3 BCD); 83 game number (2 BCD), amount (4 BCD); 84 and 85 group,
-// level, amount (5 BCD); A0 game number (2 BCD), features 1-4, 2 reserved.
+// level, amount (5 BCD); 94 status; A0 game number (2 BCD), features 1-4,
+// 2 reserved.
 var replyLengths = map[byte]int{
 	0x0F: 28, 0x10: 8, 0x11: 8, 0x12: 8, 0x13: 8, 0x14: 8, 0x15: 8, 0x16: 8, 0x17: 8,
 	0x18: 8, 0x19: 24, 0x1A: 8, 0x1B: 24, 0x1C: 36, 0x1E: 28, 0x1F: 24, 0x20: 8,
-	0x21: 6, 0x48: 10, 0x7E: 11, 0x83: 10, 0x84: 11, 0x85: 11, 0xA0: 12,
+	0x21: 6, 0x48: 10, 0x7E: 11, 0x83: 10, 0x84: 11, 0x85: 11, 0x94: 5, 0xA0: 12,
 }
 
 // variableReplies carry a length byte after the command: the number of

@@ -121,6 +121,33 @@ func (c *Client) Handpay() (Handpay, error) {
 	return DecodeHandpay(r.Data)
 }
 
+// RemoteHandpayReset asks the machine to reset its pending handpay (0x94)
+// and returns the status it answers: sas.HandpayResetDone,
+// HandpayResetUnable or HandpayResetNotInHandpay.
+func (c *Client) RemoteHandpayReset() (byte, error) {
+	r, err := c.data(sas.CmdRemoteHandpayReset)
+	if err != nil {
+		return 0, err
+	}
+	if len(r.Data) != 1 || r.Data[0] > sas.HandpayResetNotInHandpay {
+		return 0, bad("94 status % X: want one byte 00-02", r.Data)
+	}
+	return r.Data[0], nil
+}
+
+// HandpayResetMeaning names a 0x94 status.
+func HandpayResetMeaning(status byte) string {
+	switch status {
+	case sas.HandpayResetDone:
+		return "handpay reset"
+	case sas.HandpayResetUnable:
+		return "unable to reset the handpay"
+	case sas.HandpayResetNotInHandpay:
+		return "not in a handpay"
+	}
+	return fmt.Sprintf("status 0x%02X", status)
+}
+
 // Time reads the machine's date and time (0x7E), as wall-clock time in loc
 // (time.Local if nil).
 func (c *Client) Time(loc *time.Location) (time.Time, error) {

@@ -1,0 +1,323 @@
+package main
+
+import (
+	"encoding/hex"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/sas"
+)
+
+// The README's table of what the cabinet does over SAS is generated from
+// the rows below, and the rows are checked against the code: a long poll
+// listed as answered gets an answer from the cabinet's SAS port and one
+// listed as not answered gets none; an exception listed as raised is one
+// the ledger's records (or the queue) raise, and the others never are. To
+// regenerate the README after changing the rows:
+//
+//	UPDATE_README=1 go test -run TestREADMESASTable ./cmd/cabinet/
+
+// sasRow is one row of the table: codes that share a description.
+type sasRow struct {
+	codes []byte
+	what  string // what the codes are (exceptions: their sas names when empty)
+	does  string // what the cabinet does; for what it does not do, why
+}
+
+// answeredPolls, with sample data for the check (hex, the data between the
+// command and the CRC) where the poll has data.
+var answeredPolls = []sasRow{
+	{[]byte{0x01}, "shut down", "ACK; the game in progress finishes, then no play until 02"},
+	{[]byte{0x02}, "start up", "ACK; play allowed again"},
+	{[]byte{0x03, 0x04}, "sound off, on", "ACK; the screen mutes or plays its sounds"},
+	{[]byte{0x06, 0x07}, "enable, disable the bill acceptor", "ACK; a note inserted while disabled is returned"},
+	{[]byte{0x08}, "configure bill denominations", "ACK; the notes allowed go to the validator (others are returned); the action flag's \"disable after each bill\" is kept until 06"},
+	{[]byte{0x0E}, "real-time event reporting on, off", "ACK; general polls then answer with the real-time event (game start with wager and coin-in, game end with the win, bills with their count), from the committed records; kept in memory only"},
+	{[]byte{0x0F}, "meters: cancelled credits, coin in, coin out, drop, jackpot, games played", "4-byte BCD each, from the committed ledger"},
+	{[]byte{0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17}, "total cancelled credits, coin in, coin out, drop, jackpot, games played, won, lost", "4-byte BCD"},
+	{[]byte{0x18}, "games since power-up and since slot door closure", "2-byte BCD each"},
+	{[]byte{0x19}, "meters: coin in, coin out, drop, jackpot, games played", "4-byte BCD each"},
+	{[]byte{0x1A}, "current credits", "4-byte BCD"},
+	{[]byte{0x1B}, "handpay information", "the pending handpay (zeros when none): group, level (40 paytable win, 80 cancelled credits, 1-32 progressive), amount in cents"},
+	{[]byte{0x1C}, "meters: coin in, coin out, drop, jackpot, games played, won, slot door openings, power resets", "4-byte BCD each"},
+	{[]byte{0x1E}, "number of $1, $5, $10, $20, $50, $100 bills accepted", "counts of the notes of those face values (€5 is SAS's $5); 0 for the $1 the euro has no note for"},
+	{[]byte{0x1F}, "gaming machine information", "game ID LU, paytable version and ID, denomination 0.01, max bet, progressive group, base RTP at the top bet"},
+	{[]byte{0x20}, "total value of bills accepted", "whole euros (€105 → 105)"},
+	{[]byte{0x21}, "ROM signature", "ACK, then addr 21 signature CRC to a later general poll: the host-seeded CRC of the program the process runs (read at start-up), the --paytable-dir files and the --jackpot file; one computed at a time, four seeds may wait, a new seed with four waiting is answered busy (the host asks again)"},
+	{[]byte{0x2F}, "selected meters (one-byte codes)", "the codes of the meter table the ledger keeps, 4 or 5 bytes; codes not kept are left out"},
+	{[]byte{0x48}, "last accepted bill", "euro (country code 39), denomination code, count of that note"},
+	{[]byte{0x54}, "SAS version and serial number", "602 and the machine ID"},
+	{[]byte{0x6F, 0xAF}, "extended meters (two-byte codes)", "as 2F, with a size byte per value, widened so no meter rolls over"},
+	{[]byte{0x7E}, "current date and time", "the cabinet's clock"},
+	{[]byte{0x7F}, "set date and time", "ACK and logged; the cabinet keeps the operating system's clock"},
+	{[]byte{0x80, 0x86}, "progressive broadcast, one level or several", "ACK when addressed (never to a broadcast); the values of the --link-group levels go to the machine; an addressed single level confirms a hit's award"},
+	{[]byte{0x83}, "cumulative progressive wins", "every progressive win paid, in cents, for game 0"},
+	{[]byte{0x85, 0x87}, "SAS progressive win amount, multiple amounts", "the hits on linked levels waiting for the controller's confirmation, from the ledger"},
+	{[]byte{0x94}, "remote handpay reset", "addr 94 status CRC: 00 reset (recorded as the SAS host's, the handpay alone: no tilt cleared, no service session ended), 01 unable (meter fault), 02 no handpay pending"},
+	{[]byte{0xA0}, "enabled features", "for game 0: meters when won, extended meters, 40 ms polling, multiple progressive wins with a link group"},
+}
+
+var pollSamples = map[byte]string{
+	0x08: "1F000000 01", 0x0E: "00", 0x21: "3412", 0x2F: "03 0000 05", 0x6F: "04 0000 0500", 0xAF: "04 0000 0500",
+	0x7F: "01022026 123000", 0x80: "01 01 0000001000", 0x86: "07 01 01 0000001000", 0x83: "0000", 0xA0: "0000",
+}
+
+var silentPolls = []sasRow{
+	{[]byte{0x4C, 0x4D}, "secure-enhanced validation ID and records", "the cabinet prints tickets with its own validation numbers"},
+	{[]byte{0x50, 0x57, 0x58, 0x7B}, "validation meters, system validation, extended validation status", "no SAS ticket validation"},
+	{[]byte{0x70, 0x71}, "ticket in (redemption)", "the cabinet redeems no tickets"},
+	{[]byte{0x7C, 0x7D}, "ticket data, ticket expiration", "its tickets carry the machine's own text"},
+	{[]byte{0x72, 0x73, 0x74}, "AFT transfer, registration, lock", "no electronic transfers"},
+	{[]byte{0x6E}, "component authentication", "the ROM signature (21) is the check"},
+	{[]byte{0x84}, "progressive win amount (non-SAS progressive)", "hits are reported with 85/87; the code is in the framing table for hosts only"},
+}
+
+// Every other long poll gets no answer either, as SAS wants for a poll a
+// machine does not support.
+
+var raisedExceptions = []sasRow{
+	{[]byte{0x11, 0x12}, "", "main door"},
+	{[]byte{0x13, 0x14}, "", "drop door"},
+	{[]byte{0x15, 0x16}, "", "logic door"},
+	{[]byte{0x17, 0x18}, "", "power-up; orderly power-down (a power loss shows as a power-up without it)"},
+	{[]byte{0x19, 0x1A}, "", "cashbox door"},
+	{[]byte{0x1D, 0x1E}, "", "belly door"},
+	{[]byte{0x20}, "", "a tilt without its own code: program, paytable or RNG self-test failed"},
+	{[]byte{0x28}, "", "bill validator jammed"},
+	{[]byte{0x3A}, "", "RAM clear"},
+	{[]byte{0x3C}, "", "a setting changed in the service menu, or another program powered up"},
+	{[]byte{0x3D}, "", "cash-out ticket printed (priority)"},
+	{[]byte{0x48, 0x49, 0x4A, 0x4B, 0x4C, 0x50, 0x4E}, "", "€5, €10, €20, €50, €100, €200, €500 note accepted (by face value)"},
+	{[]byte{0x4F}, "", "in real-time mode, every note accepted, with country, denomination and count"},
+	{[]byte{0x51}, "", "handpay pending (priority): win or cash-out at the handpay limit, attendant-paid jackpot"},
+	{[]byte{0x52}, "", "handpay reset, by the attendant's key or 94"},
+	{[]byte{0x53}, "", "no progressive values from the link controller for 5 s"},
+	{[]byte{0x54}, "", "progressive win paid to the credit meter"},
+	{[]byte{0x56}, "", "hit on a linked level, for the link controller (priority)"},
+	{[]byte{0x60, 0x61}, "", "printer fault; paper out"},
+	{[]byte{0x70}, "", "the exception queue overflowed (the oldest was dropped)"},
+	{[]byte{0x7E, 0x7F}, "", "game started; game ended (real-time mode: with wager, coin-in, win)"},
+	{[]byte{0x82, 0x83}, "", "inspector logged in, out"},
+	{[]byte{0x84, 0x85}, "", "technician or operator logged in, out"},
+}
+
+var unraisedExceptions = []sasRow{
+	{[]byte{0x1B, 0x1C}, "cashbox removed, installed", "no cashbox presence sensor"},
+	{[]byte{0x21, 0x22, 0x23, 0x24, 0x25, 0x27, 0x2D, 0x2E, 0x79, 0x80, 0x81}, "coin, hopper and cashbox level conditions", "no coin acceptor, hopper or cashbox level sensor"},
+	{[]byte{0x29, 0x2A, 0x2B, 0x2C}, "bill acceptor failure, reverse, rejected, counterfeit bill", "a returned note raises nothing; a validator fault is a jam (28)"},
+	{[]byte{0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3B}, "memory errors, low backup battery", "a damaged ledger is a meter fault: nothing more can be recorded, and the machine does not play"},
+	{[]byte{0x3E, 0x3F, 0x57, 0x67, 0x68}, "handpay validated, validation ID, system validation, ticket in", "no SAS ticket validation or redemption"},
+	{[]byte{0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46}, "reel tilts", "video reels"},
+	{[]byte{0x47, 0x4D}, "$1, $2 bill accepted", "no €1 or €2 notes"},
+	{[]byte{0x55}, "handpay cancelled by the player", "a handpay cannot be cancelled"},
+	{[]byte{0x66}, "cash-out button pressed", "the cash-out itself is reported (3D or 51)"},
+	{[]byte{0x69, 0x6F}, "AFT transfer complete, game locked", "no AFT"},
+	{[]byte{0x71, 0x72}, "change lamp on, off", "the tower light is not reported"},
+	{[]byte{0x74, 0x75, 0x76, 0x77, 0x78}, "printer paper low, power off, on, ribbon, carriage jammed", "the printer reports a fault (60) or paper out (61)"},
+	{[]byte{0x7A, 0x7B}, "soft meters reset, bill validator totals reset", "a RAM clear is reported as 3A"},
+	{[]byte{0x7C}, "legacy bonus", "no bonus awards"},
+	{[]byte{0x86}, "out of service", "a tilt, a door or the host's 01 is reported by its own code"},
+	{[]byte{0x8A}, "game recall entered", "recall is a service menu page (82/84)"},
+	{[]byte{0x8C}, "game selected", "one game"},
+	{[]byte{0x8E, 0x8F}, "component list changed, authentication complete", "no component authentication (6E)"},
+}
+
+func codesOf(rows []sasRow) []byte {
+	var out []byte
+	for _, r := range rows {
+		out = append(out, r.codes...)
+	}
+	return out
+}
+
+func hexList(codes []byte) string {
+	s := make([]string, len(codes))
+	for i, c := range codes {
+		s[i] = fmt.Sprintf("%02X", c)
+	}
+	return strings.Join(s, ", ")
+}
+
+// sasTable is the README's table.
+func sasTable() string {
+	var b strings.Builder
+	b.WriteString("| SAS | what | the cabinet |\n|---|---|---|\n")
+	row := func(kind string, r sasRow, verdict string) {
+		what := r.what
+		if what == "" {
+			names := make([]string, len(r.codes))
+			for i, c := range r.codes {
+				names[i] = sas.Exception(c).Name()
+			}
+			what = strings.Join(names, "; ")
+		}
+		fmt.Fprintf(&b, "| %s %s | %s | %s%s |\n", kind, hexList(r.codes), what, verdict, r.does)
+	}
+	for _, r := range answeredPolls {
+		row("long poll", r, "answered: ")
+	}
+	for _, r := range silentPolls {
+		row("long poll", r, "not answered: ")
+	}
+	b.WriteString("| long poll, any other | | not answered (silence, as SAS wants for a poll a machine does not support) |\n")
+	for _, r := range raisedExceptions {
+		row("exception", r, "raised: ")
+	}
+	for _, r := range unraisedExceptions {
+		row("exception", r, "never raised: ")
+	}
+	return b.String()
+}
+
+const (
+	readmeBegin = "<!-- sas-support: generated from cmd/cabinet/sassupport_test.go; UPDATE_README=1 go test -run TestREADMESASTable ./cmd/cabinet/ -->\n"
+	readmeEnd   = "<!-- /sas-support -->"
+)
+
+func TestREADMESASTable(t *testing.T) {
+	const path = "../../README.md"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	i, j := strings.Index(text, readmeBegin), strings.Index(text, readmeEnd)
+	if i < 0 || j < i {
+		t.Fatalf("README.md has no generated SAS table between %q and %q", strings.TrimSpace(readmeBegin), readmeEnd)
+	}
+	want := text[:i+len(readmeBegin)] + sasTable() + text[j:]
+	if want == text {
+		return
+	}
+	if os.Getenv("UPDATE_README") != "" {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Fatal("README.md's SAS table differs from cmd/cabinet/sassupport_test.go: UPDATE_README=1 go test -run TestREADMESASTable ./cmd/cabinet/")
+}
+
+// The long polls of the table against the cabinet's SAS port: the answered
+// ones get an answer to a well-formed poll, the others none; every poll
+// the link can frame is in the table.
+func TestSASTablePollsAgreeWithTheCode(t *testing.T) {
+	answered, silent := codesOf(answeredPolls), codesOf(silentPolls)
+	seen := map[byte]bool{}
+	for _, c := range append(slices.Clone(answered), silent...) {
+		if seen[c] {
+			t.Errorf("long poll %02X listed twice", c)
+		}
+		seen[c] = true
+	}
+	for _, c := range sas.SupportedLongPolls() {
+		if !slices.Contains(answered, c) && !slices.Contains(silent, c) {
+			t.Errorf("long poll %02X is framed by the link but not in the table", c)
+		}
+	}
+	p := newTestPort(t, stateWithHandpay(t), machine.View{Mode: "handpay"})
+	p.rom = newROMSigner([][]byte{[]byte("program")}, func(seed, sig uint16) {})
+	for cmd := range 256 {
+		c := byte(cmd)
+		spec, framed := sas.LookupLongPoll(c)
+		var data []byte
+		if s, ok := pollSamples[c]; ok {
+			data, _ = hex.DecodeString(strings.ReplaceAll(s, " ", ""))
+		} else if framed && spec.Type != sas.PollR {
+			data = make([]byte, spec.Length-4) // zeros of the poll's length
+		}
+		reply := p.poll(sas.LongPollFrame(1, c, data...))
+		switch {
+		case slices.Contains(answered, c) && !framed:
+			t.Errorf("long poll %02X listed as answered: the link cannot frame it", c)
+		case slices.Contains(answered, c) && len(reply) == 0:
+			t.Errorf("long poll %02X listed as answered: no answer to % X", c, sas.LongPollFrame(1, c, data...))
+		case !slices.Contains(answered, c) && len(reply) > 0:
+			t.Errorf("long poll %02X listed as not answered: answered % X", c, reply)
+		}
+	}
+}
+
+// recordCatalogue has a record of every type, in every variant that
+// raises something different.
+func recordCatalogue() []meters.Record {
+	recs := []meters.Record{
+		meters.MoneyIn{Source: meters.SourceCoin, Cents: 100}, meters.MoneyIn{Source: meters.SourceTicket, Cents: 100},
+		meters.GameStart{Game: 1, BetCents: 10}, meters.FreeGame{Game: 1}, meters.GameEnd{Game: 1},
+		meters.HandpayPending{Cents: 100}, meters.HandpayReset{Cents: 100},
+		meters.CashOut{Method: meters.OutTicket, Cents: 100}, meters.CashOut{Method: meters.OutHopper, Cents: 100},
+		meters.ProgressiveHit{Level: 1}, meters.ProgressiveAward{Level: 1}, meters.ProgressiveAward{Level: 1, Attendant: true},
+		meters.Event{Code: meters.EventPowerUp}, meters.Event{Code: meters.EventPowerDown},
+		meters.Event{Code: meters.EventLinkDown}, meters.Event{Code: meters.EventLinkUp},
+		meters.Event{Code: meters.EventTiltClear}, meters.Event{Code: meters.EventLogRepaired}, meters.Event{Code: meters.EventSelfTestFailed},
+		meters.Config{Key: "denom"}, meters.RAMClear{}, meters.JackpotLevel{Level: 1},
+	}
+	for _, cents := range meters.BillValues {
+		recs = append(recs, meters.MoneyIn{Source: meters.SourceBill, Cents: cents})
+	}
+	for _, d := range []string{meters.DoorMain, meters.DoorLogic, meters.DoorCashbox, meters.DoorBelly, meters.DoorDrop} {
+		recs = append(recs, meters.Event{Code: meters.EventDoorOpen, Door: d}, meters.Event{Code: meters.EventDoorClose, Door: d})
+	}
+	for _, tilt := range []struct{ name, detail string }{{machine.TiltBillJam, ""}, {machine.TiltPrinter, "paper_out"},
+		{machine.TiltPrinter, "offline"}, {machine.TiltProgram, ""}, {machine.TiltPaytable, ""}, {machine.TiltRNG, ""}} {
+		recs = append(recs, meters.Event{Code: meters.EventTilt, Tilt: tilt.name, Detail: tilt.detail})
+	}
+	for _, role := range []string{machine.RoleInspector, machine.RoleTechnician, machine.RoleOperator} {
+		for _, action := range []string{meters.ActionLogin, machine.SvcLogout, meters.ActionPINFailed, machine.SvcConfig} {
+			recs = append(recs, meters.Service{Role: role, Action: action})
+		}
+	}
+	return recs
+}
+
+// The exceptions of the table against the code: the raised ones are
+// exactly those the ledger's records raise, as exception codes or
+// real-time events, and the queue's overflow; every exception code the
+// sas package knows is in the table.
+func TestSASTableExceptionsAgreeWithTheCode(t *testing.T) {
+	recs := recordCatalogue()
+	types := map[meters.Type]bool{}
+	for _, r := range recs {
+		types[r.Type()] = true
+	}
+	for ty := meters.Type(1); !strings.HasPrefix(ty.String(), "type "); ty++ {
+		if !types[ty] {
+			t.Errorf("no %v record in the catalogue: what it raises is unchecked", ty)
+		}
+	}
+	derived := map[byte]bool{byte(sas.ExcBufferOverflow): true}
+	st := meters.NewState()
+	for _, e := range sas.EventsFor(recs, st, sas.RealTimeConfig{MaxBetLevel: -1}) {
+		derived[byte(e.Code)] = true
+		if len(e.Event) > 0 {
+			derived[e.Event[0]] = true // the code in real-time mode
+		}
+	}
+	raised, unraised := codesOf(raisedExceptions), codesOf(unraisedExceptions)
+	for c := range derived {
+		if !slices.Contains(raised, c) {
+			t.Errorf("exception %v is raised but not listed as raised", sas.Exception(c))
+		}
+	}
+	for _, c := range raised {
+		if !derived[c] {
+			t.Errorf("exception %v is listed as raised but nothing raises it", sas.Exception(c))
+		}
+		if slices.Contains(unraised, c) {
+			t.Errorf("exception %v listed as raised and as never raised", sas.Exception(c))
+		}
+	}
+	for code := 1; code < 256; code++ {
+		e := sas.Exception(code)
+		known := !strings.HasPrefix(e.Name(), "exception 0x")
+		listed := slices.Contains(raised, byte(code)) || slices.Contains(unraised, byte(code))
+		if known != listed {
+			t.Errorf("exception %v: known to package sas %v, in the table %v", e, known, listed)
+		}
+	}
+}
