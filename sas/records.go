@@ -27,10 +27,10 @@ func ExceptionsFor(r meters.Record) []Exception {
 		return []Exception{ExcHandpayPending}
 	case meters.HandpayReset:
 		return []Exception{ExcHandpayReset}
-	case meters.CashOut:
-		if r.Method == meters.OutTicket {
-			return []Exception{ExcCashOutTicketPrinted}
-		}
+	case meters.TicketPrinted:
+		// When the printer confirms it, not when the cash-out is recorded:
+		// a ticket may still become a handpay (TicketVoid, then 0x51).
+		return []Exception{ExcCashOutTicketPrinted}
 	case meters.Event:
 		return eventExceptions(r)
 	case meters.ProgressiveHit:

@@ -256,6 +256,8 @@ func recordCatalogue() []meters.Record {
 		meters.Event{Code: meters.EventLinkDown}, meters.Event{Code: meters.EventLinkUp},
 		meters.Event{Code: meters.EventTiltClear}, meters.Event{Code: meters.EventLogRepaired}, meters.Event{Code: meters.EventSelfTestFailed},
 		meters.Config{Key: "denom"}, meters.RAMClear{}, meters.JackpotLevel{Level: 1},
+		meters.TicketPrinted{Cents: 100}, meters.TicketVoid{Cents: 100}, meters.BillEscrow{Cents: 500}, meters.BillReturned{Cents: 500},
+		meters.Event{Code: meters.EventTicketReprint},
 	}
 	for _, cents := range meters.BillValues {
 		recs = append(recs, meters.MoneyIn{Source: meters.SourceBill, Cents: cents})
@@ -264,7 +266,8 @@ func recordCatalogue() []meters.Record {
 		recs = append(recs, meters.Event{Code: meters.EventDoorOpen, Door: d}, meters.Event{Code: meters.EventDoorClose, Door: d})
 	}
 	for _, tilt := range []struct{ name, detail string }{{machine.TiltBillJam, ""}, {machine.TiltPrinter, "paper_out"},
-		{machine.TiltPrinter, "offline"}, {machine.TiltProgram, ""}, {machine.TiltPaytable, ""}, {machine.TiltRNG, ""}} {
+		{machine.TiltPrinter, "offline"}, {machine.TiltProgram, ""}, {machine.TiltPaytable, ""}, {machine.TiltRNG, ""},
+		{machine.TiltMeter, ""}, {machine.TiltBillValidator, ""}} {
 		recs = append(recs, meters.Event{Code: meters.EventTilt, Tilt: tilt.name, Detail: tilt.detail})
 	}
 	for _, role := range []string{machine.RoleInspector, machine.RoleTechnician, machine.RoleOperator} {
