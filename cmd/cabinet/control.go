@@ -116,9 +116,11 @@ func readLine(rd *bufio.Reader, max int) ([]byte, error) {
 
 // simulatorOnly are the commands that stand in for hardware (money, keys,
 // doors, device faults): a production build does not offer them on its
-// socket, where they would let anyone with the socket insert money.
+// socket, where they would let anyone with the socket insert money. What
+// the screen sends (touches on its buttons, the PIN pad, service menu
+// choices) is needed on every cabinet.
 var simulatorOnly = map[string]bool{
-	"bill": true, "door": true, "key": true, "pin": true, "jam": true, "clear_jam": true,
+	"bill": true, "door": true, "key": true, "jam": true, "clear_jam": true,
 	"paper_out": true, "refill": true, "tickets": true,
 }
 
@@ -128,8 +130,8 @@ func handle(cmd command, own *owner, dev *hardware) reply {
 	if simulatorOnly[cmd.Cmd] && !simulatorSocket {
 		return reply{Error: fmt.Sprintf("%q is a simulator command: a production build does not offer it", cmd.Cmd)}
 	}
-	if sim == nil && cmd.Cmd != "state" && cmd.Cmd != "meters" {
-		return reply{Error: "the control socket drives simulated hardware only"}
+	if sim == nil && simulatorOnly[cmd.Cmd] {
+		return reply{Error: fmt.Sprintf("%q drives simulated hardware: this cabinet runs on real hardware", cmd.Cmd)}
 	}
 	var res stepped
 	var err error
@@ -137,6 +139,12 @@ func handle(cmd command, own *owner, dev *hardware) reply {
 	case "press":
 		if !isButton(cmd.Button) {
 			return reply{Error: fmt.Sprintf("unknown button %q", cmd.Button)}
+		}
+		if sim == nil {
+			// A touch on the screen's button, on a cabinet whose physical
+			// buttons are real pins.
+			res = own.submitSeen(machine.Button{At: now, Name: cmd.Button})
+			break
 		}
 		release := dev.hold(cmd.Button)
 		res, err = dev.await(func() error { return sim.Set(cmd.Button, true) }, cmd.Button)

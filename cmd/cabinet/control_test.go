@@ -175,7 +175,7 @@ func TestProductionSocketHasNoSimulatorCommands(t *testing.T) {
 	data := t.TempDir()
 	c := cabinettest.Start(t, bin, data)
 	defer c.Stop()
-	for _, cmd := range []string{`{"cmd":"bill","cents":50000}`, `{"cmd":"pin","role":"technician","pin":"0000"}`,
+	for _, cmd := range []string{`{"cmd":"bill","cents":50000}`, `{"cmd":"jam"}`,
 		`{"cmd":"key","key":"attendant_key","on":true}`, `{"cmd":"door","door":"main","open":true}`} {
 		if r := rawLine(t, c.Conn, c.Rd, cmd); r.OK || !strings.Contains(r.Error, "simulator command") {
 			t.Errorf("%s on a production build: %+v", cmd, r)
@@ -183,5 +183,9 @@ func TestProductionSocketHasNoSimulatorCommands(t *testing.T) {
 	}
 	if v := c.State(); v.CreditsCents != 0 || v.DoorsOpen != nil {
 		t.Fatalf("state %+v", v)
+	}
+	// The screen's PIN pad works on every cabinet (the key is off here).
+	if r := rawLine(t, c.Conn, c.Rd, `{"cmd":"pin","role":"technician","pin":"0000"}`); !r.OK || r.Refused != "refused_key_off" {
+		t.Fatalf("PIN pad on a production build: %+v", r)
 	}
 }
