@@ -29,7 +29,7 @@ func devSigner(t *testing.T) *reelsKey {
 const hashA = "aa00000000000000000000000000000000000000000000000000000000000001"
 
 func TestApprovedProgramList(t *testing.T) {
-	if !DevelopmentKeyTrusted {
+	if !trustsDevKey(t) {
 		t.Skip("the development key signs the test list")
 	}
 	k := devSigner(t)

@@ -12,10 +12,6 @@ import _ "embed"
 //go:embed keys/dev-NOT-FOR-PRODUCTION.pub
 var devKey []byte
 
-// DevelopmentKeyTrusted says whether this build trusts the development key;
-// the inspector's readout shows it.
-const DevelopmentKeyTrusted = true
-
 func trustedKeyFiles() []keyFile {
 	return append(productionKeyFiles(), keyFile{"keys/dev-NOT-FOR-PRODUCTION.pub", devKey})
 }

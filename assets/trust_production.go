@@ -2,8 +2,6 @@
 
 package assets
 
-const DevelopmentKeyTrusted = false
-
 func trustedKeyFiles() []keyFile { return productionKeyFiles() }
 
 // RequireApprovedProgram: a production build plays only when its own hash is

@@ -222,16 +222,15 @@ type JackpotLevel struct {
 // Event codes of the event log (doors, power, tilts). The SAS exception a
 // code maps to lives in sas/.
 const (
-	EventPowerUp        = "power_up"
-	EventPowerDown      = "power_down"
-	EventDoorOpen       = "door_open"
-	EventDoorClose      = "door_close"
-	EventTilt           = "tilt"
-	EventTiltClear      = "tilt_clear"
-	EventLogRepaired    = "log_repaired"
-	EventSelfTestFailed = "self_test_failed"
-	EventService        = "service"   // a Service record, in the event history
-	EventRAMClear       = "ram_clear" // a RAMClear record, in the event history
+	EventPowerUp     = "power_up"
+	EventPowerDown   = "power_down"
+	EventDoorOpen    = "door_open"
+	EventDoorClose   = "door_close"
+	EventTilt        = "tilt"
+	EventTiltClear   = "tilt_clear"
+	EventLogRepaired = "log_repaired"
+	EventService     = "service"   // a Service record, in the event history
+	EventRAMClear    = "ram_clear" // a RAMClear record, in the event history
 	// No progressive information from the link controller for 5 s, and
 	// its return (SAS exception 0x53 on the way down).
 	EventLinkDown = "progressive_link_down"
@@ -549,7 +548,7 @@ func (r ProgressiveAward) validate() error {
 
 func (r Event) validate() error {
 	if err := oneOf("code", r.Code, EventPowerUp, EventPowerDown, EventDoorOpen, EventDoorClose,
-		EventTilt, EventTiltClear, EventLogRepaired, EventSelfTestFailed, EventService, EventRAMClear,
+		EventTilt, EventTiltClear, EventLogRepaired, EventService, EventRAMClear,
 		EventLinkDown, EventLinkUp, EventTicketReprint); err != nil {
 		return err
 	}

@@ -254,7 +254,7 @@ func recordCatalogue() []meters.Record {
 		meters.ProgressiveHit{Level: 1}, meters.ProgressiveAward{Level: 1}, meters.ProgressiveAward{Level: 1, Attendant: true},
 		meters.Event{Code: meters.EventPowerUp}, meters.Event{Code: meters.EventPowerDown},
 		meters.Event{Code: meters.EventLinkDown}, meters.Event{Code: meters.EventLinkUp},
-		meters.Event{Code: meters.EventTiltClear}, meters.Event{Code: meters.EventLogRepaired}, meters.Event{Code: meters.EventSelfTestFailed},
+		meters.Event{Code: meters.EventTiltClear}, meters.Event{Code: meters.EventLogRepaired},
 		meters.Config{Key: "denom"}, meters.RAMClear{}, meters.JackpotLevel{Level: 1},
 		meters.TicketPrinted{Cents: 100}, meters.TicketVoid{Cents: 100}, meters.BillEscrow{Cents: 500}, meters.BillReturned{Cents: 500},
 		meters.Event{Code: meters.EventTicketReprint},

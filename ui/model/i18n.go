@@ -319,7 +319,6 @@ var texts = map[string][2]string{
 	"event_tilt":                  {"Avaria", "Tilt"},
 	"event_tilt_clear":            {"Avaria resolvida", "Tilt cleared"},
 	"event_log_repaired":          {"Registo reparado", "Log repaired"},
-	"event_self_test_failed":      {"Falha no autoteste", "Self-test failed"},
 	"event_service":               {"Serviço técnico", "Service"},
 	"event_ram_clear":             {"Limpeza da RAM", "RAM clear"},
 	"event_progressive_link_down": {"Ligação ao sistema de jackpot perdida", "Jackpot link down"},
