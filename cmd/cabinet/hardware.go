@@ -218,6 +218,9 @@ func (h *hardware) done(source string, res stepped) {
 	h.mu.Unlock()
 }
 
+// awaitLimit is how long the control socket waits for a device's event.
+const awaitLimit = 30 * time.Second
+
 // hold reserves an input or device (named by what) for one caller's
 // action until the returned release: with one action at a time on it, the
 // next event from it is that action's and not another caller's.
@@ -246,7 +249,10 @@ func (h *hardware) await(act func() error, sources ...string) (stepped, error) {
 	if err := act(); err != nil {
 		return stepped{}, err
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	// Generous: a loaded machine (or one under the race detector) can
+	// take seconds to debounce, commit and answer; a device that never
+	// answers is still reported.
+	deadline := time.Now().Add(awaitLimit)
 	for {
 		h.mu.Lock()
 		for i, s := range sources {
@@ -258,7 +264,7 @@ func (h *hardware) await(act func() error, sources ...string) (stepped, error) {
 		}
 		h.mu.Unlock()
 		if time.Now().After(deadline) {
-			return stepped{}, fmt.Errorf("no %v event within 5 s", sources)
+			return stepped{}, fmt.Errorf("no %v event within %v", sources, awaitLimit)
 		}
 		time.Sleep(time.Millisecond)
 	}
