@@ -117,7 +117,9 @@ func TestSashost(t *testing.T) {
 				mode = sas.ModePARMRK
 			}
 			m, path := serve(t, mode)
-			base := []string{"--pty", path, "--addr", fmt.Sprint(addr), "--framing", framing}
+			// A patient host: on a loaded machine (or under the race detector) the
+			// simulated machine can take longer than SAS allows to answer.
+			base := []string{"--pty", path, "--addr", fmt.Sprint(addr), "--framing", framing, "--timeout", "2s"}
 			cmd := func(args ...string) string {
 				t.Helper()
 				out, errs, code := sashost(t, append(append([]string{}, base...), args...)...)
