@@ -322,7 +322,6 @@ func figuresOf(t *tally, n int, a Alternative, c Commission, unit int64) (*Figur
 			for p := range 2 {
 				for b := range 2 {
 					cnt := new(big.Int).SetUint64(t.w[w][pts][p][b])
-					f.counts[w][pts][p][b] = cnt
 					if cnt.Sign() == 0 {
 						continue
 					}

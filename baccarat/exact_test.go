@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/openegm/cabinet/cards"
+	"github.com/openegm/cabinet/reels"
 )
 
 // bruteForce deals every ordered sequence of the cards a hand actually
@@ -216,5 +217,35 @@ func TestFiguresThatDoNotDependOnTheRules(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Every configuration the dispatch allows (6 to 12 decks, either
+// alternative, either commission) passes the 80% rule on every bet, so
+// the choice is the inspectorate's, not the rule's; the lowest bet is the
+// tie of alternative 1 with 6 decks.
+func TestEveryAllowedConfigurationPasses80(t *testing.T) {
+	lowest, where := big.NewRat(2, 1), ""
+	for decks := MinDecks; decks <= MaxDecks; decks++ {
+		for _, a := range []Alternative{Alternative1, Alternative2} {
+			for _, c := range []Commission{FivePercent789, HalfOnFour} {
+				d := &Definition{File: "t.json", ID: "t", Decks: decks, Alternative: a, Commission: c, BetUnit: 20}
+				f, err := d.Exact()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := f.Check(d); err != nil {
+					t.Fatal(err)
+				}
+				for _, b := range f.Bets {
+					if b.RTP.Cmp(lowest) < 0 {
+						lowest, where = b.RTP.Rat, fmt.Sprintf("%d decks, alternative %d, %s", decks, a, b.Spot)
+					}
+				}
+			}
+		}
+	}
+	if pct := (reels.Exact{Rat: lowest}).Percent(6); where != "6 decks, alternative 1, tie" || pct != "86.410321%" {
+		t.Fatalf("lowest bet %s at %s", pct, where)
 	}
 }
