@@ -91,14 +91,15 @@ func (d *draws) totals() (player, banker int) { return d.pt, d.bt }
 // over), given the four or more cards dealt so far.
 type drawRule func(d *draws) Side
 
-// next is article 9 of the dispatch, both alternatives.
+// next is article 9 of the dispatch (items 1 to 3 of its paragraph 2), both
+// alternatives; docs/makccarat.md states it.
 func (a Alternative) next(d *draws) Side {
 	p2, b2 := d.p2, d.b2
 	switch {
 	case p2 >= 8 || b2 >= 8:
-		return Nobody // 9.1: a natural ends the hand
+		return Nobody // item 1: a natural ends the hand
 	case d.np == 2 && d.nb == 2:
-		// 9.2: equal totals both draw, player first; 9.3: the lower draws.
+		// item 2: equal totals both draw, player first; item 3: the lower draws.
 		if p2 <= b2 {
 			return Player
 		}
@@ -106,9 +107,9 @@ func (a Alternative) next(d *draws) Side {
 	case d.np == 3 && d.nb == 3:
 		return Nobody
 	case p2 == b2:
-		return Banker // 9.2: the player has drawn, now the banker
+		return Banker // item 2: the player has drawn, now the banker
 	}
-	// 9.3: one hand, the lower, has drawn; "mine" is its new total.
+	// item 3: one hand, the lower, has drawn; "mine" is its new total.
 	mine, theirs := d.totals()
 	other := Banker
 	if d.nb == 3 {
