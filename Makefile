@@ -16,7 +16,7 @@ FUZZ_TARGETS := ./reels/:FuzzParse ./meters/:FuzzDecode ./meters/walog/:FuzzDeco
 	./jackpot/:FuzzUnmarshal ./jackpot/:FuzzUnmarshalOp ./sas/host/:FuzzReplyParser \
 	./jackpot/ledger/:FuzzDecode ./jackpot/ledger/:FuzzStateJSON ./sas/:FuzzProgressiveBroadcast \
 	./sas/:FuzzProgressiveReplies ./sas/host/:FuzzProgressiveDecoders ./sas/:FuzzExceptionQueue \
-	./sas/:FuzzRealTimeData
+	./sas/:FuzzRealTimeData ./baccarat/:FuzzParse
 
 .PHONY: all run test check bench fuzz crashtest sastiming screenshots rngtest rngtest-quick par deps
 
@@ -60,7 +60,7 @@ crashtest: deps
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCrashLoop$$' ./jackpot/ledger/ | grep -E 'kills|survived|^(ok|FAIL|---)'
 
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./rng/ ./meters/... ./sas/ ./jackpot/ ./jackpot/ledger/ ./cmd/cabinet/
+	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./baccarat/ ./rng/ ./meters/... ./sas/ ./jackpot/ ./jackpot/ledger/ ./cmd/cabinet/
 	$(GO) test -run '^$$' -bench . -benchtime 3000x ./jackpot/super/
 	ui/xvfb-test.sh -run '^$$' -bench . -benchtime 120x
 
@@ -80,8 +80,8 @@ rngtest: deps
 rngtest-quick: deps
 	QUICK=1 scripts/rngtest.sh
 
-# Regenerate the PAR sheets of the shipped paytables.
+# Regenerate the PAR sheets of the shipped paytables and table definitions.
 par: deps
-	for f in assets/paytables/*.json; do \
+	for f in assets/paytables/*.json assets/tables/*.json; do \
 	  $(GO) run ./cmd/parsheet par "$$f" > "$${f%.json}.par.txt" || exit 1; \
 	done

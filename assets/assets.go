@@ -7,17 +7,14 @@ package assets
 import (
 	"crypto/ed25519"
 	"embed"
-	"fmt"
-	"io/fs"
-	"path"
-	"sort"
-	"strings"
 
 	"github.com/openegm/cabinet/reels"
 )
 
 //go:embed paytables/*.json paytables/*.json.sig
-var paytables embed.FS
+var paytableFiles embed.FS
+
+var paytables = signedDir{paytableFiles, "paytables", "paytable"}
 
 // LocalJackpot is the default configuration of the cabinet's own jackpot
 // (regulation rule 3): a paytable level won by the top combination at the
@@ -30,25 +27,10 @@ var LocalJackpot []byte
 const DefaultGame = "lusitania-92"
 
 // Paytables lists the IDs of the embedded paytables.
-func Paytables() []string {
-	entries, _ := fs.Glob(paytables, "paytables/*.json")
-	var ids []string
-	for _, e := range entries {
-		ids = append(ids, strings.TrimSuffix(path.Base(e), ".json"))
-	}
-	sort.Strings(ids)
-	return ids
-}
+func Paytables() []string { return paytables.ids() }
 
 // Paytable returns the bytes of an embedded paytable and its signature.
-func Paytable(id string) (data, sig []byte, err error) {
-	name := "paytables/" + id + ".json"
-	if data, err = paytables.ReadFile(name); err != nil {
-		return nil, nil, fmt.Errorf("no embedded paytable %q", id)
-	}
-	sig, _ = paytables.ReadFile(name + ".sig")
-	return data, sig, nil
-}
+func Paytable(id string) (data, sig []byte, err error) { return paytables.read(id) }
 
 // LoadPaytable loads an embedded paytable the way the cabinet must: signed
 // by a built-in key, valid, RTP recomputed and inside the rule.

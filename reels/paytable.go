@@ -8,12 +8,12 @@ package reels
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math/bits"
 	"regexp"
 	"sort"
+
+	"github.com/openegm/cabinet/internal/strictjson"
 )
 
 // Kind is the role of a symbol in the pay rules.
@@ -175,6 +175,9 @@ type file struct {
 	CreditsPerLine []int64          `json:"credits_per_line"`
 }
 
+// A paytable nests four levels at most (free_games.reels[i][j]).
+const maxDepth = 16
+
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
 var symbolPattern = regexp.MustCompile(`^[A-Za-z0-9_]{1,8}$`)
 
@@ -184,14 +187,14 @@ func Parse(name string, data []byte) (*Paytable, error) {
 	fail := func(field, value, rule string) error {
 		return &Error{File: name, Field: field, Value: value, Rule: rule}
 	}
-	if err := checkDuplicateKeys(data); err != nil {
+	if err := strictjson.DuplicateKeys(data, maxDepth); err != nil {
 		return nil, fail("(json)", "", err.Error())
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var f file
 	if err := dec.Decode(&f); err != nil {
-		return nil, fail("(json)", "", jsonProblem(err))
+		return nil, fail("(json)", "", strictjson.Problem(err))
 	}
 	if dec.More() {
 		return nil, fail("(json)", "", "extra data after the paytable object")
@@ -542,21 +545,6 @@ func checkNames(n Names) string {
 }
 
 func q(s string) string { return fmt.Sprintf("%q", s) }
-
-// jsonProblem turns encoding/json's messages into ones that name the field.
-func jsonProblem(err error) string {
-	var te *json.UnmarshalTypeError
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &te):
-		return fmt.Sprintf("field %q: a JSON %s cannot be a %s (at byte %d)", te.Field, te.Value, te.Type, te.Offset)
-	case errors.As(err, &se):
-		return fmt.Sprintf("malformed JSON at byte %d: %v", se.Offset, err)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return "malformed JSON: the file ends in the middle of a value (truncated?)"
-	}
-	return err.Error()
-}
 
 // freeReels returns the strips of free games, nil without free games.
 func (p *Paytable) freeReels() [][]uint8 {

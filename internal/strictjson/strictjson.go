@@ -1,4 +1,7 @@
-package reels
+// Package strictjson holds what the certified file loaders (paytables, table
+// definitions) add to encoding/json so that a file means one thing only: a
+// key given twice is an error, and decode errors name the field.
+package strictjson
 
 import (
 	"bytes"
@@ -8,12 +11,13 @@ import (
 	"io"
 )
 
-const maxDepth = 16
-
-// checkDuplicateKeys refuses an object that names a key twice. encoding/json
+// DuplicateKeys refuses an object that names a key twice. encoding/json
 // silently keeps the last one, so {"rows":3,"rows":5} would certify one
-// figure and show the reviewer another.
-func checkDuplicateKeys(data []byte) error {
+// figure and show the reviewer another. Files nested deeper than maxDepth are
+// refused too: no certified file nests that deep, and walking one costs
+// quadratic time. Syntax errors and truncation are left to the typed decode,
+// which knows the field.
+func DuplicateKeys(data []byte, maxDepth int) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return fmt.Errorf("empty file")
 	}
@@ -21,8 +25,6 @@ func checkDuplicateKeys(data []byte) error {
 	dec.UseNumber()
 	var walk func(path string, depth int) error
 	walk = func(path string, depth int) error {
-		// A paytable nests four levels at most (free_games.reels[i][j]); a
-		// deeper file is not a paytable, and walking it costs quadratic time.
 		if depth > maxDepth {
 			return fmt.Errorf("nested deeper than %d levels at %s", maxDepth, path)
 		}
@@ -61,8 +63,6 @@ func checkDuplicateKeys(data []byte) error {
 		return nil
 	}
 	if err := walk("(top)", 0); err != nil {
-		// Syntax errors and truncation are reported by the typed decode, which
-		// knows the field.
 		var se *json.SyntaxError
 		if errors.As(err, &se) || err == io.EOF || err == io.ErrUnexpectedEOF {
 			return nil
@@ -70,4 +70,19 @@ func checkDuplicateKeys(data []byte) error {
 		return err
 	}
 	return nil
+}
+
+// Problem turns encoding/json's messages into ones that name the field.
+func Problem(err error) string {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te):
+		return fmt.Sprintf("field %q: a JSON %s cannot be a %s (at byte %d)", te.Field, te.Value, te.Type, te.Offset)
+	case errors.As(err, &se):
+		return fmt.Sprintf("malformed JSON at byte %d: %v", se.Offset, err)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "malformed JSON: the file ends in the middle of a value (truncated?)"
+	}
+	return err.Error()
 }

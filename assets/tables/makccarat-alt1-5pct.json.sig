@@ -1,0 +1,1 @@
+KAnBZPqdR2gieJJNYNDnLyyCfctP0Nu3oJfU8dz/JUGkH/iKef2l48O1eQVEJRIxbMC4Iox6HI5npoufIcedAw==

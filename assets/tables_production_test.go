@@ -1,0 +1,21 @@
+//go:build production
+
+package assets
+
+import (
+	"strings"
+	"testing"
+)
+
+// A production build refuses the table definitions signed with the
+// development key, as it refuses the paytables.
+func TestProductionRefusesDevelopmentSignedTables(t *testing.T) {
+	if len(Tables()) < 2 {
+		t.Fatalf("tables %v", Tables())
+	}
+	for _, id := range Tables() {
+		if _, err := LoadTable(id); err == nil || !strings.Contains(err.Error(), "(signature)") {
+			t.Fatalf("%s: %v", id, err)
+		}
+	}
+}
