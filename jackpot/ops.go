@@ -451,6 +451,21 @@ func (l *level) ruleAmounts(n int) []int64 {
 	return out
 }
 
+// ShownAward is what a machine's hit is paid given the rule's amount
+// (millicents) and what the machine showed (cents; 0: nothing, no limit):
+// the rule's amount held to what it showed, or, when the machine paid
+// what it showed itself, exactly that.
+func ShownAward(rule, shownCents int64, paid bool) int64 {
+	shown := shownCents * MillicentsPerCent
+	switch {
+	case paid:
+		return shown
+	case shownCents > 0:
+		return min(rule, shown)
+	}
+	return rule
+}
+
 // RuleAmounts is what an Award without Amounts would pay the level's
 // pending claims, in claim order; nil if the level is unknown or has none.
 func (p *Pools) RuleAmounts(level string) []int64 {

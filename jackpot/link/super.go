@@ -378,7 +378,8 @@ func (s *superLink) claim(ctx context.Context, h hitClaim) {
 		}
 		return
 	}
-	res, err := s.c.ledger.Commit(ledger.SuperClaim{At: h.at.UnixNano(), Level: h.level, Machine: cl.Machine, Game: cl.Game, Bet: cl.Bet, Claimed: cl.Claimed})
+	res, err := s.c.ledger.Commit(ledger.SuperClaim{At: h.at.UnixNano(), Level: h.level, Machine: cl.Machine, Game: cl.Game, Bet: cl.Bet,
+		Claimed: cl.Claimed, Paid: cl.Paid})
 	if err != nil {
 		s.complain(fmt.Sprintf("superjackpot claim of cabinet %s game %d refused", cl.Machine, cl.Game), err)
 		return
@@ -413,7 +414,8 @@ func (s *superLink) resendClaims(ctx context.Context) {
 // award is then pending for the cabinet, confirmed by its session.
 func (s *superLink) sendClaim(ctx context.Context, sc ledger.SuperClaim) error {
 	octx, cancel := context.WithTimeout(ctx, s.op)
-	r, err := s.store.Claim(octx, super.HitID{Machine: sc.Machine, Game: sc.Game, Level: sc.Level, Bet: sc.Bet, At: sc.At}, sc.NextTargetMC)
+	r, err := s.store.Claim(octx, super.HitID{Machine: sc.Machine, Game: sc.Game, Level: sc.Level, Bet: sc.Bet, At: sc.At,
+		Shown: sc.Claimed, Paid: sc.Paid}, sc.NextTargetMC)
 	cancel()
 	if err != nil {
 		return err

@@ -83,7 +83,7 @@ type Contributed struct {
 }
 
 // HitID identifies a hit (Level, Controller, Machine, Game) and carries
-// its content (Bet, At).
+// its content (Bet, At, and what the machine showed).
 type HitID struct {
 	Controller string `json:"controller"` // empty: the Store's controller
 	Machine    string `json:"machine"`
@@ -91,7 +91,25 @@ type HitID struct {
 	Level      string `json:"level"`
 	Bet        int64  `json:"bet"` // cents: the game's bet (paytable: at least the level's MinHitBet)
 	At         int64  `json:"at"`  // unix nanoseconds, from the caller
+	// Shown is the amount in cents the machine showed and reported (0:
+	// none): a paytable hit wins what the level holds, but never more than
+	// that. With Paid the machine paid Shown already (a SAS progressive
+	// paid at the machine) and the hit wins exactly Shown, the level's
+	// reserve, then the operator, making up what the level does not hold.
+	Shown int64 `json:"shown,omitempty"`
+	Paid  bool  `json:"paid,omitempty"`
 }
+
+// same reports whether h and o are the same hit with the same content.
+// Shown and Paid are left out: claims recorded before they existed were
+// paid without them, and a claim is recorded by its controller before it
+// is sent, so a retry cannot change them.
+func (h HitID) same(o HitID) bool {
+	return h.Controller == o.Controller && h.Machine == o.Machine && h.Game == o.Game && h.Level == o.Level && h.Bet == o.Bet && h.At == o.At
+}
+
+// award is what the hit wins given what the level's rule pays it.
+func (h HitID) award(rule int64) int64 { return jackpot.ShownAward(rule, h.Shown, h.Paid) }
 
 func (h HitID) String() string {
 	return fmt.Sprintf("level %q controller %q machine %q game %d", h.Level, h.Controller, h.Machine, h.Game)
@@ -553,6 +571,9 @@ func (s *Store) Claim(ctx context.Context, h HitID, nextTarget int64) (Claimed, 
 	if h.Bet < 0 || h.Bet > jackpot.MaxBet {
 		return fail(fmt.Errorf("%w: bet %d cents: want 0..%d", ErrInvalid, h.Bet, jackpot.MaxBet))
 	}
+	if h.Shown < 0 || h.Shown > jackpot.MaxAmount/jackpot.MillicentsPerCent || h.Paid && h.Shown == 0 {
+		return fail(fmt.Errorf("%w: shown %d cents, paid %v: want 0..%d cents, more than 0 if paid", ErrInvalid, h.Shown, h.Paid, jackpot.MaxAmount/jackpot.MillicentsPerCent))
+	}
 	where := h.Controller + "/" + h.Machine
 	pk, ck := s.poolKey(), s.claimKey(h)
 	var out Claimed
@@ -563,7 +584,7 @@ func (s *Store) Claim(ctx context.Context, h HitID, nextTarget int64) (Claimed, 
 			if err := decodeJSON(ck, rec.data, &r); err != nil {
 				return nil, err
 			}
-			if r.HitID != h {
+			if !r.HitID.same(h) {
 				return nil, fmt.Errorf("%w: paid with bet %d cents at %d, now claimed with bet %d cents at %d",
 					ErrConflict, r.Bet, r.At, h.Bet, h.At)
 			}
@@ -601,7 +622,11 @@ func (s *Store) Claim(ctx context.Context, h HitID, nextTarget int64) (Claimed, 
 				return nil, err
 			}
 		}
-		res, err := p.Apply(jackpot.Award{Level: h.Level, Target: nextTarget, At: h.At})
+		var amounts []int64
+		if rule := p.RuleAmounts(h.Level); len(rule) == 1 {
+			amounts = []int64{h.award(rule[0])}
+		}
+		res, err := p.Apply(jackpot.Award{Level: h.Level, Target: nextTarget, Amounts: amounts, At: h.At})
 		if err != nil {
 			return nil, err
 		}
