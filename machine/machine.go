@@ -26,6 +26,9 @@ type Config struct {
 	// LinkSecondHit is the link controller's rule for near-simultaneous
 	// hits on the linked levels ("wins-reset" or "split"), shown to players.
 	LinkSecondHit string
+	// LinkAward is how a linked hit is paid: LinkAwardBroadcast (the
+	// default, "" too) or LinkAwardAddressed (see link.go).
+	LinkAward string
 	// LocalJackpot are the levels of the cabinet's own jackpot (regulation
 	// rule 3), as the operator configured them (At, Who and Target are
 	// filled in when a level is opened). A level is opened once, at the
@@ -107,6 +110,7 @@ type Machine struct {
 	link     map[int]int64
 	linkAt   map[int]time.Time
 	linkDown bool
+	pay      linkPay
 }
 
 // LinkTimeout is how long the machine waits for progressive information
@@ -212,6 +216,10 @@ func (m *Machine) Step(ev Event) Effects {
 		m.fault = e.Err
 	case LinkBroadcast:
 		m.linkBroadcast(e, &eff)
+	case LinkConfirm:
+		m.linkConfirm(e, &eff)
+	case LinkWinsRead:
+		m.linkWinsRead(e, &eff)
 	case LedgerVerdict:
 		if m.session != nil {
 			v := e.Verdict
@@ -281,6 +289,7 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	if h := e.Tests.ProgramHash; h != "" && m.st.Settings[SettingProgram] != h {
 		m.record(eff, meters.Config{At: m.ns(), Who: "self-test", Key: SettingProgram, Value: h})
 	}
+	m.recordLinkSettings(eff)
 	m.openLocalLevels(eff)
 	// Resume, never redraw (DESIGN rule 2).
 	switch {

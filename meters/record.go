@@ -228,6 +228,9 @@ const (
 	// its return (SAS exception 0x53 on the way down).
 	EventLinkDown = "progressive_link_down"
 	EventLinkUp   = "progressive_link_up"
+	// The link controller confirmed more for a linked hit than the
+	// machine showed and reported: not paid (addressed award mode).
+	EventLinkAwardRefused = "progressive_award_refused"
 )
 
 // Doors, for door events and counts.
@@ -520,7 +523,7 @@ func (r ProgressiveAward) validate() error {
 func (r Event) validate() error {
 	if err := oneOf("code", r.Code, EventPowerUp, EventPowerDown, EventDoorOpen, EventDoorClose,
 		EventTilt, EventTiltClear, EventLogRepaired, EventSelfTestFailed, EventService, EventRAMClear,
-		EventLinkDown, EventLinkUp); err != nil {
+		EventLinkDown, EventLinkUp, EventLinkAwardRefused); err != nil {
 		return err
 	}
 	if r.Code == EventDoorOpen || r.Code == EventDoorClose {

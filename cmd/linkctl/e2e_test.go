@@ -55,17 +55,21 @@ type casino struct {
 
 const group = 7
 
-func newCasino(t *testing.T, secondHit string) *casino {
+// newCasino starts the casino; award is the cabinets' award mode
+// (broadcast or addressed), on the cabinets and in the configuration.
+func newCasino(t *testing.T, secondHit, award string) *casino {
 	cs := &casino{t: t, ctlData: t.TempDir(), resetMC: 1000_00 * jackpot.MillicentsPerCent, rate: 50_000}
 	cs.cabArgs = []string{"--paytable-dir", cabinettest.LinkPaytableDir(t, "../.."), "--paytable", "t-link", "--jackpot", "off",
-		"--sas-addr", "1", "--sas-pty", "--link-group", fmt.Sprint(group), "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "10000000"}
+		"--sas-addr", "1", "--sas-pty", "--link-group", fmt.Sprint(group), "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "10000000",
+		"--link-award", award, "--link-second-hit", secondHit}
 	var channels []string
 	for i := range 2 {
 		data := t.TempDir()
 		cs.cabData = append(cs.cabData, data)
 		c := cabinettest.Start(t, filepath.Join(binDir, "cabinet"), data, cs.cabArgs...)
 		cs.cabs = append(cs.cabs, c)
-		channels = append(channels, fmt.Sprintf(`{"name": "line-%d", "pty": %q, "cabinets": [{"id": "egm-%d", "addr": 1, "levels": ["mega", "minor"]}]}`, i, c.SASTTY(), i))
+		channels = append(channels, fmt.Sprintf(`{"name": "line-%d", "pty": %q, "cabinets": [{"id": "egm-%d", "addr": 1, "levels": ["mega", "minor"], "award": %q}]}`,
+			i, c.SASTTY(), i, award))
 	}
 	cs.config = filepath.Join(t.TempDir(), "linkctl.json")
 	cfg := fmt.Sprintf(`{"controller": "casino-test", "group": %d, "broadcast_ms": 200, "meter_ms": 300, "settle_ms": 150,
@@ -182,9 +186,16 @@ func cabinetLedger(t *testing.T, data string) *meters.State {
 
 // Two cabinets, one controller: values reach both screens, contributions
 // follow the coin-in meters, hits are awarded once and paid by the cabinet
-// that won them, whatever was SIGKILLed in the middle of a hit.
+// that won them, whatever was SIGKILLed in the middle of a hit; in both
+// award modes.
 func TestTwoCabinetsHitsExactlyOnce(t *testing.T) {
-	cs := newCasino(t, "wins-reset")
+	for _, award := range []string{"addressed", "broadcast"} {
+		t.Run(award, func(t *testing.T) { twoCabinetsHitsExactlyOnce(t, award) })
+	}
+}
+
+func twoCabinetsHitsExactlyOnce(t *testing.T, award string) {
+	cs := newCasino(t, "wins-reset", award)
 	for i, c := range cs.cabs {
 		c.WaitFor(fmt.Sprintf("cabinet %d to show the linked value", i), func(v machine.View) bool {
 			return len(v.Jackpots) == 1 && v.Jackpots[0].Cents >= 1000_00 && v.MaxLevel == 1
@@ -272,7 +283,7 @@ func linkctl(t *testing.T, args ...string) (int, string) {
 // a transfer of a level nobody can win into another (nothing created or
 // lost), verification, and a report signed by the inspector.
 func TestTransferVerifyAndSignedReport(t *testing.T) {
-	cs := newCasino(t, "split")
+	cs := newCasino(t, "split", "addressed")
 	cs.cabs[0].WaitFor("the linked value", func(v machine.View) bool { return v.MaxLevel == 1 })
 	cs.play(0, 30)
 	time.Sleep(800 * time.Millisecond) // a meter reading after the last game

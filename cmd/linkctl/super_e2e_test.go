@@ -36,19 +36,20 @@ const (
 	superReset  = 1000_00 // cents
 )
 
-func newSuperCasino(t *testing.T, cl *etcdtest.Cluster, id, cabID string) *superCasino {
+func newSuperCasino(t *testing.T, cl *etcdtest.Cluster, id, cabID, award string) *superCasino {
 	cs := &superCasino{casino: &casino{t: t, ctlData: t.TempDir()}, id: id, cabID: cabID, proxies: cl.Proxies(t)}
 	cs.cabArgs = []string{"--paytable-dir", cabinettest.LinkPaytableDir(t, "../.."), "--paytable", "t-link", "--jackpot", "off",
-		"--sas-addr", "1", "--sas-pty", "--link-group", fmt.Sprint(group), "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "10000000"}
+		"--sas-addr", "1", "--sas-pty", "--link-group", fmt.Sprint(group), "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "10000000",
+		"--link-award", award}
 	data := t.TempDir()
 	cs.cabData = []string{data}
 	cs.cabs = []*cabinettest.Cabinet{cabinettest.Start(t, filepath.Join(binDir, "cabinet"), data, cs.cabArgs...)}
 	cs.config = filepath.Join(t.TempDir(), "linkctl.json")
 	cfg := fmt.Sprintf(`{"controller": %q, "group": %d, "broadcast_ms": 200, "meter_ms": 300,
   "levels": [{"id": "super", "sas_level": 1, "reset_cents": %d, "rate_ppm": 50000, "second_hit": "wins-reset"}],
-  "channels": [{"name": "line", "pty": %q, "cabinets": [{"id": %q, "addr": 1, "levels": ["super"]}]}],
+  "channels": [{"name": "line", "pty": %q, "cabinets": [{"id": %q, "addr": 1, "levels": ["super"], "award": %q}]}],
   "superjackpot": {"etcd": ["%s"], "prefix": %q, "levels": ["super"], "batch_ms": 200}}`,
-		id, group, superReset, cs.cabs[0].SASTTY(), cabID, strings.Join(cs.proxies.Addrs(), `", "`), superPrefix)
+		id, group, superReset, cs.cabs[0].SASTTY(), cabID, award, strings.Join(cs.proxies.Addrs(), `", "`), superPrefix)
 	if err := os.WriteFile(cs.config, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +62,23 @@ func newSuperCasino(t *testing.T, cl *etcdtest.Cluster, id, cabID string) *super
 }
 
 func (cs *superCasino) cab() *cabinettest.Cabinet { return cs.cabs[0] }
+
+// waitAnswered waits until the controller has every claim answered by etcd
+// and every award confirmed by its cabinet.
+func (cs *superCasino) waitAnswered() {
+	cs.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st := ledgerState(cs.t, cs.ctlData)
+		if len(st.PendingSuperClaims()) == 0 && len(st.PendingPayouts()) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			cs.t.Fatalf("%s: claims %v unanswered, payouts %v unconfirmed", cs.id, st.PendingSuperClaims(), st.PendingPayouts())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
 
 // waitPaid waits until the cabinet has no hit pending and plays the
 // linked bet.
@@ -121,14 +139,20 @@ func opCtx(t *testing.T) context.Context {
 // once, what it awarded is what the cabinets paid, both cabinets show its
 // value, and both ledgers verify and agree with etcd.
 func TestSuperjackpotTwoCasinos(t *testing.T) {
+	for _, award := range []string{"addressed", "broadcast"} {
+		t.Run(award, func(t *testing.T) { superjackpotTwoCasinos(t, award) })
+	}
+}
+
+func superjackpotTwoCasinos(t *testing.T, award string) {
 	began := time.Now()
 	cl := etcdtest.New(t)
 	obs, err := super.New(cl.Client(t), superPrefix, "observer")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := newSuperCasino(t, cl, "casino-a", "egm-a")
-	b := newSuperCasino(t, cl, "casino-b", "egm-b")
+	a := newSuperCasino(t, cl, "casino-a", "egm-a", award)
+	b := newSuperCasino(t, cl, "casino-b", "egm-b", award)
 	both := []*superCasino{a, b}
 	for _, cs := range both {
 		cs.waitShown(1)
@@ -165,8 +189,14 @@ func TestSuperjackpotTwoCasinos(t *testing.T) {
 	// are recorded and not confirmed when it is SIGKILLed. Restarted (still
 	// cut off), then let back, it sends them again, unchanged.
 	a.proxies.SetMode(etcdtest.Refuse)
-	play(t, a.cab(), 0, 20)             // a hit waits until casino-a is back
-	time.Sleep(1500 * time.Millisecond) // a reading after the last game, then a batch round
+	play(t, a.cab(), 0, 20) // a hit waits until casino-a is back (or, paid by the cabinet, its claim does)
+	// A reading after the last game, then a batch round: the worker may
+	// first spend its etcd timeout on a claim it cannot send.
+	for deadline := time.Now().Add(20 * time.Second); len(ledgerState(t, a.ctlData).Unsent()) == 0; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("casino-a, cut off, recorded no batch in 20 s")
+		}
+	}
 	a.stopController(syscall.SIGKILL)
 	unsent := ledgerState(t, a.ctlData).Unsent()
 	if len(unsent) == 0 {
@@ -179,7 +209,11 @@ func TestSuperjackpotTwoCasinos(t *testing.T) {
 	a.waitShown(2)
 
 	// 3. Both cut off; each cabinet wins the superjackpot meanwhile (its
-	// hit waits, locked); both let back at once: the claims race in etcd.
+	// hit waits, locked, or is paid what it showed); both let back at once:
+	// the claims race in etcd.
+	for _, cs := range both {
+		cs.waitAnswered()
+	}
 	a.proxies.SetMode(etcdtest.Refuse)
 	b.proxies.SetMode(etcdtest.Refuse)
 	won := []bool{false, false}
@@ -206,18 +240,25 @@ func TestSuperjackpotTwoCasinos(t *testing.T) {
 	for _, cs := range both {
 		cs.waitPaid()
 	}
-	after, err := obs.History(opCtx(t))
-	if err != nil {
-		t.Fatal(err)
+	var after []super.Claimed
+	for deadline := time.Now().Add(30 * time.Second); len(after) < len(history)+2; time.Sleep(50 * time.Millisecond) {
+		if after, err = obs.History(opCtx(t)); err != nil {
+			t.Fatal(err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("claims in etcd: %d before the race, %d now", len(history), len(after))
+		}
 	}
 	race := after[len(history):]
 	if len(race) != 2 || race[0].Machine == race[1].Machine || race[1].Order != race[0].Order+1 {
 		t.Fatalf("claims paid after both came back: %+v", race)
 	}
-	// Each award is what the level held when etcd committed it: the first
-	// takes the value before the race plus what came in until its claim
-	// (its own casino's coin-in sent first); the second only the reset
-	// value plus what came in between the two.
+	// Each award is what the level held when etcd committed it, held to
+	// what the cabinet showed (addressed mode: the first takes the value
+	// before the race plus what came in until its claim, its own casino's
+	// coin-in sent first; the second only the reset value plus what came in
+	// between the two), or exactly what the cabinet showed and paid
+	// (broadcast mode).
 	var batches []super.Contributed
 	for _, cs := range both {
 		bl, err := obs.Batches(opCtx(t), cs.id)
@@ -235,14 +276,16 @@ func TestSuperjackpotTwoCasinos(t *testing.T) {
 		return mc
 	}
 	lv, _ := before.Level("super")
-	want1 := jackpot.Cents(lv.Meters.Current+between(before.Revision, race[0].Revision)) * jackpot.MillicentsPerCent
-	want2 := jackpot.Cents(superReset*jackpot.MillicentsPerCent+between(race[0].Revision, race[1].Revision)) * jackpot.MillicentsPerCent
-	if race[0].Amount != want1 || race[1].Amount != want2 {
-		t.Fatalf("the race paid %s %d and %s %d millicents; want %d (the full value) and %d (the reset value and what came in between)",
-			race[0].Machine, race[0].Amount, race[1].Machine, race[1].Amount, want1, want2)
+	want1 := jackpot.ShownAward(jackpot.Cents(lv.Meters.Current+between(before.Revision, race[0].Revision))*jackpot.MillicentsPerCent,
+		race[0].Shown, award == "broadcast")
+	want2 := jackpot.ShownAward(jackpot.Cents(superReset*jackpot.MillicentsPerCent+between(race[0].Revision, race[1].Revision))*jackpot.MillicentsPerCent,
+		race[1].Shown, award == "broadcast")
+	if race[0].Shown == 0 || race[1].Shown == 0 || race[0].Paid != (award == "broadcast") || race[0].Amount != want1 || race[1].Amount != want2 {
+		t.Fatalf("the race paid %s %d and %s %d millicents, shown %d and %d cents; want %d and %d",
+			race[0].Machine, race[0].Amount, race[1].Machine, race[1].Amount, race[0].Shown, race[1].Shown, want1, want2)
 	}
-	t.Logf("both cut off with a hit each; back at once: %s claimed first and won all the level held, %d cents (order %d, revision %d); %s then won the reset value and what came in between, %d cents (order %d, revision %d); the level showed %d cents before",
-		race[0].Machine, race[0].Cents(), race[0].Order, race[0].Revision, race[1].Machine, race[1].Cents(), race[1].Order, race[1].Revision, lv.Cents)
+	t.Logf("%s mode; both cut off with a hit each; back at once: %s claimed first, showed %d cents, won %d cents (order %d, revision %d); %s then showed %d cents, won %d cents (order %d, revision %d); the level held %d cents before",
+		award, race[0].Machine, race[0].Shown, race[0].Cents(), race[0].Order, race[0].Revision, race[1].Machine, race[1].Shown, race[1].Cents(), race[1].Order, race[1].Revision, lv.Cents)
 
 	// 4. The end: every cent of coin-in in etcd once, both cabinets show
 	// etcd's value.

@@ -58,6 +58,17 @@ func (c *Controller) collect(ctx context.Context) {
 	}
 }
 
+// recordPaid records at once a hit the cabinet pays itself (broadcast
+// award mode): its amount is what the cabinet showed, whatever else
+// happens on the level, and the cabinet will not report it again.
+func (c *Controller) recordPaid(h hitClaim) {
+	if c.sup != nil && c.cfg.shared(h.level) {
+		c.sup.recordPaid(h)
+		return
+	}
+	c.record(h.level, []ledger.Claim{h.claim}, h.at)
+}
+
 // record commits one Hit with its claims. Claims already recorded are
 // repeats (the cabinet reports a hit until it is paid); the ledger answers
 // them with the earlier payout and logs nothing.

@@ -15,10 +15,19 @@
 //     games played (the cabinet is locked while a hit waits, so that meter
 //     stands still), and hits arriving within Settle of each other on one
 //     level are recorded in one Hit, in arrival order, under the level's
-//     second-hit rule;
-//   - the award confirmed by an addressed single-level 0x80 carrying the
-//     amount, repeated until the cabinet no longer reports the hit (it has
-//     committed the payment); then the ledger records the confirmation.
+//     second-hit rule (addressed-mode cabinets);
+//   - a hit is identified by the games-played meter read right after the
+//     0x87 (and, for an addressed-mode cabinet, also right before it and
+//     equal): the cabinet plays no game while a hit is pending;
+//   - a cabinet in addressed award mode is told its award by an addressed
+//     single-level 0x80 carrying the amount (the rule's amount, never more
+//     than the value the cabinet showed), sent only while the cabinet
+//     reports that very hit and repeated until it no longer does (it has
+//     committed the payment); then the ledger records the confirmation. A
+//     cabinet in broadcast award mode (standard SAS, the default) pays the
+//     value it showed once the controller has read the hit: the claim is
+//     recorded at once as paid by the cabinet (Claim.Paid), and confirmed
+//     when the cabinet no longer reports it.
 //
 // A level listed in the configuration's "superjackpot" section is shared
 // with the controllers of other casinos through an etcd cluster (package
@@ -115,12 +124,25 @@ type Channel struct {
 	Cabinets []Cabinet `json:"cabinets"`
 }
 
-// Cabinet is a machine on a channel and the levels it feeds.
+// Cabinet is a machine on a channel and the levels it feeds. Award is how
+// the cabinet pays its linked hits, as set on it (--link-award): AwardBroadcast
+// (the default, standard SAS: the cabinet pays the value it showed once the
+// controller has read the hit) or AwardAddressed (the cabinet waits for the
+// controller's amount, an addressed 0x80).
 type Cabinet struct {
 	ID     string   `json:"id"`
 	Addr   int      `json:"addr"`
 	Levels []string `json:"levels"`
+	Award  string   `json:"award,omitempty"`
 }
+
+// Award modes of a cabinet.
+const (
+	AwardBroadcast = "broadcast"
+	AwardAddressed = "addressed"
+)
+
+func (c Cabinet) broadcast() bool { return c.Award == "" || c.Award == AwardBroadcast }
 
 // Defaults.
 const (
@@ -218,6 +240,9 @@ func (c Config) validate() error {
 			if len(cab.Levels) == 0 {
 				return fmt.Errorf("%s: feeds no level", w)
 			}
+			if cab.Award != "" && cab.Award != AwardBroadcast && cab.Award != AwardAddressed {
+				return fmt.Errorf("%s: award %q: want %s (the default) or %s, as the cabinet's --link-award", w, cab.Award, AwardBroadcast, AwardAddressed)
+			}
 			for _, lv := range cab.Levels {
 				if !ids[lv] {
 					return fmt.Errorf("%s: unknown level %q", w, lv)
@@ -234,6 +259,25 @@ func (c Config) validate() error {
 	if c.Super != nil {
 		if err := c.Super.validate(c); err != nil {
 			return fmt.Errorf("superjackpot: %w", err)
+		}
+	}
+	return c.validateAwards()
+}
+
+// validateAwards refuses a split level fed by a cabinet that pays its hits
+// itself (broadcast award mode): splitting needs the controller's amount.
+func (c Config) validateAwards() error {
+	for i, ch := range c.Channels {
+		for j, cab := range ch.Cabinets {
+			if !cab.broadcast() {
+				continue
+			}
+			for _, lv := range cab.Levels {
+				if k := slices.IndexFunc(c.Levels, func(l Level) bool { return l.ID == lv }); c.Levels[k].SecondHit == "split" {
+					return fmt.Errorf("channels[%d] (%s) cabinets[%d] (%s): level %q splits near-simultaneous hits, which needs the controller's amount: the cabinet must have \"award\": %q (and --link-award addressed)",
+						i, ch.Name, j, cab.ID, lv, AwardAddressed)
+				}
+			}
 		}
 	}
 	return nil

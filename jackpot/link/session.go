@@ -18,7 +18,6 @@ type session struct {
 	cl        *host.Client
 	nextMeter time.Time
 	games     uint64 // games played at the last reading
-	read      bool   // games is from this step
 	topBet    int64  // cents, from 0x1F; 0 until read
 	reported  bool   // the cabinet reported hits at the last look
 }
@@ -27,6 +26,26 @@ type session struct {
 var sasDenomCents = map[byte]int64{0x01: 1, 0x02: 5, 0x03: 10, 0x04: 25, 0x05: 50, 0x06: 100, 0x07: 500, 0x08: 1000,
 	0x09: 2000, 0x0A: 10000, 0x0B: 20, 0x0C: 200, 0x0D: 250, 0x0E: 2500, 0x0F: 5000, 0x12: 2, 0x13: 3}
 
+// step polls the cabinet once and, when it has hits to report or awards
+// to be told, looks at them.
+//
+// A hit is identified by cabinet, level and game, and the game comes from
+// the games-played meter, read again right after the hits (0x87): a
+// cabinet plays no game while a hit is pending, so while the hits just read
+// are still pending that reading is their game. An addressed-mode cabinet
+// keeps them pending until it is told an amount, unless an amount sent
+// before arrives in between; so the meter is also read before the hits,
+// and only if both readings agree (no game started in between) are hits
+// claimed and amounts sent or confirmed. A look during which the meter
+// moved is dropped and made again at the next step (the cabinet reports
+// its hits until they are paid).
+//
+// A broadcast-mode cabinet (standard SAS) pays its hits the value it
+// reported once the controller has received the report and moved on
+// again: the reading after the hits is the controller's receipt, and the
+// poll after it releases them. Their claim is therefore recorded before
+// the step ends, with the game of that reading, which the cabinet answers
+// while it still holds them.
 func (s *session) step(ctx context.Context) error {
 	g, err := s.cl.GeneralPoll()
 	if err != nil {
@@ -34,9 +53,7 @@ func (s *session) step(ctx context.Context) error {
 	}
 	now := s.c.now()
 	pending := s.payouts()
-	hit := g.Exception == sas.ExcProgressiveLevelHit
-	look := hit || s.reported || len(pending) > 0
-	s.read = false
+	look := g.Exception == sas.ExcProgressiveLevelHit || s.reported || len(pending) > 0
 	if look || !now.Before(s.nextMeter) {
 		if err := s.readMeters(now); err != nil {
 			return err
@@ -47,15 +64,39 @@ func (s *session) step(ctx context.Context) error {
 	if !look {
 		return nil
 	}
+	if err := s.machineInfo(); err != nil {
+		return err // a claim needs the bet: look when it is known
+	}
+	before := s.games
 	wins, err := s.cl.ProgressiveWins()
 	if err != nil {
 		return err
 	}
 	s.reported = len(wins.Wins) > 0
-	if s.reported && s.read {
-		s.claim(wins, now)
+	if !s.reported && len(pending) == 0 {
+		return nil
 	}
-	return s.confirm(wins, pending, now)
+	if err := s.readMeters(s.c.now()); err != nil {
+		if !s.reported || !s.cab.broadcast() {
+			return err
+		}
+		// The same poll again is a repeat, not a move on: the cabinet
+		// answers it again and still holds its hits.
+		if err2 := s.readMeters(s.c.now()); err2 != nil {
+			s.c.log.Warn("hits read, games played after them not: claimed with the reading before", "cabinet", s.cab.ID, "games", before, "err", err2)
+			s.claim(wins, before, now)
+			return err2
+		}
+	}
+	game := s.games
+	if game != before && !s.cab.broadcast() {
+		s.c.log.Debug("games played moved while the hits were read; read again", "cabinet", s.cab.ID, "before", before, "after", game)
+		return nil
+	}
+	if s.reported {
+		s.claim(wins, game, now)
+	}
+	return s.confirm(wins, game, pending, now)
 }
 
 // payouts are this cabinet's awards recorded and not yet confirmed paid.
@@ -99,27 +140,40 @@ func (s *session) readMeters(now time.Time) error {
 	if !res.Repeat {
 		s.c.count(func(st *Stats) { st.Readings++ })
 	}
-	s.games, s.read = games, true
+	s.games = games
 	return nil
 }
 
-// claim hands the cabinet's reported hits to the collector, identified by
-// cabinet, level and the games played just read.
-func (s *session) claim(wins sas.ProgressiveWins, now time.Time) {
-	if s.topBet == 0 {
-		if mi, err := s.cl.MachineInfo(); err == nil {
-			s.topBet = max(1, int64(mi.MaxBet)) * max(1, sasDenomCents[mi.Denomination])
-		} else {
-			return
-		}
+// machineInfo reads the cabinet's top bet (0x1F) once.
+func (s *session) machineInfo() error {
+	if s.topBet != 0 {
+		return nil
 	}
+	mi, err := s.cl.MachineInfo()
+	if err != nil {
+		return err
+	}
+	s.topBet = max(1, int64(mi.MaxBet)) * max(1, sasDenomCents[mi.Denomination])
+	return nil
+}
+
+// claim records the cabinet's reported hits, identified by cabinet, level
+// and game. An addressed-mode cabinet's go to the collector (the level's
+// second-hit rule orders near-simultaneous ones); a broadcast-mode
+// cabinet's are paid at the cabinet already and are recorded at once.
+func (s *session) claim(wins sas.ProgressiveWins, game uint64, now time.Time) {
 	for _, w := range wins.Wins {
 		lv, ok := s.c.cfg.levelBySAS(int(w.Level))
 		if !ok || wins.Group != byte(s.c.cfg.Group) {
 			s.c.log.Error("hit on a level this controller does not run", "cabinet", s.cab.ID, "group", wins.Group, "level", w.Level)
 			continue
 		}
-		hc := hitClaim{level: lv.ID, at: now, claim: ledger.Claim{Machine: s.cab.ID, Game: s.games, Bet: s.topBet, Claimed: int64(w.Amount)}}
+		hc := hitClaim{level: lv.ID, at: now, claim: ledger.Claim{Machine: s.cab.ID, Game: game, Bet: s.topBet, Claimed: int64(w.Amount),
+			Paid: s.cab.broadcast()}}
+		if hc.claim.Paid {
+			s.c.recordPaid(hc)
+			continue
+		}
 		select {
 		case s.c.hits <- hc:
 		default:
@@ -128,21 +182,32 @@ func (s *session) claim(wins sas.ProgressiveWins, now time.Time) {
 	}
 }
 
-// confirm tells the cabinet the amount of each award recorded for it, by
-// an addressed single-level broadcast, for as long as it reports the hit;
-// once it no longer does, it has committed the payment and the ledger
-// records the confirmation.
-func (s *session) confirm(wins sas.ProgressiveWins, pending []ledger.Payout, now time.Time) error {
+// confirm tells an addressed-mode cabinet the amount of each award
+// recorded for it, by an addressed single-level broadcast, for as long as
+// it reports that very hit (same level, and the game just verified); once
+// it no longer reports it (or reports a later game on the level), it has
+// paid it and the ledger records the confirmation. A broadcast-mode
+// cabinet is told nothing: it pays when its report is received.
+func (s *session) confirm(wins sas.ProgressiveWins, game uint64, pending []ledger.Payout, now time.Time) error {
 	for _, p := range pending {
 		lv := slices.IndexFunc(s.c.cfg.Levels, func(l Level) bool { return l.ID == p.Level })
 		if lv < 0 {
 			continue
 		}
 		n := byte(s.c.cfg.Levels[lv].SAS)
-		if slices.ContainsFunc(wins.Wins, func(w sas.LevelValue) bool { return w.Level == n }) {
+		reported := slices.ContainsFunc(wins.Wins, func(w sas.LevelValue) bool { return w.Level == n })
+		switch {
+		case reported && game == p.Game:
+			if s.cab.broadcast() {
+				continue
+			}
 			if err := s.cl.Broadcast(byte(s.c.cfg.Group), []sas.LevelValue{{Level: n, Amount: uint64(p.Amount)}}, false); err != nil {
 				return err
 			}
+			continue
+		case reported && game < p.Game:
+			s.c.log.Error("an award for a game the cabinet has not reached; not sent", "cabinet", s.cab.ID, "level", p.Level,
+				"award_game", p.Game, "games_played", game)
 			continue
 		}
 		res, err := s.c.ledger.Commit(ledger.Confirmed{At: now.UnixNano(), Machine: p.Machine, Level: p.Level, Game: p.Game})

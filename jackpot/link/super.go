@@ -72,15 +72,19 @@ func newSuperLink(c *Controller) *superLink {
 	return s
 }
 
-// dial makes the etcd client of the configured endpoints. It does not wait
-// for a connection: an unreachable cluster shows as failed operations.
-func (s *superLink) dial() (*clientv3.Client, error) {
+// dial makes the etcd client of the configured endpoints.
+func (s *superLink) dial() (*clientv3.Client, error) { return DialEtcd(s.cfg) }
+
+// DialEtcd makes the etcd client of a superjackpot section's endpoints. It
+// does not wait for a connection: an unreachable cluster shows as failed
+// operations.
+func DialEtcd(sup Super) (*clientv3.Client, error) {
 	cli, err := clientv3.New(clientv3.Config{
-		Endpoints:            s.cfg.Etcd,
+		Endpoints:            sup.Etcd,
 		DialTimeout:          5 * time.Second,
 		DialKeepAliveTime:    10 * time.Second,
 		DialKeepAliveTimeout: 5 * time.Second,
-		Logger:               zap.NewNop(), // failures are logged by the controller
+		Logger:               zap.NewNop(), // failures are logged by the caller
 		// Reconnect soon after a partition heals (gRPC's default backoff
 		// grows to 2 minutes).
 		DialOptions: []grpc.DialOption{grpc.WithConnectParams(grpc.ConnectParams{
@@ -89,7 +93,7 @@ func (s *superLink) dial() (*clientv3.Client, error) {
 		})},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("superjackpot: etcd client of %v: %w", s.cfg.Etcd, err)
+		return nil, fmt.Errorf("superjackpot: etcd client of %v: %w", sup.Etcd, err)
 	}
 	return cli, nil
 }
@@ -389,6 +393,24 @@ func (s *superLink) claim(ctx context.Context, h hitClaim) {
 	}
 	if err := s.sendClaim(ctx, *res.SuperClaim); err != nil && ctx.Err() == nil {
 		s.complain("superjackpot claim not answered; sent again", err)
+	}
+}
+
+// recordPaid records the claim of a hit its cabinet pays itself
+// (broadcast award mode) before anything is sent: the cabinet will not
+// report it again, so it must not wait for etcd. The worker sends it with
+// the other unanswered claims (resendClaims); its award is the amount the
+// cabinet paid.
+func (s *superLink) recordPaid(h hitClaim) {
+	cl := h.claim
+	res, err := s.c.ledger.Commit(ledger.SuperClaim{At: h.at.UnixNano(), Level: h.level, Machine: cl.Machine, Game: cl.Game, Bet: cl.Bet,
+		Claimed: cl.Claimed, Paid: true})
+	if err != nil {
+		s.c.log.Error("superjackpot claim of a hit the cabinet paid refused", "cabinet", cl.Machine, "level", h.level, "game", cl.Game, "err", err)
+		return
+	}
+	if !res.Repeat {
+		s.c.log.Info("superjackpot hit paid by the cabinet recorded", "cabinet", cl.Machine, "level", h.level, "game", cl.Game, "cents", cl.Claimed)
 	}
 }
 

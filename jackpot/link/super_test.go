@@ -25,7 +25,7 @@ const superSample = `{"controller": "casino-a", "group": 3,
  "levels": [{"id": "super", "sas_level": 1, "reset_cents": 100000, "rate_ppm": 10000, "second_hit": "wins-reset"},
             {"id": "mega", "sas_level": 2, "reset_cents": 5000, "rate_ppm": 10000, "second_hit": "split"}],
  "channels": [{"name": "bank-a", "pty": "/dev/null", "cabinets": [
-   {"id": "egm-1", "addr": 1, "levels": ["super", "mega"]}, {"id": "egm-2", "addr": 2, "levels": ["super"]}]}],
+   {"id": "egm-1", "addr": 1, "levels": ["super", "mega"], "award": "addressed"}, {"id": "egm-2", "addr": 2, "levels": ["super"]}]}],
  "superjackpot": {"etcd": ["10.0.0.1:2379", "10.0.0.2:2379"], "prefix": "/superjackpot/g1/", "levels": ["super"], "batch_ms": 200}}`
 
 func TestParseConfigSuper(t *testing.T) {
