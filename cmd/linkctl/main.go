@@ -50,13 +50,22 @@ Usage:
       Checks every record, the hash chain, the signed checkpoints and every
       invariant of the fold. Exit status 0 = verified.
 
+  linkctl reconcile DIR --config FILE --cabinet ID=LEDGER [--cabinet ...] [--no-etcd] [--json]
+      Compares, award by award (cabinet, level, game), what each cabinet
+      paid (LEDGER: its ledger directory, DATA/ledger or an inspector's
+      copy), what the controller awarded and saw confirmed (DIR) and, for
+      a shared level, what etcd paid (the configuration's superjackpot
+      section), and prints every disagreement in cents. Ledgers that each
+      verify can still disagree with each other. Exit status 0 = they agree.
+
   linkctl transfer DIR --from LEVEL --to LEVEL --who NAME --why TEXT [--all | --current MC --reserve MC --overflow MC] [--close]
   linkctl fund DIR --level LEVEL --cents N --who NAME --why TEXT
       Operator actions on a stopped controller's ledger (regulation rule 6:
       value that cannot be awarded goes to another level; nothing is
       created or lost). Each is a ledger record with who, when and why.
 
-DIR is the controller's data directory. report and verify never modify it.
+DIR is the controller's data directory. report, verify and reconcile never
+modify it (nor the cabinets' ledgers).
 `
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -87,7 +96,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		reserve = fs.Int64("reserve", 0, "millicents of the reserve to transfer")
 		overf   = fs.Int64("overflow", 0, "millicents of the overflow to transfer")
 		cents   = fs.Int64("cents", 0, "whole cents to fund")
+		noEtcd  = fs.Bool("no-etcd", false, "do not read etcd's claims (reconcile)")
+		cabs    cabinetDirs
 	)
+	fs.Var(&cabs, "cabinet", "ID=DIR: a cabinet's ID in the configuration and its ledger directory (reconcile; repeat for each)")
 	// The directory may come first, before the flags.
 	dir := ""
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
@@ -106,7 +118,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		return serve(*config, *data, stderr)
-	case "report", "verify", "transfer", "fund":
+	case "report", "verify", "transfer", "fund", "reconcile":
 		if dir == "" {
 			fmt.Fprintf(stderr, "linkctl %s: the data directory is required\n", cmd)
 			return 2
@@ -134,6 +146,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case "report":
 		return report(dir, *pubFile, *asJSON, *keyFile, *outFile, stdout, stderr)
+	case "reconcile":
+		return reconcileLedgers(*config, dir, cabs, *noEtcd, *asJSON, stdout, stderr)
 	case "transfer":
 		t := ledger.Transfer{At: time.Now().UnixNano(), From: *from, To: *to, All: *all, Close: *closeLv,
 			CurrentMC: *current, ReserveMC: *reserve, OverflowMC: *overf, Who: *who, Why: *why}
