@@ -36,7 +36,9 @@ const (
 	superReset  = 1000_00 // cents
 )
 
-func newSuperCasino(t *testing.T, cl *etcdtest.Cluster, id, cabID, award string) *superCasino {
+// newSuperCasino starts a casino of the group; superOpts are more fields
+// of its superjackpot section (`"confirm_ms": 2000`).
+func newSuperCasino(t *testing.T, cl *etcdtest.Cluster, id, cabID, award string, superOpts ...string) *superCasino {
 	cs := &superCasino{casino: &casino{t: t, ctlData: t.TempDir()}, id: id, cabID: cabID, proxies: cl.Proxies(t)}
 	cs.cabArgs = []string{"--paytable-dir", cabinettest.LinkPaytableDir(t, "../.."), "--paytable", "t-link", "--jackpot", "off",
 		"--sas-addr", "1", "--sas-pty", "--link-group", fmt.Sprint(group), "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "10000000",
@@ -48,8 +50,9 @@ func newSuperCasino(t *testing.T, cl *etcdtest.Cluster, id, cabID, award string)
 	cfg := fmt.Sprintf(`{"controller": %q, "group": %d, "broadcast_ms": 200, "meter_ms": 300,
   "levels": [{"id": "super", "sas_level": 1, "reset_cents": %d, "rate_ppm": 50000, "second_hit": "wins-reset"}],
   "channels": [{"name": "line", "pty": %q, "cabinets": [{"id": %q, "addr": 1, "levels": ["super"], "award": %q}]}],
-  "superjackpot": {"etcd": ["%s"], "prefix": %q, "levels": ["super"], "batch_ms": 200}}`,
-		id, group, superReset, cs.cabs[0].SASTTY(), cabID, award, strings.Join(cs.proxies.Addrs(), `", "`), superPrefix)
+  "superjackpot": {"etcd": ["%s"], "prefix": %q, "levels": ["super"], "batch_ms": 200%s}}`,
+		id, group, superReset, cs.cabs[0].SASTTY(), cabID, award, strings.Join(cs.proxies.Addrs(), `", "`), superPrefix,
+		strings.Join(append([]string{""}, superOpts...), ", "))
 	if err := os.WriteFile(cs.config, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -151,8 +154,10 @@ func superjackpotTwoCasinos(t *testing.T, award string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := newSuperCasino(t, cl, "casino-a", "egm-a", award)
-	b := newSuperCasino(t, cl, "casino-b", "egm-b", award)
+	// Cut off from etcd, each cabinet must be able to play until it wins:
+	// a bound on the value's age (confirm_ms) well above the time that takes.
+	a := newSuperCasino(t, cl, "casino-a", "egm-a", award, `"confirm_ms": 60000`)
+	b := newSuperCasino(t, cl, "casino-b", "egm-b", award, `"confirm_ms": 60000`)
 	both := []*superCasino{a, b}
 	for _, cs := range both {
 		cs.waitShown(1)
@@ -379,4 +384,27 @@ func superjackpotTwoCasinos(t *testing.T, award string) {
 		t.Fatalf("etcd: %d millicents contributed, %d hits; the ledgers: %d, %d", pool.Contributions, pool.Hits, contributed, answered)
 	}
 	t.Logf("%d + %d cents of coin-in, %d hits paid %d cents in all, in %s", coin[0], coin[1], pool.Hits, paid[0]+paid[1], time.Since(began).Round(time.Millisecond))
+}
+
+// A controller that cannot reach etcd (a silent partition) stops showing
+// its cabinets a superjackpot value etcd has not confirmed within the bound
+// (confirm_ms): the cabinet reports the link down and takes the bet that
+// could win it away. Let back, the value returns and so does the bet.
+// Before the bound, the cabinet showed the last value as long as the
+// partition lasted, though another casino could have won it meanwhile.
+func TestSuperjackpotUnconfirmedValueTakenAway(t *testing.T) {
+	cl := etcdtest.New(t)
+	a := newSuperCasino(t, cl, "casino-a", "egm-a", "broadcast", `"confirm_ms": 2000`)
+	a.waitShown(1)
+	a.proxies.SetMode(etcdtest.Blackhole)
+	cut := time.Now()
+	a.cab().WaitFor("the link down", func(v machine.View) bool { return v.LinkDown && v.MaxLevel == 0 })
+	t.Logf("the cabinet took the superjackpot bet away %v after its controller was cut off (bound 2 s, then the cabinet's 5 s)",
+		time.Since(cut).Round(time.Millisecond))
+	if r := a.cab().Send(cabinettest.Command{Cmd: "press", Button: machine.BtnMaxBet}); r.Refused == "" && r.View.Level != 0 {
+		t.Fatalf("the superjackpot bet played with the value unconfirmed: %+v", r.View)
+	}
+	a.cab().WaitIdle()
+	a.proxies.SetMode(etcdtest.Pass)
+	a.waitPaid()
 }

@@ -87,13 +87,23 @@ type Super struct {
 	Prefix  string   `json:"prefix"` // "/superjackpot/<group>/"
 	Levels  []string `json:"levels"` // IDs from Levels
 	BatchMS int      `json:"batch_ms,omitempty"`
+	// ConfirmMS bounds how old a shared level's value may be: one etcd has
+	// not confirmed for longer is not broadcast (the cabinets then take
+	// the level away after their 5 s).
+	ConfirmMS int `json:"confirm_ms,omitempty"`
 }
 
-// DefaultBatch is how often coin-in goes out to a shared level by default.
-const DefaultBatch = 500 * time.Millisecond
+// Defaults of the superjackpot section.
+const (
+	DefaultBatch   = 500 * time.Millisecond // how often coin-in goes out to a shared level
+	DefaultConfirm = 10 * time.Second       // how old a shared level's value may be
+)
 
 // BatchEvery is the configured batch interval.
 func (s Super) BatchEvery() time.Duration { return ms(s.BatchMS, DefaultBatch) }
+
+// ConfirmEvery is the configured bound on a shared value's age.
+func (s Super) ConfirmEvery() time.Duration { return ms(s.ConfirmMS, DefaultConfirm) }
 
 // shared reports whether level id is a superjackpot level.
 func (c Config) shared(id string) bool { return c.Super != nil && slices.Contains(c.Super.Levels, id) }
@@ -331,6 +341,9 @@ func (s Super) validate(c Config) error {
 	}
 	if s.BatchMS != 0 && (s.BatchMS < 50 || s.BatchMS > 60_000) {
 		return fmt.Errorf("batch_ms %d: want 50-60000 (0: %v)", s.BatchMS, DefaultBatch)
+	}
+	if s.ConfirmMS != 0 && (s.ConfirmMS < 1500 || s.ConfirmMS > 120_000) {
+		return fmt.Errorf("confirm_ms %d: want 1500-120000 (0: %v)", s.ConfirmMS, DefaultConfirm)
 	}
 	switch len(s.Levels) {
 	case 0:

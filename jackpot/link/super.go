@@ -52,8 +52,10 @@ type superLink struct {
 	claims chan hitClaim
 	op     time.Duration
 
-	mu     sync.Mutex
-	values map[string]int64 // cents, from etcd's last snapshot; none before the first
+	mu        sync.Mutex
+	values    map[string]int64     // cents, from etcd's last snapshot; none before the first
+	confirmed map[string]time.Time // when etcd last confirmed each value (a snapshot)
+	stale     map[string]bool      // a value not confirmed within the bound, not broadcast
 
 	store *super.Store // set by run
 
@@ -63,7 +65,8 @@ type superLink struct {
 }
 
 func newSuperLink(c *Controller) *superLink {
-	s := &superLink{c: c, cfg: *c.cfg.Super, claims: make(chan hitClaim, 64), op: opTimeout, values: map[string]int64{}}
+	s := &superLink{c: c, cfg: *c.cfg.Super, claims: make(chan hitClaim, 64), op: opTimeout, values: map[string]int64{},
+		confirmed: map[string]time.Time{}, stale: map[string]bool{}}
 	for _, lv := range c.cfg.Levels {
 		if c.cfg.shared(lv.ID) {
 			s.levels = append(s.levels, lv)
@@ -99,13 +102,26 @@ func DialEtcd(sup Super) (*clientv3.Client, error) {
 }
 
 // value is a shared level's value to broadcast, in cents; false before
-// etcd's first snapshot of it (the level is then not broadcast, and the
-// cabinets report the link down for it after 5 s).
+// etcd's first snapshot of it, and when etcd has not confirmed it within
+// the configured bound (ConfirmEvery): another casino may have won it
+// meanwhile. The level is then not broadcast, and the cabinets report the
+// link down for it after 5 s and take no bet that could win it.
 func (s *superLink) value(level string) (int64, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v, ok := s.values[level]
-	return v, ok
+	if !ok {
+		return 0, false
+	}
+	if age := s.c.now().Sub(s.confirmed[level]); age > s.cfg.ConfirmEvery() {
+		if !s.stale[level] {
+			s.stale[level] = true
+			s.c.log.Warn("superjackpot value not confirmed by etcd; not broadcast, the cabinets take the level away", "level", level,
+				"cents", v, "unconfirmed_for", age.Round(time.Millisecond), "bound", s.cfg.ConfirmEvery())
+		}
+		return 0, false
+	}
+	return v, true
 }
 
 // offer hands a reported hit on a shared level to the worker. A full queue
@@ -126,7 +142,9 @@ var errFatal = errors.New("superjackpot")
 // a shared level's configuration differs from etcd's, or etcd's record of
 // this controller's batches does not match the ledger.
 func (s *superLink) run(ctx context.Context, cli *clientv3.Client) error {
-	store, err := super.New(cli, s.cfg.Prefix, s.c.cfg.Controller, super.KeepBatches(keepBatches))
+	// The watch reads the pools at least three times within the bound, so
+	// one slow read does not take the level away.
+	store, err := super.New(cli, s.cfg.Prefix, s.c.cfg.Controller, super.KeepBatches(keepBatches), super.WatchResync(s.cfg.ConfirmEvery()/3))
 	if err != nil {
 		return fmt.Errorf("%w: %w", errFatal, err)
 	}
@@ -173,6 +191,7 @@ func (s *superLink) run(ctx context.Context, cli *clientv3.Client) error {
 // watch feeds etcd's snapshots of the pools to the broadcasts.
 func (s *superLink) watch(ctx context.Context) {
 	for snap := range s.store.Watch(ctx) {
+		now := s.c.now()
 		s.mu.Lock()
 		for _, lv := range s.levels {
 			v, ok := snap.Level(lv.ID)
@@ -181,9 +200,13 @@ func (s *superLink) watch(ctx context.Context) {
 			case snap.Err != nil || (ok && v.Closed):
 				delete(s.values, lv.ID) // nothing of them may be shown
 			case ok:
-				s.values[lv.ID] = v.Cents
+				s.values[lv.ID], s.confirmed[lv.ID] = v.Cents, now
 				if !shown {
 					s.c.log.Info("superjackpot value from etcd broadcast", "level", lv.ID, "cents", v.Cents, "revision", snap.Revision)
+				}
+				if s.stale[lv.ID] {
+					s.stale[lv.ID] = false
+					s.c.log.Info("superjackpot value confirmed by etcd again; broadcast", "level", lv.ID, "cents", v.Cents, "revision", snap.Revision)
 				}
 			}
 		}

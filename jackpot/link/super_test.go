@@ -476,3 +476,32 @@ func TestSuperjackpotMismatchRefused(t *testing.T) {
 	}
 	t.Logf("refused as expected: %v", err)
 }
+
+// A controller cut off from etcd (a silent partition: nothing answers)
+// stops broadcasting the shared level once etcd has not confirmed its value
+// for the configured bound, and broadcasts it again once etcd does: a value
+// another casino may have won meanwhile is never shown for longer.
+func TestSharedValueWithdrawnWhenUnconfirmed(t *testing.T) {
+	cl := testCluster(t)
+	prefix := fmt.Sprintf("/superjackpot/%s-%d/", t.Name(), prefixes.Add(1))
+	cli, proxies := cl.ProxiedClient(t)
+	cfg := casinoCfg(t, "casino-a", cl.Endpoints(), prefix)
+	cfg.Super.ConfirmMS = 1500
+	a := newCasino(t, cfg, t.TempDir(), cli)
+	a.c.sup.op = time.Second
+	a.start()
+	shown := func() bool { _, ok := a.c.sup.value("super"); return ok }
+	eventually(t, "etcd's value broadcast", shown)
+	for _, mode := range []etcdtest.Mode{etcdtest.Blackhole, etcdtest.Refuse} {
+		cut := time.Now()
+		proxies.SetMode(mode)
+		eventually(t, "the value withdrawn", func() bool { return !shown() })
+		t.Logf("mode %d: withdrawn %v after the cut (bound 1.5 s since etcd's last confirmation)", mode, time.Since(cut).Round(time.Millisecond))
+		time.Sleep(time.Second)
+		if shown() {
+			t.Fatalf("mode %d: broadcast again while cut off", mode)
+		}
+		proxies.SetMode(etcdtest.Pass)
+		eventually(t, "the value broadcast again", shown)
+	}
+}
