@@ -275,6 +275,9 @@ const (
 	EventStart       = "start"        // the controller started
 	EventStop        = "stop"         // the controller stopped in order
 	EventNote        = "note"         // an operator's note
+	// EventIdentity: a line answered with a machine other than the one
+	// configured on it; nothing was broadcast, read or awarded there.
+	EventIdentity = "identity"
 )
 
 // Event is a fact that moves no money.
@@ -613,9 +616,9 @@ func (r SuperClaimed) validate() error {
 
 func (r Event) validate() error {
 	switch r.Code {
-	case EventLogRepaired, EventStart, EventStop, EventNote:
+	case EventLogRepaired, EventStart, EventStop, EventNote, EventIdentity:
 	default:
-		return bad("event code %q is not one of %q", r.Code, []string{EventLogRepaired, EventStart, EventStop, EventNote})
+		return bad("event code %q is not one of %q", r.Code, []string{EventLogRepaired, EventStart, EventStop, EventNote, EventIdentity})
 	}
 	return checkText("detail", r.Detail, MaxWhyLen, false)
 }

@@ -139,11 +139,18 @@ type Channel struct {
 // (the default, standard SAS: the cabinet pays the value it showed once the
 // controller has read the hit) or AwardAddressed (the cabinet waits for the
 // controller's amount, an addressed 0x80).
+//
+// Serial is the serial number the cabinet reports (SAS 0x54; the cabinet's
+// --machine-id): when given, the controller reads it whenever it (re)opens
+// the line or the cabinet stops answering, and a line on which another
+// machine answers gets no broadcast, and that machine no reading, claim or
+// award. Without it a line reused by another machine cannot be noticed.
 type Cabinet struct {
 	ID     string   `json:"id"`
 	Addr   int      `json:"addr"`
 	Levels []string `json:"levels"`
 	Award  string   `json:"award,omitempty"`
+	Serial string   `json:"serial,omitempty"`
 }
 
 // Award modes of a cabinet.

@@ -2,6 +2,8 @@ package link
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -20,6 +22,52 @@ type session struct {
 	games     uint64 // games played at the last reading
 	topBet    int64  // cents, from 0x1F; 0 until read
 	reported  bool   // the cabinet reported hits at the last look
+	// identified: the cabinet reported the configured serial since the
+	// line was opened and has answered every poll since; wrong: another
+	// machine answered, to be asked again at recheck.
+	identified bool
+	wrong      bool
+	recheck    time.Time
+}
+
+// errWrongMachine is a step refused because another machine answers.
+var errWrongMachine = errors.New("another machine answers at the cabinet's address")
+
+// recheckWrong is how often a line with the wrong machine is asked again.
+const recheckWrong = 2 * time.Second
+
+// identify reads the serial number of the machine at the cabinet's address
+// (0x54) unless it was read since the line was opened and the machine has
+// answered since. Another serial marks the session wrong: the controller
+// neither broadcasts on the line nor reads, claims or awards there, and
+// records the fact once in its ledger.
+func (s *session) identify(now time.Time) error {
+	if s.cab.Serial == "" || s.identified {
+		return nil
+	}
+	if s.wrong && now.Before(s.recheck) {
+		return errWrongMachine
+	}
+	info, err := s.cl.SASInfo()
+	if err != nil {
+		return err
+	}
+	if info.Serial != s.cab.Serial {
+		s.recheck = now.Add(recheckWrong)
+		if !s.wrong {
+			s.wrong = true
+			detail := fmt.Sprintf("cabinet %s (address %d) should report serial %q, the machine there reports %q; nothing broadcast, read or awarded on its line",
+				s.cab.ID, s.cab.Addr, s.cab.Serial, info.Serial)
+			s.c.log.Error("another machine on the line", "cabinet", s.cab.ID, "expected", s.cab.Serial, "found", info.Serial)
+			s.c.ledger.Commit(ledger.Event{At: now.UnixNano(), Code: ledger.EventIdentity, Detail: detail})
+		}
+		return errWrongMachine
+	}
+	if s.wrong {
+		s.c.log.Info("the configured machine is back on the line", "cabinet", s.cab.ID, "serial", info.Serial)
+	}
+	s.wrong, s.identified = false, true
+	return nil
 }
 
 // sasDenomCents are SAS denomination codes in cents (the common ones).
@@ -47,6 +95,17 @@ var sasDenomCents = map[byte]int64{0x01: 1, 0x02: 5, 0x03: 10, 0x04: 25, 0x05: 5
 // the step ends, with the game of that reading, which the cabinet answers
 // while it still holds them.
 func (s *session) step(ctx context.Context) error {
+	err := s.look()
+	if err != nil && !errors.Is(err, errWrongMachine) {
+		s.identified = false // whoever answers next is asked who it is
+	}
+	return err
+}
+
+func (s *session) look() error {
+	if err := s.identify(s.c.now()); err != nil {
+		return err
+	}
 	g, err := s.cl.GeneralPoll()
 	if err != nil {
 		return err
