@@ -247,6 +247,16 @@ func (m *Machine) payLinked(h meters.ProgressiveHit, cents int64, eff *Effects) 
 	}
 }
 
+// linkedBet reports whether a bet at level can win a linked level: the top
+// bet, on a paytable that names one (the top bet is offered only with the
+// link up). Only such bets feed the controller's levels.
+func (m *Machine) linkedBet(level int) bool {
+	if level != m.pt.TopLevel() {
+		return false
+	}
+	return slices.ContainsFunc(m.cfg.Linked, func(lv int) bool { return named(m.pt, lv) })
+}
+
 // LinkedClaims are the reported hits on linked levels not yet paid, oldest
 // first: what SAS long polls 0x85 and 0x87 answer (they survive a restart:
 // they are in the ledger).

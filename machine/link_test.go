@@ -260,3 +260,33 @@ func TestLinkDownRefusesTheLinkedBet(t *testing.T) {
 		t.Fatalf("no link-up event: %+v", h.records[len(h.records)-1])
 	}
 }
+
+// Only a bet that could win the linked level is linked coin-in: the top
+// bet with the link up; the lower bet, and the one the cabinet falls back to
+// with the link down, are not.
+func TestOnlyTheLinkedBetIsLinkedCoinIn(t *testing.T) {
+	h, _ := linkedHarness(t, LinkAwardBroadcast, 10_000_00, nil)
+	h.broadcast(false, 1, 300_00)
+	h.bill(50000)
+	linked := func() int64 { return h.ledger.LinkedCoinIn }
+	h.press(BtnMaxBet)
+	for h.m.phase == spinning {
+		h.advance(testCfg.SpinTime)
+		h.broadcast(false, 1, 300_00)
+	}
+	top := h.m.betCents()
+	if linked() != top || h.ledger.Get(meters.CoinIn) != top {
+		t.Fatalf("after a top bet: linked %d, coin in %d, bet %d", linked(), h.ledger.Get(meters.CoinIn), top)
+	}
+	h.press(BtnBetDown)
+	h.play()
+	h.advance(LinkTimeout + time.Second) // the link down: the top bet is not offered
+	h.press(BtnMaxBet)
+	for h.m.phase == spinning {
+		h.advance(testCfg.SpinTime)
+	}
+	lower := h.m.pt.Bet(h.m.pt.TopLevel()-1) * testCfg.Denom
+	if linked() != top || h.ledger.Get(meters.CoinIn) != top+2*lower {
+		t.Fatalf("after two lower bets: linked %d (want %d), coin in %d (want %d)", linked(), top, h.ledger.Get(meters.CoinIn), top+2*lower)
+	}
+}

@@ -434,7 +434,7 @@ func (m *Machine) spin(eff *Effects) {
 	gs := meters.GameStart{
 		At: m.ns(), Game: m.st.LastGame + 1, Paytable: m.pt.ID, Digest: m.pt.Digest, Denom: m.cfg.Denom,
 		Level: m.level, BetCredits: bet, BetCents: bet * m.cfg.Denom, Stops: stops,
-		WinCents: sp.Win * m.cfg.Denom, FreeAwarded: sp.FreeAwarded, Progressives: m.newHits(sp, 0),
+		WinCents: sp.Win * m.cfg.Denom, FreeAwarded: sp.FreeAwarded, Progressives: m.newHits(sp, 0), Linked: m.linkedBet(m.level),
 	}
 	gs.Contributions, gs.Mystery, err = m.st.JackpotContribution(m.qualifying(m.level), gs.BetCents, gs.Game, gs.At)
 	if err != nil {

@@ -104,6 +104,10 @@ type GameStart struct {
 	// Mystery are the local mystery levels this bet's contribution filled to
 	// their hidden hit value.
 	Mystery []int `json:"mystery,omitempty"`
+	// Linked: the bet could win the levels the link controller awards (the
+	// top bet, offered only with the link up): it counts in the linked
+	// coin-in, the controller's contributions (State.LinkedCoinIn).
+	Linked bool `json:"linked,omitempty"`
 }
 
 // LevelAmount is an amount of one jackpot level.

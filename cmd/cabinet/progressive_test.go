@@ -151,10 +151,31 @@ func TestStandardSASProgressiveController(t *testing.T) {
 	if cum, err := h.CumulativeProgressiveWins(0); err != nil || cum.Amount != 2500_00 {
 		t.Fatalf("0x83: %+v %v", cum, err)
 	}
+	// A lower bet, which cannot win the linked level: in the total coin-in
+	// (0xB4 category 0), not in the linked coin-in (category 1).
+	c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnBetDown})
+	if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin}); r.Refused != "" {
+		t.Fatalf("lower bet refused: %s", r.Refused)
+	}
+	c.WaitIdle()
+	total, err := h.WagerCategory(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked, err := h.WagerCategory(0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if none, err := h.WagerCategory(0, 7); err != nil || none.Size != 0 || none.Payback != "0000" {
+		t.Fatalf("0xB4 category 7: %+v %v", none, err)
+	}
 	h.Close()
 	c.Stop()
 
 	st := readLedger(t, data)
+	if total.CoinIn != uint64(st.Get(meters.CoinIn)) || linked.CoinIn != uint64(st.LinkedCoinIn) || linked.CoinIn >= total.CoinIn || linked.Payback == "0000" {
+		t.Fatalf("0xB4: total %+v, linked %+v; the ledger's coin-in %d, linked %d", total, linked, st.Get(meters.CoinIn), st.LinkedCoinIn)
+	}
 	if st.Get(meters.MachinePaidProgressive) != 500_00 || st.Get(meters.AttendantPaidProgressive) != 2000_00 || len(st.PendingHits) != 0 {
 		t.Fatalf("ledger: machine paid %d, attendant paid %d, pending %v", st.Get(meters.MachinePaidProgressive),
 			st.Get(meters.AttendantPaidProgressive), st.PendingHits)

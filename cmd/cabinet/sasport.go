@@ -41,15 +41,16 @@ type sasOptions struct {
 // published after every commit, and host orders reach the machine
 // asynchronously.
 type sasPort struct {
-	link   *sas.Link
-	mu     sync.Mutex
-	own    *owner
-	log    *slog.Logger
-	qfile  string
-	meters atomic.Pointer[meterSnap]
-	info   []byte // the 0x1F reply data
-	serial string
-	image  func() ([]byte, error) // the bytes the ROM signature covers
+	link    *sas.Link
+	mu      sync.Mutex
+	own     *owner
+	log     *slog.Logger
+	qfile   string
+	meters  atomic.Pointer[meterSnap]
+	info    []byte // the 0x1F reply data
+	payback string // the top bet's RTP, 4 digits (0xB4)
+	serial  string
+	image   func() ([]byte, error) // the bytes the ROM signature covers
 
 	group  byte               // progressive group (0: no linked levels)
 	linkCh chan machine.Event // progressive broadcasts and confirmations, in order, to the owner
@@ -81,11 +82,13 @@ type sasPort struct {
 }
 
 type meterSnap struct {
-	m       []int64
-	bills   []int64
-	claims  []meters.ProgressiveHit // reported hits on linked levels, unconfirmed
-	handpay *meters.HandpayPending
-	local   []int // the local jackpot's levels
+	m      []int64
+	bills  []int64
+	claims []meters.ProgressiveHit // reported hits on linked levels, unconfirmed
+	// linkedCoinIn is the coin-in of bets that could win a linked level.
+	linkedCoinIn int64
+	handpay      *meters.HandpayPending
+	local        []int // the local jackpot's levels
 	// lastBill is the note last accepted (cents; 0: none since the ledger
 	// began) and lastBillCount the count of its denomination.
 	lastBill      int64
@@ -120,7 +123,7 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 	if err != nil {
 		return nil, err
 	}
-	s.info = info
+	s.info, s.payback = info, topPercent(pt)
 	go func() {
 		// One goroutine keeps the broadcasts in the order they came.
 		for {
@@ -340,7 +343,7 @@ func (s *sasPort) save() {
 }
 
 func (s *sasPort) publish(st *meters.State) {
-	snap := &meterSnap{m: slices.Clone(st.Meters[:]), bills: slices.Clone(st.BillCounts)}
+	snap := &meterSnap{m: slices.Clone(st.Meters[:]), bills: slices.Clone(st.BillCounts), linkedCoinIn: st.LinkedCoinIn}
 	if n := len(st.Bills); n > 0 {
 		snap.lastBill = st.Bills[n-1].Cents
 		if i := slices.Index(meters.BillValues, snap.lastBill); i >= 0 && i < len(st.BillCounts) {
@@ -433,6 +436,8 @@ func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 		return s.progressiveWins(r.Cmd)
 	case sas.CmdProgressiveWinAmount:
 		return s.lastProgressiveWin()
+	case sas.CmdWagerCategory:
+		return s.wagerCategory(r.Data)
 	case 0x83:
 		return s.cumulativeProgressive(r.Data)
 	case 0x1B:
@@ -591,15 +596,64 @@ func machineInfo(pt *reels.Certified, group byte) ([]byte, error) {
 	if pt != nil {
 		mi.AdditionalID = fmt.Sprintf("%03d", pt.Version%1000)
 		mi.PaytableID = fmt.Sprintf("%-6.6s", pt.ID[len(pt.ID)-min(6, len(pt.ID)):])
-		top := pt.RTP[len(pt.RTP)-1]
-		n := new(big.Int).Mul(top.Num(), big.NewInt(10000))
-		n.Quo(n, top.Denom())
-		mi.BasePercent = fmt.Sprintf("%04d", n.Int64()%10000)
+		mi.BasePercent = topPercent(pt)
 		if bet := pt.Bet(pt.TopLevel()); bet < 0xFF {
 			mi.MaxBet = byte(bet)
 		}
 	}
 	return sas.MachineInfoData(mi)
+}
+
+// topPercent is the base RTP at the top bet level, 4 digits with two
+// implied decimals ("0000" without a paytable).
+func topPercent(pt *reels.Certified) string {
+	if pt == nil {
+		return "0000"
+	}
+	top := pt.RTP[len(pt.RTP)-1]
+	n := new(big.Int).Mul(top.Num(), big.NewInt(10000))
+	n.Quo(n, top.Denom())
+	return fmt.Sprintf("%04d", n.Int64()%10000)
+}
+
+// Wager categories of 0xB4 for game 0000, the machine.
+const (
+	wagerAll    = 0 // every bet: total coin-in
+	wagerLinked = 1 // the bets that could win the linked levels (GameStart.Linked)
+)
+
+// wagerCategory answers 0xB4 for the machine (game 0000): category 0000 is
+// the total coin-in, category 0001 the linked coin-in, what the link
+// controller feeds its levels from; any other is a category the machine
+// does not have. Amounts are cents (the accounting denomination 0.01), in
+// 5 BCD bytes like SAS's other amounts; the payback is the top bet's.
+//
+// Choice: the cabinet has one game and answers game 0000 itself (as 0xA0):
+// the Aristocrat client answers zeros there and keeps categories for games
+// 1-n, but a single-game machine has no game 1, and the linked coin-in is
+// the machine's. Another game number gets no reply.
+func (s *sasPort) wagerCategory(data []byte) sas.Reply {
+	game, cat, err := sas.ParseWagerCategoryPoll(data)
+	snap := s.meters.Load()
+	if err != nil || game != 0 || snap == nil {
+		return sas.NoReply()
+	}
+	w := sas.WagerCategory{Game: game, Category: cat, Payback: "0000"}
+	switch cat {
+	case wagerAll:
+		w.CoinIn = uint64(snap.m[meters.CoinIn])
+	case wagerLinked:
+		w.CoinIn = uint64(snap.linkedCoinIn)
+	}
+	if cat == wagerAll || cat == wagerLinked {
+		w.Payback, w.Size, w.CoinIn = s.payback, 5, w.CoinIn%10_000_000_000
+	}
+	out, err := sas.WagerCategoryData(w)
+	if err != nil {
+		s.log.Error("SAS 0xB4", "err", err)
+		return sas.NoReply()
+	}
+	return sas.ReplyData(out...)
 }
 
 // checkLinkAward checks the link award mode and the second-hit rule shown

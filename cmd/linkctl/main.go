@@ -60,9 +60,12 @@ Usage:
 
   linkctl transfer DIR --from LEVEL --to LEVEL --who NAME --why TEXT [--all | --current MC --reserve MC --overflow MC] [--close]
   linkctl fund DIR --level LEVEL --cents N --who NAME --why TEXT
+  linkctl rebase DIR --machine ID --coin-in CENTS --games N --who NAME --why TEXT
       Operator actions on a stopped controller's ledger (regulation rule 6:
       value that cannot be awarded goes to another level; nothing is
       created or lost). Each is a ledger record with who, when and why.
+      rebase sets a cabinet's meter baseline without contributing: after
+      a RAM clear, or when its coin_in source changes (linked or total).
 
 DIR is the controller's data directory. report, verify and reconcile never
 modify it (nor the cabinets' ledgers).
@@ -97,6 +100,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		overf   = fs.Int64("overflow", 0, "millicents of the overflow to transfer")
 		cents   = fs.Int64("cents", 0, "whole cents to fund")
 		noEtcd  = fs.Bool("no-etcd", false, "do not read etcd's claims (reconcile)")
+		machine = fs.String("machine", "", "cabinet ID (rebase)")
+		coinIn  = fs.Int64("coin-in", 0, "the cabinet's coin-in meter now, cents (rebase)")
+		games   = fs.Uint64("games", 0, "the cabinet's games-played meter now (rebase)")
 		cabs    cabinetDirs
 	)
 	fs.Var(&cabs, "cabinet", "ID=DIR: a cabinet's ID in the configuration and its ledger directory (reconcile; repeat for each)")
@@ -118,7 +124,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		return serve(*config, *data, stderr)
-	case "report", "verify", "transfer", "fund", "reconcile":
+	case "report", "verify", "transfer", "fund", "reconcile", "rebase":
 		if dir == "" {
 			fmt.Fprintf(stderr, "linkctl %s: the data directory is required\n", cmd)
 			return 2
@@ -155,6 +161,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "fund":
 		f := ledger.Fund{At: time.Now().UnixNano(), Level: *level, AmountMC: *cents * jackpot.MillicentsPerCent, Who: *who, Why: *why}
 		return operate(dir, f, stdout, stderr)
+	case "rebase":
+		r := ledger.Rebase{At: time.Now().UnixNano(), Machine: *machine, CoinIn: *coinIn, GamesPlayed: *games, Who: *who, Why: *why}
+		return operate(dir, r, stdout, stderr)
 	}
 	return 0
 }

@@ -300,7 +300,7 @@ func superjackpotTwoCasinos(t *testing.T, award string) {
 	for {
 		for i, cs := range both {
 			st := cabinetLedger(t, cs.cabData[0])
-			coin[i], paid[i] = st.Get(meters.CoinIn), st.Get(meters.MachinePaidProgressive)
+			coin[i], paid[i] = st.LinkedCoinIn, st.Get(meters.MachinePaidProgressive)
 			if len(st.PendingHits) != 0 {
 				t.Fatalf("%s still has hits pending: %v", cs.cabID, st.PendingHits)
 			}
@@ -317,7 +317,7 @@ func superjackpotTwoCasinos(t *testing.T, award string) {
 		time.Sleep(300 * time.Millisecond)
 	}
 	if pool.QualifyingBets != coin[0]+coin[1] {
-		t.Fatalf("etcd's pool counted %d cents of bets; the cabinets' coin-in is %d + %d", pool.QualifyingBets, coin[0], coin[1])
+		t.Fatalf("etcd's pool counted %d cents of bets; the cabinets' linked coin-in is %d + %d", pool.QualifyingBets, coin[0], coin[1])
 	}
 	for _, cs := range both {
 		cs.cab().WaitFor(cs.cabID+" to show etcd's value", func(v machine.View) bool {

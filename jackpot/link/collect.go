@@ -9,7 +9,7 @@ import (
 	"github.com/openegm/cabinet/jackpot/ledger"
 )
 
-var errMeters = errors.New("the cabinet did not send coin-in and games played")
+var errMeters = errors.New("the cabinet did not send the meters asked for")
 
 // hitClaim is a reported hit on its way to the ledger.
 type hitClaim struct {

@@ -8,9 +8,12 @@
 //
 //   - every BroadcastEvery, a global 0x86 with every level's value (cents);
 //   - per cabinet, a general poll; every MeterEvery, and at once when the
-//     cabinet raises 0x56, its coin-in and games-played meters (0x2F), which
-//     the ledger turns into contributions by their delta (a lost or repeated
-//     reading can neither lose nor double money);
+//     cabinet raises 0x56, its games-played meter (0x2F) and its linked
+//     coin-in, the coin-in of the bets that could win a linked level (0xB4
+//     wager category 1; or the total coin-in, for a machine without it),
+//     which the ledger turns into contributions by their delta (a lost or
+//     repeated reading can neither lose nor double money), so a bet that
+//     cannot win the levels feeds nothing;
 //   - its reported hits (0x87): each is identified by cabinet, level and
 //     games played (the cabinet is locked while a hit waits, so that meter
 //     stands still), and hits arriving within Settle of each other on one
@@ -145,13 +148,28 @@ type Channel struct {
 // the line or the cabinet stops answering, and a line on which another
 // machine answers gets no broadcast, and that machine no reading, claim or
 // award. Without it a line reused by another machine cannot be noticed.
+//
+// CoinIn is the coin-in the cabinet's levels are fed from: CoinInLinked (the
+// default) is the coin-in of the bets that could win a linked level, which
+// the cabinet reports as wager category 1 of SAS 0xB4, so that a bet that
+// cannot win the levels (a lower bet, or the one forced while the link is
+// down) feeds nothing; CoinInTotal is the total coin-in meter, for a
+// machine without that category. A ledger whose baseline is the other
+// meter needs a Rebase (linkctl rebase) when this changes.
 type Cabinet struct {
 	ID     string   `json:"id"`
 	Addr   int      `json:"addr"`
 	Levels []string `json:"levels"`
 	Award  string   `json:"award,omitempty"`
 	Serial string   `json:"serial,omitempty"`
+	CoinIn string   `json:"coin_in,omitempty"`
 }
+
+// Coin-in meters a cabinet's levels are fed from.
+const (
+	CoinInLinked = "linked"
+	CoinInTotal  = "total"
+)
 
 // Award modes of a cabinet.
 const (
@@ -256,6 +274,9 @@ func (c Config) validate() error {
 			addrs[key] = true
 			if len(cab.Levels) == 0 {
 				return fmt.Errorf("%s: feeds no level", w)
+			}
+			if cab.CoinIn != "" && cab.CoinIn != CoinInLinked && cab.CoinIn != CoinInTotal {
+				return fmt.Errorf("%s: coin_in %q: want %s (the default) or %s", w, cab.CoinIn, CoinInLinked, CoinInTotal)
 			}
 			if cab.Award != "" && cab.Award != AwardBroadcast && cab.Award != AwardAddressed {
 				return fmt.Errorf("%s: award %q: want %s (the default) or %s, as the cabinet's --link-award", w, cab.Award, AwardBroadcast, AwardAddressed)

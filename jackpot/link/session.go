@@ -28,6 +28,9 @@ type session struct {
 	identified bool
 	wrong      bool
 	recheck    time.Time
+	// recovered: the first look on the line just opened was made (see
+	// recover).
+	recovered bool
 }
 
 // errWrongMachine is a step refused because another machine answers.
@@ -78,22 +81,21 @@ var sasDenomCents = map[byte]int64{0x01: 1, 0x02: 5, 0x03: 10, 0x04: 25, 0x05: 5
 // to be told, looks at them.
 //
 // A hit is identified by cabinet, level and game, and the game comes from
-// the games-played meter, read again right after the hits (0x87): a
-// cabinet plays no game while a hit is pending, so while the hits just read
-// are still pending that reading is their game. An addressed-mode cabinet
-// keeps them pending until it is told an amount, unless an amount sent
-// before arrives in between; so the meter is also read before the hits,
-// and only if both readings agree (no game started in between) are hits
-// claimed and amounts sent or confirmed. A look during which the meter
-// moved is dropped and made again at the next step (the cabinet reports
-// its hits until they are paid).
+// the games-played meter: a cabinet plays no game while a hit is pending,
+// so that meter, read just before the hits (0x87) and again just after,
+// and equal both times, is their game. A look during which the meter moved
+// is dropped and made again at the next step (the cabinet reports its hits
+// until they are paid): only a verified look claims hits, sends an
+// addressed-mode cabinet its amounts, or confirms a payment.
 //
 // A broadcast-mode cabinet (standard SAS) pays its hits the value it
 // reported once the controller has received the report and moved on
-// again: the reading after the hits is the controller's receipt, and the
-// poll after it releases them. Their claim is therefore recorded before
-// the step ends, with the game of that reading, which the cabinet answers
-// while it still holds them.
+// again: the reading after the hits is the receipt, the poll after it
+// starts the payment. Their claim is therefore recorded at once, with the
+// game read just before (a game that starts and ends with a hit within the
+// few milliseconds between the two polls would defeat that; the reading
+// after says so, and reconcile shows it), so that a controller that dies
+// at any moment of the look has the claim or leaves the hits unpaid.
 func (s *session) step(ctx context.Context) error {
 	err := s.look()
 	if err != nil && !errors.Is(err, errWrongMachine) {
@@ -105,6 +107,12 @@ func (s *session) step(ctx context.Context) error {
 func (s *session) look() error {
 	if err := s.identify(s.c.now()); err != nil {
 		return err
+	}
+	if !s.recovered && s.cab.broadcast() {
+		if err := s.recover(); err != nil {
+			return err
+		}
+		s.recovered = true
 	}
 	g, err := s.cl.GeneralPoll()
 	if err != nil {
@@ -135,27 +143,54 @@ func (s *session) look() error {
 	if !s.reported && len(pending) == 0 {
 		return nil
 	}
-	if err := s.readMeters(s.c.now()); err != nil {
-		if !s.reported || !s.cab.broadcast() {
-			return err
-		}
-		// The same poll again is a repeat, not a move on: the cabinet
-		// answers it again and still holds its hits.
-		if err2 := s.readMeters(s.c.now()); err2 != nil {
-			s.c.log.Warn("hits read, games played after them not: claimed with the reading before", "cabinet", s.cab.ID, "games", before, "err", err2)
-			s.claim(wins, before, now)
-			return err2
-		}
+	paid := s.reported && s.cab.broadcast()
+	if paid {
+		// Recorded before the next poll, which starts their release: a
+		// controller that dies after it, and whose successor's first poll
+		// would end it, has them in its ledger already.
+		s.claim(wins, before, now)
 	}
-	game := s.games
-	if game != before && !s.cab.broadcast() {
-		s.c.log.Debug("games played moved while the hits were read; read again", "cabinet", s.cab.ID, "before", before, "after", game)
+	game, err := s.gamesPlayed()
+	if err != nil {
+		return err
+	}
+	if game != before {
+		if paid {
+			s.c.log.Error("games played moved while the hits were read: a game started and won in between, and the claim names the game before it; reconcile will show it",
+				"cabinet", s.cab.ID, "claimed_game", before, "games_played", game)
+		} else {
+			s.c.log.Debug("games played moved while the hits were read; read again", "cabinet", s.cab.ID, "before", before, "after", game)
+		}
 		return nil
 	}
-	if s.reported {
+	if s.reported && !paid {
 		s.claim(wins, game, now)
 	}
 	return s.confirm(wins, game, pending, now)
+}
+
+// recover is the first look at a broadcast-mode cabinet on a line just
+// opened: its hits first (0x87), then its games played. A controller that
+// died in the middle of a look left the cabinet with hits read and not yet
+// released, which the next polls release, whoever sends them; this look
+// sees them in its first reply, reads their game in its second (the
+// cabinet still holds them while it answers it) and records them before
+// anything else.
+func (s *session) recover() error {
+	now := s.c.now()
+	wins, err := s.cl.ProgressiveWins()
+	if err != nil {
+		return err
+	}
+	game, err := s.gamesPlayed()
+	if err != nil || len(wins.Wins) == 0 {
+		return err
+	}
+	if err := s.machineInfo(); err != nil {
+		return err
+	}
+	s.claim(wins, game, now)
+	return nil
 }
 
 // payouts are this cabinet's awards recorded and not yet confirmed paid.
@@ -172,9 +207,15 @@ func (s *session) payouts() []ledger.Payout {
 }
 
 // readMeters commits the cabinet's coin-in and games-played meters: the
-// ledger contributes the coin-in delta to the cabinet's levels.
+// ledger contributes the coin-in delta to the cabinet's levels. The coin-in
+// is the linked coin-in (0xB4 wager category 1) unless the cabinet is
+// configured with the total coin-in meter.
 func (s *session) readMeters(now time.Time) error {
-	ms, err := s.cl.SelectedMeters(0, []sas.MeterCode{sas.MeterTotalCoinIn, sas.MeterGamesPlayed}, false)
+	codes := []sas.MeterCode{sas.MeterGamesPlayed}
+	if s.cab.CoinIn == CoinInTotal {
+		codes = append(codes, sas.MeterTotalCoinIn)
+	}
+	ms, err := s.cl.SelectedMeters(0, codes, false)
 	if err != nil {
 		return err
 	}
@@ -188,8 +229,18 @@ func (s *session) readMeters(now time.Time) error {
 			games, found = m.Value, found+1
 		}
 	}
-	if found != 2 {
+	if found != len(codes) {
 		return errMeters
+	}
+	if s.cab.CoinIn != CoinInTotal {
+		w, err := s.cl.WagerCategory(0, 1)
+		if err != nil {
+			return err
+		}
+		if w.Size == 0 {
+			return fmt.Errorf("cabinet %s has no wager category 1 (linked coin-in): configure \"coin_in\": %q for it", s.cab.ID, CoinInTotal)
+		}
+		coinIn = w.CoinIn
 	}
 	res, err := s.c.ledger.Commit(ledger.Meters{At: now.UnixNano(), Machine: s.cab.ID, CoinIn: int64(coinIn), GamesPlayed: games})
 	if err != nil {
@@ -201,6 +252,20 @@ func (s *session) readMeters(now time.Time) error {
 	}
 	s.games = games
 	return nil
+}
+
+// gamesPlayed reads the games-played meter alone, in one poll: the reading
+// that follows the hits' read (a broadcast-mode cabinet releases its hits
+// at the poll after it, once their claim is recorded).
+func (s *session) gamesPlayed() (uint64, error) {
+	ms, err := s.cl.SelectedMeters(0, []sas.MeterCode{sas.MeterGamesPlayed}, false)
+	if err != nil {
+		return 0, err
+	}
+	if len(ms) != 1 || ms[0].Code != sas.MeterGamesPlayed {
+		return 0, errMeters
+	}
+	return ms[0].Value, nil
 }
 
 // machineInfo reads the cabinet's top bet (0x1F) once.
