@@ -46,6 +46,15 @@ Usage:
       reserve + overflow, to the millicent, from a full verification of the
       ledger. With --key, FILE.sig holds the report's Ed25519 signature.
 
+  linkctl super-report --config FILE [--json] [--key INSPECTOR.key --out FILE]
+      What the superjackpot group of FILE's superjackpot section holds in
+      trust, read from etcd at one revision: per shared level and in total
+      the liability (current + reserve + overflow), seed funding,
+      contributions, awards and the identity, to the millicent; the claims
+      paid, which must add up to the awards; each controller's last batch.
+      With --key, FILE.sig holds the report's Ed25519 signature. Exit
+      status 0 = everything adds up.
+
   linkctl verify DIR [--pub controller.pub]
       Checks every record, the hash chain, the signed checkpoints and every
       invariant of the fold. Exit status 0 = verified.
@@ -118,6 +127,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		dir = fs.Arg(0)
 	}
 	switch cmd {
+	case "super-report":
+		return superReport(*config, *asJSON, *keyFile, *outFile, stdout, stderr)
 	case "run":
 		if *config == "" || *data == "" {
 			fmt.Fprintln(stderr, "linkctl run: --config and --data are required")

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,9 +18,11 @@ import (
 	"github.com/openegm/cabinet/internal/etcdtest"
 	"github.com/openegm/cabinet/jackpot"
 	"github.com/openegm/cabinet/jackpot/ledger"
+	"github.com/openegm/cabinet/jackpot/link"
 	"github.com/openegm/cabinet/jackpot/super"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/reels"
 )
 
 // superCasino is one casino of a superjackpot group: one cabinet, feeding
@@ -407,4 +411,24 @@ func TestSuperjackpotUnconfirmedValueTakenAway(t *testing.T) {
 	a.cab().WaitIdle()
 	a.proxies.SetMode(etcdtest.Pass)
 	a.waitPaid()
+
+	// The group's signed report, read from etcd by an operator's linkctl.
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, doc := filepath.Join(t.TempDir(), "inspector.key"), filepath.Join(t.TempDir(), "super.json")
+	os.WriteFile(key, reels.EncodeKey(priv), 0o600)
+	if code, out := linkctl(t, "super-report", "--config", a.config, "--key", key, "--out", doc); code != 0 {
+		t.Fatalf("super-report: %d %s", code, out)
+	}
+	body, _ := os.ReadFile(doc)
+	sig, _ := os.ReadFile(doc + ".sig")
+	r, err := link.VerifySuperReport(body, sig, pub)
+	if err != nil || !r.Holds || len(r.Levels) != 1 || r.Levels[0].SeedFunding < superReset*jackpot.MillicentsPerCent {
+		t.Fatalf("signed superjackpot report: %+v %v", r, err)
+	}
+	if code, out := linkctl(t, "super-report", "--config", a.config); code != 0 || !strings.Contains(out, "HOLDS") {
+		t.Fatalf("super-report: %d %s", code, out)
+	}
 }

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/openegm/cabinet/jackpot/link"
+	"github.com/openegm/cabinet/jackpot/super"
+	"github.com/openegm/cabinet/reels"
+)
+
+// superReport reads the superjackpot group of the configuration from etcd
+// and prints (or writes, signed) what it holds in trust. Exit status 0:
+// every identity holds and the claims add up to the awards.
+func superReport(configFile string, asJSON bool, keyFile, outFile string, stdout, stderr io.Writer) int {
+	fail := func(err error) int {
+		fmt.Fprintln(stderr, "linkctl super-report:", err)
+		return 1
+	}
+	if configFile == "" {
+		fmt.Fprintln(stderr, "linkctl super-report: --config is required (its superjackpot section names etcd and the group)")
+		return 2
+	}
+	raw, err := os.ReadFile(configFile)
+	if err != nil {
+		return fail(err)
+	}
+	cfg, err := link.ParseConfig(configFile, raw)
+	if err != nil {
+		return fail(err)
+	}
+	if cfg.Super == nil {
+		return fail(fmt.Errorf("%s has no superjackpot section", configFile))
+	}
+	cli, err := link.DialEtcd(*cfg.Super)
+	if err != nil {
+		return fail(err)
+	}
+	defer cli.Close()
+	store, err := super.New(cli, cfg.Super.Prefix, cfg.Controller)
+	if err != nil {
+		return fail(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	audit, err := store.Audit(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	r, err := link.BuildSuperReport(cfg.Super.Prefix, audit)
+	if err != nil {
+		return fail(err)
+	}
+	var doc, sig []byte
+	switch {
+	case keyFile != "":
+		if outFile == "" {
+			fmt.Fprintln(stderr, "linkctl super-report: --key needs --out FILE (the signature goes to FILE.sig)")
+			return 2
+		}
+		kd, err := os.ReadFile(keyFile)
+		if err != nil {
+			return fail(err)
+		}
+		priv, err := reels.ParsePrivateKey(keyFile, kd)
+		if err != nil {
+			return fail(err)
+		}
+		if doc, sig, err = link.SignSuperReport(r, priv); err != nil {
+			return fail(err)
+		}
+	case asJSON:
+		if doc, err = r.MarshalDocument(); err != nil {
+			return fail(err)
+		}
+	default:
+		r.WriteText(stdout)
+	}
+	if outFile != "" {
+		if err := os.WriteFile(outFile, doc, 0o644); err != nil {
+			return fail(err)
+		}
+		if sig != nil {
+			if err := os.WriteFile(outFile+".sig", sig, 0o644); err != nil {
+				return fail(err)
+			}
+		}
+	} else if doc != nil {
+		stdout.Write(doc)
+	}
+	if !r.Holds {
+		return 1
+	}
+	return 0
+}
