@@ -5,12 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
-	"time"
 
-	"github.com/openegm/cabinet/jackpot/link"
 	"github.com/openegm/cabinet/jackpot/reconcile"
 	"github.com/openegm/cabinet/jackpot/super"
 )
@@ -42,11 +39,7 @@ func reconcileLedgers(configFile, dir string, cabinets cabinetDirs, noEtcd, asJS
 		fmt.Fprintln(stderr, "linkctl reconcile: --config and at least one --cabinet ID=DIR are required")
 		return 2
 	}
-	raw, err := os.ReadFile(configFile)
-	if err != nil {
-		return fail(err)
-	}
-	cfg, err := link.ParseConfig(configFile, raw)
+	cfg, err := readConfig(configFile)
 	if err != nil {
 		return fail(err)
 	}
@@ -80,18 +73,11 @@ func reconcileLedgers(configFile, dir string, cabinets cabinetDirs, noEtcd, asJS
 		return fail(err)
 	}
 	if cfg.Super != nil && !noEtcd {
-		cli, err := link.DialEtcd(*cfg.Super)
+		err := inGroup(cfg, func(ctx context.Context, store *super.Store) (err error) {
+			src.Claims, err = reconcile.Etcd(ctx, store, cfg.Controller)
+			return err
+		})
 		if err != nil {
-			return fail(err)
-		}
-		defer cli.Close()
-		store, err := super.New(cli, cfg.Super.Prefix, cfg.Controller)
-		if err != nil {
-			return fail(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		if src.Claims, err = reconcile.Etcd(ctx, store, cfg.Controller); err != nil {
 			return fail(fmt.Errorf("etcd %v: %w (--no-etcd compares the ledgers alone)", cfg.Super.Etcd, err))
 		}
 		src.Etcd = true

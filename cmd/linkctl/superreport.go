@@ -24,29 +24,18 @@ func superReport(configFile string, asJSON bool, keyFile, outFile string, stdout
 		fmt.Fprintln(stderr, "linkctl super-report: --config is required (its superjackpot section names etcd and the group)")
 		return 2
 	}
-	raw, err := os.ReadFile(configFile)
-	if err != nil {
-		return fail(err)
-	}
-	cfg, err := link.ParseConfig(configFile, raw)
+	cfg, err := readConfig(configFile)
 	if err != nil {
 		return fail(err)
 	}
 	if cfg.Super == nil {
 		return fail(fmt.Errorf("%s has no superjackpot section", configFile))
 	}
-	cli, err := link.DialEtcd(*cfg.Super)
-	if err != nil {
-		return fail(err)
-	}
-	defer cli.Close()
-	store, err := super.New(cli, cfg.Super.Prefix, cfg.Controller)
-	if err != nil {
-		return fail(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	audit, err := store.Audit(ctx)
+	var audit super.Audit
+	err = inGroup(cfg, func(ctx context.Context, store *super.Store) (err error) {
+		audit, err = store.Audit(ctx)
+		return err
+	})
 	if err != nil {
 		return fail(err)
 	}
@@ -95,4 +84,29 @@ func superReport(configFile string, asJSON bool, keyFile, outFile string, stdout
 		return 1
 	}
 	return 0
+}
+
+func readConfig(file string) (*link.Config, error) {
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return link.ParseConfig(file, raw)
+}
+
+// inGroup runs fn, within 20 s, on the configuration's superjackpot group
+// in etcd, as this controller.
+func inGroup(cfg *link.Config, fn func(context.Context, *super.Store) error) error {
+	cli, err := link.DialEtcd(*cfg.Super)
+	if err != nil {
+		return err
+	}
+	defer cli.Close()
+	store, err := super.New(cli, cfg.Super.Prefix, cfg.Controller)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	return fn(ctx, store)
 }

@@ -316,13 +316,33 @@ func (r *Report) MarshalDocument() ([]byte, error) {
 	if err := r.Check(); err != nil {
 		return nil, err
 	}
+	return Document(r)
+}
+
+// Document is v's canonical document: JSON indented by two spaces with a
+// final newline (what a report's signature covers).
+func Document(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// DecodeDocument decodes a signed document strictly into v and checks it
+// is in its canonical form.
+func DecodeDocument(doc []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("link report: %w", err)
+	}
+	if canon, err := Document(v); err != nil || !bytes.Equal(canon, doc) {
+		return fmt.Errorf("link report: the document is not in its canonical form")
+	}
+	return nil
 }
 
 // SignReport returns the report's canonical document and its signature
@@ -374,17 +394,11 @@ func VerifyReport(doc, sig []byte, pub ed25519.PublicKey) (*Report, error) {
 		return nil, err
 	}
 	var r Report
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		return nil, fmt.Errorf("link report: %w", err)
-	}
-	canon, err := r.MarshalDocument()
-	if err != nil {
+	if err := DecodeDocument(doc, &r); err != nil {
 		return nil, err
 	}
-	if !bytes.Equal(canon, doc) {
-		return nil, fmt.Errorf("link report: the document is not in its canonical form")
+	if err := r.Check(); err != nil {
+		return nil, err
 	}
 	return &r, nil
 }

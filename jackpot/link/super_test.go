@@ -442,15 +442,22 @@ func TestSuperjackpotPartition(t *testing.T) {
 	}
 }
 
-// A shared level configured differently from etcd's stops the controller
-// with an error that says so; so does a ledger that does not know the
-// batches etcd applied for its controller ID.
-func TestSuperjackpotMismatchRefused(t *testing.T) {
+// startedCasino is casino-a, running, on the shared cluster under a prefix
+// of the test's own.
+func startedCasino(t *testing.T) (*etcdtest.Cluster, string, *clientv3.Client, *casino) {
 	cl := testCluster(t)
 	prefix := fmt.Sprintf("/superjackpot/%s-%d/", t.Name(), prefixes.Add(1))
 	cli := cl.Client(t)
 	a := newCasino(t, casinoCfg(t, "casino-a", cl.Endpoints(), prefix), t.TempDir(), cli)
 	a.start()
+	return cl, prefix, cli, a
+}
+
+// A shared level configured differently from etcd's stops the controller
+// with an error that says so; so does a ledger that does not know the
+// batches etcd applied for its controller ID.
+func TestSuperjackpotMismatchRefused(t *testing.T) {
+	cl, prefix, cli, a := startedCasino(t)
 	a.play("egm-1", 0, 1)
 	a.play("egm-1", 1000, 2)
 	eventually(t, "a batch applied", func() bool { return a.shared().Applied == 1 })
@@ -514,11 +521,7 @@ func TestSharedValueWithdrawnWhenUnconfirmed(t *testing.T) {
 // the millicent, the claims adding up to the awards, per controller; signed
 // by an inspector's key, it verifies, and a changed figure does not.
 func TestSuperReportSignedAgainstEtcd(t *testing.T) {
-	cl := testCluster(t)
-	prefix := fmt.Sprintf("/superjackpot/%s-%d/", t.Name(), prefixes.Add(1))
-	cli := cl.Client(t)
-	a := newCasino(t, casinoCfg(t, "casino-a", cl.Endpoints(), prefix), t.TempDir(), cli)
-	a.start()
+	_, prefix, cli, a := startedCasino(t)
 	a.play("egm-1", 0, 1)
 	a.play("egm-1", 12_345_00, 2)
 	a.hit("egm-1", 2, 400)

@@ -1,9 +1,7 @@
 package link
 
 import (
-	"bytes"
 	"crypto/ed25519"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/big"
@@ -148,15 +146,7 @@ func (r *SuperReport) holds() bool {
 
 // MarshalDocument is the report's canonical document (JSON indented by two
 // spaces, a final newline): the bytes a signature covers.
-func (r *SuperReport) MarshalDocument() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+func (r *SuperReport) MarshalDocument() ([]byte, error) { return ledger.Document(r) }
 
 // SignSuperReport returns the document and its signature file content (an
 // inspector's or operator's Ed25519 key, parsheet keygen format).
@@ -176,13 +166,8 @@ func VerifySuperReport(doc, sig []byte, pub ed25519.PublicKey) (*SuperReport, er
 		return nil, err
 	}
 	var r SuperReport
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		return nil, fmt.Errorf("superjackpot report: %w", err)
-	}
-	if canon, err := r.MarshalDocument(); err != nil || !bytes.Equal(canon, doc) {
-		return nil, fmt.Errorf("superjackpot report: the document is not in its canonical form")
+	if err := ledger.DecodeDocument(doc, &r); err != nil {
+		return nil, err
 	}
 	for _, lv := range r.Levels {
 		if f := ledger.FiguresOf(figuresMeters(lv.Figures), true); f != lv.Figures {

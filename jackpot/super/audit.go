@@ -3,7 +3,6 @@ package super
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
@@ -34,22 +33,9 @@ func (s *Store) Audit(ctx context.Context) (Audit, error) {
 	if a.Pools.Err != nil {
 		return fail(a.Pools.Err)
 	}
-	err = s.scan(ctx, s.claimDir(), a.Revision, func(kv *mvccpb.KeyValue) error {
-		var c Claimed
-		if err := decodeJSON(string(kv.Key), kv.Value, &c); err != nil {
-			return err
-		}
-		if string(kv.Key) != s.claimKey(c.HitID) {
-			return fmt.Errorf("%w: key %q holds the claim of %v", ErrCorrupt, kv.Key, c.HitID)
-		}
-		c.Revision = kv.CreateRevision
-		a.Claims = append(a.Claims, c)
-		return nil
-	})
-	if err != nil {
+	if a.Claims, err = s.claims(ctx, a.Revision); err != nil {
 		return fail(err)
 	}
-	sort.Slice(a.Claims, func(i, j int) bool { return a.Claims[i].Revision < a.Claims[j].Revision })
 	err = s.scan(ctx, s.prefix+"heads/", a.Revision, func(kv *mvccpb.KeyValue) error {
 		controller := strings.TrimPrefix(string(kv.Key), s.prefix+"heads/")
 		seq, err := parseHead(string(kv.Key), value{ok: true, data: kv.Value})

@@ -755,8 +755,18 @@ func (s *Store) Batches(ctx context.Context, controller string) (BatchLog, error
 func (s *Store) History(ctx context.Context) ([]Claimed, error) {
 	ctx, stop := s.bind(ctx)
 	defer stop()
+	out, err := s.claims(ctx, 0)
+	if err != nil {
+		return nil, fmt.Errorf("super: claim history of %q: %w", s.prefix, err)
+	}
+	return out, nil
+}
+
+// claims reads every paid claim at revision rev (0: the current one), in
+// the order they were paid.
+func (s *Store) claims(ctx context.Context, rev int64) ([]Claimed, error) {
 	var out []Claimed
-	err := s.scan(ctx, s.claimDir(), 0, func(kv *mvccpb.KeyValue) error {
+	err := s.scan(ctx, s.claimDir(), rev, func(kv *mvccpb.KeyValue) error {
 		var c Claimed
 		if err := decodeJSON(string(kv.Key), kv.Value, &c); err != nil {
 			return err
@@ -768,9 +778,6 @@ func (s *Store) History(ctx context.Context) ([]Claimed, error) {
 		out = append(out, c)
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("super: claim history of %q: %w", s.prefix, err)
-	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Revision < out[j].Revision })
-	return out, nil
+	return out, err
 }
