@@ -55,6 +55,12 @@ Usage:
       With --key, FILE.sig holds the report's Ed25519 signature. Exit
       status 0 = everything adds up.
 
+  linkctl super-transfer --config FILE --id ID --from LEVEL --to LEVEL --who NAME --why TEXT [--all | --current MC --reserve MC --overflow MC] [--close]
+      Moves value between two levels of the superjackpot group in etcd
+      (regulation rule 6): one transaction, nothing created or lost, who
+      and why recorded with it under ID. Running it again with the same ID
+      finds it made; the same ID with anything else changed is refused.
+
   linkctl verify DIR [--pub controller.pub]
       Checks every record, the hash chain, the signed checkpoints and every
       invariant of the fold. Exit status 0 = verified.
@@ -109,6 +115,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		overf   = fs.Int64("overflow", 0, "millicents of the overflow to transfer")
 		cents   = fs.Int64("cents", 0, "whole cents to fund")
 		noEtcd  = fs.Bool("no-etcd", false, "do not read etcd's claims (reconcile)")
+		id      = fs.String("id", "", "the transfer's ID, kept for a retry (super-transfer)")
 		machine = fs.String("machine", "", "cabinet ID (rebase)")
 		coinIn  = fs.Int64("coin-in", 0, "the cabinet's coin-in meter now, cents (rebase)")
 		games   = fs.Uint64("games", 0, "the cabinet's games-played meter now (rebase)")
@@ -129,6 +136,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "super-report":
 		return superReport(*config, *asJSON, *keyFile, *outFile, stdout, stderr)
+	case "super-transfer":
+		t := jackpot.Transfer{At: time.Now().UnixNano(), From: *from, To: *to, All: *all, Close: *closeLv,
+			Current: *current, Reserve: *reserve, Overflow: *overf, Who: *who, Why: *why}
+		return superTransfer(*config, *id, t, stdout, stderr)
 	case "run":
 		if *config == "" || *data == "" {
 			fmt.Fprintln(stderr, "linkctl run: --config and --data are required")

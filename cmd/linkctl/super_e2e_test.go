@@ -396,7 +396,10 @@ func superjackpotTwoCasinos(t *testing.T, award string) {
 // could win it away. Let back, the value returns and so does the bet.
 // Before the bound, the cabinet showed the last value as long as the
 // partition lasted, though another casino could have won it meanwhile.
-func TestSuperjackpotUnconfirmedValueTakenAway(t *testing.T) {
+// Then the operator's commands against etcd: the group's signed report
+// (liability, seed funding, the identity), and a transfer to another level
+// of the group, made once though run twice, that keeps the liability.
+func TestSuperjackpotBoundReportAndTransfer(t *testing.T) {
 	cl := etcdtest.New(t)
 	a := newSuperCasino(t, cl, "casino-a", "egm-a", "broadcast", `"confirm_ms": 2000`)
 	a.waitShown(1)
@@ -430,5 +433,37 @@ func TestSuperjackpotUnconfirmedValueTakenAway(t *testing.T) {
 	}
 	if code, out := linkctl(t, "super-report", "--config", a.config); code != 0 || !strings.Contains(out, "HOLDS") {
 		t.Fatalf("super-report: %d %s", code, out)
+	}
+
+	// Rule 6: 300.00 € of the level's value moved to another level of the
+	// group (fed by other machines), once though the command runs twice,
+	// nothing created or lost: the signed report before and after.
+	z, err := super.New(cl.Client(t), superPrefix, "casino-z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zcfg := jackpot.Config{ResetValue: superReset * jackpot.MillicentsPerCent, Rate: 50_000, Trigger: jackpot.TriggerPaytable, SecondHit: jackpot.SecondHitWinsReset}
+	if _, err := z.Init(opCtx(t), "super-z", zcfg, 0, "casino-z", 1); err != nil {
+		t.Fatal(err)
+	}
+	transfer := []string{"super-transfer", "--config", a.config, "--id", "rule6-1", "--from", "super", "--to", "super-z",
+		"--current", "30000000", "--who", "op-1", "--why", "machines moved to the other group"}
+	for range 2 {
+		if code, out := linkctl(t, transfer...); code != 0 || !strings.Contains(out, "moved 30000000 millicents from super to super-z") {
+			t.Fatalf("super-transfer: %d %s", code, out)
+		}
+	}
+	if code, out := linkctl(t, "super-report", "--config", a.config, "--key", key, "--out", doc); code != 0 {
+		t.Fatalf("super-report after the transfer: %d %s", code, out)
+	}
+	body, _ = os.ReadFile(doc)
+	sig, _ = os.ReadFile(doc + ".sig")
+	after, err := link.VerifySuperReport(body, sig, pub)
+	if err != nil || !after.Holds || len(after.Levels) != 2 {
+		t.Fatalf("report after the transfer: %+v %v", after, err)
+	}
+	if after.Total.Liability != r.Total.Liability+superReset*jackpot.MillicentsPerCent || after.Levels[0].TransferredOut != 300_00*jackpot.MillicentsPerCent ||
+		after.Levels[1].TransferredIn != 300_00*jackpot.MillicentsPerCent || after.Levels[0].Current != r.Levels[0].Current-300_00*jackpot.MillicentsPerCent {
+		t.Fatalf("after the transfer: %+v; before %+v (the new level was seeded with %d cents)", after, r, superReset)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/openegm/cabinet/jackpot"
 	"github.com/openegm/cabinet/jackpot/link"
 	"github.com/openegm/cabinet/jackpot/super"
 	"github.com/openegm/cabinet/reels"
@@ -24,12 +25,9 @@ func superReport(configFile string, asJSON bool, keyFile, outFile string, stdout
 		fmt.Fprintln(stderr, "linkctl super-report: --config is required (its superjackpot section names etcd and the group)")
 		return 2
 	}
-	cfg, err := readConfig(configFile)
+	cfg, err := readSuperConfig(configFile)
 	if err != nil {
 		return fail(err)
-	}
-	if cfg.Super == nil {
-		return fail(fmt.Errorf("%s has no superjackpot section", configFile))
 	}
 	var audit super.Audit
 	err = inGroup(cfg, func(ctx context.Context, store *super.Store) (err error) {
@@ -86,6 +84,16 @@ func superReport(configFile string, asJSON bool, keyFile, outFile string, stdout
 	return 0
 }
 
+// readSuperConfig reads a configuration that must have a superjackpot
+// section.
+func readSuperConfig(file string) (*link.Config, error) {
+	cfg, err := readConfig(file)
+	if err == nil && cfg.Super == nil {
+		err = fmt.Errorf("%s has no superjackpot section", file)
+	}
+	return cfg, err
+}
+
 func readConfig(file string) (*link.Config, error) {
 	raw, err := os.ReadFile(file)
 	if err != nil {
@@ -109,4 +117,37 @@ func inGroup(cfg *link.Config, fn func(context.Context, *super.Store) error) err
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	return fn(ctx, store)
+}
+
+// superTransfer moves value between two levels of the configuration's
+// superjackpot group in etcd (regulation rule 6), once: id names it, and
+// running the command again with the same id finds it made.
+func superTransfer(configFile, id string, t jackpot.Transfer, stdout, stderr io.Writer) int {
+	fail := func(err error) int {
+		fmt.Fprintln(stderr, "linkctl super-transfer:", err)
+		return 1
+	}
+	if configFile == "" || id == "" {
+		fmt.Fprintln(stderr, "linkctl super-transfer: --config and --id are required")
+		return 2
+	}
+	cfg, err := readSuperConfig(configFile)
+	if err != nil {
+		return fail(err)
+	}
+	var done super.Transferred
+	err = inGroup(cfg, func(ctx context.Context, store *super.Store) (err error) {
+		done, err = store.Transfer(ctx, id, t)
+		return err
+	})
+	if err != nil {
+		return fail(err)
+	}
+	again := ""
+	if done.Replayed {
+		again = " (made before under this ID)"
+	}
+	fmt.Fprintf(stdout, "transfer %s%s: moved %d millicents from %s to %s (to its current value %d, to its reserve %d), by %s: %s; etcd revision %d\n",
+		done.ID, again, done.Amount(), done.From, done.To, done.ToCurrent, done.ToReserve, done.Who, done.Why, done.Revision)
+	return 0
 }

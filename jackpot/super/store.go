@@ -633,23 +633,9 @@ func (s *Store) Claim(ctx context.Context, h HitID, nextTarget int64) (Claimed, 
 		if len(res.Paid) != 1 || len(res.Changes) != 1 {
 			return nil, fmt.Errorf("award paid %d hits, want 1", len(res.Paid))
 		}
-		state, err := p.MarshalBinary()
-		if err != nil {
-			return nil, err
-		}
 		r.Amount, r.Order, r.PoolSeq = res.Paid[0].Amount, res.Changes[0].After.Hits, res.Seq
-		data, err := json.Marshal(r)
-		if err != nil {
-			return nil, err
-		}
 		out = r
-		return &plan{
-			cmps: []clientv3.Cmp{
-				clientv3.Compare(clientv3.CreateRevision(ck), "=", 0),
-				clientv3.Compare(clientv3.ModRevision(pk), "=", pool.modRev),
-			},
-			ops: []clientv3.Op{clientv3.OpPut(pk, string(state)), clientv3.OpPut(ck, string(data))},
-		}, nil
+		return recordPlan(pk, pool, p, ck, r)
 	})
 	if err != nil {
 		return fail(err)
@@ -658,6 +644,28 @@ func (s *Store) Claim(ctx context.Context, h HitID, nextTarget int64) (Claimed, 
 		out.Revision = rev
 	}
 	return out, nil
+}
+
+// recordPlan writes the pools p (read from pool under pk) and the record
+// rec under key in one transaction, valid only if key does not exist yet
+// and the pools did not change since they were read: an operation made
+// exactly once.
+func recordPlan(pk string, pool value, p *jackpot.Pools, key string, rec any) (*plan, error) {
+	state, err := p.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	return &plan{
+		cmps: []clientv3.Cmp{
+			clientv3.Compare(clientv3.CreateRevision(key), "=", 0),
+			clientv3.Compare(clientv3.ModRevision(pk), "=", pool.modRev),
+		},
+		ops: []clientv3.Op{clientv3.OpPut(pk, string(state)), clientv3.OpPut(key, string(data))},
+	}, nil
 }
 
 // Pools reads the group's pools and the revision at which they last changed.
