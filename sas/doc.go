@@ -48,6 +48,9 @@
 //     that hit (a larger one is refused and recorded), so the controller
 //     can apply its second-hit rule. The 6.02 digest says nothing of an
 //     addressed confirmation; it is this project's, for its controller.
+//   - wager.go: send wager category information (0xB4): a category's
+//     coin-in; the cabinet's category 1 is the coin-in of the bets that
+//     could win a linked level, which the link controller feeds from.
 //   - handpay.go: the handpay information reply (0x1B); machineinfo.go:
 //     the gaming machine information reply (0x1F).
 //   - port.go, tty_linux.go, tcp.go: the serial port (termios, space/mark
