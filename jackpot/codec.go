@@ -360,9 +360,23 @@ func MarshalOp(op Op) ([]byte, error) {
 		e.u64(o.Game)
 		e.i64(o.At)
 	case Award:
-		e.u8(tagAward)
+		if o.Amounts == nil {
+			e.u8(tagAward)
+			err = str("level", o.Level, maxIDLen)
+			e.i64(o.Target)
+			e.i64(o.At)
+			break
+		}
+		if len(o.Amounts) == 0 || len(o.Amounts) > MaxClaims {
+			return fail(fmt.Errorf("%w: award with %d amounts: want 1..%d (or none)", ErrInvalid, len(o.Amounts), MaxClaims))
+		}
+		e.u8(tagAwardAmounts)
 		err = str("level", o.Level, maxIDLen)
 		e.i64(o.Target)
+		e.n(len(o.Amounts))
+		for _, a := range o.Amounts {
+			e.i64(a)
+		}
 		e.i64(o.At)
 	case Transfer:
 		e.u8(tagTransfer)
@@ -449,6 +463,18 @@ func decodeOp(data []byte) (Op, error) {
 		}
 	case tagAward:
 		op = Award{Level: d.str(maxIDLen, "level"), Target: d.i64("target"), At: d.i64("at")}
+	case tagAwardAmounts:
+		o := Award{Level: d.str(maxIDLen, "level"), Target: d.i64("target")}
+		if n := d.n(MaxClaims, "amount count"); n > 0 {
+			o.Amounts = make([]int64, n)
+			for k := range o.Amounts {
+				o.Amounts[k] = d.i64("amount")
+			}
+		} else if d.err == nil {
+			d.fail("an award with amounts has none")
+		}
+		o.At = d.i64("at")
+		op = o
 	case tagTransfer:
 		op = Transfer{
 			From:     d.str(maxIDLen, "from"),

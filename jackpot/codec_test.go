@@ -184,6 +184,7 @@ func opSamples(t testing.TB) []Op {
 		Contribute{Bet: 1, Where: "m"},
 		Hit{Level: "major", Bet: 500, Where: "m-7", Game: 3, At: 9},
 		Award{Level: "minor", Target: 12 * cent, At: 10},
+		Award{Level: "minor", Amounts: []int64{5 * cent, 0}, At: 10},
 		Transfer{From: "a", To: "b", Current: 1, Reserve: 2, Overflow: 3, Who: "w", Why: "y", At: 11},
 		Transfer{From: "a", To: "b", All: true, Close: true, Who: "w", Why: "y"},
 		Fund{Level: "grand", Amount: 100 * cent, Who: "cfo", Why: "seed", At: 12},

@@ -44,10 +44,21 @@ type Hit struct {
 
 // Award confirms the pending hit(s) of a level: it pays them under the
 // level's SecondHit rule, records them in the history and resets the level.
+//
+// Amounts, when not nil, are what each pending claim is paid instead, in
+// claim order (millicents, whole cents): the amount a machine already paid
+// from the value it showed (a SAS progressive paid at the machine), or the
+// rule's amount held to what the machine showed (RuleAmounts gives the
+// rule's). The level's value less what they take goes to its reserve; what
+// they take beyond the value comes from the reserve and the overflow, then
+// from the operator (seed funding). Under SecondHitWinsReset each claim is
+// paid from the value left by the one before (the reset value after the
+// first), under SplitAmount all from the one value.
 type Award struct {
-	Level  string
-	Target int64 // mystery: the next hit value, from DrawTarget; otherwise 0
-	At     int64
+	Level   string
+	Target  int64 // mystery: the next hit value, from DrawTarget; otherwise 0
+	Amounts []int64
+	At      int64
 }
 
 // Transfer moves value that cannot be awarded from one level to another
@@ -78,6 +89,9 @@ const (
 	tagAward      byte = 4
 	tagTransfer   byte = 5
 	tagFund       byte = 6
+	// tagAwardAmounts is an Award with Amounts: a tag of its own keeps the
+	// encoding of a plain Award unchanged.
+	tagAwardAmounts byte = 7
 )
 
 func (AddLevel) opTag() byte   { return tagAddLevel }
@@ -337,6 +351,16 @@ func (p *Pools) award(o Award) (Result, error) {
 	if err := l.cfg.checkTarget(o.Target); err != nil {
 		return fail(err)
 	}
+	if o.Amounts != nil {
+		if len(o.Amounts) != len(l.claims) {
+			return fail(fmt.Errorf("%w: %d amounts for %d pending claims", ErrInvalid, len(o.Amounts), len(l.claims)))
+		}
+		for k, a := range o.Amounts {
+			if a < 0 || a > MaxAmount || a%MillicentsPerCent != 0 {
+				return fail(fmt.Errorf("%w: amount %d of claim %d: want whole cents, 0..%d millicents", ErrInvalid, a, k, MaxAmount))
+			}
+		}
+	}
 	before := l.m
 	var ov overflowFlag
 	m := &l.m
@@ -352,22 +376,42 @@ func (p *Pools) award(o Award) (Result, error) {
 		l.history = hist
 		r.Paid = append(r.Paid, Payment{Level: l.id, HitRecord: h})
 	}
+	// take empties the current value for awards of total millicents: what
+	// is left goes to the reserve, what is missing comes from the reserve
+	// and the overflow, then from the operator.
+	take := func(total int64) {
+		if total <= m.Current {
+			m.Reserve = ov.add(m.Reserve, m.Current-total)
+		} else {
+			short := total - m.Current
+			m.Reserve = ov.add(m.Reserve, m.Overflow)
+			m.Overflow = 0
+			from := min(m.Reserve, short)
+			m.Reserve -= from
+			m.SeedFunding = ov.add(m.SeedFunding, short-from)
+		}
+		m.Current = 0
+	}
+	rule := l.ruleAmounts(len(l.claims))
+	amounts := o.Amounts
+	if amounts == nil {
+		amounts = rule
+	}
 	switch l.cfg.SecondHit {
 	case SecondHitWinsReset:
-		for _, c := range l.claims {
-			amount := Cents(m.Current) * MillicentsPerCent
-			m.Reserve = ov.add(m.Reserve, m.Current-amount)
-			m.Current = 0
-			pay(c, amount)
+		for k, c := range l.claims {
+			take(amounts[k])
+			pay(c, amounts[k])
 			l.reset(&ov)
 		}
 	case SplitAmount:
-		n := int64(len(l.claims))
-		share := Cents(m.Current) / n * MillicentsPerCent
-		m.Reserve = ov.add(m.Reserve, m.Current-share*n)
-		m.Current = 0
-		for _, c := range l.claims {
-			pay(c, share)
+		var total int64
+		for _, a := range amounts {
+			total = ov.add(total, a)
+		}
+		take(total)
+		for k, c := range l.claims {
+			pay(c, amounts[k])
 		}
 		l.reset(&ov)
 	}
@@ -382,6 +426,54 @@ func (p *Pools) award(o Award) (Result, error) {
 	*p.levels[i] = l
 	r.Changes = []Change{{Level: l.id, Before: before, After: l.m}}
 	return r, nil
+}
+
+// ruleAmounts is what the level's SecondHit rule pays n pending claims,
+// in claim order (millicents, whole cents): under SecondHitWinsReset the
+// first the value, each next one the reset value (a reset comes between);
+// under SplitAmount each an equal share of the value in whole cents.
+func (l *level) ruleAmounts(n int) []int64 {
+	out := make([]int64, n)
+	switch l.cfg.SecondHit {
+	case SecondHitWinsReset:
+		for k := range out {
+			v := l.m.Current
+			if k > 0 {
+				v = l.cfg.ResetValue
+			}
+			out[k] = Cents(v) * MillicentsPerCent
+		}
+	case SplitAmount:
+		for k := range out {
+			out[k] = Cents(l.m.Current) / int64(n) * MillicentsPerCent
+		}
+	}
+	return out
+}
+
+// ShownAward is what a machine's hit is paid given the rule's amount
+// (millicents) and what the machine showed (cents; 0: nothing, no limit):
+// the rule's amount held to what it showed, or, when the machine paid
+// what it showed itself, exactly that.
+func ShownAward(rule, shownCents int64, paid bool) int64 {
+	shown := shownCents * MillicentsPerCent
+	switch {
+	case paid:
+		return shown
+	case shownCents > 0:
+		return min(rule, shown)
+	}
+	return rule
+}
+
+// RuleAmounts is what an Award without Amounts would pay the level's
+// pending claims, in claim order; nil if the level is unknown or has none.
+func (p *Pools) RuleAmounts(level string) []int64 {
+	i, ok := p.find(level)
+	if !ok || len(p.levels[i].claims) == 0 {
+		return nil
+	}
+	return p.levels[i].ruleAmounts(len(p.levels[i].claims))
 }
 
 // reset sets the current value (0 on entry) to the reset value, funded from

@@ -176,11 +176,8 @@ func (e HostBillDenominations) at() time.Time { return e.At }
 
 // LinkBroadcast is progressive information from the link controller (SAS
 // long polls 0x80 and 0x86): the current value of linked levels, in cents.
-// Addressed is true when the poll was sent to this machine alone. An
-// addressed single-level broadcast for a level on which this machine has a
-// reported hit confirms that hit's award with the amount it carries
-// (Choice, see sas/doc.go): the controller, which orders near-simultaneous
-// hits and applies the second-hit rule, decides the amount.
+// Addressed is true when the poll was sent to this machine alone. (An
+// addressed 0x80 for a level with a reported hit is a LinkConfirm.)
 type LinkBroadcast struct {
 	At        time.Time
 	Values    map[int]int64

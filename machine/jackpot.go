@@ -102,6 +102,9 @@ func (m *Machine) awardHits(eff *Effects) {
 	for m.poweredUp && m.st.Open == nil && m.st.Handpay == nil && m.st.OwedHandpay == 0 &&
 		len(m.st.Tilts) == 0 && len(m.st.DoorsOpen) == 0 && m.fault == "" {
 		m.reportLinkedHits(eff)
+		if m.st.Handpay != nil || m.st.OwedHandpay != 0 {
+			return // a linked hit paid by hand
+		}
 		i := slices.IndexFunc(m.st.PendingHits, func(h meters.ProgressiveHit) bool { return m.st.IsLocalLevel(h.Level) })
 		if i < 0 {
 			return

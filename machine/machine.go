@@ -26,6 +26,9 @@ type Config struct {
 	// LinkSecondHit is the link controller's rule for near-simultaneous
 	// hits on the linked levels ("wins-reset" or "split"), shown to players.
 	LinkSecondHit string
+	// LinkAward is how a linked hit is paid: LinkAwardBroadcast (the
+	// default, "" too) or LinkAwardAddressed (see link.go).
+	LinkAward string
 	// LocalJackpot are the levels of the cabinet's own jackpot (regulation
 	// rule 3), as the operator configured them (At, Who and Target are
 	// filled in when a level is opened). A level is opened once, at the
@@ -114,6 +117,7 @@ type Machine struct {
 	link     map[int]int64
 	linkAt   map[int]time.Time
 	linkDown bool
+	pay      linkPay
 }
 
 // LinkTimeout is how long the machine waits for progressive information
@@ -231,6 +235,10 @@ func (m *Machine) Step(ev Event) Effects {
 		return eff
 	case LinkBroadcast:
 		m.linkBroadcast(e, &eff)
+	case LinkConfirm:
+		m.linkConfirm(e, &eff)
+	case LinkWinsRead:
+		m.linkWinsRead(e, &eff)
 	case LedgerVerdict:
 		if m.session != nil {
 			v := e.Verdict
@@ -305,6 +313,7 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	if h := e.Tests.ProgramHash; h != "" && m.st.Settings[SettingProgram] != h {
 		m.record(eff, meters.Config{At: m.ns(), Who: "self-test", Key: SettingProgram, Value: h})
 	}
+	m.recordLinkSettings(eff)
 	m.openLocalLevels(eff)
 	m.settleDevices(e.Devices, eff)
 	m.showCommitted()
@@ -472,7 +481,7 @@ func (m *Machine) spin(eff *Effects) {
 	gs := meters.GameStart{
 		At: m.ns(), Game: m.st.LastGame + 1, Paytable: m.pt.ID, Digest: m.pt.Digest, Denom: m.cfg.Denom,
 		Level: m.level, BetCredits: bet, BetCents: bet * m.cfg.Denom, Stops: stops,
-		WinCents: sp.Win * m.cfg.Denom, FreeAwarded: sp.FreeAwarded, Progressives: m.newHits(sp, 0),
+		WinCents: sp.Win * m.cfg.Denom, FreeAwarded: sp.FreeAwarded, Progressives: m.newHits(sp, 0), Linked: m.linkedBet(m.level),
 	}
 	gs.Contributions, gs.Mystery, err = m.st.JackpotContribution(m.qualifying(m.level), gs.BetCents, gs.Game, gs.At)
 	if err != nil {

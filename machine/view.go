@@ -150,7 +150,11 @@ func (m *Machine) View() View {
 	}
 	for _, lv := range m.cfg.Linked {
 		pending := slices.ContainsFunc(m.st.PendingHits, func(h meters.ProgressiveHit) bool { return h.Level == lv })
-		v.Jackpots = append(v.Jackpots, JackpotView{Level: lv, Cents: m.link[lv], Linked: true, Pending: pending, SecondHit: m.cfg.LinkSecondHit})
+		rule := m.cfg.LinkSecondHit
+		if m.linkAward() == LinkAwardBroadcast {
+			rule = "shown" // each hit is paid the value the machine showed
+		}
+		v.Jackpots = append(v.Jackpots, JackpotView{Level: lv, Cents: m.link[lv], Linked: true, Pending: pending, SecondHit: rule})
 	}
 	v.LinkDown, v.SoundOff = m.linkDown, m.soundOff
 	if t := m.st.PendingTicket; t != nil {

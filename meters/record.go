@@ -112,6 +112,10 @@ type GameStart struct {
 	// Mystery are the local mystery levels this bet's contribution filled to
 	// their hidden hit value.
 	Mystery []int `json:"mystery,omitempty"`
+	// Linked: the bet could win the levels the link controller awards (the
+	// top bet, offered only with the link up): it counts in the linked
+	// coin-in, the controller's contributions (State.LinkedCoinIn).
+	Linked bool `json:"linked,omitempty"`
 }
 
 // LevelAmount is an amount of one jackpot level.
@@ -237,6 +241,9 @@ const (
 	EventLinkUp   = "progressive_link_up"
 	// A ticket not confirmed printed before a power loss is printed again.
 	EventTicketReprint = "ticket_reprint"
+	// The link controller confirmed more for a linked hit than the
+	// machine showed and reported: not paid (addressed award mode).
+	EventLinkAwardRefused = "progressive_award_refused"
 )
 
 // Doors, for door events and counts.
@@ -549,7 +556,7 @@ func (r ProgressiveAward) validate() error {
 func (r Event) validate() error {
 	if err := oneOf("code", r.Code, EventPowerUp, EventPowerDown, EventDoorOpen, EventDoorClose,
 		EventTilt, EventTiltClear, EventLogRepaired, EventService, EventRAMClear,
-		EventLinkDown, EventLinkUp, EventTicketReprint); err != nil {
+		EventLinkDown, EventLinkUp, EventTicketReprint, EventLinkAwardRefused); err != nil {
 		return err
 	}
 	if r.Code == EventDoorOpen || r.Code == EventDoorClose {

@@ -219,6 +219,11 @@ type State struct {
 	BillRef     uint64      `json:"bill_ref,omitempty"`
 	// Progressive hits waiting for their award (local pool or link controller).
 	PendingHits []ProgressiveHit `json:"pending_hits,omitempty"`
+	// LinkedCoinIn is the coin-in of the bets that could win a linked level
+	// (GameStart.Linked), cents: what the link controller's levels are fed
+	// from (SAS 0xB4, wager category 1). Zeroed with the meters by a RAM
+	// clear; games recorded before it existed are not in it.
+	LinkedCoinIn int64 `json:"linked_coin_in,omitempty"`
 	// Jackpot is the cabinet's own jackpot (nil pools: none opened). It
 	// survives a RAM clear: its value is held in trust (rule 5).
 	Jackpot  Pools            `json:"jackpot,omitzero"`
@@ -326,6 +331,9 @@ func (s *State) Check() error {
 	}
 	if m[CoinOut] != m[MachinePaidPaytable]+m[MachinePaidProgressive] {
 		return fmt.Errorf("coin out %d ≠ machine-paid paytable %d + progressive %d", m[CoinOut], m[MachinePaidPaytable], m[MachinePaidProgressive])
+	}
+	if s.LinkedCoinIn < 0 || s.LinkedCoinIn > m[CoinIn] {
+		return fmt.Errorf("linked coin-in %d outside 0..coin in %d", s.LinkedCoinIn, m[CoinIn])
 	}
 	if s.Jackpot.Pools != nil {
 		if err := s.Jackpot.Check(); err != nil {
@@ -437,6 +445,9 @@ func (s *State) apply(r Record) error {
 			return fmt.Errorf("game %d: bet %d cents with %d cents of credit", r.Game, r.BetCents, m[Credits])
 		}
 		m[CoinIn] += r.BetCents
+		if r.Linked {
+			s.LinkedCoinIn += r.BetCents
+		}
 		m[Credits] -= r.BetCents
 		m[GamesPlayed]++
 		m[GamesSincePowerUp]++
@@ -690,6 +701,7 @@ func (s *State) apply(r Record) error {
 			return fmt.Errorf("RAM clear with credits %d, a game in progress, a handpay or a jackpot hit pending, or a ticket or bill owed", m[Credits])
 		}
 		*m = [numMeters]int64{}
+		s.LinkedCoinIn = 0
 		clear(s.BillCounts)
 		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventRAMClear, Detail: r.Who + ": " + r.Why}), HistoryEvents)
 	}

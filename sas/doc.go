@@ -35,9 +35,22 @@
 //     5 s rule, exception 0x53, a win queue released by implied
 //     acknowledgement, exception 0x56). The host's tests use it as their
 //     reference machine. The cabinet does not: it keeps the 5 s rule and
-//     its hits in its ledger (machine/link.go) and reports a hit until the
-//     link controller has confirmed and the cabinet has paid it, so a lost
-//     acknowledgement can never lose a jackpot (cmd/cabinet/sasport.go).
+//     its hits in its ledger (machine/link.go) and reports a hit until it
+//     has paid it, so a lost acknowledgement can never lose a jackpot
+//     (cmd/cabinet/sasport.go). Choice: how a reported hit is paid is the
+//     operator's (--link-award). "broadcast", the default, is standard
+//     SAS: once the host has received the 0x85/0x87 reply that carried the
+//     hit and moved on again, the cabinet pays the value it reported (as
+//     the Aristocrat Monaco client awards a linked level on the implied
+//     acknowledgement of its LP85 reply); 0x84 then reports that win.
+//     "addressed" waits for the link controller's addressed single-level
+//     0x80, whose amount is paid if it is not above the value reported for
+//     that hit (a larger one is refused and recorded), so the controller
+//     can apply its second-hit rule. The 6.02 digest says nothing of an
+//     addressed confirmation; it is this project's, for its controller.
+//   - wager.go: send wager category information (0xB4): a category's
+//     coin-in; the cabinet's category 1 is the coin-in of the bets that
+//     could win a linked level, which the link controller feeds from.
 //   - handpay.go: the handpay information reply (0x1B); machineinfo.go:
 //     the gaming machine information reply (0x1F).
 //   - port.go, tty_linux.go, tcp.go: the serial port (termios, space/mark

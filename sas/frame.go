@@ -108,6 +108,7 @@ var longPollLength = [256]LongPollSpec{
 	0x87: {PollR, 2, false, false}, // multiple SAS progressive win amounts
 	0x94: {PollS, 4, false, false}, // remote handpay reset
 	0xA0: {PollM, 6, false, false}, // enabled features for game N
+	0xB4: {PollS, 8, false, false}, // wager category information: game number, wager category (2 BCD each)
 }
 
 // LookupLongPoll returns how the host frames long poll cmd, and false if the

@@ -634,14 +634,17 @@ func TestSashostBinaryBothFramings(t *testing.T) {
 	}
 }
 
-// A linked level over SAS with the real binary: the host's values reach the
-// screen, a hit is reported (0x56, 0x87) with the value shown and survives a
-// SIGKILL, the host's addressed confirmation pays it exactly once (0x54),
-// and 5 s without values puts the link down (0x53) and the top bet away.
+// A linked level over SAS with the real binary, in addressed award mode:
+// the host's values reach the screen, a hit is reported (0x56, 0x87) with
+// the value shown and survives a SIGKILL, an addressed confirmation above
+// that value is refused (recorded in the ledger), the host's addressed
+// confirmation pays it exactly once (0x54), and 5 s without values puts
+// the link down (0x53) and the top bet away.
 func TestLinkedJackpotOverSAS(t *testing.T) {
 	data := t.TempDir()
 	args := []string{"--paytable-dir", cabinettest.LinkPaytableDir(t, "../.."), "--paytable", "t-link", "--jackpot", "off",
-		"--sas-addr", "1", "--sas-pty", "--link-group", "5", "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "1000000"}
+		"--sas-addr", "1", "--sas-pty", "--link-group", "5", "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "1000000",
+		"--link-award", "addressed"}
 	c := startCabinet(t, data, args...)
 	h := sasHost(t, data)
 	value := []sas.LevelValue{{Level: 1, Amount: 500_00}}
@@ -692,6 +695,11 @@ func TestLinkedJackpotOverSAS(t *testing.T) {
 		t.Fatalf("0x87 after the restart: %+v %v", wins, err)
 	}
 	before := c.State().CreditsCents
+	// More than the cabinet showed: refused (were it paid, the next
+	// confirmation would find no hit and the credits would be off).
+	if err := h.Broadcast(5, []sas.LevelValue{{Level: 1, Amount: 500_01}}, false); err != nil {
+		t.Fatal(err)
+	}
 	// The controller's amount, confirmed twice (a retry): paid once.
 	confirm := []sas.LevelValue{{Level: 1, Amount: 498_76}}
 	for range 2 {
@@ -723,4 +731,10 @@ func TestLinkedJackpotOverSAS(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.WaitFor("the link back", func(v machine.View) bool { return !v.LinkDown && v.MaxLevel == 1 })
+	refused := slices.ContainsFunc(readLedger(t, data).Events, func(e meters.Event) bool {
+		return e.Code == meters.EventLinkAwardRefused && strings.Contains(e.Detail, "50001 cents")
+	})
+	if !refused {
+		t.Fatal("the confirmation above the claim is not in the ledger's events")
+	}
 }

@@ -45,6 +45,7 @@ type options struct {
 	jackpot      string
 	linked       string
 	linkRule     string
+	linkAward    string
 	approved     string
 }
 
@@ -70,6 +71,7 @@ func main() {
 	flag.StringVar(&o.linked, "link-levels", "", "progressive levels awarded by the link controller, e.g. 2 or 2,3 (needs --sas-addr and --link-group)")
 	flag.IntVar(&o.sas.group, "link-group", 0, "SAS progressive group of the linked levels, 1-255")
 	flag.StringVar(&o.linkRule, "link-second-hit", "wins-reset", "the link controller's rule for near-simultaneous hits, shown to players: wins-reset or split")
+	flag.StringVar(&o.linkAward, "link-award", machine.LinkAwardBroadcast, "how a linked hit is paid: broadcast (standard SAS: the value shown, once the host has read the hit) or addressed (the amount the controller confirms by an addressed 0x80, at most the value shown)")
 	flag.StringVar(&o.approved, "approved", "", "signed list of approved program hashes (default DATA/approved-programs.json, with its .sig)")
 	flag.StringVar(&o.jackpot, "jackpot", "embedded", "local jackpot levels: embedded (the default configuration), off, or a JSON file")
 	flag.Parse()
@@ -184,7 +186,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}
 	m := machine.New(machine.Config{
 		MachineID: o.machineID, MachineNum: o.machineNum, Denom: o.denom, HandpayLimit: o.handpayLimit, SpinTime: o.spinTime,
-		PINs: pins, Load: load, LocalJackpot: local, Linked: linked, LinkSecondHit: o.linkRule,
+		PINs: pins, Load: load, LocalJackpot: local, Linked: linked, LinkSecondHit: o.linkRule, LinkAward: o.linkAward,
 	}, pt, state, src)
 
 	own := newOwner(m, ledger, log)
@@ -323,8 +325,8 @@ func (o options) validate() error {
 	if o.sas.group < 0 || o.sas.group > 255 {
 		bad("link-group", fmt.Errorf("%d outside 0-255", o.sas.group))
 	}
-	if o.linkRule != "wins-reset" && o.linkRule != "split" {
-		bad("link-second-hit", fmt.Errorf("%q: want wins-reset or split (the controller's second_hit)", o.linkRule))
+	if err := checkLinkAward(o.linkAward, o.linkRule); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

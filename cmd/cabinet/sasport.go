@@ -42,19 +42,20 @@ type sasOptions struct {
 // published after every commit, and host orders reach the machine
 // asynchronously.
 type sasPort struct {
-	link   *sas.Link
-	mu     sync.Mutex
-	own    *owner
-	log    *slog.Logger
-	qfile  string
-	meters atomic.Pointer[meterSnap]
-	info   []byte // the 0x1F reply data
-	serial string
-	rom    *romSigner // nil: the image it covers could not be read
+	link    *sas.Link
+	mu      sync.Mutex
+	own     *owner
+	log     *slog.Logger
+	qfile   string
+	meters  atomic.Pointer[meterSnap]
+	info    []byte // the 0x1F reply data
+	payback string // the top bet's RTP, 4 digits (0xB4)
+	serial  string
+	rom     *romSigner // nil: the image it covers could not be read
 
-	group  byte                       // progressive group (0: no linked levels)
-	linkCh chan machine.LinkBroadcast // progressive broadcasts, in order, to the owner
-	rt     sas.RealTimeConfig         // what real-time event data needs besides the ledger
+	group  byte               // progressive group (0: no linked levels)
+	linkCh chan machine.Event // progressive broadcasts and confirmations, in order, to the owner
+	rt     sas.RealTimeConfig // what real-time event data needs besides the ledger
 
 	// Host orders (0x01/0x02, 0x03/0x04, 0x06/0x07, 0x08, 0x94) wait here for the
 	// owner, in the order they came: the serve loop never blocks on the
@@ -63,6 +64,18 @@ type sasPort struct {
 	orders     []machine.Event
 	ordersWake chan struct{}
 
+	// The linked hits in the last 0x85/0x87 reply (under mu), and those
+	// the host has received (its implied acknowledgement), which go to the
+	// machine when the host moves on once more (onEvent); winsNew marks
+	// the poll that acknowledged them.
+	winsCmd  byte
+	winsOut  []meters.ProgressiveHit
+	winsRead []meters.ProgressiveHit
+	winsNew  bool
+	// lastWin is the last progressive win paid, for 0x84 (under mu; kept
+	// in the queue file).
+	lastWin sas.ProgressiveWin
+
 	seq    uint64 // ledger records up to here are in the queue (under mu)
 	ver    uint64 // queue version (under mu)
 	saveMu sync.Mutex
@@ -70,11 +83,13 @@ type sasPort struct {
 }
 
 type meterSnap struct {
-	ledger  *meters.State // meters and bill counts only, for SASMeter
-	m       []int64
-	claims  []meters.ProgressiveHit // reported hits on linked levels, unconfirmed
-	handpay *meters.HandpayPending
-	local   []int // the local jackpot's levels
+	ledger *meters.State // meters and bill counts only, for SASMeter
+	m      []int64
+	claims []meters.ProgressiveHit // reported hits on linked levels, unconfirmed
+	// linkedCoinIn is the coin-in of bets that could win a linked level.
+	linkedCoinIn int64
+	handpay      *meters.HandpayPending
+	local        []int // the local jackpot's levels
 	// lastBill is the note last accepted (cents; 0: none since the ledger
 	// began) and lastBillCount the count of its denomination.
 	lastBill      int64
@@ -84,8 +99,9 @@ type meterSnap struct {
 // sasQueueFile holds the exception queue and the ledger sequence number up
 // to which records have been turned into exceptions.
 type sasQueueFile struct {
-	Seq   uint64 `json:"seq"`
-	Queue []byte `json:"queue"`
+	Seq     uint64             `json:"seq"`
+	Queue   []byte             `json:"queue"`
+	LastWin sas.ProgressiveWin `json:"last_win,omitzero"`
 }
 
 func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt *reels.Certified, data, machineID string,
@@ -97,7 +113,7 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 		return nil, fmt.Errorf("SAS progressive group %d outside 0-255", o.group)
 	}
 	s := &sasPort{link: sas.NewLink(byte(o.addr)), own: own, log: log, qfile: filepath.Join(data, "sas-queue.json"),
-		serial: machineID, group: byte(o.group), linkCh: make(chan machine.LinkBroadcast, 256),
+		serial: machineID, group: byte(o.group), linkCh: make(chan machine.Event, 256),
 		ordersWake: make(chan struct{}, 1)}
 	s.link.Handler = s
 	s.rt = sas.RealTimeConfig{Group: s.group, MaxBetLevel: -1}
@@ -108,7 +124,7 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 	if err != nil {
 		return nil, err
 	}
-	s.info = info
+	s.info, s.payback = info, topPercent(pt)
 	if rom != nil {
 		s.rom = newROMSigner(rom, func(seed, sig uint16) {
 			s.mu.Lock()
@@ -234,6 +250,7 @@ func (s *sasPort) restore(l *meters.Ledger) error {
 	if err := s.link.Exceptions.UnmarshalBinary(f.Queue); err != nil {
 		return fmt.Errorf("%s: %w", s.qfile, err)
 	}
+	s.lastWin = f.LastWin
 	var recs []meters.Record
 	err = l.Since(f.Seq, func(_ uint64, r meters.Record) error {
 		recs = append(recs, r)
@@ -248,6 +265,7 @@ func (s *sasPort) restore(l *meters.Ledger) error {
 	for _, e := range sas.EventsFor(recs, l.State(), s.rt) {
 		s.link.Exceptions.PushEvent(e)
 	}
+	s.noteWins(recs, l.State())
 	s.seq = l.LastSeq()
 	s.save()
 	return nil
@@ -262,16 +280,49 @@ func (s *sasPort) committed(recs []meters.Record, l *meters.Ledger) {
 	for _, e := range events {
 		s.link.Exceptions.PushEvent(e)
 	}
+	s.noteWins(recs, st)
 	s.seq = l.LastSeq()
 	s.mu.Unlock()
 	s.save()
 }
 
-// onEvent runs in the serve loop with mu held: an acknowledged exception
-// changed the queue.
+// noteWins keeps the last progressive win paid among recs for 0x84: a
+// linked level's with the SAS group, a local level's (not a SAS
+// progressive) with group 0.
+func (s *sasPort) noteWins(recs []meters.Record, st *meters.State) {
+	for _, r := range recs {
+		a, ok := r.(meters.ProgressiveAward)
+		if !ok || a.Level < 1 || a.Level > sas.MaxProgressiveLevel || a.Cents > sas.MaxProgressiveAmount {
+			continue
+		}
+		w := sas.ProgressiveWin{Level: byte(a.Level), Amount: uint64(a.Cents)}
+		if !st.IsLocalLevel(a.Level) {
+			w.Group = s.group
+		}
+		s.lastWin = w
+	}
+}
+
+// onEvent runs in the serve loop with mu held, after the reply to the poll
+// it is about was written: an acknowledged exception changed the queue;
+// linked hits the host has received go to the machine (broadcast award
+// mode pays them) when the host moves on after the poll that acknowledged
+// them, not at that poll. Until then the machine still holds the hits and
+// plays no game, so the games-played meter the host reads in that poll is
+// the hits' game, and a host that must record them before they are paid
+// (the link controller) has the time to.
 func (s *sasPort) onEvent(ev sas.Event) {
 	if ev.AckedException != sas.ExcNone {
 		go s.save()
+	}
+	switch {
+	case ev.LinkDown:
+		s.winsRead, s.winsNew = nil, false // reported again when the host is back
+	case s.winsNew:
+		s.winsNew = false
+	case ev.Acked && len(s.winsRead) > 0:
+		s.order(machine.LinkWinsRead{At: time.Now(), Hits: s.winsRead})
+		s.winsRead = nil
 	}
 }
 
@@ -281,7 +332,7 @@ func (s *sasPort) save() {
 	s.mu.Lock()
 	q, err := s.link.Exceptions.MarshalBinary()
 	s.ver++
-	ver, seq := s.ver, s.seq
+	ver, seq, win := s.ver, s.seq, s.lastWin
 	s.mu.Unlock()
 	if err != nil {
 		s.log.Error("SAS queue", "err", err)
@@ -292,7 +343,7 @@ func (s *sasPort) save() {
 	if ver < s.saved {
 		return
 	}
-	b, _ := json.Marshal(sasQueueFile{Seq: seq, Queue: q})
+	b, _ := json.Marshal(sasQueueFile{Seq: seq, Queue: q, LastWin: win})
 	if err := atomicfile.Write(s.qfile, b, 0o600); err != nil {
 		s.log.Error("SAS queue not saved", "err", err)
 		return
@@ -301,7 +352,7 @@ func (s *sasPort) save() {
 }
 
 func (s *sasPort) publish(st *meters.State) {
-	snap := &meterSnap{m: slices.Clone(st.Meters[:]),
+	snap := &meterSnap{m: slices.Clone(st.Meters[:]), linkedCoinIn: st.LinkedCoinIn,
 		ledger: &meters.State{Meters: st.Meters, BillCounts: slices.Clone(st.BillCounts)}}
 	if n := len(st.Bills); n > 0 {
 		snap.lastBill = st.Bills[n-1].Cents
@@ -380,8 +431,12 @@ func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 		return sas.ReplyData(s.info...)
 	case sas.CmdSingleLevelBroadcast, sas.CmdMultipleLevelBroadcast:
 		return s.progressiveBroadcast(r, now)
-	case 0x85, 0x87:
+	case sas.CmdSASProgressiveWin, sas.CmdMultipleProgressiveWins:
 		return s.progressiveWins(r.Cmd)
+	case sas.CmdProgressiveWinAmount:
+		return s.lastProgressiveWin()
+	case sas.CmdWagerCategory:
+		return s.wagerCategory(r.Data)
 	case 0x83:
 		return s.cumulativeProgressive(r.Data)
 	case 0x1B:
@@ -552,10 +607,7 @@ func machineInfo(pt *reels.Certified, group byte) ([]byte, error) {
 	if pt != nil {
 		mi.AdditionalID = fmt.Sprintf("%03d", pt.Version%1000)
 		mi.PaytableID = fmt.Sprintf("%-6.6s", pt.ID[len(pt.ID)-min(6, len(pt.ID)):])
-		top := pt.RTP[len(pt.RTP)-1]
-		n := new(big.Int).Mul(top.Num(), big.NewInt(10000))
-		n.Quo(n, top.Denom())
-		mi.BasePercent = fmt.Sprintf("%04d", n.Int64()%10000)
+		mi.BasePercent = topPercent(pt)
 		if bet := pt.Bet(pt.TopLevel()); bet < 0xFF {
 			mi.MaxBet = byte(bet)
 		}
@@ -563,9 +615,87 @@ func machineInfo(pt *reels.Certified, group byte) ([]byte, error) {
 	return sas.MachineInfoData(mi)
 }
 
+// topPercent is the base RTP at the top bet level, 4 digits with two
+// implied decimals ("0000" without a paytable).
+func topPercent(pt *reels.Certified) string {
+	if pt == nil {
+		return "0000"
+	}
+	top := pt.RTP[len(pt.RTP)-1]
+	n := new(big.Int).Mul(top.Num(), big.NewInt(10000))
+	n.Quo(n, top.Denom())
+	return fmt.Sprintf("%04d", n.Int64()%10000)
+}
+
+// Wager categories of 0xB4 for game 0000, the machine.
+const (
+	wagerAll    = 0 // every bet: total coin-in
+	wagerLinked = 1 // the bets that could win the linked levels (GameStart.Linked)
+)
+
+// wagerCategory answers 0xB4 for the machine (game 0000): category 0000 is
+// the total coin-in, category 0001 the linked coin-in, what the link
+// controller feeds its levels from; any other is a category the machine
+// does not have. Amounts are cents (the accounting denomination 0.01), in
+// 5 BCD bytes like SAS's other amounts; the payback is the top bet's.
+//
+// Choice: the cabinet has one game and answers game 0000 itself (as 0xA0):
+// the Aristocrat client answers zeros there and keeps categories for games
+// 1-n, but a single-game machine has no game 1, and the linked coin-in is
+// the machine's. Another game number gets no reply.
+func (s *sasPort) wagerCategory(data []byte) sas.Reply {
+	game, cat, err := sas.ParseWagerCategoryPoll(data)
+	snap := s.meters.Load()
+	if err != nil || game != 0 || snap == nil {
+		return sas.NoReply()
+	}
+	w := sas.WagerCategory{Game: game, Category: cat, Payback: "0000"}
+	switch cat {
+	case wagerAll:
+		w.CoinIn = uint64(snap.m[meters.CoinIn])
+	case wagerLinked:
+		w.CoinIn = uint64(snap.linkedCoinIn)
+	}
+	if cat == wagerAll || cat == wagerLinked {
+		w.Payback, w.Size, w.CoinIn = s.payback, 5, w.CoinIn%10_000_000_000
+	}
+	out, err := sas.WagerCategoryData(w)
+	if err != nil {
+		s.log.Error("SAS 0xB4", "err", err)
+		return sas.NoReply()
+	}
+	return sas.ReplyData(out...)
+}
+
+// checkLinkAward checks the link award mode and the second-hit rule shown
+// with it.
+//
+// Choice: broadcast is the default because it is what a standard SAS
+// progressive controller expects (global broadcasts, a read of the hit,
+// then the reset): a cabinet that waited for an addressed confirmation no
+// standard controller sends would leave every hit pending. addressed is
+// for a controller that decides the amount (cmd/linkctl with "award":
+// "addressed"). A split rule needs the controller's amount, so it needs
+// addressed.
+func checkLinkAward(mode, rule string) error {
+	if mode != machine.LinkAwardBroadcast && mode != machine.LinkAwardAddressed {
+		return fmt.Errorf("--link-award %q: want %s or %s", mode, machine.LinkAwardBroadcast, machine.LinkAwardAddressed)
+	}
+	if rule != "wins-reset" && rule != "split" {
+		return fmt.Errorf("--link-second-hit %q: want wins-reset or split (the controller's second_hit)", rule)
+	}
+	if rule == "split" && mode == machine.LinkAwardBroadcast {
+		return fmt.Errorf("--link-second-hit split needs --link-award addressed: in broadcast mode each hit is paid the value the cabinet showed, which the controller cannot split")
+	}
+	return nil
+}
+
 // progressiveBroadcast passes the link controller's values of our group to
-// the machine (in arrival order). Addressed polls are acknowledged; global
-// ones are never answered.
+// the machine (in arrival order). An addressed single-level 0x80 for a
+// level on which the cabinet reports a hit goes as a confirmation of that
+// hit (the game it names is from the committed state the reports come
+// from); the machine decides what it is in its award mode. Addressed polls
+// are acknowledged; global ones are never answered.
 func (s *sasPort) progressiveBroadcast(r sas.Request, now time.Time) sas.Reply {
 	b, err := sas.ParseProgressiveBroadcast(r.Cmd, r.Data)
 	if err != nil {
@@ -573,12 +703,21 @@ func (s *sasPort) progressiveBroadcast(r sas.Request, now time.Time) sas.Reply {
 		return sas.NoReply()
 	}
 	if s.group != 0 && b.Group == s.group {
-		values := make(map[int]int64, len(b.Levels))
-		for _, lv := range b.Levels {
-			values[int(lv.Level)] = int64(lv.Amount)
+		var ev machine.Event
+		if lv := b.Levels[0]; !r.Global && r.Cmd == sas.CmdSingleLevelBroadcast {
+			if c, ok := s.claim(int(lv.Level)); ok {
+				ev = machine.LinkConfirm{At: now, Level: c.Level, Game: c.Game, Cents: int64(lv.Amount)}
+			}
+		}
+		if ev == nil {
+			values := make(map[int]int64, len(b.Levels))
+			for _, lv := range b.Levels {
+				values[int(lv.Level)] = int64(lv.Amount)
+			}
+			ev = machine.LinkBroadcast{At: now, Values: values, Addressed: !r.Global}
 		}
 		select {
-		case s.linkCh <- machine.LinkBroadcast{At: now, Values: values, Addressed: !r.Global}:
+		case s.linkCh <- ev:
 		default:
 			// The controller repeats its values and its confirmations.
 			s.log.Warn("SAS progressive broadcast dropped: the machine is behind")
@@ -587,15 +726,35 @@ func (s *sasPort) progressiveBroadcast(r sas.Request, now time.Time) sas.Reply {
 	return sas.ReplyAck()
 }
 
+// claim returns the reported hit on linked level lv, if there is one.
+func (s *sasPort) claim(lv int) (meters.ProgressiveHit, bool) {
+	snap := s.meters.Load()
+	if snap == nil {
+		return meters.ProgressiveHit{}, false
+	}
+	i := slices.IndexFunc(snap.claims, func(h meters.ProgressiveHit) bool { return h.Level == lv })
+	if i < 0 {
+		return meters.ProgressiveHit{}, false
+	}
+	return snap.claims[i], true
+}
+
 // progressiveWins answers 0x85 (the oldest) and 0x87 (all, up to 32) with
-// the reported hits on linked levels still waiting for the controller's
-// confirmation. They come from the ledger, so a hit is reported until it is
-// paid, across restarts of either side.
+// the reported hits on linked levels not yet paid. They come from the
+// ledger, so a hit is reported until it is paid, across restarts of
+// either side.
 //
 // Choice: an entry stays until the award is committed, not only until the
-// reply is acknowledged: the controller identifies a hit by machine, level
-// and games played (the machine is locked, so that meter stands still) and
-// records it once, however often it reads it.
+// reply is acknowledged. In addressed mode the controller confirms it; in
+// broadcast mode (standard SAS) the host's acknowledgement of the reply
+// that carried it releases it: the machine then pays the value it
+// reported, as the Aristocrat Monaco client does (its LP85 handler claims
+// and awards the linked level on the implied acknowledgement, and reports
+// the win until then). A host reads a hit again only if the cabinet
+// restarted before the payment was committed; the link controller
+// identifies a hit by machine, level and games played (the machine is
+// locked while a hit is pending, so that meter stands still) and records
+// it once, however often it reads it.
 func (s *sasPort) progressiveWins(cmd byte) sas.Reply {
 	snap := s.meters.Load()
 	var claims []meters.ProgressiveHit
@@ -604,21 +763,59 @@ func (s *sasPort) progressiveWins(cmd byte) sas.Reply {
 	}
 	var data []byte
 	var err error
-	if cmd == 0x85 {
+	var out []meters.ProgressiveHit
+	if cmd == sas.CmdSASProgressiveWin {
 		w := sas.ProgressiveWin{}
 		if len(claims) > 0 {
 			w = sas.ProgressiveWin{Group: s.group, Level: byte(claims[0].Level), Amount: uint64(claims[0].Cents)}
+			out = claims[:1]
 		}
 		data, err = sas.ProgressiveWinData(w)
 	} else {
 		w := sas.ProgressiveWins{Group: s.group}
-		for _, c := range claims[:min(len(claims), sas.MaxProgressiveLevel)] {
+		out = claims[:min(len(claims), sas.MaxProgressiveLevel)]
+		for _, c := range out {
 			w.Wins = append(w.Wins, sas.LevelValue{Level: byte(c.Level), Amount: uint64(c.Cents)})
 		}
 		data, err = sas.MultipleProgressiveWinsData(w)
 	}
 	if err != nil {
 		s.log.Error("SAS progressive win reply", "err", err)
+		return sas.NoReply()
+	}
+	s.winsCmd, s.winsOut = cmd, slices.Clone(out)
+	return sas.ReplyData(data...)
+}
+
+// ReplyAcked implements sas.ReplyObserver (called with mu held): the host
+// received the reply to cmd; if it carried linked hits, they go to the
+// machine when the host moves on again (onEvent).
+func (s *sasPort) ReplyAcked(cmd byte) {
+	if cmd == s.winsCmd && len(s.winsOut) > 0 {
+		s.winsRead, s.winsNew = append(s.winsRead, s.winsOut...), true
+	}
+	s.winsCmd, s.winsOut = 0, nil
+}
+
+// ReplyDropped implements sas.ReplyObserver: a reply was lost with the
+// link; the hits not yet released are reported again.
+func (s *sasPort) ReplyDropped(byte) {
+	s.winsCmd, s.winsOut, s.winsRead, s.winsNew = 0, nil, nil, false
+}
+
+// lastProgressiveWin answers 0x84: group, level and amount of the last
+// progressive win the cabinet paid (to credits or by hand), all zero when
+// none since SAS was turned on for this ledger.
+//
+// Choice: the last award, one level (a game that won two levels reports the
+// one paid last); a linked level with the SAS group, a local level with
+// group 0 as the Aristocrat Monaco client reports a non-SAS level. The
+// 6.02 digest gives the layout (group, level, 5 BCD amount) and nothing
+// more.
+func (s *sasPort) lastProgressiveWin() sas.Reply {
+	data, err := sas.ProgressiveWinData(s.lastWin)
+	if err != nil {
+		s.log.Error("SAS 0x84", "err", err)
 		return sas.NoReply()
 	}
 	return sas.ReplyData(data...)

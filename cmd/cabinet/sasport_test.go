@@ -26,13 +26,13 @@ func newTestPort(t *testing.T, st *meters.State, view machine.View) *testPort {
 	own := &owner{}
 	own.view.Store(&view)
 	s := &sasPort{link: sas.NewLink(1), own: own, log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		serial: "EGM-TEST", linkCh: make(chan machine.LinkBroadcast, 256), ordersWake: make(chan struct{}, 1)}
+		serial: "EGM-TEST", linkCh: make(chan machine.Event, 256), ordersWake: make(chan struct{}, 1)}
 	s.link.Handler = s
 	info, err := machineInfo(nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.info = info
+	s.info, s.payback = info, topPercent(nil)
 	s.publish(st)
 	p := &testPort{sasPort: s, t: t, now: time.Unix(1_800_000_000, 0)}
 	p.poll(sas.GeneralPollFrame(2)) // a poll to another machine: the link is in sync

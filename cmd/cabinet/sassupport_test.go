@@ -55,16 +55,19 @@ var answeredPolls = []sasRow{
 	{[]byte{0x6F, 0xAF}, "extended meters (two-byte codes)", "as 2F, with a size byte per value, widened so no meter rolls over"},
 	{[]byte{0x7E}, "current date and time", "the cabinet's clock"},
 	{[]byte{0x7F}, "set date and time", "ACK and logged; the cabinet keeps the operating system's clock"},
-	{[]byte{0x80, 0x86}, "progressive broadcast, one level or several", "ACK when addressed (never to a broadcast); the values of the --link-group levels go to the machine; an addressed single level confirms a hit's award"},
+	{[]byte{0x80, 0x86}, "progressive broadcast, one level or several", "ACK when addressed (never to a broadcast); the values of the --link-group levels go to the machine; with --link-award addressed, an addressed single level confirms the award of the hit reported then (never above the value the cabinet showed)"},
 	{[]byte{0x83}, "cumulative progressive wins", "every progressive win paid, in cents, for game 0"},
-	{[]byte{0x85, 0x87}, "SAS progressive win amount, multiple amounts", "the hits on linked levels waiting for the controller's confirmation, from the ledger"},
+	{[]byte{0x84}, "progressive win amount", "the last progressive win paid: group (0 for the local jackpot), level, amount in cents"},
+	{[]byte{0x85, 0x87}, "SAS progressive win amount, multiple amounts", "the hits on linked levels not yet paid, from the ledger; with --link-award broadcast (the default) a hit is paid the value shown once the host moves on after reading it"},
 	{[]byte{0x94}, "remote handpay reset", "addr 94 status CRC: 00 reset (recorded as the SAS host's, the handpay alone: no tilt cleared, no service session ended), 01 unable (meter fault), 02 no handpay pending"},
 	{[]byte{0xA0}, "enabled features", "for game 0: meters when won, extended meters, 40 ms polling, multiple progressive wins with a link group"},
+	{[]byte{0xB4}, "wager category information", "for game 0: category 0 total coin-in, category 1 the coin-in of bets that could win a linked level (what the link controller feeds its levels from), with the top bet's RTP"},
 }
 
 var pollSamples = map[byte]string{
 	0x08: "1F000000 01", 0x0E: "00", 0x21: "3412", 0x2F: "03 0000 05", 0x6F: "04 0000 0500", 0xAF: "04 0000 0500",
 	0x7F: "01022026 123000", 0x80: "01 01 0000001000", 0x86: "07 01 01 0000001000", 0x83: "0000", 0xA0: "0000",
+	0xB4: "0000 0001",
 }
 
 var silentPolls = []sasRow{
@@ -74,7 +77,6 @@ var silentPolls = []sasRow{
 	{[]byte{0x7C, 0x7D}, "ticket data, ticket expiration", "its tickets carry the machine's own text"},
 	{[]byte{0x72, 0x73, 0x74}, "AFT transfer, registration, lock", "no electronic transfers"},
 	{[]byte{0x6E}, "component authentication", "the ROM signature (21) is the check"},
-	{[]byte{0x84}, "progressive win amount (non-SAS progressive)", "hits are reported with 85/87; the code is in the framing table for hosts only"},
 }
 
 // Every other long poll gets no answer either, as SAS wants for a poll a

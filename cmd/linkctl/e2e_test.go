@@ -55,17 +55,21 @@ type casino struct {
 
 const group = 7
 
-func newCasino(t *testing.T, secondHit string) *casino {
+// newCasino starts the casino; award is the cabinets' award mode
+// (broadcast or addressed), on the cabinets and in the configuration.
+func newCasino(t *testing.T, secondHit, award string) *casino {
 	cs := &casino{t: t, ctlData: t.TempDir(), resetMC: 1000_00 * jackpot.MillicentsPerCent, rate: 50_000}
 	cs.cabArgs = []string{"--paytable-dir", cabinettest.LinkPaytableDir(t, "../.."), "--paytable", "t-link", "--jackpot", "off",
-		"--sas-addr", "1", "--sas-pty", "--link-group", fmt.Sprint(group), "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "10000000"}
+		"--sas-addr", "1", "--sas-pty", "--link-group", fmt.Sprint(group), "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "10000000",
+		"--link-award", award, "--link-second-hit", secondHit}
 	var channels []string
 	for i := range 2 {
 		data := t.TempDir()
 		cs.cabData = append(cs.cabData, data)
 		c := cabinettest.Start(t, filepath.Join(binDir, "cabinet"), data, cs.cabArgs...)
 		cs.cabs = append(cs.cabs, c)
-		channels = append(channels, fmt.Sprintf(`{"name": "line-%d", "pty": %q, "cabinets": [{"id": "egm-%d", "addr": 1, "levels": ["mega", "minor"]}]}`, i, c.SASTTY(), i))
+		channels = append(channels, fmt.Sprintf(`{"name": "line-%d", "pty": %q, "cabinets": [{"id": "egm-%d", "addr": 1, "levels": ["mega", "minor"], "award": %q}]}`,
+			i, c.SASTTY(), i, award))
 	}
 	cs.config = filepath.Join(t.TempDir(), "linkctl.json")
 	cfg := fmt.Sprintf(`{"controller": "casino-test", "group": %d, "broadcast_ms": 200, "meter_ms": 300, "settle_ms": 150,
@@ -182,9 +186,16 @@ func cabinetLedger(t *testing.T, data string) *meters.State {
 
 // Two cabinets, one controller: values reach both screens, contributions
 // follow the coin-in meters, hits are awarded once and paid by the cabinet
-// that won them, whatever was SIGKILLed in the middle of a hit.
+// that won them, whatever was SIGKILLed in the middle of a hit; in both
+// award modes.
 func TestTwoCabinetsHitsExactlyOnce(t *testing.T) {
-	cs := newCasino(t, "wins-reset")
+	for _, award := range []string{"addressed", "broadcast"} {
+		t.Run(award, func(t *testing.T) { twoCabinetsHitsExactlyOnce(t, award) })
+	}
+}
+
+func twoCabinetsHitsExactlyOnce(t *testing.T, award string) {
+	cs := newCasino(t, "wins-reset", award)
 	for i, c := range cs.cabs {
 		c.WaitFor(fmt.Sprintf("cabinet %d to show the linked value", i), func(v machine.View) bool {
 			return len(v.Jackpots) == 1 && v.Jackpots[0].Cents >= 1000_00 && v.MaxLevel == 1
@@ -207,14 +218,17 @@ func TestTwoCabinetsHitsExactlyOnce(t *testing.T) {
 		t.Logf("hit %d on cabinet %d", k+1, winner)
 	}
 	// The link cut (the controller frozen) for more than 5 s: both
-	// cabinets report it and refuse the linked bet; restored, they play it.
+	// cabinets report it and refuse the linked bet, and play the lower one
+	// (which must feed nothing); restored, they play the linked bet.
 	cs.ctl.Process.Signal(syscall.SIGSTOP)
 	for i, c := range cs.cabs {
 		c.WaitFor(fmt.Sprintf("cabinet %d to see the link down", i), func(v machine.View) bool { return v.LinkDown && v.MaxLevel == 0 })
-		if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnMaxBet}); r.View.Level != 0 {
-			t.Fatalf("cabinet %d played the linked bet with the link down: %+v", i, r)
+		for range 5 {
+			if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnMaxBet}); r.View.Level != 0 {
+				t.Fatalf("cabinet %d played the linked bet with the link down: %+v", i, r)
+			}
+			c.WaitIdle()
 		}
-		c.WaitIdle()
 	}
 	cs.ctl.Process.Signal(syscall.SIGCONT)
 	for i, c := range cs.cabs {
@@ -225,10 +239,11 @@ func TestTwoCabinetsHitsExactlyOnce(t *testing.T) {
 	cs.stopController(syscall.SIGTERM)
 
 	// The cabinets' ledgers: what they paid, nothing left pending.
-	var coinIn, paid int64
+	var coinIn, linked, paid int64
 	for i, d := range cs.cabData {
 		st := cabinetLedger(t, d)
 		coinIn += st.Get(meters.CoinIn)
+		linked += st.LinkedCoinIn
 		paid += st.Get(meters.MachinePaidProgressive)
 		if len(st.PendingHits) != 0 {
 			t.Fatalf("cabinet %d still has hits pending: %v", i, st.PendingHits)
@@ -243,10 +258,13 @@ func TestTwoCabinetsHitsExactlyOnce(t *testing.T) {
 	}
 	mega, _ := st.Level("mega")
 	if mega.Meters.Hits < 3 || mega.Meters.Awarded != paid*jackpot.MillicentsPerCent {
-		t.Fatalf("controller: %d hits, %d millicents awarded; the cabinets were paid %d cents", mega.Meters.Hits, mega.Meters.Awarded, paid)
+		logb, _ := os.ReadFile(filepath.Join(cs.ctlData, "linkctl.log"))
+		t.Fatalf("controller: %d hits, %d millicents awarded; the cabinets were paid %d cents\n%s", mega.Meters.Hits, mega.Meters.Awarded, paid, logb)
 	}
-	if mega.Meters.QualifyingBets != coinIn {
-		t.Fatalf("controller counted %d cents of bets, the cabinets' coin-in is %d", mega.Meters.QualifyingBets, coinIn)
+	// Only the bets that could win the level feed it: not those the
+	// cabinets took at the lower bet while the link was down.
+	if mega.Meters.QualifyingBets != linked || linked >= coinIn {
+		t.Fatalf("controller counted %d cents of bets; the cabinets' coin-in is %d, %d of it at the linked bet", mega.Meters.QualifyingBets, coinIn, linked)
 	}
 	if !r.Holds || !r.Total.Holds {
 		t.Fatalf("identity does not hold: %+v", r.Total)
@@ -272,7 +290,7 @@ func linkctl(t *testing.T, args ...string) (int, string) {
 // a transfer of a level nobody can win into another (nothing created or
 // lost), verification, and a report signed by the inspector.
 func TestTransferVerifyAndSignedReport(t *testing.T) {
-	cs := newCasino(t, "split")
+	cs := newCasino(t, "split", "addressed")
 	cs.cabs[0].WaitFor("the linked value", func(v machine.View) bool { return v.MaxLevel == 1 })
 	cs.play(0, 30)
 	time.Sleep(800 * time.Millisecond) // a meter reading after the last game
@@ -297,6 +315,17 @@ func TestTransferVerifyAndSignedReport(t *testing.T) {
 	code, out := linkctl(t, "transfer", cs.ctlData, "--from", "minor", "--to", "mega", "--all", "--who", "op-1", "--why", "level minor retired: no paytable wins it")
 	if code != 0 || !strings.Contains(out, "moved") {
 		t.Fatalf("transfer: %d %s", code, out)
+	}
+	// A rebase (after a RAM clear, or a change of the coin-in meter read):
+	// recorded with who and why, and only then.
+	if code, out := linkctl(t, "rebase", cs.ctlData, "--machine", "egm-1", "--coin-in", "0", "--games", "0", "--who", "op-1"); code == 0 {
+		t.Fatalf("a rebase without a reason was accepted: %s", out)
+	}
+	if code, out := linkctl(t, "rebase", cs.ctlData, "--machine", "egm-1", "--coin-in", "0", "--games", "0", "--who", "op-1", "--why", "RAM clear"); code != 0 {
+		t.Fatalf("rebase: %d %s", code, out)
+	}
+	if m, _ := ledgerState(t, cs.ctlData).Machine("egm-1"); m.Rebases != 1 || m.CoinIn != 0 {
+		t.Fatalf("after the rebase: %+v", m)
 	}
 	if code, out := linkctl(t, "verify", cs.ctlData); code != 0 || !strings.HasPrefix(out, "VERIFIED") {
 		t.Fatalf("verify: %d %s", code, out)

@@ -46,17 +46,44 @@ Usage:
       reserve + overflow, to the millicent, from a full verification of the
       ledger. With --key, FILE.sig holds the report's Ed25519 signature.
 
+  linkctl super-report --config FILE [--json] [--key INSPECTOR.key --out FILE]
+      What the superjackpot group of FILE's superjackpot section holds in
+      trust, read from etcd at one revision: per shared level and in total
+      the liability (current + reserve + overflow), seed funding,
+      contributions, awards and the identity, to the millicent; the claims
+      paid, which must add up to the awards; each controller's last batch.
+      With --key, FILE.sig holds the report's Ed25519 signature. Exit
+      status 0 = everything adds up.
+
+  linkctl super-transfer --config FILE --id ID --from LEVEL --to LEVEL --who NAME --why TEXT [--all | --current MC --reserve MC --overflow MC] [--close]
+      Moves value between two levels of the superjackpot group in etcd
+      (regulation rule 6): one transaction, nothing created or lost, who
+      and why recorded with it under ID. Running it again with the same ID
+      finds it made; the same ID with anything else changed is refused.
+
   linkctl verify DIR [--pub controller.pub]
       Checks every record, the hash chain, the signed checkpoints and every
       invariant of the fold. Exit status 0 = verified.
 
+  linkctl reconcile DIR --config FILE --cabinet ID=LEDGER [--cabinet ...] [--no-etcd] [--json]
+      Compares, award by award (cabinet, level, game), what each cabinet
+      paid (LEDGER: its ledger directory, DATA/ledger or an inspector's
+      copy), what the controller awarded and saw confirmed (DIR) and, for
+      a shared level, what etcd paid (the configuration's superjackpot
+      section), and prints every disagreement in cents. Ledgers that each
+      verify can still disagree with each other. Exit status 0 = they agree.
+
   linkctl transfer DIR --from LEVEL --to LEVEL --who NAME --why TEXT [--all | --current MC --reserve MC --overflow MC] [--close]
   linkctl fund DIR --level LEVEL --cents N --who NAME --why TEXT
+  linkctl rebase DIR --machine ID --coin-in CENTS --games N --who NAME --why TEXT
       Operator actions on a stopped controller's ledger (regulation rule 6:
       value that cannot be awarded goes to another level; nothing is
       created or lost). Each is a ledger record with who, when and why.
+      rebase sets a cabinet's meter baseline without contributing: after
+      a RAM clear, or when its coin_in source changes (linked or total).
 
-DIR is the controller's data directory. report and verify never modify it.
+DIR is the controller's data directory. report, verify and reconcile never
+modify it (nor the cabinets' ledgers).
 `
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -87,7 +114,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		reserve = fs.Int64("reserve", 0, "millicents of the reserve to transfer")
 		overf   = fs.Int64("overflow", 0, "millicents of the overflow to transfer")
 		cents   = fs.Int64("cents", 0, "whole cents to fund")
+		noEtcd  = fs.Bool("no-etcd", false, "do not read etcd's claims (reconcile)")
+		id      = fs.String("id", "", "the transfer's ID, kept for a retry (super-transfer)")
+		machine = fs.String("machine", "", "cabinet ID (rebase)")
+		coinIn  = fs.Int64("coin-in", 0, "the cabinet's coin-in meter now, cents (rebase)")
+		games   = fs.Uint64("games", 0, "the cabinet's games-played meter now (rebase)")
+		cabs    cabinetDirs
 	)
+	fs.Var(&cabs, "cabinet", "ID=DIR: a cabinet's ID in the configuration and its ledger directory (reconcile; repeat for each)")
 	// The directory may come first, before the flags.
 	dir := ""
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
@@ -100,13 +134,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		dir = fs.Arg(0)
 	}
 	switch cmd {
+	case "super-report":
+		return superReport(*config, *asJSON, *keyFile, *outFile, stdout, stderr)
+	case "super-transfer":
+		t := jackpot.Transfer{At: time.Now().UnixNano(), From: *from, To: *to, All: *all, Close: *closeLv,
+			Current: *current, Reserve: *reserve, Overflow: *overf, Who: *who, Why: *why}
+		return superTransfer(*config, *id, t, stdout, stderr)
 	case "run":
 		if *config == "" || *data == "" {
 			fmt.Fprintln(stderr, "linkctl run: --config and --data are required")
 			return 2
 		}
 		return serve(*config, *data, stderr)
-	case "report", "verify", "transfer", "fund":
+	case "report", "verify", "transfer", "fund", "reconcile", "rebase":
 		if dir == "" {
 			fmt.Fprintf(stderr, "linkctl %s: the data directory is required\n", cmd)
 			return 2
@@ -134,6 +174,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case "report":
 		return report(dir, *pubFile, *asJSON, *keyFile, *outFile, stdout, stderr)
+	case "reconcile":
+		return reconcileLedgers(*config, dir, cabs, *noEtcd, *asJSON, stdout, stderr)
 	case "transfer":
 		t := ledger.Transfer{At: time.Now().UnixNano(), From: *from, To: *to, All: *all, Close: *closeLv,
 			CurrentMC: *current, ReserveMC: *reserve, OverflowMC: *overf, Who: *who, Why: *why}
@@ -141,6 +183,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "fund":
 		f := ledger.Fund{At: time.Now().UnixNano(), Level: *level, AmountMC: *cents * jackpot.MillicentsPerCent, Who: *who, Why: *why}
 		return operate(dir, f, stdout, stderr)
+	case "rebase":
+		r := ledger.Rebase{At: time.Now().UnixNano(), Machine: *machine, CoinIn: *coinIn, GamesPlayed: *games, Who: *who, Why: *why}
+		return operate(dir, r, stdout, stderr)
 	}
 	return 0
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,9 +18,11 @@ import (
 	"github.com/openegm/cabinet/internal/etcdtest"
 	"github.com/openegm/cabinet/jackpot"
 	"github.com/openegm/cabinet/jackpot/ledger"
+	"github.com/openegm/cabinet/jackpot/link"
 	"github.com/openegm/cabinet/jackpot/super"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/reels"
 )
 
 // superCasino is one casino of a superjackpot group: one cabinet, feeding
@@ -36,19 +40,23 @@ const (
 	superReset  = 1000_00 // cents
 )
 
-func newSuperCasino(t *testing.T, cl *etcdtest.Cluster, id, cabID string) *superCasino {
+// newSuperCasino starts a casino of the group; superOpts are more fields
+// of its superjackpot section (`"confirm_ms": 2000`).
+func newSuperCasino(t *testing.T, cl *etcdtest.Cluster, id, cabID, award string, superOpts ...string) *superCasino {
 	cs := &superCasino{casino: &casino{t: t, ctlData: t.TempDir()}, id: id, cabID: cabID, proxies: cl.Proxies(t)}
 	cs.cabArgs = []string{"--paytable-dir", cabinettest.LinkPaytableDir(t, "../.."), "--paytable", "t-link", "--jackpot", "off",
-		"--sas-addr", "1", "--sas-pty", "--link-group", fmt.Sprint(group), "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "10000000"}
+		"--sas-addr", "1", "--sas-pty", "--link-group", fmt.Sprint(group), "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "10000000",
+		"--link-award", award}
 	data := t.TempDir()
 	cs.cabData = []string{data}
 	cs.cabs = []*cabinettest.Cabinet{cabinettest.Start(t, filepath.Join(binDir, "cabinet"), data, cs.cabArgs...)}
 	cs.config = filepath.Join(t.TempDir(), "linkctl.json")
 	cfg := fmt.Sprintf(`{"controller": %q, "group": %d, "broadcast_ms": 200, "meter_ms": 300,
   "levels": [{"id": "super", "sas_level": 1, "reset_cents": %d, "rate_ppm": 50000, "second_hit": "wins-reset"}],
-  "channels": [{"name": "line", "pty": %q, "cabinets": [{"id": %q, "addr": 1, "levels": ["super"]}]}],
-  "superjackpot": {"etcd": ["%s"], "prefix": %q, "levels": ["super"], "batch_ms": 200}}`,
-		id, group, superReset, cs.cabs[0].SASTTY(), cabID, strings.Join(cs.proxies.Addrs(), `", "`), superPrefix)
+  "channels": [{"name": "line", "pty": %q, "cabinets": [{"id": %q, "addr": 1, "levels": ["super"], "award": %q}]}],
+  "superjackpot": {"etcd": ["%s"], "prefix": %q, "levels": ["super"], "batch_ms": 200%s}}`,
+		id, group, superReset, cs.cabs[0].SASTTY(), cabID, award, strings.Join(cs.proxies.Addrs(), `", "`), superPrefix,
+		strings.Join(append([]string{""}, superOpts...), ", "))
 	if err := os.WriteFile(cs.config, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +69,23 @@ func newSuperCasino(t *testing.T, cl *etcdtest.Cluster, id, cabID string) *super
 }
 
 func (cs *superCasino) cab() *cabinettest.Cabinet { return cs.cabs[0] }
+
+// waitAnswered waits until the controller has every claim answered by etcd
+// and every award confirmed by its cabinet.
+func (cs *superCasino) waitAnswered() {
+	cs.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st := ledgerState(cs.t, cs.ctlData)
+		if len(st.PendingSuperClaims()) == 0 && len(st.PendingPayouts()) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			cs.t.Fatalf("%s: claims %v unanswered, payouts %v unconfirmed", cs.id, st.PendingSuperClaims(), st.PendingPayouts())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
 
 // waitPaid waits until the cabinet has no hit pending and plays the
 // linked bet.
@@ -121,14 +146,22 @@ func opCtx(t *testing.T) context.Context {
 // once, what it awarded is what the cabinets paid, both cabinets show its
 // value, and both ledgers verify and agree with etcd.
 func TestSuperjackpotTwoCasinos(t *testing.T) {
+	for _, award := range []string{"addressed", "broadcast"} {
+		t.Run(award, func(t *testing.T) { superjackpotTwoCasinos(t, award) })
+	}
+}
+
+func superjackpotTwoCasinos(t *testing.T, award string) {
 	began := time.Now()
 	cl := etcdtest.New(t)
 	obs, err := super.New(cl.Client(t), superPrefix, "observer")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := newSuperCasino(t, cl, "casino-a", "egm-a")
-	b := newSuperCasino(t, cl, "casino-b", "egm-b")
+	// Cut off from etcd, each cabinet must be able to play until it wins:
+	// a bound on the value's age (confirm_ms) well above the time that takes.
+	a := newSuperCasino(t, cl, "casino-a", "egm-a", award, `"confirm_ms": 60000`)
+	b := newSuperCasino(t, cl, "casino-b", "egm-b", award, `"confirm_ms": 60000`)
 	both := []*superCasino{a, b}
 	for _, cs := range both {
 		cs.waitShown(1)
@@ -165,8 +198,14 @@ func TestSuperjackpotTwoCasinos(t *testing.T) {
 	// are recorded and not confirmed when it is SIGKILLed. Restarted (still
 	// cut off), then let back, it sends them again, unchanged.
 	a.proxies.SetMode(etcdtest.Refuse)
-	play(t, a.cab(), 0, 20)             // a hit waits until casino-a is back
-	time.Sleep(1500 * time.Millisecond) // a reading after the last game, then a batch round
+	play(t, a.cab(), 0, 20) // a hit waits until casino-a is back (or, paid by the cabinet, its claim does)
+	// A reading after the last game, then a batch round: the worker may
+	// first spend its etcd timeout on a claim it cannot send.
+	for deadline := time.Now().Add(20 * time.Second); len(ledgerState(t, a.ctlData).Unsent()) == 0; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("casino-a, cut off, recorded no batch in 20 s")
+		}
+	}
 	a.stopController(syscall.SIGKILL)
 	unsent := ledgerState(t, a.ctlData).Unsent()
 	if len(unsent) == 0 {
@@ -179,7 +218,11 @@ func TestSuperjackpotTwoCasinos(t *testing.T) {
 	a.waitShown(2)
 
 	// 3. Both cut off; each cabinet wins the superjackpot meanwhile (its
-	// hit waits, locked); both let back at once: the claims race in etcd.
+	// hit waits, locked, or is paid what it showed); both let back at once:
+	// the claims race in etcd.
+	for _, cs := range both {
+		cs.waitAnswered()
+	}
 	a.proxies.SetMode(etcdtest.Refuse)
 	b.proxies.SetMode(etcdtest.Refuse)
 	won := []bool{false, false}
@@ -206,18 +249,25 @@ func TestSuperjackpotTwoCasinos(t *testing.T) {
 	for _, cs := range both {
 		cs.waitPaid()
 	}
-	after, err := obs.History(opCtx(t))
-	if err != nil {
-		t.Fatal(err)
+	var after []super.Claimed
+	for deadline := time.Now().Add(30 * time.Second); len(after) < len(history)+2; time.Sleep(50 * time.Millisecond) {
+		if after, err = obs.History(opCtx(t)); err != nil {
+			t.Fatal(err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("claims in etcd: %d before the race, %d now", len(history), len(after))
+		}
 	}
 	race := after[len(history):]
 	if len(race) != 2 || race[0].Machine == race[1].Machine || race[1].Order != race[0].Order+1 {
 		t.Fatalf("claims paid after both came back: %+v", race)
 	}
-	// Each award is what the level held when etcd committed it: the first
-	// takes the value before the race plus what came in until its claim
-	// (its own casino's coin-in sent first); the second only the reset
-	// value plus what came in between the two.
+	// Each award is what the level held when etcd committed it, held to
+	// what the cabinet showed (addressed mode: the first takes the value
+	// before the race plus what came in until its claim, its own casino's
+	// coin-in sent first; the second only the reset value plus what came in
+	// between the two), or exactly what the cabinet showed and paid
+	// (broadcast mode).
 	var batches []super.Contributed
 	for _, cs := range both {
 		bl, err := obs.Batches(opCtx(t), cs.id)
@@ -235,14 +285,16 @@ func TestSuperjackpotTwoCasinos(t *testing.T) {
 		return mc
 	}
 	lv, _ := before.Level("super")
-	want1 := jackpot.Cents(lv.Meters.Current+between(before.Revision, race[0].Revision)) * jackpot.MillicentsPerCent
-	want2 := jackpot.Cents(superReset*jackpot.MillicentsPerCent+between(race[0].Revision, race[1].Revision)) * jackpot.MillicentsPerCent
-	if race[0].Amount != want1 || race[1].Amount != want2 {
-		t.Fatalf("the race paid %s %d and %s %d millicents; want %d (the full value) and %d (the reset value and what came in between)",
-			race[0].Machine, race[0].Amount, race[1].Machine, race[1].Amount, want1, want2)
+	want1 := jackpot.ShownAward(jackpot.Cents(lv.Meters.Current+between(before.Revision, race[0].Revision))*jackpot.MillicentsPerCent,
+		race[0].Shown, award == "broadcast")
+	want2 := jackpot.ShownAward(jackpot.Cents(superReset*jackpot.MillicentsPerCent+between(race[0].Revision, race[1].Revision))*jackpot.MillicentsPerCent,
+		race[1].Shown, award == "broadcast")
+	if race[0].Shown == 0 || race[1].Shown == 0 || race[0].Paid != (award == "broadcast") || race[0].Amount != want1 || race[1].Amount != want2 {
+		t.Fatalf("the race paid %s %d and %s %d millicents, shown %d and %d cents; want %d and %d",
+			race[0].Machine, race[0].Amount, race[1].Machine, race[1].Amount, race[0].Shown, race[1].Shown, want1, want2)
 	}
-	t.Logf("both cut off with a hit each; back at once: %s claimed first and won all the level held, %d cents (order %d, revision %d); %s then won the reset value and what came in between, %d cents (order %d, revision %d); the level showed %d cents before",
-		race[0].Machine, race[0].Cents(), race[0].Order, race[0].Revision, race[1].Machine, race[1].Cents(), race[1].Order, race[1].Revision, lv.Cents)
+	t.Logf("%s mode; both cut off with a hit each; back at once: %s claimed first, showed %d cents, won %d cents (order %d, revision %d); %s then showed %d cents, won %d cents (order %d, revision %d); the level held %d cents before",
+		award, race[0].Machine, race[0].Shown, race[0].Cents(), race[0].Order, race[0].Revision, race[1].Machine, race[1].Shown, race[1].Cents(), race[1].Order, race[1].Revision, lv.Cents)
 
 	// 4. The end: every cent of coin-in in etcd once, both cabinets show
 	// etcd's value.
@@ -252,7 +304,7 @@ func TestSuperjackpotTwoCasinos(t *testing.T) {
 	for {
 		for i, cs := range both {
 			st := cabinetLedger(t, cs.cabData[0])
-			coin[i], paid[i] = st.Get(meters.CoinIn), st.Get(meters.MachinePaidProgressive)
+			coin[i], paid[i] = st.LinkedCoinIn, st.Get(meters.MachinePaidProgressive)
 			if len(st.PendingHits) != 0 {
 				t.Fatalf("%s still has hits pending: %v", cs.cabID, st.PendingHits)
 			}
@@ -269,7 +321,7 @@ func TestSuperjackpotTwoCasinos(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 	}
 	if pool.QualifyingBets != coin[0]+coin[1] {
-		t.Fatalf("etcd's pool counted %d cents of bets; the cabinets' coin-in is %d + %d", pool.QualifyingBets, coin[0], coin[1])
+		t.Fatalf("etcd's pool counted %d cents of bets; the cabinets' linked coin-in is %d + %d", pool.QualifyingBets, coin[0], coin[1])
 	}
 	for _, cs := range both {
 		cs.cab().WaitFor(cs.cabID+" to show etcd's value", func(v machine.View) bool {
@@ -336,4 +388,82 @@ func TestSuperjackpotTwoCasinos(t *testing.T) {
 		t.Fatalf("etcd: %d millicents contributed, %d hits; the ledgers: %d, %d", pool.Contributions, pool.Hits, contributed, answered)
 	}
 	t.Logf("%d + %d cents of coin-in, %d hits paid %d cents in all, in %s", coin[0], coin[1], pool.Hits, paid[0]+paid[1], time.Since(began).Round(time.Millisecond))
+}
+
+// A controller that cannot reach etcd (a silent partition) stops showing
+// its cabinets a superjackpot value etcd has not confirmed within the bound
+// (confirm_ms): the cabinet reports the link down and takes the bet that
+// could win it away. Let back, the value returns and so does the bet.
+// Before the bound, the cabinet showed the last value as long as the
+// partition lasted, though another casino could have won it meanwhile.
+// Then the operator's commands against etcd: the group's signed report
+// (liability, seed funding, the identity), and a transfer to another level
+// of the group, made once though run twice, that keeps the liability.
+func TestSuperjackpotBoundReportAndTransfer(t *testing.T) {
+	cl := etcdtest.New(t)
+	a := newSuperCasino(t, cl, "casino-a", "egm-a", "broadcast", `"confirm_ms": 2000`)
+	a.waitShown(1)
+	a.proxies.SetMode(etcdtest.Blackhole)
+	cut := time.Now()
+	a.cab().WaitFor("the link down", func(v machine.View) bool { return v.LinkDown && v.MaxLevel == 0 })
+	t.Logf("the cabinet took the superjackpot bet away %v after its controller was cut off (bound 2 s, then the cabinet's 5 s)",
+		time.Since(cut).Round(time.Millisecond))
+	if r := a.cab().Send(cabinettest.Command{Cmd: "press", Button: machine.BtnMaxBet}); r.Refused == "" && r.View.Level != 0 {
+		t.Fatalf("the superjackpot bet played with the value unconfirmed: %+v", r.View)
+	}
+	a.cab().WaitIdle()
+	a.proxies.SetMode(etcdtest.Pass)
+	a.waitPaid()
+
+	// The group's signed report, read from etcd by an operator's linkctl.
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, doc := filepath.Join(t.TempDir(), "inspector.key"), filepath.Join(t.TempDir(), "super.json")
+	os.WriteFile(key, reels.EncodeKey(priv), 0o600)
+	if code, out := linkctl(t, "super-report", "--config", a.config, "--key", key, "--out", doc); code != 0 {
+		t.Fatalf("super-report: %d %s", code, out)
+	}
+	body, _ := os.ReadFile(doc)
+	sig, _ := os.ReadFile(doc + ".sig")
+	r, err := link.VerifySuperReport(body, sig, pub)
+	if err != nil || !r.Holds || len(r.Levels) != 1 || r.Levels[0].SeedFunding < superReset*jackpot.MillicentsPerCent {
+		t.Fatalf("signed superjackpot report: %+v %v", r, err)
+	}
+	if code, out := linkctl(t, "super-report", "--config", a.config); code != 0 || !strings.Contains(out, "HOLDS") {
+		t.Fatalf("super-report: %d %s", code, out)
+	}
+
+	// Rule 6: 300.00 € of the level's value moved to another level of the
+	// group (fed by other machines), once though the command runs twice,
+	// nothing created or lost: the signed report before and after.
+	z, err := super.New(cl.Client(t), superPrefix, "casino-z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zcfg := jackpot.Config{ResetValue: superReset * jackpot.MillicentsPerCent, Rate: 50_000, Trigger: jackpot.TriggerPaytable, SecondHit: jackpot.SecondHitWinsReset}
+	if _, err := z.Init(opCtx(t), "super-z", zcfg, 0, "casino-z", 1); err != nil {
+		t.Fatal(err)
+	}
+	transfer := []string{"super-transfer", "--config", a.config, "--id", "rule6-1", "--from", "super", "--to", "super-z",
+		"--current", "30000000", "--who", "op-1", "--why", "machines moved to the other group"}
+	for range 2 {
+		if code, out := linkctl(t, transfer...); code != 0 || !strings.Contains(out, "moved 30000000 millicents from super to super-z") {
+			t.Fatalf("super-transfer: %d %s", code, out)
+		}
+	}
+	if code, out := linkctl(t, "super-report", "--config", a.config, "--key", key, "--out", doc); code != 0 {
+		t.Fatalf("super-report after the transfer: %d %s", code, out)
+	}
+	body, _ = os.ReadFile(doc)
+	sig, _ = os.ReadFile(doc + ".sig")
+	after, err := link.VerifySuperReport(body, sig, pub)
+	if err != nil || !after.Holds || len(after.Levels) != 2 {
+		t.Fatalf("report after the transfer: %+v %v", after, err)
+	}
+	if after.Total.Liability != r.Total.Liability+superReset*jackpot.MillicentsPerCent || after.Levels[0].TransferredOut != 300_00*jackpot.MillicentsPerCent ||
+		after.Levels[1].TransferredIn != 300_00*jackpot.MillicentsPerCent || after.Levels[0].Current != r.Levels[0].Current-300_00*jackpot.MillicentsPerCent {
+		t.Fatalf("after the transfer: %+v; before %+v (the new level was seeded with %d cents)", after, r, superReset)
+	}
 }

@@ -28,7 +28,9 @@
 //     baseline without contributing, after a RAM clear.
 //   - Hit: paytable hits on a level, awarded at once in the order given
 //     (jackpot Hit for each claim, then Award, under the level's SecondHit
-//     rule). Award pays a mystery hit that a reading triggered, with the
+//     rule, each amount held to what the machine showed, or exactly that
+//     when the machine paid it itself: Claim.Paid; the same for a
+//     SuperClaim in etcd). Award pays a mystery hit that a reading triggered, with the
 //     next target. Confirmed records that the machine acknowledged an award.
 //   - Fund and Transfer (who and why required; a transfer moves captive
 //     value between local levels, nothing created or lost).
@@ -108,7 +110,10 @@
 //	DIR/log/             the walog
 //	DIR/snapshot-0, -1   the state every SnapshotEvery records (start-up only)
 //
-// Verify checks a directory for an inspector without writing to it: the
+// Awards lists every award ever made (the state keeps the last per machine
+// and level), for a reconciliation with the cabinets (package
+// jackpot/reconcile). Verify checks a directory for an inspector without
+// writing to it: the
 // log's frames, chain and signatures, and a fold of every record from the
 // first. State.Report gives, per level and in total, the liability
 // (current + reserve + overflow), contributions, seed funding, awards,

@@ -211,7 +211,7 @@ func (l *Ledger) replay(r walog.Record) error {
 	if err != nil {
 		return &Fault{Seq: r.Seq, Entry: -1, Err: err}
 	}
-	if err := foldLogged(l.state, Type(r.Type), recs); err != nil {
+	if err := foldLogged(l.state, Type(r.Type), recs, nil); err != nil {
 		err.Seq = r.Seq
 		return err
 	}
@@ -221,7 +221,8 @@ func (l *Ledger) replay(r walog.Record) error {
 
 // foldLogged folds the records of one log record, which must all apply
 // and change something; the state is not restored on error (a fault).
-func foldLogged(s *State, typ Type, recs []Record) *Fault {
+// each, if not nil, sees every record with its result.
+func foldLogged(s *State, typ Type, recs []Record, each func(Record, Result)) *Fault {
 	t := s.begin()
 	t.noUndo = true
 	for i, rec := range recs {
@@ -235,6 +236,9 @@ func foldLogged(s *State, typ Type, recs []Record) *Fault {
 		}
 		if err != nil {
 			return &Fault{Entry: entry, Err: err}
+		}
+		if each != nil {
+			each(rec, res)
 		}
 	}
 	if err := t.check(); err != nil {

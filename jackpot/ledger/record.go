@@ -150,13 +150,22 @@ type Hit struct {
 	Claims []Claim `json:"claims"`
 }
 
-// Claim is one machine's hit in a Hit record.
+// Claim is one machine's hit in a Hit record. Claimed is the amount the
+// machine showed and reported: the award is the level's second-hit rule's
+// amount held to it (a machine never pays more than it showed), or, with
+// Paid, exactly it (the machine paid it already, as a standard SAS machine
+// pays the value it showed once the host has read the hit).
 type Claim struct {
 	Machine string `json:"machine"`
 	Game    uint64 `json:"game"`    // the game number on that machine
 	Bet     int64  `json:"bet"`     // cents; at least the level's minimum hit bet
-	Claimed int64  `json:"claimed"` // cents: the amount the machine showed, for the record
+	Claimed int64  `json:"claimed"` // cents: the amount the machine showed (0: none, no limit)
+	Paid    bool   `json:"paid,omitempty"`
 }
+
+// Award is what a claim is paid, in millicents, given the second-hit
+// rule's amount for it.
+func (c Claim) Award(rule int64) int64 { return jackpot.ShownAward(rule, c.Claimed, c.Paid) }
 
 // Award pays the pending claim of a level that a Meters reading brought to
 // its mystery target. Target is the next hit value, drawn by the caller with
@@ -240,8 +249,9 @@ type SuperClaim struct {
 	Machine      string `json:"machine"`
 	Game         uint64 `json:"game"`           // the game number on that machine
 	Bet          int64  `json:"bet"`            // cents (0..MaxBet, as Store.Claim takes it)
-	Claimed      int64  `json:"claimed"`        // cents: the amount the machine showed, for the record
+	Claimed      int64  `json:"claimed"`        // cents: the amount the machine showed (see Claim)
 	NextTargetMC int64  `json:"next_target_mc"` // mystery: the next target, drawn before the claim; 0 for paytable
+	Paid         bool   `json:"paid,omitempty"` // the machine paid Claimed already (see Claim)
 }
 
 // SuperClaimed records etcd's answer to a SuperClaim (super.Claimed): the
@@ -265,6 +275,9 @@ const (
 	EventStart       = "start"        // the controller started
 	EventStop        = "stop"         // the controller stopped in order
 	EventNote        = "note"         // an operator's note
+	// EventIdentity: a line answered with a machine other than the one
+	// configured on it; nothing was broadcast, read or awarded there.
+	EventIdentity = "identity"
 )
 
 // Event is a fact that moves no money.
@@ -471,6 +484,9 @@ func (r Hit) validate() error {
 		if err := nonNeg("claimed amount", c.Claimed); err != nil {
 			return err
 		}
+		if c.Paid && c.Claimed == 0 {
+			return bad("hit on level %q by machine %q game %d: paid by the machine, but no amount claimed", r.Level, c.Machine, c.Game)
+		}
 		for _, p := range r.Claims[:i] {
 			if p.Machine == c.Machine && p.Game == c.Game {
 				return bad("hit on level %q: machine %q game %d claimed twice", r.Level, c.Machine, c.Game)
@@ -567,6 +583,9 @@ func (r SuperClaim) validate() error {
 	if err := nonNeg("claimed amount", r.Claimed); err != nil {
 		return err
 	}
+	if r.Paid && r.Claimed == 0 {
+		return bad("super claim on level %q by machine %q game %d: paid by the machine, but no amount claimed", r.Level, r.Machine, r.Game)
+	}
 	if r.NextTargetMC < 0 || r.NextTargetMC%jackpot.MillicentsPerCent != 0 {
 		return bad("super claim on level %q by machine %q game %d: next target %d millicents: want whole cents, at least 0",
 			r.Level, r.Machine, r.Game, r.NextTargetMC)
@@ -597,9 +616,9 @@ func (r SuperClaimed) validate() error {
 
 func (r Event) validate() error {
 	switch r.Code {
-	case EventLogRepaired, EventStart, EventStop, EventNote:
+	case EventLogRepaired, EventStart, EventStop, EventNote, EventIdentity:
 	default:
-		return bad("event code %q is not one of %q", r.Code, []string{EventLogRepaired, EventStart, EventStop, EventNote})
+		return bad("event code %q is not one of %q", r.Code, []string{EventLogRepaired, EventStart, EventStop, EventNote, EventIdentity})
 	}
 	return checkText("detail", r.Detail, MaxWhyLen, false)
 }

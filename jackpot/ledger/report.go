@@ -188,6 +188,10 @@ func sum(xs ...int64) *big.Int {
 	return t
 }
 
+// FiguresOf are the figures of a level's meters (withTransfers) or of a
+// total's (transfers cancel): the superjackpot's report uses them too.
+func FiguresOf(m jackpot.Meters, withTransfers bool) Figures { return figures(m, withTransfers) }
+
 // figures fills the figures of meters m; withTransfers for one level.
 func figures(m jackpot.Meters, withTransfers bool) Figures {
 	f := Figures{QualifyingBets: m.QualifyingBets, Contributions: m.Contributions, HiddenContributions: m.HiddenContributions,
@@ -312,13 +316,33 @@ func (r *Report) MarshalDocument() ([]byte, error) {
 	if err := r.Check(); err != nil {
 		return nil, err
 	}
+	return Document(r)
+}
+
+// Document is v's canonical document: JSON indented by two spaces with a
+// final newline (what a report's signature covers).
+func Document(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// DecodeDocument decodes a signed document strictly into v and checks it
+// is in its canonical form.
+func DecodeDocument(doc []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("link report: %w", err)
+	}
+	if canon, err := Document(v); err != nil || !bytes.Equal(canon, doc) {
+		return fmt.Errorf("link report: the document is not in its canonical form")
+	}
+	return nil
 }
 
 // SignReport returns the report's canonical document and its signature
@@ -326,15 +350,37 @@ func (r *Report) MarshalDocument() ([]byte, error) {
 // line — what meterread report --key writes to FILE.sig. The key is an
 // inspector's or operator's key (a parsheet keygen key).
 func SignReport(r *Report, key ed25519.PrivateKey) (doc, sig []byte, err error) {
-	if len(key) != ed25519.PrivateKeySize {
-		return nil, nil, fmt.Errorf("link report: signing key is %d bytes, not %d", len(key), ed25519.PrivateKeySize)
-	}
 	doc, err = r.MarshalDocument()
 	if err != nil {
 		return nil, nil, err
 	}
-	sig = []byte(base64.StdEncoding.EncodeToString(ed25519.Sign(key, doc)) + "\n")
-	return doc, sig, nil
+	sig, err = SignDocument(doc, key)
+	return doc, sig, err
+}
+
+// SignDocument returns the signature file content of a document: the
+// Ed25519 signature of its bytes, base64, one line.
+func SignDocument(doc []byte, key ed25519.PrivateKey) ([]byte, error) {
+	if len(key) != ed25519.PrivateKeySize {
+		return nil, fmt.Errorf("link report: signing key is %d bytes, not %d", len(key), ed25519.PrivateKeySize)
+	}
+	return []byte(base64.StdEncoding.EncodeToString(ed25519.Sign(key, doc)) + "\n"), nil
+}
+
+// VerifyDocument checks a signature file's content against a document's
+// exact bytes.
+func VerifyDocument(doc, sig []byte, pub ed25519.PublicKey) error {
+	if len(pub) != ed25519.PublicKeySize {
+		return fmt.Errorf("link report: public key is %d bytes, not %d", len(pub), ed25519.PublicKeySize)
+	}
+	raw, err := base64.StdEncoding.Strict().DecodeString(string(bytes.TrimSpace(sig)))
+	if err != nil || len(raw) != ed25519.SignatureSize {
+		return fmt.Errorf("link report: the signature is not one line of base64 of %d bytes", ed25519.SignatureSize)
+	}
+	if !ed25519.Verify(pub, doc, raw) {
+		return ErrBadSignature
+	}
+	return nil
 }
 
 // ErrBadSignature is a report whose signature does not verify.
@@ -344,28 +390,15 @@ var ErrBadSignature = errors.New("link report: signature does not verify")
 // white space ignored) over the document's exact bytes with pub, then the
 // document itself: strictly decoded, canonical, and consistent (Check).
 func VerifyReport(doc, sig []byte, pub ed25519.PublicKey) (*Report, error) {
-	if len(pub) != ed25519.PublicKeySize {
-		return nil, fmt.Errorf("link report: public key is %d bytes, not %d", len(pub), ed25519.PublicKeySize)
-	}
-	raw, err := base64.StdEncoding.Strict().DecodeString(string(bytes.TrimSpace(sig)))
-	if err != nil || len(raw) != ed25519.SignatureSize {
-		return nil, fmt.Errorf("link report: the signature is not one line of base64 of %d bytes", ed25519.SignatureSize)
-	}
-	if !ed25519.Verify(pub, doc, raw) {
-		return nil, ErrBadSignature
-	}
-	var r Report
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		return nil, fmt.Errorf("link report: %w", err)
-	}
-	canon, err := r.MarshalDocument()
-	if err != nil {
+	if err := VerifyDocument(doc, sig, pub); err != nil {
 		return nil, err
 	}
-	if !bytes.Equal(canon, doc) {
-		return nil, fmt.Errorf("link report: the document is not in its canonical form")
+	var r Report
+	if err := DecodeDocument(doc, &r); err != nil {
+		return nil, err
+	}
+	if err := r.Check(); err != nil {
+		return nil, err
 	}
 	return &r, nil
 }

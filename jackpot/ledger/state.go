@@ -810,7 +810,12 @@ func (t *txn) hit(r Hit, res *Result) error {
 			return fmt.Errorf("machine %q game %d: %w", c.Machine, c.Game, err)
 		}
 	}
-	jr, err := t.op(jackpot.Award{Level: r.Level, At: r.At})
+	rule := t.s.pools.RuleAmounts(r.Level)
+	amounts := make([]int64, len(fresh))
+	for i, c := range fresh {
+		amounts[i] = c.Award(rule[i])
+	}
+	jr, err := t.op(jackpot.Award{Level: r.Level, Amounts: amounts, At: r.At})
 	if err != nil {
 		return err
 	}

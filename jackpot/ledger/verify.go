@@ -69,7 +69,7 @@ func Verify(dir string, pub ed25519.PublicKey) (*Verdict, error) {
 	if !rep.OK && len(rep.Problems) == 0 {
 		v.Problems = append(v.Problems, "log verification failed")
 	}
-	st, folded, err := foldCopy(logDir)
+	st, folded, err := foldCopy(logDir, nil)
 	v.Folded = folded
 	if err != nil {
 		v.Problems = append(v.Problems, err.Error())
@@ -82,8 +82,8 @@ func Verify(dir string, pub ed25519.PublicKey) (*Verdict, error) {
 
 // foldCopy folds every record of the log in logDir, read from a private
 // copy (opening a log takes a lock and may cut a torn tail: never on the
-// inspector's input).
-func foldCopy(logDir string) (*State, uint64, error) {
+// inspector's input). each, if not nil, sees every record with its result.
+func foldCopy(logDir string, each func(Record, Result)) (*State, uint64, error) {
 	tmp, err := os.MkdirTemp("", "linkledger-verify-")
 	if err != nil {
 		return nil, 0, err
@@ -107,7 +107,7 @@ func foldCopy(logDir string) (*State, uint64, error) {
 		if err != nil {
 			return &Fault{Seq: r.Seq, Entry: -1, Err: err}
 		}
-		if f := foldLogged(st, Type(r.Type), recs); f != nil {
+		if f := foldLogged(st, Type(r.Type), recs, each); f != nil {
 			f.Seq = r.Seq
 			return f
 		}

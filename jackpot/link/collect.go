@@ -9,7 +9,7 @@ import (
 	"github.com/openegm/cabinet/jackpot/ledger"
 )
 
-var errMeters = errors.New("the cabinet did not send coin-in and games played")
+var errMeters = errors.New("the cabinet did not send the meters asked for")
 
 // hitClaim is a reported hit on its way to the ledger.
 type hitClaim struct {
@@ -56,6 +56,17 @@ func (c *Controller) collect(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// recordPaid records at once a hit the cabinet pays itself (broadcast
+// award mode): its amount is what the cabinet showed, whatever else
+// happens on the level, and the cabinet will not report it again.
+func (c *Controller) recordPaid(h hitClaim) {
+	if c.sup != nil && c.cfg.shared(h.level) {
+		c.sup.recordPaid(h)
+		return
+	}
+	c.record(h.level, []ledger.Claim{h.claim}, h.at)
 }
 
 // record commits one Hit with its claims. Claims already recorded are

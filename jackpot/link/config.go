@@ -8,17 +8,29 @@
 //
 //   - every BroadcastEvery, a global 0x86 with every level's value (cents);
 //   - per cabinet, a general poll; every MeterEvery, and at once when the
-//     cabinet raises 0x56, its coin-in and games-played meters (0x2F), which
-//     the ledger turns into contributions by their delta (a lost or repeated
-//     reading can neither lose nor double money);
+//     cabinet raises 0x56, its games-played meter (0x2F) and its linked
+//     coin-in, the coin-in of the bets that could win a linked level (0xB4
+//     wager category 1; or the total coin-in, for a machine without it),
+//     which the ledger turns into contributions by their delta (a lost or
+//     repeated reading can neither lose nor double money), so a bet that
+//     cannot win the levels feeds nothing;
 //   - its reported hits (0x87): each is identified by cabinet, level and
 //     games played (the cabinet is locked while a hit waits, so that meter
 //     stands still), and hits arriving within Settle of each other on one
 //     level are recorded in one Hit, in arrival order, under the level's
-//     second-hit rule;
-//   - the award confirmed by an addressed single-level 0x80 carrying the
-//     amount, repeated until the cabinet no longer reports the hit (it has
-//     committed the payment); then the ledger records the confirmation.
+//     second-hit rule (addressed-mode cabinets);
+//   - a hit is identified by the games-played meter read right after the
+//     0x87 (and, for an addressed-mode cabinet, also right before it and
+//     equal): the cabinet plays no game while a hit is pending;
+//   - a cabinet in addressed award mode is told its award by an addressed
+//     single-level 0x80 carrying the amount (the rule's amount, never more
+//     than the value the cabinet showed), sent only while the cabinet
+//     reports that very hit and repeated until it no longer does (it has
+//     committed the payment); then the ledger records the confirmation. A
+//     cabinet in broadcast award mode (standard SAS, the default) pays the
+//     value it showed once the controller has read the hit: the claim is
+//     recorded at once as paid by the cabinet (Claim.Paid), and confirmed
+//     when the cabinet no longer reports it.
 //
 // A level listed in the configuration's "superjackpot" section is shared
 // with the controllers of other casinos through an etcd cluster (package
@@ -78,13 +90,23 @@ type Super struct {
 	Prefix  string   `json:"prefix"` // "/superjackpot/<group>/"
 	Levels  []string `json:"levels"` // IDs from Levels
 	BatchMS int      `json:"batch_ms,omitempty"`
+	// ConfirmMS bounds how old a shared level's value may be: one etcd has
+	// not confirmed for longer is not broadcast (the cabinets then take
+	// the level away after their 5 s).
+	ConfirmMS int `json:"confirm_ms,omitempty"`
 }
 
-// DefaultBatch is how often coin-in goes out to a shared level by default.
-const DefaultBatch = 500 * time.Millisecond
+// Defaults of the superjackpot section.
+const (
+	DefaultBatch   = 500 * time.Millisecond // how often coin-in goes out to a shared level
+	DefaultConfirm = 10 * time.Second       // how old a shared level's value may be
+)
 
 // BatchEvery is the configured batch interval.
 func (s Super) BatchEvery() time.Duration { return ms(s.BatchMS, DefaultBatch) }
+
+// ConfirmEvery is the configured bound on a shared value's age.
+func (s Super) ConfirmEvery() time.Duration { return ms(s.ConfirmMS, DefaultConfirm) }
 
 // shared reports whether level id is a superjackpot level.
 func (c Config) shared(id string) bool { return c.Super != nil && slices.Contains(c.Super.Levels, id) }
@@ -115,12 +137,47 @@ type Channel struct {
 	Cabinets []Cabinet `json:"cabinets"`
 }
 
-// Cabinet is a machine on a channel and the levels it feeds.
+// Cabinet is a machine on a channel and the levels it feeds. Award is how
+// the cabinet pays its linked hits, as set on it (--link-award): AwardBroadcast
+// (the default, standard SAS: the cabinet pays the value it showed once the
+// controller has read the hit) or AwardAddressed (the cabinet waits for the
+// controller's amount, an addressed 0x80).
+//
+// Serial is the serial number the cabinet reports (SAS 0x54; the cabinet's
+// --machine-id): when given, the controller reads it whenever it (re)opens
+// the line or the cabinet stops answering, and a line on which another
+// machine answers gets no broadcast, and that machine no reading, claim or
+// award. Without it a line reused by another machine cannot be noticed.
+//
+// CoinIn is the coin-in the cabinet's levels are fed from: CoinInLinked (the
+// default) is the coin-in of the bets that could win a linked level, which
+// the cabinet reports as wager category 1 of SAS 0xB4, so that a bet that
+// cannot win the levels (a lower bet, or the one forced while the link is
+// down) feeds nothing; CoinInTotal is the total coin-in meter, for a
+// machine without that category. A ledger whose baseline is the other
+// meter needs a Rebase (linkctl rebase) when this changes.
 type Cabinet struct {
 	ID     string   `json:"id"`
 	Addr   int      `json:"addr"`
 	Levels []string `json:"levels"`
+	Award  string   `json:"award,omitempty"`
+	Serial string   `json:"serial,omitempty"`
+	CoinIn string   `json:"coin_in,omitempty"`
 }
+
+// Coin-in meters a cabinet's levels are fed from.
+const (
+	CoinInLinked = "linked"
+	CoinInTotal  = "total"
+)
+
+// Award modes of a cabinet.
+const (
+	AwardBroadcast = "broadcast"
+	AwardAddressed = "addressed"
+)
+
+func (c Cabinet) broadcast() bool { return c.Award == "" || c.Award == AwardBroadcast }
 
 // Defaults.
 const (
@@ -218,6 +275,12 @@ func (c Config) validate() error {
 			if len(cab.Levels) == 0 {
 				return fmt.Errorf("%s: feeds no level", w)
 			}
+			if cab.CoinIn != "" && cab.CoinIn != CoinInLinked && cab.CoinIn != CoinInTotal {
+				return fmt.Errorf("%s: coin_in %q: want %s (the default) or %s", w, cab.CoinIn, CoinInLinked, CoinInTotal)
+			}
+			if cab.Award != "" && cab.Award != AwardBroadcast && cab.Award != AwardAddressed {
+				return fmt.Errorf("%s: award %q: want %s (the default) or %s, as the cabinet's --link-award", w, cab.Award, AwardBroadcast, AwardAddressed)
+			}
 			for _, lv := range cab.Levels {
 				if !ids[lv] {
 					return fmt.Errorf("%s: unknown level %q", w, lv)
@@ -234,6 +297,25 @@ func (c Config) validate() error {
 	if c.Super != nil {
 		if err := c.Super.validate(c); err != nil {
 			return fmt.Errorf("superjackpot: %w", err)
+		}
+	}
+	return c.validateAwards()
+}
+
+// validateAwards refuses a split level fed by a cabinet that pays its hits
+// itself (broadcast award mode): splitting needs the controller's amount.
+func (c Config) validateAwards() error {
+	for i, ch := range c.Channels {
+		for j, cab := range ch.Cabinets {
+			if !cab.broadcast() {
+				continue
+			}
+			for _, lv := range cab.Levels {
+				if k := slices.IndexFunc(c.Levels, func(l Level) bool { return l.ID == lv }); c.Levels[k].SecondHit == "split" {
+					return fmt.Errorf("channels[%d] (%s) cabinets[%d] (%s): level %q splits near-simultaneous hits, which needs the controller's amount: the cabinet must have \"award\": %q (and --link-award addressed)",
+						i, ch.Name, j, cab.ID, lv, AwardAddressed)
+				}
+			}
 		}
 	}
 	return nil
@@ -287,6 +369,9 @@ func (s Super) validate(c Config) error {
 	}
 	if s.BatchMS != 0 && (s.BatchMS < 50 || s.BatchMS > 60_000) {
 		return fmt.Errorf("batch_ms %d: want 50-60000 (0: %v)", s.BatchMS, DefaultBatch)
+	}
+	if s.ConfirmMS != 0 && (s.ConfirmMS < 1500 || s.ConfirmMS > 120_000) {
+		return fmt.Errorf("confirm_ms %d: want 1500-120000 (0: %v)", s.ConfirmMS, DefaultConfirm)
 	}
 	switch len(s.Levels) {
 	case 0:

@@ -232,7 +232,20 @@ func (c *Controller) pollLine(ctx context.Context, ch Channel, port sas.Port) er
 	lastAnswer := c.now()
 	for ctx.Err() == nil {
 		now := c.now()
-		if now.Sub(last) >= c.cfg.BroadcastEvery() {
+		// The cabinets are asked who they are before the first broadcast
+		// on a line just opened: a line that another machine answers gets
+		// none.
+		answered := false
+		for _, s := range sessions {
+			if err := s.step(ctx); err != nil {
+				c.count(func(st *Stats) { st.PollErrors++ })
+				c.log.Debug("poll", "cabinet", s.cab.ID, "err", err)
+			} else {
+				answered = true
+			}
+		}
+		wrong := slices.ContainsFunc(sessions, func(s *session) bool { return s.wrong })
+		if !wrong && now.Sub(last) >= c.cfg.BroadcastEvery() {
 			if err := bcast.Broadcast(byte(c.cfg.Group), c.values(), true); err != nil {
 				return err
 			}
@@ -243,15 +256,6 @@ func (c *Controller) pollLine(ctx context.Context, ch Channel, port sas.Port) er
 				}
 			})
 			last = now
-		}
-		answered := false
-		for _, s := range sessions {
-			if err := s.step(ctx); err != nil {
-				c.count(func(st *Stats) { st.PollErrors++ })
-				c.log.Debug("poll", "cabinet", s.cab.ID, "err", err)
-			} else {
-				answered = true
-			}
 		}
 		if answered {
 			lastAnswer = now

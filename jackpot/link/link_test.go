@@ -14,7 +14,7 @@ import (
 const sample = `{"controller": "casino-1", "group": 3,
  "levels": [{"id": "mega", "sas_level": 1, "reset_cents": 100000, "rate_ppm": 10000, "second_hit": "split"}],
  "channels": [{"name": "bank-a", "pty": "/dev/null", "cabinets": [
-   {"id": "egm-1", "addr": 1, "levels": ["mega"]}, {"id": "egm-2", "addr": 2, "levels": ["mega"]}]}]}`
+   {"id": "egm-1", "addr": 1, "levels": ["mega"], "award": "addressed"}, {"id": "egm-2", "addr": 2, "levels": ["mega"], "award": "addressed"}]}]}`
 
 func TestParseConfig(t *testing.T) {
 	c, err := ParseConfig("linkctl.json", []byte(sample))
@@ -30,6 +30,8 @@ func TestParseConfig(t *testing.T) {
 		"level twice":      {`"sas_level": 1`, `"sas_level": 40`, "sas_level 40"},
 		"address twice":    {`"addr": 2`, `"addr": 1`, "address 1"},
 		"unknown level":    {`"addr": 2, "levels": ["mega"]`, `"addr": 2, "levels": ["giga"]`, `unknown level "giga"`},
+		"unknown award":    {`"addr": 2, "levels": ["mega"], "award": "addressed"`, `"addr": 2, "levels": ["mega"], "award": "poll"`, `award "poll"`},
+		"split broadcast":  {`"addr": 2, "levels": ["mega"], "award": "addressed"`, `"addr": 2, "levels": ["mega"]`, `level "mega" splits`},
 		"two line kinds":   {`"pty": "/dev/null",`, `"pty": "/dev/null", "tcp": "h:1",`, "exactly one of"},
 		"trailing garbage": {`"bank-a"`, `"bank-a"`, "data after"},
 	} {

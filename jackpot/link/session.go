@@ -2,6 +2,8 @@ package link
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -18,25 +20,107 @@ type session struct {
 	cl        *host.Client
 	nextMeter time.Time
 	games     uint64 // games played at the last reading
-	read      bool   // games is from this step
 	topBet    int64  // cents, from 0x1F; 0 until read
 	reported  bool   // the cabinet reported hits at the last look
+	// identified: the cabinet reported the configured serial since the
+	// line was opened and has answered every poll since; wrong: another
+	// machine answered, to be asked again at recheck.
+	identified bool
+	wrong      bool
+	recheck    time.Time
+	// recovered: the first look on the line just opened was made (see
+	// recover).
+	recovered bool
+}
+
+// errWrongMachine is a step refused because another machine answers.
+var errWrongMachine = errors.New("another machine answers at the cabinet's address")
+
+// recheckWrong is how often a line with the wrong machine is asked again.
+const recheckWrong = 2 * time.Second
+
+// identify reads the serial number of the machine at the cabinet's address
+// (0x54) unless it was read since the line was opened and the machine has
+// answered since. Another serial marks the session wrong: the controller
+// neither broadcasts on the line nor reads, claims or awards there, and
+// records the fact once in its ledger.
+func (s *session) identify(now time.Time) error {
+	if s.cab.Serial == "" || s.identified {
+		return nil
+	}
+	if s.wrong && now.Before(s.recheck) {
+		return errWrongMachine
+	}
+	info, err := s.cl.SASInfo()
+	if err != nil {
+		return err
+	}
+	if info.Serial != s.cab.Serial {
+		s.recheck = now.Add(recheckWrong)
+		if !s.wrong {
+			s.wrong = true
+			detail := fmt.Sprintf("cabinet %s (address %d) should report serial %q, the machine there reports %q; nothing broadcast, read or awarded on its line",
+				s.cab.ID, s.cab.Addr, s.cab.Serial, info.Serial)
+			s.c.log.Error("another machine on the line", "cabinet", s.cab.ID, "expected", s.cab.Serial, "found", info.Serial)
+			s.c.ledger.Commit(ledger.Event{At: now.UnixNano(), Code: ledger.EventIdentity, Detail: detail})
+		}
+		return errWrongMachine
+	}
+	if s.wrong {
+		s.c.log.Info("the configured machine is back on the line", "cabinet", s.cab.ID, "serial", info.Serial)
+	}
+	s.wrong, s.identified = false, true
+	return nil
 }
 
 // sasDenomCents are SAS denomination codes in cents (the common ones).
 var sasDenomCents = map[byte]int64{0x01: 1, 0x02: 5, 0x03: 10, 0x04: 25, 0x05: 50, 0x06: 100, 0x07: 500, 0x08: 1000,
 	0x09: 2000, 0x0A: 10000, 0x0B: 20, 0x0C: 200, 0x0D: 250, 0x0E: 2500, 0x0F: 5000, 0x12: 2, 0x13: 3}
 
+// step polls the cabinet once and, when it has hits to report or awards
+// to be told, looks at them.
+//
+// A hit is identified by cabinet, level and game, and the game comes from
+// the games-played meter: a cabinet plays no game while a hit is pending,
+// so that meter, read just before the hits (0x87) and again just after,
+// and equal both times, is their game. A look during which the meter moved
+// is dropped and made again at the next step (the cabinet reports its hits
+// until they are paid): only a verified look claims hits, sends an
+// addressed-mode cabinet its amounts, or confirms a payment.
+//
+// A broadcast-mode cabinet (standard SAS) pays its hits the value it
+// reported once the controller has received the report and moved on
+// again: the reading after the hits is the receipt, the poll after it
+// starts the payment. Their claim is therefore recorded at once, with the
+// game read just before (a game that starts and ends with a hit within the
+// few milliseconds between the two polls would defeat that; the reading
+// after says so, and reconcile shows it), so that a controller that dies
+// at any moment of the look has the claim or leaves the hits unpaid.
 func (s *session) step(ctx context.Context) error {
+	err := s.look()
+	if err != nil && !errors.Is(err, errWrongMachine) {
+		s.identified = false // whoever answers next is asked who it is
+	}
+	return err
+}
+
+func (s *session) look() error {
+	if err := s.identify(s.c.now()); err != nil {
+		return err
+	}
+	if !s.recovered && s.cab.broadcast() {
+		if err := s.recover(); err != nil {
+			return err
+		}
+		s.recovered = true
+	}
 	g, err := s.cl.GeneralPoll()
 	if err != nil {
 		return err
 	}
 	now := s.c.now()
 	pending := s.payouts()
-	hit := g.Exception == sas.ExcProgressiveLevelHit
-	look := hit || s.reported || len(pending) > 0
-	s.read = false
+	look := g.Exception == sas.ExcProgressiveLevelHit || s.reported || len(pending) > 0
 	if look || !now.Before(s.nextMeter) {
 		if err := s.readMeters(now); err != nil {
 			return err
@@ -47,15 +131,66 @@ func (s *session) step(ctx context.Context) error {
 	if !look {
 		return nil
 	}
+	if err := s.machineInfo(); err != nil {
+		return err // a claim needs the bet: look when it is known
+	}
+	before := s.games
 	wins, err := s.cl.ProgressiveWins()
 	if err != nil {
 		return err
 	}
 	s.reported = len(wins.Wins) > 0
-	if s.reported && s.read {
-		s.claim(wins, now)
+	if !s.reported && len(pending) == 0 {
+		return nil
 	}
-	return s.confirm(wins, pending, now)
+	paid := s.reported && s.cab.broadcast()
+	if paid {
+		// Recorded before the next poll, which starts their release: a
+		// controller that dies after it, and whose successor's first poll
+		// would end it, has them in its ledger already.
+		s.claim(wins, before, now)
+	}
+	game, err := s.gamesPlayed()
+	if err != nil {
+		return err
+	}
+	if game != before {
+		if paid {
+			s.c.log.Error("games played moved while the hits were read: a game started and won in between, and the claim names the game before it; reconcile will show it",
+				"cabinet", s.cab.ID, "claimed_game", before, "games_played", game)
+		} else {
+			s.c.log.Debug("games played moved while the hits were read; read again", "cabinet", s.cab.ID, "before", before, "after", game)
+		}
+		return nil
+	}
+	if s.reported && !paid {
+		s.claim(wins, game, now)
+	}
+	return s.confirm(wins, game, pending, now)
+}
+
+// recover is the first look at a broadcast-mode cabinet on a line just
+// opened: its hits first (0x87), then its games played. A controller that
+// died in the middle of a look left the cabinet with hits read and not yet
+// released, which the next polls release, whoever sends them; this look
+// sees them in its first reply, reads their game in its second (the
+// cabinet still holds them while it answers it) and records them before
+// anything else.
+func (s *session) recover() error {
+	now := s.c.now()
+	wins, err := s.cl.ProgressiveWins()
+	if err != nil {
+		return err
+	}
+	game, err := s.gamesPlayed()
+	if err != nil || len(wins.Wins) == 0 {
+		return err
+	}
+	if err := s.machineInfo(); err != nil {
+		return err
+	}
+	s.claim(wins, game, now)
+	return nil
 }
 
 // payouts are this cabinet's awards recorded and not yet confirmed paid.
@@ -72,9 +207,15 @@ func (s *session) payouts() []ledger.Payout {
 }
 
 // readMeters commits the cabinet's coin-in and games-played meters: the
-// ledger contributes the coin-in delta to the cabinet's levels.
+// ledger contributes the coin-in delta to the cabinet's levels. The coin-in
+// is the linked coin-in (0xB4 wager category 1) unless the cabinet is
+// configured with the total coin-in meter.
 func (s *session) readMeters(now time.Time) error {
-	ms, err := s.cl.SelectedMeters(0, []sas.MeterCode{sas.MeterTotalCoinIn, sas.MeterGamesPlayed}, false)
+	codes := []sas.MeterCode{sas.MeterGamesPlayed}
+	if s.cab.CoinIn == CoinInTotal {
+		codes = append(codes, sas.MeterTotalCoinIn)
+	}
+	ms, err := s.cl.SelectedMeters(0, codes, false)
 	if err != nil {
 		return err
 	}
@@ -88,8 +229,18 @@ func (s *session) readMeters(now time.Time) error {
 			games, found = m.Value, found+1
 		}
 	}
-	if found != 2 {
+	if found != len(codes) {
 		return errMeters
+	}
+	if s.cab.CoinIn != CoinInTotal {
+		w, err := s.cl.WagerCategory(0, 1)
+		if err != nil {
+			return err
+		}
+		if w.Size == 0 {
+			return fmt.Errorf("cabinet %s has no wager category 1 (linked coin-in): configure \"coin_in\": %q for it", s.cab.ID, CoinInTotal)
+		}
+		coinIn = w.CoinIn
 	}
 	res, err := s.c.ledger.Commit(ledger.Meters{At: now.UnixNano(), Machine: s.cab.ID, CoinIn: int64(coinIn), GamesPlayed: games})
 	if err != nil {
@@ -99,27 +250,54 @@ func (s *session) readMeters(now time.Time) error {
 	if !res.Repeat {
 		s.c.count(func(st *Stats) { st.Readings++ })
 	}
-	s.games, s.read = games, true
+	s.games = games
 	return nil
 }
 
-// claim hands the cabinet's reported hits to the collector, identified by
-// cabinet, level and the games played just read.
-func (s *session) claim(wins sas.ProgressiveWins, now time.Time) {
-	if s.topBet == 0 {
-		if mi, err := s.cl.MachineInfo(); err == nil {
-			s.topBet = max(1, int64(mi.MaxBet)) * max(1, sasDenomCents[mi.Denomination])
-		} else {
-			return
-		}
+// gamesPlayed reads the games-played meter alone, in one poll: the reading
+// that follows the hits' read (a broadcast-mode cabinet releases its hits
+// at the poll after it, once their claim is recorded).
+func (s *session) gamesPlayed() (uint64, error) {
+	ms, err := s.cl.SelectedMeters(0, []sas.MeterCode{sas.MeterGamesPlayed}, false)
+	if err != nil {
+		return 0, err
 	}
+	if len(ms) != 1 || ms[0].Code != sas.MeterGamesPlayed {
+		return 0, errMeters
+	}
+	return ms[0].Value, nil
+}
+
+// machineInfo reads the cabinet's top bet (0x1F) once.
+func (s *session) machineInfo() error {
+	if s.topBet != 0 {
+		return nil
+	}
+	mi, err := s.cl.MachineInfo()
+	if err != nil {
+		return err
+	}
+	s.topBet = max(1, int64(mi.MaxBet)) * max(1, sasDenomCents[mi.Denomination])
+	return nil
+}
+
+// claim records the cabinet's reported hits, identified by cabinet, level
+// and game. An addressed-mode cabinet's go to the collector (the level's
+// second-hit rule orders near-simultaneous ones); a broadcast-mode
+// cabinet's are paid at the cabinet already and are recorded at once.
+func (s *session) claim(wins sas.ProgressiveWins, game uint64, now time.Time) {
 	for _, w := range wins.Wins {
 		lv, ok := s.c.cfg.levelBySAS(int(w.Level))
 		if !ok || wins.Group != byte(s.c.cfg.Group) {
 			s.c.log.Error("hit on a level this controller does not run", "cabinet", s.cab.ID, "group", wins.Group, "level", w.Level)
 			continue
 		}
-		hc := hitClaim{level: lv.ID, at: now, claim: ledger.Claim{Machine: s.cab.ID, Game: s.games, Bet: s.topBet, Claimed: int64(w.Amount)}}
+		hc := hitClaim{level: lv.ID, at: now, claim: ledger.Claim{Machine: s.cab.ID, Game: game, Bet: s.topBet, Claimed: int64(w.Amount),
+			Paid: s.cab.broadcast()}}
+		if hc.claim.Paid {
+			s.c.recordPaid(hc)
+			continue
+		}
 		select {
 		case s.c.hits <- hc:
 		default:
@@ -128,21 +306,32 @@ func (s *session) claim(wins sas.ProgressiveWins, now time.Time) {
 	}
 }
 
-// confirm tells the cabinet the amount of each award recorded for it, by
-// an addressed single-level broadcast, for as long as it reports the hit;
-// once it no longer does, it has committed the payment and the ledger
-// records the confirmation.
-func (s *session) confirm(wins sas.ProgressiveWins, pending []ledger.Payout, now time.Time) error {
+// confirm tells an addressed-mode cabinet the amount of each award
+// recorded for it, by an addressed single-level broadcast, for as long as
+// it reports that very hit (same level, and the game just verified); once
+// it no longer reports it (or reports a later game on the level), it has
+// paid it and the ledger records the confirmation. A broadcast-mode
+// cabinet is told nothing: it pays when its report is received.
+func (s *session) confirm(wins sas.ProgressiveWins, game uint64, pending []ledger.Payout, now time.Time) error {
 	for _, p := range pending {
 		lv := slices.IndexFunc(s.c.cfg.Levels, func(l Level) bool { return l.ID == p.Level })
 		if lv < 0 {
 			continue
 		}
 		n := byte(s.c.cfg.Levels[lv].SAS)
-		if slices.ContainsFunc(wins.Wins, func(w sas.LevelValue) bool { return w.Level == n }) {
+		reported := slices.ContainsFunc(wins.Wins, func(w sas.LevelValue) bool { return w.Level == n })
+		switch {
+		case reported && game == p.Game:
+			if s.cab.broadcast() {
+				continue
+			}
 			if err := s.cl.Broadcast(byte(s.c.cfg.Group), []sas.LevelValue{{Level: n, Amount: uint64(p.Amount)}}, false); err != nil {
 				return err
 			}
+			continue
+		case reported && game < p.Game:
+			s.c.log.Error("an award for a game the cabinet has not reached; not sent", "cabinet", s.cab.ID, "level", p.Level,
+				"award_game", p.Game, "games_played", game)
 			continue
 		}
 		res, err := s.c.ledger.Commit(ledger.Confirmed{At: now.UnixNano(), Machine: p.Machine, Level: p.Level, Game: p.Game})

@@ -52,8 +52,10 @@ type superLink struct {
 	claims chan hitClaim
 	op     time.Duration
 
-	mu     sync.Mutex
-	values map[string]int64 // cents, from etcd's last snapshot; none before the first
+	mu        sync.Mutex
+	values    map[string]int64     // cents, from etcd's last snapshot; none before the first
+	confirmed map[string]time.Time // when etcd last confirmed each value (a snapshot)
+	stale     map[string]bool      // a value not confirmed within the bound, not broadcast
 
 	store *super.Store // set by run
 
@@ -63,7 +65,8 @@ type superLink struct {
 }
 
 func newSuperLink(c *Controller) *superLink {
-	s := &superLink{c: c, cfg: *c.cfg.Super, claims: make(chan hitClaim, 64), op: opTimeout, values: map[string]int64{}}
+	s := &superLink{c: c, cfg: *c.cfg.Super, claims: make(chan hitClaim, 64), op: opTimeout, values: map[string]int64{},
+		confirmed: map[string]time.Time{}, stale: map[string]bool{}}
 	for _, lv := range c.cfg.Levels {
 		if c.cfg.shared(lv.ID) {
 			s.levels = append(s.levels, lv)
@@ -72,15 +75,19 @@ func newSuperLink(c *Controller) *superLink {
 	return s
 }
 
-// dial makes the etcd client of the configured endpoints. It does not wait
-// for a connection: an unreachable cluster shows as failed operations.
-func (s *superLink) dial() (*clientv3.Client, error) {
+// dial makes the etcd client of the configured endpoints.
+func (s *superLink) dial() (*clientv3.Client, error) { return DialEtcd(s.cfg) }
+
+// DialEtcd makes the etcd client of a superjackpot section's endpoints. It
+// does not wait for a connection: an unreachable cluster shows as failed
+// operations.
+func DialEtcd(sup Super) (*clientv3.Client, error) {
 	cli, err := clientv3.New(clientv3.Config{
-		Endpoints:            s.cfg.Etcd,
+		Endpoints:            sup.Etcd,
 		DialTimeout:          5 * time.Second,
 		DialKeepAliveTime:    10 * time.Second,
 		DialKeepAliveTimeout: 5 * time.Second,
-		Logger:               zap.NewNop(), // failures are logged by the controller
+		Logger:               zap.NewNop(), // failures are logged by the caller
 		// Reconnect soon after a partition heals (gRPC's default backoff
 		// grows to 2 minutes).
 		DialOptions: []grpc.DialOption{grpc.WithConnectParams(grpc.ConnectParams{
@@ -89,19 +96,32 @@ func (s *superLink) dial() (*clientv3.Client, error) {
 		})},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("superjackpot: etcd client of %v: %w", s.cfg.Etcd, err)
+		return nil, fmt.Errorf("superjackpot: etcd client of %v: %w", sup.Etcd, err)
 	}
 	return cli, nil
 }
 
 // value is a shared level's value to broadcast, in cents; false before
-// etcd's first snapshot of it (the level is then not broadcast, and the
-// cabinets report the link down for it after 5 s).
+// etcd's first snapshot of it, and when etcd has not confirmed it within
+// the configured bound (ConfirmEvery): another casino may have won it
+// meanwhile. The level is then not broadcast, and the cabinets report the
+// link down for it after 5 s and take no bet that could win it.
 func (s *superLink) value(level string) (int64, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v, ok := s.values[level]
-	return v, ok
+	if !ok {
+		return 0, false
+	}
+	if age := s.c.now().Sub(s.confirmed[level]); age > s.cfg.ConfirmEvery() {
+		if !s.stale[level] {
+			s.stale[level] = true
+			s.c.log.Warn("superjackpot value not confirmed by etcd; not broadcast, the cabinets take the level away", "level", level,
+				"cents", v, "unconfirmed_for", age.Round(time.Millisecond), "bound", s.cfg.ConfirmEvery())
+		}
+		return 0, false
+	}
+	return v, true
 }
 
 // offer hands a reported hit on a shared level to the worker. A full queue
@@ -122,7 +142,9 @@ var errFatal = errors.New("superjackpot")
 // a shared level's configuration differs from etcd's, or etcd's record of
 // this controller's batches does not match the ledger.
 func (s *superLink) run(ctx context.Context, cli *clientv3.Client) error {
-	store, err := super.New(cli, s.cfg.Prefix, s.c.cfg.Controller, super.KeepBatches(keepBatches))
+	// The watch reads the pools at least three times within the bound, so
+	// one slow read does not take the level away.
+	store, err := super.New(cli, s.cfg.Prefix, s.c.cfg.Controller, super.KeepBatches(keepBatches), super.WatchResync(s.cfg.ConfirmEvery()/3))
 	if err != nil {
 		return fmt.Errorf("%w: %w", errFatal, err)
 	}
@@ -169,6 +191,7 @@ func (s *superLink) run(ctx context.Context, cli *clientv3.Client) error {
 // watch feeds etcd's snapshots of the pools to the broadcasts.
 func (s *superLink) watch(ctx context.Context) {
 	for snap := range s.store.Watch(ctx) {
+		now := s.c.now()
 		s.mu.Lock()
 		for _, lv := range s.levels {
 			v, ok := snap.Level(lv.ID)
@@ -177,9 +200,13 @@ func (s *superLink) watch(ctx context.Context) {
 			case snap.Err != nil || (ok && v.Closed):
 				delete(s.values, lv.ID) // nothing of them may be shown
 			case ok:
-				s.values[lv.ID] = v.Cents
+				s.values[lv.ID], s.confirmed[lv.ID] = v.Cents, now
 				if !shown {
 					s.c.log.Info("superjackpot value from etcd broadcast", "level", lv.ID, "cents", v.Cents, "revision", snap.Revision)
+				}
+				if s.stale[lv.ID] {
+					s.stale[lv.ID] = false
+					s.c.log.Info("superjackpot value confirmed by etcd again; broadcast", "level", lv.ID, "cents", v.Cents, "revision", snap.Revision)
 				}
 			}
 		}
@@ -378,7 +405,8 @@ func (s *superLink) claim(ctx context.Context, h hitClaim) {
 		}
 		return
 	}
-	res, err := s.c.ledger.Commit(ledger.SuperClaim{At: h.at.UnixNano(), Level: h.level, Machine: cl.Machine, Game: cl.Game, Bet: cl.Bet, Claimed: cl.Claimed})
+	res, err := s.c.ledger.Commit(ledger.SuperClaim{At: h.at.UnixNano(), Level: h.level, Machine: cl.Machine, Game: cl.Game, Bet: cl.Bet,
+		Claimed: cl.Claimed, Paid: cl.Paid})
 	if err != nil {
 		s.complain(fmt.Sprintf("superjackpot claim of cabinet %s game %d refused", cl.Machine, cl.Game), err)
 		return
@@ -388,6 +416,24 @@ func (s *superLink) claim(ctx context.Context, h hitClaim) {
 	}
 	if err := s.sendClaim(ctx, *res.SuperClaim); err != nil && ctx.Err() == nil {
 		s.complain("superjackpot claim not answered; sent again", err)
+	}
+}
+
+// recordPaid records the claim of a hit its cabinet pays itself
+// (broadcast award mode) before anything is sent: the cabinet will not
+// report it again, so it must not wait for etcd. The worker sends it with
+// the other unanswered claims (resendClaims); its award is the amount the
+// cabinet paid.
+func (s *superLink) recordPaid(h hitClaim) {
+	cl := h.claim
+	res, err := s.c.ledger.Commit(ledger.SuperClaim{At: h.at.UnixNano(), Level: h.level, Machine: cl.Machine, Game: cl.Game, Bet: cl.Bet,
+		Claimed: cl.Claimed, Paid: true})
+	if err != nil {
+		s.c.log.Error("superjackpot claim of a hit the cabinet paid refused", "cabinet", cl.Machine, "level", h.level, "game", cl.Game, "err", err)
+		return
+	}
+	if !res.Repeat {
+		s.c.log.Info("superjackpot hit paid by the cabinet recorded", "cabinet", cl.Machine, "level", h.level, "game", cl.Game, "cents", cl.Claimed)
 	}
 }
 
@@ -413,7 +459,8 @@ func (s *superLink) resendClaims(ctx context.Context) {
 // award is then pending for the cabinet, confirmed by its session.
 func (s *superLink) sendClaim(ctx context.Context, sc ledger.SuperClaim) error {
 	octx, cancel := context.WithTimeout(ctx, s.op)
-	r, err := s.store.Claim(octx, super.HitID{Machine: sc.Machine, Game: sc.Game, Level: sc.Level, Bet: sc.Bet, At: sc.At}, sc.NextTargetMC)
+	r, err := s.store.Claim(octx, super.HitID{Machine: sc.Machine, Game: sc.Game, Level: sc.Level, Bet: sc.Bet, At: sc.At,
+		Shown: sc.Claimed, Paid: sc.Paid}, sc.NextTargetMC)
 	cancel()
 	if err != nil {
 		return err

@@ -1,7 +1,10 @@
 package link
 
 import (
+	"bytes"
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -25,7 +28,7 @@ const superSample = `{"controller": "casino-a", "group": 3,
  "levels": [{"id": "super", "sas_level": 1, "reset_cents": 100000, "rate_ppm": 10000, "second_hit": "wins-reset"},
             {"id": "mega", "sas_level": 2, "reset_cents": 5000, "rate_ppm": 10000, "second_hit": "split"}],
  "channels": [{"name": "bank-a", "pty": "/dev/null", "cabinets": [
-   {"id": "egm-1", "addr": 1, "levels": ["super", "mega"]}, {"id": "egm-2", "addr": 2, "levels": ["super"]}]}],
+   {"id": "egm-1", "addr": 1, "levels": ["super", "mega"], "award": "addressed"}, {"id": "egm-2", "addr": 2, "levels": ["super"]}]}],
  "superjackpot": {"etcd": ["10.0.0.1:2379", "10.0.0.2:2379"], "prefix": "/superjackpot/g1/", "levels": ["super"], "batch_ms": 200}}`
 
 func TestParseConfigSuper(t *testing.T) {
@@ -212,8 +215,10 @@ func (cs *casino) shared() ledger.Shared {
 	return sh
 }
 
+// hit hands the collector a claim whose machine showed more than the level
+// can hold in these tests: the award is the level's value, never held back.
 func (cs *casino) hit(m string, game uint64, bet int64) {
-	cs.c.hits <- hitClaim{level: "super", at: time.Now(), claim: ledger.Claim{Machine: m, Game: game, Bet: bet, Claimed: 1}}
+	cs.c.hits <- hitClaim{level: "super", at: time.Now(), claim: ledger.Claim{Machine: m, Game: game, Bet: bet, Claimed: 1_000_000_00}}
 }
 
 func eventually(t *testing.T, what string, ok func() bool) {
@@ -437,15 +442,22 @@ func TestSuperjackpotPartition(t *testing.T) {
 	}
 }
 
-// A shared level configured differently from etcd's stops the controller
-// with an error that says so; so does a ledger that does not know the
-// batches etcd applied for its controller ID.
-func TestSuperjackpotMismatchRefused(t *testing.T) {
+// startedCasino is casino-a, running, on the shared cluster under a prefix
+// of the test's own.
+func startedCasino(t *testing.T) (*etcdtest.Cluster, string, *clientv3.Client, *casino) {
 	cl := testCluster(t)
 	prefix := fmt.Sprintf("/superjackpot/%s-%d/", t.Name(), prefixes.Add(1))
 	cli := cl.Client(t)
 	a := newCasino(t, casinoCfg(t, "casino-a", cl.Endpoints(), prefix), t.TempDir(), cli)
 	a.start()
+	return cl, prefix, cli, a
+}
+
+// A shared level configured differently from etcd's stops the controller
+// with an error that says so; so does a ledger that does not know the
+// batches etcd applied for its controller ID.
+func TestSuperjackpotMismatchRefused(t *testing.T) {
+	cl, prefix, cli, a := startedCasino(t)
 	a.play("egm-1", 0, 1)
 	a.play("egm-1", 1000, 2)
 	eventually(t, "a batch applied", func() bool { return a.shared().Applied == 1 })
@@ -473,4 +485,81 @@ func TestSuperjackpotMismatchRefused(t *testing.T) {
 		t.Fatalf("a new ledger under a used controller ID: %v", err)
 	}
 	t.Logf("refused as expected: %v", err)
+}
+
+// A controller cut off from etcd (a silent partition: nothing answers)
+// stops broadcasting the shared level once etcd has not confirmed its value
+// for the configured bound, and broadcasts it again once etcd does: a value
+// another casino may have won meanwhile is never shown for longer.
+func TestSharedValueWithdrawnWhenUnconfirmed(t *testing.T) {
+	cl := testCluster(t)
+	prefix := fmt.Sprintf("/superjackpot/%s-%d/", t.Name(), prefixes.Add(1))
+	cli, proxies := cl.ProxiedClient(t)
+	cfg := casinoCfg(t, "casino-a", cl.Endpoints(), prefix)
+	cfg.Super.ConfirmMS = 1500
+	a := newCasino(t, cfg, t.TempDir(), cli)
+	a.c.sup.op = time.Second
+	a.start()
+	shown := func() bool { _, ok := a.c.sup.value("super"); return ok }
+	eventually(t, "etcd's value broadcast", shown)
+	for _, mode := range []etcdtest.Mode{etcdtest.Blackhole, etcdtest.Refuse} {
+		cut := time.Now()
+		proxies.SetMode(mode)
+		eventually(t, "the value withdrawn", func() bool { return !shown() })
+		t.Logf("mode %d: withdrawn %v after the cut (bound 1.5 s since etcd's last confirmation)", mode, time.Since(cut).Round(time.Millisecond))
+		time.Sleep(time.Second)
+		if shown() {
+			t.Fatalf("mode %d: broadcast again while cut off", mode)
+		}
+		proxies.SetMode(etcdtest.Pass)
+		eventually(t, "the value broadcast again", shown)
+	}
+}
+
+// The superjackpot's report, read from etcd at one revision: per level the
+// liability, seed funding, contributions and awards with the identity to
+// the millicent, the claims adding up to the awards, per controller; signed
+// by an inspector's key, it verifies, and a changed figure does not.
+func TestSuperReportSignedAgainstEtcd(t *testing.T) {
+	_, prefix, cli, a := startedCasino(t)
+	a.play("egm-1", 0, 1)
+	a.play("egm-1", 12_345_00, 2)
+	a.hit("egm-1", 2, 400)
+	eventually(t, "the batch applied and the claim answered", func() bool { sh := a.shared(); return sh.Unbatched == 0 && sh.Answered == 1 })
+	store, err := super.New(cli, prefix, "inspector")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	audit, err := store.Audit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := BuildSuperReport(prefix, audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Holds || len(r.Levels) != 1 || r.Levels[0].Claims != 1 || r.Levels[0].Hits != 1 || r.Levels[0].QualifyingBets != 12_345_00 ||
+		r.Total.SeedFunding != r.Levels[0].SeedFunding || r.Total.Liability != r.Levels[0].Current+r.Levels[0].Reserve+r.Levels[0].Overflow {
+		t.Fatalf("report %+v", r)
+	}
+	if len(r.Controllers) != 1 || r.Controllers[0].Controller != "casino-a" || r.Controllers[0].LastBatch != a.shared().Applied {
+		t.Fatalf("controllers %+v", r.Controllers)
+	}
+	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
+	doc, sig, err := SignSuperReport(r, priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := VerifySuperReport(doc, sig, pub); err != nil {
+		t.Fatal(err)
+	}
+	changed := bytes.Replace(doc, []byte(fmt.Sprintf(`"seed_funding_mc": %d`, r.Total.SeedFunding)), []byte(`"seed_funding_mc": 1`), 1)
+	if _, err := VerifySuperReport(changed, sig, pub); err == nil {
+		t.Fatal("a changed report verified")
+	}
+	var text bytes.Buffer
+	r.WriteText(&text)
+	t.Logf("\n%s", text.String())
 }

@@ -83,7 +83,7 @@ type Contributed struct {
 }
 
 // HitID identifies a hit (Level, Controller, Machine, Game) and carries
-// its content (Bet, At).
+// its content (Bet, At, and what the machine showed).
 type HitID struct {
 	Controller string `json:"controller"` // empty: the Store's controller
 	Machine    string `json:"machine"`
@@ -91,7 +91,25 @@ type HitID struct {
 	Level      string `json:"level"`
 	Bet        int64  `json:"bet"` // cents: the game's bet (paytable: at least the level's MinHitBet)
 	At         int64  `json:"at"`  // unix nanoseconds, from the caller
+	// Shown is the amount in cents the machine showed and reported (0:
+	// none): a paytable hit wins what the level holds, but never more than
+	// that. With Paid the machine paid Shown already (a SAS progressive
+	// paid at the machine) and the hit wins exactly Shown, the level's
+	// reserve, then the operator, making up what the level does not hold.
+	Shown int64 `json:"shown,omitempty"`
+	Paid  bool  `json:"paid,omitempty"`
 }
+
+// same reports whether h and o are the same hit with the same content.
+// Shown and Paid are left out: claims recorded before they existed were
+// paid without them, and a claim is recorded by its controller before it
+// is sent, so a retry cannot change them.
+func (h HitID) same(o HitID) bool {
+	return h.Controller == o.Controller && h.Machine == o.Machine && h.Game == o.Game && h.Level == o.Level && h.Bet == o.Bet && h.At == o.At
+}
+
+// award is what the hit wins given what the level's rule pays it.
+func (h HitID) award(rule int64) int64 { return jackpot.ShownAward(rule, h.Shown, h.Paid) }
 
 func (h HitID) String() string {
 	return fmt.Sprintf("level %q controller %q machine %q game %d", h.Level, h.Controller, h.Machine, h.Game)
@@ -553,6 +571,9 @@ func (s *Store) Claim(ctx context.Context, h HitID, nextTarget int64) (Claimed, 
 	if h.Bet < 0 || h.Bet > jackpot.MaxBet {
 		return fail(fmt.Errorf("%w: bet %d cents: want 0..%d", ErrInvalid, h.Bet, jackpot.MaxBet))
 	}
+	if h.Shown < 0 || h.Shown > jackpot.MaxAmount/jackpot.MillicentsPerCent || h.Paid && h.Shown == 0 {
+		return fail(fmt.Errorf("%w: shown %d cents, paid %v: want 0..%d cents, more than 0 if paid", ErrInvalid, h.Shown, h.Paid, jackpot.MaxAmount/jackpot.MillicentsPerCent))
+	}
 	where := h.Controller + "/" + h.Machine
 	pk, ck := s.poolKey(), s.claimKey(h)
 	var out Claimed
@@ -563,7 +584,7 @@ func (s *Store) Claim(ctx context.Context, h HitID, nextTarget int64) (Claimed, 
 			if err := decodeJSON(ck, rec.data, &r); err != nil {
 				return nil, err
 			}
-			if r.HitID != h {
+			if !r.HitID.same(h) {
 				return nil, fmt.Errorf("%w: paid with bet %d cents at %d, now claimed with bet %d cents at %d",
 					ErrConflict, r.Bet, r.At, h.Bet, h.At)
 			}
@@ -601,30 +622,20 @@ func (s *Store) Claim(ctx context.Context, h HitID, nextTarget int64) (Claimed, 
 				return nil, err
 			}
 		}
-		res, err := p.Apply(jackpot.Award{Level: h.Level, Target: nextTarget, At: h.At})
+		var amounts []int64
+		if rule := p.RuleAmounts(h.Level); len(rule) == 1 {
+			amounts = []int64{h.award(rule[0])}
+		}
+		res, err := p.Apply(jackpot.Award{Level: h.Level, Target: nextTarget, Amounts: amounts, At: h.At})
 		if err != nil {
 			return nil, err
 		}
 		if len(res.Paid) != 1 || len(res.Changes) != 1 {
 			return nil, fmt.Errorf("award paid %d hits, want 1", len(res.Paid))
 		}
-		state, err := p.MarshalBinary()
-		if err != nil {
-			return nil, err
-		}
 		r.Amount, r.Order, r.PoolSeq = res.Paid[0].Amount, res.Changes[0].After.Hits, res.Seq
-		data, err := json.Marshal(r)
-		if err != nil {
-			return nil, err
-		}
 		out = r
-		return &plan{
-			cmps: []clientv3.Cmp{
-				clientv3.Compare(clientv3.CreateRevision(ck), "=", 0),
-				clientv3.Compare(clientv3.ModRevision(pk), "=", pool.modRev),
-			},
-			ops: []clientv3.Op{clientv3.OpPut(pk, string(state)), clientv3.OpPut(ck, string(data))},
-		}, nil
+		return recordPlan(pk, pool, p, ck, r)
 	})
 	if err != nil {
 		return fail(err)
@@ -633,6 +644,28 @@ func (s *Store) Claim(ctx context.Context, h HitID, nextTarget int64) (Claimed, 
 		out.Revision = rev
 	}
 	return out, nil
+}
+
+// recordPlan writes the pools p (read from pool under pk) and the record
+// rec under key in one transaction, valid only if key does not exist yet
+// and the pools did not change since they were read: an operation made
+// exactly once.
+func recordPlan(pk string, pool value, p *jackpot.Pools, key string, rec any) (*plan, error) {
+	state, err := p.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	return &plan{
+		cmps: []clientv3.Cmp{
+			clientv3.Compare(clientv3.CreateRevision(key), "=", 0),
+			clientv3.Compare(clientv3.ModRevision(pk), "=", pool.modRev),
+		},
+		ops: []clientv3.Op{clientv3.OpPut(pk, string(state)), clientv3.OpPut(key, string(data))},
+	}, nil
 }
 
 // Pools reads the group's pools and the revision at which they last changed.
@@ -730,8 +763,18 @@ func (s *Store) Batches(ctx context.Context, controller string) (BatchLog, error
 func (s *Store) History(ctx context.Context) ([]Claimed, error) {
 	ctx, stop := s.bind(ctx)
 	defer stop()
+	out, err := s.claims(ctx, 0)
+	if err != nil {
+		return nil, fmt.Errorf("super: claim history of %q: %w", s.prefix, err)
+	}
+	return out, nil
+}
+
+// claims reads every paid claim at revision rev (0: the current one), in
+// the order they were paid.
+func (s *Store) claims(ctx context.Context, rev int64) ([]Claimed, error) {
 	var out []Claimed
-	err := s.scan(ctx, s.claimDir(), 0, func(kv *mvccpb.KeyValue) error {
+	err := s.scan(ctx, s.claimDir(), rev, func(kv *mvccpb.KeyValue) error {
 		var c Claimed
 		if err := decodeJSON(string(kv.Key), kv.Value, &c); err != nil {
 			return err
@@ -743,9 +786,6 @@ func (s *Store) History(ctx context.Context) ([]Claimed, error) {
 		out = append(out, c)
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("super: claim history of %q: %w", s.prefix, err)
-	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Revision < out[j].Revision })
-	return out, nil
+	return out, err
 }

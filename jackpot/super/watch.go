@@ -76,12 +76,16 @@ func (s *Store) Current(ctx context.Context) (Snapshot, error) {
 
 // Watch delivers the group's pools whenever they change, starting with the
 // current ones (once they exist). Delivery is coalesced: a reader that falls
-// behind gets the latest snapshot, never a stale one, and revisions only
-// grow. The watch survives member failures, compaction and lost streams (it
+// behind gets the latest snapshot, never a stale one, and revisions never go
+// back. The watch survives member failures, compaction and lost streams (it
 // reads the key again and watches on from there); every resync interval
 // (WatchResync, 5 s by default) it also reads the key, so a stream stuck on
-// a member that stopped serving cannot freeze the display. The channel is
-// closed when ctx ends or the client is closed.
+// a member that stopped serving cannot freeze the display, and delivers
+// what it read even unchanged: a snapshot is etcd's confirmation, as of its
+// delivery, that the pools are still so. While etcd cannot be read (a
+// partition, no quorum) nothing is delivered, so a reader that counts the
+// time since its last snapshot knows how stale its value may be. The
+// channel is closed when ctx ends or the client is closed.
 func (s *Store) Watch(ctx context.Context) <-chan Snapshot {
 	out := make(chan Snapshot, 1)
 	go s.watch(ctx, out, 0)
@@ -99,8 +103,8 @@ func (s *Store) watch(ctx context.Context, out chan Snapshot, start int64) {
 		last int64 // revision last delivered
 		bo   backoff
 	)
-	deliver := func(kv *mvccpb.KeyValue) {
-		if kv.ModRevision <= last {
+	deliver := func(kv *mvccpb.KeyValue, again bool) {
+		if kv.ModRevision < last || kv.ModRevision == last && !again {
 			return
 		}
 		last = kv.ModRevision
@@ -133,7 +137,7 @@ func (s *Store) watch(ctx context.Context, out chan Snapshot, start int64) {
 				continue
 			}
 			if len(resp.Kvs) == 1 {
-				deliver(resp.Kvs[0])
+				deliver(resp.Kvs[0], true)
 			}
 			start = resp.Header.Revision + 1
 		}
@@ -149,7 +153,8 @@ func (s *Store) watch(ctx context.Context, out chan Snapshot, start int64) {
 // follow watches pk from revision start and delivers its changes until the
 // stream fails (it returns 0: read the key again) or a resync read finds a
 // change the stream did not deliver (it returns the revision to watch from).
-func (s *Store) follow(ctx context.Context, pk string, start int64, tick <-chan time.Time, resync time.Duration, deliver func(*mvccpb.KeyValue)) int64 {
+// A resync read that finds nothing new delivers the pools again.
+func (s *Store) follow(ctx context.Context, pk string, start int64, tick <-chan time.Time, resync time.Duration, deliver func(*mvccpb.KeyValue, bool)) int64 {
 	wctx, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
 	defer cancel()
 	wch := s.cli.Watch(wctx, pk, clientv3.WithRev(start))
@@ -168,17 +173,19 @@ func (s *Store) follow(ctx context.Context, pk string, start int64, tick <-chan 
 			}
 			if latest != nil {
 				seen = max(seen, latest.ModRevision)
-				deliver(latest)
+				deliver(latest, false)
 			}
 		case <-tick:
 			resp, err := s.get(ctx, pk, resync)
 			if err != nil || len(resp.Kvs) != 1 {
 				continue
 			}
-			if kv := resp.Kvs[0]; kv.ModRevision > max(seen, start-1) {
-				deliver(kv)
+			kv := resp.Kvs[0]
+			if kv.ModRevision > max(seen, start-1) {
+				deliver(kv, false)
 				return resp.Header.Revision + 1
 			}
+			deliver(kv, true)
 		}
 	}
 }

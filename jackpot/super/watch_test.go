@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openegm/cabinet/internal/etcdtest"
 	"github.com/openegm/cabinet/jackpot"
 )
 
@@ -22,8 +23,11 @@ func next(t *testing.T, ch <-chan Snapshot, what string, ok func(Snapshot) bool)
 			if s.Err != nil {
 				t.Fatalf("%s: %v", what, s.Err)
 			}
-			if s.Revision <= last.Revision {
+			if s.Revision < last.Revision {
 				t.Fatalf("%s: revision %d after %d", what, s.Revision, last.Revision)
+			}
+			if s.Revision == last.Revision {
+				continue // etcd confirming the same pools
 			}
 			last = s
 			if ok(s) {
@@ -126,4 +130,50 @@ func TestWatchSurvivesCompaction(t *testing.T) {
 	if m := grandOf(snap); m.QualifyingBets != 2000 {
 		t.Fatalf("after compaction: %+v", m)
 	}
+}
+
+// Unchanged pools are delivered again at every resync read: etcd's
+// confirmation that they are still so. Cut off from etcd, the watch
+// delivers nothing (a reader counting the time since its last snapshot
+// knows its value is unconfirmed); let back, it confirms again.
+func TestWatchConfirmsOnlyWhatEtcdAnswers(t *testing.T) {
+	c := sharedCluster(t)
+	initLevels(t, mustStore(t, c, "casino-a"), levelDef{"grand", grandCfg, 0})
+	cli, proxies := c.ProxiedClient(t)
+	display, err := New(cli, prefix(t), "display", WatchResync(200*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch := display.Watch(ctx)
+	count := func(d time.Duration) (n int, rev int64) {
+		for end := time.After(d); ; {
+			select {
+			case s := <-ch:
+				n, rev = n+1, s.Revision
+			case <-end:
+				return n, rev
+			}
+		}
+	}
+	first := next(t, ch, "the pools", func(Snapshot) bool { return true })
+	// Nothing changes; the pools are confirmed again and again.
+	deadline := time.Now().Add(20 * time.Second)
+	for n := 0; n < 3; {
+		k, rev := count(300 * time.Millisecond)
+		if k > 0 && rev != first.Revision {
+			t.Fatalf("revision %d delivered, nothing changed since %d", rev, first.Revision)
+		}
+		if n += k; time.Now().After(deadline) {
+			t.Fatalf("%d confirmations in 20 s", n)
+		}
+	}
+	proxies.SetMode(etcdtest.Blackhole)
+	count(2 * time.Second) // a read under way may still be answered
+	if n, _ := count(2 * time.Second); n != 0 {
+		t.Fatalf("%d snapshots delivered while etcd could not be read", n)
+	}
+	proxies.SetMode(etcdtest.Pass)
+	next(t, ch, "a confirmation once back", func(Snapshot) bool { return true })
 }

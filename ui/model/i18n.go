@@ -197,6 +197,7 @@ var texts = map[string][2]string{
 	"jp_mystery_how":           {"Ganha-o o jogo cuja aposta fizer o valor chegar a um montante sorteado em segredo entre o valor inicial e esse máximo.", "The game whose bet brings the value to an amount drawn in secret between the starting value and that maximum wins it."},
 	"jp_mystery_nocap":         {"Sai ao acaso: ganha-o o jogo cuja aposta fizer o valor chegar a um montante sorteado em segredo.", "It is won at random: the game whose bet brings the value to an amount drawn in secret wins it."},
 	"jp_second_hit_wins-reset": {"Se duas máquinas ganharem este nível quase ao mesmo tempo, a primeira ganha o valor e a segunda o valor inicial.", "If two machines win this level at almost the same time, the first wins the value and the second the starting value."},
+	"jp_second_hit_shown":      {"Cada máquina que ganhar este nível recebe o valor que mostrava quando ganhou.", "Each machine that wins this level is paid the value it showed when it won."},
 	"jp_second_hit_split":      {"Se duas ou mais máquinas ganharem este nível quase ao mesmo tempo, o valor é dividido em partes iguais.", "If two or more machines win this level at almost the same time, the value is shared equally."},
 	"jp_linked":                {"O valor vem do sistema de jackpot do casino, ligado a outras máquinas; paga-se o montante que esse sistema confirmar.", "Its value comes from the casino's jackpot system, linked to other machines; the amount paid is the one that system confirms."},
 	"jp_cap":                   {"O valor não ultrapassa %[1]s.", "Its value does not go above %[1]s."},
@@ -324,6 +325,8 @@ var texts = map[string][2]string{
 	"event_progressive_link_down": {"Ligação ao sistema de jackpot perdida", "Jackpot link down"},
 	"event_progressive_link_up":   {"Ligação ao sistema de jackpot restabelecida", "Jackpot link restored"},
 	"event_ticket_reprint":        {"Talão reimpresso (segunda via)", "Ticket reprinted"},
+
+	"event_progressive_award_refused": {"Jackpot recusado: o sistema confirmou mais do que a máquina mostrava", "Jackpot refused: the system confirmed more than the machine showed"},
 
 	// The simulator's legend.
 	"sim_title":      {"SIMULADOR", "SIMULATOR"},
