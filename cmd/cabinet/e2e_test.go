@@ -542,7 +542,8 @@ func TestSASHostSeesMetersAndEveryException(t *testing.T) {
 // After a RAM clear the ledger's meters start again at zero; the hard meters
 // cannot go back, so they count on from what they showed.
 func TestHardMetersCountOnAfterRAMClear(t *testing.T) {
-	c := startCabinet(t, t.TempDir(), "--spin-time", "5ms")
+	data := t.TempDir()
+	c := startCabinet(t, data, "--spin-time", "5ms")
 	defer c.Stop()
 	hard := func() int64 { return c.Send(cabinettest.Command{Cmd: "meters"}).Meters["hard meter_games"] }
 	waitHard := func(want int64) {
@@ -552,7 +553,12 @@ func TestHardMetersCountOnAfterRAMClear(t *testing.T) {
 		deadline := time.Now().Add(30 * time.Second)
 		for hard() != want {
 			if time.Now().After(deadline) {
-				t.Fatalf("hard games meter %d, want %d", hard(), want)
+				// What the driver and the offsets say, to find the pulse
+				// this rare failure (seen twice under heavy load) lost.
+				offsets, _ := os.ReadFile(filepath.Join(data, "hardmeters", offsetsFile))
+				state, _ := os.ReadFile(filepath.Join(data, "hardmeters", "meter_games.pulses.json"))
+				m := c.Send(cabinettest.Command{Cmd: "meters"}).Meters
+				t.Fatalf("hard games meter %d, want %d; games played %d; offsets %s; pulser %s", hard(), want, m["games played"], offsets, state)
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
