@@ -1,6 +1,7 @@
 package walog
 
 import (
+	"crypto"
 	"crypto/ed25519"
 	"encoding/binary"
 	"errors"
@@ -148,11 +149,18 @@ func checkpointMessage(seq uint64, hash [32]byte) []byte {
 	return append(m, hash[:]...)
 }
 
-func makeCheckpointData(key ed25519.PrivateKey, seq uint64, hash [32]byte) []byte {
+func makeCheckpointData(key crypto.Signer, seq uint64, hash [32]byte) ([]byte, error) {
+	sig, err := key.Sign(nil, checkpointMessage(seq, hash), crypto.Hash(0))
+	if err != nil {
+		return nil, err
+	}
+	if len(sig) != ed25519.SignatureSize {
+		return nil, fmt.Errorf("signature of %d bytes, not an Ed25519 one", len(sig))
+	}
 	d := make([]byte, 0, checkpointDataSize)
 	d = binary.BigEndian.AppendUint64(d, seq)
 	d = append(d, hash[:]...)
-	return append(d, ed25519.Sign(key, checkpointMessage(seq, hash))...)
+	return append(d, sig...), nil
 }
 
 // checkpointData is the decoded payload of a TypeCheckpoint record.

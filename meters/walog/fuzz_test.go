@@ -13,7 +13,11 @@ func FuzzDecodeFrame(f *testing.F) {
 		f.Add(raw)
 		prev = h
 	}
-	ck, _ := encodeRecord(prev, 5, TypeCheckpoint, makeCheckpointData(testKey(1), 4, prev))
+	data, err := makeCheckpointData(testKey(1), 4, prev)
+	if err != nil {
+		f.Fatal(err)
+	}
+	ck, _ := encodeRecord(prev, 5, TypeCheckpoint, data)
 	f.Add(ck)
 	f.Add([]byte{})
 	f.Add(make([]byte, frameOverhead))

@@ -2,6 +2,7 @@ package walog
 
 import (
 	"bytes"
+	"crypto"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/binary"
@@ -22,7 +23,7 @@ func testKey(seed byte) ed25519.PrivateKey {
 	return ed25519.NewKeyFromSeed(bytes.Repeat([]byte{seed}, ed25519.SeedSize))
 }
 
-func pubOf(k ed25519.PrivateKey) ed25519.PublicKey { return k.Public().(ed25519.PublicKey) }
+func pubOf(k crypto.Signer) ed25519.PublicKey { return k.Public().(ed25519.PublicKey) }
 
 // typeFor and payloadFor make every record's content a function of its seq,
 // so a test can check any record it finds without having kept it. Sizes vary

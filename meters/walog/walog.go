@@ -36,6 +36,7 @@ package walog
 
 import (
 	"bytes"
+	"crypto"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -61,9 +62,12 @@ type Record struct {
 
 // Options configure Open.
 type Options struct {
-	Signer          ed25519.PrivateKey // signs checkpoints; nil = no checkpoints written
-	CheckpointEvery uint64             // records between signed checkpoints; 0 = 1000
-	SegmentSize     int                // bytes per segment file; 0 = tidwall default
+	// Signer signs checkpoints (an Ed25519 key: in memory, or held by a
+	// board's secure element behind crypto.Signer); nil = no checkpoints
+	// written.
+	Signer          crypto.Signer
+	CheckpointEvery uint64 // records between signed checkpoints; 0 = 1000
+	SegmentSize     int    // bytes per segment file; 0 = tidwall default
 	// UnsafeNoSync skips every fsync. Benchmarks use it to build large
 	// fixture logs quickly; the cabinet and the link controller never set
 	// it, since an acknowledged record could then be lost.
@@ -120,7 +124,7 @@ type Log struct {
 	w    *wal.Log
 	lock *os.File
 
-	signer ed25519.PrivateKey
+	signer crypto.Signer
 	every  uint64
 
 	// Where tidwall/wal writes next, mirrored so that walog knows when it
@@ -156,10 +160,10 @@ func Open(dir string, opts Options) (*Log, OpenInfo, error) {
 	}
 	var pub ed25519.PublicKey
 	if opts.Signer != nil {
-		if len(opts.Signer) != ed25519.PrivateKeySize {
-			return nil, OpenInfo{}, fmt.Errorf("walog: open %s: signer key is %d bytes, not %d", dir, len(opts.Signer), ed25519.PrivateKeySize)
+		var ok bool
+		if pub, ok = opts.Signer.Public().(ed25519.PublicKey); !ok || len(pub) != ed25519.PublicKeySize {
+			return nil, OpenInfo{}, fmt.Errorf("walog: open %s: the signer's key is not an Ed25519 key", dir)
 		}
-		pub = opts.Signer.Public().(ed25519.PublicKey)
 	}
 	if err := makeDir(dir); err != nil {
 		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
@@ -177,7 +181,7 @@ func Open(dir string, opts Options) (*Log, OpenInfo, error) {
 	return l, info, nil
 }
 
-func open(dir string, signer ed25519.PrivateKey, pub ed25519.PublicKey, every uint64, segLimit int, noSync bool) (*Log, OpenInfo, error) {
+func open(dir string, signer crypto.Signer, pub ed25519.PublicKey, every uint64, segLimit int, noSync bool) (*Log, OpenInfo, error) {
 	// A crash while replacing the side file leaves its temp file; the side
 	// file itself is still whole.
 	if err := atomicfile.RemoveStale(filepath.Join(dir, sideFile)); err != nil {
@@ -324,7 +328,10 @@ func (l *Log) newSegment(first uint64) {
 // record and then replaces the side file, in that order, so the side file
 // never names a record that is not durable.
 func (l *Log) checkpointLocked() error {
-	data := makeCheckpointData(l.signer, l.lastSeq, l.lastHash)
+	data, err := makeCheckpointData(l.signer, l.lastSeq, l.lastHash)
+	if err != nil {
+		return l.setFault(&Fault{Seq: l.lastSeq + 1, Segment: sideFile, Offset: -1, What: "signing a checkpoint failed: " + err.Error()})
+	}
 	rec, raw, err := l.appendLocked(TypeCheckpoint, data)
 	if err != nil {
 		return err
