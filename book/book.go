@@ -1,0 +1,459 @@
+package book
+
+import (
+	"bytes"
+	"crypto"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/openegm/cabinet/internal/atomicfile"
+	"github.com/openegm/cabinet/meters/walog"
+	"golang.org/x/crypto/blake2b"
+)
+
+// State is a ledger's fold, as the book sees it.
+type State interface {
+	// Apply folds one logged record (its type and payload) at start-up
+	// and in verification. An error is a fault at that record.
+	Apply(typ uint16, data []byte) error
+	// Check verifies the invariants of the whole state.
+	Check() error
+	// Encode is the state's canonical encoding: a snapshot holds it and a
+	// seal signs its digest, so the same state must always encode alike.
+	Encode() ([]byte, error)
+}
+
+// Spec is what a ledger tells the book about itself.
+type Spec struct {
+	// What names the ledger in errors and reports ("cabinet ledger").
+	What string
+	// New returns the state of an empty ledger.
+	New func() State
+	// Restore decodes an encoding made by State.Encode.
+	Restore func(encoded []byte) (State, error)
+}
+
+// Options configure a book.
+type Options struct {
+	// SealEvery is how many records pass between seals (and the snapshots
+	// beside them); 0 = 1000.
+	SealEvery uint64
+	// CheckpointEvery is how many records pass between the log's signed
+	// checkpoints; 0 = the log's default.
+	CheckpointEvery uint64
+	// SegmentSize of the log files; 0 = the log's default.
+	SegmentSize int
+	// UnsafeNoSync skips fsync: only for building benchmark fixtures.
+	UnsafeNoSync bool
+	// Keys holds the signing key, named KeyName ("machine", "controller").
+	Keys    KeyStore
+	KeyName string
+	// Witness keeps the log's head outside the data; nil = none.
+	Witness Witness
+}
+
+// Fault is damage to the ledger or a failed write: the ledger cannot vouch
+// for its state until a technician acts. Every later Append returns it.
+type Fault struct {
+	Seq uint64 // the log record at fault, 0 when not tied to one
+	Err error
+}
+
+func (f *Fault) Error() string {
+	if f.Seq > 0 {
+		return fmt.Sprintf("fault at record %d: %v", f.Seq, f.Err)
+	}
+	return fmt.Sprintf("fault: %v", f.Err)
+}
+
+func (f *Fault) Unwrap() error { return f.Err }
+
+// Info says what opening found.
+type Info struct {
+	Repaired    string // a torn last record that was cut ("" if none)
+	SnapshotSeq uint64 // the record the snapshot used was folded up to (0: none)
+	Replayed    uint64 // log records read after it
+	LastSeq     uint64
+	KeyID       string
+	// Tampered lists what start-up found forged (a snapshot that is not
+	// the sealed state): evidence for the owner to act on. The state
+	// returned is folded without it.
+	Tampered []string
+	Witness  WitnessCheck
+}
+
+// Book keeps one ledger's log, seals, snapshots and witness. Its methods
+// are safe for concurrent use; the ledger on top serialises its commits.
+type Book struct {
+	mu        sync.Mutex
+	dir       string
+	spec      Spec
+	opts      Options
+	log       *walog.Log
+	key       crypto.Signer
+	pub       ed25519.PublicKey
+	userSeq   uint64   // the last ledger record (not a checkpoint or seal)
+	hash      [32]byte // the chain hash after it
+	sinceSeal uint64
+	seals     uint64 // snapshots written: they alternate between two files
+	fault     *Fault
+}
+
+// Files in a ledger directory.
+const (
+	LogDir     = "log"
+	snapPrefix = "snapshot-"
+)
+
+// Open opens (or creates) the ledger in dir: the key from the key store,
+// the log, the newest snapshot whose state is sealed, then the records
+// after it, every invariant checked at the end, and the witness compared
+// with the log's head. Damage the log cannot repair, and a record the fold
+// refuses, are a *Fault.
+func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
+	var info Info
+	if opts.SealEvery == 0 {
+		opts.SealEvery = 1000
+	}
+	if opts.Keys == nil || opts.KeyName == "" {
+		return nil, nil, info, fmt.Errorf("%s: no key store", spec.What)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, nil, info, err
+	}
+	logDir := filepath.Join(dir, LogDir)
+	entries, _ := os.ReadDir(logDir)
+	key, err := opts.Keys.Signer(opts.KeyName, len(entries) == 0)
+	if err != nil {
+		return nil, nil, info, &Fault{Err: err}
+	}
+	pub, err := PublicKey(key)
+	if err != nil {
+		return nil, nil, info, &Fault{Err: err}
+	}
+	info.KeyID = KeyID(pub)
+	log, li, err := walog.Open(logDir, walog.Options{Signer: key, CheckpointEvery: opts.CheckpointEvery,
+		SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync})
+	if err != nil {
+		return nil, nil, info, &Fault{Err: err}
+	}
+	b := &Book{dir: dir, spec: spec, opts: opts, log: log, key: key, pub: pub}
+	if li.Repaired {
+		info.Repaired = li.RepairDetail
+	}
+	st := spec.New()
+	from := uint64(1)
+	snap, forged, err := b.loadSnapshot()
+	if err != nil {
+		log.Close()
+		return nil, nil, info, &Fault{Err: err}
+	}
+	info.Tampered = forged
+	if snap != nil {
+		st, from = snap.state, snap.Seq+1
+		b.userSeq, b.hash, b.seals = snap.Seq, snap.hash, snap.file
+		info.SnapshotSeq = snap.Seq
+	}
+	err = log.Scan(from, func(r walog.Record) error {
+		info.Replayed++
+		if r.Type == walog.TypeCheckpoint || r.Type == TypeSeal {
+			return nil
+		}
+		if err := st.Apply(r.Type, r.Data); err != nil {
+			return &Fault{Seq: r.Seq, Err: err}
+		}
+		b.userSeq, b.hash = r.Seq, r.Hash
+		b.sinceSeal++
+		return nil
+	})
+	if err == nil {
+		if cerr := st.Check(); cerr != nil {
+			err = &Fault{Seq: b.userSeq, Err: fmt.Errorf("after start-up: %w", cerr)}
+		}
+	}
+	if err != nil {
+		log.Close()
+		var f *Fault
+		if errors.As(err, &f) {
+			return nil, nil, info, f
+		}
+		return nil, nil, info, &Fault{Err: err}
+	}
+	info.LastSeq = log.LastSeq()
+	info.Witness = b.checkWitness()
+	return b, st, info, nil
+}
+
+// checkWitness compares the log's head with the witness.
+func (b *Book) checkWitness() WitnessCheck {
+	c := WitnessCheck{Log: Head{Seq: b.log.LastSeq(), Hash: b.log.LastHash()}}
+	if b.opts.Witness == nil {
+		return c
+	}
+	w, err := b.opts.Witness.Read()
+	if err != nil {
+		c.Status, c.Detail = WitnessEmpty, "the witness cannot be read: "+err.Error()
+		return c
+	}
+	c.Witness = w
+	switch {
+	case w.Seq == 0 && c.Log.Seq == 0:
+		c.Status = WitnessOK
+	case w.Seq == 0:
+		c.Status, c.Detail = WitnessEmpty, fmt.Sprintf("the witness is empty, the log ends at %v", c.Log)
+	case w.Seq > c.Log.Seq:
+		c.Status, c.Detail = WitnessAhead, fmt.Sprintf("the log ends at %v, before the witnessed %v: the data is an older copy (rollback)", c.Log, w)
+	default:
+		r, err := b.log.Read(w.Seq)
+		switch {
+		case err != nil || r.Hash != w.Hash:
+			c.Status, c.Detail = WitnessDiffers, fmt.Sprintf("the log's record %d is not the witnessed %v: the data was replaced", w.Seq, w)
+		case c.Log.Seq-w.Seq > witnessSlack:
+			c.Status, c.Detail = WitnessBehind, fmt.Sprintf("the witness names %v, %d records before the log's end %v (an older board or witness)", w, c.Log.Seq-w.Seq, c.Log)
+		default:
+			c.Status = WitnessOK
+		}
+	}
+	return c
+}
+
+// Append logs one ledger record; after is the ledger's state with the
+// record folded in, sealed (and snapshotted) when a seal falls due. A
+// record whose write failed may or may not be in the reopened log; one
+// that returns a Seq is durable even with an error (a checkpoint or seal
+// after it failed).
+func (b *Book) Append(typ uint16, data []byte, after State) (walog.Record, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.fault != nil {
+		return walog.Record{}, b.fault
+	}
+	if typ == TypeSeal {
+		return walog.Record{}, fmt.Errorf("%s: record type 0x%04X is the book's seal", b.spec.What, typ)
+	}
+	rec, err := b.log.Append(typ, data)
+	if rec.Seq != 0 {
+		b.userSeq, b.hash = rec.Seq, rec.Hash
+		b.sinceSeal++
+	}
+	if err != nil {
+		b.fault = &Fault{Seq: b.log.LastSeq() + 1, Err: err}
+		return rec, b.fault
+	}
+	if b.sinceSeal >= b.opts.SealEvery {
+		if err := b.sealLocked(after); err != nil {
+			return rec, err
+		}
+	}
+	return rec, nil
+}
+
+// sealLocked seals the state after the last ledger record and writes the
+// snapshot beside it (the older of two files, so a crash while writing
+// leaves the newer one whole).
+func (b *Book) sealLocked(st State) error {
+	b.sinceSeal = 0
+	if b.userSeq == 0 {
+		return nil
+	}
+	enc, err := st.Encode()
+	if err != nil {
+		b.fault = &Fault{Seq: b.userSeq, Err: fmt.Errorf("encoding the state to seal: %w", err)}
+		return b.fault
+	}
+	_, data, err := makeSeal(b.key, b.userSeq, b.hash, Digest(enc))
+	if err != nil {
+		b.fault = &Fault{Seq: b.userSeq, Err: err}
+		return b.fault
+	}
+	rec, err := b.log.Append(TypeSeal, data)
+	if err != nil {
+		b.fault = &Fault{Seq: b.log.LastSeq() + 1, Err: err}
+		return b.fault
+	}
+	body, err := json.Marshal(snapshotFile{Seq: b.userSeq, Hash: hex.EncodeToString(b.hash[:]), SealSeq: rec.Seq, State: enc})
+	if err == nil {
+		sum := blake2b.Sum256(body)
+		b.seals++
+		// A snapshot that is not written only slows the next start-up.
+		_ = atomicfile.Write(filepath.Join(b.dir, fmt.Sprintf("%s%d", snapPrefix, b.seals%2)), append(sum[:], body...), 0o600)
+	}
+	return nil
+}
+
+// WriteWitness records the log's head in the witness: the ledger calls it
+// after each commit. A witness that cannot be written is a fault of the
+// machine's critical memory.
+func (b *Book) WriteWitness() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.opts.Witness == nil {
+		return nil
+	}
+	if err := b.opts.Witness.Write(Head{Seq: b.log.LastSeq(), Hash: b.log.LastHash()}); err != nil {
+		return fmt.Errorf("%s: writing the witness: %w", b.spec.What, err)
+	}
+	return nil
+}
+
+// Head is the log's head now.
+func (b *Book) Head() Head {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return Head{Seq: b.log.LastSeq(), Hash: b.log.LastHash()}
+}
+
+// LastSeq is the sequence number of the last ledger record.
+func (b *Book) LastSeq() uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.userSeq
+}
+
+// Fault is the fault that stopped the book, or nil.
+func (b *Book) Fault() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.fault == nil {
+		return nil
+	}
+	return b.fault
+}
+
+// Since calls fn with every ledger record after seq, in order (checkpoints
+// and seals are skipped).
+func (b *Book) Since(seq uint64, fn func(r walog.Record) error) error {
+	return b.log.Scan(seq+1, func(r walog.Record) error {
+		if r.Type == walog.TypeCheckpoint || r.Type == TypeSeal {
+			return nil
+		}
+		return fn(r)
+	})
+}
+
+// PublicKey is the key that signs the log; it is registered at
+// commissioning.
+func (b *Book) PublicKey() ed25519.PublicKey { return b.pub }
+
+// Sign returns the signature file of a document signed with the ledger's
+// key (the report a machine exports).
+func (b *Book) Sign(doc []byte) ([]byte, error) { return SignDocument(b.key, doc) }
+
+// Close seals the state (with its snapshot) when records were logged since
+// the last seal, and closes the log with a signed checkpoint.
+func (b *Book) Close(final State) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.fault == nil && b.sinceSeal > 0 && final != nil {
+		_ = b.sealLocked(final)
+	}
+	err := b.log.Close()
+	if b.opts.Witness != nil && b.fault == nil {
+		if werr := b.opts.Witness.Write(Head{Seq: b.log.LastSeq(), Hash: b.log.LastHash()}); err == nil {
+			err = werr
+		}
+	}
+	return err
+}
+
+// snapshotFile is what a snapshot file holds after its checksum.
+type snapshotFile struct {
+	Seq     uint64          `json:"seq"`      // the ledger record the state is folded up to
+	Hash    string          `json:"hash"`     // the chain hash after it, hex
+	SealSeq uint64          `json:"seal_seq"` // the seal that vouches for the state
+	State   json.RawMessage `json:"state"`
+}
+
+type snapshot struct {
+	snapshotFile
+	state State
+	hash  [32]byte
+	file  uint64
+}
+
+// readSnapshot reads snapshot file i: nil when missing or torn (its
+// checksum does not hold).
+func readSnapshot(dir string, i int) *snapshot {
+	data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("%s%d", snapPrefix, i)))
+	if err != nil || len(data) < 32 {
+		return nil
+	}
+	sum := blake2b.Sum256(data[32:])
+	if !bytes.Equal(sum[:], data[:32]) {
+		return nil
+	}
+	var s snapshot
+	if json.Unmarshal(data[32:], &s.snapshotFile) != nil {
+		return nil
+	}
+	h, err := hex.DecodeString(s.Hash)
+	if err != nil || len(h) != 32 || s.Seq == 0 {
+		return nil
+	}
+	copy(s.hash[:], h)
+	s.file = uint64(i)
+	return &s
+}
+
+// vouch checks a snapshot against the log: its record and chain hash, and
+// the seal that signs the digest of its state. It returns why the log does
+// not vouch for it ("" when it does).
+func vouch(log *walog.Log, pub ed25519.PublicKey, s *snapshot) string {
+	if s.Seq > log.LastSeq() || s.SealSeq > log.LastSeq() {
+		return fmt.Sprintf("it covers record %d, sealed at %d, but the log ends at %d", s.Seq, s.SealSeq, log.LastSeq())
+	}
+	rec, err := log.Read(s.Seq)
+	if err != nil || rec.Hash != s.hash || rec.Type == walog.TypeCheckpoint || rec.Type == TypeSeal {
+		return fmt.Sprintf("its chain hash at record %d is not the log's", s.Seq)
+	}
+	sr, err := log.Read(s.SealSeq)
+	if err != nil || sr.Type != TypeSeal {
+		return fmt.Sprintf("record %d is not a seal", s.SealSeq)
+	}
+	seal, err := ParseSeal(sr.Data)
+	if err != nil {
+		return fmt.Sprintf("seal at record %d: %v", s.SealSeq, err)
+	}
+	if err := seal.Verify(pub); err != nil {
+		return err.Error()
+	}
+	if seal.Seq != s.Seq || seal.Hash != s.hash {
+		return fmt.Sprintf("the seal at record %d is of record %d, not %d", s.SealSeq, seal.Seq, s.Seq)
+	}
+	if Digest(s.State) != seal.Digest {
+		return fmt.Sprintf("its state is not the one the seal at record %d signed", s.SealSeq)
+	}
+	return ""
+}
+
+// loadSnapshot returns the newest snapshot the log vouches for. A whole
+// snapshot (checksum right) that the log does not vouch for is forged:
+// it is named in forged and not used.
+func (b *Book) loadSnapshot() (best *snapshot, forged []string, err error) {
+	for i := range 2 {
+		s := readSnapshot(b.dir, i)
+		if s == nil {
+			continue
+		}
+		if why := vouch(b.log, b.pub, s); why != "" {
+			forged = append(forged, fmt.Sprintf("%s%d is not vouched for by the log: %s", snapPrefix, i, why))
+			continue
+		}
+		st, err := b.spec.Restore(s.State)
+		if err != nil {
+			forged = append(forged, fmt.Sprintf("%s%d: sealed, yet its state does not decode: %v", snapPrefix, i, err))
+			continue
+		}
+		s.state = st
+		if best == nil || s.Seq > best.Seq {
+			best = s
+		}
+	}
+	return best, forged, nil
+}

@@ -1,0 +1,386 @@
+package book
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/blake2b"
+)
+
+// tally is a toy ledger: records add amounts; the invariant is a sum that
+// never goes below zero.
+type tally struct {
+	Sum int64 `json:"sum"`
+	N   int   `json:"n"`
+}
+
+func (t *tally) Apply(typ uint16, data []byte) error {
+	if typ != 1 {
+		return fmt.Errorf("unknown type %d", typ)
+	}
+	v, err := strconv.ParseInt(string(data), 10, 64)
+	if err != nil {
+		return err
+	}
+	t.Sum += v
+	t.N++
+	return t.Check()
+}
+
+func (t *tally) Check() error {
+	if t.Sum < 0 {
+		return fmt.Errorf("sum %d below zero", t.Sum)
+	}
+	return nil
+}
+
+func (t *tally) Encode() ([]byte, error) { return json.Marshal(t) }
+
+var tallySpec = Spec{
+	What: "tally ledger",
+	New:  func() State { return &tally{} },
+	Restore: func(b []byte) (State, error) {
+		var t tally
+		return &t, json.Unmarshal(b, &t)
+	},
+}
+
+type rig struct {
+	t       *testing.T
+	dir     string
+	keys    FileKeys
+	witness string
+}
+
+func newRig(t *testing.T) *rig {
+	root := t.TempDir()
+	return &rig{t: t, dir: filepath.Join(root, "data"), keys: FileKeys{Dir: filepath.Join(root, "board")}, witness: filepath.Join(root, "board", "witness")}
+}
+
+func (r *rig) open() (*Book, *tally, Info) {
+	r.t.Helper()
+	b, st, info, err := r.tryOpen()
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return b, st, info
+}
+
+func (r *rig) tryOpen() (*Book, *tally, Info, error) {
+	w, err := OpenFileWitness(r.witness)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { w.Close() })
+	b, st, info, err := Open(r.dir, tallySpec, Options{SealEvery: 10, CheckpointEvery: 7, Keys: r.keys, KeyName: "machine", Witness: w})
+	if err != nil {
+		return nil, nil, info, err
+	}
+	return b, st.(*tally), info, nil
+}
+
+// add commits amounts one commit each, as a ledger would.
+func (r *rig) add(b *Book, st *tally, amounts ...int64) {
+	r.t.Helper()
+	for _, a := range amounts {
+		st.Sum += a
+		st.N++
+		if _, err := b.Append(1, []byte(strconv.FormatInt(a, 10)), st); err != nil {
+			r.t.Fatal(err)
+		}
+		if err := b.WriteWitness(); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+}
+
+func (r *rig) pub() ed25519.PublicKey {
+	p, err := ReadPublicKey(filepath.Join(r.keys.Dir, "machine.pub"))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return p
+}
+
+func TestReopenFromASealedSnapshot(t *testing.T) {
+	r := newRig(t)
+	b, st, _ := r.open()
+	for i := range 25 {
+		r.add(b, st, int64(i))
+	}
+	if err := b.Close(st); err != nil {
+		t.Fatal(err)
+	}
+	b, got, info := r.open()
+	defer b.Close(got)
+	if *got != (tally{Sum: 300, N: 25}) || info.SnapshotSeq == 0 || len(info.Tampered) != 0 || info.Witness.Status != WitnessOK {
+		t.Fatalf("reopened: %+v, info %+v", got, info)
+	}
+	v, err := Verify(r.dir, tallySpec, r.pub())
+	if err != nil || !v.OK || v.Folded != 25 || v.Seals < 2 || len(v.Snapshots) == 0 {
+		t.Fatalf("verify: %+v %v", v, err)
+	}
+}
+
+// forgeSnapshot rewrites the newest snapshot's state with a bigger sum and
+// recomputes its checksum, as an attacker with the data directory can.
+func forgeSnapshot(t *testing.T, dir string) {
+	t.Helper()
+	var newest string
+	var seq uint64
+	for i := range 2 {
+		name := filepath.Join(dir, fmt.Sprintf("snapshot-%d", i))
+		data, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		var f snapshotFile
+		json.Unmarshal(data[32:], &f)
+		if f.Seq > seq {
+			newest, seq = name, f.Seq
+		}
+	}
+	data, _ := os.ReadFile(newest)
+	var f snapshotFile
+	if err := json.Unmarshal(data[32:], &f); err != nil {
+		t.Fatal(err)
+	}
+	var st tally
+	json.Unmarshal(f.State, &st)
+	st.Sum += 100_000
+	f.State, _ = json.Marshal(st)
+	body, _ := json.Marshal(f)
+	sum := blake2b.Sum256(body)
+	os.WriteFile(newest, append(sum[:], body...), 0o600)
+}
+
+// A snapshot with its checksum recomputed is not used, and named: start-up
+// folds the log instead, and the inspector's verification says so.
+func TestForgedSnapshotIsEvident(t *testing.T) {
+	r := newRig(t)
+	b, st, _ := r.open()
+	for range 25 {
+		r.add(b, st, 10)
+	}
+	b.Close(st)
+	forgeSnapshot(t, r.dir)
+	v, err := Verify(r.dir, tallySpec, r.pub())
+	if err != nil || v.OK || !strings.Contains(strings.Join(v.Problems, "\n"), "forged") {
+		t.Fatalf("verify did not name the forged snapshot: %+v %v", v, err)
+	}
+	b, got, info := r.open()
+	b.Close(got)
+	if got.Sum != 250 || len(info.Tampered) != 1 || !strings.Contains(info.Tampered[0], "not the one the seal") {
+		t.Fatalf("after the forgery: sum %d, tampered %v", got.Sum, info.Tampered)
+	}
+}
+
+// A log rewritten and re-signed with a key other than the registered one:
+// the machine refuses it (its own key is in the key store), and the
+// inspector's check with the registered key names every signature.
+func TestRewrittenLogSignedByAnotherKey(t *testing.T) {
+	r := newRig(t)
+	b, st, _ := r.open()
+	r.add(b, st, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+	b.Close(st)
+	registered := r.pub()
+	// The attacker builds the same history with 500 instead of 1 under a
+	// key of his own, and puts it in place of the data.
+	evil := newRig(t)
+	eb, est, _ := evil.open()
+	evil.add(eb, est, 500, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+	eb.Close(est)
+	os.RemoveAll(r.dir)
+	if out, err := exec.Command("cp", "-a", evil.dir, r.dir).CombinedOutput(); err != nil {
+		t.Fatal(err, string(out))
+	}
+	if _, _, _, err := r.tryOpen(); err == nil || !strings.Contains(err.Error(), "does not verify") {
+		t.Fatalf("the machine opened a log signed by another key: %v", err)
+	}
+	v, err := Verify(r.dir, tallySpec, registered)
+	if err != nil || v.OK || !strings.Contains(strings.Join(v.Problems, "\n"), "does not verify") {
+		t.Fatalf("verify with the registered key: %+v %v", v, err)
+	}
+}
+
+// The witness: a data directory replaced by an older copy of itself is
+// behind its witness (rollback); one replaced by another history differs;
+// an empty witness (a new board) is named; a commit cut before its
+// witness write is not an alarm.
+func TestWitnessMakesRollbackEvident(t *testing.T) {
+	r := newRig(t)
+	b, st, _ := r.open()
+	r.add(b, st, 1, 2, 3)
+	b.Close(st)
+	old := filepath.Join(t.TempDir(), "old")
+	exec.Command("cp", "-a", r.dir, old).Run()
+	b, st, _ = r.open()
+	r.add(b, st, 4, 5, 6)
+	b.Close(st)
+
+	// Rollback.
+	newer := filepath.Join(t.TempDir(), "newer")
+	exec.Command("cp", "-a", r.dir, newer).Run()
+	os.RemoveAll(r.dir)
+	exec.Command("cp", "-a", old, r.dir).Run()
+	b, st, info := r.open()
+	b.Close(nil)
+	if info.Witness.Status != WitnessAhead || !info.Witness.Tampered() || !strings.Contains(info.Witness.Detail, "rollback") {
+		t.Fatalf("rollback: %+v", info.Witness)
+	}
+	_ = st
+
+	// The newer copy back, but the witness from a fresh board.
+	os.RemoveAll(r.dir)
+	exec.Command("cp", "-a", newer, r.dir).Run()
+	saved, _ := os.ReadFile(r.witness)
+	os.Remove(r.witness)
+	b, _, info = r.open()
+	b.Close(nil)
+	if info.Witness.Status != WitnessEmpty {
+		t.Fatalf("empty witness: %+v", info.Witness)
+	}
+	os.WriteFile(r.witness, saved, 0o600)
+
+	// Another history, as long or longer.
+	other := newRig(t)
+	other.keys = r.keys
+	ob, ost, _ := other.open()
+	other.add(ob, ost, 9, 9, 9, 9, 9, 9, 9, 9, 9)
+	ob.Close(ost)
+	os.RemoveAll(r.dir)
+	exec.Command("cp", "-a", other.dir, r.dir).Run()
+	os.WriteFile(r.witness, saved, 0o600)
+	b, _, info = r.open()
+	b.Close(nil)
+	if info.Witness.Status != WitnessDiffers || !info.Witness.Tampered() {
+		t.Fatalf("another history: %+v", info.Witness)
+	}
+
+	// A commit whose witness write was cut: behind by a record, not an alarm.
+	os.RemoveAll(r.dir)
+	exec.Command("cp", "-a", newer, r.dir).Run()
+	os.WriteFile(r.witness, saved, 0o600)
+	b, st2, _ := r.open()
+	st2.Sum += 7
+	st2.N++
+	b.Append(1, []byte("7"), st2) // no WriteWitness: the power went
+	b.Close(nil)
+	os.WriteFile(r.witness, saved, 0o600)
+	b, _, info = r.open()
+	b.Close(nil)
+	if info.Witness.Status != WitnessOK {
+		t.Fatalf("a commit cut before its witness write: %+v", info.Witness)
+	}
+}
+
+func TestWitnessSurvivesATornSlot(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "witness")
+	w, err := OpenFileWitness(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1 := Head{Seq: 5, Hash: [32]byte{1}}
+	h2 := Head{Seq: 9, Hash: [32]byte{2}}
+	w.Write(h1)
+	w.Write(h2)
+	w.Close()
+	// Tear the newest slot (the second).
+	f, _ := os.OpenFile(path, os.O_RDWR, 0)
+	f.WriteAt([]byte{0xFF, 0xFF}, witnessSlot+20)
+	f.Close()
+	w, _ = OpenFileWitness(path)
+	if got, err := w.Read(); err != nil || got != h1 {
+		t.Fatalf("after a torn slot: %+v %v, want the other slot %+v", got, err, h1)
+	}
+	// The next write goes to the torn slot, not over the whole one.
+	h3 := Head{Seq: 12}
+	w.Write(h3)
+	w.Close()
+	w, _ = OpenFileWitness(path)
+	if got, _ := w.Read(); got != h3 {
+		t.Fatalf("read %+v, want %+v", got, h3)
+	}
+}
+
+func TestKeyStore(t *testing.T) {
+	ks := FileKeys{Dir: filepath.Join(t.TempDir(), "keys")}
+	if _, err := ks.Signer("machine", false); !errors.Is(err, ErrKey) {
+		t.Fatalf("a missing key without create: %v", err)
+	}
+	s, err := ks.Signer("machine", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(ks.Dir); fi.Mode().Perm() != 0o700 {
+		t.Fatalf("key store mode %v", fi.Mode().Perm())
+	}
+	again, err := ks.Signer("machine", false)
+	if err != nil || !again.Public().(ed25519.PublicKey).Equal(s.Public()) {
+		t.Fatalf("reloaded another key: %v", err)
+	}
+	os.Chmod(filepath.Join(ks.Dir, "machine.key"), 0o644)
+	if _, err := ks.Signer("machine", false); !errors.Is(err, ErrKey) || !strings.Contains(err.Error(), "readable by others") {
+		t.Fatalf("a key readable by others: %v", err)
+	}
+
+	// A key an earlier version kept in the data directory moves out of it.
+	data := t.TempDir()
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	old := filepath.Join(data, "machine.key")
+	os.WriteFile(old, priv.Seed(), 0o600)
+	ks2 := FileKeys{Dir: filepath.Join(t.TempDir(), "keys")}
+	if moved, err := ks2.Adopt("machine", old); err != nil || !moved {
+		t.Fatalf("adopt: %v %v", moved, err)
+	}
+	if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("the key is still in the data directory")
+	}
+	k, _ := ks2.Signer("machine", false)
+	if !k.Public().(ed25519.PublicKey).Equal(priv.Public()) {
+		t.Fatal("adopted another key")
+	}
+	pubHex, _ := os.ReadFile(filepath.Join(ks2.Dir, "machine.pub"))
+	if strings.TrimSpace(string(pubHex)) != hex.EncodeToString(priv.Public().(ed25519.PublicKey)) {
+		t.Fatal("the public key file is not the key's")
+	}
+}
+
+func TestSignedDocuments(t *testing.T) {
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	doc := []byte("report\n")
+	sig, err := SignDocument(priv, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := priv.Public().(ed25519.PublicKey)
+	if err := VerifyDocument(doc, sig, pub); err != nil {
+		t.Fatal(err)
+	}
+	if err := VerifyDocument([]byte("report!\n"), sig, pub); !errors.Is(err, ErrBadSignature) {
+		t.Fatalf("a changed document: %v", err)
+	}
+}
+
+// A record the fold refuses at start-up is a fault naming it.
+func TestUnlawfulLoggedRecordFaultsStartUp(t *testing.T) {
+	r := newRig(t)
+	b, st, _ := r.open()
+	r.add(b, st, 5)
+	st.Sum -= 10
+	b.Append(1, []byte("-10"), st) // a ledger defect let it through
+	b.Close(nil)
+	if _, _, _, err := r.tryOpen(); err == nil || !strings.Contains(err.Error(), "record 2") {
+		t.Fatalf("start-up with an unlawful record: %v", err)
+	}
+}
