@@ -47,7 +47,7 @@ func Verify(dir string, spec Spec, pub ed25519.PublicKey) (*Verdict, error) {
 	v := &Verdict{}
 	switch {
 	case pub == nil:
-		v.Problems = append(v.Problems, "no registered public key given: the signatures are not checked")
+		v.Problems = append(v.Problems, "no registered public key given (the key registered at commissioning): the signatures are not checked, and a key found beside the ledger would prove nothing")
 	case len(pub) != ed25519.PublicKeySize:
 		return nil, fmt.Errorf("%s: public key is %d bytes, not %d", spec.What, len(pub), ed25519.PublicKeySize)
 	default:
@@ -212,4 +212,34 @@ func copyFile(from, to string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// Records calls fn with every ledger record of the ledger in dir, in order
+// (checkpoints and seals skipped), read from a private copy: the directory
+// is not touched and no key is needed. It reads the log, never a snapshot.
+func Records(dir string, fn func(r walog.Record) error) error {
+	logDir := filepath.Join(dir, LogDir)
+	if st, err := os.Stat(logDir); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s is not a ledger directory (no %s directory in it)", dir, LogDir)
+	}
+	tmp, err := os.MkdirTemp("", "book-read-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	cp := filepath.Join(tmp, LogDir)
+	if err := copyDir(logDir, cp); err != nil {
+		return fmt.Errorf("copying the log: %w", err)
+	}
+	log, _, err := walog.Open(cp, walog.Options{UnsafeNoSync: true})
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	return log.Scan(1, func(r walog.Record) error {
+		if r.Type == walog.TypeCheckpoint || r.Type == TypeSeal {
+			return nil
+		}
+		return fn(r)
+	})
 }

@@ -45,7 +45,22 @@ type PowerUp struct {
 	// line), validated by the caller; a value that differs from the one
 	// given at the previous start is recorded and applied.
 	Settings map[string]string
+	// Evidence is what start-up found changed behind the machine's back
+	// (a forged snapshot, a data directory rolled back, a witness that does
+	// not match): each is a tilt only a technician clears.
+	Evidence []Tamper
 }
+
+// Tamper is evidence that the data was changed behind the machine's back:
+// Tilt is one of TiltLedger, TiltRollback, TiltWitness; Detail names what
+// was found (both heads, the file).
+type Tamper struct {
+	At     time.Time
+	Tilt   string
+	Detail string
+}
+
+func (e Tamper) at() time.Time { return e.At }
 
 // DeviceStatus is what the bill validator and the printer report when the
 // machine powers up.

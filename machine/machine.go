@@ -62,6 +62,11 @@ const (
 	// TiltMeter: a meter fault happened before this start (the ledger or a
 	// hard meter could not be written); the technician clears it.
 	TiltMeter = "meter"
+	// Evidence of tampering (Tamper), each cleared by a technician once
+	// dealt with; the records that raised them stay in the ledger.
+	TiltLedger   = "ledger_forged" // a snapshot the log does not vouch for
+	TiltRollback = "rollback"      // the data is older than what the board or the hard meters witnessed
+	TiltWitness  = "witness"       // the board's witness is empty or far behind (a board replaced)
 )
 
 // tiltClear says how a tilt is cleared: "restart" (a self-test failure stays
@@ -70,7 +75,7 @@ const (
 var tiltClear = map[string]string{
 	TiltProgram: "restart", TiltPaytable: "restart", TiltRNG: "restart",
 	TiltBillJam: "key", TiltPrinter: "key", TiltBillValidator: "key",
-	TiltMeter: "technician",
+	TiltMeter: "technician", TiltLedger: "technician", TiltRollback: "technician", TiltWitness: "technician",
 }
 
 // phase of the game cycle.
@@ -233,6 +238,8 @@ func (m *Machine) Step(ev Event) Effects {
 	case LedgerFault:
 		m.ledgerFault(e, &eff)
 		return eff
+	case Tamper:
+		m.tilt(&eff, e.Tilt, e.Detail)
 	case LinkBroadcast:
 		m.linkBroadcast(e, &eff)
 	case LinkConfirm:
@@ -304,6 +311,9 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	}
 	if e.PriorFault != "" {
 		m.tilt(eff, TiltMeter, e.PriorFault)
+	}
+	for _, t := range e.Evidence {
+		m.tilt(eff, t.Tilt, t.Detail)
 	}
 	m.startSettings(e.Settings, eff)
 	m.recordPaytable(eff, "self-test")

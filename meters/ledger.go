@@ -1,23 +1,22 @@
 package meters
 
 import (
-	"bytes"
 	"crypto/ed25519"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
-	"github.com/openegm/cabinet/internal/atomicfile"
+	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/meters/walog"
-	"golang.org/x/crypto/blake2b"
 )
 
 // Options configure a ledger.
 type Options struct {
-	// SnapshotEvery is how many records pass between snapshots; 0 = 1000.
+	// SnapshotEvery is how many records pass between seals (a signed
+	// digest of the meters) and the snapshots beside them; 0 = 1000.
 	SnapshotEvery uint64
 	// CheckpointEvery is how many records pass between signed checkpoints;
 	// 0 = the log's default.
@@ -26,6 +25,12 @@ type Options struct {
 	SegmentSize int
 	// UnsafeNoSync skips fsync: only for building benchmark fixtures.
 	UnsafeNoSync bool
+	// Keys is the key store that holds the machine key, apart from the
+	// data (required); an earlier version's DIR/machine.key is moved into
+	// a FileKeys store.
+	Keys book.KeyStore
+	// Witness keeps the log's head outside the data; nil = none.
+	Witness book.Witness
 }
 
 // Fault is a meter fault: the ledger cannot vouch for its meters, so the
@@ -51,6 +56,14 @@ type OpenInfo struct {
 	Replayed     uint64 // records folded after it
 	LastSeq      uint64
 	MachineKeyID string
+	// Tampered names what start-up found forged (a snapshot the log does
+	// not vouch for); the meters are folded without it.
+	Tampered []string
+	// Witness is how the log's head compares with the board's witness.
+	Witness book.WitnessCheck
+	// KeyAdopted: the machine key was found in the data directory (an
+	// earlier version kept it there) and moved to the key store.
+	KeyAdopted bool
 }
 
 // Ledger is the durable meter ledger. Commit is the only way anything that
@@ -58,103 +71,99 @@ type OpenInfo struct {
 // A Ledger is not safe for concurrent use: the machine's owner goroutine
 // holds it.
 type Ledger struct {
-	dir       string
-	opts      Options
-	log       *walog.Log
-	state     *State
-	seq       uint64
-	hash      [32]byte // the log's chain hash after record seq
-	sinceSnap uint64
-	fault     error
-	pub       ed25519.PublicKey
-	priv      ed25519.PrivateKey
+	book  *book.Book
+	state *State
+	fault error
 }
 
 const (
-	logDir     = "log"
-	keyFile    = "machine.key"
-	pubFile    = "machine.pub"
-	snapPrefix = "snapshot-"
+	keyName = "machine"
+	oldKey  = "machine.key" // where an earlier version kept the key
+	oldPub  = "machine.pub"
+	what    = "cabinet ledger"
 )
 
-// Open opens (or creates) the ledger in dir: the log, the machine key, the
-// newest valid snapshot, then the records after it. Any damage other than a
-// torn last record, and any record that breaks an invariant, is a *Fault.
+// testKeys is the key store the package's own tests use when Options has
+// none (set by their TestMain; nil in the program, where a ledger without
+// a key store is refused).
+var testKeys book.KeyStore
+
+// Spec is the cabinet ledger as the book sees it.
+var Spec = book.Spec{
+	What:    what,
+	New:     func() book.State { return fold{NewState()} },
+	Restore: restore,
+}
+
+// fold is the meters' State as a book.State.
+type fold struct{ s *State }
+
+func (f fold) Apply(typ uint16, data []byte) error {
+	rec, err := Decode(Type(typ), data)
+	if err != nil {
+		return err
+	}
+	return f.s.Apply(rec)
+}
+
+func (f fold) Check() error { return f.s.Check() }
+
+func (f fold) Encode() ([]byte, error) { return json.Marshal(f.s) }
+
+func restore(b []byte) (book.State, error) {
+	s := NewState()
+	if err := json.Unmarshal(b, s); err != nil {
+		return nil, err
+	}
+	if len(s.BillCounts) != len(BillValues) {
+		return nil, fmt.Errorf("%d bill counts, not %d", len(s.BillCounts), len(BillValues))
+	}
+	return fold{s}, nil
+}
+
+// Open opens (or creates) the ledger in dir: the machine key from the key
+// store, the log, the newest snapshot whose state is sealed, then the
+// records after it. Any damage other than a torn last record, and any
+// record that breaks an invariant, is a *Fault.
 func Open(dir string, opts Options) (*Ledger, OpenInfo, error) {
 	var info OpenInfo
-	if opts.SnapshotEvery == 0 {
-		opts.SnapshotEvery = 1000
+	if opts.Keys == nil {
+		opts.Keys = testKeys
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, info, err
+	if opts.Keys == nil {
+		return nil, info, &Fault{Err: errors.New("no key store for the machine key")}
 	}
-	priv, err := machineKey(dir)
-	if err != nil {
-		return nil, info, err
-	}
-	pub := priv.Public().(ed25519.PublicKey)
-	info.MachineKeyID = KeyID(pub)
-	log, li, err := walog.Open(filepath.Join(dir, logDir), walog.Options{
-		Signer: priv, CheckpointEvery: opts.CheckpointEvery, SegmentSize: opts.SegmentSize,
-		UnsafeNoSync: opts.UnsafeNoSync,
-	})
-	if err != nil {
-		return nil, info, &Fault{Err: err}
-	}
-	l := &Ledger{dir: dir, opts: opts, log: log, state: NewState(), pub: pub, priv: priv}
-	if li.Repaired {
-		info.Repaired = li.RepairDetail
-	}
-	snap, err := l.loadSnapshot()
-	if err != nil {
-		log.Close()
-		return nil, info, &Fault{Err: err}
-	}
-	if snap != nil {
-		l.state, l.seq = snap.State, snap.Seq
-		copy(l.hash[:], snap.hashBytes())
-		info.SnapshotSeq = snap.Seq
-	}
-	err = log.Scan(l.seq+1, func(r walog.Record) error {
-		if err := l.fold(r); err != nil {
-			return err
+	if fk, ok := opts.Keys.(book.FileKeys); ok {
+		moved, err := fk.Adopt(keyName, filepath.Join(dir, oldKey))
+		if err != nil {
+			return nil, info, &Fault{Err: err}
 		}
-		info.Replayed++
-		return nil
-	})
+		if moved {
+			os.Remove(filepath.Join(dir, oldPub)) // the registered key is the store's
+			info.KeyAdopted = true
+		}
+	}
+	b, st, bi, err := book.Open(dir, Spec, book.Options{SealEvery: opts.SnapshotEvery, CheckpointEvery: opts.CheckpointEvery,
+		SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync, Keys: opts.Keys, KeyName: keyName, Witness: opts.Witness})
+	info.Repaired, info.SnapshotSeq, info.Replayed, info.LastSeq = bi.Repaired, bi.SnapshotSeq, bi.Replayed, bi.LastSeq
+	info.MachineKeyID, info.Tampered, info.Witness = bi.KeyID, bi.Tampered, bi.Witness
 	if err != nil {
-		log.Close()
-		var f *Fault
+		var f *book.Fault
 		if errors.As(err, &f) {
-			return nil, info, f
+			return nil, info, &Fault{Seq: f.Seq, Err: f.Err}
 		}
 		return nil, info, &Fault{Err: err}
 	}
-	info.LastSeq = l.seq
+	l := &Ledger{book: b, state: st.(fold).s}
 	if info.Repaired != "" {
 		// The repair itself is evidence: it goes into the event log.
 		if err := l.Commit(Event{Code: EventLogRepaired, Detail: info.Repaired}); err != nil {
 			l.Close()
 			return nil, info, err
 		}
+		info.LastSeq = l.LastSeq()
 	}
 	return l, info, nil
-}
-
-// fold applies one log record during start-up.
-func (l *Ledger) fold(r walog.Record) error {
-	l.seq, l.hash = r.Seq, r.Hash
-	if r.Type == walog.TypeCheckpoint {
-		return nil
-	}
-	rec, err := Decode(Type(r.Type), r.Data)
-	if err != nil {
-		return &Fault{Seq: r.Seq, Err: err}
-	}
-	if err := l.state.Apply(rec); err != nil {
-		return &Fault{Seq: r.Seq, Err: err}
-	}
-	return nil
 }
 
 // Commit makes records durable and folds them into the meters, one by one,
@@ -167,8 +176,17 @@ func (l *Ledger) Commit(recs ...Record) error {
 }
 
 // CommitN is Commit that also says how many of recs are durable when it
-// fails part way (they are the first n).
+// fails part way (they are the first n). After the records, the board's
+// witness is given the log's new head.
 func (l *Ledger) CommitN(recs ...Record) (n int, err error) {
+	defer func() {
+		if n > 0 {
+			if werr := l.book.WriteWitness(); werr != nil && err == nil {
+				l.fault = &Fault{Seq: l.book.LastSeq(), Err: werr}
+				err = l.fault
+			}
+		}
+	}()
 	for i, r := range recs {
 		n = i
 		if l.fault != nil {
@@ -176,32 +194,32 @@ func (l *Ledger) CommitN(recs ...Record) (n int, err error) {
 		}
 		next, err := l.state.Next(r)
 		if err != nil {
-			l.fault = &Fault{Seq: l.log.LastSeq() + 1, Err: fmt.Errorf("%v refused: %w", r.Type(), err)}
+			l.fault = &Fault{Seq: l.book.LastSeq() + 1, Err: fmt.Errorf("%v refused: %w", r.Type(), err)}
 			return n, l.fault
 		}
 		data, err := Encode(r)
 		if err != nil {
-			l.fault = &Fault{Seq: l.log.LastSeq() + 1, Err: err}
+			l.fault = &Fault{Seq: l.book.LastSeq() + 1, Err: err}
 			return n, l.fault
 		}
-		wr, err := l.log.Append(uint16(r.Type()), data)
+		wr, err := l.book.Append(uint16(r.Type()), data, fold{next})
 		if wr.Seq != 0 {
 			// Durable, even if the log faulted right after it (a checkpoint
-			// that failed): the state must show it, as the next start-up will.
-			l.state, l.seq, l.hash = next, wr.Seq, wr.Hash
+			// or seal that failed): the state must show it, as the next
+			// start-up will.
+			l.state = next
 			n = i + 1
 		}
 		if err != nil {
-			l.fault = &Fault{Seq: l.log.LastSeq() + 1, Err: err}
-			return n, l.fault
-		}
-		l.sinceSnap++
-		if l.sinceSnap >= l.opts.SnapshotEvery {
-			if err := l.writeSnapshot(); err != nil {
-				// The log is the evidence; a failed snapshot only slows the
-				// next start-up, so it is not a meter fault.
-				l.sinceSnap = 0
+			var f *book.Fault
+			if errors.As(err, &f) {
+				err = f.Err
 			}
+			l.fault = &Fault{Seq: wr.Seq, Err: err}
+			if wr.Seq == 0 {
+				l.fault = &Fault{Seq: l.book.LastSeq() + 1, Err: err}
+			}
+			return n, l.fault
 		}
 	}
 	return len(recs), nil
@@ -217,125 +235,74 @@ func (l *Ledger) State() *State { return l.state.Clone() }
 func (l *Ledger) Meter(m Meter) int64 { return l.state.Meters[m] }
 
 // LastSeq is the sequence number of the last committed record.
-func (l *Ledger) LastSeq() uint64 { return l.seq }
+func (l *Ledger) LastSeq() uint64 { return l.book.LastSeq() }
 
-// PublicKey is the machine key that signs the log's checkpoints; the
-// inspector records it at commissioning to verify the log later.
-func (l *Ledger) PublicKey() ed25519.PublicKey { return l.pub }
+// Head is the log's head (its last record, checkpoints and seals
+// included): what the board's witness holds.
+func (l *Ledger) Head() book.Head { return l.book.Head() }
 
-// Sign signs a document (the inspector's report exported on the machine)
-// with the machine key, whose public half the inspector recorded.
-func (l *Ledger) Sign(doc []byte) []byte { return ed25519.Sign(l.priv, doc) }
+// PublicKey is the machine key that signs the log's checkpoints and
+// seals; the inspector registers it at commissioning.
+func (l *Ledger) PublicKey() ed25519.PublicKey { return l.book.PublicKey() }
 
-// Close writes a snapshot and closes the log with a signed checkpoint.
+// Sign returns the signature file of a document (the inspector's report
+// exported on the machine) signed with the machine key.
+func (l *Ledger) Sign(doc []byte) ([]byte, error) { return l.book.Sign(doc) }
+
+// Close seals the meters (with a snapshot) and closes the log with a
+// signed checkpoint.
 func (l *Ledger) Close() error {
-	if l.fault == nil {
-		l.writeSnapshot()
+	if l.fault != nil {
+		return l.book.Close(nil)
 	}
-	return l.log.Close()
+	return l.book.Close(fold{l.state})
 }
 
 // KeyID names a machine key: the first 8 bytes of its BLAKE2b-256, in hex.
-func KeyID(pub ed25519.PublicKey) string { return walog.KeyID(pub) }
+func KeyID(pub ed25519.PublicKey) string { return book.KeyID(pub) }
 
-// machineKey loads the machine's checkpoint key, creating it on first use.
-func machineKey(dir string) (ed25519.PrivateKey, error) {
-	priv, err := walog.LoadOrCreateKey(filepath.Join(dir, keyFile), filepath.Join(dir, pubFile), filepath.Join(dir, logDir), "machine key")
-	if errors.Is(err, walog.ErrKey) {
-		return nil, &Fault{Err: err}
-	}
-	return priv, err
-}
-
-// ReadPublicKey reads a machine public key file (machine.pub: hex, one line).
-func ReadPublicKey(path string) (ed25519.PublicKey, error) {
-	return walog.ReadPublicKey(path, "machine")
-}
-
-// snapshot is what a snapshot file holds after its checksum.
-type snapshot struct {
-	Seq   uint64 `json:"seq"`
-	Hash  string `json:"hash"` // the log's chain hash at Seq, hex
-	State *State `json:"state"`
-}
-
-// writeSnapshot writes the older of the two snapshot files, so a crash while
-// writing always leaves the newer one intact.
-func (l *Ledger) writeSnapshot() error {
-	l.sinceSnap = 0
-	if l.seq == 0 {
-		return nil
-	}
-	// The hash of record seq itself: the log's last hash may already be that
-	// of a checkpoint written after it.
-	body, err := json.Marshal(snapshot{Seq: l.seq, Hash: hex.EncodeToString(l.hash[:]), State: l.state})
-	if err != nil {
-		return err
-	}
-	sum := blake2b.Sum256(body)
-	name := fmt.Sprintf("%s%d", snapPrefix, (l.seq/l.opts.SnapshotEvery)%2)
-	return writeAtomic(l.dir, name, append(sum[:], body...), 0o600)
-}
-
-func (s *snapshot) hashBytes() []byte {
-	b, _ := hex.DecodeString(s.Hash)
-	return b
-}
-
-// loadSnapshot returns the newest snapshot whose checksum holds (a torn one
-// is ignored). A whole snapshot that the log does not vouch for — it covers
-// records the log no longer has, or its chain hash differs — means the log
-// lost or changed committed records: that is an error, not a reason to
-// start over from an empty fold.
-func (l *Ledger) loadSnapshot() (*snapshot, error) {
-	var best *snapshot
-	for i := range 2 {
-		data, err := os.ReadFile(filepath.Join(l.dir, fmt.Sprintf("%s%d", snapPrefix, i)))
-		if err != nil || len(data) < 32 {
-			continue
-		}
-		sum := blake2b.Sum256(data[32:])
-		if !bytes.Equal(sum[:], data[:32]) {
-			continue
-		}
-		var s snapshot
-		if json.Unmarshal(data[32:], &s) != nil || s.State == nil || len(s.State.BillCounts) != len(BillValues) {
-			continue
-		}
-		if s.Seq > l.log.LastSeq() {
-			return nil, fmt.Errorf("snapshot %d covers record %d, but the log ends at %d: committed records are missing", i, s.Seq, l.log.LastSeq())
-		}
-		rec, err := l.log.Read(s.Seq)
-		if err != nil {
-			return nil, fmt.Errorf("snapshot %d: %w", i, err)
-		}
-		if hex.EncodeToString(rec.Hash[:]) != s.Hash {
-			return nil, fmt.Errorf("snapshot %d disagrees with the log's chain hash at record %d", i, s.Seq)
-		}
-		if best == nil || s.Seq > best.Seq {
-			best = &s
-		}
-	}
-	return best, nil
-}
-
-// writeAtomic replaces dir/name durably (see internal/atomicfile).
-func writeAtomic(dir, name string, data []byte, mode os.FileMode) error {
-	return atomicfile.Write(filepath.Join(dir, name), data, mode)
-}
+// ReadPublicKey reads a machine public key file (hex, one line): the key
+// registered at commissioning.
+func ReadPublicKey(path string) (ed25519.PublicKey, error) { return book.ReadPublicKey(path) }
 
 // Since calls fn with every committed record after seq, in order (the log's
-// checkpoint records are skipped). It reads the log, so it runs on the
+// checkpoints and seals are skipped). It reads the log, so it runs on the
 // ledger's owner like every other call.
 func (l *Ledger) Since(seq uint64, fn func(seq uint64, r Record) error) error {
-	return l.log.Scan(seq+1, func(r walog.Record) error {
-		if r.Type == walog.TypeCheckpoint {
-			return nil
-		}
+	return l.book.Since(seq, func(r walog.Record) error {
 		rec, err := Decode(Type(r.Type), r.Data)
 		if err != nil {
 			return &Fault{Seq: r.Seq, Err: err}
 		}
 		return fn(r.Seq, rec)
 	})
+}
+
+// Records calls fn with every record of the ledger in dir, in order, read
+// from a private copy of its log (the directory is not touched and no key
+// is needed): the whole history, not the part a snapshot keeps.
+func Records(dir string, fn func(seq uint64, r Record) error) error {
+	return book.Records(dir, func(r walog.Record) error {
+		rec, err := Decode(Type(r.Type), r.Data)
+		if err != nil {
+			return &Fault{Seq: r.Seq, Err: err}
+		}
+		return fn(r.Seq, rec)
+	})
+}
+
+// Read folds every record of the ledger in dir from the first, on a
+// private copy (the directory is not touched and no key is needed): the
+// state as the log says it is, whatever the snapshots say. pub, when not
+// nil, is the registered machine key: the checkpoints and seals must then
+// verify with it. It returns the verdict with the state.
+func Read(dir string, pub ed25519.PublicKey) (*State, *book.Verdict, error) {
+	v, err := book.Verify(dir, Spec, pub)
+	if err != nil {
+		return nil, nil, err
+	}
+	if v.State == nil {
+		return nil, v, fmt.Errorf("%s: %s", dir, strings.Join(v.Problems, "; "))
+	}
+	return v.State.(fold).s, v, nil
 }

@@ -14,8 +14,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/rng"
 )
+
+// snapPrefix names the book's snapshot files.
+const snapPrefix = "snapshot-"
 
 // ledgerPlayer plays lawful random records into a ledger.
 func ledgerPlayer(t testing.TB, l *Ledger, seed uint64) *player {
@@ -176,13 +180,14 @@ func TestLedgerSnapshotDamage(t *testing.T) {
 
 func TestLedgerMissingKeyIsAFault(t *testing.T) {
 	dir := t.TempDir()
-	l, _, _ := Open(dir, Options{})
+	keys := book.FileKeys{Dir: t.TempDir()}
+	l, _, _ := Open(dir, Options{Keys: keys})
 	l.Commit(MoneyIn{Source: SourceBill, Cents: 500})
 	l.Close()
-	os.Remove(filepath.Join(dir, keyFile))
-	_, _, err := Open(dir, Options{})
+	os.Remove(filepath.Join(keys.Dir, "machine.key"))
+	_, _, err := Open(dir, Options{Keys: keys})
 	var f *Fault
-	if !errors.As(err, &f) || !strings.Contains(err.Error(), "missing but the log exists") {
+	if !errors.As(err, &f) || !strings.Contains(err.Error(), "missing but the log it signs exists") {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -217,6 +217,9 @@ type State struct {
 	// not recorded yet; BillRef is the last order number.
 	PendingBill *BillEscrow `json:"pending_bill,omitempty"`
 	BillRef     uint64      `json:"bill_ref,omitempty"`
+	// RAMClears counts the RAM clears, the only time the meters go back:
+	// a hard meter ahead of the ledger without one is a rollback.
+	RAMClears uint64 `json:"ram_clears,omitempty"`
 	// Progressive hits waiting for their award (local pool or link controller).
 	PendingHits []ProgressiveHit `json:"pending_hits,omitempty"`
 	// LinkedCoinIn is the coin-in of the bets that could win a linked level
@@ -703,6 +706,7 @@ func (s *State) apply(r Record) error {
 		*m = [numMeters]int64{}
 		s.LinkedCoinIn = 0
 		clear(s.BillCounts)
+		s.RAMClears++
 		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventRAMClear, Detail: r.Who + ": " + r.Why}), HistoryEvents)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/rng"
@@ -22,7 +23,7 @@ func pct(d []time.Duration, p float64) float64 {
 // BenchmarkSpinToCommit is the time from the spin button to the committed
 // game start (draw, evaluate, fsync), as the owner goroutine runs it.
 func BenchmarkSpinToCommit(b *testing.B) {
-	l, _, err := meters.Open(b.TempDir(), meters.Options{})
+	l, _, err := meters.Open(b.TempDir(), meters.Options{Keys: book.FileKeys{Dir: b.TempDir()}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func BenchmarkSpinToCommit(b *testing.B) {
 // BenchmarkLedgerCommitGameStart is the peer in the same run: the ledger
 // commit of a game start alone.
 func BenchmarkLedgerCommitGameStart(b *testing.B) {
-	l, _, err := meters.Open(b.TempDir(), meters.Options{})
+	l, _, err := meters.Open(b.TempDir(), meters.Options{Keys: book.FileKeys{Dir: b.TempDir()}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -40,7 +40,9 @@ type hardware struct {
 	levels  map[string]bool   // last debounced level of every input (I/O test)
 	// offsets are added to the ledger's counts to give the hard meters'
 	// targets: a RAM clear zeroes the ledger, a hard meter never goes back.
-	offsets map[string]uint64
+	// ramClears is the ledger's count of RAM clears they account for.
+	offsets   map[string]uint64
+	ramClears uint64
 	// meterErr says why the hard meters cannot be kept (pulsers nil): a
 	// meter fault the owner reports, with the rest of the cabinet up.
 	meterErr error
@@ -93,9 +95,19 @@ func (h *hardware) openMeters(l *meters.Ledger) error {
 	}
 	h.offsets = map[string]uint64{}
 	if b, err := os.ReadFile(filepath.Join(h.data, "hardmeters", offsetsFile)); err == nil {
-		if err := json.Unmarshal(b, &h.offsets); err != nil {
-			return fmt.Errorf("offsets: %w", err)
+		var f offsetsData
+		if err := json.Unmarshal(b, &f); err != nil || f.Offsets == nil {
+			// The first version kept the offsets alone, one RAM clear
+			// ago at most.
+			f = offsetsData{Offsets: map[string]uint64{}}
+			if err := json.Unmarshal(b, &f.Offsets); err != nil {
+				return fmt.Errorf("offsets: %w", err)
+			}
+			if l != nil && len(f.Offsets) > 0 {
+				f.RAMClears = l.State().RAMClears
+			}
 		}
+		h.offsets, h.ramClears = f.Offsets, f.RAMClears
 	}
 	// A new board on an existing ledger starts its hard meters where the
 	// ledger is, rather than pulsing a lifetime; this must happen before the
@@ -322,11 +334,19 @@ func (h *hardware) inputLevels() map[string]bool {
 	return maps.Clone(h.levels)
 }
 
+// offsetsData is the hard meters' offsets file.
+type offsetsData struct {
+	Offsets   map[string]uint64 `json:"offsets"`
+	RAMClears uint64            `json:"ram_clears"`
+}
+
 // follow sets lamps and hard-meter targets from the committed state; it runs
-// on the owner goroutine after every step.
-func (h *hardware) follow(v machine.View, l *meters.Ledger) {
+// on the owner goroutine after every step. A hard meter ahead of the
+// ledger with no RAM clear to explain it means the ledger went back behind
+// the machine's back: that is returned as evidence for the machine.
+func (h *hardware) follow(v machine.View, l *meters.Ledger) []machine.Event {
 	if v.Mode == "service" {
-		return // the I/O test owns the lamps while the menu is open
+		return nil // the I/O test owns the lamps while the menu is open
 	}
 	play := v.Mode == "idle"
 	alarm := v.Mode == "tilt" || v.Mode == "handpay" || v.Mode == "meter_fault" || v.Mode == "door_open"
@@ -337,33 +357,44 @@ func (h *hardware) follow(v machine.View, l *meters.Ledger) {
 		h.board.SetLamp(lamp, on)
 	}
 	if l == nil || l.Fault() != nil || h.pulsers == nil {
-		return
+		return nil
 	}
+	var evidence []machine.Event
+	clears := l.State().RAMClears
 	for meter, target := range hardTargets(l) {
 		err := h.pulsers.SetTarget(meter, target+h.offsets[meter])
 		if errors.Is(err, hw.ErrTargetBelowDelivered) {
-			// The ledger went back (a RAM clear): from here on the hard
-			// meter counts on from what it has shown.
 			st, _ := h.pulsers.Status(meter)
 			shown := st.Delivered
 			if st.InFlight {
 				shown++
 			}
-			h.offsets[meter] = shown - target
-			if werr := h.saveOffsets(); werr != nil {
-				h.log.Error("hard meter offsets not saved", "err", werr)
+			if clears <= h.ramClears {
+				evidence = append(evidence, machine.Tamper{At: time.Now(), Tilt: machine.TiltRollback,
+					Detail: fmt.Sprintf("hard meter %s shows %d, the ledger %d, with no RAM clear since: the ledger is older than the meters", meter, shown, target+h.offsets[meter])})
+				continue
 			}
-			h.log.Info("hard meter continues after the ledger went back", "meter", meter, "offset", h.offsets[meter])
+			// The ledger went back by a RAM clear: from here on the hard
+			// meter counts on from what it has shown.
+			h.offsets[meter] = shown - target
+			h.log.Info("hard meter continues after the RAM clear", "meter", meter, "offset", h.offsets[meter])
 			err = h.pulsers.SetTarget(meter, target+h.offsets[meter])
 		}
 		if err != nil {
 			h.log.Error("hard meter", "meter", meter, "err", err)
 		}
 	}
+	if clears > h.ramClears && len(evidence) == 0 {
+		h.ramClears = clears
+		if werr := h.saveOffsets(); werr != nil {
+			h.log.Error("hard meter offsets not saved", "err", werr)
+		}
+	}
+	return evidence
 }
 
 func (h *hardware) saveOffsets() error {
-	b, err := json.Marshal(h.offsets)
+	b, err := json.Marshal(offsetsData{Offsets: h.offsets, RAMClears: h.ramClears})
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -51,7 +50,7 @@ func TestInspectorVerifiesAndExportsTheReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub, err := meters.ReadPublicKey(filepath.Join(data, "ledger", "machine.pub"))
+	pub, err := meters.ReadPublicKey(c.MachinePub())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/hw"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
@@ -30,6 +31,7 @@ import (
 
 type options struct {
 	data         string
+	board        string
 	machineID    string
 	machineNum   int
 	denom        int64
@@ -52,6 +54,7 @@ type options struct {
 func main() {
 	var o options
 	flag.StringVar(&o.data, "data", "cabinet-data", "data directory (the ledger; back it up, never edit it)")
+	flag.StringVar(&o.board, "board", "", "what the board keeps apart from the data: the machine key and the witness of the ledger's head (default DATA.board; on a cabinet, the secure element and critical memory)")
 	flag.StringVar(&o.machineID, "machine-id", "EGM-0001", "machine identification shown to players (regulation rule 10)")
 	flag.IntVar(&o.machineNum, "machine-num", 1, "machine number, 0-9999, first digits of ticket validation numbers")
 	flag.Int64Var(&o.denom, "denom", 1, "denomination: cents per credit")
@@ -77,6 +80,9 @@ func main() {
 	flag.Parse()
 	if o.control == "" {
 		o.control = filepath.Join(o.data, "control.sock")
+	}
+	if o.board == "" {
+		o.board = filepath.Clean(o.data) + ".board"
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	if err := o.validate(); err != nil {
@@ -129,14 +135,24 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 		return err
 	}
 	st := selfTests(o)
-	ledger, info, lerr := meters.Open(filepath.Join(o.data, "ledger"), meters.Options{})
+	witness, err := book.OpenFileWitness(filepath.Join(o.board, "witness"))
+	if err != nil {
+		return fmt.Errorf("the board's witness: %w", err)
+	}
+	defer witness.Close()
+	ledger, info, lerr := meters.Open(filepath.Join(o.data, "ledger"), meters.Options{Keys: book.FileKeys{Dir: o.board}, Witness: witness})
 	state := meters.NewState()
+	var evidence []machine.Tamper
 	if lerr != nil {
 		log.Error("meter fault: the ledger cannot be opened; no play until a technician acts", "err", lerr)
 	} else {
 		state = ledger.State()
 		log.Info("ledger open", "last_seq", info.LastSeq, "snapshot", info.SnapshotSeq, "replayed", info.Replayed,
-			"repaired", info.Repaired, "machine_key", info.MachineKeyID)
+			"repaired", info.Repaired, "machine_key", info.MachineKeyID, "witness", info.Witness.Status.String())
+		if info.KeyAdopted {
+			log.Warn("the machine key was in the data directory (an earlier version kept it there); it is now in the board's key store", "board", o.board)
+		}
+		evidence = ledgerEvidence(info)
 		defer ledger.Close()
 	}
 	mark, err := openFaultMark(filepath.Join(o.data, "meter-fault"))
@@ -228,7 +244,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}
 	defer ctl.Close()
 
-	own.step(machine.PowerUp{At: time.Now(), Tests: st.tests, Devices: dev.status(), PriorFault: prior, Settings: o.settings()})
+	own.step(machine.PowerUp{At: time.Now(), Tests: st.tests, Devices: dev.status(), PriorFault: prior, Settings: o.settings(), Evidence: evidence})
 	if prior != "" && ledger != nil && ledger.Fault() == nil && slices.Contains(ledger.State().Tilts, machine.TiltMeter) {
 		// The ledger holds the fault now, as a tilt for the technician.
 		if err := mark.clear(); err != nil {
@@ -243,6 +259,25 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 		}
 	}
 	return nil
+}
+
+// ledgerEvidence turns what opening the ledger found behind the machine's
+// back into tilts for a technician: a forged snapshot, a data directory
+// older than (or other than) what the board witnessed, a witness that is
+// empty or far behind (a board replaced).
+func ledgerEvidence(info meters.OpenInfo) []machine.Tamper {
+	var out []machine.Tamper
+	now := time.Now()
+	for _, t := range info.Tampered {
+		out = append(out, machine.Tamper{At: now, Tilt: machine.TiltLedger, Detail: t})
+	}
+	switch w := info.Witness; {
+	case w.Tampered():
+		out = append(out, machine.Tamper{At: now, Tilt: machine.TiltRollback, Detail: w.Detail})
+	case w.Status == book.WitnessEmpty || w.Status == book.WitnessBehind:
+		out = append(out, machine.Tamper{At: now, Tilt: machine.TiltWitness, Detail: w.Detail})
+	}
+	return out
 }
 
 // loadFromDir loads a paytable file and its signature from a directory, with

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"github.com/openegm/cabinet/internal/atomicfile"
 	"github.com/openegm/cabinet/meters/inspect"
@@ -21,7 +22,7 @@ import (
 // and follows the committed state (lamps, hard meters).
 type deviceSink interface {
 	apply(machine.Device)
-	follow(machine.View, *meters.Ledger)
+	follow(machine.View, *meters.Ledger) []machine.Event
 	inputLevels() map[string]bool
 }
 
@@ -90,7 +91,7 @@ func (o *owner) step(ev machine.Event) machine.Effects {
 	answers := o.apply(eff.Devices)
 	v := o.publish()
 	if o.devices != nil && len(eff.Records) > 0 {
-		o.devices.follow(v, o.ledger)
+		answers = append(answers, o.devices.follow(v, o.ledger)...)
 	}
 	for _, ev := range answers {
 		o.step(ev)
@@ -144,12 +145,24 @@ func (o *owner) meterFault(err error) []machine.Device {
 func (o *owner) inspect(il machine.InspectLedger) machine.Event {
 	now := time.Now()
 	dir := filepath.Join(o.data, "ledger")
-	v := inspect.Verify(dir, "")
+	var pub ed25519.PublicKey
+	if o.ledger != nil {
+		pub = o.ledger.PublicKey() // the key store's: the one registered at commissioning
+	}
+	v, st := inspect.Verify(dir, pub)
+	if st != nil && o.ledger != nil && st.Meters != o.ledger.State().Meters {
+		// What the machine runs on must be what its log says.
+		v.OK = false
+		v.Problems = append(v.Problems, "the meters the machine runs on differ from the fold of its log")
+	}
 	var summary strings.Builder
 	inspect.WriteVerdict(&summary, v)
 	out := machine.Verdict{OK: v.OK, Summary: strings.TrimSpace(strings.SplitN(summary.String(), "\n", 2)[0]), Problems: v.Problems}
 	if il.Export && o.ledger != nil {
-		st, err := inspect.ReadState(dir)
+		var err error
+		if st == nil {
+			err = errors.New("the log cannot be folded")
+		}
 		if err == nil {
 			doc := inspect.Document(dir, st, v, false)
 			name := filepath.Join(o.data, "reports", "report-"+now.UTC().Format("20060102-150405")+".txt")
@@ -157,8 +170,12 @@ func (o *owner) inspect(il machine.InspectLedger) machine.Event {
 			if err == nil {
 				err = atomicfile.Write(name, doc, 0o644)
 			}
+			var sig []byte
 			if err == nil {
-				err = atomicfile.Write(name+".sig", inspect.SigFile(o.ledger.Sign(doc)), 0o644)
+				sig, err = o.ledger.Sign(doc)
+			}
+			if err == nil {
+				err = atomicfile.Write(name+".sig", sig, 0o644)
 			}
 			if err == nil {
 				out.Report = name

@@ -20,17 +20,8 @@ import (
 // from its ledger's records.
 func paidByGame(t *testing.T, data string) map[uint64]int64 {
 	t.Helper()
-	tmp := t.TempDir()
-	if err := os.CopyFS(filepath.Join(tmp, "l"), os.DirFS(filepath.Join(data, "ledger"))); err != nil {
-		t.Fatal(err)
-	}
-	l, _, err := meters.Open(filepath.Join(tmp, "l"), meters.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
 	out := map[uint64]int64{}
-	err = l.Since(0, func(_ uint64, r meters.Record) error {
+	err := meters.Records(filepath.Join(data, "ledger"), func(_ uint64, r meters.Record) error {
 		if a, ok := r.(meters.ProgressiveAward); ok && a.Level == 1 {
 			out[a.Game] += a.Cents
 		}

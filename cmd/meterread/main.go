@@ -4,11 +4,13 @@
 package main
 
 import (
+	"crypto/ed25519"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/meters/inspect"
@@ -18,21 +20,27 @@ import (
 const usage = `meterread — inspector's readout of a cabinet ledger (read-only)
 
 Usage:
-  meterread verify  DIR [--pub FILE]
+  meterread verify  DIR --pub FILE
       Checks every record's checksum, the hash chain, the signed checkpoints
-      (with the machine public key recorded at commissioning; default: the
-      machine.pub found in DIR) and replays the meters, checking the credit
-      equation, monotonic meters, game numbering and one end per game.
+      and seals with the machine public key registered at commissioning
+      (FILE; a key found beside the ledger proves nothing, so none is taken
+      from DIR), folds the meters from the first record, checking the
+      credit equation, monotonic meters, game numbering and one end per
+      game, and compares the fold with every seal and snapshot.
       Prints a verdict; exit status 0 = verified, 1 = not verified.
 
   meterread meters  DIR [--json]
-      Every meter with its name and SAS code, in cents and euros.
+      Every meter with its name and SAS code, in cents and euros, folded
+      from the log's first record.
 
-  meterread games   DIR [--last N] [--json]
-      The last N games (default 10): bet, stops, free games, win.
+  meterread games   DIR [--last N] [--since T] [--until T] [--json]
+      Games from the log (all of them, not only what the machine keeps for
+      recall): bet, stops, free games, win; the last N (default 10) of
+      those started between --since and --until (RFC 3339 times, UTC).
 
-  meterread events  DIR [--last N] [--json]
-      The last N events (default 50): doors, power, tilts, service actions.
+  meterread events  DIR [--last N] [--since T] [--until T] [--json]
+      Events from the log (doors, power, tilts, service actions, settings):
+      the last N (default 50) between --since and --until.
 
   meterread jackpot DIR [--json]
       The local jackpot levels, exact to the millicent: current value,
@@ -45,7 +53,8 @@ Usage:
       With --key (a parsheet keygen key) FILE.sig holds its Ed25519
       signature, base64, so the report itself is tamper-evident.
 
-DIR is a copy of the cabinet's data directory; it is never modified.
+DIR is a copy of the cabinet's data directory (or of its ledger directory);
+it is never modified. No command needs the machine's private key.
 `
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -62,6 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	last := fs.Int("last", 0, "")
 	keyFile := fs.String("key", "", "")
 	outFile := fs.String("out", "", "")
+	since := fs.String("since", "", "")
+	until := fs.String("until", "", "")
 	var pos []string
 	rest := args[1:]
 	for {
@@ -80,9 +91,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dir := pos[0]
+	pub, err := inspect.ReadPub(*pubFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "meterread: %v\n", err)
+		return 2
+	}
 	switch args[0] {
 	case "verify":
-		v := inspect.Verify(dir, *pubFile)
+		v, _ := inspect.Verify(dir, pub)
 		inspect.WriteVerdict(stdout, v)
 		if !v.OK {
 			return 1
@@ -92,6 +108,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 	default:
 		fmt.Fprintf(stderr, "meterread: unknown command %q (see meterread --help)\n", args[0])
 		return 2
+	}
+	from, to, err := window(*since, *until)
+	if err != nil {
+		fmt.Fprintf(stderr, "meterread %s: %v\n", args[0], err)
+		return 2
+	}
+	if args[0] == "games" || args[0] == "events" {
+		h, err := inspect.ReadHistory(dir, from, to)
+		if err != nil {
+			fmt.Fprintf(stderr, "meterread: %v\n", err)
+			return 1
+		}
+		if args[0] == "games" {
+			g := lastN(h.Games, *last, 10)
+			if *asJSON {
+				return emit(stdout, stderr, g)
+			}
+			inspect.WriteGames(stdout, g)
+			return 0
+		}
+		e := lastN(h.Events, *last, 50)
+		if *asJSON {
+			return emit(stdout, stderr, e)
+		}
+		inspect.WriteEvents(stdout, e)
+		return 0
 	}
 	st, err := inspect.ReadState(dir)
 	if err != nil {
@@ -104,18 +146,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return emit(stdout, stderr, inspect.MeterRows(st))
 		}
 		inspect.WriteMeters(stdout, st)
-	case "games":
-		g := lastN(st.Games, *last, 10)
-		if *asJSON {
-			return emit(stdout, stderr, g)
-		}
-		inspect.WriteGames(stdout, g)
-	case "events":
-		e := lastN(st.Events, *last, 50)
-		if *asJSON {
-			return emit(stdout, stderr, e)
-		}
-		inspect.WriteEvents(stdout, e)
 	case "jackpot":
 		rows := inspect.JackpotRows(st)
 		if *asJSON {
@@ -123,7 +153,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		inspect.WriteJackpot(stdout, rows)
 	case "report":
-		return report(dir, *pubFile, st, *asJSON, *keyFile, *outFile, stdout, stderr)
+		return report(dir, pub, st, *asJSON, *keyFile, *outFile, stdout, stderr)
 	}
 	return 0
 }
@@ -148,8 +178,26 @@ func emit(stdout, stderr io.Writer, v any) int {
 	return 0
 }
 
-func report(dir, pubFile string, st *meters.State, asJSON bool, keyFile, outFile string, stdout, stderr io.Writer) int {
-	v := inspect.Verify(dir, pubFile)
+// window parses --since and --until (RFC 3339); zero times are open ends.
+func window(since, until string) (from, to time.Time, err error) {
+	parse := func(s string) (time.Time, error) {
+		if s == "" {
+			return time.Time{}, nil
+		}
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return t, fmt.Errorf("%q is not an RFC 3339 time (2026-12-01T09:00:00Z)", s)
+		}
+		return t, nil
+	}
+	if from, err = parse(since); err == nil {
+		to, err = parse(until)
+	}
+	return from, to, err
+}
+
+func report(dir string, pub ed25519.PublicKey, st *meters.State, asJSON bool, keyFile, outFile string, stdout, stderr io.Writer) int {
+	v, _ := inspect.Verify(dir, pub)
 	data := inspect.Document(dir, st, v, asJSON)
 	if outFile == "" {
 		stdout.Write(data)
@@ -172,7 +220,11 @@ func report(dir, pubFile string, st *meters.State, asJSON bool, keyFile, outFile
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		if err := os.WriteFile(outFile+".sig", inspect.Sign(data, priv), 0o644); err != nil {
+		sig, err := inspect.Sign(data, priv)
+		if err == nil {
+			err = os.WriteFile(outFile+".sig", sig, 0o644)
+		}
+		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}

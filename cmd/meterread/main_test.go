@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/meters/inspect"
 	"github.com/openegm/cabinet/reels"
@@ -25,8 +26,8 @@ func meterread(args ...string) (int, string, string) {
 // cabinetDir writes a small ledger as the cabinet would: bills, two games
 // (one with a free game), a ticket cash-out and a door opening.
 func cabinetDir(t *testing.T) string {
-	dir := t.TempDir()
-	l, _, err := meters.Open(dir, meters.Options{CheckpointEvery: 3})
+	dir := filepath.Join(t.TempDir(), "ledger")
+	l, _, err := meters.Open(dir, meters.Options{CheckpointEvery: 3, Keys: book.FileKeys{Dir: dir + ".keys"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,6 +53,9 @@ func cabinetDir(t *testing.T) string {
 	return dir
 }
 
+// pubFile is the machine key of cabinetDir's ledger, as registered.
+func pubFile(dir string) string { return dir + ".keys/machine.pub" }
+
 func treeHash(t *testing.T, dir string) string {
 	h, _ := blake2b.New256(nil)
 	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
@@ -73,7 +77,7 @@ func treeHash(t *testing.T, dir string) string {
 func TestVerifyAndReadLeaveTheDirectoryUntouched(t *testing.T) {
 	dir := cabinetDir(t)
 	before := treeHash(t, dir)
-	code, out, e := meterread("verify", dir)
+	code, out, e := meterread("verify", dir, "--pub", pubFile(dir))
 	if code != 0 || !strings.HasPrefix(out, "VERIFIED: ") || !strings.Contains(out, "signed checkpoints") {
 		t.Fatalf("verify: %d %q %q", code, out, e)
 	}
@@ -124,7 +128,7 @@ func TestVerifyDetectsAFlippedByte(t *testing.T) {
 	data, _ := os.ReadFile(seg)
 	data[len(data)/3] ^= 0x10
 	os.WriteFile(seg, data, 0o600)
-	code, out, _ := meterread("verify", dir)
+	code, out, _ := meterread("verify", dir, "--pub", pubFile(dir))
 	if code != 1 || !strings.HasPrefix(out, "NOT VERIFIED") {
 		t.Fatalf("flipped byte: %d %q", code, out)
 	}
@@ -133,7 +137,7 @@ func TestVerifyDetectsAFlippedByte(t *testing.T) {
 func TestVerifyWithTheWrongMachineKey(t *testing.T) {
 	dir := cabinetDir(t)
 	other := cabinetDir(t)
-	code, out, _ := meterread("verify", dir, "--pub", filepath.Join(other, "machine.pub"))
+	code, out, _ := meterread("verify", dir, "--pub", pubFile(other))
 	if code != 1 || !strings.Contains(out, "NOT VERIFIED") {
 		t.Fatalf("foreign key: %d %q", code, out)
 	}
@@ -145,7 +149,7 @@ func TestSignedReport(t *testing.T) {
 	keyFile := filepath.Join(t.TempDir(), "inspector.key")
 	os.WriteFile(keyFile, reels.EncodeKey(priv), 0o600)
 	out := filepath.Join(t.TempDir(), "report.txt")
-	if code, _, e := meterread("report", dir, "--key", keyFile, "--out", out); code != 0 {
+	if code, _, e := meterread("report", dir, "--pub", pubFile(dir), "--key", keyFile, "--out", out); code != 0 {
 		t.Fatal(e)
 	}
 	doc, _ := os.ReadFile(out)
@@ -167,7 +171,7 @@ func TestUsage(t *testing.T) {
 			t.Errorf("%v: exit %d", args, code)
 		}
 	}
-	if code, _, e := meterread("meters", t.TempDir()); code != 1 || !strings.Contains(e, "not a cabinet data directory") {
+	if code, _, e := meterread("meters", t.TempDir()); code != 1 || !strings.Contains(e, "neither a cabinet's data directory") {
 		t.Fatalf("empty dir: %q", e)
 	}
 }
@@ -190,7 +194,7 @@ func TestJackpotReadout(t *testing.T) {
 	if r.Current != 25_002_000 || r.SeedFunding != 25_000_000 || r.Contributions != 2000 || r.Liability != r.Current || !r.Identity {
 		t.Fatalf("level 1 %+v", r)
 	}
-	code, out, _ = meterread("report", dir)
+	code, out, _ = meterread("report", dir, "--pub", pubFile(dir))
 	if code != 0 || !strings.Contains(out, "LOCAL JACKPOT") || !strings.Contains(out, "250.02000 €") || !strings.Contains(out, "holds") {
 		t.Fatalf("report lacks the jackpot:\n%s", out)
 	}

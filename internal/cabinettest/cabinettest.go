@@ -147,6 +147,14 @@ func (c *Cabinet) TurnKey(who string) Reply {
 	return r
 }
 
+// Board is the board directory of a cabinet started on data with the
+// default --board: the machine key and the witness.
+func Board(data string) string { return filepath.Clean(data) + ".board" }
+
+// MachinePub is the machine's public key file, as registered at
+// commissioning.
+func (c *Cabinet) MachinePub() string { return filepath.Join(Board(c.Data), "machine.pub") }
+
 // Stop ends the cabinet in order (SIGTERM).
 func (c *Cabinet) Stop() {
 	c.Conn.Close()

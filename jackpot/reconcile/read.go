@@ -3,8 +3,6 @@ package reconcile
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/openegm/cabinet/jackpot"
 	"github.com/openegm/cabinet/jackpot/ledger"
@@ -19,24 +17,10 @@ import (
 // controller's level IDs. A level the cabinet keeps in its own jackpot,
 // or one the map does not name, is not the controller's and is left out.
 func Cabinet(dir, machine string, levels map[int]string) ([]Paid, []Reported, error) {
-	tmp, err := os.MkdirTemp("", "reconcile-cabinet-")
-	if err != nil {
-		return nil, nil, err
-	}
-	defer os.RemoveAll(tmp)
-	cp := filepath.Join(tmp, "ledger")
-	if err := os.CopyFS(cp, os.DirFS(dir)); err != nil {
-		return nil, nil, fmt.Errorf("cabinet %s: copying its ledger %s: %w", machine, dir, err)
-	}
-	l, _, err := meters.Open(cp, meters.Options{})
-	if err != nil {
-		return nil, nil, fmt.Errorf("cabinet %s: ledger %s: %w", machine, dir, err)
-	}
-	defer l.Close()
 	local := map[int]bool{}
 	reported := map[Key]int64{}
 	var paid []Paid
-	err = l.Since(0, func(seq uint64, r meters.Record) error {
+	err := meters.Records(dir, func(seq uint64, r meters.Record) error {
 		switch r := r.(type) {
 		case meters.JackpotLevel:
 			local[r.Level] = true

@@ -8,8 +8,6 @@ package inspect
 
 import (
 	"crypto/ed25519"
-	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,95 +17,85 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/jackpot"
 	"github.com/openegm/cabinet/meters"
-	"github.com/openegm/cabinet/meters/walog"
 	"github.com/openegm/cabinet/sas/metercode"
 )
 
 // Verdict is what Verify found.
 type Verdict struct {
 	OK          bool     `json:"ok"`
-	Records     uint64   `json:"records"`
+	Records     uint64   `json:"records"` // log records verified (checkpoints and seals included)
+	Folded      uint64   `json:"folded"`  // ledger records folded from the first
 	Checkpoints int      `json:"checkpoints"`
+	Seals       int      `json:"seals"`
 	KeyID       string   `json:"machine_key"`
 	LastHash    string   `json:"last_hash"`
 	Problems    []string `json:"problems"`
+	Snapshots   []string `json:"snapshots,omitempty"`
 }
 
-func Verify(dir, pubFile string) Verdict {
+// LedgerDir is the ledger directory of dir: dir itself when it holds the
+// log, or dir/ledger when dir is the cabinet's data directory.
+func LedgerDir(dir string) (string, error) {
+	for _, d := range []string{dir, filepath.Join(dir, "ledger")} {
+		if st, err := os.Stat(filepath.Join(d, book.LogDir)); err == nil && st.IsDir() {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("%s is neither a cabinet's data directory (with ledger/%s) nor its ledger directory (with %s)", dir, book.LogDir, book.LogDir)
+}
+
+// ReadPub reads the machine's public key as the inspector registered it at
+// commissioning ("" = none given).
+func ReadPub(file string) (ed25519.PublicKey, error) {
+	if file == "" {
+		return nil, nil
+	}
+	pub, err := meters.ReadPublicKey(file)
+	if err != nil {
+		return nil, fmt.Errorf("registered machine key: %w", err)
+	}
+	return pub, nil
+}
+
+// Verify checks a cabinet's ledger (dir: its data directory or its ledger
+// directory) against the machine key registered at commissioning: every
+// record, the chain, every checkpoint and seal signature, a fold of every
+// record from the first with every invariant, and the snapshots against
+// the fold. Without a registered key it says so: a key found beside the
+// ledger proves nothing (whoever changed the ledger could change it too).
+// The state returned is the fold (nil if the log cannot be folded).
+func Verify(dir string, pub ed25519.PublicKey) (Verdict, *meters.State) {
 	v := Verdict{}
-	if pubFile == "" {
-		pubFile = filepath.Join(dir, "machine.pub")
-	}
-	pub, err := meters.ReadPublicKey(pubFile)
-	if err != nil {
-		v.Problems = append(v.Problems, fmt.Sprintf("machine public key: %v", err))
-	} else {
-		v.KeyID = meters.KeyID(pub)
-	}
-	rep, err := walog.Verify(filepath.Join(dir, "log"), pub)
+	ld, err := LedgerDir(dir)
 	if err != nil {
 		v.Problems = append(v.Problems, err.Error())
-	} else {
-		v.Records, v.Checkpoints = rep.Records, rep.Checkpoints
-		v.LastHash = hex.EncodeToString(rep.LastHash[:])
-		v.Problems = append(v.Problems, rep.Problems...)
-		if rep.TornTail != "" {
-			v.Problems = append(v.Problems, "torn last record (the cabinet repairs it at next start-up): "+rep.TornTail)
-		}
-		if !rep.OK && len(rep.Problems) == 0 {
-			v.Problems = append(v.Problems, "log verification failed")
-		}
+		return v, nil
 	}
-	if _, err := ReadState(dir); err != nil {
+	st, bv, err := meters.Read(ld, pub)
+	if bv == nil {
 		v.Problems = append(v.Problems, err.Error())
+		return v, nil
 	}
+	v.Records, v.Folded, v.Checkpoints, v.Seals = bv.Records, bv.Folded, bv.Checkpoints, bv.Seals
+	v.KeyID, v.LastHash, v.Snapshots = bv.KeyID, bv.LastHash, bv.Snapshots
+	v.Problems = append(v.Problems, bv.Problems...)
 	v.OK = len(v.Problems) == 0
-	return v
+	return v, st
 }
 
-// ReadState folds the ledger on a private copy of dir, so the original is
-// never touched (opening a ledger may repair a torn tail or write snapshots).
+// ReadState folds the ledger of dir from its first record, on a private
+// copy (the directory is never touched): the meters as the log says, not
+// as a snapshot says.
 func ReadState(dir string) (*meters.State, error) {
-	if _, err := os.Stat(filepath.Join(dir, "log")); err != nil {
-		return nil, fmt.Errorf("%s is not a cabinet data directory: %w", dir, err)
-	}
-	tmp, err := os.MkdirTemp("", "meterread-")
+	ld, err := LedgerDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	if err := copyTree(dir, tmp); err != nil {
-		return nil, err
-	}
-	l, _, err := meters.Open(tmp, meters.Options{SnapshotEvery: 1 << 62})
-	if err != nil {
-		return nil, err
-	}
-	defer l.Close()
-	return l.State(), nil
-}
-
-func copyTree(src, dst string) error {
-	return filepath.Walk(src, func(path string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		target := filepath.Join(dst, rel)
-		if fi.IsDir() {
-			return os.MkdirAll(target, 0o700)
-		}
-		if !fi.Mode().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o600)
-	})
+	st, _, err := meters.Read(ld, nil)
+	return st, err
 }
 
 type MeterRow struct {
@@ -198,8 +186,8 @@ func when(ns int64) string { return time.Unix(0, ns).UTC().Format("2006-01-02 15
 
 func WriteVerdict(w io.Writer, v Verdict) {
 	if v.OK {
-		fmt.Fprintf(w, "VERIFIED: %d records, hash chain intact (last %s), %d signed checkpoints by machine key %s, meters consistent\n",
-			v.Records, short(v.LastHash), v.Checkpoints, v.KeyID)
+		fmt.Fprintf(w, "VERIFIED: %d records folded from the first, hash chain intact (last %s), %d signed checkpoints and %d seals by the registered machine key %s, snapshots hold the sealed state, meters consistent\n",
+			v.Folded, short(v.LastHash), v.Checkpoints, v.Seals, v.KeyID)
 		return
 	}
 	fmt.Fprintf(w, "NOT VERIFIED: %d problem(s)\n", len(v.Problems))
@@ -305,9 +293,71 @@ func Document(dir string, st *meters.State, v Verdict, asJSON bool) []byte {
 	return []byte(doc.String())
 }
 
-// Sign is the detached signature of a report: base64 of its Ed25519
-// signature, one line (the format of a paytable's .sig).
-func Sign(doc []byte, key ed25519.PrivateKey) []byte { return SigFile(ed25519.Sign(key, doc)) }
+// Sign is the detached signature file of a report (book.SignDocument).
+func Sign(doc []byte, key ed25519.PrivateKey) ([]byte, error) { return book.SignDocument(key, doc) }
 
-// SigFile is the content of a .sig file for an Ed25519 signature.
-func SigFile(sig []byte) []byte { return []byte(base64.StdEncoding.EncodeToString(sig) + "\n") }
+// History is the games and events of a ledger's whole log (the state keeps
+// only the last ones, for recall).
+type History struct {
+	Games  []meters.GameHistory
+	Events []meters.Event
+}
+
+// ReadHistory reads every game and event from the log of dir, keeping those
+// between from and to (zero: no bound); games by their start.
+func ReadHistory(dir string, from, to time.Time) (*History, error) {
+	ld, err := LedgerDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	in := func(ns int64) bool {
+		t := time.Unix(0, ns)
+		return (from.IsZero() || !t.Before(from)) && (to.IsZero() || !t.After(to))
+	}
+	h := &History{}
+	// The fold turns records into games and events as the machine does
+	// (settings and service actions become events): one state, kept only
+	// for what each record adds.
+	st := meters.NewState()
+	open := map[uint64]int{} // game number -> index in h.Games
+	err = meters.Records(ld, func(_ uint64, r meters.Record) error {
+		if err := st.Apply(r); err != nil {
+			return err
+		}
+		switch r := r.(type) {
+		case meters.GameStart:
+			if in(r.At) {
+				open[r.Game] = len(h.Games)
+				h.Games = append(h.Games, meters.GameHistory{Start: r})
+			}
+		case meters.FreeGame:
+			if i, ok := open[r.Game]; ok {
+				h.Games[i].Free = append(h.Games[i].Free, r)
+			}
+		case meters.GameEnd:
+			if i, ok := open[r.Game]; ok {
+				end := r
+				h.Games[i].End = &end
+				delete(open, r.Game)
+			}
+		}
+		if eventOf(r) {
+			e := st.Events[len(st.Events)-1]
+			if in(e.At) {
+				h.Events = append(h.Events, e)
+			}
+		}
+		return nil
+	})
+	return h, err
+}
+
+// eventOf says whether the fold adds an event to the history for a record
+// (one each).
+func eventOf(r meters.Record) bool {
+	switch r.(type) {
+	case meters.Event, meters.Config, meters.Service, meters.JackpotLevel, meters.RAMClear:
+		return true
+	}
+	return false
+}

@@ -97,6 +97,9 @@ var texts = map[string][2]string{
 	"tilt_printer":        {"Avaria da impressora", "Printer fault"},
 	"tilt_bill_validator": {"Noteiro: nota guardada sem registo", "Bill validator: a note stacked without a record"},
 	"tilt_meter":          {"Avaria nos contadores: chame um técnico", "Meter fault: call a technician"},
+	"tilt_ledger_forged":  {"Registos alterados: chame um técnico", "Records altered: call a technician"},
+	"tilt_rollback":       {"Dados mais antigos do que os testemunhados: chame um técnico", "Data older than witnessed: call a technician"},
+	"tilt_witness":        {"Testemunho da placa em falta: chame um técnico", "Board witness missing: call a technician"},
 
 	"door_main":    {"Porta principal", "Main door"},
 	"door_logic":   {"Porta da lógica", "Logic door"},
