@@ -34,18 +34,32 @@ type View struct {
 	FreeLeft     int        `json:"free_left"`
 	FreePlayed   int        `json:"free_played"`
 	Lines        []ViewLine `json:"lines,omitempty"`
-	SpinWinCents int64      `json:"spin_win_cents"`
-	GameWinCents int64      `json:"game_win_cents"`
-	Tilts        []string   `json:"tilts,omitempty"`
-	DoorsOpen    []string   `json:"doors_open,omitempty"`
-	Handpay      int64      `json:"handpay_cents,omitempty"`
-	HandpayKind  string     `json:"handpay_kind,omitempty"`
-	Printing     string     `json:"printing,omitempty"` // validation number of a ticket being printed
-	Message      Message    `json:"message"`
-	Fault        string     `json:"fault,omitempty"`
-	LastGame     uint64     `json:"last_game"`
-	HandpayLimit int64      `json:"handpay_limit_cents"`
-	GamesPlayed  int64      `json:"games_played"`
+	// Scatters are the spin on screen's scatter symbols that pay or award
+	// free games, with where they stand in the window.
+	Scatters []ViewScatter `json:"scatters,omitempty"`
+	// FreeAwarded is the free games the spin on screen awards.
+	FreeAwarded  int   `json:"free_awarded,omitempty"`
+	SpinWinCents int64 `json:"spin_win_cents"`
+	GameWinCents int64 `json:"game_win_cents"`
+	// GameOpen: the game on screen is not over (a spin or free games to
+	// come); its win is not yet on the credit meter.
+	GameOpen bool `json:"game_open,omitempty"`
+	// CreditedCents is the part of the game on screen's win that went to
+	// the credit meter when it ended (0 while open, or paid by hand), so a
+	// screen can count the credit meter up with the win.
+	CreditedCents int64    `json:"credited_cents,omitempty"`
+	Tilts         []string `json:"tilts,omitempty"`
+	DoorsOpen     []string `json:"doors_open,omitempty"`
+	Handpay       int64    `json:"handpay_cents,omitempty"`
+	HandpayKind   string   `json:"handpay_kind,omitempty"`
+	Printing      string   `json:"printing,omitempty"` // validation number of a ticket being printed
+	// PrintingCents is the amount of the ticket being printed.
+	PrintingCents int64   `json:"printing_cents,omitempty"`
+	Message       Message `json:"message"`
+	Fault         string  `json:"fault,omitempty"`
+	LastGame      uint64  `json:"last_game"`
+	HandpayLimit  int64   `json:"handpay_limit_cents"`
+	GamesPlayed   int64   `json:"games_played"`
 	// Jackpots are the local jackpot levels' values (never a mystery
 	// level's hidden hit value).
 	Jackpots []JackpotView `json:"jackpots,omitempty"`
@@ -125,6 +139,16 @@ type ViewLine struct {
 	Progressive int    `json:"progressive,omitempty"`
 }
 
+// ViewScatter is a scatter symbol of the spin on screen: what it pays (at
+// the bet, multiplier included), the free games it awards, and its cells.
+type ViewScatter struct {
+	Symbol    string   `json:"symbol"`
+	Count     int      `json:"count"`
+	Cents     int64    `json:"cents,omitempty"`
+	FreeGames int      `json:"free_games,omitempty"`
+	Cells     [][2]int `json:"cells"` // [reel, row] in the window
+}
+
 // View returns what to show now.
 func (m *Machine) View() View {
 	v := View{
@@ -154,7 +178,7 @@ func (m *Machine) View() View {
 	}
 	v.LinkDown, v.SoundOff = m.linkDown, m.soundOff
 	if t := m.st.PendingTicket; t != nil {
-		v.Printing = t.Ticket
+		v.Printing, v.PrintingCents = t.Ticket, t.Cents
 	}
 	if sp := m.shown; sp != nil && m.pt != nil {
 		v.Stops = sp.Stops
@@ -171,8 +195,11 @@ func (m *Machine) View() View {
 			v.Lines = append(v.Lines, ViewLine{Line: l.Line, Symbol: m.pt.Symbols[l.Symbol].ID, Count: l.Count,
 				Cents: l.Credits * m.cfg.Denom, Progressive: l.Progressive})
 		}
+		v.FreeAwarded = sp.FreeAwarded
+		v.Scatters = scatters(m.pt, sp, m.cfg.Denom)
 	}
 	if g := m.st.Open; g != nil {
+		v.GameOpen = true
 		v.Game = g.Start.Game
 		v.FreeLeft, v.FreePlayed = m.st.FreeLeft, len(g.Free)
 		v.GameWinCents = g.Start.WinCents
@@ -184,6 +211,9 @@ func (m *Machine) View() View {
 		v.Game = last.Start.Game
 		if last.End != nil {
 			v.GameWinCents = last.End.WinCents
+			if !last.End.Handpay {
+				v.CreditedCents = last.End.WinCents
+			}
 		}
 		v.FreePlayed = len(last.Free)
 	}
@@ -226,6 +256,38 @@ func (m *Machine) View() View {
 		v.Service = sv
 	}
 	return v
+}
+
+// scatters lists a spin's paying scatters and its free-game trigger with
+// the cells they stand on.
+func scatters(pt *reels.Certified, sp *reels.Spin, denom int64) []ViewScatter {
+	window := pt.Window(sp.Stops, sp.Free)
+	cells := func(sym int) [][2]int {
+		var out [][2]int
+		for i, reel := range window {
+			for r, s := range reel {
+				if int(s) == sym {
+					out = append(out, [2]int{i, r})
+				}
+			}
+		}
+		return out
+	}
+	var out []ViewScatter
+	for _, sw := range sp.Scatters {
+		out = append(out, ViewScatter{Symbol: pt.Symbols[sw.Symbol].ID, Count: sw.Count, Cents: sw.Credits * denom, Cells: cells(sw.Symbol)})
+	}
+	if sp.FreeAwarded > 0 && pt.Free != nil {
+		id := pt.Symbols[pt.Free.Symbol].ID
+		i := slices.IndexFunc(out, func(s ViewScatter) bool { return s.Symbol == id })
+		if i < 0 {
+			c := cells(pt.Free.Symbol)
+			out = append(out, ViewScatter{Symbol: id, Count: len(c), Cells: c})
+			i = len(out) - 1
+		}
+		out[i].FreeGames = sp.FreeAwarded
+	}
+	return out
 }
 
 func lastOf[T any](s []T, n int) []T {

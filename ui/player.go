@@ -89,15 +89,10 @@ func (g *game) drawTopBar(dst *ebiten.Image, still bool) {
 		g.text(dst, g.T("machine_id", g.V.MachineID)+"   "+g.T("denom_is", model.Euro(g.Lang, g.V.Denom)), 1260, 28, 18, colText, alignRight, false)
 		return
 	}
-	switch {
-	case g.V.Free || g.V.FreeLeft > 0:
-		mult := ""
-		if g.PT != nil && g.PT.Free != nil {
-			mult = "   " + g.T("multiplier", model.Credits(g.Lang, g.PT.Free.Multiplier))
-		}
-		s := g.T("free_games") + "   " + g.T("free_left", model.Itoa(g.V.FreePlayed), model.Itoa(g.V.FreeLeft)) + mult
+	switch fb := g.FreeBanner(); {
+	case fb != "":
 		g.panel(dst, rectTopMiddle, 10, colButtonHi)
-		g.textFit(dst, s, rect(390, 8, 500, 40), 20, colWhite, alignCenter, true)
+		g.textFit(dst, fb, rect(390, 8, 500, 40), 20, colWhite, alignCenter, true)
 	case g.V.Game > 0:
 		g.text(dst, g.T("game_no", model.Credits(g.Lang, int64(g.V.Game))), 640, 28, 16, colDim, alignCenter, false)
 	}
@@ -119,10 +114,12 @@ func (g *game) drawJackpots(dst *ebiten.Image, still bool) {
 	for i, c := range cells {
 		cr := rect(r.X+float64(i)*(w+gap), r.Y, w, r.H)
 		back, label, value := colPanel, colGold, colText
+		if still {
+			// The layer does not depend on a hit: a level won is drawn
+			// over it by the live region, when the reels show the hit.
+			c.Pending, c.Note = false, ""
+		}
 		if c.Pending {
-			if still {
-				continue
-			}
 			back = shade(colGold, 0.85+0.15*math.Sin(float64(g.Tick)/8))
 			label, value = colBlack, colBlack
 		}
@@ -245,49 +242,41 @@ func (g *game) drawReels(dst *ebiten.Image) {
 	}
 }
 
-// drawWinLines shows the paying lines: all of them, then one by one with
-// their names and amounts.
+// drawWinLines shows what the spin won over the reels: every paying line
+// and scatter together, then one by one (the message bar names each).
 func (g *game) drawWinLines(dst *ebiten.Image) {
-	lines := g.V.Lines
-	if len(lines) == 0 || len(g.V.Window) == 0 {
+	items := g.WinItems()
+	if len(items) == 0 || len(g.V.Window) == 0 {
 		return
 	}
-	t := g.Tick - g.ShownDone
-	if g.Anim == nil {
-		t = model.LinesAll + g.Tick // no spin seen: go straight to one by one
-	}
-	show := lines
-	one := t >= model.LinesAll
-	if one {
-		k := ((t - model.LinesAll) / model.LineEach) % len(lines)
-		show = lines[k : k+1]
+	show := items
+	if one, ok := g.WinItemNow(); ok {
+		show = []model.WinItem{one}
 	}
 	n, rows := g.ReelCount()
 	reelsR := g.ReelsRect()
-	for _, l := range show {
-		c := lineColor(l.Line)
-		if g.PT != nil && l.Line >= 0 && l.Line < len(g.PT.Lines) {
-			path := g.PT.Lines[l.Line]
-			for i := 0; i < l.Count && i < len(path) && i < n; i++ {
-				g.strokeRect(dst, g.Cell(i, path[i], n, rows).Inset(5), 5, c)
-			}
-			for i := 0; i+1 < len(path) && i+1 < n; i++ {
-				x0, y0 := g.Cell(i, path[i], n, rows).Center()
-				x1, y1 := g.Cell(i+1, path[i+1], n, rows).Center()
-				g.line(dst, x0, y0, x1, y1, 8, shade(c, 0.4))
-				g.line(dst, x0, y0, x1, y1, 4, c)
-			}
-			x0, y0 := g.Cell(0, path[0], n, rows).Center()
-			x0 = reelsR.X - 2
-			g.panel(dst, rect(x0-34, y0-18, 40, 36), 8, c)
-			g.text(dst, model.Itoa(l.Line+1), x0-14, y0, 20, colBlack, alignCenter, true)
+	for _, it := range show {
+		for _, c := range it.Cells {
+			g.strokeRect(dst, g.Cell(c[0], c[1], n, rows).Inset(5), 5, colGold)
 		}
-		if one {
-			s := g.lineText(l)
-			band := rect(reelsR.X+150, reelsR.Y+reelsR.H-54, reelsR.W-300, 44)
-			g.panel(dst, band, 12, color.RGBA{0, 0, 0, 200})
-			g.textFit(dst, s, band.Inset(6), 24, c, alignCenter, true)
+		if it.Line < 0 || g.PT == nil || it.Line >= len(g.PT.Lines) {
+			continue
 		}
+		c := lineColor(it.Line)
+		path := g.PT.Lines[it.Line]
+		for i := 0; i < it.Count && i < len(path) && i < n; i++ {
+			g.strokeRect(dst, g.Cell(i, path[i], n, rows).Inset(5), 5, c)
+		}
+		for i := 0; i+1 < len(path) && i+1 < n; i++ {
+			x0, y0 := g.Cell(i, path[i], n, rows).Center()
+			x1, y1 := g.Cell(i+1, path[i+1], n, rows).Center()
+			g.line(dst, x0, y0, x1, y1, 8, shade(c, 0.4))
+			g.line(dst, x0, y0, x1, y1, 4, c)
+		}
+		x0, y0 := g.Cell(0, path[0], n, rows).Center()
+		x0 = reelsR.X - 2
+		g.panel(dst, rect(x0-34, y0-18, 40, 36), 8, c)
+		g.text(dst, model.Itoa(it.Line+1), x0-14, y0, 20, colBlack, alignCenter, true)
 	}
 }
 
@@ -374,6 +363,14 @@ func (g *game) drawMessage(dst *ebiten.Image, still bool) {
 	c := colText
 	if k := g.V.Message.Key; len(k) > 8 && k[:8] == "refused_" {
 		c = color.RGBA{0xFF, 0xB0, 0x50, 0xFF}
+	}
+	if it, ok := g.WinItemNow(); ok && g.MessageText() == it.Text {
+		switch {
+		case it.Hot:
+			c = colGold
+		case it.Line >= 0:
+			c = lineColor(it.Line)
+		}
 	}
 	g.textFit(dst, g.MessageText(), model.RectMessage.Inset(6), 22, c, alignCenter, true)
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/reels"
+	"github.com/openegm/cabinet/rng"
 	"github.com/openegm/cabinet/ui/demo"
 	"github.com/openegm/cabinet/ui/model"
 	"github.com/openegm/cabinet/ui/sound"
@@ -265,6 +266,19 @@ func inked(img *image.RGBA, g *game, r model.Rect) int {
 	return n
 }
 
+// coloured counts the pixels of a design rectangle near a colour.
+func coloured(img *image.RGBA, g *game, r model.Rect, c color.RGBA) int {
+	n := 0
+	for y := r.Y; y < r.Y+r.H; y++ {
+		for x := r.X; x < r.X+r.W; x++ {
+			if dist(pixel(img, g, x, y), c) < 60 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 func notBlank(t *testing.T, img *image.RGBA) {
 	t.Helper()
 	if n := distinctColours(img, img.Bounds()); n < 50 {
@@ -399,10 +413,12 @@ func TestScreenWinLines(t *testing.T) {
 	if !found {
 		t.Errorf("line %d is not drawn in its colour between reels 1 and 2", l.Line+1)
 	}
-	band := model.Rect{X: model.RectReels.X + 150, Y: model.RectReels.Y + model.RectReels.H - 54, W: model.RectReels.W - 300, H: 44}
-	if n := inked(img, theGame, band.Inset(8)); n < 150 {
-		t.Errorf("the line's label is not drawn (%d pixels)", n)
+	// The line's label is in the message bar, in the line's colour: the
+	// reels' bottom row stays uncovered.
+	if n := coloured(img, theGame, model.RectMessage.Inset(4), want); n < 40 {
+		t.Errorf("the line's label is not drawn in the message bar in its colour (%d pixels)", n)
 	}
+
 	wait(t, 0, func(g *game) bool { return g.ShownWin() == v.GameWinCents })
 }
 
@@ -1115,4 +1131,72 @@ func TestScreenJackpotRules(t *testing.T) {
 	if diff < 500 {
 		t.Errorf("the Portuguese and English jackpot pages look the same (%d pixels differ)", diff)
 	}
+}
+
+// triggerView is a base spin that wins free games, as the machine shows it.
+func triggerView(t *testing.T, pt *reels.Certified) machine.View {
+	src := rng.NewSeeded(3)
+	for range 200000 {
+		stops := pt.DrawStops(src, false, nil)
+		sp, err := pt.Evaluate(stops, 0, false)
+		if err != nil || sp.FreeAwarded == 0 || len(sp.Lines) > 0 {
+			continue
+		}
+		v := spinView(t, pt, stops, "spinning")
+		v.GameOpen, v.FreeLeft, v.FreeAwarded = true, sp.FreeAwarded, sp.FreeAwarded
+		id := pt.Symbols[pt.Free.Symbol].ID
+		sc := machine.ViewScatter{Symbol: id, FreeGames: sp.FreeAwarded}
+		for i, col := range v.Window {
+			for r, sym := range col {
+				if sym == id {
+					sc.Cells = append(sc.Cells, [2]int{i, r})
+				}
+			}
+		}
+		sc.Count = len(sc.Cells)
+		for _, s := range sp.Scatters {
+			sc.Cents = s.Credits
+		}
+		v.Scatters = []machine.ViewScatter{sc}
+		return v
+	}
+	t.Fatal("no trigger without line wins found")
+	return machine.View{}
+}
+
+// Free games: while the trigger's reels turn nothing tells of them; when
+// they land the Caravelas are framed in gold, the top bar says how many
+// games were won and the message bar names the trigger; during the feature
+// the top bar counts "Jogo grátis 3 de 10".
+func TestScreenFreeGames(t *testing.T) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	v := triggerView(t, pt)
+	c := useCanned(t, idleView())
+	c.setView(v)
+	wait(t, 2, func(g *game) bool { return g.Spinning() })
+	mid := grab(t, "free_trigger_spinning")
+	if k := coloured(mid, theGame, rectTopMiddle, colButtonHi); k > 100 {
+		t.Errorf("the free games are announced while the reels turn (%d pixels of the panel)", k)
+	}
+	wait(t, 0, func(g *game) bool { return !g.Spinning() && g.Tick-g.ShownDone >= model.LinesAll+10 })
+	img := grab(t, "free_trigger")
+	n, rows := len(v.Window), len(v.Window[0])
+	for _, cell := range v.Scatters[0].Cells {
+		r := model.CellRect(cell[0], cell[1], n, rows).Inset(5)
+		if k := coloured(img, theGame, model.Rect{X: r.X, Y: r.Y + r.H/2 - 10, W: 5, H: 20}, colGold); k < 30 {
+			t.Errorf("the Caravela at reel %d row %d is not framed in gold (%d pixels)", cell[0]+1, cell[1]+1, k)
+		}
+	}
+	if k := coloured(img, theGame, rectTopMiddle, colButtonHi); k < 2000 {
+		t.Errorf("no free games panel in the top bar (%d pixels)", k)
+	}
+	if k := coloured(img, theGame, model.RectMessage.Inset(4), colGold); k < 40 {
+		t.Errorf("the trigger is not named in gold in the message bar (%d pixels)", k)
+	}
+	f := v
+	f.Free, f.FreePlayed, f.FreeLeft, f.FreeAwarded, f.Scatters, f.Game = true, 3, v.FreeLeft-3, 0, nil, v.Game
+	f.Stops = []int{(v.Stops[0] + 1) % 40, v.Stops[1], v.Stops[2], v.Stops[3], v.Stops[4]}
+	c.setView(f)
+	wait(t, 2, func(g *game) bool { return g.FreeBanner() != "" && !g.Spinning() })
+	grab(t, "free_game")
 }

@@ -153,7 +153,7 @@ func (g *game) drawRecallPage(dst *ebiten.Image, s *machine.ServiceView) {
 	g.text(dst, ok, lx+130, ly+25, 24, colBlack, alignCenter, true)
 	py := win.Y + win.H + 24
 	for _, l := range rc.Lines {
-		g.textFit(dst, g.lineText(l), rect(x, py-10, win.W, 20), 15, lineColor(l.Line), alignLeft, true)
+		g.textFit(dst, g.LineText(l), rect(x, py-10, win.W, 20), 15, lineColor(l.Line), alignLeft, true)
 		py += 20
 	}
 	if rc.Problem != "" {
@@ -161,15 +161,6 @@ func (g *game) drawRecallPage(dst *ebiten.Image, s *machine.ServiceView) {
 			g.text(dst, l, x, py+float64(i)*20, 15, colRed, alignLeft, false)
 		}
 	}
-}
-
-// lineText names a paying line and its win, as the game screen does.
-func (g *game) lineText(l machine.ViewLine) string {
-	key, amount := "line_win", model.Euro(g.Lang, l.Cents)
-	if l.Progressive > 0 {
-		key, amount = "line_jackpot", model.Itoa(l.Progressive)
-	}
-	return g.T(key, model.Itoa(l.Line+1), model.Itoa(l.Count), g.SymbolName(l.Symbol), amount)
 }
 
 // drawRecallLines draws a recalled game's paying lines over its window:

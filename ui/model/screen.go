@@ -23,7 +23,11 @@ type Screen struct {
 	Simulator bool // the keyboard stands in for the key, the doors and the bill validator
 
 	Tick int // updates so far (60 a second)
+	// V is the view presented (see present): the machine's view, with the
+	// outcome of a spin held back until its reels land. Live is the
+	// machine's view as it came.
 	V    machine.View
+	Live machine.View
 	PT   *reels.Certified
 	Lang string // "pt" or "en", from the view
 
@@ -33,7 +37,8 @@ type Screen struct {
 	WinCount     winCount
 	heldCredits  int64 // the credit meter as it was when the reels started
 	heldCents    int64
-	ShownDone    int // tick the reels finished (the win presentation starts)
+	held         machine.View // the view presented before the spin on screen
+	ShownDone    int          // tick the reels finished (the win presentation starts)
 	lastActivity int
 	lastCredits  int64
 
@@ -83,7 +88,8 @@ type Keypad struct {
 // shown, and keeps the meters the player sees in step with them.
 func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 	prevWin := g.ShownWin() // with the view before this one
-	g.V, g.PT = v, pt
+	prev := g.V
+	g.Live, g.V, g.PT = v, v, pt
 	g.Lang = v.Lang
 	if g.Lang != "en" {
 		g.Lang = "pt"
@@ -99,6 +105,10 @@ func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 			g.Anim = NewReelAnim(g.Tick, v, pt)
 			g.WinCount = winCount{from: from, start: g.Anim.DoneAt()}
 			g.heldCredits, g.heldCents = v.Credits, v.CreditsCents
+			g.held = prev
+			if first {
+				g.held = machine.View{}
+			}
 			g.Help = false
 			g.activity()
 		} else {
@@ -106,6 +116,7 @@ func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 			g.WinCount = winCount{from: v.GameWinCents, start: g.Tick}
 		}
 	}
+	g.V = g.present(v)
 	if g.Anim != nil && g.Anim.Done(g.Tick) && g.ShownDone < g.Anim.DoneAt() {
 		g.ShownDone = g.Anim.DoneAt()
 		g.activity()
@@ -165,12 +176,19 @@ func (g *Screen) ShownWin() int64 {
 }
 
 // ShownCredits is the credit meter now: held while the reels turn, so the
-// outcome is not told before the reels show it.
+// outcome is not told before the reels show it, then counting up with the
+// win meter to the machine's figure (it only interpolates what it shows).
 func (g *Screen) ShownCredits() (credits, cents int64) {
 	if g.Spinning() {
 		return g.heldCredits, g.heldCents
 	}
-	return g.V.Credits, g.V.CreditsCents
+	v := g.V
+	owed := min(v.CreditedCents, v.GameWinCents-g.ShownWin())
+	if owed <= 0 || owed > v.CreditsCents || v.Denom <= 0 {
+		return v.Credits, v.CreditsCents
+	}
+	cents = v.CreditsCents - owed
+	return cents / v.Denom, cents
 }
 
 // Attract says whether the attract screen is up.
@@ -487,9 +505,12 @@ func (g *Screen) LockoutLines() (head string, lines []string) {
 // ticket being printed, or what the mode says.
 func (g *Screen) MessageText() string {
 	v := g.V
+	item, winShown := g.WinItemNow()
 	switch {
 	case v.Printing != "":
-		return g.T("lock_printing", v.Printing)
+		return g.T("lock_printing", v.Printing, Euro(g.Lang, v.PrintingCents))
+	case winShown && !Lockout(v.Mode) && (v.Message.Key == "" || v.Message.Key == "msg_win"):
+		return item.Text
 	case v.Message.Key != "" && !g.Spinning():
 		return MessageText(g.Lang, v.Message.Key, v.Message.Args)
 	case g.Spinning() || v.Mode == "spinning":
