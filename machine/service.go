@@ -177,7 +177,7 @@ func (m *Machine) setConfig(key, value string) string {
 			m.level = m.maxLevel()
 		}
 	case "language":
-		m.lang = value
+		m.lang, m.opLang = value, value
 	case "paytable":
 		if m.cfg.Load == nil {
 			return "no paytable loader"
@@ -204,7 +204,7 @@ func (m *Machine) pinEntry(e PINEntry, eff *Effects) {
 	}
 	if f := m.st.PINFailures[e.Role]; f.Count >= MaxPINFailures && m.now.Before(time.Unix(0, f.Last).Add(PINLockout)) {
 		eff.Refused = "refused_pin_locked"
-		m.say(eff.Refused)
+		m.sayService(eff.Refused)
 		return
 	}
 	hash, set := m.cfg.PINs[e.Role]
@@ -217,10 +217,13 @@ func (m *Machine) pinEntry(e PINEntry, eff *Effects) {
 	if !ok {
 		m.record(eff, meters.Service{At: m.ns(), Who: m.keyWho, Role: e.Role, Action: meters.ActionPINFailed})
 		eff.Refused = "refused_wrong_pin"
-		m.say(eff.Refused)
+		m.sayService(eff.Refused)
 		return
 	}
 	m.record(eff, meters.Service{At: m.ns(), Who: m.keyWho, Role: e.Role, Action: meters.ActionLogin})
+	if m.svcMessage.At != 0 {
+		m.svcMessage = Message{} // the pad's answer; a start-up notice stays
+	}
 	m.session = &session{role: e.Role, who: m.keyWho, mustChange: !set, page: "meters"}
 }
 
@@ -232,11 +235,12 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 	}
 	if !slices.Contains(allowed[s.role], e.Action) {
 		eff.Refused = "refused_role"
+		m.sayService(eff.Refused)
 		return
 	}
 	if s.mustChange && e.Action != SvcSetPIN && e.Action != SvcLogout {
 		eff.Refused = "refused_change_default_pin"
-		m.say(eff.Refused)
+		m.sayService(eff.Refused)
 		return
 	}
 	if e.Action != SvcRAMClearConfirm {
@@ -248,7 +252,7 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 	switch e.Action {
 	case SvcLogout:
 		svc(SvcLogout, "")
-		m.session = nil
+		m.session, m.svcMessage = nil, Message{}
 	case SvcPage:
 		s.page = e.Value
 		svc("view", e.Value)
@@ -268,18 +272,18 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 		}
 		if cleared == 0 {
 			eff.Refused = "refused_no_tilt"
-			m.say(eff.Refused)
+			m.sayService(eff.Refused)
 		}
 	case SvcSetPIN:
 		if why := weakPIN(e.Value); why != "" {
 			eff.Refused = "refused_weak_pin"
-			m.say(eff.Refused)
+			m.sayService(eff.Refused)
 			return
 		}
 		if m.src == nil {
 			// No certified RNG (its self-test failed): no salt to hash with.
 			eff.Refused = "refused_no_rng"
-			m.say(eff.Refused)
+			m.sayService(eff.Refused)
 			return
 		}
 		hash := m.hashPIN(e.Value)
@@ -293,17 +297,18 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 	case SvcConfig:
 		if !slices.Contains(configKeys[e.Key], s.role) {
 			eff.Refused = "refused_role"
+			m.sayService(eff.Refused)
 			return
 		}
 		if why := m.idleForService(); why != "" {
 			eff.Refused = why
-			m.say(why)
+			m.sayService(why)
 			return
 		}
 		if why := m.setConfig(e.Key, e.Value); why != "" {
 			eff.Refused = "refused_bad_setting"
-			m.say(eff.Refused)
-			m.message.Detail = why
+			m.sayService(eff.Refused)
+			m.svcMessage.Detail = why
 			return
 		}
 		if m.record(eff, meters.Config{At: m.ns(), Who: s.who + " (" + s.role + ")", Key: e.Key, Value: e.Value}) && e.Key == "paytable" {
@@ -312,6 +317,7 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 	case SvcIOOutput:
 		if why := m.idleForService(); why != "" {
 			eff.Refused = why
+			m.sayService(why)
 			return
 		}
 		on := e.Value == "on"
@@ -320,18 +326,21 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 	case SvcRAMClear:
 		if why := m.idleForService(); why != "" {
 			eff.Refused = why
+			m.sayService(why)
 			return
 		}
 		s.armed = true
-		m.say("msg_ram_clear_confirm")
+		m.sayService("msg_ram_clear_confirm")
 	case SvcRAMClearConfirm:
 		if !s.armed {
 			eff.Refused = "refused_not_armed"
+			m.sayService(eff.Refused)
 			return
 		}
 		s.armed = false
 		if why := m.idleForService(); why != "" {
 			eff.Refused = why
+			m.sayService(why)
 			return
 		}
 		m.record(eff, meters.RAMClear{At: m.ns(), Who: s.who + " (" + s.role + ")", Why: e.Value + " (service menu)"})

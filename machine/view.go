@@ -54,12 +54,15 @@ type View struct {
 	HandpayKind   string   `json:"handpay_kind,omitempty"`
 	Printing      string   `json:"printing,omitempty"` // validation number of a ticket being printed
 	// PrintingCents is the amount of the ticket being printed.
-	PrintingCents int64   `json:"printing_cents,omitempty"`
-	Message       Message `json:"message"`
-	Fault         string  `json:"fault,omitempty"`
-	LastGame      uint64  `json:"last_game"`
-	HandpayLimit  int64   `json:"handpay_limit_cents"`
-	GamesPlayed   int64   `json:"games_played"`
+	PrintingCents int64 `json:"printing_cents,omitempty"`
+	// Message is the player's screen's; ServiceMessage the service
+	// menu's and its PIN pad's. Expired messages are not in the view.
+	Message        Message `json:"message"`
+	ServiceMessage Message `json:"service_message"`
+	Fault          string  `json:"fault,omitempty"`
+	LastGame       uint64  `json:"last_game"`
+	HandpayLimit   int64   `json:"handpay_limit_cents"`
+	GamesPlayed    int64   `json:"games_played"`
 	// Jackpots are the local jackpot levels' values (never a mystery
 	// level's hidden hit value).
 	Jackpots []JackpotView `json:"jackpots,omitempty"`
@@ -152,8 +155,9 @@ type ViewScatter struct {
 // View returns what to show now.
 func (m *Machine) View() View {
 	v := View{
-		MachineID: m.cfg.MachineID, Lang: m.lang, Denom: m.cfg.Denom, Message: m.message,
-		CreditsCents: m.st.Get(meters.Credits), Credits: m.st.Get(meters.Credits) / m.cfg.Denom,
+		MachineID: m.cfg.MachineID, Lang: m.lang, Denom: m.cfg.Denom, Message: m.current(m.message),
+		ServiceMessage: m.current(m.svcMessage),
+		CreditsCents:   m.st.Get(meters.Credits), Credits: m.st.Get(meters.Credits) / m.cfg.Denom,
 		Tilts: slices.Clone(m.st.Tilts), DoorsOpen: slices.Clone(m.st.DoorsOpen), Fault: m.fault,
 		LastGame: m.st.LastGame, GamesPlayed: m.st.Get(meters.GamesPlayed), Level: m.level,
 		HandpayLimit: m.cfg.HandpayLimit,
@@ -221,7 +225,7 @@ func (m *Machine) View() View {
 	if s := m.session; s != nil {
 		v.Mode = "service"
 		sv := &ServiceView{Role: s.role, Who: s.who, MustChangePIN: s.mustChange, Page: s.page, RAMClearArmed: s.armed,
-			Settings: map[string]string{"denom": fmt.Sprint(m.cfg.Denom), "handpay_limit": fmt.Sprint(m.cfg.HandpayLimit), "language": m.lang}}
+			Settings: map[string]string{"denom": fmt.Sprint(m.cfg.Denom), "handpay_limit": fmt.Sprint(m.cfg.HandpayLimit), "language": m.opLang}}
 		if m.pt != nil {
 			sv.Settings["paytable"] = m.pt.ID
 			sv.PaytableID, sv.PaytableDigest = m.pt.ID, m.pt.Digest

@@ -13,9 +13,9 @@ import (
 // The player's screen is a still layer (see layer) and live regions drawn
 // over it: the middle of the top bar (the game's number, the free games),
 // the jackpot banner, the reels (and what is drawn over them: the win
-// lines, a lockout, the attract panel), the meters and the message. The
-// layer changes only when the player changes something (the language, the
-// bet, a credit to cash out); a spin starts and ends in the live regions.
+// lines, a lockout, the attract panel), the meters, the message and the
+// buttons. The layer changes only when the player changes something (the
+// language, the bet); a spin starts and ends in the live regions.
 
 // drawPlayerStill is the layer: everything but the live regions.
 func (g *game) drawPlayerStill(dst *ebiten.Image) {
@@ -28,7 +28,6 @@ func (g *game) drawPlayerStill(dst *ebiten.Image) {
 	if g.opts.Simulator {
 		g.drawLegend(dst)
 	}
-	g.drawButtons(dst)
 }
 
 // live is a region of the player's screen whose content moves, the
@@ -51,10 +50,15 @@ func (g *game) liveRegions() [liveN]live {
 		{rect(reelsR.X-40, reelsR.Y-8, reelsR.W+48, reelsR.H+16), (*game).drawReelsLive, (*game).reelsPx},
 		{model.RectMeters, func(g *game, dst *ebiten.Image) { g.drawMeters(dst, false) }, nil},
 		{model.RectMessage, func(g *game, dst *ebiten.Image) { g.drawMessage(dst, false) }, nil},
+		// The buttons: lit or not as the spin starts and ends.
+		{rectButtons, (*game).drawButtons, nil},
 	}
 }
 
-const liveN = 5
+const liveN = 6
+
+// rectButtons is the row of the player's buttons.
+var rectButtons = rect(0, 624, model.DesignW, model.DesignH-624)
 
 // rectTopMiddle is the middle of the top bar: the game's number, or the
 // free games' panel.
@@ -64,6 +68,9 @@ var rectTopMiddle = rect(380, 8, 520, 40)
 func (g *game) drawReelsLive(dst *ebiten.Image) {
 	g.drawReels(dst)
 	switch {
+	case g.V.Mode == "handpay":
+		g.drawWinLines(dst) // the win being paid stays in sight
+		g.drawLockout(dst)
 	case model.Lockout(g.V.Mode):
 		g.drawLockout(dst)
 	case g.Spinning():
@@ -72,7 +79,21 @@ func (g *game) drawReelsLive(dst *ebiten.Image) {
 		g.drawAttract(dst) // over the last game's lines, if any
 	default:
 		g.drawWinLines(dst)
+		if c, ok := g.JackpotWon(); ok {
+			g.drawJackpotWon(dst, c)
+		}
 	}
+}
+
+// drawJackpotWon celebrates a jackpot paid to the credit meter.
+func (g *game) drawJackpotWon(dst *ebiten.Image, cents int64) {
+	pulse := 0.8 + 0.2*math.Sin(float64(g.Tick)/6)
+	reelsR := g.ReelsRect()
+	r := rect(reelsR.X+140, reelsR.Y+reelsR.H/2-95, reelsR.W-280, 190)
+	g.panel(dst, r, 24, shade(colGold, pulse))
+	g.panel(dst, r.Inset(6), 20, color.RGBA{0x30, 0x08, 0x10, 0xF0})
+	g.textFit(dst, g.T("jackpot_won_head"), rect(r.X+20, r.Y+20, r.W-40, 70), 60, shade(colGold, pulse), alignCenter, true)
+	g.textFit(dst, model.Euro(g.Lang, cents), rect(r.X+20, r.Y+100, r.W-40, 70), 56, colWhite, alignCenter, true)
 }
 
 // drawTopBar: the game's name, the machine and the denomination are
@@ -301,10 +322,25 @@ func (g *game) drawAttract(dst *ebiten.Image) {
 	}
 }
 
+// lockoutLayout is where a lockout's panel and title are, and the middle
+// of its first line. A handpay's panel is over the top of the reels: the
+// winning lines below it stay visible while the attendant comes.
+func (g *game) lockoutLayout() (panel, title model.Rect, firstY float64) {
+	reelsR := g.ReelsRect()
+	if g.V.Mode == "handpay" {
+		r := rect(reelsR.X+120, reelsR.Y+6, reelsR.W-240, 236)
+		return r, rect(r.X+20, r.Y+6, r.W-40, 60), r.Y + 100
+	}
+	r := rect(reelsR.X+80, reelsR.Y+50, reelsR.W-160, reelsR.H-100)
+	return r, rect(r.X+20, r.Y+30, r.W-40, 60), r.Y + 120
+}
+
 func (g *game) drawLockout(dst *ebiten.Image) {
 	reelsR := g.ReelsRect()
-	g.fillRect(dst, reelsR.Inset(-8), color.RGBA{0, 0, 0, 150})
-	r := rect(reelsR.X+80, reelsR.Y+50, reelsR.W-160, reelsR.H-100)
+	r, title, y := g.lockoutLayout()
+	if g.V.Mode != "handpay" {
+		g.fillRect(dst, reelsR.Inset(-8), color.RGBA{0, 0, 0, 150})
+	}
 	edge := colRed
 	if g.V.Mode == "handpay" {
 		edge = colGold
@@ -312,8 +348,7 @@ func (g *game) drawLockout(dst *ebiten.Image) {
 	g.panel(dst, r, 20, shade(edge, 0.5))
 	g.panel(dst, r.Inset(5), 16, color.RGBA{0x14, 0x0C, 0x18, 0xF0})
 	head, lines := g.LockoutLines()
-	g.textFit(dst, head, rect(r.X+20, r.Y+30, r.W-40, 60), 48, edge, alignCenter, true)
-	y := r.Y + 120
+	g.textFit(dst, head, title, 48, edge, alignCenter, true)
 	for i, l := range lines {
 		size := 26.0
 		if g.V.Mode == "handpay" && i == 0 {
@@ -330,13 +365,13 @@ func (g *game) drawLockout(dst *ebiten.Image) {
 // counts up).
 func (g *game) drawMeters(dst *ebiten.Image, still bool) {
 	credits, cents := g.ShownCredits()
-	win := g.ShownWin()
+	win := g.WinMeter()
 	cells := []struct {
 		label, big, small string
 		r                 model.Rect
 	}{
-		{"credit", model.Euro(g.Lang, cents), g.T("credits_n", model.Credits(g.Lang, credits)), rect(140, 496, 330, 80)},
-		{"bet", model.Euro(g.Lang, g.V.BetCents), g.T("credits_n", model.Credits(g.Lang, g.V.BetCredits)), rect(485, 496, 310, 80)},
+		{"credit", model.Euro(g.Lang, cents), model.Tn(g.Lang, "credits_n", credits, model.Credits(g.Lang, credits)), rect(140, 496, 330, 80)},
+		{"bet", model.Euro(g.Lang, g.V.BetCents), model.Tn(g.Lang, "credits_n", g.V.BetCredits, model.Credits(g.Lang, g.V.BetCredits)), rect(485, 496, 310, 80)},
 		{"win", model.Euro(g.Lang, win), "", rect(810, 496, 330, 80)},
 	}
 	for i, c := range cells {

@@ -623,8 +623,12 @@ func TestScreenLockouts(t *testing.T) {
 		notBlank(t, img)
 		n := 0
 		edge := shade(c.edge, 0.5)
-		for x := model.RectReels.X + 90; x < model.RectReels.X+model.RectReels.W-90; x++ {
-			if dist(pixel(img, theGame, x, model.RectReels.Y+52), edge) < 30 {
+		y := model.RectReels.Y + 52
+		if c.name == "handpay" {
+			y = model.RectReels.Y + 8 // a panel at the top: the win stays in sight
+		}
+		for x := model.RectReels.X + 130; x < model.RectReels.X+model.RectReels.W-130; x++ {
+			if dist(pixel(img, theGame, x, y), edge) < 30 {
 				n++
 			}
 		}
@@ -1021,8 +1025,9 @@ func TestScreenJackpotHandpay(t *testing.T) {
 		img := grab(t, "jackpot_handpay_"+kind)
 		notBlank(t, img)
 		shots[kind] = img
-		reelsR := theGame.ReelsRect()
-		panel = model.Rect{X: reelsR.X + 80, Y: reelsR.Y + 50, W: reelsR.W - 160, H: reelsR.H - 100}
+		var title model.Rect
+		var firstY float64
+		on(t, func(g *game, _ int, _ func() *image.RGBA) bool { panel, title, firstY = g.lockoutLayout(); return true })
 		n := 0
 		for x := panel.X + 10; x < panel.X+panel.W-10; x++ {
 			if dist(pixel(img, theGame, x, panel.Y+2), shade(colGold, 0.5)) < 30 {
@@ -1032,10 +1037,10 @@ func TestScreenJackpotHandpay(t *testing.T) {
 		if n < 300 {
 			t.Errorf("%s: the lockout panel's edge is not drawn (%d pixels)", kind, n)
 		}
-		if n := inked(img, theGame, model.Rect{X: panel.X + 20, Y: panel.Y + 30, W: panel.W - 40, H: 60}); n < 1000 {
+		if n := inked(img, theGame, title); n < 1000 {
 			t.Errorf("%s: the lockout's title is not drawn (%d pixels)", kind, n)
 		}
-		if n := inked(img, theGame, model.Rect{X: panel.X + 20, Y: panel.Y + 100, W: panel.W - 40, H: 40}); n < 1000 {
+		if n := inked(img, theGame, model.Rect{X: panel.X + 20, Y: firstY - 20, W: panel.W - 40, H: 40}); n < 1000 {
 			t.Errorf("%s: the amount is not drawn (%d pixels)", kind, n)
 		}
 		if n := inked(img, theGame, model.RectMessage.Inset(4)); n < 200 {
@@ -1047,7 +1052,8 @@ func TestScreenJackpotHandpay(t *testing.T) {
 		t.Errorf("progressive handpay lockout: %q %q", head, lines)
 	}
 	diff := 0
-	title := model.Rect{X: panel.X + 20, Y: panel.Y + 30, W: panel.W - 40, H: 60}
+	var title model.Rect
+	on(t, func(g *game, _ int, _ func() *image.RGBA) bool { _, title, _ = g.lockoutLayout(); return true })
 	for y := title.Y; y < title.Y+title.H; y += 2 {
 		for x := title.X; x < title.X+title.W; x += 2 {
 			if dist(pixel(shots["win"], theGame, x, y), pixel(shots["progressive"], theGame, x, y)) > 80 {
@@ -1199,4 +1205,55 @@ func TestScreenFreeGames(t *testing.T) {
 	c.setView(f)
 	wait(t, 2, func(g *game) bool { return g.FreeBanner() != "" && !g.Spinning() })
 	grab(t, "free_game")
+}
+
+// A handpay win: the lockout panel leaves the winning lines in sight.
+func TestScreenHandpayShowsTheWin(t *testing.T) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	v := spinView(t, pt, findWin(t, pt), "handpay")
+	v.Handpay, v.HandpayKind = 1500_00, "win"
+	useCanned(t, v)
+	wait(t, 3, nil)
+	img := grab(t, "handpay_win")
+	n, rows := len(v.Window), len(v.Window[0])
+	lit := 0
+	for _, l := range v.Lines {
+		// The line's path below the panel, between reels 1 and 2.
+		path := pt.Lines[l.Line]
+		for i := 0; i+1 < n; i++ {
+			ax, ay := model.CellRect(i, path[i], n, rows).Center()
+			bx, by := model.CellRect(i+1, path[i+1], n, rows).Center()
+			if ay < model.RectReels.Y+260 || by < model.RectReels.Y+260 {
+				continue
+			}
+			for k := 0.3; k <= 0.7; k += 0.1 {
+				if dist(pixel(img, theGame, ax+(bx-ax)*k, ay+(by-ay)*k), lineColor(l.Line)) < 40 {
+					lit++
+				}
+			}
+		}
+	}
+	if lit == 0 {
+		t.Error("no winning line is visible under the handpay panel")
+	}
+}
+
+// A jackpot paid to the credit meter is celebrated over the reels, and the
+// win meter shows it.
+func TestScreenJackpotCelebration(t *testing.T) {
+	v := idleView()
+	v.Credits, v.CreditsCents, v.Game = 2000, 2000, 9
+	v.Message = machine.Message{Key: "msg_jackpot_won", Args: []int64{10_65}}
+	useCanned(t, v)
+	wait(t, 3, nil)
+	img := grab(t, "jackpot_won")
+	r := model.RectReels
+	centre := model.Rect{X: r.X + 140, Y: r.Y + r.H/2 - 95, W: r.W - 280, H: 190}
+	gold := coloured(img, theGame, centre, colGold) + coloured(img, theGame, centre, shade(colGold, 0.8))
+	if gold < 300 {
+		t.Errorf("no gold celebration panel over the reels (%d pixels)", gold)
+	}
+	if theGame.WinMeter() != 10_65 {
+		t.Errorf("the win meter shows %d, want the jackpot's 1065", theGame.WinMeter())
+	}
 }

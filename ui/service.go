@@ -41,8 +41,8 @@ func (g *game) drawService(dst *ebiten.Image) {
 		g.drawIOPage(dst, s)
 	}
 	g.panel(dst, model.RectSvcMessage, 10, color.RGBA{0x06, 0x0A, 0x1A, 0xFF})
-	msg := model.MessageText(g.Lang, g.V.Message.Key, g.V.Message.Args)
-	if d := g.V.Message.Detail; d != "" {
+	msg := model.MessageText(g.Lang, g.V.ServiceMessage.Key, g.V.ServiceMessage.Args)
+	if d := g.V.ServiceMessage.Detail; d != "" {
 		msg += " — " + d
 	}
 	if s.MustChangePIN {
@@ -410,7 +410,7 @@ func (g *game) drawKeypad(dst *ebiten.Image) {
 	for _, b := range g.KeypadButtons() {
 		g.drawButton(dst, b)
 	}
-	if msg := model.MessageText(g.Lang, g.V.Message.Key, g.V.Message.Args); msg != "" && slices.Contains(model.PadMessages, g.V.Message.Key) {
+	if msg := model.MessageText(g.Lang, g.V.ServiceMessage.Key, g.V.ServiceMessage.Args); msg != "" && slices.Contains(model.PadMessages, g.V.ServiceMessage.Key) {
 		g.textFit(dst, msg, rect(p.X+20, p.Y+p.H-100, p.W-40, 30), 18, colRed, alignCenter, true)
 	}
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/openegm/cabinet/machine"
 )
@@ -25,7 +26,9 @@ func (g *Screen) present(v machine.View) machine.View {
 	p.Credits, p.CreditsCents = g.heldCredits, g.heldCents
 	p.Lines, p.Scatters, p.FreeAwarded, p.SpinWinCents = nil, nil, 0, 0
 	p.GameWinCents, p.CreditedCents, p.GameOpen = g.WinCount.from, 0, true
-	p.Message = machine.Message{}
+	if !strings.HasPrefix(v.Message.Key, "refused_") {
+		p.Message = machine.Message{} // a refused press says why at once
+	}
 	p.Handpay, p.HandpayKind = h.Handpay, h.HandpayKind
 	// A free spin's own award is not known yet: the games left are those
 	// known before it.
@@ -130,4 +133,23 @@ func (g *Screen) LineText(l machine.ViewLine) string {
 		key, amount = "line_jackpot", Itoa(l.Progressive)
 	}
 	return g.T(key, Itoa(l.Line+1), Itoa(l.Count), g.SymbolName(l.Symbol), amount)
+}
+
+// JackpotWon is a jackpot just paid to the credit meter, while the machine
+// says so: the screen celebrates it and the win meter shows it.
+func (g *Screen) JackpotWon() (cents int64, ok bool) {
+	m := g.V.Message
+	if m.Key != "msg_jackpot_won" || len(m.Args) == 0 || g.Spinning() {
+		return 0, false
+	}
+	return m.Args[0], true
+}
+
+// WinMeter is the figure of the win meter: the jackpot being celebrated,
+// or the game's win as it counts up.
+func (g *Screen) WinMeter() int64 {
+	if c, ok := g.JackpotWon(); ok {
+		return c
+	}
+	return g.ShownWin()
 }

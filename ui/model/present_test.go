@@ -282,3 +282,27 @@ func TestRestartShowsTheLastGameOnScreen(t *testing.T) {
 }
 
 func unixNano(ns int64) time.Time { return time.Unix(0, ns) }
+
+// During a spin only the spin button (which stops the reels) is lit, and
+// a press the machine refuses says why rather than "Boa sorte!".
+func TestDuringASpin(t *testing.T) {
+	s, c := newTestScreen(t, sampleView())
+	v := spinView(t, []int{3, 10, 20, 5, 40}, "spinning")
+	c.view = v
+	s.Update()
+	if !s.Spinning() {
+		t.Fatal("no spin")
+	}
+	for _, b := range s.PlayerButtons() {
+		want := b.ID == machine.BtnSpin || b.ID == machine.BtnHelp || b.ID == machine.BtnLanguage
+		if b.Enabled != want {
+			t.Errorf("during a spin %s is enabled=%v", b.ID, b.Enabled)
+		}
+	}
+	v.Message = machine.Message{Key: "refused_game_in_progress"}
+	c.view = v
+	s.Update()
+	if got, want := s.MessageText(), T("pt", "refused_game_in_progress"); got != want {
+		t.Errorf("a refused press during a spin says %q, want %q", got, want)
+	}
+}

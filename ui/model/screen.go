@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/openegm/cabinet/assets"
@@ -341,7 +342,8 @@ func (g *Screen) Buttons() []Button {
 func (g *Screen) T(key string, args ...string) string { return T(g.Lang, key, args...) }
 
 func (g *Screen) PlayerButtons() []Button {
-	playable := !Lockout(g.V.Mode) && g.V.Mode != "starting"
+	// During a spin only the spin button (to stop the reels) is lit.
+	playable := !Lockout(g.V.Mode) && g.V.Mode != "starting" && g.V.Mode != "spinning" && !g.Spinning()
 	y, h := 634.0, 76.0
 	return []Button{
 		{ID: machine.BtnHelp, Label: g.T("btn_help"), R: Rect{20, y, 150, h}, Enabled: true, Act: (*Screen).toggleHelp},
@@ -511,7 +513,7 @@ func (g *Screen) MessageText() string {
 		return g.T("lock_printing", v.Printing, Euro(g.Lang, v.PrintingCents))
 	case winShown && !Lockout(v.Mode) && (v.Message.Key == "" || v.Message.Key == "msg_win"):
 		return item.Text
-	case v.Message.Key != "" && !g.Spinning():
+	case v.Message.Key != "" && (!g.Spinning() || strings.HasPrefix(v.Message.Key, "refused_")):
 		return MessageText(g.Lang, v.Message.Key, v.Message.Args)
 	case g.Spinning() || v.Mode == "spinning":
 		return g.T("mode_spinning")
@@ -672,7 +674,7 @@ func (g *Screen) MeterValue(m machine.MeterLine) string {
 	}
 	s := Euro(g.Lang, m.Value)
 	if d := g.V.Denom; d > 0 && m.Value%d == 0 {
-		s = g.T("credits_n", Credits(g.Lang, m.Value/d)) + "   " + s
+		s = Tn(g.Lang, "credits_n", m.Value/d, Credits(g.Lang, m.Value/d)) + "   " + s
 	}
 	return s
 }

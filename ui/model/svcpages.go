@@ -122,7 +122,7 @@ func (g *Screen) Identity() Identity {
 			row.Percent = PercentText(g.Lang, s.CertifiedRTPPct[l])
 		}
 		if pt != nil && pt.ID == s.PaytableID && l < len(pt.CreditsPerLine) {
-			row.Level = t("id_level_credits", Credits(g.Lang, pt.CreditsPerLine[l]))
+			row.Level = Tn(g.Lang, "id_level_credits", pt.CreditsPerLine[l], Credits(g.Lang, pt.CreditsPerLine[l]))
 		}
 		id.RTP = append(id.RTP, row)
 	}

@@ -118,7 +118,7 @@ func TestIdentityPageFromMachine(t *testing.T) {
 		if !strings.Contains(text, r.RatString()) {
 			t.Errorf("level %d: exact RTP %s missing", l+1, r.RatString())
 		}
-		if want := T("pt", "id_level_credits", Credits("pt", pt.CreditsPerLine[l])); id.RTP[l].Level != want {
+		if want := Tn("pt", "id_level_credits", pt.CreditsPerLine[l], Credits("pt", pt.CreditsPerLine[l])); id.RTP[l].Level != want {
 			t.Errorf("level %d labelled %q, want %q", l+1, id.RTP[l].Level, want)
 		}
 		if !strings.HasSuffix(id.RTP[l].Percent, " %") || !strings.Contains(id.RTP[l].Percent, ",") {

@@ -1,0 +1,107 @@
+package machine
+
+import (
+	"testing"
+	"time"
+)
+
+// A message belongs to the screen that raised it: what the service menu
+// says (a RAM clear to confirm, a refusal) never reaches the player's
+// screen, and goes with the technician; the player's messages expire.
+func TestMessagesBelongToTheirScreenAndExpire(t *testing.T) {
+	h := newHarness(t, svcCfg(), nil, 30)
+	h.power()
+	login(h, RoleTechnician)
+	h.svc(SvcRAMClear, "", "")
+	if v := h.m.View(); v.ServiceMessage.Key != "msg_ram_clear_confirm" || v.Message.Key != "" {
+		t.Fatalf("RAM clear asked: service message %q, player's %q", v.ServiceMessage.Key, v.Message.Key)
+	}
+	h.svc(SvcRAMClearConfirm, "", "test")
+	h.svc(SvcLogout, "", "")
+	if v := h.m.View(); v.ServiceMessage.Key != "" || v.Message.Key != "" {
+		t.Fatalf("after the technician left: service message %q, player's %q", v.ServiceMessage.Key, v.Message.Key)
+	}
+	h.bill(2000)
+	if v := h.m.View(); v.Message.Key != "msg_bill_accepted" {
+		t.Fatalf("player's message %q after a note", v.Message.Key)
+	}
+	h.advance(MessageTTL - time.Second)
+	if v := h.m.View(); v.Message.Key != "msg_bill_accepted" {
+		t.Fatalf("the note's message went before it could be read: %q", v.Message.Key)
+	}
+	h.advance(time.Second)
+	if v := h.m.View(); v.Message.Key != "" {
+		t.Fatalf("the note's message is still on screen after %v: %q", MessageTTL, v.Message.Key)
+	}
+	// A refusal in the menu says why, in the menu.
+	if eff := h.pin(RoleTechnician, "582947"); eff.Refused != "" {
+		t.Fatal(eff.Refused)
+	}
+	if eff := h.svc(SvcRAMClear, "", ""); eff.Refused != "refused_credits_on_machine" {
+		t.Fatalf("RAM clear with credits: refused %q", eff.Refused)
+	}
+	if v := h.m.View(); v.ServiceMessage.Key != "refused_credits_on_machine" || v.Message.Key != "" {
+		t.Fatalf("refused RAM clear: service message %q, player's %q", v.ServiceMessage.Key, v.Message.Key)
+	}
+	if eff := h.svc(SvcIOOutput, "lamp_spin", "on"); eff.Refused == "" || h.m.View().ServiceMessage.Key != eff.Refused {
+		t.Fatalf("refused I/O test says %q on screen, refused %q", h.m.View().ServiceMessage.Key, eff.Refused)
+	}
+}
+
+// The language a player chooses is theirs: the next player (after a
+// cash-out is paid, or when the machine has stood without credit) gets
+// the operator's language.
+func TestThePlayersLanguageIsNotTheNextPlayers(t *testing.T) {
+	h := newHarness(t, svcCfg(), nil, 31)
+	h.power()
+	h.press(BtnLanguage)
+	h.bill(2000)
+	h.play()
+	if h.m.View().Lang != "en" {
+		t.Fatal("the player's language did not hold through a game")
+	}
+	h.press(BtnCashOut)
+	if v := h.m.View(); v.Lang != "en" || v.Printing == "" {
+		t.Fatalf("while the ticket prints the language is %q (printing %q): the player is still there", v.Lang, v.Printing)
+	}
+	h.step(TicketPrinted{At: h.now, Validation: h.m.View().Printing})
+	if v := h.m.View(); v.Lang != "pt" {
+		t.Fatalf("after the ticket was printed the next player gets %q, want the operator's pt", v.Lang)
+	}
+
+	// The operator's language is English: a player who chose Portuguese
+	// and left without credit gives it back after LangIdle.
+	login(h, RoleTechnician)
+	if eff := h.svc(SvcConfig, "language", "en"); eff.Refused != "" {
+		t.Fatal(eff.Refused)
+	}
+	h.svc(SvcLogout, "", "")
+	if v := h.m.View(); v.Lang != "en" {
+		t.Fatalf("operator set en, screen in %q", v.Lang)
+	}
+	h.press(BtnLanguage)
+	h.advance(LangIdle - time.Second)
+	if v := h.m.View(); v.Lang != "pt" {
+		t.Fatalf("the player's choice went before LangIdle: %q", v.Lang)
+	}
+	h.advance(time.Second)
+	if v := h.m.View(); v.Lang != "en" {
+		t.Fatalf("after %v without credit the screen is in %q, want the operator's en", LangIdle, v.Lang)
+	}
+	// Not while a player has credit.
+	h.press(BtnLanguage)
+	h.bill(2000)
+	h.advance(10 * LangIdle)
+	if v := h.m.View(); v.Lang != "pt" {
+		t.Fatalf("a player with credit lost their language: %q", v.Lang)
+	}
+	// A cancelled-credit handpay: once paid, the next player's language.
+	for range 3 {
+		h.bill(50000)
+	}
+	h.press(BtnCashOut)
+	h.keyOn("att-1")
+	if v := h.m.View(); v.Lang != "en" || v.CreditsCents != 0 {
+		t.Fatalf("after the handpay: language %q, credits %d", v.Lang, v.CreditsCents)
+	}
+}
