@@ -105,3 +105,13 @@ func TestThePlayersLanguageIsNotTheNextPlayers(t *testing.T) {
 		t.Fatalf("after the handpay: language %q, credits %d", v.Lang, v.CreditsCents)
 	}
 }
+
+// A PIN changed says so on the service screen.
+func TestPINChangeIsConfirmed(t *testing.T) {
+	h := newHarness(t, svcCfg(), nil, 32)
+	h.power()
+	login(h, RoleTechnician)
+	if v := h.m.View(); v.ServiceMessage.Key != "msg_pin_changed" || v.Message.Key != "" {
+		t.Fatalf("after a new PIN: service message %q, player's %q", v.ServiceMessage.Key, v.Message.Key)
+	}
+}

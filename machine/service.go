@@ -293,6 +293,7 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 		m.cfg.PINs[s.role] = hash
 		s.mustChange = false
 		svc(SvcSetPIN, "")
+		m.sayService("msg_pin_changed")
 		eff.Devices = append(eff.Devices, StorePIN{Role: s.role, Hash: hash})
 	case SvcConfig:
 		if !slices.Contains(configKeys[e.Key], s.role) {

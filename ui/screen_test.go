@@ -22,6 +22,9 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/sfnt"
 	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/reels"
@@ -679,6 +682,7 @@ func TestScreenServiceMenu(t *testing.T) {
 	press("role:technician", "pad:0", "pad:0", "pad:0", "pad:0", "pad:ok")
 	wait(t, 2, func(g *game) bool { return g.V.Mode == "service" && g.Pad.Mode == "set_pin" })
 	press("pad:3", "pad:1", "pad:4", "pad:1", "pad:5", "pad:9", "pad:ok")
+	press("pad:3", "pad:1", "pad:4", "pad:1", "pad:5", "pad:9", "pad:ok") // again, to confirm
 	wait(t, 3, func(g *game) bool { return g.V.Service != nil && !g.V.Service.MustChangePIN && g.Pad.Mode == "" })
 	img := grab(t, "service")
 	notBlank(t, img)
@@ -1255,5 +1259,44 @@ func TestScreenJackpotCelebration(t *testing.T) {
 	}
 	if theGame.WinMeter() != 10_65 {
 		t.Errorf("the win meter shows %d, want the jackpot's 1065", theGame.WinMeter())
+	}
+}
+
+// Every text the screens can show has its glyphs in the fonts that draw
+// it: no missing-glyph box (a backspace key drawn as □).
+func TestScreenGlyphs(t *testing.T) {
+	fonts := map[string][]byte{"regular": goregular.TTF, "bold": gobold.TTF}
+	var texts []string
+	for _, lang := range model.Langs {
+		for _, k := range model.Keys() {
+			texts = append(texts, model.T(lang, k))
+		}
+	}
+	on(t, func(g *game, _ int, _ func() *image.RGBA) bool {
+		for _, b := range g.KeypadButtons() {
+			texts = append(texts, b.Label)
+		}
+		return true
+	})
+	for name, ttf := range fonts {
+		f, err := sfnt.Parse(ttf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf sfnt.Buffer
+		missing := map[rune]string{}
+		for _, s := range texts {
+			for _, r := range s {
+				if r < ' ' {
+					continue
+				}
+				if i, err := f.GlyphIndex(&buf, r); err != nil || i == 0 {
+					missing[r] = s
+				}
+			}
+		}
+		for r, s := range missing {
+			t.Errorf("%s font has no glyph for %q (U+%04X), used in %q", name, r, r, s)
+		}
 	}
 }

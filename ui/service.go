@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/openegm/cabinet/ui/model"
 	"image/color"
-	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/openegm/cabinet/machine"
@@ -395,22 +394,27 @@ func (g *game) drawKeypad(dst *ebiten.Image) {
 	g.panel(dst, p, 18, colPanelEdge)
 	g.panel(dst, p.Inset(3), 16, colPanel)
 	head := g.T("svc_login")
-	if g.Pad.Mode == "set_pin" {
+	switch g.Pad.Mode {
+	case "set_pin":
 		head = g.T("svc_new_pin")
+	case "set_pin_again":
+		head = g.T("svc_new_pin_again")
+	case "set_pin_wait":
+		head = g.T("svc_pin_wait")
 	}
 	g.textFit(dst, head, rect(p.X+20, p.Y+14, p.W-40, 40), 24, colGold, alignCenter, true)
 	dots := ""
 	for range g.Pad.Digits {
 		dots += "• "
 	}
-	box := rect(p.X+95, p.Y+130, 310, 56)
+	box := model.RectPadPIN
 	g.panel(dst, box, 8, color.RGBA{0x06, 0x0A, 0x1A, 0xFF})
-	g.text(dst, g.T("svc_pin"), box.X+12, box.Y+28, 18, colDim, alignLeft, true)
-	g.text(dst, dots, box.X+box.W/2+20, box.Y+28, 30, colText, alignCenter, true)
+	g.text(dst, g.T("svc_pin"), box.X+12, box.Y+box.H/2, 18, colDim, alignLeft, true)
+	g.text(dst, dots, box.X+box.W/2+20, box.Y+box.H/2, 30, colText, alignCenter, true)
 	for _, b := range g.KeypadButtons() {
 		g.drawButton(dst, b)
 	}
-	if msg := model.MessageText(g.Lang, g.V.ServiceMessage.Key, g.V.ServiceMessage.Args); msg != "" && slices.Contains(model.PadMessages, g.V.ServiceMessage.Key) {
-		g.textFit(dst, msg, rect(p.X+20, p.Y+p.H-100, p.W-40, 30), 18, colRed, alignCenter, true)
+	if msg := g.PadMessage(); msg != "" {
+		g.textFit(dst, msg, model.RectPadMessage, 18, colRed, alignCenter, true)
 	}
 }

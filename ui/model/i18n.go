@@ -33,6 +33,7 @@ var texts = map[string][2]string{
 	"msg_jackpot_handpay":   {"JACKPOT de %s! Pagamento manual: chame um empregado", "JACKPOT of %s! Handpay: please call an attendant"},
 	"msg_jackpot_wait":      {"JACKPOT de %s! A aguardar a confirmação do sistema de jackpots", "JACKPOT of %s! Waiting for the jackpot system to confirm"},
 	"msg_jackpot_won":       {"JACKPOT! Ganhou %s", "JACKPOT! You won %s"},
+	"msg_pin_changed":       {"PIN alterado", "PIN changed"},
 	"msg_printing":          {"A imprimir o talão de %s…", "Printing a ticket for %s…"},
 	"msg_reprinting":        {"A reimprimir o talão de %s (segunda via)…", "Reprinting the ticket for %s (reprint)…"},
 	"msg_ram_clear_confirm": {"Confirme a limpeza da RAM: todos os contadores voltam a zero", "Confirm the RAM clear: every meter goes back to zero"},
@@ -223,6 +224,10 @@ var texts = map[string][2]string{
 	"svc_role":             {"Perfil:", "Role:"},
 	"svc_pin":              {"PIN:", "PIN:"},
 	"svc_new_pin":          {"Escolha um PIN novo (6 a 8 algarismos)", "Choose a new PIN (6 to 8 digits)"},
+	"svc_new_pin_again":    {"Escreva o PIN novo outra vez", "Type the new PIN again"},
+	"svc_pin_wait":         {"A guardar o PIN novo…", "Saving the new PIN…"},
+	"pad_choose_role":      {"Escolha primeiro o perfil", "Choose your role first"},
+	"pad_pin_mismatch":     {"Os dois PINs não coincidem: escreva-o de novo", "The two PINs differ: type it again"},
 	"svc_must_change":      {"Entrou com o PIN de origem: escolha um PIN novo", "You logged in with the default PIN: choose a new one"},
 	"svc_ok":               {"OK", "OK"},
 	"svc_cancel":           {"CANCELAR", "CANCEL"},
@@ -479,8 +484,8 @@ func MessageText(lang, key string, cents []int64) string {
 // MeterName is a meter's name in the language.
 func MeterName(lang, name string) string { return printer(lang).Sprintf("meter:" + name) }
 
-// keys lists the catalogue's keys (for tests and tools).
-func keys() []string {
+// Keys lists the catalogue's keys (for tests and tools).
+func Keys() []string {
 	var k []string
 	for key := range texts {
 		k = append(k, key)

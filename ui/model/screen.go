@@ -58,7 +58,7 @@ type Screen struct {
 
 // NewScreen starts the screens of a cabinet.
 func NewScreen(c Cabinet, simulator bool) *Screen {
-	return &Screen{C: c, Simulator: simulator, Pad: Keypad{Role: machine.RoleTechnician}}
+	return &Screen{C: c, Simulator: simulator}
 }
 
 // Update is one tick: it reads the cabinet and advances the animations.
@@ -78,12 +78,24 @@ type pagesKey struct {
 	jp    string // the jackpot levels' rules (jackpotRules)
 }
 
-// Keypad is the on-screen service Keypad: a login (role and PIN) or a new PIN.
+// Keypad is the on-screen service Keypad: a login (role and PIN) or a new
+// PIN, typed twice. Mode "set_pin_again" asks for the new PIN a second
+// time; "set_pin_wait" waits for the machine's answer to it.
 type Keypad struct {
-	Mode   string // "", "login", "set_pin"
-	Role   string
+	Mode   string // "", "login", "set_pin", "set_pin_again", "set_pin_wait"
+	Role   string // login: the role chosen (none until the user picks one)
 	Digits string
+	First  string // set_pin_again: the PIN typed first
+	// Note is the pad's own word (a catalogue key): no role chosen, the
+	// two PINs differ.
+	Note string
+	// sentAt is the At of the service message on screen when the new PIN
+	// was sent: the machine's answer is a message said after it.
+	sentAt int64
 }
+
+// SettingPIN says whether the keypad is asking for a new PIN.
+func (k Keypad) SettingPIN() bool { return strings.HasPrefix(k.Mode, "set_pin") }
 
 // Observe takes a new view: it starts the reels when a new committed spin is
 // shown, and keeps the meters the player sees in step with them.
@@ -128,23 +140,25 @@ func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 	}
 	if v.Mode == "service" {
 		g.Help = false
-		if v.Service != nil && v.Service.MustChangePIN {
-			if g.Pad.Mode != "set_pin" {
-				g.Pad = Keypad{Mode: "set_pin", Role: g.Pad.Role}
-			}
+		if g.Pad.Mode == "set_pin_wait" {
+			g.pinAnswer(v)
+		}
+		if v.Service != nil && v.Service.MustChangePIN && !g.Pad.SettingPIN() {
+			g.Pad = Keypad{Mode: "set_pin"}
 		} else if g.Pad.Mode == "login" {
-			g.Pad.Mode, g.Pad.Digits = "", ""
+			g.Pad = Keypad{}
 		}
 	} else {
-		if g.Pad.Mode == "set_pin" {
-			g.Pad.Mode, g.Pad.Digits = "", ""
+		if g.Pad.SettingPIN() {
+			g.Pad = Keypad{}
 		}
 		if g.C.Switch(SwitchKey) {
 			if g.Pad.Mode == "" && !g.padClosed {
-				g.Pad.Mode = "login"
+				// No role chosen: a PIN is never tried as another role's.
+				g.Pad = Keypad{Mode: "login"}
 			}
 		} else {
-			g.Pad.Mode, g.Pad.Digits, g.padClosed = "", "", false
+			g.Pad, g.padClosed = Keypad{}, false
 		}
 	}
 }
@@ -267,15 +281,38 @@ func (g *Screen) padBack() {
 
 func (g *Screen) padOK() {
 	pin := g.Pad.Digits
-	g.Pad.Digits = ""
+	g.Pad.Digits, g.Pad.Note = "", ""
 	switch g.Pad.Mode {
 	case "login":
+		if g.Pad.Role == "" {
+			g.Pad.Note = "pad_choose_role"
+			return
+		}
 		g.service(machine.PINEntry{At: time.Now(), Role: g.Pad.Role, PIN: pin})
 	case "set_pin":
+		g.Pad.Mode, g.Pad.First = "set_pin_again", pin
+	case "set_pin_again":
+		if pin != g.Pad.First {
+			g.Pad = Keypad{Mode: "set_pin", Note: "pad_pin_mismatch"}
+			return
+		}
+		g.Pad.Mode, g.Pad.First, g.Pad.sentAt = "set_pin_wait", "", g.V.ServiceMessage.At
 		g.service(machine.ServiceAction{At: time.Now(), Action: machine.SvcSetPIN, Value: pin})
-		// Closed; if the machine still wants a new PIN (this one was too
-		// weak), Observe opens it again with the machine's reason.
-		g.Pad.Mode = ""
+	}
+}
+
+// pinAnswer closes the new-PIN keypad when the machine has taken the PIN
+// ("PIN alterado" is its message), or asks again when it refused it (with
+// its reason). Until the machine answers the keypad waits: a view from
+// before the answer must not open it again.
+func (g *Screen) pinAnswer(v machine.View) {
+	m := v.ServiceMessage
+	switch {
+	case m.At == g.Pad.sentAt || m.Key == "":
+	case m.Key == "msg_pin_changed":
+		g.Pad = Keypad{}
+	default:
+		g.Pad = Keypad{Mode: "set_pin"}
 	}
 }
 
@@ -283,11 +320,11 @@ func (g *Screen) padCancel() {
 	switch g.Pad.Mode {
 	case "login":
 		g.Pad.Mode, g.Pad.Digits, g.padClosed = "", "", true
-	case "set_pin":
+	case "set_pin", "set_pin_again", "set_pin_wait":
 		if g.V.Service != nil && g.V.Service.MustChangePIN {
 			g.service(machine.ServiceAction{At: time.Now(), Action: machine.SvcLogout})
 		}
-		g.Pad.Mode, g.Pad.Digits = "", ""
+		g.Pad = Keypad{}
 	}
 }
 
@@ -374,8 +411,25 @@ func (g *Screen) HelpButtons() []Button {
 	}
 }
 
-// The Keypad panel.
-var RectPad = Rect{390, 70, 500, 560}
+// The Keypad panel, the PIN's box and the line for the pad's messages
+// (between the box and the keys).
+var (
+	RectPad        = Rect{390, 70, 500, 560}
+	RectPadPIN     = Rect{RectPad.X + 95, RectPad.Y + 120, 310, 50}
+	RectPadMessage = Rect{RectPad.X + 20, RectPad.Y + 170, RectPad.W - 40, 24}
+)
+
+// PadMessage is the keypad's line: its own note, or the machine's answer
+// to a PIN ("" for none).
+func (g *Screen) PadMessage() string {
+	if g.Pad.Note != "" {
+		return g.T(g.Pad.Note)
+	}
+	if k := g.V.ServiceMessage.Key; slices.Contains(PadMessages, k) {
+		return MessageText(g.Lang, k, g.V.ServiceMessage.Args)
+	}
+	return ""
+}
 
 func (g *Screen) KeypadButtons() []Button {
 	var bs []Button
@@ -391,12 +445,12 @@ func (g *Screen) KeypadButtons() []Button {
 				Enabled: true, Style: style, Act: func(g *Screen) { g.Pad.Role = role }})
 		}
 	}
-	labels := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", g.T("svc_ok")}
+	labels := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "←", "0", g.T("svc_ok")}
 	for i, l := range labels {
-		r := Rect{p.X + 95 + float64(i%3)*107, y + 80 + float64(i/3)*72, 97, 62}
+		r := Rect{p.X + 95 + float64(i%3)*107, y + 76 + float64(i/3)*66, 97, 58}
 		b := Button{ID: "pad:" + l, Label: l, R: r, Enabled: true}
 		switch {
-		case l == "⌫":
+		case l == "←":
 			b.ID, b.Act = "pad:back", (*Screen).padBack
 		case i == 11:
 			b.ID, b.Style, b.Act = "pad:ok", StyleHot, (*Screen).padOK
@@ -583,7 +637,7 @@ func (g *Screen) ServiceButtons() []Button {
 		Button{ID: "svc:logout", Label: g.T("svc_logout"), R: Rect{20, y, 170, h}, Enabled: true,
 			Act: func(g *Screen) { g.service(machine.ServiceAction{At: time.Now(), Action: machine.SvcLogout}) }},
 		Button{ID: "svc:set_pin", Label: g.T("svc_set_pin"), R: Rect{200, y, 190, h}, Enabled: true,
-			Act: func(g *Screen) { g.Pad = Keypad{Mode: "set_pin", Role: g.Pad.Role} }},
+			Act: func(g *Screen) { g.Pad = Keypad{Mode: "set_pin"} }},
 	)
 	if s.Role == machine.RoleTechnician {
 		bs = append(bs, Button{ID: "svc:ram_clear", Label: g.T("svc_ram_clear"), R: Rect{400, y, 200, h}, Enabled: true,
@@ -680,7 +734,7 @@ func (g *Screen) MeterValue(m machine.MeterLine) string {
 }
 
 // PadMessages are the machine's answers shown on the Keypad.
-var PadMessages = []string{"refused_wrong_pin", "refused_pin_locked", "refused_weak_pin", "refused_change_default_pin"}
+var PadMessages = []string{"refused_wrong_pin", "refused_pin_locked", "refused_weak_pin", "refused_change_default_pin", "refused_no_rng", "refused_key_off", "refused_unknown_role"}
 
 // Key names the screens understand (the ui maps the keyboard onto them).
 const (
