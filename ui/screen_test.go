@@ -22,9 +22,6 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/goregular"
-	"golang.org/x/image/font/sfnt"
 	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/reels"
@@ -32,6 +29,9 @@ import (
 	"github.com/openegm/cabinet/ui/demo"
 	"github.com/openegm/cabinet/ui/model"
 	"github.com/openegm/cabinet/ui/sound"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/sfnt"
 )
 
 // proxy is the Cabinet the window runs on; tests swap what is behind it.
