@@ -115,3 +115,21 @@ func TestPINChangeIsConfirmed(t *testing.T) {
 		t.Fatalf("after a new PIN: service message %q, player's %q", v.ServiceMessage.Key, v.Message.Key)
 	}
 }
+
+// A setting changed says what changed.
+func TestSettingChangeSaysWhatChanged(t *testing.T) {
+	h := newHarness(t, svcCfg(), nil, 33)
+	h.power()
+	login(h, RoleOperator)
+	h.svc(SvcConfig, "denom", "5")
+	if m := h.m.View().ServiceMessage; m.Key != "msg_set_denom" || len(m.Args) != 2 || m.Args[0] != 1 || m.Args[1] != 5 {
+		t.Fatalf("denomination changed: %+v", m)
+	}
+	h.svc(SvcConfig, "handpay_limit", "250000")
+	if m := h.m.View().ServiceMessage; m.Key != "msg_set_handpay_limit" || len(m.Args) != 2 || m.Args[0] != testCfg.HandpayLimit || m.Args[1] != 250000 {
+		t.Fatalf("handpay limit changed: %+v", m)
+	}
+	if s := h.m.View().Service.Settings; s["handpay_limit"] != "250000" || s["denom"] != "5" || s["max_level"] != "0" {
+		t.Fatalf("settings page %v", s)
+	}
+}

@@ -156,6 +156,25 @@ func CheckSetting(key, value string) error {
 	return nil
 }
 
+// setting is a setting's value now, as the settings page shows it.
+func (m *Machine) setting(key string) string {
+	switch key {
+	case "denom":
+		return strconv.FormatInt(m.cfg.Denom, 10)
+	case "handpay_limit":
+		return strconv.FormatInt(m.cfg.HandpayLimit, 10)
+	case "max_level":
+		return strconv.Itoa(m.cfg.MaxLevel)
+	case "language":
+		return m.opLang
+	case "paytable":
+		if m.pt != nil {
+			return m.pt.ID
+		}
+	}
+	return ""
+}
+
 // setConfig validates and applies one setting; "" means done.
 func (m *Machine) setConfig(key, value string) string {
 	if err := CheckSetting(key, value); err != nil {
@@ -306,14 +325,27 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 			m.sayService(why)
 			return
 		}
+		before := m.setting(e.Key)
 		if why := m.setConfig(e.Key, e.Value); why != "" {
 			eff.Refused = "refused_bad_setting"
 			m.sayService(eff.Refused)
 			m.svcMessage.Detail = why
 			return
 		}
-		if m.record(eff, meters.Config{At: m.ns(), Who: s.who + " (" + s.role + ")", Key: e.Key, Value: e.Value}) && e.Key == "paytable" {
+		if !m.record(eff, meters.Config{At: m.ns(), Who: s.who + " (" + s.role + ")", Key: e.Key, Value: e.Value}) {
+			return
+		}
+		if e.Key == "paytable" {
 			m.recordPaytable(eff, s.who+" ("+s.role+")")
+		}
+		// Say what changed: amounts from and to, the others saved.
+		switch from, _ := strconv.ParseInt(before, 10, 64); e.Key {
+		case "denom":
+			m.sayService("msg_set_denom", from, m.cfg.Denom)
+		case "handpay_limit":
+			m.sayService("msg_set_handpay_limit", from, m.cfg.HandpayLimit)
+		default:
+			m.sayService("msg_setting_saved")
 		}
 	case SvcIOOutput:
 		if why := m.idleForService(); why != "" {

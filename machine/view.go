@@ -225,9 +225,13 @@ func (m *Machine) View() View {
 	if s := m.session; s != nil {
 		v.Mode = "service"
 		sv := &ServiceView{Role: s.role, Who: s.who, MustChangePIN: s.mustChange, Page: s.page, RAMClearArmed: s.armed,
-			Settings: map[string]string{"denom": fmt.Sprint(m.cfg.Denom), "handpay_limit": fmt.Sprint(m.cfg.HandpayLimit), "language": m.opLang}}
+			Settings: map[string]string{}}
+		for _, k := range []string{"denom", "handpay_limit", "language", "max_level", "paytable"} {
+			if v := m.setting(k); v != "" {
+				sv.Settings[k] = v
+			}
+		}
 		if m.pt != nil {
-			sv.Settings["paytable"] = m.pt.ID
 			sv.PaytableID, sv.PaytableDigest = m.pt.ID, m.pt.Digest
 			for _, r := range m.pt.RTP {
 				sv.CertifiedRTP = append(sv.CertifiedRTP, r.RatString())

@@ -747,6 +747,21 @@ func TestScreenServiceMenu(t *testing.T) {
 	if got := pixel(img, theGame, lamp.X+8, lamp.Y+lamp.H/2); dist(got, shade(colGold, 0.8)) > 40 {
 		t.Errorf("the lamp_spin toggle is not drawn as on: %v", got)
 	}
+	// The refusal says why, in the service menu's message bar.
+	if theGame.V.Credits > 0 {
+		if n := inked(img, theGame, model.RectSvcMessage.Inset(4)); n < 200 {
+			t.Errorf("the refused output test is silent (%d pixels in the message bar)", n)
+		}
+	}
+	// Settings: a change of money is asked again, saying what changes.
+	press("page:settings")
+	wait(t, 2, func(g *game) bool { return g.V.Service.Page == "settings" })
+	press("set:handpay_limit:250000")
+	img = grab(t, "settings")
+	if n := inked(img, theGame, model.RectConfirm.Inset(8)); n < 1000 {
+		t.Errorf("the confirmation of the handpay limit is not drawn (%d pixels)", n)
+	}
+	press("set:cancel")
 	press("svc:logout")
 	d.SetSwitch(SwitchKey, false)
 	wait(t, 2, func(g *game) bool { return g.V.Mode != "service" && g.Pad.Mode == "" })

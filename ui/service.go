@@ -259,26 +259,15 @@ func (g *game) drawHandpaysPage(dst *ebiten.Image, s *machine.ServiceView) {
 }
 
 func (g *game) drawSettingsPage(dst *ebiten.Image, s *machine.ServiceView) {
-	x, y := model.RectSvcContent.X+20, model.RectSvcContent.Y+46
-	rows := []struct{ key, label, value string }{
-		{"language", g.T("set_language"), s.Settings["language"]},
-		{"denom", g.T("set_denom"), s.Settings["denom"]},
-		{"paytable", g.T("set_paytable"), s.Settings["paytable"]},
-		{"handpay_limit", g.T("set_handpay_limit"), s.Settings["handpay_limit"]},
+	x := model.RectSvcContent.X + 20
+	for _, r := range g.SettingRows() {
+		g.textFit(dst, r.Label, rect(x, r.Y-22, 290, 22), 18, colDim, alignLeft, true)
+		g.textFit(dst, r.Value, rect(x, r.Y, 290, 22), 18, colText, alignLeft, false)
 	}
-	for _, r := range rows {
-		v := r.value
-		if r.key == "handpay_limit" {
-			var c int64
-			if _, err := fmt.Sscan(v, &c); err == nil {
-				v = model.Euro(g.Lang, c)
-			}
-		}
-		g.text(dst, r.label, x, y, 18, colDim, alignLeft, true)
-		if !g.CanChange() || r.key == "handpay_limit" || r.key == "paytable" && s.Role != machine.RoleTechnician {
-			g.text(dst, v, x+300, y, 18, colText, alignLeft, false)
-		}
-		y += 64
+	if g.Confirm != nil {
+		c := model.RectConfirm
+		g.panel(dst, c, 10, colPanelEdge)
+		g.textFit(dst, g.ConfirmText(), rect(c.X+16, c.Y+6, c.W-420, c.H-12), 20, colWhite, alignLeft, true)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/reels"
@@ -53,6 +52,7 @@ type Screen struct {
 	padClosed bool // the login keypad was cancelled while the key stays on
 	Scroll    int  // first row shown of a list page
 	RecallSel int
+	Confirm   *PendingSetting // a change of money waiting for its confirmation
 	outputs   map[string]bool // I/O test: the level last asked for each output
 }
 
@@ -600,10 +600,6 @@ func (g *Screen) TabPages() []string {
 
 const ListRows = 15 // rows of a list page
 
-// denominations offered on the settings page (the machine decides which it
-// accepts and says why it refuses one).
-var denominations = []int64{1, 2, 5, 10, 20, 50, 100}
-
 func (g *Screen) Svc() *machine.ServiceView {
 	if g.V.Service == nil {
 		return &machine.ServiceView{}
@@ -628,7 +624,7 @@ func (g *Screen) ServiceButtons() []Button {
 		}
 		bs = append(bs, Button{ID: "page:" + p, Label: g.T("page_" + p), R: Rect{RectSvcContent.X + float64(i)*step, 64, step - 8, 44}, Enabled: true, Style: style,
 			Act: func(g *Screen) {
-				g.Scroll, g.RecallSel = 0, 0
+				g.Scroll, g.RecallSel, g.Confirm = 0, 0, nil
 				g.service(machine.ServiceAction{At: time.Now(), Action: machine.SvcPage, Value: p})
 			}})
 	}
@@ -684,41 +680,6 @@ func (g *Screen) ServiceButtons() []Button {
 }
 
 func (g *Screen) RecallTop() int { return g.RecallSel / ListRows * ListRows }
-
-func (g *Screen) SettingsButtons() []Button {
-	s := g.Svc()
-	var bs []Button
-	config := func(key, value string) func(g *Screen) {
-		return func(g *Screen) {
-			g.service(machine.ServiceAction{At: time.Now(), Action: machine.SvcConfig, Key: key, Value: value})
-		}
-	}
-	sel := func(key, value string) int {
-		if s.Settings[key] == value {
-			return StyleSelected
-		}
-		return StyleNormal
-	}
-	x0, y := RectSvcContent.X+320, RectSvcContent.Y+24
-	for i, l := range Langs {
-		bs = append(bs, Button{ID: "set:language:" + l, Label: l, R: Rect{x0 + float64(i)*110, y, 100, 44}, Enabled: true,
-			Style: sel("language", l), Act: config("language", l)})
-	}
-	y += 64
-	for i, d := range denominations {
-		v := fmt.Sprint(d)
-		bs = append(bs, Button{ID: "set:denom:" + v, Label: Euro(g.Lang, d), R: Rect{x0 + float64(i)*120, y, 110, 44}, Enabled: true,
-			Style: sel("denom", v), Act: config("denom", v)})
-	}
-	if g.Svc().Role == machine.RoleTechnician {
-		y += 64
-		for i, id := range assets.Paytables() {
-			bs = append(bs, Button{ID: "set:paytable:" + id, Label: id, R: Rect{x0 + float64(i)*200, y, 190, 44}, Enabled: true,
-				Style: sel("paytable", id), Act: config("paytable", id)})
-		}
-	}
-	return bs
-}
 
 // MeterValue formats a meter: amounts in euros with their credits at the
 // denomination, counts as numbers.

@@ -262,6 +262,7 @@ func TestServiceKeypadAndMenu(t *testing.T) {
 	c.view.Service.Page, c.view.Service.RAMClearArmed = "settings", true
 	s.Update()
 	clickOn(t, s, "set:denom:10")
+	clickOn(t, s, "set:confirm")
 	clickOn(t, s, "set:language:en")
 	clickOn(t, s, "svc:ram_confirm")
 	want = []string{"service config denom 10", "service config language en", "service ram_clear_confirm  technician request"}
