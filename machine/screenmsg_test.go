@@ -3,6 +3,8 @@ package machine
 import (
 	"testing"
 	"time"
+
+	"github.com/openegm/cabinet/meters"
 )
 
 // A message belongs to the screen that raised it: what the service menu
@@ -131,5 +133,67 @@ func TestSettingChangeSaysWhatChanged(t *testing.T) {
 	}
 	if s := h.m.View().Service.Settings; s["handpay_limit"] != "250000" || s["denom"] != "5" || s["max_level"] != "0" {
 		t.Fatalf("settings page %v", s)
+	}
+}
+
+// The event log is the technician's record: every money event (notes,
+// tickets, handpays and their payment, free games), the service actions
+// with who did them, and no page visits.
+func TestEventLogHasTheMoneyAndNoPageVisits(t *testing.T) {
+	h := newHarness(t, svcCfg(), nil, 7)
+	h.power()
+	h.bill(20000)
+	for i := 0; ; i++ {
+		if i > 2000 {
+			t.Fatal("2000 games without free games")
+		}
+		if h.m.st.Get(meters.Credits) < h.m.betCents() {
+			h.bill(20000)
+		}
+		h.play()
+		if len(h.ledger.Games[len(h.ledger.Games)-1].Free) > 0 {
+			break
+		}
+	}
+	h.press(BtnCashOut)
+	h.step(TicketPrinted{At: h.now, Validation: h.m.View().Printing})
+	for range 3 {
+		h.bill(50000)
+	}
+	h.press(BtnCashOut) // a handpay: over the limit
+	login(h, RoleTechnician)
+	for _, p := range []string{"meters", "recall", "bills", "events", "recall", "events"} {
+		h.svc(SvcPage, "", p)
+	}
+	h.svc(SvcConfig, "denom", "2") // refused: the handpay is not paid
+	h.step(Key{At: h.now, Key: KeyAttendant, On: false})
+	h.keyOn("att-2") // pays the handpay
+	h.pin(RoleTechnician, "582947")
+	h.svc(SvcPage, "", "events")
+	h.svc(SvcConfig, "denom", "2")
+	h.svc(SvcPage, "", "events")
+	evs := h.m.View().Service.Events
+	seen := map[string]int{}
+	for _, e := range evs {
+		seen[e.Code]++
+		if e.Code == meters.EventService {
+			seen["svc:"+e.Action]++
+			if e.Action == meters.ActionView {
+				t.Errorf("a page visit is in the event log: %+v", e)
+			}
+			if e.Action == "config" && (e.Key == "" || e.Value == "" || e.Who == "") {
+				t.Errorf("a setting without its parts: %+v", e)
+			}
+		}
+	}
+	for _, code := range []string{EventMoneyIn, meters.EventTicketOut, EventHandpay, EventHandpayReset, EventFreeGames, "svc:login", "svc:config", "svc:set_pin"} {
+		if seen[code] == 0 {
+			t.Errorf("no %s in the event log (%v)", code, seen)
+		}
+	}
+	for i := 1; i < len(evs); i++ {
+		if evs[i].At < evs[i-1].At {
+			t.Fatalf("the event log is not in time order at %d", i)
+		}
 	}
 }

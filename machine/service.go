@@ -274,7 +274,7 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 		m.session, m.svcMessage = nil, Message{}
 	case SvcPage:
 		s.page = e.Value
-		svc("view", e.Value)
+		svc(meters.ActionView, e.Value)
 	case SvcVerifyLedger, SvcExportReport:
 		// The owner verifies (I/O) and answers with a LedgerVerdict.
 		svc(e.Action, "")

@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -100,7 +101,7 @@ type ServiceView struct {
 	RAMClearArmed bool                    `json:"ram_clear_armed,omitempty"`
 	Meters        []MeterLine             `json:"meters,omitempty"`
 	Recall        []Recall                `json:"recall,omitempty"`
-	Events        []meters.Event          `json:"events,omitempty"`
+	Events        []ViewEvent             `json:"events,omitempty"`
 	Bills         []meters.MoneyIn        `json:"bills,omitempty"`
 	Handpays      []meters.HandpayHistory `json:"handpays,omitempty"`
 	Settings      map[string]string       `json:"settings,omitempty"`
@@ -128,6 +129,59 @@ type MeterLine struct {
 	SAS   int    `json:"sas"` // -1 when SAS has no code for it
 	Cents bool   `json:"cents"`
 	Value int64  `json:"value"`
+}
+
+// ViewEvent is a line of the technician's event log: an event of the
+// history, or a money event (a note or ticket in, a handpay and its reset,
+// a game's free games) from the ledger's histories.
+type ViewEvent struct {
+	meters.Event
+	Kind  string `json:"kind,omitempty"` // a note's source, a handpay's kind
+	Game  uint64 `json:"game,omitempty"`
+	Count int    `json:"count,omitempty"` // free games played
+}
+
+// Codes of the money events the event log adds to the history's.
+const (
+	EventMoneyIn      = "money_in"
+	EventHandpay      = "handpay"
+	EventHandpayReset = "handpay_reset"
+	EventFreeGames    = "free_games"
+)
+
+// EventLines is how many events the event log shows, newest last.
+const EventLines = 100
+
+// events is the event log: the history's events and the money events,
+// in time order, the last n.
+func (m *Machine) events(n int) []ViewEvent {
+	var out []ViewEvent
+	for _, e := range m.st.Events {
+		out = append(out, ViewEvent{Event: e})
+	}
+	for _, b := range m.st.Bills {
+		out = append(out, ViewEvent{Event: meters.Event{At: b.At, Code: EventMoneyIn, Cents: b.Cents, Ref: b.Ref}, Kind: b.Source})
+	}
+	for _, h := range m.st.Handpays {
+		p := h.Pending
+		out = append(out, ViewEvent{Event: meters.Event{At: p.At, Code: EventHandpay, Cents: p.Cents}, Kind: p.Kind, Game: p.Game})
+		if r := h.Reset; r != nil {
+			out = append(out, ViewEvent{Event: meters.Event{At: r.At, Code: EventHandpayReset, Cents: r.Cents, Who: r.Who}, Kind: p.Kind, Game: p.Game})
+		}
+	}
+	for _, g := range m.st.Games {
+		if len(g.Free) == 0 {
+			continue
+		}
+		var won int64
+		for _, f := range g.Free {
+			won += f.WinCents
+		}
+		last := g.Free[len(g.Free)-1]
+		out = append(out, ViewEvent{Event: meters.Event{At: last.At, Code: EventFreeGames, Cents: won}, Game: g.Start.Game, Count: len(g.Free)})
+	}
+	slices.SortStableFunc(out, func(a, b ViewEvent) int { return cmp.Compare(a.At, b.At) })
+	return lastOf(out, n)
 }
 
 // RecallGames is how many games the recall page shows.
@@ -255,7 +309,7 @@ func (m *Machine) View() View {
 		case "recall":
 			sv.Recall = m.recall(RecallGames)
 		case "events":
-			sv.Events = lastOf(m.st.Events, 100)
+			sv.Events = m.events(EventLines)
 		case "bills":
 			sv.Bills = lastOf(m.st.Bills, 100)
 		case "handpays":

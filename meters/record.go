@@ -238,6 +238,8 @@ const (
 	EventLinkUp   = "progressive_link_up"
 	// A ticket not confirmed printed before a power loss is printed again.
 	EventTicketReprint = "ticket_reprint"
+	// A ticket printed (its confirmation), in the event history.
+	EventTicketOut = "ticket_out"
 )
 
 // Doors, for door events and counts.
@@ -256,6 +258,16 @@ type Event struct {
 	Door   string `json:"door,omitempty"`
 	Tilt   string `json:"tilt,omitempty"` // which tilt, for tilt and tilt_clear
 	Detail string `json:"detail,omitempty"`
+	// The event history's entries for service, setting and ticket records
+	// keep what the screens translate: who, as which role, which action or
+	// setting and value, which ticket and amount. (Not in Event records.)
+	Who    string `json:"who,omitempty"`
+	Role   string `json:"role,omitempty"`
+	Action string `json:"action,omitempty"`
+	Key    string `json:"key,omitempty"`
+	Value  string `json:"value,omitempty"`
+	Cents  int64  `json:"cents,omitempty"`
+	Ref    string `json:"ref,omitempty"`
 }
 
 // Config is a change of an operator setting, logged with who made it.
@@ -286,6 +298,10 @@ type Service struct {
 const (
 	ActionLogin     = "login"
 	ActionPINFailed = "pin_failed"
+	ActionView      = "view" // a service page looked at
+	// ActionJackpotLevel: a JackpotLevel record (a level opened), in the
+	// event history.
+	ActionJackpotLevel = "jackpot_level"
 )
 
 // RAMClear zeroes the meters, the only way they ever go back. The log is not

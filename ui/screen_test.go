@@ -753,6 +753,13 @@ func TestScreenServiceMenu(t *testing.T) {
 			t.Errorf("the refused output test is silent (%d pixels in the message bar)", n)
 		}
 	}
+	// The event log: the session's login and the notes, in Portuguese.
+	press("page:events")
+	wait(t, 2, func(g *game) bool { return g.V.Service.Page == "events" && len(g.V.Service.Events) > 0 })
+	img = grab(t, "events")
+	if n := inked(img, theGame, model.RectSvcContent.Inset(10)); n < 3000 {
+		t.Errorf("the event log is nearly empty (%d pixels of text)", n)
+	}
 	// Settings: a change of money is asked again, saying what changes.
 	press("page:settings")
 	wait(t, 2, func(g *game) bool { return g.V.Service.Page == "settings" })

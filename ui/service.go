@@ -217,17 +217,11 @@ func (g *game) listPage(dst *ebiten.Image, n int, cols []float64, heads []string
 
 func (g *game) drawEventsPage(dst *ebiten.Image, s *machine.ServiceView) {
 	x := model.RectSvcContent.X + 14
-	g.listPage(dst, len(s.Events), []float64{x, x + 200, x + 420}, []string{g.T("col_time"), g.T("col_event"), g.T("col_detail")},
+	g.listPage(dst, len(s.Events), []float64{x, x + 190, x + 500, x + 960},
+		[]string{g.T("col_time"), g.T("col_event"), g.T("col_detail"), g.T("col_who")},
 		func(i int) []string {
-			e := s.Events[i]
-			detail := e.Detail
-			switch {
-			case e.Door != "":
-				detail = g.T("door_" + e.Door)
-			case e.Tilt != "":
-				detail = g.T("tilt_"+e.Tilt) + "  " + e.Detail
-			}
-			return []string{model.Clock(e.At), g.T("event_" + e.Code), detail}
+			l := g.EventLine(s.Events[i])
+			return []string{l.Time, l.What, l.Detail, l.Who}
 		})
 }
 

@@ -55,6 +55,8 @@ func (g *Screen) SettingValue(key, value string) string {
 		return g.T("lang_" + value)
 	case (key == "denom" || key == "handpay_limit") && err == nil:
 		return Euro(g.Lang, n)
+	case key == "program" && len(value) > 16:
+		return value[:16] + "…" // a hash: the identification page has it whole
 	case key == "max_level" && (value == "" || value == "0"):
 		return g.T("set_no_limit")
 	case key == "max_level" && err == nil && g.PT != nil && n >= 1 && int(n) <= len(g.PT.CreditsPerLine):

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/meters"
 )
 
 func settingsScreen(t *testing.T) (*Screen, *fakeCabinet) {
@@ -64,5 +65,46 @@ func TestSettingsConfirmMoney(t *testing.T) {
 	clickOn(t, s, "set:language:en")
 	if got := c.take(); !slices.Equal(got, []string{"service config language en"}) {
 		t.Errorf("language: sent %v", got)
+	}
+}
+
+// The event log reads in the screen's language: no internal English
+// ("set denom = 2", "pin_failed"), no catalogue key left untranslated.
+func TestEventLogLocalized(t *testing.T) {
+	s, _ := settingsScreen(t)
+	ev := func(e meters.Event) machine.ViewEvent { return machine.ViewEvent{Event: e} }
+	events := []machine.ViewEvent{
+		ev(meters.Event{Code: meters.EventService, Detail: "simulator (technician): set denom = 2", Who: "simulator (technician)", Action: "config", Key: "denom", Value: "2"}),
+		ev(meters.Event{Code: meters.EventService, Detail: "k (inspector): pin_failed ", Who: "k", Role: "inspector", Action: meters.ActionPINFailed}),
+		ev(meters.Event{Code: meters.EventService, Who: "k", Role: "technician", Action: machine.SvcIOOutput, Value: "lamp_spin on"}),
+		ev(meters.Event{Code: meters.EventService, Who: "k", Role: "technician", Action: machine.SvcLogout, Value: "key off"}),
+		ev(meters.Event{Code: meters.EventTicketOut, Cents: 48_50, Ref: "004200000000000001"}),
+		ev(meters.Event{Code: meters.EventDoorOpen, Door: "main"}),
+		{Event: meters.Event{Code: machine.EventMoneyIn, Cents: 20_00}, Kind: meters.SourceBill},
+		{Event: meters.Event{Code: machine.EventHandpay, Cents: 1500_00}, Kind: meters.HandpayCancelled},
+		{Event: meters.Event{Code: machine.EventHandpayReset, Cents: 1500_00, Who: "att-1"}, Kind: meters.HandpayCancelled},
+		{Event: meters.Event{Code: machine.EventFreeGames, Cents: 12_00}, Game: 41, Count: 10},
+	}
+	for _, lang := range Langs {
+		s.Lang = lang
+		for _, e := range events {
+			l := s.EventLine(e)
+			all := l.What + " | " + l.Detail + " | " + l.Who
+			for _, bad := range []string{"set denom", "pin_failed", "event_", "ev_", "set_", "handpay_", "source_", "io_", "door_", "lamp_spin", "key off"} {
+				if strings.Contains(all, bad) {
+					t.Errorf("%s: event %s reads %q (has %q)", lang, e.Code, all, bad)
+				}
+			}
+			if l.What == "" || l.Detail == "" && e.Code != meters.EventService {
+				t.Errorf("%s: event %s reads %q", lang, e.Code, all)
+			}
+		}
+	}
+	s.Lang = "pt"
+	if l := s.EventLine(events[0]); l.What != "Configuração alterada" || l.Detail != "Denominação: 0,02 €" {
+		t.Errorf("a setting reads %q: %q", l.What, l.Detail)
+	}
+	if l := s.EventLine(events[9]); !strings.Contains(l.Detail, "10 jogos grátis") || !strings.Contains(l.Detail, "12,00 €") {
+		t.Errorf("free games read %q", l.Detail)
 	}
 }
