@@ -142,19 +142,7 @@ func TestSettingChangeSaysWhatChanged(t *testing.T) {
 func TestEventLogHasTheMoneyAndNoPageVisits(t *testing.T) {
 	h := newHarness(t, svcCfg(), nil, 7)
 	h.power()
-	h.bill(20000)
-	for i := 0; ; i++ {
-		if i > 2000 {
-			t.Fatal("2000 games without free games")
-		}
-		if h.m.st.Get(meters.Credits) < h.m.betCents() {
-			h.bill(20000)
-		}
-		h.play()
-		if len(h.ledger.Games[len(h.ledger.Games)-1].Free) > 0 {
-			break
-		}
-	}
+	playUntilFreeGames(h)
 	h.press(BtnCashOut)
 	h.step(TicketPrinted{At: h.now, Validation: h.m.View().Printing})
 	for range 3 {

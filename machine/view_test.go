@@ -100,19 +100,7 @@ func TestViewCarriesTheTicketAmount(t *testing.T) {
 func TestRestartShowsTheLastCommittedGame(t *testing.T) {
 	h := newHarness(t, testCfg, nil, 7)
 	h.power()
-	h.bill(20000)
-	for i := 0; ; i++ {
-		if i > 2000 {
-			t.Fatal("2000 games without free games")
-		}
-		if h.m.st.Get(meters.Credits) < h.m.betCents() {
-			h.bill(20000)
-		}
-		h.play()
-		if len(h.ledger.Games[len(h.ledger.Games)-1].Free) > 0 {
-			break
-		}
-	}
+	playUntilFreeGames(h)
 	last := h.ledger.Games[len(h.ledger.Games)-1]
 	h2 := newHarness(t, testCfg, h.ledger, 99)
 	h2.now = h.now.Add(time.Hour)
@@ -121,5 +109,23 @@ func TestRestartShowsTheLastCommittedGame(t *testing.T) {
 	lastFree := last.Free[len(last.Free)-1].Stops
 	if v.Game != last.Start.Game || !v.Free || !reflect.DeepEqual(v.Stops, lastFree) || !reflect.DeepEqual(v.Window, windowIDs(t, lastFree, true)) {
 		t.Fatalf("after restart: game %d free %v stops %v window %v; want game %d's last free game %v", v.Game, v.Free, v.Stops, v.Window, last.Start.Game, lastFree)
+	}
+}
+
+// playUntilFreeGames plays until a game has had free games.
+func playUntilFreeGames(h *harness) {
+	h.t.Helper()
+	h.bill(20000)
+	for i := 0; ; i++ {
+		if i > 2000 {
+			h.t.Fatal("2000 games without free games")
+		}
+		if h.m.st.Get(meters.Credits) < h.m.betCents() {
+			h.bill(20000)
+		}
+		h.play()
+		if len(h.ledger.Games[len(h.ledger.Games)-1].Free) > 0 {
+			return
+		}
 	}
 }
