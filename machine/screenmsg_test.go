@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -183,5 +184,36 @@ func TestEventLogHasTheMoneyAndNoPageVisits(t *testing.T) {
 		if evs[i].At < evs[i-1].At {
 			t.Fatalf("the event log is not in time order at %d", i)
 		}
+	}
+}
+
+// Recall shows every spin of a game: the base spin and each free game,
+// each with its window, lines and scatters, adding up to the game's win.
+func TestRecallShowsEveryFreeGame(t *testing.T) {
+	h := newHarness(t, svcCfg(), nil, 7)
+	h.power()
+	playUntilFreeGames(h)
+	last := h.ledger.Games[len(h.ledger.Games)-1]
+	login(h, RoleTechnician)
+	h.svc(SvcPage, "", "recall")
+	rc := h.m.View().Service.Recall[0]
+	if rc.Game != last.Start.Game || len(rc.Spins) != 1+len(last.Free) {
+		t.Fatalf("game %d recalled with %d spins, want game %d with %d", rc.Game, len(rc.Spins), last.Start.Game, 1+len(last.Free))
+	}
+	var total int64
+	for k, sp := range rc.Spins {
+		total += sp.WinCents
+		if sp.Free != (k > 0) || len(sp.Window) != 5 {
+			t.Errorf("spin %d: free %v, %d reels", k, sp.Free, len(sp.Window))
+		}
+		if k > 0 && !reflect.DeepEqual(sp.Stops, last.Free[k-1].Stops) {
+			t.Errorf("free game %d: stops %v, recorded %v", k, sp.Stops, last.Free[k-1].Stops)
+		}
+	}
+	if total != rc.Recomputed || !rc.Match {
+		t.Errorf("the spins add up to %d, recomputed %d, recorded %d", total, rc.Recomputed, rc.WinCents)
+	}
+	if base := rc.Spins[0]; base.FreeAwarded != last.Start.FreeAwarded || len(base.Scatters) == 0 {
+		t.Errorf("the trigger spin: %d free games awarded (recorded %d), scatters %+v", base.FreeAwarded, last.Start.FreeAwarded, base.Scatters)
 	}
 }

@@ -496,6 +496,38 @@ type Recall struct {
 	Recomputed int64      `json:"recomputed"`      // from the stops
 	Match      bool       `json:"match"`
 	Problem    string     `json:"problem,omitempty"`
+	// Spins are the game's spins re-evaluated: the base spin, then each
+	// free game, each with its window, lines and scatters.
+	Spins []RecallSpin `json:"spins,omitempty"`
+}
+
+// RecallSpin is one spin of a recalled game.
+type RecallSpin struct {
+	Free        bool          `json:"free,omitempty"`
+	Stops       []int         `json:"stops"`
+	Window      [][]string    `json:"window"`
+	Lines       []ViewLine    `json:"lines,omitempty"`
+	Scatters    []ViewScatter `json:"scatters,omitempty"`
+	FreeAwarded int           `json:"free_awarded,omitempty"`
+	WinCents    int64         `json:"win_cents"`
+}
+
+// recallSpin is a spin as the recall page shows it.
+func recallSpin(pt *reels.Certified, sp *reels.Spin, denom int64) RecallSpin {
+	rs := RecallSpin{Free: sp.Free, Stops: slices.Clone(sp.Stops), FreeAwarded: sp.FreeAwarded, WinCents: sp.Win * denom,
+		Scatters: scatters(pt, sp, denom)}
+	for _, l := range sp.Lines {
+		rs.Lines = append(rs.Lines, ViewLine{Line: l.Line, Symbol: pt.Symbols[l.Symbol].ID, Count: l.Count,
+			Cents: l.Credits * denom, Progressive: l.Progressive})
+	}
+	for _, reel := range pt.Window(sp.Stops, sp.Free) {
+		col := make([]string, len(reel))
+		for k, s := range reel {
+			col[k] = pt.Symbols[s].ID
+		}
+		rs.Window = append(rs.Window, col)
+	}
+	return rs
 }
 
 // recall re-evaluates the last n games, newest first.
@@ -524,17 +556,8 @@ func (m *Machine) recall(n int) []Recall {
 			continue
 		}
 		total := sp.Win
-		for _, l := range sp.Lines {
-			r.Lines = append(r.Lines, ViewLine{Line: l.Line, Symbol: pt.Symbols[l.Symbol].ID, Count: l.Count,
-				Cents: l.Credits * g.Start.Denom, Progressive: l.Progressive})
-		}
-		for _, reel := range pt.Window(g.Start.Stops, false) {
-			col := make([]string, len(reel))
-			for k, s := range reel {
-				col[k] = pt.Symbols[s].ID
-			}
-			r.Window = append(r.Window, col)
-		}
+		base := recallSpin(pt, sp, g.Start.Denom)
+		r.Lines, r.Window, r.Spins = base.Lines, base.Window, []RecallSpin{base}
 		for _, f := range g.Free {
 			fs, err := pt.Evaluate(f.Stops, g.Start.Level, true)
 			if err != nil {
@@ -542,6 +565,7 @@ func (m *Machine) recall(n int) []Recall {
 				break
 			}
 			total += fs.Win
+			r.Spins = append(r.Spins, recallSpin(pt, fs, g.Start.Denom))
 		}
 		r.Recomputed = total * g.Start.Denom
 		r.Match = r.Problem == "" && r.Recomputed == r.WinCents

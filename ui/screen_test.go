@@ -699,7 +699,7 @@ func TestScreenServiceMenu(t *testing.T) {
 	if !rc.Match {
 		t.Errorf("recall of game %d does not match: %+v", rc.Game, rc)
 	}
-	win := model.Rect{X: model.RectSvcContent.X + 450, Y: model.RectSvcContent.Y + 42, W: 420, H: 252}
+	win := model.RectRecallWindow
 	n, rows := len(rc.Window), len(rc.Window[0])
 	checkCells(t, img, pt, rc.Window, func(i, j int) model.Rect {
 		return model.Rect{X: win.X + float64(i)*win.W/float64(n), Y: win.Y + float64(j)*win.H/float64(rows), W: win.W / float64(n), H: win.H / float64(rows)}

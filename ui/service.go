@@ -114,28 +114,31 @@ func (g *game) drawRecallPage(dst *ebiten.Image, s *machine.ServiceView) {
 	g.text(dst, g.T("recall_n", model.Itoa(g.RecallSel+1), model.Itoa(len(s.Recall))), r.X+14, r.Y+r.H-16, 15, colDim, alignLeft, false)
 
 	rc := s.Recall[g.RecallSel]
-	x := r.X + 450
-	y := r.Y + 22
-	g.text(dst, g.T("recall_game", model.Itoa(rc.Game), model.Clock(rc.At)), x, y, 20, colGold, alignLeft, true)
-	// The window as it looked, drawn with the symbols.
-	win := rect(x, y+20, 420, 252)
-	if n := len(rc.Window); n > 0 {
-		rows := len(rc.Window[0])
-		cw, ch := win.W/float64(n), win.H/float64(rows)
+	win := model.RectRecallWindow
+	x := win.X
+	g.text(dst, g.T("recall_game", model.Itoa(rc.Game), model.Clock(rc.At)), x, r.Y+15, 18, colGold, alignLeft, true) // above the header's rule
+	sp, title, ok := g.RecallSpinNow(rc)
+	if ok && len(sp.Window) > 0 {
+		// The window as it looked, drawn with the symbols.
+		n, rows := len(sp.Window), len(sp.Window[0])
+		cell := func(i, j int) model.Rect {
+			return rect(win.X+float64(i)*win.W/float64(n), win.Y+float64(j)*win.H/float64(rows), win.W/float64(n), win.H/float64(rows))
+		}
 		g.fillRect(dst, win.Inset(-3), colGold)
-		for i, col := range rc.Window {
+		for i, col := range sp.Window {
 			for j, id := range col {
-				g.tile(dst, id, rect(win.X+float64(i)*cw, win.Y+float64(j)*ch, cw, ch))
+				g.tile(dst, id, cell(i, j))
 			}
 		}
-		g.drawRecallLines(dst, rc, win)
+		g.drawRecallLines(dst, sp, cell)
+		nav := model.RectRecallSpinPrev
+		g.textFit(dst, title, rect(nav.X+nav.W+10, nav.Y, win.W-2*nav.W-20, nav.H), 18, colText, alignCenter, true)
 	}
 	lx := win.X + win.W + 24
-	ly := y + 36
+	ly := r.Y + 58
 	lines := []string{
 		g.T("recall_paytable", rc.Paytable),
 		g.T("recall_bet", model.Euro(g.Lang, rc.BetCents)),
-		g.T("recall_stops", fmt.Sprint(rc.Stops)),
 		g.T("recall_recorded", model.Euro(g.Lang, rc.WinCents)),
 		g.T("recall_recomputed", model.Euro(g.Lang, rc.Recomputed)),
 		g.T("recall_free", model.Itoa(len(rc.FreeStops))),
@@ -144,36 +147,59 @@ func (g *game) drawRecallPage(dst *ebiten.Image, s *machine.ServiceView) {
 		g.textFit(dst, l, rect(lx, ly-12, r.X+r.W-lx-12, 24), 18, colText, alignLeft, false)
 		ly += 32
 	}
-	ok, c := g.T("recall_match"), colGreen
+	okText, c := g.T("recall_match"), colGreen
 	if !rc.Match {
-		ok, c = g.T("recall_mismatch"), colRed
+		okText, c = g.T("recall_mismatch"), colRed
 	}
 	g.panel(dst, rect(lx, ly, 260, 50), 10, c)
-	g.text(dst, ok, lx+130, ly+25, 24, colBlack, alignCenter, true)
-	py := win.Y + win.H + 24
-	for _, l := range rc.Lines {
-		g.textFit(dst, g.LineText(l), rect(x, py-10, win.W, 20), 15, lineColor(l.Line), alignLeft, true)
-		py += 20
+	g.text(dst, okText, lx+130, ly+25, 24, colBlack, alignCenter, true)
+	// Under the window: the spin's stops, its win, its lines and scatters.
+	py := model.RectRecallSpinPrev.Y + model.RectRecallSpinPrev.H + 16
+	bottom := r.Y + r.H - 8
+	if ok {
+		texts := []model.WinItem{{Text: g.StopsText(sp.Stops), Line: -1}, {Text: g.T("recall_spin_win", model.Euro(g.Lang, sp.WinCents)), Line: -1}}
+		texts = append(texts, g.RecallTexts(sp)...)
+		for _, it := range texts {
+			if py+10 > bottom {
+				break
+			}
+			col := colText
+			switch {
+			case it.Line >= 0:
+				col = lineColor(it.Line)
+			case it.Hot || len(it.Cells) > 0:
+				col = colGold
+			}
+			g.textFit(dst, it.Text, rect(x, py-10, r.X+r.W-x-12, 20), 15, col, alignLeft, true)
+			py += 20
+		}
 	}
 	if rc.Problem != "" {
-		for i, l := range g.wrap(rc.Problem, 15, r.X+r.W-x-20, false) {
-			g.text(dst, l, x, py+float64(i)*20, 15, colRed, alignLeft, false)
+		for _, l := range g.wrap(rc.Problem, 15, r.X+r.W-x-20, false) {
+			if py+10 > bottom {
+				break
+			}
+			g.text(dst, l, x, py, 15, colRed, alignLeft, false)
+			py += 20
 		}
 	}
 }
 
-// drawRecallLines draws a recalled game's paying lines over its window:
-// the paying cells framed and the line's path, in the line's colour. Thin
-// enough that the symbols stay recognisable.
-func (g *game) drawRecallLines(dst *ebiten.Image, rc machine.Recall, win model.Rect) {
-	n, rows := len(rc.Window), len(rc.Window[0])
-	if g.PT == nil || n == 0 || rows == 0 {
+// drawRecallLines draws a recalled spin's paying lines and scatters over
+// its window: the paying cells framed and the line's path, in the line's
+// colour, the scatters in gold. Thin enough that the symbols stay
+// recognisable.
+func (g *game) drawRecallLines(dst *ebiten.Image, sp machine.RecallSpin, cell func(i, j int) model.Rect) {
+	n := len(sp.Window)
+	for _, s := range sp.Scatters {
+		for _, c := range s.Cells {
+			g.strokeRect(dst, cell(c[0], c[1]).Inset(2), 3, colGold)
+		}
+	}
+	if g.PT == nil {
 		return
 	}
-	cell := func(i, j int) model.Rect {
-		return rect(win.X+float64(i)*win.W/float64(n), win.Y+float64(j)*win.H/float64(rows), win.W/float64(n), win.H/float64(rows))
-	}
-	for _, l := range rc.Lines {
+	for _, l := range sp.Lines {
 		if l.Line < 0 || l.Line >= len(g.PT.Lines) {
 			continue
 		}

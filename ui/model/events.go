@@ -79,3 +79,38 @@ func (g *Screen) EventLine(e machine.ViewEvent) EventLine {
 	}
 	return l
 }
+
+// RecallSpinNow is the spin of the selected recalled game on show (the
+// base spin, or one of its free games) and its title.
+func (g *Screen) RecallSpinNow(rc machine.Recall) (machine.RecallSpin, string, bool) {
+	if len(rc.Spins) == 0 {
+		return machine.RecallSpin{}, "", false
+	}
+	k := min(max(g.RecallSpin, 0), len(rc.Spins)-1)
+	if k == 0 {
+		return rc.Spins[0], g.T("recall_base"), true
+	}
+	return rc.Spins[k], g.T("free_game_n", Itoa(k), Itoa(len(rc.Spins)-1)), true
+}
+
+// StopsText lists a spin's stops reel by reel.
+func (g *Screen) StopsText(stops []int) string {
+	parts := make([]string, len(stops))
+	for i, s := range stops {
+		parts[i] = g.T("recall_reel_stop", Itoa(i+1), Itoa(s))
+	}
+	return g.T("recall_stops", strings.Join(parts, "   "))
+}
+
+// RecallTexts are the lines under a recalled spin: its paying lines, its
+// scatters and the free games it awards.
+func (g *Screen) RecallTexts(sp machine.RecallSpin) []WinItem {
+	var out []WinItem
+	for _, l := range sp.Lines {
+		out = append(out, WinItem{Text: g.LineText(l), Line: l.Line, Count: l.Count})
+	}
+	for _, s := range sp.Scatters {
+		out = append(out, WinItem{Text: g.scatterText(s), Line: -1, Cells: s.Cells, Hot: s.FreeGames > 0})
+	}
+	return out
+}

@@ -89,17 +89,7 @@ func (g *Screen) WinItems() []WinItem {
 		out = append(out, WinItem{Text: g.LineText(l), Line: l.Line, Count: l.Count})
 	}
 	for _, s := range v.Scatters {
-		name := g.SymbolName(s.Symbol)
-		var text string
-		switch {
-		case s.Cents > 0 && s.FreeGames > 0:
-			text = g.T("scatter_win_free", Itoa(s.Count), name, Euro(g.Lang, s.Cents), Itoa(s.FreeGames))
-		case s.FreeGames > 0:
-			text = g.T("scatter_free", Itoa(s.Count), name, Itoa(s.FreeGames))
-		default:
-			text = g.T("scatter_win", Itoa(s.Count), name, Euro(g.Lang, s.Cents))
-		}
-		out = append(out, WinItem{Text: text, Line: -1, Cells: s.Cells, Hot: s.FreeGames > 0})
+		out = append(out, WinItem{Text: g.scatterText(s), Line: -1, Cells: s.Cells, Hot: s.FreeGames > 0})
 	}
 	if !v.GameOpen && v.FreePlayed > 0 && v.Game > 0 {
 		out = append(out, WinItem{Text: g.T("free_total", Itoa(v.FreePlayed), Euro(g.Lang, v.GameWinCents)), Line: -1, Hot: true})
@@ -152,4 +142,17 @@ func (g *Screen) WinMeter() int64 {
 		return c
 	}
 	return g.ShownWin()
+}
+
+// scatterText names a scatter's win: "3 × Caravela  0,60 € e 10 jogos
+// grátis".
+func (g *Screen) scatterText(s machine.ViewScatter) string {
+	name := g.SymbolName(s.Symbol)
+	switch {
+	case s.Cents > 0 && s.FreeGames > 0:
+		return g.T("scatter_win_free", Itoa(s.Count), name, Euro(g.Lang, s.Cents), Itoa(s.FreeGames))
+	case s.FreeGames > 0:
+		return g.T("scatter_free", Itoa(s.Count), name, Itoa(s.FreeGames))
+	}
+	return g.T("scatter_win", Itoa(s.Count), name, Euro(g.Lang, s.Cents))
 }

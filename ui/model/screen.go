@@ -52,8 +52,11 @@ type Screen struct {
 	padClosed bool // the login keypad was cancelled while the key stays on
 	Scroll    int  // first row shown of a list page
 	RecallSel int
-	Confirm   *PendingSetting // a change of money waiting for its confirmation
-	outputs   map[string]bool // I/O test: the level last asked for each output
+	// RecallSpin is the spin of the selected game on show: 0 the base
+	// spin, k its k-th free game.
+	RecallSpin int
+	Confirm    *PendingSetting // a change of money waiting for its confirmation
+	outputs    map[string]bool // I/O test: the level last asked for each output
 }
 
 // NewScreen starts the screens of a cabinet.
@@ -261,6 +264,7 @@ func (g *Screen) PageBy(d int) {
 	case g.V.Mode == "service" && g.V.Service != nil:
 		if g.V.Service.Page == "recall" {
 			g.RecallSel = min(max(g.RecallSel+d, 0), max(len(g.V.Service.Recall)-1, 0))
+			g.RecallSpin = 0
 		} else {
 			g.Scroll = max(g.Scroll+d*ListRows, 0)
 		}
@@ -598,7 +602,7 @@ func (g *Screen) TabPages() []string {
 	return slices.DeleteFunc(slices.Clone(ServicePages), func(p string) bool { return p == "io" })
 }
 
-const ListRows = 15 // rows of a list page
+const ListRows = 14 // rows of a list page (its footer below them)
 
 func (g *Screen) Svc() *machine.ServiceView {
 	if g.V.Service == nil {
@@ -656,7 +660,17 @@ func (g *Screen) ServiceButtons() []Button {
 		for i := range min(len(s.Recall)-g.RecallTop(), ListRows) {
 			k := g.RecallTop() + i
 			bs = append(bs, Button{ID: fmt.Sprintf("recall:%d", k), R: Rect{RectSvcContent.X, RectSvcContent.Y + 30 + float64(i)*28, 420, 28},
-				Enabled: true, Act: func(g *Screen) { g.RecallSel = k }})
+				Enabled: true, Act: func(g *Screen) { g.RecallSel, g.RecallSpin = k, 0 }})
+		}
+		if g.RecallSel < len(s.Recall) {
+			if n := len(s.Recall[g.RecallSel].Spins); n > 1 {
+				spin := func(d int) func(g *Screen) {
+					return func(g *Screen) { g.RecallSpin = min(max(g.RecallSpin+d, 0), n-1) }
+				}
+				bs = append(bs,
+					Button{ID: "recall:spin_prev", Label: "◄", R: RectRecallSpinPrev, Enabled: g.RecallSpin > 0, Act: spin(-1)},
+					Button{ID: "recall:spin_next", Label: "►", R: RectRecallSpinNext, Enabled: g.RecallSpin < n-1, Act: spin(1)})
+			}
 		}
 	case "settings":
 		if g.CanChange() {
@@ -678,6 +692,14 @@ func (g *Screen) ServiceButtons() []Button {
 	}
 	return bs
 }
+
+// The recall page: the window of the spin on show, and under it the
+// buttons to the game's previous and next spin (its free games).
+var (
+	RectRecallWindow   = Rect{RectSvcContent.X + 450, RectSvcContent.Y + 42, 420, 240}
+	RectRecallSpinPrev = Rect{RectRecallWindow.X, RectRecallWindow.Y + RectRecallWindow.H + 10, 60, 36}
+	RectRecallSpinNext = Rect{RectRecallWindow.X + RectRecallWindow.W - 60, RectRecallWindow.Y + RectRecallWindow.H + 10, 60, 36}
+)
 
 func (g *Screen) RecallTop() int { return g.RecallSel / ListRows * ListRows }
 

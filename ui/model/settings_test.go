@@ -108,3 +108,45 @@ func TestEventLogLocalized(t *testing.T) {
 		t.Errorf("free games read %q", l.Detail)
 	}
 }
+
+// Recall opens a game's free games one by one, names the spin and lists
+// its stops reel by reel; the list's rows stay above its footer.
+func TestRecallSpins(t *testing.T) {
+	s, c := settingsScreen(t)
+	spin := func(free bool, stops ...int) machine.RecallSpin {
+		return machine.RecallSpin{Free: free, Stops: stops, Window: [][]string{{"A"}, {"K"}, {"Q"}, {"J"}, {"T"}}}
+	}
+	var games []machine.Recall
+	for i := range 20 {
+		games = append(games, machine.Recall{Game: uint64(40 - i), Spins: []machine.RecallSpin{spin(false, 7, 18, 29, 11, 3)}})
+	}
+	games[0].Spins = append(games[0].Spins, spin(true, 1, 2, 3, 4, 5), spin(true, 6, 7, 8, 9, 10))
+	games[0].Spins[0].Scatters = []machine.ViewScatter{{Symbol: "S", Count: 3, FreeGames: 2, Cells: [][2]int{{0, 0}, {2, 0}, {4, 0}}}}
+	c.view.Service.Page, c.view.Service.Recall = "recall", games
+	s.Update()
+	_, title, _ := s.RecallSpinNow(games[0])
+	if title != "Jogo base" || !strings.Contains(s.StopsText(games[0].Spins[0].Stops), "rolo 1: 7") {
+		t.Errorf("base spin: %q, %q", title, s.StopsText(games[0].Spins[0].Stops))
+	}
+	if items := s.RecallTexts(games[0].Spins[0]); len(items) != 1 || !strings.Contains(items[0].Text, "2 jogos grátis") {
+		t.Errorf("the trigger's scatter is not listed: %+v", items)
+	}
+	clickOn(t, s, "recall:spin_next")
+	clickOn(t, s, "recall:spin_next")
+	if sp, title, _ := s.RecallSpinNow(games[0]); title != T("pt", "free_game_n", "2", "2") || sp.Stops[0] != 6 {
+		t.Errorf("second free game: %q, stops %v", title, sp.Stops)
+	}
+	if button(t, s, "recall:spin_next").Enabled {
+		t.Error("next is enabled at the last free game")
+	}
+	footer := RectSvcContent.Y + RectSvcContent.H - 26
+	for _, b := range s.Buttons() {
+		if strings.HasPrefix(b.ID, "recall:") && b.R.X < RectRecallWindow.X && b.R.Y+b.R.H > footer {
+			t.Errorf("recall row %s reaches the footer (%v)", b.ID, b.R)
+		}
+	}
+	clickOn(t, s, "recall:1")
+	if s.RecallSpin != 0 {
+		t.Error("another game opens at its last game's spin")
+	}
+}
