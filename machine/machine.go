@@ -40,6 +40,11 @@ type Config struct {
 	// Load returns an embedded certified paytable by ID (for a paytable
 	// change and for recalling games played on another paytable).
 	Load func(id string) (*reels.Certified, error)
+	// HandpayConfirm: the attendant key does not reset a handpay at once;
+	// the screen asks the attendant to confirm the amount paid
+	// (HandpayPaid) and a receipt is printed. Without it (a cabinet
+	// without a screen) the key turn is the confirmation.
+	HandpayConfirm bool
 }
 
 // SettingProgram is the settings key holding the hash of the program that
@@ -107,6 +112,7 @@ type Machine struct {
 	message         Message         // the player's screen's
 	svcMessage      Message         // the service screens'
 	keyOn           bool
+	handpayKey      bool // the key is on for a handpay: its confirmation is awaited
 	keyWho          string
 	programHash     string
 	programApproval string
@@ -246,6 +252,8 @@ func (m *Machine) Step(ev Event) Effects {
 		m.pinEntry(e, &eff)
 	case ServiceAction:
 		m.serviceAction(e, &eff)
+	case HandpayPaid:
+		m.handpayPaid(e, &eff)
 	}
 	if m.fault == "" {
 		eff.Devices = append(eff.Devices, EnableBills{On: m.acceptsBills(), Accept: m.hostBills})
@@ -602,6 +610,7 @@ func (m *Machine) key(e Key, eff *Effects) {
 		who = "attendant key"
 	}
 	m.keyOn, m.keyWho = e.On, who
+	m.handpayKey = false
 	if !e.On {
 		if s := m.session; s != nil {
 			m.record(eff, meters.Service{At: m.ns(), Who: s.who, Role: s.role, Action: SvcLogout, Detail: "key off"})
@@ -610,6 +619,10 @@ func (m *Machine) key(e Key, eff *Effects) {
 		return
 	}
 	if m.st.Handpay != nil {
+		if m.cfg.HandpayConfirm {
+			m.handpayKey = true // the screen asks for the amount paid
+			return
+		}
 		m.resetHandpay(eff, who)
 		return
 	}

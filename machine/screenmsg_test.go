@@ -217,3 +217,43 @@ func TestRecallShowsEveryFreeGame(t *testing.T) {
 		t.Errorf("the trigger spin: %d free games awarded (recorded %d), scatters %+v", base.FreeAwarded, last.Start.FreeAwarded, base.Scatters)
 	}
 }
+
+// With a screen, the attendant key does not reset a handpay at once: the
+// attendant confirms the amount paid, and a receipt is printed.
+func TestHandpayConfirmedByTheAttendant(t *testing.T) {
+	cfg := svcCfg()
+	cfg.HandpayConfirm = true
+	h := newHarness(t, cfg, nil, 34)
+	h.power()
+	for range 3 {
+		h.bill(50000)
+	}
+	h.press(BtnCashOut)
+	if eff := h.step(HandpayPaid{At: h.now, Cents: 150000}); eff.Refused != "refused_key_off" {
+		t.Fatalf("confirmed without the key: refused %q", eff.Refused)
+	}
+	h.keyOn("att-7")
+	if v := h.m.View(); v.Mode != "handpay" || !v.HandpayConfirm || h.ledger.Handpay == nil {
+		t.Fatalf("the key alone reset the handpay: mode %s, confirm %v", v.Mode, v.HandpayConfirm)
+	}
+	if eff := h.step(HandpayPaid{At: h.now, Cents: 100000}); eff.Refused != "refused_handpay_amount" || h.ledger.Handpay == nil {
+		t.Fatalf("a wrong amount: refused %q", eff.Refused)
+	}
+	n := len(h.devices)
+	eff := h.step(HandpayPaid{At: h.now, Cents: 150000})
+	if eff.Refused != "" || h.ledger.Handpay != nil || h.ledger.Get(meters.HandpaidCancelled) != 150000 {
+		t.Fatalf("confirmed: refused %q, handpay %+v", eff.Refused, h.ledger.Handpay)
+	}
+	var receipt *PrintReceipt
+	for _, d := range h.devices[n:] {
+		if r, ok := d.(PrintReceipt); ok {
+			receipt = &r
+		}
+	}
+	if receipt == nil || receipt.Cents != 150000 || receipt.Who != "att-7" || receipt.Kind != meters.HandpayCancelled || receipt.MachineID != cfg.MachineID {
+		t.Fatalf("receipt %+v", receipt)
+	}
+	if v := h.m.View(); v.HandpayConfirm || v.Mode == "handpay" {
+		t.Fatalf("after the confirmation: mode %s, confirm %v", v.Mode, v.HandpayConfirm)
+	}
+}

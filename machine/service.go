@@ -78,6 +78,51 @@ type ServiceAction struct {
 func (e PINEntry) at() time.Time      { return e.At }
 func (e ServiceAction) at() time.Time { return e.At }
 
+// HandpayPaid is the attendant's confirmation, on the screen with the key
+// on, that the handpay of Cents was paid to the player (Config.
+// HandpayConfirm). The amount must be the one the machine owes.
+type HandpayPaid struct {
+	At    time.Time
+	Cents int64
+}
+
+func (e HandpayPaid) at() time.Time { return e.At }
+
+// PrintReceipt asks the printer for a handpay receipt (regulation rule
+// 13: a prize paid by the cashier on a voucher): what was paid, to whom it
+// was owed, and by whom.
+type PrintReceipt struct {
+	Kind      string // a handpay's kind: win, cancelled, progressive
+	Cents     int64
+	Game      uint64
+	MachineID string
+	Who       string
+	At        time.Time
+}
+
+func (PrintReceipt) device() {}
+
+// handpayPaid resets the handpay the attendant confirmed and prints its
+// receipt.
+func (m *Machine) handpayPaid(e HandpayPaid, eff *Effects) {
+	h := m.st.Handpay
+	switch {
+	case !m.keyOn:
+		eff.Refused = "refused_key_off"
+	case h == nil:
+		eff.Refused = "refused_no_handpay"
+	case e.Cents != h.Cents:
+		eff.Refused = "refused_handpay_amount"
+	}
+	if eff.Refused != "" {
+		m.sayService(eff.Refused)
+		return
+	}
+	m.handpayKey = false
+	m.resetHandpay(eff, m.keyWho)
+	eff.Devices = append(eff.Devices, PrintReceipt{Kind: h.Kind, Cents: h.Cents, Game: h.Game, MachineID: m.cfg.MachineID, Who: m.keyWho, At: m.now})
+}
+
 // TestOutput drives an output from the service menu's I/O test.
 type TestOutput struct {
 	Name string

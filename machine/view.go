@@ -53,7 +53,10 @@ type View struct {
 	DoorsOpen     []string `json:"doors_open,omitempty"`
 	Handpay       int64    `json:"handpay_cents,omitempty"`
 	HandpayKind   string   `json:"handpay_kind,omitempty"`
-	Printing      string   `json:"printing,omitempty"` // validation number of a ticket being printed
+	// HandpayConfirm: the attendant key is on for the handpay; the screen
+	// asks the attendant to confirm the amount paid.
+	HandpayConfirm bool   `json:"handpay_confirm,omitempty"`
+	Printing       string `json:"printing,omitempty"` // validation number of a ticket being printed
 	// PrintingCents is the amount of the ticket being printed.
 	PrintingCents int64 `json:"printing_cents,omitempty"`
 	// Message is the player's screen's; ServiceMessage the service
@@ -224,7 +227,7 @@ func (m *Machine) View() View {
 		v.BetCents = v.BetCredits * m.cfg.Denom
 	}
 	if h := m.st.Handpay; h != nil {
-		v.Handpay, v.HandpayKind = h.Cents, h.Kind
+		v.Handpay, v.HandpayKind, v.HandpayConfirm = h.Cents, h.Kind, m.handpayKey
 	}
 	for _, l := range m.st.LocalLevels() {
 		v.Jackpots = append(v.Jackpots, JackpotView{Level: l.Level, Cents: l.Cents, Mystery: l.Mystery, Pending: l.Pending,

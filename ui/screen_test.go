@@ -1322,3 +1322,37 @@ func TestScreenGlyphs(t *testing.T) {
 		}
 	}
 }
+
+// keyOn is a canned cabinet with the attendant key turned on.
+type keyOn struct{ *canned }
+
+func (keyOn) Switch(name string) bool { return name == SwitchKey }
+
+// The key turned for a handpay: the attendant confirms the amount paid.
+func TestScreenHandpayConfirm(t *testing.T) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	v := idleView()
+	v.Mode, v.Handpay, v.HandpayKind, v.HandpayConfirm = "handpay", 1500_00, "win", true
+	cab.set(keyOn{&canned{pt: pt, v: v}})
+	wait(t, 3, func(g *game) bool { return g.Pad.Mode == "handpay" })
+	img := grab(t, "handpay_confirm")
+	var paid model.Rect
+	on(t, func(g *game, _ int, _ func() *image.RGBA) bool {
+		for _, b := range g.Buttons() {
+			if b.ID == "handpay:paid" {
+				paid = b.R
+			}
+		}
+		return true
+	})
+	if paid.W == 0 {
+		t.Fatal("no PAID button")
+	}
+	if n := inked(img, theGame, paid.Inset(6)); n < 300 {
+		t.Errorf("the PAID button's label is not drawn (%d pixels)", n)
+	}
+	if n := inked(img, theGame, model.Rect{X: model.RectPad.X + 20, Y: model.RectPad.Y + 80, W: model.RectPad.W - 40, H: 70}); n < 1000 {
+		t.Errorf("the amount is not drawn on the pad (%d pixels)", n)
+	}
+	useCanned(t, idleView())
+}

@@ -402,6 +402,22 @@ func (g *game) drawKeypad(dst *ebiten.Image) {
 	p := model.RectPad
 	g.panel(dst, p, 18, colPanelEdge)
 	g.panel(dst, p.Inset(3), 16, colPanel)
+	if g.Pad.Mode == "handpay" {
+		g.textFit(dst, g.T("handpay_confirm_head"), rect(p.X+20, p.Y+14, p.W-40, 40), 26, colGold, alignCenter, true)
+		g.textFit(dst, model.Euro(g.Lang, g.V.Handpay), rect(p.X+20, p.Y+80, p.W-40, 70), 56, colWhite, alignCenter, true)
+		y := p.Y + 190
+		for _, l := range g.wrap(g.T("handpay_confirm_text", model.Euro(g.Lang, g.V.Handpay)), 22, p.W-60, false) {
+			g.text(dst, l, p.X+p.W/2, y, 22, colText, alignCenter, false)
+			y += 32
+		}
+		for _, b := range g.KeypadButtons() {
+			g.drawButton(dst, b)
+		}
+		if msg := g.PadMessage(); msg != "" {
+			g.textFit(dst, msg, rect(p.X+20, p.Y+430, p.W-40, 28), 18, colRed, alignCenter, true)
+		}
+		return
+	}
 	head := g.T("svc_login")
 	switch g.Pad.Mode {
 	case "set_pin":

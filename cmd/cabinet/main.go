@@ -29,23 +29,24 @@ import (
 )
 
 type options struct {
-	data         string
-	machineID    string
-	machineNum   int
-	denom        int64
-	handpayLimit int64
-	paytable     string
-	paytableVer  int
-	paytableDir  string
-	control      string
-	hwMapping    string
-	realHW       bool
-	sas          sasOptions
-	spinTime     time.Duration
-	jackpot      string
-	linked       string
-	linkRule     string
-	approved     string
+	data           string
+	machineID      string
+	machineNum     int
+	denom          int64
+	handpayLimit   int64
+	handpayConfirm bool
+	paytable       string
+	paytableVer    int
+	paytableDir    string
+	control        string
+	hwMapping      string
+	realHW         bool
+	sas            sasOptions
+	spinTime       time.Duration
+	jackpot        string
+	linked         string
+	linkRule       string
+	approved       string
 }
 
 func main() {
@@ -72,6 +73,7 @@ func main() {
 	flag.StringVar(&o.linkRule, "link-second-hit", "wins-reset", "the link controller's rule for near-simultaneous hits, shown to players: wins-reset or split")
 	flag.StringVar(&o.approved, "approved", "", "signed list of approved program hashes (default DATA/approved-programs.json, with its .sig)")
 	flag.StringVar(&o.jackpot, "jackpot", "embedded", "local jackpot levels: embedded (the default configuration), off, or a JSON file")
+	flag.BoolVar(&o.handpayConfirm, "handpay-confirm", true, "the attendant confirms a handpay's amount on the screen and a receipt is printed; false: the key turn alone resets it (a cabinet without a screen)")
 	flag.Parse()
 	if o.control == "" {
 		o.control = filepath.Join(o.data, "control.sock")
@@ -185,6 +187,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	m := machine.New(machine.Config{
 		MachineID: o.machineID, MachineNum: o.machineNum, Denom: o.denom, HandpayLimit: o.handpayLimit, SpinTime: o.spinTime,
 		PINs: pins, Load: load, LocalJackpot: local, Linked: linked, LinkSecondHit: o.linkRule,
+		HandpayConfirm: o.handpayConfirm,
 	}, pt, state, src)
 
 	own := newOwner(m, ledger, log)

@@ -206,5 +206,7 @@ func (c *cabinet) Service(ev machine.Event) {
 		c.async(map[string]any{"cmd": "pin", "role": e.Role, "pin": e.PIN})
 	case machine.ServiceAction:
 		c.async(map[string]any{"cmd": "service", "action": e.Action, "key": e.Key, "value": e.Value})
+	case machine.HandpayPaid:
+		c.async(map[string]any{"cmd": "handpay_paid", "cents": e.Cents})
 	}
 }

@@ -44,6 +44,8 @@ var texts = map[string][2]string{
 	"msg_win":               {"Ganhou %s!", "You won %s!"},
 
 	"refused_bad_setting":         {"Configuração recusada", "Setting refused"},
+	"refused_handpay_amount":      {"O valor não é o do pagamento manual", "That is not the handpay's amount"},
+	"refused_no_handpay":          {"Não há pagamento manual pendente", "No handpay is pending"},
 	"refused_change_default_pin":  {"Mude primeiro o PIN de origem", "Change the default PIN first"},
 	"refused_credits_on_machine":  {"Há créditos na máquina", "There are credits on the machine"},
 	"refused_disabled":            {"Máquina desativada pelo sistema do casino", "Machine disabled by the casino system"},
@@ -234,6 +236,9 @@ var texts = map[string][2]string{
 	"svc_must_change":      {"Entrou com o PIN de origem: escolha um PIN novo", "You logged in with the default PIN: choose a new one"},
 	"svc_ok":               {"OK", "OK"},
 	"svc_cancel":           {"CANCELAR", "CANCEL"},
+	"handpay_paid_btn":     {"PAGO: %[1]s", "PAID: %[1]s"},
+	"handpay_confirm_head": {"Pagamento manual", "Handpay"},
+	"handpay_confirm_text": {"Pague %[1]s ao jogador e confirme: a máquina imprime o recibo.", "Pay %[1]s to the player and confirm: the machine prints the receipt."},
 	"svc_logout":           {"SAIR", "LOG OUT"},
 	"svc_set_pin":          {"MUDAR PIN", "CHANGE PIN"},
 	"svc_ram_clear":        {"LIMPAR RAM", "RAM CLEAR"},

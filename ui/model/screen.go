@@ -155,6 +155,17 @@ func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 		if g.Pad.SettingPIN() {
 			g.Pad = Keypad{}
 		}
+		if g.C.Switch(SwitchKey) && v.HandpayConfirm {
+			// The key is on for a handpay: the attendant confirms the
+			// amount paid, no PIN.
+			if g.Pad.Mode != "handpay" {
+				g.Pad = Keypad{Mode: "handpay"}
+			}
+		} else if g.Pad.Mode == "handpay" {
+			// Paid (or the key went off): the PIN pad waits for the next
+			// turn of the key.
+			g.Pad, g.padClosed = Keypad{}, g.C.Switch(SwitchKey)
+		}
 		if g.C.Switch(SwitchKey) {
 			if g.Pad.Mode == "" && !g.padClosed {
 				// No role chosen: a PIN is never tried as another role's.
@@ -322,7 +333,7 @@ func (g *Screen) pinAnswer(v machine.View) {
 
 func (g *Screen) padCancel() {
 	switch g.Pad.Mode {
-	case "login":
+	case "login", "handpay":
 		g.Pad.Mode, g.Pad.Digits, g.padClosed = "", "", true
 	case "set_pin", "set_pin_again", "set_pin_wait":
 		if g.V.Service != nil && g.V.Service.MustChangePIN {
@@ -438,6 +449,15 @@ func (g *Screen) PadMessage() string {
 func (g *Screen) KeypadButtons() []Button {
 	var bs []Button
 	p := RectPad
+	if g.Pad.Mode == "handpay" {
+		cents := g.V.Handpay
+		return []Button{
+			{ID: "handpay:paid", Label: g.T("handpay_paid_btn", Euro(g.Lang, cents)), R: Rect{p.X + 40, p.Y + 330, p.W - 80, 80}, Enabled: true, Style: StyleHot,
+				Act: func(g *Screen) { g.service(machine.HandpayPaid{At: time.Now(), Cents: cents}) }},
+			{ID: "pad:cancel", Label: g.T("svc_cancel"), R: Rect{p.X + 150, p.Y + p.H - 60, 200, 46}, Enabled: true,
+				Act: (*Screen).padCancel},
+		}
+	}
 	y := p.Y + 120
 	if g.Pad.Mode == "login" {
 		for i, role := range []string{machine.RoleTechnician, machine.RoleOperator, machine.RoleInspector} {
@@ -717,7 +737,7 @@ func (g *Screen) MeterValue(m machine.MeterLine) string {
 }
 
 // PadMessages are the machine's answers shown on the Keypad.
-var PadMessages = []string{"refused_wrong_pin", "refused_pin_locked", "refused_weak_pin", "refused_change_default_pin", "refused_no_rng", "refused_key_off", "refused_unknown_role"}
+var PadMessages = []string{"refused_wrong_pin", "refused_pin_locked", "refused_weak_pin", "refused_change_default_pin", "refused_no_rng", "refused_key_off", "refused_unknown_role", "refused_handpay_amount", "refused_no_handpay"}
 
 // Key names the screens understand (the ui maps the keyboard onto them).
 const (

@@ -35,6 +35,8 @@ func (f *fakeCabinet) Service(ev machine.Event) {
 		f.calls = append(f.calls, "pin "+e.Role+" "+e.PIN)
 	case machine.ServiceAction:
 		f.calls = append(f.calls, "service "+e.Action+" "+e.Key+" "+e.Value)
+	case machine.HandpayPaid:
+		f.calls = append(f.calls, fmt.Sprint("handpay ", e.Cents))
 	}
 }
 

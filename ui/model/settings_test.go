@@ -150,3 +150,37 @@ func TestRecallSpins(t *testing.T) {
 		t.Error("another game opens at its last game's spin")
 	}
 }
+
+// The key turned for a handpay brings the attendant's confirmation of the
+// amount, not the PIN pad; once paid, the PIN pad waits for the next turn.
+func TestHandpayConfirmPad(t *testing.T) {
+	v := sampleView()
+	v.Mode, v.Handpay, v.HandpayKind = "handpay", 1500_00, meters.HandpayWin
+	s, c := newTestScreen(t, v)
+	c.SetSwitch(SwitchKey, true)
+	c.view.HandpayConfirm = true
+	s.Update()
+	c.take()
+	if s.Pad.Mode != "handpay" {
+		t.Fatalf("key on for a handpay: pad %q", s.Pad.Mode)
+	}
+	if l := button(t, s, "handpay:paid").Label; !strings.Contains(l, "1.500,00 €") {
+		t.Errorf("the confirmation says %q", l)
+	}
+	clickOn(t, s, "handpay:paid")
+	if got := c.take(); !slices.Equal(got, []string{"handpay 150000"}) {
+		t.Fatalf("confirmed: sent %v", got)
+	}
+	c.view.Mode, c.view.Handpay, c.view.HandpayConfirm = "idle", 0, false
+	s.Update()
+	if s.Pad.Mode != "" {
+		t.Fatalf("after the handpay the pad is %q (the PIN pad waits for the next turn)", s.Pad.Mode)
+	}
+	c.SetSwitch(SwitchKey, false)
+	s.Update()
+	c.SetSwitch(SwitchKey, true)
+	s.Update()
+	if s.Pad.Mode != "login" {
+		t.Fatalf("the next turn of the key: pad %q", s.Pad.Mode)
+	}
+}
