@@ -116,6 +116,7 @@ type Machine struct {
 	keyWho          string
 	programHash     string
 	programApproval string
+	programApproved *Approval
 	soundOff        bool     // the host turned the sound off (SAS 0x03); the screen mutes
 	session         *session // the service menu's logged-in user
 
@@ -332,7 +333,7 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	m.recordPaytable(eff, "self-test")
 	// A program other than the one that ran before is reported in the log
 	// (and to the host as options changed), with its hash for the inspector.
-	m.programHash, m.programApproval = e.Tests.ProgramHash, e.Tests.ProgramApproval
+	m.programHash, m.programApproval, m.programApproved = e.Tests.ProgramHash, e.Tests.ProgramApproval, e.Tests.Approved
 	if h := e.Tests.ProgramHash; h != "" && m.st.Settings[SettingProgram] != h {
 		m.record(eff, meters.Config{At: m.ns(), Who: "self-test", Key: SettingProgram, Value: h})
 	}

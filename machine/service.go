@@ -92,12 +92,12 @@ func (e HandpayPaid) at() time.Time { return e.At }
 // 13: a prize paid by the cashier on a voucher): what was paid, to whom it
 // was owed, and by whom.
 type PrintReceipt struct {
-	Kind      string // a handpay's kind: win, cancelled, progressive
-	Cents     int64
-	Game      uint64
-	MachineID string
-	Who       string
-	At        time.Time
+	Kind      string    `json:"kind"` // a handpay's kind: win, cancelled, progressive
+	Cents     int64     `json:"cents"`
+	Game      uint64    `json:"game,omitempty"`
+	MachineID string    `json:"machine_id"`
+	Who       string    `json:"who"`
+	At        time.Time `json:"at"`
 }
 
 func (PrintReceipt) device() {}

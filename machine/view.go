@@ -113,12 +113,13 @@ type ServiceView struct {
 	Inputs map[string]bool `json:"inputs,omitempty"`
 	// Identification, for the inspector: the running program's hash and the
 	// certified paytable with its exact RTP per bet level.
-	ProgramHash     string   `json:"program_hash,omitempty"`
-	ProgramApproval string   `json:"program_approval,omitempty"`
-	PaytableID      string   `json:"paytable_id,omitempty"`
-	PaytableDigest  string   `json:"paytable_digest,omitempty"`
-	CertifiedRTP    []string `json:"certified_rtp,omitempty"` // exact fractions, per level
-	CertifiedRTPPct []string `json:"certified_rtp_pct,omitempty"`
+	ProgramHash     string    `json:"program_hash,omitempty"`
+	ProgramApproval string    `json:"program_approval,omitempty"`
+	ProgramApproved *Approval `json:"program_approved,omitempty"`
+	PaytableID      string    `json:"paytable_id,omitempty"`
+	PaytableDigest  string    `json:"paytable_digest,omitempty"`
+	CertifiedRTP    []string  `json:"certified_rtp,omitempty"` // exact fractions, per level
+	CertifiedRTPPct []string  `json:"certified_rtp_pct,omitempty"`
 	// ActualRTP is what the meters say was returned: total won ÷ total bet,
 	// as a percentage with two decimals ("" before any bet).
 	ActualRTP string `json:"actual_rtp,omitempty"`
@@ -295,7 +296,7 @@ func (m *Machine) View() View {
 				sv.CertifiedRTPPct = append(sv.CertifiedRTPPct, reels.Exact{Rat: r}.Percent(4))
 			}
 		}
-		sv.ProgramHash, sv.ProgramApproval = m.programHash, m.programApproval
+		sv.ProgramHash, sv.ProgramApproval, sv.ProgramApproved = m.programHash, m.programApproval, m.programApproved
 		if s.verdict != nil {
 			v := *s.verdict
 			sv.Verdict = &v

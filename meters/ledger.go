@@ -247,7 +247,8 @@ func machineKey(dir string) (ed25519.PrivateKey, error) {
 	return priv, err
 }
 
-// ReadPublicKey reads a machine public key file (machine.pub: hex, one line).
+// ReadPublicKey reads a machine public key file (machine.pub: one line of
+// base64, or of hex as older cabinets wrote it).
 func ReadPublicKey(path string) (ed25519.PublicKey, error) {
 	return walog.ReadPublicKey(path, "machine")
 }

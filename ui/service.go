@@ -317,17 +317,17 @@ func (g *game) drawIdentityPage(dst *ebiten.Image) {
 	line(id.DigestHead, 16, colDim, true, 30)
 	hex(id.Digest)
 	if id.Approval != "" {
-		line(id.Approval, 14, colDim, false, 26)
+		line(id.Approval, 16, colText, false, 30)
 	}
 	for i, l := range id.Verdict {
-		c := colText
+		c, size := colText, 16.0
 		if i == 0 {
-			c = colGreen
+			c, size = colGreen, 18
 			if !id.Valid {
 				c = colGold
 			}
 		}
-		line(l, 14, c, i == 0, 24)
+		line(l, size, c, i == 0, 26)
 	}
 
 	// The certified RTP per bet level, and the actual one beside it.

@@ -10,12 +10,10 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -70,23 +68,30 @@ func Verify(dir, pubFile string) Verdict {
 // ReadState folds the ledger on a private copy of dir, so the original is
 // never touched (opening a ledger may repair a torn tail or write snapshots).
 func ReadState(dir string) (*meters.State, error) {
+	var st *meters.State
+	err := onCopy(dir, func(l *meters.Ledger) error { st = l.State(); return nil })
+	return st, err
+}
+
+// onCopy opens a private copy of the ledger in dir for read.
+func onCopy(dir string, read func(l *meters.Ledger) error) error {
 	if _, err := os.Stat(filepath.Join(dir, "log")); err != nil {
-		return nil, fmt.Errorf("%s is not a cabinet data directory: %w", dir, err)
+		return fmt.Errorf("%s is not a cabinet data directory: %w", dir, err)
 	}
 	tmp, err := os.MkdirTemp("", "meterread-")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	if err := copyTree(dir, tmp); err != nil {
-		return nil, err
+		return err
 	}
 	l, _, err := meters.Open(tmp, meters.Options{SnapshotEvery: 1 << 62})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer l.Close()
-	return l.State(), nil
+	return read(l)
 }
 
 func copyTree(src, dst string) error {
@@ -118,7 +123,7 @@ type MeterRow struct {
 	SASName string `json:"sas_name,omitempty"`
 	Value   int64  `json:"value"`
 	Unit    string `json:"unit"`
-	Euros   string `json:"Euros,omitempty"`
+	Euros   string `json:"euros,omitempty"`
 }
 
 func MeterRows(st *meters.State) []MeterRow {
@@ -196,13 +201,10 @@ func WriteEvents(w io.Writer, events []meters.Event) {
 
 func when(ns int64) string { return time.Unix(0, ns).UTC().Format("2006-01-02 15:04:05") }
 
+// WriteVerdict writes the verdict (in English, as meterread prints it) and
+// its problems.
 func WriteVerdict(w io.Writer, v Verdict) {
-	if v.OK {
-		fmt.Fprintf(w, "VERIFIED: %d records, hash chain intact (last %s), %d signed checkpoints by machine key %s, meters consistent\n",
-			v.Records, short(v.LastHash), v.Checkpoints, v.KeyID)
-		return
-	}
-	fmt.Fprintf(w, "NOT VERIFIED: %d problem(s)\n", len(v.Problems))
+	fmt.Fprintln(w, v.Line("en"))
 	for _, p := range v.Problems {
 		fmt.Fprintf(w, "  - %s\n", p)
 	}
@@ -280,29 +282,6 @@ func WriteJackpot(w io.Writer, rows []JackpotRow) {
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "identity: seed funding + contributions (+ transfers in) = awarded + current + reserve + overflow (+ transfers out), to the millicent")
-}
-
-// Document is the report of the ledger in dir: the verdict, the meters, the
-// local jackpot, the games and the events, as text or JSON.
-func Document(dir string, st *meters.State, v Verdict, asJSON bool) []byte {
-	var doc strings.Builder
-	if asJSON {
-		enc := json.NewEncoder(&doc)
-		enc.SetIndent("", "  ")
-		enc.Encode(map[string]any{"verdict": v, "meters": MeterRows(st), "jackpot": JackpotRows(st), "games": st.Games, "events": st.Events})
-		return []byte(doc.String())
-	}
-	fmt.Fprintf(&doc, "CABINET LEDGER REPORT  %s\n\n", dir)
-	WriteVerdict(&doc, v)
-	fmt.Fprintln(&doc, "\nMETERS")
-	WriteMeters(&doc, st)
-	fmt.Fprintln(&doc, "\nLOCAL JACKPOT (held in trust)")
-	WriteJackpot(&doc, JackpotRows(st))
-	fmt.Fprintln(&doc, "\nGAMES")
-	WriteGames(&doc, st.Games)
-	fmt.Fprintln(&doc, "\nEVENTS")
-	WriteEvents(&doc, st.Events)
-	return []byte(doc.String())
 }
 
 // Sign is the detached signature of a report: base64 of its Ed25519
