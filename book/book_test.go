@@ -3,7 +3,7 @@ package book
 import (
 	"crypto/ed25519"
 	"crypto/rand"
-	"encoding/hex"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -351,7 +351,7 @@ func TestKeyStore(t *testing.T) {
 		t.Fatal("adopted another key")
 	}
 	pubHex, _ := os.ReadFile(filepath.Join(ks2.Dir, "machine.pub"))
-	if strings.TrimSpace(string(pubHex)) != hex.EncodeToString(priv.Public().(ed25519.PublicKey)) {
+	if strings.TrimSpace(string(pubHex)) != base64.StdEncoding.EncodeToString(priv.Public().(ed25519.PublicKey)) {
 		t.Fatal("the public key file is not the key's")
 	}
 }

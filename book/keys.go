@@ -1,11 +1,10 @@
 package book
 
 import (
-	"bytes"
 	"crypto"
 	"crypto/ed25519"
 	"crypto/rand"
-	"encoding/hex"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"os"
@@ -32,7 +31,7 @@ type KeyStore interface {
 
 // FileKeys keeps keys as files in a directory of their own (mode 0700;
 // each key 0600: its Ed25519 seed; beside it NAME.pub, the public key in
-// hex, one line, which is what is registered at commissioning).
+// base64, one line, which is what is registered at commissioning).
 type FileKeys struct{ Dir string }
 
 // Signer loads the key called name, or creates it when create is true and
@@ -78,8 +77,9 @@ func (k FileKeys) write(name string, priv ed25519.PrivateKey) error {
 	if err := atomicfile.Write(filepath.Join(k.Dir, name+".key"), priv.Seed(), 0o600); err != nil {
 		return err
 	}
+	// One line of base64, the encoding of every public key of the project.
 	pub := priv.Public().(ed25519.PublicKey)
-	return atomicfile.Write(filepath.Join(k.Dir, name+".pub"), []byte(hex.EncodeToString(pub)+"\n"), 0o644)
+	return atomicfile.Write(filepath.Join(k.Dir, name+".pub"), []byte(base64.StdEncoding.EncodeToString(pub)+"\n"), 0o644)
 }
 
 // Adopt moves a key kept by an earlier version inside the data directory
@@ -121,18 +121,11 @@ func PublicKey(s crypto.Signer) (ed25519.PublicKey, error) {
 // KeyID names a key: the first 8 bytes of its BLAKE2b-256, in hex.
 func KeyID(pub ed25519.PublicKey) string { return walog.KeyID(pub) }
 
-// ReadPublicKey reads a public key file (hex, one line): the key an
-// inspector registered at commissioning.
+// ReadPublicKey reads a public key file (one line of base64, or of hex as
+// older machines wrote it): the key an inspector registered at
+// commissioning.
 func ReadPublicKey(path string) (ed25519.PublicKey, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	raw, err := hex.DecodeString(string(bytes.TrimSpace(data)))
-	if err != nil || len(raw) != ed25519.PublicKeySize {
-		return nil, fmt.Errorf("%s: not a public key (%d hex digits expected)", path, 2*ed25519.PublicKeySize)
-	}
-	return ed25519.PublicKey(raw), nil
+	return walog.ReadPublicKey(path, "public")
 }
 
 // sign signs msg with s (Ed25519 signs the message itself: no hash).

@@ -223,8 +223,8 @@ func TestStartUpSettingsAreRecordedWhenTheyChange(t *testing.T) {
 	h.m = New(svcCfg(), h.m.pt, h.ledger, rng.NewSeeded(2))
 	eff = h.step(PowerUp{At: h.now, Settings: given})
 	cfgs = recordsOf[meters.Config](eff.Records)
-	if len(cfgs) != 1 || cfgs[0].Key != "handpay_limit" || h.m.cfg.Denom != 5 || !strings.Contains(h.m.View().Message.Detail, "denom=10 not applied") {
-		t.Fatalf("with credits: %+v, denom %d, message %+v", cfgs, h.m.cfg.Denom, h.m.View().Message)
+	if len(cfgs) != 1 || cfgs[0].Key != "handpay_limit" || h.m.cfg.Denom != 5 || !strings.Contains(h.m.View().ServiceMessage.Detail, "denom=10 not applied") {
+		t.Fatalf("with credits: %+v, denom %d, message %+v", cfgs, h.m.cfg.Denom, h.m.View().ServiceMessage)
 	}
 }
 

@@ -26,8 +26,19 @@ type SelfTest struct {
 	// ProgramApproval says how the program's hash was approved (the signed
 	// list and the lab's name for it), or that it was not checked.
 	ProgramApproval string
-	Paytable        string // signature, strict parse, RTP rule
-	RNG             string // RNG known-answer and health tests
+	// Approved is the approval found in the signed list (nil: the program
+	// was not checked against one), for the screens to say in their
+	// language.
+	Approved *Approval
+	Paytable string // signature, strict parse, RTP rule
+	RNG      string // RNG known-answer and health tests
+}
+
+// Approval is a program found in the signed list of approved programs.
+type Approval struct {
+	Name  string `json:"name"`   // the lab's name for the program
+	List  string `json:"list"`   // the list's file
+	KeyID string `json:"key_id"` // the key that signed the list
 }
 
 // PowerUp is the first event after the program starts.
@@ -214,6 +225,15 @@ type Verdict struct {
 	Summary  string   `json:"summary"`
 	Problems []string `json:"problems,omitempty"`
 	Report   string   `json:"report,omitempty"` // file of the exported report (its signature: .sig beside it)
+	// ReportJSON is the same report as JSON, signed the same way.
+	ReportJSON string `json:"report_json,omitempty"`
+	// What was checked, for the screens to say in their language: the
+	// records read, the signed checkpoints found valid, the machine key
+	// and the last record's hash.
+	Records     uint64 `json:"records,omitempty"`
+	Checkpoints int    `json:"checkpoints,omitempty"`
+	KeyID       string `json:"key_id,omitempty"`
+	LastHash    string `json:"last_hash,omitempty"`
 }
 
 // LedgerFault tells the machine a commit failed (or a meter could not be
@@ -251,11 +271,11 @@ type Device interface{ device() }
 // PrintTicket asks the printer for a cash-out ticket. A reprint carries the
 // first copy's validation number and says REPRINT on the paper.
 type PrintTicket struct {
-	Validation string
-	Cents      int64
-	MachineID  string
-	At         time.Time
-	Reprint    bool `json:",omitempty"`
+	Validation string    `json:"validation"`
+	Cents      int64     `json:"cents"`
+	MachineID  string    `json:"machine_id"`
+	At         time.Time `json:"at"`
+	Reprint    bool      `json:"reprint,omitempty"`
 }
 
 // StackBill orders the validator to stack the note in escrow under Order

@@ -43,6 +43,11 @@ type Config struct {
 	// Load returns an embedded certified paytable by ID (for a paytable
 	// change and for recalling games played on another paytable).
 	Load func(id string) (*reels.Certified, error)
+	// HandpayConfirm: the attendant key does not reset a handpay at once;
+	// the screen asks the attendant to confirm the amount paid
+	// (HandpayPaid) and a receipt is printed. Without it (a cabinet
+	// without a screen) the key turn is the confirmation.
+	HandpayConfirm bool
 }
 
 // SettingProgram is the settings key holding the hash of the program that
@@ -108,12 +113,18 @@ type Machine struct {
 	fault           string          // meter fault: nothing more can be recorded
 	devFault        map[string]bool // device conditions behind key-cleared tilts
 	reprint         bool            // the ticket being printed is a reprint
-	lang            string
-	message         Message
+	lang            string          // the language on screen: the player's choice
+	opLang          string          // the operator's language: every new player's
+	playerAt        time.Time       // the player's last press or note
+	cashedOut       bool            // the player cashed out: the next one starts afresh
+	message         Message         // the player's screen's
+	svcMessage      Message         // the service screens'
 	keyOn           bool
+	handpayKey      bool // the key is on for a handpay: its confirmation is awaited
 	keyWho          string
 	programHash     string
 	programApproval string
+	programApproved *Approval
 	soundOff        bool     // the host turned the sound off (SAS 0x03); the screen mutes
 	session         *session // the service menu's logged-in user
 
@@ -132,7 +143,7 @@ const LinkTimeout = 5 * time.Second
 // New builds the machine from the ledger's state after start-up. pt may be
 // nil when the paytable failed its checks (the PowerUp self-test says why).
 func New(cfg Config, pt *reels.Certified, st *meters.State, src rng.Source) *Machine {
-	m := &Machine{cfg: cfg, pt: pt, src: src, st: st.Clone(), devFault: map[string]bool{}, lang: "pt",
+	m := &Machine{cfg: cfg, pt: pt, src: src, st: st.Clone(), devFault: map[string]bool{}, lang: "pt", opLang: "pt",
 		link: map[int]int64{}, linkAt: map[int]time.Time{}}
 	m.cfg.PINs = maps.Clone(cfg.PINs)
 	// Settings made in the service menu are in the ledger; they win over the
@@ -182,12 +193,14 @@ func (m *Machine) Step(ev Event) Effects {
 	case Tick:
 		m.tick(&eff)
 	case Button:
+		m.playerAt = m.now
 		m.button(e, &eff)
 	case Key:
 		m.key(e, &eff)
 	case Door:
 		m.door(e, &eff)
 	case BillEscrowed:
+		m.playerAt = m.now
 		m.billEscrowed(e, &eff)
 	case BillStacked:
 		m.billStacked(e, &eff)
@@ -255,11 +268,30 @@ func (m *Machine) Step(ev Event) Effects {
 		m.pinEntry(e, &eff)
 	case ServiceAction:
 		m.serviceAction(e, &eff)
+	case HandpayPaid:
+		m.handpayPaid(e, &eff)
 	}
 	if m.fault == "" {
 		eff.Devices = append(eff.Devices, EnableBills{On: m.acceptsBills(), Accept: m.hostBills})
 	}
+	m.nextPlayer()
 	return eff
+}
+
+// LangIdle is how long a machine without credit waits before it takes the
+// operator's language back from the last player.
+const LangIdle = 2 * time.Minute
+
+// nextPlayer gives the next player the operator's language: once the last
+// one has cashed out and been paid, or left the machine without credit.
+func (m *Machine) nextPlayer() {
+	if m.lang == m.opLang || m.st.Get(meters.Credits) != 0 || m.st.PendingTicket != nil || m.st.Handpay != nil ||
+		m.st.OwedHandpay != 0 || m.st.Open != nil || m.phase != idle || m.session != nil {
+		return
+	}
+	if m.cashedOut || !m.now.Before(m.playerAt.Add(LangIdle)) {
+		m.lang, m.cashedOut = m.opLang, false
+	}
 }
 
 func (m *Machine) ns() int64 { return m.now.UnixNano() }
@@ -319,7 +351,7 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	m.recordPaytable(eff, "self-test")
 	// A program other than the one that ran before is reported in the log
 	// (and to the host as options changed), with its hash for the inspector.
-	m.programHash, m.programApproval = e.Tests.ProgramHash, e.Tests.ProgramApproval
+	m.programHash, m.programApproval, m.programApproved = e.Tests.ProgramHash, e.Tests.ProgramApproval, e.Tests.Approved
 	if h := e.Tests.ProgramHash; h != "" && m.st.Settings[SettingProgram] != h {
 		m.record(eff, meters.Config{At: m.ns(), Who: "self-test", Key: SettingProgram, Value: h})
 	}
@@ -372,8 +404,7 @@ func (m *Machine) ledgerFault(e LedgerFault, eff *Effects) {
 		m.phase, m.shown, m.reprint = idle, nil, false
 		m.showCommitted()
 	}
-	m.say("refused_meter_fault")
-	m.message.Detail = e.Err
+	m.message = Message{Key: "refused_meter_fault", Detail: e.Err}
 	eff.Devices = append(eff.Devices, EnableBills{On: false}, ReturnBill{Reason: "meter fault"})
 }
 
@@ -563,10 +594,12 @@ func (m *Machine) cashOut(eff *Effects) {
 		return
 	}
 	if credits >= m.cfg.HandpayLimit || m.devFault[TiltPrinter] {
+		m.cashedOut = true
 		m.record(eff, meters.HandpayPending{At: m.ns(), Kind: meters.HandpayCancelled, Cents: credits})
 		m.say("msg_handpay", credits)
 		return
 	}
+	m.cashedOut = true
 	v := m.validation()
 	if !m.record(eff, meters.CashOut{At: m.ns(), Method: meters.OutTicket, Cents: credits, Ticket: v}) {
 		return
@@ -597,14 +630,19 @@ func (m *Machine) key(e Key, eff *Effects) {
 		who = "attendant key"
 	}
 	m.keyOn, m.keyWho = e.On, who
+	m.handpayKey = false
 	if !e.On {
 		if s := m.session; s != nil {
 			m.record(eff, meters.Service{At: m.ns(), Who: s.who, Role: s.role, Action: SvcLogout, Detail: "key off"})
-			m.session = nil
+			m.session, m.svcMessage = nil, Message{}
 		}
 		return
 	}
 	if m.st.Handpay != nil {
+		if m.cfg.HandpayConfirm {
+			m.handpayKey = true // the screen asks for the amount paid
+			return
+		}
 		m.resetHandpay(eff, who)
 		return
 	}
@@ -625,12 +663,36 @@ func (m *Machine) door(e Door, eff *Effects) {
 	}
 }
 
-// Message is a text for the player, as a catalogue key and its arguments
-// (amounts in cents); ui/ translates it.
+// Message is a text for the screen that raised it, as a catalogue key and
+// its arguments (amounts in cents); ui/ translates it.
 type Message struct {
 	Key    string  `json:"key,omitempty"`
 	Args   []int64 `json:"args,omitempty"`
 	Detail string  `json:"detail,omitempty"` // a technical detail for the service screens
+	// At is when it was said (unix ns); a message said at a time expires
+	// MessageTTL later. One without (a meter fault) stays while it holds.
+	At int64 `json:"at,omitempty"`
 }
 
-func (m *Machine) say(key string, args ...int64) { m.message = Message{Key: key, Args: args} }
+// MessageTTL is how long a message stays on screen: long enough to read,
+// short enough not to describe a machine that has moved on.
+const MessageTTL = 10 * time.Second
+
+// say raises a message on the player's screen.
+func (m *Machine) say(key string, args ...int64) {
+	m.message = Message{Key: key, Args: args, At: m.ns()}
+}
+
+// sayService raises a message on the service screens (the menu and its
+// PIN pad); it never reaches the player's screen.
+func (m *Machine) sayService(key string, args ...int64) {
+	m.svcMessage = Message{Key: key, Args: args, At: m.ns()}
+}
+
+// current is msg unless it has expired.
+func (m *Machine) current(msg Message) Message {
+	if msg.At != 0 && !m.now.Before(time.Unix(0, msg.At).Add(MessageTTL)) {
+		return Message{}
+	}
+	return msg
+}

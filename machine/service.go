@@ -78,6 +78,51 @@ type ServiceAction struct {
 func (e PINEntry) at() time.Time      { return e.At }
 func (e ServiceAction) at() time.Time { return e.At }
 
+// HandpayPaid is the attendant's confirmation, on the screen with the key
+// on, that the handpay of Cents was paid to the player (Config.
+// HandpayConfirm). The amount must be the one the machine owes.
+type HandpayPaid struct {
+	At    time.Time
+	Cents int64
+}
+
+func (e HandpayPaid) at() time.Time { return e.At }
+
+// PrintReceipt asks the printer for a handpay receipt (regulation rule
+// 13: a prize paid by the cashier on a voucher): what was paid, to whom it
+// was owed, and by whom.
+type PrintReceipt struct {
+	Kind      string    `json:"kind"` // a handpay's kind: win, cancelled, progressive
+	Cents     int64     `json:"cents"`
+	Game      uint64    `json:"game,omitempty"`
+	MachineID string    `json:"machine_id"`
+	Who       string    `json:"who"`
+	At        time.Time `json:"at"`
+}
+
+func (PrintReceipt) device() {}
+
+// handpayPaid resets the handpay the attendant confirmed and prints its
+// receipt.
+func (m *Machine) handpayPaid(e HandpayPaid, eff *Effects) {
+	h := m.st.Handpay
+	switch {
+	case !m.keyOn:
+		eff.Refused = "refused_key_off"
+	case h == nil:
+		eff.Refused = "refused_no_handpay"
+	case e.Cents != h.Cents:
+		eff.Refused = "refused_handpay_amount"
+	}
+	if eff.Refused != "" {
+		m.sayService(eff.Refused)
+		return
+	}
+	m.handpayKey = false
+	m.resetHandpay(eff, m.keyWho)
+	eff.Devices = append(eff.Devices, PrintReceipt{Kind: h.Kind, Cents: h.Cents, Game: h.Game, MachineID: m.cfg.MachineID, Who: m.keyWho, At: m.now})
+}
+
 // TestOutput drives an output from the service menu's I/O test.
 type TestOutput struct {
 	Name string
@@ -156,6 +201,25 @@ func CheckSetting(key, value string) error {
 	return nil
 }
 
+// setting is a setting's value now, as the settings page shows it.
+func (m *Machine) setting(key string) string {
+	switch key {
+	case "denom":
+		return strconv.FormatInt(m.cfg.Denom, 10)
+	case "handpay_limit":
+		return strconv.FormatInt(m.cfg.HandpayLimit, 10)
+	case "max_level":
+		return strconv.Itoa(m.cfg.MaxLevel)
+	case "language":
+		return m.opLang
+	case "paytable":
+		if m.pt != nil {
+			return m.pt.ID
+		}
+	}
+	return ""
+}
+
 // setConfig validates and applies one setting; "" means done.
 func (m *Machine) setConfig(key, value string) string {
 	if err := CheckSetting(key, value); err != nil {
@@ -177,7 +241,7 @@ func (m *Machine) setConfig(key, value string) string {
 			m.level = m.maxLevel()
 		}
 	case "language":
-		m.lang = value
+		m.lang, m.opLang = value, value
 	case "paytable":
 		if m.cfg.Load == nil {
 			return "no paytable loader"
@@ -204,7 +268,7 @@ func (m *Machine) pinEntry(e PINEntry, eff *Effects) {
 	}
 	if f := m.st.PINFailures[e.Role]; f.Count >= MaxPINFailures && m.now.Before(time.Unix(0, f.Last).Add(PINLockout)) {
 		eff.Refused = "refused_pin_locked"
-		m.say(eff.Refused)
+		m.sayService(eff.Refused)
 		return
 	}
 	hash, set := m.cfg.PINs[e.Role]
@@ -217,10 +281,13 @@ func (m *Machine) pinEntry(e PINEntry, eff *Effects) {
 	if !ok {
 		m.record(eff, meters.Service{At: m.ns(), Who: m.keyWho, Role: e.Role, Action: meters.ActionPINFailed})
 		eff.Refused = "refused_wrong_pin"
-		m.say(eff.Refused)
+		m.sayService(eff.Refused)
 		return
 	}
 	m.record(eff, meters.Service{At: m.ns(), Who: m.keyWho, Role: e.Role, Action: meters.ActionLogin})
+	if m.svcMessage.At != 0 {
+		m.svcMessage = Message{} // the pad's answer; a start-up notice stays
+	}
 	m.session = &session{role: e.Role, who: m.keyWho, mustChange: !set, page: "meters"}
 }
 
@@ -232,11 +299,12 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 	}
 	if !slices.Contains(allowed[s.role], e.Action) {
 		eff.Refused = "refused_role"
+		m.sayService(eff.Refused)
 		return
 	}
 	if s.mustChange && e.Action != SvcSetPIN && e.Action != SvcLogout {
 		eff.Refused = "refused_change_default_pin"
-		m.say(eff.Refused)
+		m.sayService(eff.Refused)
 		return
 	}
 	if e.Action != SvcRAMClearConfirm {
@@ -248,10 +316,10 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 	switch e.Action {
 	case SvcLogout:
 		svc(SvcLogout, "")
-		m.session = nil
+		m.session, m.svcMessage = nil, Message{}
 	case SvcPage:
 		s.page = e.Value
-		svc("view", e.Value)
+		svc(meters.ActionView, e.Value)
 	case SvcVerifyLedger, SvcExportReport:
 		// The owner verifies (I/O) and answers with a LedgerVerdict.
 		svc(e.Action, "")
@@ -268,18 +336,18 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 		}
 		if cleared == 0 {
 			eff.Refused = "refused_no_tilt"
-			m.say(eff.Refused)
+			m.sayService(eff.Refused)
 		}
 	case SvcSetPIN:
 		if why := weakPIN(e.Value); why != "" {
 			eff.Refused = "refused_weak_pin"
-			m.say(eff.Refused)
+			m.sayService(eff.Refused)
 			return
 		}
 		if m.src == nil {
 			// No certified RNG (its self-test failed): no salt to hash with.
 			eff.Refused = "refused_no_rng"
-			m.say(eff.Refused)
+			m.sayService(eff.Refused)
 			return
 		}
 		hash := m.hashPIN(e.Value)
@@ -289,29 +357,45 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 		m.cfg.PINs[s.role] = hash
 		s.mustChange = false
 		svc(SvcSetPIN, "")
+		m.sayService("msg_pin_changed")
 		eff.Devices = append(eff.Devices, StorePIN{Role: s.role, Hash: hash})
 	case SvcConfig:
 		if !slices.Contains(configKeys[e.Key], s.role) {
 			eff.Refused = "refused_role"
+			m.sayService(eff.Refused)
 			return
 		}
 		if why := m.idleForService(); why != "" {
 			eff.Refused = why
-			m.say(why)
+			m.sayService(why)
 			return
 		}
+		before := m.setting(e.Key)
 		if why := m.setConfig(e.Key, e.Value); why != "" {
 			eff.Refused = "refused_bad_setting"
-			m.say(eff.Refused)
-			m.message.Detail = why
+			m.sayService(eff.Refused)
+			m.svcMessage.Detail = why
 			return
 		}
-		if m.record(eff, meters.Config{At: m.ns(), Who: s.who + " (" + s.role + ")", Key: e.Key, Value: e.Value}) && e.Key == "paytable" {
+		if !m.record(eff, meters.Config{At: m.ns(), Who: s.who + " (" + s.role + ")", Key: e.Key, Value: e.Value}) {
+			return
+		}
+		if e.Key == "paytable" {
 			m.recordPaytable(eff, s.who+" ("+s.role+")")
+		}
+		// Say what changed: amounts from and to, the others saved.
+		switch from, _ := strconv.ParseInt(before, 10, 64); e.Key {
+		case "denom":
+			m.sayService("msg_set_denom", from, m.cfg.Denom)
+		case "handpay_limit":
+			m.sayService("msg_set_handpay_limit", from, m.cfg.HandpayLimit)
+		default:
+			m.sayService("msg_setting_saved")
 		}
 	case SvcIOOutput:
 		if why := m.idleForService(); why != "" {
 			eff.Refused = why
+			m.sayService(why)
 			return
 		}
 		on := e.Value == "on"
@@ -320,18 +404,21 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 	case SvcRAMClear:
 		if why := m.idleForService(); why != "" {
 			eff.Refused = why
+			m.sayService(why)
 			return
 		}
 		s.armed = true
-		m.say("msg_ram_clear_confirm")
+		m.sayService("msg_ram_clear_confirm")
 	case SvcRAMClearConfirm:
 		if !s.armed {
 			eff.Refused = "refused_not_armed"
+			m.sayService(eff.Refused)
 			return
 		}
 		s.armed = false
 		if why := m.idleForService(); why != "" {
 			eff.Refused = why
+			m.sayService(why)
 			return
 		}
 		m.record(eff, meters.RAMClear{At: m.ns(), Who: s.who + " (" + s.role + ")", Why: e.Value + " (service menu)"})
@@ -454,6 +541,38 @@ type Recall struct {
 	Recomputed int64      `json:"recomputed"`      // from the stops
 	Match      bool       `json:"match"`
 	Problem    string     `json:"problem,omitempty"`
+	// Spins are the game's spins re-evaluated: the base spin, then each
+	// free game, each with its window, lines and scatters.
+	Spins []RecallSpin `json:"spins,omitempty"`
+}
+
+// RecallSpin is one spin of a recalled game.
+type RecallSpin struct {
+	Free        bool          `json:"free,omitempty"`
+	Stops       []int         `json:"stops"`
+	Window      [][]string    `json:"window"`
+	Lines       []ViewLine    `json:"lines,omitempty"`
+	Scatters    []ViewScatter `json:"scatters,omitempty"`
+	FreeAwarded int           `json:"free_awarded,omitempty"`
+	WinCents    int64         `json:"win_cents"`
+}
+
+// recallSpin is a spin as the recall page shows it.
+func recallSpin(pt *reels.Certified, sp *reels.Spin, denom int64) RecallSpin {
+	rs := RecallSpin{Free: sp.Free, Stops: slices.Clone(sp.Stops), FreeAwarded: sp.FreeAwarded, WinCents: sp.Win * denom,
+		Scatters: scatters(pt, sp, denom)}
+	for _, l := range sp.Lines {
+		rs.Lines = append(rs.Lines, ViewLine{Line: l.Line, Symbol: pt.Symbols[l.Symbol].ID, Count: l.Count,
+			Cents: l.Credits * denom, Progressive: l.Progressive})
+	}
+	for _, reel := range pt.Window(sp.Stops, sp.Free) {
+		col := make([]string, len(reel))
+		for k, s := range reel {
+			col[k] = pt.Symbols[s].ID
+		}
+		rs.Window = append(rs.Window, col)
+	}
+	return rs
 }
 
 // recall re-evaluates the last n games, newest first.
@@ -482,17 +601,8 @@ func (m *Machine) recall(n int) []Recall {
 			continue
 		}
 		total := sp.Win
-		for _, l := range sp.Lines {
-			r.Lines = append(r.Lines, ViewLine{Line: l.Line, Symbol: pt.Symbols[l.Symbol].ID, Count: l.Count,
-				Cents: l.Credits * g.Start.Denom, Progressive: l.Progressive})
-		}
-		for _, reel := range pt.Window(g.Start.Stops, false) {
-			col := make([]string, len(reel))
-			for k, s := range reel {
-				col[k] = pt.Symbols[s].ID
-			}
-			r.Window = append(r.Window, col)
-		}
+		base := recallSpin(pt, sp, g.Start.Denom)
+		r.Lines, r.Window, r.Spins = base.Lines, base.Window, []RecallSpin{base}
 		for _, f := range g.Free {
 			fs, err := pt.Evaluate(f.Stops, g.Start.Level, true)
 			if err != nil {
@@ -500,6 +610,7 @@ func (m *Machine) recall(n int) []Recall {
 				break
 			}
 			total += fs.Win
+			r.Spins = append(r.Spins, recallSpin(pt, fs, g.Start.Denom))
 		}
 		r.Recomputed = total * g.Start.Denom
 		r.Match = r.Problem == "" && r.Recomputed == r.WinCents

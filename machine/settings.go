@@ -30,7 +30,7 @@ func (m *Machine) startSettings(given map[string]string, eff *Effects) {
 		}
 		if applied[k] {
 			if k == "denom" && m.st.Get(meters.Credits) != 0 && m.st.Settings[k] != v {
-				m.message = Message{Key: "refused_credits_on_machine", Detail: fmt.Sprintf("start-up setting %s=%s not applied: credits on the machine", k, v)}
+				m.svcMessage = Message{Key: "refused_credits_on_machine", Detail: fmt.Sprintf("start-up setting %s=%s not applied: credits on the machine", k, v)}
 				continue
 			}
 			if why := m.setConfig(k, v); why != "" {

@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -34,18 +35,38 @@ type View struct {
 	FreeLeft     int        `json:"free_left"`
 	FreePlayed   int        `json:"free_played"`
 	Lines        []ViewLine `json:"lines,omitempty"`
-	SpinWinCents int64      `json:"spin_win_cents"`
-	GameWinCents int64      `json:"game_win_cents"`
-	Tilts        []string   `json:"tilts,omitempty"`
-	DoorsOpen    []string   `json:"doors_open,omitempty"`
-	Handpay      int64      `json:"handpay_cents,omitempty"`
-	HandpayKind  string     `json:"handpay_kind,omitempty"`
-	Printing     string     `json:"printing,omitempty"` // validation number of a ticket being printed
-	Message      Message    `json:"message"`
-	Fault        string     `json:"fault,omitempty"`
-	LastGame     uint64     `json:"last_game"`
-	HandpayLimit int64      `json:"handpay_limit_cents"`
-	GamesPlayed  int64      `json:"games_played"`
+	// Scatters are the spin on screen's scatter symbols that pay or award
+	// free games, with where they stand in the window.
+	Scatters []ViewScatter `json:"scatters,omitempty"`
+	// FreeAwarded is the free games the spin on screen awards.
+	FreeAwarded  int   `json:"free_awarded,omitempty"`
+	SpinWinCents int64 `json:"spin_win_cents"`
+	GameWinCents int64 `json:"game_win_cents"`
+	// GameOpen: the game on screen is not over (a spin or free games to
+	// come); its win is not yet on the credit meter.
+	GameOpen bool `json:"game_open,omitempty"`
+	// CreditedCents is the part of the game on screen's win that went to
+	// the credit meter when it ended (0 while open, or paid by hand), so a
+	// screen can count the credit meter up with the win.
+	CreditedCents int64    `json:"credited_cents,omitempty"`
+	Tilts         []string `json:"tilts,omitempty"`
+	DoorsOpen     []string `json:"doors_open,omitempty"`
+	Handpay       int64    `json:"handpay_cents,omitempty"`
+	HandpayKind   string   `json:"handpay_kind,omitempty"`
+	// HandpayConfirm: the attendant key is on for the handpay; the screen
+	// asks the attendant to confirm the amount paid.
+	HandpayConfirm bool   `json:"handpay_confirm,omitempty"`
+	Printing       string `json:"printing,omitempty"` // validation number of a ticket being printed
+	// PrintingCents is the amount of the ticket being printed.
+	PrintingCents int64 `json:"printing_cents,omitempty"`
+	// Message is the player's screen's; ServiceMessage the service
+	// menu's and its PIN pad's. Expired messages are not in the view.
+	Message        Message `json:"message"`
+	ServiceMessage Message `json:"service_message"`
+	Fault          string  `json:"fault,omitempty"`
+	LastGame       uint64  `json:"last_game"`
+	HandpayLimit   int64   `json:"handpay_limit_cents"`
+	GamesPlayed    int64   `json:"games_played"`
 	// Jackpots are the local jackpot levels' values (never a mystery
 	// level's hidden hit value).
 	Jackpots []JackpotView `json:"jackpots,omitempty"`
@@ -83,7 +104,7 @@ type ServiceView struct {
 	RAMClearArmed bool                    `json:"ram_clear_armed,omitempty"`
 	Meters        []MeterLine             `json:"meters,omitempty"`
 	Recall        []Recall                `json:"recall,omitempty"`
-	Events        []meters.Event          `json:"events,omitempty"`
+	Events        []ViewEvent             `json:"events,omitempty"`
 	Bills         []meters.MoneyIn        `json:"bills,omitempty"`
 	Handpays      []meters.HandpayHistory `json:"handpays,omitempty"`
 	Settings      map[string]string       `json:"settings,omitempty"`
@@ -92,12 +113,13 @@ type ServiceView struct {
 	Inputs map[string]bool `json:"inputs,omitempty"`
 	// Identification, for the inspector: the running program's hash and the
 	// certified paytable with its exact RTP per bet level.
-	ProgramHash     string   `json:"program_hash,omitempty"`
-	ProgramApproval string   `json:"program_approval,omitempty"`
-	PaytableID      string   `json:"paytable_id,omitempty"`
-	PaytableDigest  string   `json:"paytable_digest,omitempty"`
-	CertifiedRTP    []string `json:"certified_rtp,omitempty"` // exact fractions, per level
-	CertifiedRTPPct []string `json:"certified_rtp_pct,omitempty"`
+	ProgramHash     string    `json:"program_hash,omitempty"`
+	ProgramApproval string    `json:"program_approval,omitempty"`
+	ProgramApproved *Approval `json:"program_approved,omitempty"`
+	PaytableID      string    `json:"paytable_id,omitempty"`
+	PaytableDigest  string    `json:"paytable_digest,omitempty"`
+	CertifiedRTP    []string  `json:"certified_rtp,omitempty"` // exact fractions, per level
+	CertifiedRTPPct []string  `json:"certified_rtp_pct,omitempty"`
 	// ActualRTP is what the meters say was returned: total won ÷ total bet,
 	// as a percentage with two decimals ("" before any bet).
 	ActualRTP string `json:"actual_rtp,omitempty"`
@@ -113,6 +135,59 @@ type MeterLine struct {
 	Value int64  `json:"value"`
 }
 
+// ViewEvent is a line of the technician's event log: an event of the
+// history, or a money event (a note or ticket in, a handpay and its reset,
+// a game's free games) from the ledger's histories.
+type ViewEvent struct {
+	meters.Event
+	Kind  string `json:"kind,omitempty"` // a note's source, a handpay's kind
+	Game  uint64 `json:"game,omitempty"`
+	Count int    `json:"count,omitempty"` // free games played
+}
+
+// Codes of the money events the event log adds to the history's.
+const (
+	EventMoneyIn      = "money_in"
+	EventHandpay      = "handpay"
+	EventHandpayReset = "handpay_reset"
+	EventFreeGames    = "free_games"
+)
+
+// EventLines is how many events the event log shows, newest last.
+const EventLines = 100
+
+// events is the event log: the history's events and the money events,
+// in time order, the last n.
+func (m *Machine) events(n int) []ViewEvent {
+	var out []ViewEvent
+	for _, e := range m.st.Events {
+		out = append(out, ViewEvent{Event: e})
+	}
+	for _, b := range m.st.Bills {
+		out = append(out, ViewEvent{Event: meters.Event{At: b.At, Code: EventMoneyIn, Cents: b.Cents, Ref: b.Ref}, Kind: b.Source})
+	}
+	for _, h := range m.st.Handpays {
+		p := h.Pending
+		out = append(out, ViewEvent{Event: meters.Event{At: p.At, Code: EventHandpay, Cents: p.Cents}, Kind: p.Kind, Game: p.Game})
+		if r := h.Reset; r != nil {
+			out = append(out, ViewEvent{Event: meters.Event{At: r.At, Code: EventHandpayReset, Cents: r.Cents, Who: r.Who}, Kind: p.Kind, Game: p.Game})
+		}
+	}
+	for _, g := range m.st.Games {
+		if len(g.Free) == 0 {
+			continue
+		}
+		var won int64
+		for _, f := range g.Free {
+			won += f.WinCents
+		}
+		last := g.Free[len(g.Free)-1]
+		out = append(out, ViewEvent{Event: meters.Event{At: last.At, Code: EventFreeGames, Cents: won}, Game: g.Start.Game, Count: len(g.Free)})
+	}
+	slices.SortStableFunc(out, func(a, b ViewEvent) int { return cmp.Compare(a.At, b.At) })
+	return lastOf(out, n)
+}
+
 // RecallGames is how many games the recall page shows.
 const RecallGames = 100
 
@@ -125,11 +200,22 @@ type ViewLine struct {
 	Progressive int    `json:"progressive,omitempty"`
 }
 
+// ViewScatter is a scatter symbol of the spin on screen: what it pays (at
+// the bet, multiplier included), the free games it awards, and its cells.
+type ViewScatter struct {
+	Symbol    string   `json:"symbol"`
+	Count     int      `json:"count"`
+	Cents     int64    `json:"cents,omitempty"`
+	FreeGames int      `json:"free_games,omitempty"`
+	Cells     [][2]int `json:"cells"` // [reel, row] in the window
+}
+
 // View returns what to show now.
 func (m *Machine) View() View {
 	v := View{
-		MachineID: m.cfg.MachineID, Lang: m.lang, Denom: m.cfg.Denom, Message: m.message,
-		CreditsCents: m.st.Get(meters.Credits), Credits: m.st.Get(meters.Credits) / m.cfg.Denom,
+		MachineID: m.cfg.MachineID, Lang: m.lang, Denom: m.cfg.Denom, Message: m.current(m.message),
+		ServiceMessage: m.current(m.svcMessage),
+		CreditsCents:   m.st.Get(meters.Credits), Credits: m.st.Get(meters.Credits) / m.cfg.Denom,
 		Tilts: slices.Clone(m.st.Tilts), DoorsOpen: slices.Clone(m.st.DoorsOpen), Fault: m.fault,
 		LastGame: m.st.LastGame, GamesPlayed: m.st.Get(meters.GamesPlayed), Level: m.level,
 		HandpayLimit: m.cfg.HandpayLimit,
@@ -142,7 +228,7 @@ func (m *Machine) View() View {
 		v.BetCents = v.BetCredits * m.cfg.Denom
 	}
 	if h := m.st.Handpay; h != nil {
-		v.Handpay, v.HandpayKind = h.Cents, h.Kind
+		v.Handpay, v.HandpayKind, v.HandpayConfirm = h.Cents, h.Kind, m.handpayKey
 	}
 	for _, l := range m.st.LocalLevels() {
 		v.Jackpots = append(v.Jackpots, JackpotView{Level: l.Level, Cents: l.Cents, Mystery: l.Mystery, Pending: l.Pending,
@@ -158,7 +244,7 @@ func (m *Machine) View() View {
 	}
 	v.LinkDown, v.SoundOff = m.linkDown, m.soundOff
 	if t := m.st.PendingTicket; t != nil {
-		v.Printing = t.Ticket
+		v.Printing, v.PrintingCents = t.Ticket, t.Cents
 	}
 	if sp := m.shown; sp != nil && m.pt != nil {
 		v.Stops = sp.Stops
@@ -175,8 +261,11 @@ func (m *Machine) View() View {
 			v.Lines = append(v.Lines, ViewLine{Line: l.Line, Symbol: m.pt.Symbols[l.Symbol].ID, Count: l.Count,
 				Cents: l.Credits * m.cfg.Denom, Progressive: l.Progressive})
 		}
+		v.FreeAwarded = sp.FreeAwarded
+		v.Scatters = scatters(m.pt, sp, m.cfg.Denom)
 	}
 	if g := m.st.Open; g != nil {
+		v.GameOpen = true
 		v.Game = g.Start.Game
 		v.FreeLeft, v.FreePlayed = m.st.FreeLeft, len(g.Free)
 		v.GameWinCents = g.Start.WinCents
@@ -188,6 +277,9 @@ func (m *Machine) View() View {
 		v.Game = last.Start.Game
 		if last.End != nil {
 			v.GameWinCents = last.End.WinCents
+			if !last.End.Handpay {
+				v.CreditedCents = last.End.WinCents
+			}
 		}
 		v.FreePlayed = len(last.Free)
 	}
@@ -195,16 +287,20 @@ func (m *Machine) View() View {
 	if s := m.session; s != nil {
 		v.Mode = "service"
 		sv := &ServiceView{Role: s.role, Who: s.who, MustChangePIN: s.mustChange, Page: s.page, RAMClearArmed: s.armed,
-			Settings: map[string]string{"denom": fmt.Sprint(m.cfg.Denom), "handpay_limit": fmt.Sprint(m.cfg.HandpayLimit), "language": m.lang}}
+			Settings: map[string]string{}}
+		for _, k := range []string{"denom", "handpay_limit", "language", "max_level", "paytable"} {
+			if v := m.setting(k); v != "" {
+				sv.Settings[k] = v
+			}
+		}
 		if m.pt != nil {
-			sv.Settings["paytable"] = m.pt.ID
 			sv.PaytableID, sv.PaytableDigest = m.pt.ID, m.pt.Digest
 			for _, r := range m.pt.RTP {
 				sv.CertifiedRTP = append(sv.CertifiedRTP, r.RatString())
 				sv.CertifiedRTPPct = append(sv.CertifiedRTPPct, reels.Exact{Rat: r}.Percent(4))
 			}
 		}
-		sv.ProgramHash, sv.ProgramApproval = m.programHash, m.programApproval
+		sv.ProgramHash, sv.ProgramApproval, sv.ProgramApproved = m.programHash, m.programApproval, m.programApproved
 		if s.verdict != nil {
 			v := *s.verdict
 			sv.Verdict = &v
@@ -221,7 +317,7 @@ func (m *Machine) View() View {
 		case "recall":
 			sv.Recall = m.recall(RecallGames)
 		case "events":
-			sv.Events = lastOf(m.st.Events, 100)
+			sv.Events = m.events(EventLines)
 		case "bills":
 			sv.Bills = lastOf(m.st.Bills, 100)
 		case "handpays":
@@ -230,6 +326,38 @@ func (m *Machine) View() View {
 		v.Service = sv
 	}
 	return v
+}
+
+// scatters lists a spin's paying scatters and its free-game trigger with
+// the cells they stand on.
+func scatters(pt *reels.Certified, sp *reels.Spin, denom int64) []ViewScatter {
+	window := pt.Window(sp.Stops, sp.Free)
+	cells := func(sym int) [][2]int {
+		var out [][2]int
+		for i, reel := range window {
+			for r, s := range reel {
+				if int(s) == sym {
+					out = append(out, [2]int{i, r})
+				}
+			}
+		}
+		return out
+	}
+	var out []ViewScatter
+	for _, sw := range sp.Scatters {
+		out = append(out, ViewScatter{Symbol: pt.Symbols[sw.Symbol].ID, Count: sw.Count, Cents: sw.Credits * denom, Cells: cells(sw.Symbol)})
+	}
+	if sp.FreeAwarded > 0 && pt.Free != nil {
+		id := pt.Symbols[pt.Free.Symbol].ID
+		i := slices.IndexFunc(out, func(s ViewScatter) bool { return s.Symbol == id })
+		if i < 0 {
+			c := cells(pt.Free.Symbol)
+			out = append(out, ViewScatter{Symbol: id, Count: len(c), Cells: c})
+			i = len(out) - 1
+		}
+		out[i].FreeGames = sp.FreeAwarded
+	}
+	return out
 }
 
 func lastOf[T any](s []T, n int) []T {

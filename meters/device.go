@@ -103,6 +103,7 @@ func (s *State) applyDevice(r Record) error {
 		m[TicketOut] += r.Cents
 		m[TicketsOut]++
 		s.PendingTicket = nil
+		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventTicketOut, Cents: r.Cents, Ref: r.Ticket}), HistoryEvents)
 	case TicketVoid:
 		p := s.PendingTicket
 		if p == nil || p.Ticket != r.Ticket || p.Cents != r.Cents {

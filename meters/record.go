@@ -244,6 +244,8 @@ const (
 	// The link controller confirmed more for a linked hit than the
 	// machine showed and reported: not paid (addressed award mode).
 	EventLinkAwardRefused = "progressive_award_refused"
+	// A ticket printed (its confirmation), in the event history.
+	EventTicketOut = "ticket_out"
 )
 
 // Doors, for door events and counts.
@@ -262,6 +264,16 @@ type Event struct {
 	Door   string `json:"door,omitempty"`
 	Tilt   string `json:"tilt,omitempty"` // which tilt, for tilt and tilt_clear
 	Detail string `json:"detail,omitempty"`
+	// The event history's entries for service, setting and ticket records
+	// keep what the screens translate: who, as which role, which action or
+	// setting and value, which ticket and amount. (Not in Event records.)
+	Who    string `json:"who,omitempty"`
+	Role   string `json:"role,omitempty"`
+	Action string `json:"action,omitempty"`
+	Key    string `json:"key,omitempty"`
+	Value  string `json:"value,omitempty"`
+	Cents  int64  `json:"cents,omitempty"`
+	Ref    string `json:"ref,omitempty"`
 }
 
 // Config is a change of an operator setting, logged with who made it.
@@ -292,6 +304,10 @@ type Service struct {
 const (
 	ActionLogin     = "login"
 	ActionPINFailed = "pin_failed"
+	ActionView      = "view" // a service page looked at
+	// ActionJackpotLevel: a JackpotLevel record (a level opened), in the
+	// event history.
+	ActionJackpotLevel = "jackpot_level"
 )
 
 // RAMClear zeroes the meters, the only way they ever go back. The log is not

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/openegm/cabinet/sas/metercode"
 )
@@ -674,7 +675,8 @@ func (s *State) apply(r Record) error {
 			given[r.Key] = r.Value
 			s.CommandLine = given
 		}
-		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventService, Detail: r.Who + ": set " + r.Key + " = " + r.Value}), HistoryEvents)
+		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventService, Detail: r.Who + ": set " + r.Key + " = " + r.Value,
+			Who: r.Who, Action: "config", Key: r.Key, Value: r.Value}), HistoryEvents)
 
 	case Service:
 		switch r.Action {
@@ -690,13 +692,19 @@ func (s *State) apply(r Record) error {
 			}
 			s.PINFailures = f
 		}
-		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventService, Detail: r.Who + " (" + r.Role + "): " + r.Action + " " + r.Detail}), HistoryEvents)
+		// A page looked at is in the ledger, not in the history: it would
+		// push out the events the technician needs.
+		if r.Action != ActionView {
+			s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventService, Detail: r.Who + " (" + r.Role + "): " + r.Action + " " + r.Detail,
+				Who: r.Who, Role: r.Role, Action: r.Action, Value: r.Detail}), HistoryEvents)
+		}
 
 	case JackpotLevel:
 		if err := s.applyJackpotLevel(r); err != nil {
 			return err
 		}
-		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventService, Detail: fmt.Sprintf("%s: jackpot level %d opened", r.Who, r.Level)}), HistoryEvents)
+		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventService, Detail: fmt.Sprintf("%s: jackpot level %d opened", r.Who, r.Level),
+			Who: r.Who, Action: ActionJackpotLevel, Value: strconv.Itoa(r.Level)}), HistoryEvents)
 
 	case RAMClear:
 		if s.Open != nil || s.Handpay != nil || s.OwedHandpay != 0 || m[Credits] != 0 || len(s.PendingHits) > 0 ||
@@ -707,7 +715,7 @@ func (s *State) apply(r Record) error {
 		s.LinkedCoinIn = 0
 		clear(s.BillCounts)
 		s.RAMClears++
-		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventRAMClear, Detail: r.Who + ": " + r.Why}), HistoryEvents)
+		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventRAMClear, Detail: r.Who + ": " + r.Why, Who: r.Who, Value: r.Why}), HistoryEvents)
 	}
 	return nil
 }

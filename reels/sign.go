@@ -83,9 +83,14 @@ func EncodeKey(key []byte) []byte {
 	return []byte(base64.StdEncoding.EncodeToString(key) + "\n")
 }
 
-// ParsePublicKey reads a .pub file.
+// ParsePublicKey reads a .pub file: one line of base64, or of hex (a
+// cabinet's machine.pub written before keys had one encoding).
 func ParsePublicKey(name string, data []byte) (ed25519.PublicKey, error) {
-	raw, err := base64.StdEncoding.Strict().DecodeString(string(bytes.TrimSpace(data)))
+	s := string(bytes.TrimSpace(data))
+	raw, err := base64.StdEncoding.Strict().DecodeString(s)
+	if err != nil || len(raw) != ed25519.PublicKeySize {
+		raw, err = hex.DecodeString(s)
+	}
 	if err != nil || len(raw) != ed25519.PublicKeySize {
 		return nil, fmt.Errorf("%s: not an Ed25519 public key (one line of base64, %d bytes)", name, ed25519.PublicKeySize)
 	}

@@ -15,5 +15,6 @@ if [ -z "${DISPLAY:-}" ]; then
   wait $cab
 else
   go build -o bin/screen ./cmd/screen
+  go build -o bin/screen-window ./cmd/screen-window
   bin/screen --control "$DATA/control.sock"
 fi

@@ -13,9 +13,9 @@ import (
 // The player's screen is a still layer (see layer) and live regions drawn
 // over it: the middle of the top bar (the game's number, the free games),
 // the jackpot banner, the reels (and what is drawn over them: the win
-// lines, a lockout, the attract panel), the meters and the message. The
-// layer changes only when the player changes something (the language, the
-// bet, a credit to cash out); a spin starts and ends in the live regions.
+// lines, a lockout, the attract panel), the meters, the message and the
+// buttons. The layer changes only when the player changes something (the
+// language, the bet); a spin starts and ends in the live regions.
 
 // drawPlayerStill is the layer: everything but the live regions.
 func (g *game) drawPlayerStill(dst *ebiten.Image) {
@@ -28,7 +28,6 @@ func (g *game) drawPlayerStill(dst *ebiten.Image) {
 	if g.opts.Simulator {
 		g.drawLegend(dst)
 	}
-	g.drawButtons(dst)
 }
 
 // live is a region of the player's screen whose content moves, the
@@ -51,10 +50,15 @@ func (g *game) liveRegions() [liveN]live {
 		{rect(reelsR.X-40, reelsR.Y-8, reelsR.W+48, reelsR.H+16), (*game).drawReelsLive, (*game).reelsPx},
 		{model.RectMeters, func(g *game, dst *ebiten.Image) { g.drawMeters(dst, false) }, nil},
 		{model.RectMessage, func(g *game, dst *ebiten.Image) { g.drawMessage(dst, false) }, nil},
+		// The buttons: lit or not as the spin starts and ends.
+		{rectButtons, (*game).drawButtons, nil},
 	}
 }
 
-const liveN = 5
+const liveN = 6
+
+// rectButtons is the row of the player's buttons.
+var rectButtons = rect(0, 624, model.DesignW, model.DesignH-624)
 
 // rectTopMiddle is the middle of the top bar: the game's number, or the
 // free games' panel.
@@ -64,6 +68,9 @@ var rectTopMiddle = rect(380, 8, 520, 40)
 func (g *game) drawReelsLive(dst *ebiten.Image) {
 	g.drawReels(dst)
 	switch {
+	case g.V.Mode == "handpay":
+		g.drawWinLines(dst) // the win being paid stays in sight
+		g.drawLockout(dst)
 	case model.Lockout(g.V.Mode):
 		g.drawLockout(dst)
 	case g.Spinning():
@@ -72,7 +79,21 @@ func (g *game) drawReelsLive(dst *ebiten.Image) {
 		g.drawAttract(dst) // over the last game's lines, if any
 	default:
 		g.drawWinLines(dst)
+		if c, ok := g.JackpotWon(); ok {
+			g.drawJackpotWon(dst, c)
+		}
 	}
+}
+
+// drawJackpotWon celebrates a jackpot paid to the credit meter.
+func (g *game) drawJackpotWon(dst *ebiten.Image, cents int64) {
+	pulse := 0.8 + 0.2*math.Sin(float64(g.Tick)/6)
+	reelsR := g.ReelsRect()
+	r := rect(reelsR.X+140, reelsR.Y+reelsR.H/2-95, reelsR.W-280, 190)
+	g.panel(dst, r, 24, shade(colGold, pulse))
+	g.panel(dst, r.Inset(6), 20, color.RGBA{0x30, 0x08, 0x10, 0xF0})
+	g.textFit(dst, g.T("jackpot_won_head"), rect(r.X+20, r.Y+20, r.W-40, 70), 60, shade(colGold, pulse), alignCenter, true)
+	g.textFit(dst, model.Euro(g.Lang, cents), rect(r.X+20, r.Y+100, r.W-40, 70), 56, colWhite, alignCenter, true)
 }
 
 // drawTopBar: the game's name, the machine and the denomination are
@@ -89,15 +110,10 @@ func (g *game) drawTopBar(dst *ebiten.Image, still bool) {
 		g.text(dst, g.T("machine_id", g.V.MachineID)+"   "+g.T("denom_is", model.Euro(g.Lang, g.V.Denom)), 1260, 28, 18, colText, alignRight, false)
 		return
 	}
-	switch {
-	case g.V.Free || g.V.FreeLeft > 0:
-		mult := ""
-		if g.PT != nil && g.PT.Free != nil {
-			mult = "   " + g.T("multiplier", model.Credits(g.Lang, g.PT.Free.Multiplier))
-		}
-		s := g.T("free_games") + "   " + g.T("free_left", model.Itoa(g.V.FreePlayed), model.Itoa(g.V.FreeLeft)) + mult
+	switch fb := g.FreeBanner(); {
+	case fb != "":
 		g.panel(dst, rectTopMiddle, 10, colButtonHi)
-		g.textFit(dst, s, rect(390, 8, 500, 40), 20, colWhite, alignCenter, true)
+		g.textFit(dst, fb, rect(390, 8, 500, 40), 20, colWhite, alignCenter, true)
 	case g.V.Game > 0:
 		g.text(dst, g.T("game_no", model.Credits(g.Lang, int64(g.V.Game))), 640, 28, 16, colDim, alignCenter, false)
 	}
@@ -119,10 +135,12 @@ func (g *game) drawJackpots(dst *ebiten.Image, still bool) {
 	for i, c := range cells {
 		cr := rect(r.X+float64(i)*(w+gap), r.Y, w, r.H)
 		back, label, value := colPanel, colGold, colText
+		if still {
+			// The layer does not depend on a hit: a level won is drawn
+			// over it by the live region, when the reels show the hit.
+			c.Pending, c.Note = false, ""
+		}
 		if c.Pending {
-			if still {
-				continue
-			}
 			back = shade(colGold, 0.85+0.15*math.Sin(float64(g.Tick)/8))
 			label, value = colBlack, colBlack
 		}
@@ -245,49 +263,41 @@ func (g *game) drawReels(dst *ebiten.Image) {
 	}
 }
 
-// drawWinLines shows the paying lines: all of them, then one by one with
-// their names and amounts.
+// drawWinLines shows what the spin won over the reels: every paying line
+// and scatter together, then one by one (the message bar names each).
 func (g *game) drawWinLines(dst *ebiten.Image) {
-	lines := g.V.Lines
-	if len(lines) == 0 || len(g.V.Window) == 0 {
+	items := g.WinItems()
+	if len(items) == 0 || len(g.V.Window) == 0 {
 		return
 	}
-	t := g.Tick - g.ShownDone
-	if g.Anim == nil {
-		t = model.LinesAll + g.Tick // no spin seen: go straight to one by one
-	}
-	show := lines
-	one := t >= model.LinesAll
-	if one {
-		k := ((t - model.LinesAll) / model.LineEach) % len(lines)
-		show = lines[k : k+1]
+	show := items
+	if one, ok := g.WinItemNow(); ok {
+		show = []model.WinItem{one}
 	}
 	n, rows := g.ReelCount()
 	reelsR := g.ReelsRect()
-	for _, l := range show {
-		c := lineColor(l.Line)
-		if g.PT != nil && l.Line >= 0 && l.Line < len(g.PT.Lines) {
-			path := g.PT.Lines[l.Line]
-			for i := 0; i < l.Count && i < len(path) && i < n; i++ {
-				g.strokeRect(dst, g.Cell(i, path[i], n, rows).Inset(5), 5, c)
-			}
-			for i := 0; i+1 < len(path) && i+1 < n; i++ {
-				x0, y0 := g.Cell(i, path[i], n, rows).Center()
-				x1, y1 := g.Cell(i+1, path[i+1], n, rows).Center()
-				g.line(dst, x0, y0, x1, y1, 8, shade(c, 0.4))
-				g.line(dst, x0, y0, x1, y1, 4, c)
-			}
-			x0, y0 := g.Cell(0, path[0], n, rows).Center()
-			x0 = reelsR.X - 2
-			g.panel(dst, rect(x0-34, y0-18, 40, 36), 8, c)
-			g.text(dst, model.Itoa(l.Line+1), x0-14, y0, 20, colBlack, alignCenter, true)
+	for _, it := range show {
+		for _, c := range it.Cells {
+			g.strokeRect(dst, g.Cell(c[0], c[1], n, rows).Inset(5), 5, colGold)
 		}
-		if one {
-			s := g.lineText(l)
-			band := rect(reelsR.X+150, reelsR.Y+reelsR.H-54, reelsR.W-300, 44)
-			g.panel(dst, band, 12, color.RGBA{0, 0, 0, 200})
-			g.textFit(dst, s, band.Inset(6), 24, c, alignCenter, true)
+		if it.Line < 0 || g.PT == nil || it.Line >= len(g.PT.Lines) {
+			continue
 		}
+		c := lineColor(it.Line)
+		path := g.PT.Lines[it.Line]
+		for i := 0; i < it.Count && i < len(path) && i < n; i++ {
+			g.strokeRect(dst, g.Cell(i, path[i], n, rows).Inset(5), 5, c)
+		}
+		for i := 0; i+1 < len(path) && i+1 < n; i++ {
+			x0, y0 := g.Cell(i, path[i], n, rows).Center()
+			x1, y1 := g.Cell(i+1, path[i+1], n, rows).Center()
+			g.line(dst, x0, y0, x1, y1, 8, shade(c, 0.4))
+			g.line(dst, x0, y0, x1, y1, 4, c)
+		}
+		x0, y0 := g.Cell(0, path[0], n, rows).Center()
+		x0 = reelsR.X - 2
+		g.panel(dst, rect(x0-34, y0-18, 40, 36), 8, c)
+		g.text(dst, model.Itoa(it.Line+1), x0-14, y0, 20, colBlack, alignCenter, true)
 	}
 }
 
@@ -312,10 +322,25 @@ func (g *game) drawAttract(dst *ebiten.Image) {
 	}
 }
 
+// lockoutLayout is where a lockout's panel and title are, and the middle
+// of its first line. A handpay's panel is over the top of the reels: the
+// winning lines below it stay visible while the attendant comes.
+func (g *game) lockoutLayout() (panel, title model.Rect, firstY float64) {
+	reelsR := g.ReelsRect()
+	if g.V.Mode == "handpay" {
+		r := rect(reelsR.X+120, reelsR.Y+6, reelsR.W-240, 236)
+		return r, rect(r.X+20, r.Y+6, r.W-40, 60), r.Y + 100
+	}
+	r := rect(reelsR.X+80, reelsR.Y+50, reelsR.W-160, reelsR.H-100)
+	return r, rect(r.X+20, r.Y+30, r.W-40, 60), r.Y + 120
+}
+
 func (g *game) drawLockout(dst *ebiten.Image) {
 	reelsR := g.ReelsRect()
-	g.fillRect(dst, reelsR.Inset(-8), color.RGBA{0, 0, 0, 150})
-	r := rect(reelsR.X+80, reelsR.Y+50, reelsR.W-160, reelsR.H-100)
+	r, title, y := g.lockoutLayout()
+	if g.V.Mode != "handpay" {
+		g.fillRect(dst, reelsR.Inset(-8), color.RGBA{0, 0, 0, 150})
+	}
 	edge := colRed
 	if g.V.Mode == "handpay" {
 		edge = colGold
@@ -323,8 +348,7 @@ func (g *game) drawLockout(dst *ebiten.Image) {
 	g.panel(dst, r, 20, shade(edge, 0.5))
 	g.panel(dst, r.Inset(5), 16, color.RGBA{0x14, 0x0C, 0x18, 0xF0})
 	head, lines := g.LockoutLines()
-	g.textFit(dst, head, rect(r.X+20, r.Y+30, r.W-40, 60), 48, edge, alignCenter, true)
-	y := r.Y + 120
+	g.textFit(dst, head, title, 48, edge, alignCenter, true)
 	for i, l := range lines {
 		size := 26.0
 		if g.V.Mode == "handpay" && i == 0 {
@@ -341,13 +365,13 @@ func (g *game) drawLockout(dst *ebiten.Image) {
 // counts up).
 func (g *game) drawMeters(dst *ebiten.Image, still bool) {
 	credits, cents := g.ShownCredits()
-	win := g.ShownWin()
+	win := g.WinMeter()
 	cells := []struct {
 		label, big, small string
 		r                 model.Rect
 	}{
-		{"credit", model.Euro(g.Lang, cents), g.T("credits_n", model.Credits(g.Lang, credits)), rect(140, 496, 330, 80)},
-		{"bet", model.Euro(g.Lang, g.V.BetCents), g.T("credits_n", model.Credits(g.Lang, g.V.BetCredits)), rect(485, 496, 310, 80)},
+		{"credit", model.Euro(g.Lang, cents), model.Tn(g.Lang, "credits_n", credits, model.Credits(g.Lang, credits)), rect(140, 496, 330, 80)},
+		{"bet", model.Euro(g.Lang, g.V.BetCents), model.Tn(g.Lang, "credits_n", g.V.BetCredits, model.Credits(g.Lang, g.V.BetCredits)), rect(485, 496, 310, 80)},
 		{"win", model.Euro(g.Lang, win), "", rect(810, 496, 330, 80)},
 	}
 	for i, c := range cells {
@@ -374,6 +398,14 @@ func (g *game) drawMessage(dst *ebiten.Image, still bool) {
 	c := colText
 	if k := g.V.Message.Key; len(k) > 8 && k[:8] == "refused_" {
 		c = color.RGBA{0xFF, 0xB0, 0x50, 0xFF}
+	}
+	if it, ok := g.WinItemNow(); ok && g.MessageText() == it.Text {
+		switch {
+		case it.Hot:
+			c = colGold
+		case it.Line >= 0:
+			c = lineColor(it.Line)
+		}
 	}
 	g.textFit(dst, g.MessageText(), model.RectMessage.Inset(6), 22, c, alignCenter, true)
 }

@@ -25,9 +25,13 @@ import (
 	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/reels"
+	"github.com/openegm/cabinet/rng"
 	"github.com/openegm/cabinet/ui/demo"
 	"github.com/openegm/cabinet/ui/model"
 	"github.com/openegm/cabinet/ui/sound"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/sfnt"
 )
 
 // proxy is the Cabinet the window runs on; tests swap what is behind it.
@@ -265,6 +269,19 @@ func inked(img *image.RGBA, g *game, r model.Rect) int {
 	return n
 }
 
+// coloured counts the pixels of a design rectangle near a colour.
+func coloured(img *image.RGBA, g *game, r model.Rect, c color.RGBA) int {
+	n := 0
+	for y := r.Y; y < r.Y+r.H; y++ {
+		for x := r.X; x < r.X+r.W; x++ {
+			if dist(pixel(img, g, x, y), c) < 60 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 func notBlank(t *testing.T, img *image.RGBA) {
 	t.Helper()
 	if n := distinctColours(img, img.Bounds()); n < 50 {
@@ -399,10 +416,12 @@ func TestScreenWinLines(t *testing.T) {
 	if !found {
 		t.Errorf("line %d is not drawn in its colour between reels 1 and 2", l.Line+1)
 	}
-	band := model.Rect{X: model.RectReels.X + 150, Y: model.RectReels.Y + model.RectReels.H - 54, W: model.RectReels.W - 300, H: 44}
-	if n := inked(img, theGame, band.Inset(8)); n < 150 {
-		t.Errorf("the line's label is not drawn (%d pixels)", n)
+	// The line's label is in the message bar, in the line's colour: the
+	// reels' bottom row stays uncovered.
+	if n := coloured(img, theGame, model.RectMessage.Inset(4), want); n < 40 {
+		t.Errorf("the line's label is not drawn in the message bar in its colour (%d pixels)", n)
 	}
+
 	wait(t, 0, func(g *game) bool { return g.ShownWin() == v.GameWinCents })
 }
 
@@ -607,8 +626,12 @@ func TestScreenLockouts(t *testing.T) {
 		notBlank(t, img)
 		n := 0
 		edge := shade(c.edge, 0.5)
-		for x := model.RectReels.X + 90; x < model.RectReels.X+model.RectReels.W-90; x++ {
-			if dist(pixel(img, theGame, x, model.RectReels.Y+52), edge) < 30 {
+		y := model.RectReels.Y + 52
+		if c.name == "handpay" {
+			y = model.RectReels.Y + 8 // a panel at the top: the win stays in sight
+		}
+		for x := model.RectReels.X + 130; x < model.RectReels.X+model.RectReels.W-130; x++ {
+			if dist(pixel(img, theGame, x, y), edge) < 30 {
 				n++
 			}
 		}
@@ -659,6 +682,7 @@ func TestScreenServiceMenu(t *testing.T) {
 	press("role:technician", "pad:0", "pad:0", "pad:0", "pad:0", "pad:ok")
 	wait(t, 2, func(g *game) bool { return g.V.Mode == "service" && g.Pad.Mode == "set_pin" })
 	press("pad:3", "pad:1", "pad:4", "pad:1", "pad:5", "pad:9", "pad:ok")
+	press("pad:3", "pad:1", "pad:4", "pad:1", "pad:5", "pad:9", "pad:ok") // again, to confirm
 	wait(t, 3, func(g *game) bool { return g.V.Service != nil && !g.V.Service.MustChangePIN && g.Pad.Mode == "" })
 	img := grab(t, "service")
 	notBlank(t, img)
@@ -675,7 +699,7 @@ func TestScreenServiceMenu(t *testing.T) {
 	if !rc.Match {
 		t.Errorf("recall of game %d does not match: %+v", rc.Game, rc)
 	}
-	win := model.Rect{X: model.RectSvcContent.X + 450, Y: model.RectSvcContent.Y + 42, W: 420, H: 252}
+	win := model.RectRecallWindow
 	n, rows := len(rc.Window), len(rc.Window[0])
 	checkCells(t, img, pt, rc.Window, func(i, j int) model.Rect {
 		return model.Rect{X: win.X + float64(i)*win.W/float64(n), Y: win.Y + float64(j)*win.H/float64(rows), W: win.W / float64(n), H: win.H / float64(rows)}
@@ -723,6 +747,28 @@ func TestScreenServiceMenu(t *testing.T) {
 	if got := pixel(img, theGame, lamp.X+8, lamp.Y+lamp.H/2); dist(got, shade(colGold, 0.8)) > 40 {
 		t.Errorf("the lamp_spin toggle is not drawn as on: %v", got)
 	}
+	// The refusal says why, in the service menu's message bar.
+	if theGame.V.Credits > 0 {
+		if n := inked(img, theGame, model.RectSvcMessage.Inset(4)); n < 200 {
+			t.Errorf("the refused output test is silent (%d pixels in the message bar)", n)
+		}
+	}
+	// The event log: the session's login and the notes, in Portuguese.
+	press("page:events")
+	wait(t, 2, func(g *game) bool { return g.V.Service.Page == "events" && len(g.V.Service.Events) > 0 })
+	img = grab(t, "events")
+	if n := inked(img, theGame, model.RectSvcContent.Inset(10)); n < 3000 {
+		t.Errorf("the event log is nearly empty (%d pixels of text)", n)
+	}
+	// Settings: a change of money is asked again, saying what changes.
+	press("page:settings")
+	wait(t, 2, func(g *game) bool { return g.V.Service.Page == "settings" })
+	press("set:handpay_limit:250000")
+	img = grab(t, "settings")
+	if n := inked(img, theGame, model.RectConfirm.Inset(8)); n < 1000 {
+		t.Errorf("the confirmation of the handpay limit is not drawn (%d pixels)", n)
+	}
+	press("set:cancel")
 	press("svc:logout")
 	d.SetSwitch(SwitchKey, false)
 	wait(t, 2, func(g *game) bool { return g.V.Mode != "service" && g.Pad.Mode == "" })
@@ -1005,8 +1051,9 @@ func TestScreenJackpotHandpay(t *testing.T) {
 		img := grab(t, "jackpot_handpay_"+kind)
 		notBlank(t, img)
 		shots[kind] = img
-		reelsR := theGame.ReelsRect()
-		panel = model.Rect{X: reelsR.X + 80, Y: reelsR.Y + 50, W: reelsR.W - 160, H: reelsR.H - 100}
+		var title model.Rect
+		var firstY float64
+		on(t, func(g *game, _ int, _ func() *image.RGBA) bool { panel, title, firstY = g.lockoutLayout(); return true })
 		n := 0
 		for x := panel.X + 10; x < panel.X+panel.W-10; x++ {
 			if dist(pixel(img, theGame, x, panel.Y+2), shade(colGold, 0.5)) < 30 {
@@ -1016,10 +1063,10 @@ func TestScreenJackpotHandpay(t *testing.T) {
 		if n < 300 {
 			t.Errorf("%s: the lockout panel's edge is not drawn (%d pixels)", kind, n)
 		}
-		if n := inked(img, theGame, model.Rect{X: panel.X + 20, Y: panel.Y + 30, W: panel.W - 40, H: 60}); n < 1000 {
+		if n := inked(img, theGame, title); n < 1000 {
 			t.Errorf("%s: the lockout's title is not drawn (%d pixels)", kind, n)
 		}
-		if n := inked(img, theGame, model.Rect{X: panel.X + 20, Y: panel.Y + 100, W: panel.W - 40, H: 40}); n < 1000 {
+		if n := inked(img, theGame, model.Rect{X: panel.X + 20, Y: firstY - 20, W: panel.W - 40, H: 40}); n < 1000 {
 			t.Errorf("%s: the amount is not drawn (%d pixels)", kind, n)
 		}
 		if n := inked(img, theGame, model.RectMessage.Inset(4)); n < 200 {
@@ -1031,7 +1078,8 @@ func TestScreenJackpotHandpay(t *testing.T) {
 		t.Errorf("progressive handpay lockout: %q %q", head, lines)
 	}
 	diff := 0
-	title := model.Rect{X: panel.X + 20, Y: panel.Y + 30, W: panel.W - 40, H: 60}
+	var title model.Rect
+	on(t, func(g *game, _ int, _ func() *image.RGBA) bool { _, title, _ = g.lockoutLayout(); return true })
 	for y := title.Y; y < title.Y+title.H; y += 2 {
 		for x := title.X; x < title.X+title.W; x += 2 {
 			if dist(pixel(shots["win"], theGame, x, y), pixel(shots["progressive"], theGame, x, y)) > 80 {
@@ -1115,4 +1163,201 @@ func TestScreenJackpotRules(t *testing.T) {
 	if diff < 500 {
 		t.Errorf("the Portuguese and English jackpot pages look the same (%d pixels differ)", diff)
 	}
+}
+
+// triggerView is a base spin that wins free games, as the machine shows it.
+func triggerView(t *testing.T, pt *reels.Certified) machine.View {
+	src := rng.NewSeeded(3)
+	for range 200000 {
+		stops := pt.DrawStops(src, false, nil)
+		sp, err := pt.Evaluate(stops, 0, false)
+		if err != nil || sp.FreeAwarded == 0 || len(sp.Lines) > 0 {
+			continue
+		}
+		v := spinView(t, pt, stops, "spinning")
+		v.GameOpen, v.FreeLeft, v.FreeAwarded = true, sp.FreeAwarded, sp.FreeAwarded
+		id := pt.Symbols[pt.Free.Symbol].ID
+		sc := machine.ViewScatter{Symbol: id, FreeGames: sp.FreeAwarded}
+		for i, col := range v.Window {
+			for r, sym := range col {
+				if sym == id {
+					sc.Cells = append(sc.Cells, [2]int{i, r})
+				}
+			}
+		}
+		sc.Count = len(sc.Cells)
+		for _, s := range sp.Scatters {
+			sc.Cents = s.Credits
+		}
+		v.Scatters = []machine.ViewScatter{sc}
+		return v
+	}
+	t.Fatal("no trigger without line wins found")
+	return machine.View{}
+}
+
+// Free games: while the trigger's reels turn nothing tells of them; when
+// they land the Caravelas are framed in gold, the top bar says how many
+// games were won and the message bar names the trigger; during the feature
+// the top bar counts "Jogo grátis 3 de 10".
+func TestScreenFreeGames(t *testing.T) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	v := triggerView(t, pt)
+	c := useCanned(t, idleView())
+	c.setView(v)
+	wait(t, 2, func(g *game) bool { return g.Spinning() })
+	mid := grab(t, "free_trigger_spinning")
+	if k := coloured(mid, theGame, rectTopMiddle, colButtonHi); k > 100 {
+		t.Errorf("the free games are announced while the reels turn (%d pixels of the panel)", k)
+	}
+	wait(t, 0, func(g *game) bool { return !g.Spinning() && g.Tick-g.ShownDone >= model.LinesAll+10 })
+	img := grab(t, "free_trigger")
+	n, rows := len(v.Window), len(v.Window[0])
+	for _, cell := range v.Scatters[0].Cells {
+		r := model.CellRect(cell[0], cell[1], n, rows).Inset(5)
+		if k := coloured(img, theGame, model.Rect{X: r.X, Y: r.Y + r.H/2 - 10, W: 5, H: 20}, colGold); k < 30 {
+			t.Errorf("the Caravela at reel %d row %d is not framed in gold (%d pixels)", cell[0]+1, cell[1]+1, k)
+		}
+	}
+	if k := coloured(img, theGame, rectTopMiddle, colButtonHi); k < 2000 {
+		t.Errorf("no free games panel in the top bar (%d pixels)", k)
+	}
+	if k := coloured(img, theGame, model.RectMessage.Inset(4), colGold); k < 40 {
+		t.Errorf("the trigger is not named in gold in the message bar (%d pixels)", k)
+	}
+	f := v
+	f.Free, f.FreePlayed, f.FreeLeft, f.FreeAwarded, f.Scatters, f.Game = true, 3, v.FreeLeft-3, 0, nil, v.Game
+	f.Stops = []int{(v.Stops[0] + 1) % 40, v.Stops[1], v.Stops[2], v.Stops[3], v.Stops[4]}
+	c.setView(f)
+	wait(t, 2, func(g *game) bool { return g.FreeBanner() != "" && !g.Spinning() })
+	grab(t, "free_game")
+}
+
+// A handpay win: the lockout panel leaves the winning lines in sight.
+func TestScreenHandpayShowsTheWin(t *testing.T) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	v := spinView(t, pt, findWin(t, pt), "handpay")
+	v.Handpay, v.HandpayKind = 1500_00, "win"
+	useCanned(t, v)
+	wait(t, 3, nil)
+	img := grab(t, "handpay_win")
+	n, rows := len(v.Window), len(v.Window[0])
+	lit := 0
+	for _, l := range v.Lines {
+		// The line's path below the panel, between reels 1 and 2.
+		path := pt.Lines[l.Line]
+		for i := 0; i+1 < n; i++ {
+			ax, ay := model.CellRect(i, path[i], n, rows).Center()
+			bx, by := model.CellRect(i+1, path[i+1], n, rows).Center()
+			if ay < model.RectReels.Y+260 || by < model.RectReels.Y+260 {
+				continue
+			}
+			for k := 0.3; k <= 0.7; k += 0.1 {
+				if dist(pixel(img, theGame, ax+(bx-ax)*k, ay+(by-ay)*k), lineColor(l.Line)) < 40 {
+					lit++
+				}
+			}
+		}
+	}
+	if lit == 0 {
+		t.Error("no winning line is visible under the handpay panel")
+	}
+}
+
+// A jackpot paid to the credit meter is celebrated over the reels, and the
+// win meter shows it.
+func TestScreenJackpotCelebration(t *testing.T) {
+	v := idleView()
+	v.Credits, v.CreditsCents, v.Game = 2000, 2000, 9
+	v.Message = machine.Message{Key: "msg_jackpot_won", Args: []int64{10_65}}
+	useCanned(t, v)
+	wait(t, 3, nil)
+	img := grab(t, "jackpot_won")
+	r := model.RectReels
+	centre := model.Rect{X: r.X + 140, Y: r.Y + r.H/2 - 95, W: r.W - 280, H: 190}
+	// The panel's gold pulses (0.6 to 1.0 of its brightness): whatever the
+	// tick of the screenshot, one of these shades is its colour.
+	gold := 0
+	for _, p := range []float64{0.6, 0.7, 0.8, 0.9, 1.0} {
+		gold += coloured(img, theGame, centre, shade(colGold, p))
+	}
+	if gold < 300 {
+		t.Errorf("no gold celebration panel over the reels (%d pixels)", gold)
+	}
+	if theGame.WinMeter() != 10_65 {
+		t.Errorf("the win meter shows %d, want the jackpot's 1065", theGame.WinMeter())
+	}
+}
+
+// Every text the screens can show has its glyphs in the fonts that draw
+// it: no missing-glyph box (a backspace key drawn as □).
+func TestScreenGlyphs(t *testing.T) {
+	fonts := map[string][]byte{"regular": goregular.TTF, "bold": gobold.TTF}
+	var texts []string
+	for _, lang := range model.Langs {
+		for _, k := range model.Keys() {
+			texts = append(texts, model.T(lang, k))
+		}
+	}
+	on(t, func(g *game, _ int, _ func() *image.RGBA) bool {
+		for _, b := range g.KeypadButtons() {
+			texts = append(texts, b.Label)
+		}
+		return true
+	})
+	for name, ttf := range fonts {
+		f, err := sfnt.Parse(ttf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf sfnt.Buffer
+		missing := map[rune]string{}
+		for _, s := range texts {
+			for _, r := range s {
+				if r < ' ' {
+					continue
+				}
+				if i, err := f.GlyphIndex(&buf, r); err != nil || i == 0 {
+					missing[r] = s
+				}
+			}
+		}
+		for r, s := range missing {
+			t.Errorf("%s font has no glyph for %q (U+%04X), used in %q", name, r, r, s)
+		}
+	}
+}
+
+// keyOn is a canned cabinet with the attendant key turned on.
+type keyOn struct{ *canned }
+
+func (keyOn) Switch(name string) bool { return name == SwitchKey }
+
+// The key turned for a handpay: the attendant confirms the amount paid.
+func TestScreenHandpayConfirm(t *testing.T) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	v := idleView()
+	v.Mode, v.Handpay, v.HandpayKind, v.HandpayConfirm = "handpay", 1500_00, "win", true
+	cab.set(keyOn{&canned{pt: pt, v: v}})
+	wait(t, 3, func(g *game) bool { return g.Pad.Mode == "handpay" })
+	img := grab(t, "handpay_confirm")
+	var paid model.Rect
+	on(t, func(g *game, _ int, _ func() *image.RGBA) bool {
+		for _, b := range g.Buttons() {
+			if b.ID == "handpay:paid" {
+				paid = b.R
+			}
+		}
+		return true
+	})
+	if paid.W == 0 {
+		t.Fatal("no PAID button")
+	}
+	if n := inked(img, theGame, paid.Inset(6)); n < 300 {
+		t.Errorf("the PAID button's label is not drawn (%d pixels)", n)
+	}
+	if n := inked(img, theGame, model.Rect{X: model.RectPad.X + 20, Y: model.RectPad.Y + 80, W: model.RectPad.W - 40, H: 70}); n < 1000 {
+		t.Errorf("the amount is not drawn on the pad (%d pixels)", n)
+	}
+	useCanned(t, idleView())
 }

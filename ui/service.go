@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/openegm/cabinet/ui/model"
 	"image/color"
-	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/openegm/cabinet/machine"
@@ -41,8 +40,8 @@ func (g *game) drawService(dst *ebiten.Image) {
 		g.drawIOPage(dst, s)
 	}
 	g.panel(dst, model.RectSvcMessage, 10, color.RGBA{0x06, 0x0A, 0x1A, 0xFF})
-	msg := model.MessageText(g.Lang, g.V.Message.Key, g.V.Message.Args)
-	if d := g.V.Message.Detail; d != "" {
+	msg := model.MessageText(g.Lang, g.V.ServiceMessage.Key, g.V.ServiceMessage.Args)
+	if d := g.V.ServiceMessage.Detail; d != "" {
 		msg += " — " + d
 	}
 	if s.MustChangePIN {
@@ -115,28 +114,31 @@ func (g *game) drawRecallPage(dst *ebiten.Image, s *machine.ServiceView) {
 	g.text(dst, g.T("recall_n", model.Itoa(g.RecallSel+1), model.Itoa(len(s.Recall))), r.X+14, r.Y+r.H-16, 15, colDim, alignLeft, false)
 
 	rc := s.Recall[g.RecallSel]
-	x := r.X + 450
-	y := r.Y + 22
-	g.text(dst, g.T("recall_game", model.Itoa(rc.Game), model.Clock(rc.At)), x, y, 20, colGold, alignLeft, true)
-	// The window as it looked, drawn with the symbols.
-	win := rect(x, y+20, 420, 252)
-	if n := len(rc.Window); n > 0 {
-		rows := len(rc.Window[0])
-		cw, ch := win.W/float64(n), win.H/float64(rows)
+	win := model.RectRecallWindow
+	x := win.X
+	g.text(dst, g.T("recall_game", model.Itoa(rc.Game), model.Clock(rc.At)), x, r.Y+15, 18, colGold, alignLeft, true) // above the header's rule
+	sp, title, ok := g.RecallSpinNow(rc)
+	if ok && len(sp.Window) > 0 {
+		// The window as it looked, drawn with the symbols.
+		n, rows := len(sp.Window), len(sp.Window[0])
+		cell := func(i, j int) model.Rect {
+			return rect(win.X+float64(i)*win.W/float64(n), win.Y+float64(j)*win.H/float64(rows), win.W/float64(n), win.H/float64(rows))
+		}
 		g.fillRect(dst, win.Inset(-3), colGold)
-		for i, col := range rc.Window {
+		for i, col := range sp.Window {
 			for j, id := range col {
-				g.tile(dst, id, rect(win.X+float64(i)*cw, win.Y+float64(j)*ch, cw, ch))
+				g.tile(dst, id, cell(i, j))
 			}
 		}
-		g.drawRecallLines(dst, rc, win)
+		g.drawRecallLines(dst, sp, cell)
+		nav := model.RectRecallSpinPrev
+		g.textFit(dst, title, rect(nav.X+nav.W+10, nav.Y, win.W-2*nav.W-20, nav.H), 18, colText, alignCenter, true)
 	}
 	lx := win.X + win.W + 24
-	ly := y + 36
+	ly := r.Y + 58
 	lines := []string{
 		g.T("recall_paytable", rc.Paytable),
 		g.T("recall_bet", model.Euro(g.Lang, rc.BetCents)),
-		g.T("recall_stops", fmt.Sprint(rc.Stops)),
 		g.T("recall_recorded", model.Euro(g.Lang, rc.WinCents)),
 		g.T("recall_recomputed", model.Euro(g.Lang, rc.Recomputed)),
 		g.T("recall_free", model.Itoa(len(rc.FreeStops))),
@@ -145,45 +147,59 @@ func (g *game) drawRecallPage(dst *ebiten.Image, s *machine.ServiceView) {
 		g.textFit(dst, l, rect(lx, ly-12, r.X+r.W-lx-12, 24), 18, colText, alignLeft, false)
 		ly += 32
 	}
-	ok, c := g.T("recall_match"), colGreen
+	okText, c := g.T("recall_match"), colGreen
 	if !rc.Match {
-		ok, c = g.T("recall_mismatch"), colRed
+		okText, c = g.T("recall_mismatch"), colRed
 	}
 	g.panel(dst, rect(lx, ly, 260, 50), 10, c)
-	g.text(dst, ok, lx+130, ly+25, 24, colBlack, alignCenter, true)
-	py := win.Y + win.H + 24
-	for _, l := range rc.Lines {
-		g.textFit(dst, g.lineText(l), rect(x, py-10, win.W, 20), 15, lineColor(l.Line), alignLeft, true)
-		py += 20
+	g.text(dst, okText, lx+130, ly+25, 24, colBlack, alignCenter, true)
+	// Under the window: the spin's stops, its win, its lines and scatters.
+	py := model.RectRecallSpinPrev.Y + model.RectRecallSpinPrev.H + 16
+	bottom := r.Y + r.H - 8
+	if ok {
+		texts := []model.WinItem{{Text: g.StopsText(sp.Stops), Line: -1}, {Text: g.T("recall_spin_win", model.Euro(g.Lang, sp.WinCents)), Line: -1}}
+		texts = append(texts, g.RecallTexts(sp)...)
+		for _, it := range texts {
+			if py+10 > bottom {
+				break
+			}
+			col := colText
+			switch {
+			case it.Line >= 0:
+				col = lineColor(it.Line)
+			case it.Hot || len(it.Cells) > 0:
+				col = colGold
+			}
+			g.textFit(dst, it.Text, rect(x, py-10, r.X+r.W-x-12, 20), 15, col, alignLeft, true)
+			py += 20
+		}
 	}
 	if rc.Problem != "" {
-		for i, l := range g.wrap(rc.Problem, 15, r.X+r.W-x-20, false) {
-			g.text(dst, l, x, py+float64(i)*20, 15, colRed, alignLeft, false)
+		for _, l := range g.wrap(rc.Problem, 15, r.X+r.W-x-20, false) {
+			if py+10 > bottom {
+				break
+			}
+			g.text(dst, l, x, py, 15, colRed, alignLeft, false)
+			py += 20
 		}
 	}
 }
 
-// lineText names a paying line and its win, as the game screen does.
-func (g *game) lineText(l machine.ViewLine) string {
-	key, amount := "line_win", model.Euro(g.Lang, l.Cents)
-	if l.Progressive > 0 {
-		key, amount = "line_jackpot", model.Itoa(l.Progressive)
+// drawRecallLines draws a recalled spin's paying lines and scatters over
+// its window: the paying cells framed and the line's path, in the line's
+// colour, the scatters in gold. Thin enough that the symbols stay
+// recognisable.
+func (g *game) drawRecallLines(dst *ebiten.Image, sp machine.RecallSpin, cell func(i, j int) model.Rect) {
+	n := len(sp.Window)
+	for _, s := range sp.Scatters {
+		for _, c := range s.Cells {
+			g.strokeRect(dst, cell(c[0], c[1]).Inset(2), 3, colGold)
+		}
 	}
-	return g.T(key, model.Itoa(l.Line+1), model.Itoa(l.Count), g.SymbolName(l.Symbol), amount)
-}
-
-// drawRecallLines draws a recalled game's paying lines over its window:
-// the paying cells framed and the line's path, in the line's colour. Thin
-// enough that the symbols stay recognisable.
-func (g *game) drawRecallLines(dst *ebiten.Image, rc machine.Recall, win model.Rect) {
-	n, rows := len(rc.Window), len(rc.Window[0])
-	if g.PT == nil || n == 0 || rows == 0 {
+	if g.PT == nil {
 		return
 	}
-	cell := func(i, j int) model.Rect {
-		return rect(win.X+float64(i)*win.W/float64(n), win.Y+float64(j)*win.H/float64(rows), win.W/float64(n), win.H/float64(rows))
-	}
-	for _, l := range rc.Lines {
+	for _, l := range sp.Lines {
 		if l.Line < 0 || l.Line >= len(g.PT.Lines) {
 			continue
 		}
@@ -227,17 +243,11 @@ func (g *game) listPage(dst *ebiten.Image, n int, cols []float64, heads []string
 
 func (g *game) drawEventsPage(dst *ebiten.Image, s *machine.ServiceView) {
 	x := model.RectSvcContent.X + 14
-	g.listPage(dst, len(s.Events), []float64{x, x + 200, x + 420}, []string{g.T("col_time"), g.T("col_event"), g.T("col_detail")},
+	g.listPage(dst, len(s.Events), []float64{x, x + 190, x + 500, x + 960},
+		[]string{g.T("col_time"), g.T("col_event"), g.T("col_detail"), g.T("col_who")},
 		func(i int) []string {
-			e := s.Events[i]
-			detail := e.Detail
-			switch {
-			case e.Door != "":
-				detail = g.T("door_" + e.Door)
-			case e.Tilt != "":
-				detail = g.T("tilt_"+e.Tilt) + "  " + e.Detail
-			}
-			return []string{model.Clock(e.At), g.T("event_" + e.Code), detail}
+			l := g.EventLine(s.Events[i])
+			return []string{l.Time, l.What, l.Detail, l.Who}
 		})
 }
 
@@ -269,26 +279,15 @@ func (g *game) drawHandpaysPage(dst *ebiten.Image, s *machine.ServiceView) {
 }
 
 func (g *game) drawSettingsPage(dst *ebiten.Image, s *machine.ServiceView) {
-	x, y := model.RectSvcContent.X+20, model.RectSvcContent.Y+46
-	rows := []struct{ key, label, value string }{
-		{"language", g.T("set_language"), s.Settings["language"]},
-		{"denom", g.T("set_denom"), s.Settings["denom"]},
-		{"paytable", g.T("set_paytable"), s.Settings["paytable"]},
-		{"handpay_limit", g.T("set_handpay_limit"), s.Settings["handpay_limit"]},
+	x := model.RectSvcContent.X + 20
+	for _, r := range g.SettingRows() {
+		g.textFit(dst, r.Label, rect(x, r.Y-22, 290, 22), 18, colDim, alignLeft, true)
+		g.textFit(dst, r.Value, rect(x, r.Y, 290, 22), 18, colText, alignLeft, false)
 	}
-	for _, r := range rows {
-		v := r.value
-		if r.key == "handpay_limit" {
-			var c int64
-			if _, err := fmt.Sscan(v, &c); err == nil {
-				v = model.Euro(g.Lang, c)
-			}
-		}
-		g.text(dst, r.label, x, y, 18, colDim, alignLeft, true)
-		if !g.CanChange() || r.key == "handpay_limit" || r.key == "paytable" && s.Role != machine.RoleTechnician {
-			g.text(dst, v, x+300, y, 18, colText, alignLeft, false)
-		}
-		y += 64
+	if g.Confirm != nil {
+		c := model.RectConfirm
+		g.panel(dst, c, 10, colPanelEdge)
+		g.textFit(dst, g.ConfirmText(), rect(c.X+16, c.Y+6, c.W-420, c.H-12), 20, colWhite, alignLeft, true)
 	}
 }
 
@@ -318,17 +317,17 @@ func (g *game) drawIdentityPage(dst *ebiten.Image) {
 	line(id.DigestHead, 16, colDim, true, 30)
 	hex(id.Digest)
 	if id.Approval != "" {
-		line(id.Approval, 14, colDim, false, 26)
+		line(id.Approval, 16, colText, false, 30)
 	}
 	for i, l := range id.Verdict {
-		c := colText
+		c, size := colText, 16.0
 		if i == 0 {
-			c = colGreen
+			c, size = colGreen, 18
 			if !id.Valid {
 				c = colGold
 			}
 		}
-		line(l, 14, c, i == 0, 24)
+		line(l, size, c, i == 0, 26)
 	}
 
 	// The certified RTP per bet level, and the actual one beside it.
@@ -403,23 +402,44 @@ func (g *game) drawKeypad(dst *ebiten.Image) {
 	p := model.RectPad
 	g.panel(dst, p, 18, colPanelEdge)
 	g.panel(dst, p.Inset(3), 16, colPanel)
+	if g.Pad.Mode == "handpay" {
+		g.textFit(dst, g.T("handpay_confirm_head"), rect(p.X+20, p.Y+14, p.W-40, 40), 26, colGold, alignCenter, true)
+		g.textFit(dst, model.Euro(g.Lang, g.V.Handpay), rect(p.X+20, p.Y+80, p.W-40, 70), 56, colWhite, alignCenter, true)
+		y := p.Y + 190
+		for _, l := range g.wrap(g.T("handpay_confirm_text", model.Euro(g.Lang, g.V.Handpay)), 22, p.W-60, false) {
+			g.text(dst, l, p.X+p.W/2, y, 22, colText, alignCenter, false)
+			y += 32
+		}
+		for _, b := range g.KeypadButtons() {
+			g.drawButton(dst, b)
+		}
+		if msg := g.PadMessage(); msg != "" {
+			g.textFit(dst, msg, rect(p.X+20, p.Y+430, p.W-40, 28), 18, colRed, alignCenter, true)
+		}
+		return
+	}
 	head := g.T("svc_login")
-	if g.Pad.Mode == "set_pin" {
+	switch g.Pad.Mode {
+	case "set_pin":
 		head = g.T("svc_new_pin")
+	case "set_pin_again":
+		head = g.T("svc_new_pin_again")
+	case "set_pin_wait":
+		head = g.T("svc_pin_wait")
 	}
 	g.textFit(dst, head, rect(p.X+20, p.Y+14, p.W-40, 40), 24, colGold, alignCenter, true)
 	dots := ""
 	for range g.Pad.Digits {
 		dots += "• "
 	}
-	box := rect(p.X+95, p.Y+130, 310, 56)
+	box := model.RectPadPIN
 	g.panel(dst, box, 8, color.RGBA{0x06, 0x0A, 0x1A, 0xFF})
-	g.text(dst, g.T("svc_pin"), box.X+12, box.Y+28, 18, colDim, alignLeft, true)
-	g.text(dst, dots, box.X+box.W/2+20, box.Y+28, 30, colText, alignCenter, true)
+	g.text(dst, g.T("svc_pin"), box.X+12, box.Y+box.H/2, 18, colDim, alignLeft, true)
+	g.text(dst, dots, box.X+box.W/2+20, box.Y+box.H/2, 30, colText, alignCenter, true)
 	for _, b := range g.KeypadButtons() {
 		g.drawButton(dst, b)
 	}
-	if msg := model.MessageText(g.Lang, g.V.Message.Key, g.V.Message.Args); msg != "" && slices.Contains(model.PadMessages, g.V.Message.Key) {
-		g.textFit(dst, msg, rect(p.X+20, p.Y+p.H-100, p.W-40, 30), 18, colRed, alignCenter, true)
+	if msg := g.PadMessage(); msg != "" {
+		g.textFit(dst, msg, model.RectPadMessage, 18, colRed, alignCenter, true)
 	}
 }

@@ -5,4 +5,4 @@
 # Needs the Debian packages xvfb and xauth, and ebiten's build packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec xvfb-run -a -s "-screen 0 1920x1080x24" go test -tags screen -count=1 "$@" ./ui/ ./cmd/screen/
+exec xvfb-run -a -s "-screen 0 1920x1080x24" go test -tags screen -count=1 "$@" ./ui/ ./cmd/screen/ ./cmd/screen-window/

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/openegm/cabinet/internal/control"
@@ -121,7 +122,7 @@ func readLine(rd *bufio.Reader, max int) ([]byte, error) {
 // choices) is needed on every cabinet.
 var simulatorOnly = map[string]bool{
 	"bill": true, "door": true, "key": true, "jam": true, "clear_jam": true,
-	"paper_out": true, "refill": true, "tickets": true,
+	"paper_out": true, "refill": true, "tickets": true, "receipts": true,
 }
 
 func handle(cmd command, own *owner, dev *hardware) reply {
@@ -194,6 +195,9 @@ func handle(cmd command, own *owner, dev *hardware) reply {
 		res = own.submitSeen(machine.PINEntry{At: now, Role: cmd.Role, PIN: cmd.PIN})
 	case "service":
 		res = own.submitSeen(machine.ServiceAction{At: now, Action: cmd.Action, Key: cmd.Key, Value: cmd.Value})
+	case "handpay_paid":
+		// The attendant's touch: the handpay of this amount is paid.
+		res = own.submitSeen(machine.HandpayPaid{At: now, Cents: cmd.Cents})
 	case "host":
 		res = own.submitSeen(machine.HostCommand{At: now, Cmd: cmd.Reason})
 	case "state":
@@ -215,6 +219,11 @@ func handle(cmd command, own *owner, dev *hardware) reply {
 				}
 			}
 		}
+		return r
+	case "receipts":
+		dev.mu.Lock()
+		r := reply{OK: true, Receipts: slices.Clone(dev.receipts)}
+		dev.mu.Unlock()
 		return r
 	case "tickets":
 		var t []machine.PrintTicket

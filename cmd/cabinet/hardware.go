@@ -46,6 +46,9 @@ type hardware struct {
 	// meterErr says why the hard meters cannot be kept (pulsers nil): a
 	// meter fault the owner reports, with the rest of the cabinet up.
 	meterErr error
+	// receipts are the handpay receipts printed (the simulated printer
+	// prints tickets only; a real cabinet's receipt printer is to come).
+	receipts []machine.PrintReceipt
 }
 
 const offsetsFile = "offsets.json"
@@ -304,6 +307,11 @@ func (h *hardware) apply(d machine.Device) {
 				h.log.Error("printer refused the ticket", "validation", c.Validation, "err", err)
 			}
 		}
+	case machine.PrintReceipt:
+		h.log.Info("handpay receipt", "kind", c.Kind, "cents", c.Cents, "game", c.Game, "paid_by", c.Who)
+		h.mu.Lock()
+		h.receipts = append(h.receipts, c)
+		h.mu.Unlock()
 	case machine.StackBill:
 		if sim != nil {
 			if err := sim.Bills().Stack(c.Order); err != nil {

@@ -3,21 +3,24 @@ package main
 import (
 	"crypto/ed25519"
 	"encoding/base64"
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/openegm/cabinet/internal/cabinettest"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/meters/inspect"
 )
 
 // The inspector at the cabinet: the ledger verified as meterread verify
 // does, and the report exported to a file signed by the machine key, which
 // verifies with the machine.pub recorded at commissioning.
 func TestInspectorVerifiesAndExportsTheReport(t *testing.T) {
-	data := t.TempDir()
-	c := startCabinet(t, data, "--spin-time", "5ms")
+	data, media := t.TempDir(), t.TempDir() // media: the removable drive the operator configured
+	c := startCabinet(t, data, "--spin-time", "5ms", "--report-dir", media)
 	defer c.Stop()
 	c.Send(cabinettest.Command{Cmd: "bill", Cents: 2000})
 	for range 5 {
@@ -35,14 +38,18 @@ func TestInspectorVerifiesAndExportsTheReport(t *testing.T) {
 	}
 	r = c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcExportReport})
 	v = r.View.Service.Verdict
-	if v == nil || !v.OK || v.Report == "" {
-		t.Fatalf("export verdict %+v", v)
+	if v == nil || !v.OK || v.Report == "" || filepath.Dir(v.Report) != media || v.ReportJSON == "" || filepath.Dir(v.ReportJSON) != media {
+		t.Fatalf("export verdict %+v (reports to %s)", v, media)
+	}
+	if v.Records == 0 || v.KeyID == "" || v.LastHash == "" {
+		t.Fatalf("the verdict does not say what was checked: %+v", v)
 	}
 	doc, err := os.ReadFile(v.Report)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(doc), "VERIFIED") || !strings.Contains(string(doc), "total coin in") {
+	// In the cabinet's language (Portuguese), naming the machine.
+	if !strings.Contains(string(doc), "VERIFICADO") || !strings.Contains(string(doc), "total apostado") || !strings.Contains(string(doc), "EGM-TEST") {
 		t.Fatalf("the report lacks the verdict or the meters:\n%s", doc)
 	}
 	sigLine, _ := os.ReadFile(v.Report + ".sig")
@@ -60,6 +67,14 @@ func TestInspectorVerifiesAndExportsTheReport(t *testing.T) {
 	doc[10] ^= 1
 	if ed25519.Verify(pub, doc, sig) {
 		t.Fatal("a changed report verified")
+	}
+	// The JSON form, signed the same way.
+	if err := inspect.VerifySigned(v.ReportJSON, pub); err != nil {
+		t.Fatalf("the JSON report: %v", err)
+	}
+	var rep inspect.Report
+	if js, _ := os.ReadFile(v.ReportJSON); json.Unmarshal(js, &rep) != nil || rep.Machine.ID != "EGM-TEST" || len(rep.Games) != 5 || rep.Program.Hash == "" {
+		t.Fatalf("the JSON report: machine %q, %d games, program %q", rep.Machine.ID, len(rep.Games), rep.Program.Hash)
 	}
 	// The inspector's actions are in the ledger, and a technician may
 	// verify but not export.

@@ -30,25 +30,27 @@ import (
 )
 
 type options struct {
-	data         string
-	board        string
-	machineID    string
-	machineNum   int
-	denom        int64
-	handpayLimit int64
-	paytable     string
-	paytableVer  int
-	paytableDir  string
-	control      string
-	hwMapping    string
-	realHW       bool
-	sas          sasOptions
-	spinTime     time.Duration
-	jackpot      string
-	linked       string
-	linkRule     string
-	linkAward    string
-	approved     string
+	data           string
+	board          string
+	machineID      string
+	machineNum     int
+	denom          int64
+	handpayLimit   int64
+	handpayConfirm bool
+	reportDir      string
+	paytable       string
+	paytableVer    int
+	paytableDir    string
+	control        string
+	hwMapping      string
+	realHW         bool
+	sas            sasOptions
+	spinTime       time.Duration
+	jackpot        string
+	linked         string
+	linkRule       string
+	linkAward      string
+	approved       string
 }
 
 func main() {
@@ -77,12 +79,11 @@ func main() {
 	flag.StringVar(&o.linkAward, "link-award", machine.LinkAwardBroadcast, "how a linked hit is paid: broadcast (standard SAS: the value shown, once the host has read the hit) or addressed (the amount the controller confirms by an addressed 0x80, at most the value shown)")
 	flag.StringVar(&o.approved, "approved", "", "signed list of approved program hashes (default DATA/approved-programs.json, with its .sig)")
 	flag.StringVar(&o.jackpot, "jackpot", "embedded", "local jackpot levels: embedded (the default configuration), off, or a JSON file")
+	flag.StringVar(&o.reportDir, "report-dir", "", "where the inspector's signed reports are written: removable media the operator mounts (default DATA/reports)")
+	flag.BoolVar(&o.handpayConfirm, "handpay-confirm", true, "the attendant confirms a handpay's amount on the screen and a receipt is printed; false: the key turn alone resets it (a cabinet without a screen)")
 	flag.Parse()
 	if o.control == "" {
 		o.control = filepath.Join(o.data, "control.sock")
-	}
-	if o.board == "" {
-		o.board = filepath.Clean(o.data) + ".board"
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	if err := o.validate(); err != nil {
@@ -120,7 +121,7 @@ func selfTests(o options) started {
 	if err != nil {
 		s.tests.Program = "cannot read the program image: " + err.Error()
 	} else {
-		s.tests.Program, s.tests.ProgramApproval = checkApproved(o, s.program)
+		s.tests.Program, s.tests.ProgramApproval, s.tests.Approved = checkApproved(o, s.program)
 	}
 	if r, err := rng.New(); err != nil {
 		s.tests.RNG = err.Error()
@@ -131,6 +132,9 @@ func selfTests(o options) started {
 }
 
 func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error {
+	if o.board == "" {
+		o.board = filepath.Clean(o.data) + ".board"
+	}
 	if err := os.MkdirAll(o.data, 0o700); err != nil {
 		return err
 	}
@@ -203,10 +207,11 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	m := machine.New(machine.Config{
 		MachineID: o.machineID, MachineNum: o.machineNum, Denom: o.denom, HandpayLimit: o.handpayLimit, SpinTime: o.spinTime,
 		PINs: pins, Load: load, LocalJackpot: local, Linked: linked, LinkSecondHit: o.linkRule, LinkAward: o.linkAward,
+		HandpayConfirm: o.handpayConfirm,
 	}, pt, state, src)
 
 	own := newOwner(m, ledger, log)
-	own.data, own.mark = o.data, mark
+	own.data, own.mark, own.reportDir, own.approval = o.data, mark, o.reportDir, st.tests.ProgramApproval
 	if lerr != nil {
 		own.meterFault(fmt.Errorf("the ledger cannot be opened: %w", lerr))
 	}
@@ -405,25 +410,26 @@ with: socat - UNIX-CONNECT:%[3]s
 // programs. It returns a failure (the program tilt) and, for the inspector,
 // what the approval is. Without a list a development build only reports
 // its hash; a production build refuses to play.
-func checkApproved(o options, hash string) (failure, approval string) {
+func checkApproved(o options, hash string) (failure, approval string, approved *machine.Approval) {
 	data, err := os.ReadFile(o.approved)
 	if errors.Is(err, os.ErrNotExist) {
 		if assets.RequireApprovedProgram {
-			return fmt.Sprintf("no approved-program list (%s): a production build plays only an approved program", o.approved), ""
+			return fmt.Sprintf("no approved-program list (%s): a production build plays only an approved program", o.approved), "", nil
 		}
-		return "", "not checked: no approved-program list (development build)"
+		return "", "not checked: no approved-program list (development build)", nil
 	}
 	if err != nil {
-		return err.Error(), ""
+		return err.Error(), "", nil
 	}
 	sig, _ := os.ReadFile(o.approved + ".sig")
 	list, err := assets.ParseApproved(o.approved, data, sig)
 	if err != nil {
-		return err.Error(), ""
+		return err.Error(), "", nil
 	}
 	p, ok := list.Approves(hash)
 	if !ok {
-		return fmt.Sprintf("program %s is not in the approved list %s (signed by key %s)", hash, o.approved, list.KeyID), ""
+		return fmt.Sprintf("program %s is not in the approved list %s (signed by key %s)", hash, o.approved, list.KeyID), "", nil
 	}
-	return "", fmt.Sprintf("approved as %q in %s, signed by key %s", p.Name, o.approved, list.KeyID)
+	return "", fmt.Sprintf("approved as %q in %s, signed by key %s", p.Name, o.approved, list.KeyID),
+		&machine.Approval{Name: p.Name, List: o.approved, KeyID: list.KeyID}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 
 	"context"
 	"crypto/ed25519"
@@ -40,6 +39,9 @@ type owner struct {
 	afterCommit []func([]meters.Record, *meters.Ledger)
 	data        string // the data directory (the ledger is DATA/ledger)
 	mark        *faultMark
+	// reportDir is where the inspector's reports go ("": DATA/reports);
+	// approval is the program's approval as the start-up found it.
+	reportDir, approval string
 }
 
 type request struct {
@@ -155,31 +157,16 @@ func (o *owner) inspect(il machine.InspectLedger) machine.Event {
 		v.OK = false
 		v.Problems = append(v.Problems, "the meters the machine runs on differ from the fold of its log")
 	}
-	var summary strings.Builder
-	inspect.WriteVerdict(&summary, v)
-	out := machine.Verdict{OK: v.OK, Summary: strings.TrimSpace(strings.SplitN(summary.String(), "\n", 2)[0]), Problems: v.Problems}
+	out := machine.Verdict{OK: v.OK, Summary: v.Line("en"), Problems: v.Problems,
+		Records: v.Records, Checkpoints: v.Checkpoints, KeyID: v.KeyID, LastHash: v.LastHash}
 	if il.Export && o.ledger != nil {
-		var err error
-		if st == nil {
-			err = errors.New("the log cannot be folded")
+		var paths []string
+		err := errors.New("the log cannot be folded")
+		if st != nil {
+			paths, err = o.exportReport(dir, st, v, now)
 		}
-		if err == nil {
-			doc := inspect.Document(dir, st, v, false)
-			name := filepath.Join(o.data, "reports", "report-"+now.UTC().Format("20060102-150405")+".txt")
-			err = os.MkdirAll(filepath.Dir(name), 0o700)
-			if err == nil {
-				err = atomicfile.Write(name, doc, 0o644)
-			}
-			var sig []byte
-			if err == nil {
-				sig, err = o.ledger.Sign(doc)
-			}
-			if err == nil {
-				err = atomicfile.Write(name+".sig", sig, 0o644)
-			}
-			if err == nil {
-				out.Report = name
-			}
+		if len(paths) == 2 {
+			out.Report, out.ReportJSON = paths[0], paths[1]
 		}
 		if err != nil {
 			out.Problems = append(out.Problems, "report not exported: "+err.Error())
@@ -187,6 +174,27 @@ func (o *owner) inspect(il machine.InspectLedger) machine.Event {
 	}
 	o.log.Info("ledger inspected", "who", il.Who, "ok", out.OK, "report", out.Report)
 	return machine.LedgerVerdict{At: now, Verdict: out}
+}
+
+// exportReport writes the inspector's report, as text in the cabinet's
+// language and as JSON, each signed by the machine key, to the report
+// directory (removable media the operator configured, or DATA/reports).
+func (o *owner) exportReport(dir string, st *meters.State, v inspect.Verdict, now time.Time) ([]string, error) {
+	h, err := inspect.ReadHistory(dir, time.Time{}, time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	r := inspect.BuildReport(st, v, h, inspect.Issuer{At: now, Approval: o.approval})
+	out := o.reportDir
+	if out == "" {
+		out = filepath.Join(o.data, "reports")
+	}
+	if err := os.MkdirAll(out, 0o700); err != nil {
+		return nil, err
+	}
+	lang := st.Settings["language"] // the operator's; Portuguese by default
+	return inspect.ReportFiles(out, "report-"+now.UTC().Format("20060102-150405"), r, lang, o.ledger.Sign,
+		func(p string, data []byte) error { return atomicfile.Write(p, data, 0o644) })
 }
 
 // submit hands an event to the owner and waits until it is committed.

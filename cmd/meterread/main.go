@@ -29,29 +29,48 @@ Usage:
       game, and compares the fold with every seal and snapshot.
       Prints a verdict; exit status 0 = verified, 1 = not verified.
 
-  meterread meters  DIR [--json]
+  meterread meters   DIR [--json]
       Every meter with its name and SAS code, in cents and euros, folded
-      from the log's first record.
+      from the log's first record, and the local jackpot's liability held
+      in trust.
 
-  meterread games   DIR [--last N] [--since T] [--until T] [--json]
+  meterread games    DIR [--last N] [--since T] [--until T] [--json]
       Games from the log (all of them, not only what the machine keeps for
       recall): bet, stops, free games, win; the last N (default 10) of
       those started between --since and --until (RFC 3339 times, UTC).
 
-  meterread events  DIR [--last N] [--since T] [--until T] [--json]
+  meterread events   DIR [--last N] [--since T] [--until T] [--json]
       Events from the log (doors, power, tilts, service actions, settings):
       the last N (default 50) between --since and --until.
 
-  meterread jackpot DIR [--json]
+  meterread handpays DIR [--json]
+      Every handpay: kind, amount, game, when and by whom it was paid.
+
+  meterread bills    DIR [--json]
+      The money in: notes, tickets and transfers, with their references.
+
+  meterread tickets  DIR [--json]
+      Every ticket printed (or voided), from the whole log.
+
+  meterread jackpot  DIR [--json]
       The local jackpot levels, exact to the millicent: current value,
       reserve, overflow, the liability held in trust, seed funding,
       contributions, awards and hits, with the accounting identity checked.
 
-  meterread report  DIR [--json] [--key INSPECTOR.key] [--out FILE]
-      One document with the verdict, the meters, the local jackpot, the
-      games and the events.
-      With --key (a parsheet keygen key) FILE.sig holds its Ed25519
+  meterread report   DIR [--json] [--lang pt|en] [--key INSPECTOR.key] [--out FILE]
+      The inspector's report of the machine: the verdict, the program and
+      its approval, the paytable with its certified RTP per level and the
+      actual RTP, the meters, the local jackpot, the handpays, the money in,
+      the tickets, the RAM clears (with the meters just before each), the
+      games and the events. In Portuguese (the default) or English, or as
+      JSON. With --key (a parsheet keygen key) FILE.sig holds its Ed25519
       signature, base64, so the report itself is tamper-evident.
+
+  meterread report verify FILE [--pub KEY]
+      Checks a report's signature (FILE.sig): with the machine key
+      registered at commissioning for a report the cabinet exported, or
+      the inspector's public key for one meterread signed. KEY may be hex
+      or base64 (machine.pub, parsheet keys).
 
 DIR is a copy of the cabinet's data directory (or of its ledger directory);
 it is never modified. No command needs the machine's private key.
@@ -60,7 +79,11 @@ it is never modified. No command needs the machine's private key.
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
@@ -73,6 +96,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	outFile := fs.String("out", "", "")
 	since := fs.String("since", "", "")
 	until := fs.String("until", "", "")
+	lang := fs.String("lang", "pt", "")
 	var pos []string
 	rest := args[1:]
 	for {
@@ -85,6 +109,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		pos = append(pos, fs.Arg(0))
 		rest = fs.Args()[1:]
+	}
+	if *lang != "pt" && *lang != "en" {
+		fmt.Fprintf(stderr, "meterread: --lang %q: want pt or en\n", *lang)
+		return 2
+	}
+	if args[0] == "report" && len(pos) == 2 && pos[0] == "verify" {
+		return verifyReport(pos[1], *pubFile, stdout, stderr)
 	}
 	if len(pos) != 1 {
 		fmt.Fprintf(stderr, "meterread %s: expected one data directory (see meterread --help)\n", args[0])
@@ -104,7 +135,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		return 0
-	case "meters", "games", "events", "jackpot", "report":
+	case "meters", "games", "events", "jackpot", "report", "handpays", "bills", "tickets":
 	default:
 		fmt.Fprintf(stderr, "meterread: unknown command %q (see meterread --help)\n", args[0])
 		return 2
@@ -146,14 +177,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return emit(stdout, stderr, inspect.MeterRows(st))
 		}
 		inspect.WriteMeters(stdout, st)
+		inspect.WriteLiability(stdout, inspect.JackpotRows(st))
 	case "jackpot":
 		rows := inspect.JackpotRows(st)
 		if *asJSON {
 			return emit(stdout, stderr, rows)
 		}
 		inspect.WriteJackpot(stdout, rows)
+	case "handpays", "bills", "tickets":
+		h := &inspect.History{}
+		if args[0] == "tickets" {
+			if h, err = inspect.ReadHistory(dir, from, to); err != nil {
+				fmt.Fprintf(stderr, "meterread: %v\n", err)
+				return 1
+			}
+		}
+		r := inspect.BuildReport(st, inspect.Verdict{}, h, inspect.Issuer{})
+		list := map[string]any{"handpays": r.Handpays, "bills": r.MoneyIn, "tickets": r.Tickets}[args[0]]
+		if *asJSON {
+			return emit(stdout, stderr, list)
+		}
+		inspect.WriteSection(stdout, r, args[0], *lang)
 	case "report":
-		return report(dir, pub, st, *asJSON, *keyFile, *outFile, stdout, stderr)
+		return report(dir, pub, st, *asJSON, *lang, *keyFile, *outFile, stdout, stderr)
 	}
 	return 0
 }
@@ -196,9 +242,20 @@ func window(since, until string) (from, to time.Time, err error) {
 	return from, to, err
 }
 
-func report(dir string, pub ed25519.PublicKey, st *meters.State, asJSON bool, keyFile, outFile string, stdout, stderr io.Writer) int {
+func report(dir string, pub ed25519.PublicKey, st *meters.State, asJSON bool, lang, keyFile, outFile string, stdout, stderr io.Writer) int {
 	v, _ := inspect.Verify(dir, pub)
-	data := inspect.Document(dir, st, v, asJSON)
+	h, err := inspect.ReadHistory(dir, time.Time{}, time.Time{})
+	if err != nil {
+		fmt.Fprintf(stderr, "meterread: %v\n", err)
+		return 1
+	}
+	// The program's approval is checked at the cabinet, against its signed
+	// list; offline the report says it was not checked.
+	r := inspect.BuildReport(st, v, h, inspect.Issuer{At: time.Now()})
+	data := r.Text(lang)
+	if asJSON {
+		data = r.JSON()
+	}
 	if outFile == "" {
 		stdout.Write(data)
 	} else if err := os.WriteFile(outFile, data, 0o644); err != nil {
@@ -232,5 +289,25 @@ func report(dir string, pub ed25519.PublicKey, st *meters.State, asJSON bool, ke
 	if !v.OK {
 		return 1
 	}
+	return 0
+}
+
+// verifyReport checks a report against its .sig with a public key: the
+// machine's registered key, or the inspector's.
+func verifyReport(file, pubFile string, stdout, stderr io.Writer) int {
+	if pubFile == "" {
+		fmt.Fprintln(stderr, "meterread report verify: --pub KEY is needed (the machine key registered at commissioning, or the inspector's public key)")
+		return 2
+	}
+	pub, err := meters.ReadPublicKey(pubFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "meterread: %v\n", err)
+		return 1
+	}
+	if err := inspect.VerifySigned(file, pub); err != nil {
+		fmt.Fprintf(stdout, "NOT VERIFIED: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "VERIFIED: %s is signed by key %s\n", file, meters.KeyID(pub))
 	return 0
 }

@@ -149,7 +149,7 @@ func TestSignedReport(t *testing.T) {
 	keyFile := filepath.Join(t.TempDir(), "inspector.key")
 	os.WriteFile(keyFile, reels.EncodeKey(priv), 0o600)
 	out := filepath.Join(t.TempDir(), "report.txt")
-	if code, _, e := meterread("report", dir, "--pub", pubFile(dir), "--key", keyFile, "--out", out); code != 0 {
+	if code, _, e := meterread("report", dir, "--pub", pubFile(dir), "--lang", "en", "--key", keyFile, "--out", out); code != 0 {
 		t.Fatal(e)
 	}
 	doc, _ := os.ReadFile(out)
@@ -166,7 +166,7 @@ func TestSignedReport(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
-	for _, args := range [][]string{{"verify"}, {"bogus", "x"}, {"meters", "a", "b"}} {
+	for _, args := range [][]string{{}, {"verify"}, {"bogus", "x"}, {"meters", "a", "b"}, {"report", "x", "--lang", "fr"}} {
 		if code, _, _ := meterread(args...); code != 2 {
 			t.Errorf("%v: exit %d", args, code)
 		}
@@ -194,7 +194,7 @@ func TestJackpotReadout(t *testing.T) {
 	if r.Current != 25_002_000 || r.SeedFunding != 25_000_000 || r.Contributions != 2000 || r.Liability != r.Current || !r.Identity {
 		t.Fatalf("level 1 %+v", r)
 	}
-	code, out, _ = meterread("report", dir, "--pub", pubFile(dir))
+	code, out, _ = meterread("report", dir, "--pub", pubFile(dir), "--lang", "en")
 	if code != 0 || !strings.Contains(out, "LOCAL JACKPOT") || !strings.Contains(out, "250.02000 €") || !strings.Contains(out, "holds") {
 		t.Fatalf("report lacks the jackpot:\n%s", out)
 	}

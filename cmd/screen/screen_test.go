@@ -27,7 +27,7 @@ import (
 // control socket, the screenshot shows the committed stops.
 func TestScreenProcessShowsTheCabinet(t *testing.T) {
 	dir := t.TempDir()
-	for _, p := range []string{"cabinet", "screen"} {
+	for _, p := range []string{"cabinet", "screen", "screen-window"} {
 		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, p), "../"+p).CombinedOutput(); err != nil {
 			t.Fatalf("build %s: %v\n%s", p, err, out)
 		}

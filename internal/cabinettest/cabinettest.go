@@ -140,9 +140,13 @@ func (c *Cabinet) WaitFor(what string, ok func(machine.View) bool) machine.View 
 	}
 }
 
-// TurnKey turns the attendant key on and back off, as an attendant does.
+// TurnKey turns the attendant key on and back off, as an attendant does;
+// for a handpay, the attendant confirms on the screen the amount paid.
 func (c *Cabinet) TurnKey(who string) Reply {
 	r := c.Send(Command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: who})
+	if r.View != nil && r.View.HandpayConfirm {
+		r = c.Send(Command{Cmd: "handpay_paid", Cents: r.View.Handpay})
+	}
 	c.Send(Command{Cmd: "key", Key: machine.KeyAttendant, On: false})
 	return r
 }

@@ -37,6 +37,8 @@ type Reply struct {
 	View    *machine.View         `json:"view,omitempty"`
 	Meters  map[string]int64      `json:"meters,omitempty"`
 	Tickets []machine.PrintTicket `json:"tickets,omitempty"`
+	// Receipts are the handpay receipts printed (simulator).
+	Receipts []machine.PrintReceipt `json:"receipts,omitempty"`
 }
 
 // MaxLine is the longest command line the cabinet reads; a longer one is

@@ -8,12 +8,10 @@ package inspect
 
 import (
 	"crypto/ed25519"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -106,7 +104,7 @@ type MeterRow struct {
 	SASName string `json:"sas_name,omitempty"`
 	Value   int64  `json:"value"`
 	Unit    string `json:"unit"`
-	Euros   string `json:"Euros,omitempty"`
+	Euros   string `json:"euros,omitempty"`
 }
 
 func MeterRows(st *meters.State) []MeterRow {
@@ -184,13 +182,10 @@ func WriteEvents(w io.Writer, events []meters.Event) {
 
 func when(ns int64) string { return time.Unix(0, ns).UTC().Format("2006-01-02 15:04:05") }
 
+// WriteVerdict writes the verdict (in English, as meterread prints it) and
+// its problems.
 func WriteVerdict(w io.Writer, v Verdict) {
-	if v.OK {
-		fmt.Fprintf(w, "VERIFIED: %d records folded from the first, hash chain intact (last %s), %d signed checkpoints and %d seals by the registered machine key %s, snapshots hold the sealed state, meters consistent\n",
-			v.Folded, short(v.LastHash), v.Checkpoints, v.Seals, v.KeyID)
-		return
-	}
-	fmt.Fprintf(w, "NOT VERIFIED: %d problem(s)\n", len(v.Problems))
+	fmt.Fprintln(w, v.Line("en"))
 	for _, p := range v.Problems {
 		fmt.Fprintf(w, "  - %s\n", p)
 	}
@@ -270,94 +265,5 @@ func WriteJackpot(w io.Writer, rows []JackpotRow) {
 	fmt.Fprintln(w, "identity: seed funding + contributions (+ transfers in) = awarded + current + reserve + overflow (+ transfers out), to the millicent")
 }
 
-// Document is the report of the ledger in dir: the verdict, the meters, the
-// local jackpot, the games and the events, as text or JSON.
-func Document(dir string, st *meters.State, v Verdict, asJSON bool) []byte {
-	var doc strings.Builder
-	if asJSON {
-		enc := json.NewEncoder(&doc)
-		enc.SetIndent("", "  ")
-		enc.Encode(map[string]any{"verdict": v, "meters": MeterRows(st), "jackpot": JackpotRows(st), "games": st.Games, "events": st.Events})
-		return []byte(doc.String())
-	}
-	fmt.Fprintf(&doc, "CABINET LEDGER REPORT  %s\n\n", dir)
-	WriteVerdict(&doc, v)
-	fmt.Fprintln(&doc, "\nMETERS")
-	WriteMeters(&doc, st)
-	fmt.Fprintln(&doc, "\nLOCAL JACKPOT (held in trust)")
-	WriteJackpot(&doc, JackpotRows(st))
-	fmt.Fprintln(&doc, "\nGAMES")
-	WriteGames(&doc, st.Games)
-	fmt.Fprintln(&doc, "\nEVENTS")
-	WriteEvents(&doc, st.Events)
-	return []byte(doc.String())
-}
-
 // Sign is the detached signature file of a report (book.SignDocument).
 func Sign(doc []byte, key ed25519.PrivateKey) ([]byte, error) { return book.SignDocument(key, doc) }
-
-// History is the games and events of a ledger's whole log (the state keeps
-// only the last ones, for recall).
-type History struct {
-	Games  []meters.GameHistory
-	Events []meters.Event
-}
-
-// ReadHistory reads every game and event from the log of dir, keeping those
-// between from and to (zero: no bound); games by their start.
-func ReadHistory(dir string, from, to time.Time) (*History, error) {
-	ld, err := LedgerDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	in := func(ns int64) bool {
-		t := time.Unix(0, ns)
-		return (from.IsZero() || !t.Before(from)) && (to.IsZero() || !t.After(to))
-	}
-	h := &History{}
-	// The fold turns records into games and events as the machine does
-	// (settings and service actions become events): one state, kept only
-	// for what each record adds.
-	st := meters.NewState()
-	open := map[uint64]int{} // game number -> index in h.Games
-	err = meters.Records(ld, func(_ uint64, r meters.Record) error {
-		if err := st.Apply(r); err != nil {
-			return err
-		}
-		switch r := r.(type) {
-		case meters.GameStart:
-			if in(r.At) {
-				open[r.Game] = len(h.Games)
-				h.Games = append(h.Games, meters.GameHistory{Start: r})
-			}
-		case meters.FreeGame:
-			if i, ok := open[r.Game]; ok {
-				h.Games[i].Free = append(h.Games[i].Free, r)
-			}
-		case meters.GameEnd:
-			if i, ok := open[r.Game]; ok {
-				end := r
-				h.Games[i].End = &end
-				delete(open, r.Game)
-			}
-		}
-		if eventOf(r) {
-			e := st.Events[len(st.Events)-1]
-			if in(e.At) {
-				h.Events = append(h.Events, e)
-			}
-		}
-		return nil
-	})
-	return h, err
-}
-
-// eventOf says whether the fold adds an event to the history for a record
-// (one each).
-func eventOf(r meters.Record) bool {
-	switch r.(type) {
-	case meters.Event, meters.Config, meters.Service, meters.JackpotLevel, meters.RAMClear:
-		return true
-	}
-	return false
-}

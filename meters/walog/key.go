@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -27,7 +28,7 @@ func KeyID(pub ed25519.PublicKey) string {
 
 // LoadOrCreateKey loads the Ed25519 key (its seed in keyPath) that signs
 // the checkpoints of the log in logDir, creating it and its public half
-// (hex, one line, in pubPath) when neither the key nor the log exists yet.
+// (base64, one line, in pubPath) when neither the key nor the log exists yet.
 // what names the key in errors ("machine key", "controller key").
 func LoadOrCreateKey(keyPath, pubPath, logDir, what string) (ed25519.PrivateKey, error) {
 	data, err := os.ReadFile(keyPath)
@@ -50,21 +51,37 @@ func LoadOrCreateKey(keyPath, pubPath, logDir, what string) (ed25519.PrivateKey,
 	if err := atomicfile.Write(keyPath, priv.Seed(), 0o600); err != nil {
 		return nil, err
 	}
-	if err := atomicfile.Write(pubPath, []byte(hex.EncodeToString(pub)+"\n"), 0o644); err != nil {
+	// One line of base64, the encoding of every public key of the project
+	// (the paytable keys' too); ReadPublicKey also reads the older hex.
+	if err := atomicfile.Write(pubPath, []byte(base64.StdEncoding.EncodeToString(pub)+"\n"), 0o644); err != nil {
 		return nil, err
 	}
 	return priv, nil
 }
 
-// ReadPublicKey reads a public key file written by LoadOrCreateKey.
+// ReadPublicKey reads a public key file written by LoadOrCreateKey: one
+// line of base64, or of hex as keys were written before.
 func ReadPublicKey(path, what string) (ed25519.PublicKey, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := hex.DecodeString(string(bytes.TrimSpace(data)))
-	if err != nil || len(raw) != ed25519.PublicKeySize {
-		return nil, fmt.Errorf("%s: not a %s public key (%d hex digits expected)", path, what, 2*ed25519.PublicKeySize)
+	raw, err := DecodePublicKey(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a %s public key: %w", path, what, err)
 	}
-	return ed25519.PublicKey(raw), nil
+	return raw, nil
+}
+
+// DecodePublicKey decodes an Ed25519 public key written as one line of
+// base64 (every key of the project) or of hex (machine keys before).
+func DecodePublicKey(data []byte) (ed25519.PublicKey, error) {
+	s := string(bytes.TrimSpace(data))
+	if raw, err := base64.StdEncoding.Strict().DecodeString(s); err == nil && len(raw) == ed25519.PublicKeySize {
+		return ed25519.PublicKey(raw), nil
+	}
+	if raw, err := hex.DecodeString(s); err == nil && len(raw) == ed25519.PublicKeySize {
+		return ed25519.PublicKey(raw), nil
+	}
+	return nil, fmt.Errorf("want one line of base64 (or %d hex digits) holding %d bytes", 2*ed25519.PublicKeySize, ed25519.PublicKeySize)
 }

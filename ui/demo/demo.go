@@ -190,6 +190,9 @@ func (c *Cabinet) Service(ev machine.Event) {
 	case machine.ServiceAction:
 		e.At = c.now
 		ev = e
+	case machine.HandpayPaid:
+		e.At = c.now
+		ev = e
 	}
 	c.step(ev)
 }

@@ -18,7 +18,7 @@ type Cabinet interface {
 	Switch(name string) bool // current position, for the legend
 	InsertBill(cents int64)
 	// Service carries the on-screen service Keypad's machine.PINEntry and
-	// machine.ServiceAction.
+	// machine.ServiceAction, and the attendant's machine.HandpayPaid.
 	Service(ev machine.Event)
 }
 

@@ -109,7 +109,7 @@ func TestCatalogueHasEveryState(t *testing.T) {
 // the Portuguese differs from the English where it should be translated.
 func TestCatalogueConsistent(t *testing.T) {
 	verbRe := regexp.MustCompile(`%(\[\d+\])?s`)
-	for _, k := range keys() {
+	for _, k := range Keys() {
 		pt, en := texts[k][0], texts[k][1]
 		if pt == "" || en == "" {
 			t.Errorf("%s: empty text (pt %q, en %q)", k, pt, en)

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/openegm/cabinet/machine"
@@ -68,19 +70,22 @@ func PaytablePages(pt *reels.Certified, v machine.View, lang string) []Page {
 		if v.MaxLevel > 0 && l > v.MaxLevel {
 			break // a level the machine does not offer (no jackpot system)
 		}
-		add(&p1, ItemText, t("pt_bet_level", num(c), num(pt.Bet(l))))
+		add(&p1, ItemText, Tn(lang, "pt_bet_level", c, num(c), num(pt.Bet(l))))
 	}
 	if v.BetCredits > 0 {
-		add(&p1, ItemHeading, t("pt_bet_now", num(v.CreditsLine), num(v.BetCredits), Euro(lang, v.BetCents)))
+		add(&p1, ItemHeading, Tn(lang, "pt_bet_now", v.CreditsLine, num(v.CreditsLine), num(v.BetCredits), Euro(lang, v.BetCents)))
 	}
 
 	// 2. Line pays, every combination with its symbols.
 	p2 := Page{Title: t("pt_title_lines")}
 	add(&p2, ItemHeading, t("pt_lines_head"))
 	for _, lp := range pt.LinePays {
-		text := t("pt_pay", Itoa(lp.Count), name(lp.Symbol), num(lp.Pays))
+		// In euros at the current bet: the table's credits per credit
+		// bet, times the credits bet per line, at the denomination.
+		cents := Euro(lang, lp.Pays*v.CreditsLine*v.Denom)
+		text := t("pt_pay", Itoa(lp.Count), name(lp.Symbol), num(lp.Pays), cents)
 		if lp.Progressive > 0 {
-			text = t("pt_pay_jackpot", Itoa(lp.Count), name(lp.Symbol), num(lp.Pays), Itoa(lp.Progressive))
+			text = t("pt_pay_jackpot", Itoa(lp.Count), name(lp.Symbol), num(lp.Pays), Itoa(lp.Progressive), cents)
 		}
 		p2.Items = append(p2.Items, Item{Kind: ItemPay, Text: text, Symbols: ids(lp.Symbol, lp.Count)})
 	}
@@ -112,7 +117,7 @@ func PaytablePages(pt *reels.Certified, v machine.View, lang string) []Page {
 			next = pt.ScatterPays[i+1].Count
 		}
 		p3.Items = append(p3.Items, Item{Kind: ItemPay, Symbols: ids(sp.Symbol, sp.Count),
-			Text: t("pt_scatter_pay", countRange(lang, sp.Count, next), name(sp.Symbol), num(sp.Pays))})
+			Text: t("pt_scatter_pay", countRange(lang, sp.Count, next), name(sp.Symbol), num(sp.Pays), Euro(lang, sp.Pays*v.BetCents))})
 	}
 	if f := pt.Free; f != nil {
 		add(&p3, ItemHeading, t("pt_free_head", name(f.Symbol)))
@@ -161,7 +166,13 @@ func PaytablePages(pt *reels.Certified, v machine.View, lang string) []Page {
 		if l >= len(pt.CreditsPerLine) || v.MaxLevel > 0 && l > v.MaxLevel {
 			break
 		}
-		add(&p5, ItemText, t("pt_rtp_level", num(pt.CreditsPerLine[l]), Percent(lang, r)))
+		c := pt.CreditsPerLine[l]
+		if ppm := jackpotRate(pt, v, l); ppm > 0 {
+			total := new(big.Rat).Add(r, big.NewRat(ppm, 1_000_000))
+			add(&p5, ItemText, Tn(lang, "pt_rtp_total", c, num(c), Percent(lang, r), Percent(lang, total)))
+			continue
+		}
+		add(&p5, ItemText, Tn(lang, "pt_rtp_level", c, num(c), Percent(lang, r)))
 	}
 	// The cabinet's jackpot, when it has levels, before the paylines.
 	pages := []Page{p1, p2, p3}
@@ -169,12 +180,30 @@ func PaytablePages(pt *reels.Certified, v machine.View, lang string) []Page {
 	return append(pages, p4, p5)
 }
 
+// jackpotRate is the share of a bet at level that feeds the machine's own
+// jackpot levels, in parts per million: every mystery level, and at the
+// top bet the levels a paytable combination wins (what the machine feeds).
+// A linked level's rate is the link controller's, not known here.
+func jackpotRate(pt *reels.Certified, v machine.View, level int) int64 {
+	var ppm int64
+	for _, j := range v.Jackpots {
+		if j.Linked {
+			continue
+		}
+		named := slices.ContainsFunc(pt.LinePays, func(lp reels.Pay) bool { return lp.Progressive == j.Level })
+		if j.Mystery || (level == pt.TopLevel() && named) {
+			ppm += j.RatePPM
+		}
+	}
+	return ppm
+}
+
 // countRange describes the counts an entry covers: exactly n when the next
 // entry is n+1, "n–m" up to the next, "n+" for the last.
 func countRange(lang string, n, next int) string {
 	switch {
 	case next == 0:
-		return Itoa(n) + "+"
+		return T(lang, "count_or_more", Itoa(n))
 	case next == n+1:
 		return Itoa(n)
 	}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math/big"
 	"strings"
 	"testing"
 
@@ -65,12 +66,12 @@ func TestPaytablePagesListEveryPay(t *testing.T) {
 			return pt.Symbols[sym].Name.PT
 		}
 		for _, lp := range pt.LinePays {
-			if !findPay(pages, pt.Symbols[lp.Symbol].ID, lp.Count, Itoa(lp.Count)+"×", name(lp.Symbol), Credits(lang, lp.Pays)) {
+			if !findPay(pages, pt.Symbols[lp.Symbol].ID, lp.Count, Itoa(lp.Count)+" ×", name(lp.Symbol), Credits(lang, lp.Pays), Euro(lang, lp.Pays*v.CreditsLine*v.Denom)) {
 				t.Errorf("%s: line pay %d× %s = %d is not listed", lang, lp.Count, pt.Symbols[lp.Symbol].ID, lp.Pays)
 			}
 		}
 		for _, sp := range pt.ScatterPays {
-			if !findPay(pages, pt.Symbols[sp.Symbol].ID, sp.Count, Itoa(sp.Count), name(sp.Symbol), Credits(lang, sp.Pays)+" ×") {
+			if !findPay(pages, pt.Symbols[sp.Symbol].ID, sp.Count, Itoa(sp.Count), name(sp.Symbol), Credits(lang, sp.Pays)+" ×", Euro(lang, sp.Pays*v.BetCents)) {
 				t.Errorf("%s: scatter pay %d× %s = %d is not listed", lang, sp.Count, pt.Symbols[sp.Symbol].ID, sp.Pays)
 			}
 		}
@@ -133,9 +134,38 @@ func TestCountRange(t *testing.T) {
 	for _, c := range []struct {
 		n, next int
 		want    string
-	}{{3, 4, "3"}, {3, 5, "3–4"}, {5, 0, "5+"}} {
+	}{{3, 4, "3"}, {3, 5, "3–4"}, {5, 0, "5 ou mais"}} {
 		if got := countRange("pt", c.n, c.next); got != c.want {
 			t.Errorf("countRange(%d, %d) = %q, want %q", c.n, c.next, got, c.want)
+		}
+	}
+}
+
+// Texts about one thing say it in the singular, and nothing says
+// "crédito(s)"; with the machine's own jackpot the return to player is
+// also given with the jackpot contributions (regulation rule 10).
+func TestPaytablePlural(t *testing.T) {
+	pt := defaultPaytable(t)
+	v := sampleView()
+	v.Level, v.CreditsLine, v.BetCredits, v.BetCents = 0, 1, 20, 100
+	v.Jackpots = []machine.JackpotView{{Level: 1, Cents: 100_00, Mystery: true, RatePPM: 10_000}}
+	for _, lang := range Langs {
+		all := ""
+		for _, p := range PaytablePages(pt, v, lang) {
+			all += PageText(p)
+		}
+		for _, bad := range []string{"(s)", "1 créditos", "1 credits", "+×", "+ ×"} {
+			if strings.Contains(all, bad) {
+				t.Errorf("%s: the pages say %q:\n%s", lang, bad, all)
+			}
+		}
+		one := map[string]string{"pt": "1 crédito por linha", "en": "1 credit per line"}[lang]
+		if !strings.Contains(all, one) {
+			t.Errorf("%s: no %q", lang, one)
+		}
+		total := new(big.Rat).Add(pt.RTP[0], big.NewRat(10_000, 1_000_000))
+		if !strings.Contains(all, Percent(lang, pt.RTP[0])) || !strings.Contains(all, Percent(lang, total)) {
+			t.Errorf("%s: the RTP with the jackpot's 1 %% (%s) is not shown next to the base %s", lang, Percent(lang, total), Percent(lang, pt.RTP[0]))
 		}
 	}
 }

@@ -3,9 +3,9 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
-	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/reels"
@@ -23,7 +23,11 @@ type Screen struct {
 	Simulator bool // the keyboard stands in for the key, the doors and the bill validator
 
 	Tick int // updates so far (60 a second)
+	// V is the view presented (see present): the machine's view, with the
+	// outcome of a spin held back until its reels land. Live is the
+	// machine's view as it came.
 	V    machine.View
+	Live machine.View
 	PT   *reels.Certified
 	Lang string // "pt" or "en", from the view
 
@@ -33,7 +37,8 @@ type Screen struct {
 	WinCount     winCount
 	heldCredits  int64 // the credit meter as it was when the reels started
 	heldCents    int64
-	ShownDone    int // tick the reels finished (the win presentation starts)
+	held         machine.View // the view presented before the spin on screen
+	ShownDone    int          // tick the reels finished (the win presentation starts)
 	lastActivity int
 	lastCredits  int64
 
@@ -47,12 +52,16 @@ type Screen struct {
 	padClosed bool // the login keypad was cancelled while the key stays on
 	Scroll    int  // first row shown of a list page
 	RecallSel int
-	outputs   map[string]bool // I/O test: the level last asked for each output
+	// RecallSpin is the spin of the selected game on show: 0 the base
+	// spin, k its k-th free game.
+	RecallSpin int
+	Confirm    *PendingSetting // a change of money waiting for its confirmation
+	outputs    map[string]bool // I/O test: the level last asked for each output
 }
 
 // NewScreen starts the screens of a cabinet.
 func NewScreen(c Cabinet, simulator bool) *Screen {
-	return &Screen{C: c, Simulator: simulator, Pad: Keypad{Role: machine.RoleTechnician}}
+	return &Screen{C: c, Simulator: simulator}
 }
 
 // Update is one tick: it reads the cabinet and advances the animations.
@@ -72,18 +81,31 @@ type pagesKey struct {
 	jp    string // the jackpot levels' rules (jackpotRules)
 }
 
-// Keypad is the on-screen service Keypad: a login (role and PIN) or a new PIN.
+// Keypad is the on-screen service Keypad: a login (role and PIN) or a new
+// PIN, typed twice. Mode "set_pin_again" asks for the new PIN a second
+// time; "set_pin_wait" waits for the machine's answer to it.
 type Keypad struct {
-	Mode   string // "", "login", "set_pin"
-	Role   string
+	Mode   string // "", "login", "set_pin", "set_pin_again", "set_pin_wait"
+	Role   string // login: the role chosen (none until the user picks one)
 	Digits string
+	First  string // set_pin_again: the PIN typed first
+	// Note is the pad's own word (a catalogue key): no role chosen, the
+	// two PINs differ.
+	Note string
+	// sentAt is the At of the service message on screen when the new PIN
+	// was sent: the machine's answer is a message said after it.
+	sentAt int64
 }
+
+// SettingPIN says whether the keypad is asking for a new PIN.
+func (k Keypad) SettingPIN() bool { return strings.HasPrefix(k.Mode, "set_pin") }
 
 // Observe takes a new view: it starts the reels when a new committed spin is
 // shown, and keeps the meters the player sees in step with them.
 func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 	prevWin := g.ShownWin() // with the view before this one
-	g.V, g.PT = v, pt
+	prev := g.V
+	g.Live, g.V, g.PT = v, v, pt
 	g.Lang = v.Lang
 	if g.Lang != "en" {
 		g.Lang = "pt"
@@ -99,6 +121,10 @@ func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 			g.Anim = NewReelAnim(g.Tick, v, pt)
 			g.WinCount = winCount{from: from, start: g.Anim.DoneAt()}
 			g.heldCredits, g.heldCents = v.Credits, v.CreditsCents
+			g.held = prev
+			if first {
+				g.held = machine.View{}
+			}
 			g.Help = false
 			g.activity()
 		} else {
@@ -106,6 +132,7 @@ func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 			g.WinCount = winCount{from: v.GameWinCents, start: g.Tick}
 		}
 	}
+	g.V = g.present(v)
 	if g.Anim != nil && g.Anim.Done(g.Tick) && g.ShownDone < g.Anim.DoneAt() {
 		g.ShownDone = g.Anim.DoneAt()
 		g.activity()
@@ -116,23 +143,36 @@ func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 	}
 	if v.Mode == "service" {
 		g.Help = false
-		if v.Service != nil && v.Service.MustChangePIN {
-			if g.Pad.Mode != "set_pin" {
-				g.Pad = Keypad{Mode: "set_pin", Role: g.Pad.Role}
-			}
+		if g.Pad.Mode == "set_pin_wait" {
+			g.pinAnswer(v)
+		}
+		if v.Service != nil && v.Service.MustChangePIN && !g.Pad.SettingPIN() {
+			g.Pad = Keypad{Mode: "set_pin"}
 		} else if g.Pad.Mode == "login" {
-			g.Pad.Mode, g.Pad.Digits = "", ""
+			g.Pad = Keypad{}
 		}
 	} else {
-		if g.Pad.Mode == "set_pin" {
-			g.Pad.Mode, g.Pad.Digits = "", ""
+		if g.Pad.SettingPIN() {
+			g.Pad = Keypad{}
+		}
+		if g.C.Switch(SwitchKey) && v.HandpayConfirm {
+			// The key is on for a handpay: the attendant confirms the
+			// amount paid, no PIN.
+			if g.Pad.Mode != "handpay" {
+				g.Pad = Keypad{Mode: "handpay"}
+			}
+		} else if g.Pad.Mode == "handpay" {
+			// Paid (or the key went off): the PIN pad waits for the next
+			// turn of the key.
+			g.Pad, g.padClosed = Keypad{}, g.C.Switch(SwitchKey)
 		}
 		if g.C.Switch(SwitchKey) {
 			if g.Pad.Mode == "" && !g.padClosed {
-				g.Pad.Mode = "login"
+				// No role chosen: a PIN is never tried as another role's.
+				g.Pad = Keypad{Mode: "login"}
 			}
 		} else {
-			g.Pad.Mode, g.Pad.Digits, g.padClosed = "", "", false
+			g.Pad, g.padClosed = Keypad{}, false
 		}
 	}
 }
@@ -165,12 +205,19 @@ func (g *Screen) ShownWin() int64 {
 }
 
 // ShownCredits is the credit meter now: held while the reels turn, so the
-// outcome is not told before the reels show it.
+// outcome is not told before the reels show it, then counting up with the
+// win meter to the machine's figure (it only interpolates what it shows).
 func (g *Screen) ShownCredits() (credits, cents int64) {
 	if g.Spinning() {
 		return g.heldCredits, g.heldCents
 	}
-	return g.V.Credits, g.V.CreditsCents
+	v := g.V
+	owed := min(v.CreditedCents, v.GameWinCents-g.ShownWin())
+	if owed <= 0 || owed > v.CreditsCents || v.Denom <= 0 {
+		return v.Credits, v.CreditsCents
+	}
+	cents = v.CreditsCents - owed
+	return cents / v.Denom, cents
 }
 
 // Attract says whether the attract screen is up.
@@ -228,6 +275,7 @@ func (g *Screen) PageBy(d int) {
 	case g.V.Mode == "service" && g.V.Service != nil:
 		if g.V.Service.Page == "recall" {
 			g.RecallSel = min(max(g.RecallSel+d, 0), max(len(g.V.Service.Recall)-1, 0))
+			g.RecallSpin = 0
 		} else {
 			g.Scroll = max(g.Scroll+d*ListRows, 0)
 		}
@@ -248,27 +296,50 @@ func (g *Screen) padBack() {
 
 func (g *Screen) padOK() {
 	pin := g.Pad.Digits
-	g.Pad.Digits = ""
+	g.Pad.Digits, g.Pad.Note = "", ""
 	switch g.Pad.Mode {
 	case "login":
+		if g.Pad.Role == "" {
+			g.Pad.Note = "pad_choose_role"
+			return
+		}
 		g.service(machine.PINEntry{At: time.Now(), Role: g.Pad.Role, PIN: pin})
 	case "set_pin":
+		g.Pad.Mode, g.Pad.First = "set_pin_again", pin
+	case "set_pin_again":
+		if pin != g.Pad.First {
+			g.Pad = Keypad{Mode: "set_pin", Note: "pad_pin_mismatch"}
+			return
+		}
+		g.Pad.Mode, g.Pad.First, g.Pad.sentAt = "set_pin_wait", "", g.V.ServiceMessage.At
 		g.service(machine.ServiceAction{At: time.Now(), Action: machine.SvcSetPIN, Value: pin})
-		// Closed; if the machine still wants a new PIN (this one was too
-		// weak), Observe opens it again with the machine's reason.
-		g.Pad.Mode = ""
+	}
+}
+
+// pinAnswer closes the new-PIN keypad when the machine has taken the PIN
+// ("PIN alterado" is its message), or asks again when it refused it (with
+// its reason). Until the machine answers the keypad waits: a view from
+// before the answer must not open it again.
+func (g *Screen) pinAnswer(v machine.View) {
+	m := v.ServiceMessage
+	switch {
+	case m.At == g.Pad.sentAt || m.Key == "":
+	case m.Key == "msg_pin_changed":
+		g.Pad = Keypad{}
+	default:
+		g.Pad = Keypad{Mode: "set_pin"}
 	}
 }
 
 func (g *Screen) padCancel() {
 	switch g.Pad.Mode {
-	case "login":
+	case "login", "handpay":
 		g.Pad.Mode, g.Pad.Digits, g.padClosed = "", "", true
-	case "set_pin":
+	case "set_pin", "set_pin_again", "set_pin_wait":
 		if g.V.Service != nil && g.V.Service.MustChangePIN {
 			g.service(machine.ServiceAction{At: time.Now(), Action: machine.SvcLogout})
 		}
-		g.Pad.Mode, g.Pad.Digits = "", ""
+		g.Pad = Keypad{}
 	}
 }
 
@@ -323,7 +394,8 @@ func (g *Screen) Buttons() []Button {
 func (g *Screen) T(key string, args ...string) string { return T(g.Lang, key, args...) }
 
 func (g *Screen) PlayerButtons() []Button {
-	playable := !Lockout(g.V.Mode) && g.V.Mode != "starting"
+	// During a spin only the spin button (to stop the reels) is lit.
+	playable := !Lockout(g.V.Mode) && g.V.Mode != "starting" && g.V.Mode != "spinning" && !g.Spinning()
 	y, h := 634.0, 76.0
 	return []Button{
 		{ID: machine.BtnHelp, Label: g.T("btn_help"), R: Rect{20, y, 150, h}, Enabled: true, Act: (*Screen).toggleHelp},
@@ -354,12 +426,38 @@ func (g *Screen) HelpButtons() []Button {
 	}
 }
 
-// The Keypad panel.
-var RectPad = Rect{390, 70, 500, 560}
+// The Keypad panel, the PIN's box and the line for the pad's messages
+// (between the box and the keys).
+var (
+	RectPad        = Rect{390, 70, 500, 560}
+	RectPadPIN     = Rect{RectPad.X + 95, RectPad.Y + 120, 310, 50}
+	RectPadMessage = Rect{RectPad.X + 20, RectPad.Y + 170, RectPad.W - 40, 24}
+)
+
+// PadMessage is the keypad's line: its own note, or the machine's answer
+// to a PIN ("" for none).
+func (g *Screen) PadMessage() string {
+	if g.Pad.Note != "" {
+		return g.T(g.Pad.Note)
+	}
+	if k := g.V.ServiceMessage.Key; slices.Contains(PadMessages, k) {
+		return MessageText(g.Lang, k, g.V.ServiceMessage.Args)
+	}
+	return ""
+}
 
 func (g *Screen) KeypadButtons() []Button {
 	var bs []Button
 	p := RectPad
+	if g.Pad.Mode == "handpay" {
+		cents := g.V.Handpay
+		return []Button{
+			{ID: "handpay:paid", Label: g.T("handpay_paid_btn", Euro(g.Lang, cents)), R: Rect{p.X + 40, p.Y + 330, p.W - 80, 80}, Enabled: true, Style: StyleHot,
+				Act: func(g *Screen) { g.service(machine.HandpayPaid{At: time.Now(), Cents: cents}) }},
+			{ID: "pad:cancel", Label: g.T("svc_cancel"), R: Rect{p.X + 150, p.Y + p.H - 60, 200, 46}, Enabled: true,
+				Act: (*Screen).padCancel},
+		}
+	}
 	y := p.Y + 120
 	if g.Pad.Mode == "login" {
 		for i, role := range []string{machine.RoleTechnician, machine.RoleOperator, machine.RoleInspector} {
@@ -371,12 +469,12 @@ func (g *Screen) KeypadButtons() []Button {
 				Enabled: true, Style: style, Act: func(g *Screen) { g.Pad.Role = role }})
 		}
 	}
-	labels := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", g.T("svc_ok")}
+	labels := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "←", "0", g.T("svc_ok")}
 	for i, l := range labels {
-		r := Rect{p.X + 95 + float64(i%3)*107, y + 80 + float64(i/3)*72, 97, 62}
+		r := Rect{p.X + 95 + float64(i%3)*107, y + 76 + float64(i/3)*66, 97, 58}
 		b := Button{ID: "pad:" + l, Label: l, R: r, Enabled: true}
 		switch {
-		case l == "⌫":
+		case l == "←":
 			b.ID, b.Act = "pad:back", (*Screen).padBack
 		case i == 11:
 			b.ID, b.Style, b.Act = "pad:ok", StyleHot, (*Screen).padOK
@@ -487,10 +585,13 @@ func (g *Screen) LockoutLines() (head string, lines []string) {
 // ticket being printed, or what the mode says.
 func (g *Screen) MessageText() string {
 	v := g.V
+	item, winShown := g.WinItemNow()
 	switch {
 	case v.Printing != "":
-		return g.T("lock_printing", v.Printing)
-	case v.Message.Key != "" && !g.Spinning():
+		return g.T("lock_printing", v.Printing, Euro(g.Lang, v.PrintingCents))
+	case winShown && !Lockout(v.Mode) && (v.Message.Key == "" || v.Message.Key == "msg_win"):
+		return item.Text
+	case v.Message.Key != "" && (!g.Spinning() || strings.HasPrefix(v.Message.Key, "refused_")):
 		return MessageText(g.Lang, v.Message.Key, v.Message.Args)
 	case g.Spinning() || v.Mode == "spinning":
 		return g.T("mode_spinning")
@@ -521,11 +622,7 @@ func (g *Screen) TabPages() []string {
 	return slices.DeleteFunc(slices.Clone(ServicePages), func(p string) bool { return p == "io" })
 }
 
-const ListRows = 15 // rows of a list page
-
-// denominations offered on the settings page (the machine decides which it
-// accepts and says why it refuses one).
-var denominations = []int64{1, 2, 5, 10, 20, 50, 100}
+const ListRows = 14 // rows of a list page (its footer below them)
 
 func (g *Screen) Svc() *machine.ServiceView {
 	if g.V.Service == nil {
@@ -551,7 +648,7 @@ func (g *Screen) ServiceButtons() []Button {
 		}
 		bs = append(bs, Button{ID: "page:" + p, Label: g.T("page_" + p), R: Rect{RectSvcContent.X + float64(i)*step, 64, step - 8, 44}, Enabled: true, Style: style,
 			Act: func(g *Screen) {
-				g.Scroll, g.RecallSel = 0, 0
+				g.Scroll, g.RecallSel, g.Confirm = 0, 0, nil
 				g.service(machine.ServiceAction{At: time.Now(), Action: machine.SvcPage, Value: p})
 			}})
 	}
@@ -560,7 +657,7 @@ func (g *Screen) ServiceButtons() []Button {
 		Button{ID: "svc:logout", Label: g.T("svc_logout"), R: Rect{20, y, 170, h}, Enabled: true,
 			Act: func(g *Screen) { g.service(machine.ServiceAction{At: time.Now(), Action: machine.SvcLogout}) }},
 		Button{ID: "svc:set_pin", Label: g.T("svc_set_pin"), R: Rect{200, y, 190, h}, Enabled: true,
-			Act: func(g *Screen) { g.Pad = Keypad{Mode: "set_pin", Role: g.Pad.Role} }},
+			Act: func(g *Screen) { g.Pad = Keypad{Mode: "set_pin"} }},
 	)
 	if s.Role == machine.RoleTechnician {
 		bs = append(bs, Button{ID: "svc:ram_clear", Label: g.T("svc_ram_clear"), R: Rect{400, y, 200, h}, Enabled: true,
@@ -583,7 +680,17 @@ func (g *Screen) ServiceButtons() []Button {
 		for i := range min(len(s.Recall)-g.RecallTop(), ListRows) {
 			k := g.RecallTop() + i
 			bs = append(bs, Button{ID: fmt.Sprintf("recall:%d", k), R: Rect{RectSvcContent.X, RectSvcContent.Y + 30 + float64(i)*28, 420, 28},
-				Enabled: true, Act: func(g *Screen) { g.RecallSel = k }})
+				Enabled: true, Act: func(g *Screen) { g.RecallSel, g.RecallSpin = k, 0 }})
+		}
+		if g.RecallSel < len(s.Recall) {
+			if n := len(s.Recall[g.RecallSel].Spins); n > 1 {
+				spin := func(d int) func(g *Screen) {
+					return func(g *Screen) { g.RecallSpin = min(max(g.RecallSpin+d, 0), n-1) }
+				}
+				bs = append(bs,
+					Button{ID: "recall:spin_prev", Label: "◄", R: RectRecallSpinPrev, Enabled: g.RecallSpin > 0, Act: spin(-1)},
+					Button{ID: "recall:spin_next", Label: "►", R: RectRecallSpinNext, Enabled: g.RecallSpin < n-1, Act: spin(1)})
+			}
 		}
 	case "settings":
 		if g.CanChange() {
@@ -606,42 +713,15 @@ func (g *Screen) ServiceButtons() []Button {
 	return bs
 }
 
-func (g *Screen) RecallTop() int { return g.RecallSel / ListRows * ListRows }
+// The recall page: the window of the spin on show, and under it the
+// buttons to the game's previous and next spin (its free games).
+var (
+	RectRecallWindow   = Rect{RectSvcContent.X + 450, RectSvcContent.Y + 42, 420, 240}
+	RectRecallSpinPrev = Rect{RectRecallWindow.X, RectRecallWindow.Y + RectRecallWindow.H + 10, 60, 36}
+	RectRecallSpinNext = Rect{RectRecallWindow.X + RectRecallWindow.W - 60, RectRecallWindow.Y + RectRecallWindow.H + 10, 60, 36}
+)
 
-func (g *Screen) SettingsButtons() []Button {
-	s := g.Svc()
-	var bs []Button
-	config := func(key, value string) func(g *Screen) {
-		return func(g *Screen) {
-			g.service(machine.ServiceAction{At: time.Now(), Action: machine.SvcConfig, Key: key, Value: value})
-		}
-	}
-	sel := func(key, value string) int {
-		if s.Settings[key] == value {
-			return StyleSelected
-		}
-		return StyleNormal
-	}
-	x0, y := RectSvcContent.X+320, RectSvcContent.Y+24
-	for i, l := range Langs {
-		bs = append(bs, Button{ID: "set:language:" + l, Label: l, R: Rect{x0 + float64(i)*110, y, 100, 44}, Enabled: true,
-			Style: sel("language", l), Act: config("language", l)})
-	}
-	y += 64
-	for i, d := range denominations {
-		v := fmt.Sprint(d)
-		bs = append(bs, Button{ID: "set:denom:" + v, Label: Euro(g.Lang, d), R: Rect{x0 + float64(i)*120, y, 110, 44}, Enabled: true,
-			Style: sel("denom", v), Act: config("denom", v)})
-	}
-	if g.Svc().Role == machine.RoleTechnician {
-		y += 64
-		for i, id := range assets.Paytables() {
-			bs = append(bs, Button{ID: "set:paytable:" + id, Label: id, R: Rect{x0 + float64(i)*200, y, 190, 44}, Enabled: true,
-				Style: sel("paytable", id), Act: config("paytable", id)})
-		}
-	}
-	return bs
-}
+func (g *Screen) RecallTop() int { return g.RecallSel / ListRows * ListRows }
 
 // MeterValue formats a meter: amounts in euros with their credits at the
 // denomination, counts as numbers.
@@ -651,13 +731,13 @@ func (g *Screen) MeterValue(m machine.MeterLine) string {
 	}
 	s := Euro(g.Lang, m.Value)
 	if d := g.V.Denom; d > 0 && m.Value%d == 0 {
-		s = g.T("credits_n", Credits(g.Lang, m.Value/d)) + "   " + s
+		s = Tn(g.Lang, "credits_n", m.Value/d, Credits(g.Lang, m.Value/d)) + "   " + s
 	}
 	return s
 }
 
 // PadMessages are the machine's answers shown on the Keypad.
-var PadMessages = []string{"refused_wrong_pin", "refused_pin_locked", "refused_weak_pin", "refused_change_default_pin"}
+var PadMessages = []string{"refused_wrong_pin", "refused_pin_locked", "refused_weak_pin", "refused_change_default_pin", "refused_no_rng", "refused_key_off", "refused_unknown_role", "refused_handpay_amount", "refused_no_handpay"}
 
 // Key names the screens understand (the ui maps the keyboard onto them).
 const (

@@ -35,6 +35,8 @@ func (f *fakeCabinet) Service(ev machine.Event) {
 		f.calls = append(f.calls, "pin "+e.Role+" "+e.PIN)
 	case machine.ServiceAction:
 		f.calls = append(f.calls, "service "+e.Action+" "+e.Key+" "+e.Value)
+	case machine.HandpayPaid:
+		f.calls = append(f.calls, fmt.Sprint("handpay ", e.Cents))
 	}
 }
 
@@ -262,6 +264,7 @@ func TestServiceKeypadAndMenu(t *testing.T) {
 	c.view.Service.Page, c.view.Service.RAMClearArmed = "settings", true
 	s.Update()
 	clickOn(t, s, "set:denom:10")
+	clickOn(t, s, "set:confirm")
 	clickOn(t, s, "set:language:en")
 	clickOn(t, s, "svc:ram_confirm")
 	want = []string{"service config denom 10", "service config language en", "service ram_clear_confirm  technician request"}
@@ -282,11 +285,113 @@ func TestServiceKeypadAndMenu(t *testing.T) {
 	if s.Pad.Mode != "set_pin" {
 		t.Fatalf("must change PIN: keypad %q", s.Pad.Mode)
 	}
-	for _, d := range "314159" {
-		s.Key(string(d))
+	for range 2 {
+		for _, d := range "314159" {
+			s.Key(string(d))
+		}
+		s.Key(KeyEnter)
 	}
-	s.Key(KeyEnter)
 	if got := c.take(); !slices.Equal(got, []string{"service set_pin  314159"}) {
 		t.Errorf("new PIN sent %v", got)
+	}
+}
+
+// A new PIN is typed twice; two different ones are refused on the pad.
+// Once sent, the pad waits for the machine: a view from before its answer
+// does not open it again; "PIN alterado" closes it, a refusal asks again.
+func TestNewPINAskedTwice(t *testing.T) {
+	v := sampleView()
+	v.Mode = "service"
+	v.Service = &machine.ServiceView{Role: machine.RoleTechnician, Who: "t", Page: "meters", MustChangePIN: true}
+	s, c := newTestScreen(t, v)
+	typePIN := func(pin string) {
+		for _, d := range pin {
+			clickOn(t, s, "pad:"+string(d))
+		}
+		clickOn(t, s, "pad:ok")
+	}
+	if s.Pad.Mode != "set_pin" {
+		t.Fatalf("keypad %q", s.Pad.Mode)
+	}
+	typePIN("582947")
+	typePIN("582948")
+	if got := c.take(); len(got) != 0 || s.Pad.Mode != "set_pin" || s.PadMessage() != T("pt", "pad_pin_mismatch") {
+		t.Fatalf("two different PINs: sent %v, pad %q says %q", got, s.Pad.Mode, s.PadMessage())
+	}
+	typePIN("582947")
+	typePIN("582947")
+	if got := c.take(); !slices.Equal(got, []string{"service set_pin  582947"}) {
+		t.Fatalf("sent %v", got)
+	}
+	s.Update() // the machine has not answered yet: the view still wants a PIN
+	if s.Pad.Mode != "set_pin_wait" {
+		t.Fatalf("before the machine's answer the pad is %q", s.Pad.Mode)
+	}
+	c.view.Service.MustChangePIN = false
+	c.view.ServiceMessage = machine.Message{Key: "msg_pin_changed", At: 5}
+	s.Update()
+	if s.Pad.Mode != "" {
+		t.Fatalf("after PIN alterado the pad is %q", s.Pad.Mode)
+	}
+	// A PIN change asked from the menu, refused by the machine: asked again
+	// with the reason.
+	clickOn(t, s, "svc:set_pin")
+	typePIN("111111")
+	typePIN("111111")
+	c.take()
+	c.view.ServiceMessage = machine.Message{Key: "refused_weak_pin", At: 6}
+	s.Update()
+	if s.Pad.Mode != "set_pin" || s.PadMessage() != T("pt", "refused_weak_pin") {
+		t.Fatalf("after a refusal the pad is %q saying %q", s.Pad.Mode, s.PadMessage())
+	}
+}
+
+// The login pad starts with no role chosen: a PIN is never tried as the
+// role someone chose before; OK without a role says so and sends nothing.
+func TestLoginNeedsARole(t *testing.T) {
+	s, c := newTestScreen(t, sampleView())
+	c.SetSwitch(SwitchKey, true)
+	s.Update()
+	clickOn(t, s, "role:inspector")
+	clickOn(t, s, "pad:cancel")
+	c.SetSwitch(SwitchKey, false)
+	s.Update()
+	c.SetSwitch(SwitchKey, true)
+	s.Update()
+	c.take()
+	if s.Pad.Mode != "login" || s.Pad.Role != "" {
+		t.Fatalf("key on again: pad %q with role %q", s.Pad.Mode, s.Pad.Role)
+	}
+	for _, d := range "582947" {
+		clickOn(t, s, "pad:"+string(d))
+	}
+	clickOn(t, s, "pad:ok")
+	if got := c.take(); len(got) != 0 || s.PadMessage() != T("pt", "pad_choose_role") {
+		t.Fatalf("OK without a role sent %v, says %q", got, s.PadMessage())
+	}
+}
+
+// The pad's message line is clear of its keys and of the PIN's box.
+func TestPadLayout(t *testing.T) {
+	s, c := newTestScreen(t, sampleView())
+	c.SetSwitch(SwitchKey, true)
+	s.Update()
+	overlap := func(a, b Rect) bool { return a.X < b.X+b.W && b.X < a.X+a.W && a.Y < b.Y+b.H && b.Y < a.Y+a.H }
+	bs := s.KeypadButtons()
+	for i, b := range bs {
+		if overlap(b.R, RectPadMessage) || overlap(b.R, RectPadPIN) {
+			t.Errorf("key %s overlaps the pad's message or PIN box", b.ID)
+		}
+		for _, o := range bs[i+1:] {
+			if overlap(b.R, o.R) {
+				t.Errorf("keys %s and %s overlap", b.ID, o.ID)
+			}
+		}
+		if b.R.Y+b.R.H > RectPad.Y+RectPad.H {
+			t.Errorf("key %s leaves the pad", b.ID)
+		}
+	}
+	if overlap(RectPadMessage, RectPadPIN) {
+		t.Error("the pad's message overlaps the PIN box")
 	}
 }

@@ -91,21 +91,14 @@ func (g *Screen) Identity() Identity {
 	if id.Actual == "" {
 		id.Actual = t("id_no_bets")
 	}
-	if s.ProgramApproval != "" {
-		id.Approval = t("id_approval", s.ProgramApproval)
+	switch a := s.ProgramApproved; {
+	case a != nil:
+		id.Approval = t("id_approved", a.Name, a.KeyID)
+	case s.ProgramApproval != "":
+		id.Approval = t("id_approval_unchecked")
 	}
 	if v := s.Verdict; v != nil {
-		switch {
-		case v.Running:
-			id.Verdict = []string{t("id_verdict_running")}
-		case v.OK:
-			id.Verdict, id.Valid = []string{t("id_verdict_ok"), v.Summary}, true
-		default:
-			id.Verdict = append([]string{t("id_verdict_bad", Itoa(len(v.Problems)))}, v.Problems...)
-		}
-		if v.Report != "" {
-			id.Verdict = append(id.Verdict, t("id_report", v.Report))
-		}
+		id.Verdict, id.Valid = g.VerdictLines(*v)
 	}
 	pt := g.PT
 	switch {
@@ -122,7 +115,7 @@ func (g *Screen) Identity() Identity {
 			row.Percent = PercentText(g.Lang, s.CertifiedRTPPct[l])
 		}
 		if pt != nil && pt.ID == s.PaytableID && l < len(pt.CreditsPerLine) {
-			row.Level = t("id_level_credits", Credits(g.Lang, pt.CreditsPerLine[l]))
+			row.Level = Tn(g.Lang, "id_level_credits", pt.CreditsPerLine[l], Credits(g.Lang, pt.CreditsPerLine[l]))
 		}
 		id.RTP = append(id.RTP, row)
 	}
@@ -235,4 +228,30 @@ func (g *Screen) setOutput(name string, on bool) {
 		v = "on"
 	}
 	g.service(machine.ServiceAction{At: time.Now(), Action: machine.SvcIOOutput, Key: name, Value: v})
+}
+
+// VerdictLines say what the ledger verification found, in the screen's
+// language: a headline that claims signatures intact only when signed
+// checkpoints were checked, what exactly was checked, the problems, and
+// where the report went.
+func (g *Screen) VerdictLines(v machine.Verdict) (lines []string, ok bool) {
+	t := g.T
+	last := v.LastHash
+	if len(last) > 16 {
+		last = last[:16] + "…"
+	}
+	switch {
+	case v.Running:
+		lines = []string{t("id_verdict_running")}
+	case v.OK && v.Checkpoints > 0:
+		lines, ok = []string{t("id_verdict_ok"), t("id_verdict_signed", Credits(g.Lang, int64(v.Records)), last, Credits(g.Lang, int64(v.Checkpoints)), v.KeyID)}, true
+	case v.OK:
+		lines, ok = []string{t("id_verdict_ok_unsigned"), t("id_verdict_unsigned", Credits(g.Lang, int64(v.Records)), last)}, true
+	default:
+		lines = append([]string{t("id_verdict_bad", Itoa(len(v.Problems)))}, v.Problems...)
+	}
+	if v.Report != "" {
+		lines = append(lines, t("id_report", v.Report))
+	}
+	return lines, ok
 }

@@ -118,7 +118,7 @@ func TestIdentityPageFromMachine(t *testing.T) {
 		if !strings.Contains(text, r.RatString()) {
 			t.Errorf("level %d: exact RTP %s missing", l+1, r.RatString())
 		}
-		if want := T("pt", "id_level_credits", Credits("pt", pt.CreditsPerLine[l])); id.RTP[l].Level != want {
+		if want := Tn("pt", "id_level_credits", pt.CreditsPerLine[l], Credits("pt", pt.CreditsPerLine[l])); id.RTP[l].Level != want {
 			t.Errorf("level %d labelled %q, want %q", l+1, id.RTP[l].Level, want)
 		}
 		if !strings.HasSuffix(id.RTP[l].Percent, " %") || !strings.Contains(id.RTP[l].Percent, ",") {
@@ -218,10 +218,12 @@ func TestIOPageOnMachine(t *testing.T) {
 	}
 	clickOn(t, s, "pad:ok")
 	s.Update()
-	for _, k := range []string{"3", "1", "4", "1", "5", "9"} {
-		clickOn(t, s, "pad:"+k)
+	for range 2 { // the new PIN, then again
+		for _, k := range []string{"3", "1", "4", "1", "5", "9"} {
+			clickOn(t, s, "pad:"+k)
+		}
+		clickOn(t, s, "pad:ok")
 	}
-	clickOn(t, s, "pad:ok")
 	s.Update()
 	if s.V.Mode != "service" || s.Svc().MustChangePIN {
 		t.Fatalf("not logged in: %s, refused %s", s.V.Mode, d.Refused)
@@ -305,13 +307,36 @@ func TestIdentityPageVerdictAndButtons(t *testing.T) {
 		v := identityView()
 		v.Lang = lang
 		v.Service.ProgramApproval = `approved as "cabinet 2.0" in approved-programs.json, signed by key 1234`
-		v.Service.Verdict = &machine.Verdict{OK: true, Summary: "VERIFIED: 40 records", Report: "/data/reports/report-1.txt"}
+		v.Service.ProgramApproved = &machine.Approval{Name: "cabinet 2.0", List: "approved-programs.json", KeyID: "1234"}
+		v.Service.Verdict = &machine.Verdict{OK: true, Summary: "VERIFIED: 40 records", Report: "/data/reports/report-1.txt",
+			Records: 40, Checkpoints: 3, KeyID: "k9", LastHash: "0123456789abcdef0123"}
 		s, _ := newTestScreen(t, v)
 		text := s.Identity().Text()
-		for _, want := range []string{"cabinet 2.0", s.T("id_verdict_ok"), "VERIFIED: 40 records", "/data/reports/report-1.txt"} {
+		for _, want := range []string{"cabinet 2.0", s.T("id_verdict_ok"), "40", "k9", "0123456789abcdef…", "/data/reports/report-1.txt"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s: page lacks %q:\n%s", lang, want, text)
 			}
+		}
+		// Everything on the page is in the page's language: no English
+		// summary from the verifier, no English approval text.
+		if lang == "pt" {
+			for _, bad := range []string{"VERIFIED", "signed checkpoints", "approved as", "not checked", "records"} {
+				if strings.Contains(text, bad) {
+					t.Errorf("pt: the page says %q:\n%s", bad, text)
+				}
+			}
+		}
+		// Without signed checkpoints the headline does not claim
+		// signatures intact.
+		v.Service.Verdict = &machine.Verdict{OK: true, Records: 5, LastHash: "ab"}
+		s, _ = newTestScreen(t, v)
+		if id := s.Identity(); !id.Valid || id.Verdict[0] == s.T("id_verdict_ok") || !strings.Contains(id.Verdict[0], s.T("id_verdict_ok_unsigned")) {
+			t.Errorf("%s: unsigned verdict reads %q", lang, id.Verdict)
+		}
+		v.Service.ProgramApproved, v.Service.ProgramApproval = nil, "not checked: no approved-program list (development build)"
+		s, _ = newTestScreen(t, v)
+		if a := s.Identity().Approval; a != s.T("id_approval_unchecked") {
+			t.Errorf("%s: unchecked approval reads %q", lang, a)
 		}
 		v.Service.Verdict = &machine.Verdict{OK: false, Problems: []string{"record 12: checksum"}}
 		s, _ = newTestScreen(t, v)

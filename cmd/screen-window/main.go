@@ -1,0 +1,213 @@
+// Command screen-window is the cabinet's display window: it draws the view
+// it reads from the cabinet's control socket and sends presses, bills,
+// doors, the key and service keypad entries back through it. cmd/screen
+// starts it: linking the display library needs a display before main runs
+// (ebiten opens it in a package init), so the flags, their help and the
+// checks live in cmd/screen, which works headless.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/reels"
+	"github.com/openegm/cabinet/ui"
+)
+
+func main() {
+	control := flag.String("control", "cabinet-data/control.sock", "the cabinet's control socket")
+	fullscreen := flag.Bool("fullscreen", false, "fill the screen (a cabinet's monitor)")
+	simulator := flag.Bool("simulator", true, "keyboard and mouse stand in for the cabinet's buttons, key and doors")
+	shot := flag.String("shot", "", "write a screenshot to this PNG file after --after, then exit")
+	after := flag.Duration("after", 2*time.Second, "when to take --shot")
+	sound := flag.Bool("sound", true, "play the screens' sounds (silent without a sound device)")
+	flag.Parse()
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+
+	c, err := dial(*control)
+	if err != nil {
+		log.Error("no cabinet", "control", *control, "err", err)
+		os.Exit(1)
+	}
+	go c.refresh()
+	opts := ui.Options{Fullscreen: *fullscreen, Simulator: *simulator, Silent: !*sound}
+	if *shot != "" {
+		start := time.Now()
+		opts.Frame = func(n int, take func() *image.RGBA) bool {
+			if time.Since(start) < *after {
+				return false
+			}
+			f, err := os.Create(*shot)
+			if err == nil {
+				png.Encode(f, take())
+				f.Close()
+			}
+			return true
+		}
+	}
+	if err := ui.Run(c, opts); err != nil {
+		log.Error("screen stopped", "err", err)
+		os.Exit(1)
+	}
+}
+
+// cabinet implements ui.Cabinet over the control socket. Calls from the UI
+// never wait on the cabinet: actions are sent from their own goroutine and
+// the view is refreshed in the background.
+type cabinet struct {
+	path string
+
+	mu       sync.Mutex
+	view     machine.View
+	switches map[string]bool
+	pts      map[string]*reels.Certified
+}
+
+func dial(path string) (*cabinet, error) {
+	c := &cabinet{path: path, switches: map[string]bool{}, pts: map[string]*reels.Certified{}}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		v, err := c.state()
+		if err == nil {
+			c.view = v
+			return c, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+type reply struct {
+	OK    bool          `json:"ok"`
+	Error string        `json:"error"`
+	View  *machine.View `json:"view"`
+}
+
+// conn is one short-lived exchange: the cabinet serves each connection on
+// its own goroutine, so a slow press never delays the view.
+func (c *cabinet) send(cmd map[string]any) (reply, error) {
+	conn, err := net.DialTimeout("unix", c.path, time.Second)
+	if err != nil {
+		return reply{}, err
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	b, _ := json.Marshal(cmd)
+	if _, err := conn.Write(append(b, '\n')); err != nil {
+		return reply{}, err
+	}
+	line, err := bufio.NewReader(conn).ReadBytes('\n')
+	if err != nil {
+		return reply{}, err
+	}
+	var r reply
+	if err := json.Unmarshal(line, &r); err != nil {
+		return reply{}, err
+	}
+	if !r.OK {
+		return r, fmt.Errorf("%s", r.Error)
+	}
+	return r, nil
+}
+
+func (c *cabinet) state() (machine.View, error) {
+	r, err := c.send(map[string]any{"cmd": "state"})
+	if err != nil || r.View == nil {
+		return machine.View{}, fmt.Errorf("state: %v", err)
+	}
+	return *r.View, nil
+}
+
+// refresh keeps the view at about 60 updates a second.
+func (c *cabinet) refresh() {
+	for {
+		if v, err := c.state(); err == nil {
+			c.mu.Lock()
+			c.view = v
+			c.mu.Unlock()
+		}
+		time.Sleep(15 * time.Millisecond)
+	}
+}
+
+func (c *cabinet) View() machine.View {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.view
+}
+
+// Paytable is the embedded certified paytable the cabinet plays (the screen
+// is the same program's assets, so it shows exactly what is certified).
+func (c *cabinet) Paytable() *reels.Certified {
+	id := c.View().Paytable
+	if id == "" {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if pt, ok := c.pts[id]; ok {
+		return pt
+	}
+	pt, err := assets.LoadPaytable(id)
+	if err != nil {
+		return nil
+	}
+	c.pts[id] = pt
+	return pt
+}
+
+func (c *cabinet) async(cmd map[string]any) { go c.send(cmd) }
+
+func (c *cabinet) Press(button string) { c.async(map[string]any{"cmd": "press", "button": button}) }
+
+func (c *cabinet) SetSwitch(name string, on bool) {
+	c.mu.Lock()
+	c.switches[name] = on
+	c.mu.Unlock()
+	if door, ok := strings.CutPrefix(name, "door_"); ok {
+		c.async(map[string]any{"cmd": "door", "door": door, "open": on})
+		return
+	}
+	c.async(map[string]any{"cmd": "key", "key": name, "on": on, "who": "simulator"})
+}
+
+func (c *cabinet) Switch(name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if door, ok := strings.CutPrefix(name, "door_"); ok {
+		for _, d := range c.view.DoorsOpen {
+			if d == door {
+				return true
+			}
+		}
+		return false
+	}
+	return c.switches[name]
+}
+
+func (c *cabinet) InsertBill(cents int64) { c.async(map[string]any{"cmd": "bill", "cents": cents}) }
+
+func (c *cabinet) Service(ev machine.Event) {
+	switch e := ev.(type) {
+	case machine.PINEntry:
+		c.async(map[string]any{"cmd": "pin", "role": e.Role, "pin": e.PIN})
+	case machine.ServiceAction:
+		c.async(map[string]any{"cmd": "service", "action": e.Action, "key": e.Key, "value": e.Value})
+	case machine.HandpayPaid:
+		c.async(map[string]any{"cmd": "handpay_paid", "cents": e.Cents})
+	}
+}

@@ -1,0 +1,50 @@
+// Package names holds the Portuguese names of the ledger's terms that
+// the screens and the inspector's report both show.
+package names
+
+// MeterPT is the Portuguese name of each of the ledger's meters (meters.Defs
+// names them in English).
+var MeterPT = map[string]string{
+	"total coin in (bets)":              "total apostado (coin in)",
+	"total coin out (wins to credits)":  "total ganho para o crédito (coin out)",
+	"total jackpot (hand-paid wins)":    "prémios pagos manualmente (jackpot)",
+	"hand-paid cancelled credits":       "créditos cancelados pagos manualmente",
+	"total cancelled credits":           "total de créditos cancelados",
+	"games played":                      "jogos jogados",
+	"games won":                         "jogos ganhos",
+	"games lost":                        "jogos perdidos",
+	"total bills accepted":              "total de notas aceites",
+	"current credits":                   "crédito atual",
+	"ticket in":                         "talões recebidos",
+	"ticket out":                        "talões emitidos",
+	"electronic transfers to machine":   "transferências para a máquina",
+	"electronic transfers from machine": "transferências da máquina",
+	"machine-paid paytable win":         "prémios da tabela pagos pela máquina",
+	"machine-paid progressive win":      "jackpots pagos pela máquina",
+	"attendant-paid paytable win":       "prémios da tabela pagos manualmente",
+	"attendant-paid progressive win":    "jackpots pagos manualmente",
+	"total won":                         "total ganho",
+	"total hand paid":                   "total pago manualmente",
+	"total drop":                        "total no drop",
+	"games since power reset":           "jogos desde o arranque",
+	"games since slot door closure":     "jogos desde o fecho da porta",
+	"bills in stacker":                  "notas no cofre",
+	"value of bills in stacker":         "valor das notas no cofre",
+	"coins in":                          "moedas recebidas",
+	"hopper paid":                       "pago pelo hopper",
+	"main (slot) door openings":         "aberturas da porta principal",
+	"logic door openings":               "aberturas da porta da lógica",
+	"cashbox door openings":             "aberturas da porta do cofre",
+	"belly door openings":               "aberturas da porta inferior",
+	"drop door openings":                "aberturas da porta do drop",
+	"power resets":                      "arranques",
+	"tickets printed":                   "talões impressos",
+}
+
+// Meter is a meter's name in a language ("pt" or "en").
+func Meter(lang, en string) string {
+	if pt, ok := MeterPT[en]; ok && lang != "en" {
+		return pt
+	}
+	return en
+}

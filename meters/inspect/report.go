@@ -1,0 +1,311 @@
+package inspect
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/reels"
+)
+
+// The inspector's report: everything the ledger proves about one machine,
+// in two forms, each signed by whoever issues it (the machine key at the
+// cabinet, the inspector's key with meterread): a document people read,
+// in Portuguese (the default) or English, and the same content as JSON.
+
+// ReportFormat names the JSON report's layout.
+const ReportFormat = "openegm-ledger-report/1"
+
+// Report is the inspector's report of one machine's ledger.
+type Report struct {
+	Format    string        `json:"format"`
+	Machine   ReportMachine `json:"machine"`
+	Generated string        `json:"generated_at"` // UTC, RFC 3339
+	Verdict   Verdict       `json:"verdict"`
+	Program   ReportProgram `json:"program"`
+	Paytable  ReportTable   `json:"paytable"`
+	// ActualRTP is total won ÷ total bet from the meters, a percentage
+	// with two decimals ("" before any bet).
+	ActualRTP string           `json:"actual_rtp"`
+	Meters    []MeterRow       `json:"meters"`
+	Jackpot   []JackpotRow     `json:"jackpot"`
+	Handpays  []HandpayRow     `json:"handpays"`
+	MoneyIn   []meters.MoneyIn `json:"money_in"` // notes, tickets and transfers in
+	Tickets   []TicketRow      `json:"tickets_out"`
+	RAMClears []RAMClearRow    `json:"ram_clears"`
+	Games     []GameRow        `json:"games"`
+	Events    []meters.Event   `json:"events"`
+}
+
+// ReportMachine names the machine the report is about.
+type ReportMachine struct {
+	ID     string `json:"id"`
+	Number string `json:"number,omitempty"`
+	KeyID  string `json:"key_id"` // the machine key that signs its ledger
+}
+
+// ReportProgram is the program that last ran, as the ledger recorded it.
+type ReportProgram struct {
+	Hash string `json:"hash"` // BLAKE2b-256, hex
+	// Approval is how the program was found approved; "" when the issuer
+	// could not check it (offline, without the approved list).
+	Approval string `json:"approval"`
+}
+
+// ReportTable is the certified paytable in play.
+type ReportTable struct {
+	ID      string   `json:"id"`
+	Version string   `json:"version"`
+	Digest  string   `json:"digest"`
+	RTP     []RTPRow `json:"certified_rtp"`
+	// Problem says why the certified figures are missing (the paytable is
+	// not one this program carries, or its digest differs from the games').
+	Problem string `json:"problem,omitempty"`
+}
+
+// RTPRow is the certified return of one bet level, exact and rounded.
+type RTPRow struct {
+	Level          int    `json:"level"`
+	CreditsPerLine int64  `json:"credits_per_line"`
+	Fraction       string `json:"fraction"`
+	Percent        string `json:"percent"`
+}
+
+// HandpayRow is a handpay and its payment.
+type HandpayRow struct {
+	At      int64  `json:"at"`
+	Kind    string `json:"kind"`
+	Cents   int64  `json:"cents"`
+	Game    uint64 `json:"game,omitempty"`
+	PaidAt  int64  `json:"paid_at,omitempty"`
+	PaidBy  string `json:"paid_by,omitempty"`
+	Pending bool   `json:"pending,omitempty"`
+}
+
+// TicketRow is a ticket printed, or voided (its amount back on the credit).
+type TicketRow struct {
+	At      int64  `json:"at"`
+	Ticket  string `json:"ticket"`
+	Cents   int64  `json:"cents"`
+	Reprint bool   `json:"reprint,omitempty"`
+	Void    string `json:"void,omitempty"` // why it was voided
+}
+
+// RAMClearRow is a RAM clear with the meters just before it.
+type RAMClearRow struct {
+	At           int64      `json:"at"`
+	Who          string     `json:"who"`
+	Why          string     `json:"why"`
+	MetersBefore []MeterRow `json:"meters_before"`
+}
+
+// GameRow is a game of the history.
+type GameRow struct {
+	Game     uint64  `json:"game"`
+	At       int64   `json:"at"`
+	Paytable string  `json:"paytable"`
+	BetCents int64   `json:"bet_cents"`
+	Stops    []int   `json:"stops"`
+	Free     [][]int `json:"free_games,omitempty"` // each free game's stops
+	WinCents int64   `json:"win_cents"`
+	Ended    bool    `json:"ended"`
+	Handpay  bool    `json:"handpay,omitempty"`
+}
+
+// Issuer is what the report's issuer knows beyond the ledger.
+type Issuer struct {
+	At time.Time
+	// Approval is the program's approval as the cabinet checked it ("":
+	// not checked, as offline).
+	Approval string
+}
+
+// History is what only the whole log gives (the state keeps the last
+// games and events, for recall): every game and event, the meters before
+// each RAM clear, and every ticket printed or voided.
+type History struct {
+	Games     []meters.GameHistory
+	Events    []meters.Event
+	RAMClears []RAMClearRow
+	Tickets   []TicketRow
+}
+
+// ReadHistory folds the log of dir from its first record (a private copy:
+// the directory is not touched, no key is needed), keeping what happened
+// between from and to (zero: no bound); a game by its start.
+func ReadHistory(dir string, from, to time.Time) (*History, error) {
+	ld, err := LedgerDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	in := func(ns int64) bool {
+		t := time.Unix(0, ns)
+		return (from.IsZero() || !t.Before(from)) && (to.IsZero() || !t.After(to))
+	}
+	h := &History{}
+	// The fold turns records into games and events as the machine does
+	// (settings and service actions become events).
+	st := meters.NewState()
+	open := map[uint64]int{} // game number -> index in h.Games
+	err = meters.Records(ld, func(seq uint64, r meters.Record) error {
+		switch r := r.(type) {
+		case meters.RAMClear:
+			if in(r.At) {
+				h.RAMClears = append(h.RAMClears, RAMClearRow{At: r.At, Who: r.Who, Why: r.Why, MetersBefore: MeterRows(st)})
+			}
+		case meters.TicketPrinted:
+			if in(r.At) {
+				h.Tickets = append(h.Tickets, TicketRow{At: r.At, Ticket: r.Ticket, Cents: r.Cents, Reprint: r.Reprint})
+			}
+		case meters.TicketVoid:
+			if in(r.At) {
+				h.Tickets = append(h.Tickets, TicketRow{At: r.At, Ticket: r.Ticket, Cents: r.Cents, Void: r.Why})
+			}
+		}
+		events := len(st.Events)
+		if err := st.Apply(r); err != nil {
+			return fmt.Errorf("record %d (%s): %w", seq, r.Type(), err)
+		}
+		switch r := r.(type) {
+		case meters.GameStart:
+			if in(r.At) {
+				open[r.Game] = len(h.Games)
+				h.Games = append(h.Games, meters.GameHistory{Start: r})
+			}
+		case meters.FreeGame:
+			if i, ok := open[r.Game]; ok {
+				h.Games[i].Free = append(h.Games[i].Free, r)
+			}
+		case meters.GameEnd:
+			if i, ok := open[r.Game]; ok {
+				end := r
+				h.Games[i].End = &end
+				delete(open, r.Game)
+			}
+		}
+		// A record adds at most one event to the history; the fold trims
+		// the history to half when it doubles, so an event was added
+		// exactly when its length changed.
+		if n := len(st.Events); n != events {
+			if e := st.Events[n-1]; in(e.At) {
+				h.Events = append(h.Events, e)
+			}
+		}
+		return nil
+	})
+	return h, err
+}
+
+// BuildReport gathers the report of the ledger in dir from its state, its
+// verdict and its history.
+func BuildReport(st *meters.State, v Verdict, h *History, is Issuer) Report {
+	s := st.Settings
+	r := Report{
+		Format:    ReportFormat,
+		Machine:   ReportMachine{ID: s["machine_id"], Number: s["machine_num"], KeyID: v.KeyID},
+		Generated: is.At.UTC().Format(time.RFC3339),
+		Verdict:   v,
+		Program:   ReportProgram{Hash: s["program"], Approval: is.Approval},
+		Paytable:  paytableOf(st),
+		Meters:    MeterRows(st),
+		Jackpot:   JackpotRows(st),
+		MoneyIn:   st.Bills,
+		Tickets:   h.Tickets,
+		RAMClears: h.RAMClears,
+		Events:    st.Events,
+	}
+	if in := st.Get(meters.CoinIn); in > 0 {
+		won := st.Get(meters.TotalWon)
+		r.ActualRTP = fmt.Sprintf("%d.%02d%%", won*100/in, won*10000/in%100)
+	}
+	for _, hp := range st.Handpays {
+		row := HandpayRow{At: hp.Pending.At, Kind: hp.Pending.Kind, Cents: hp.Pending.Cents, Game: hp.Pending.Game, Pending: hp.Reset == nil}
+		if hp.Reset != nil {
+			row.PaidAt, row.PaidBy = hp.Reset.At, hp.Reset.Who
+		}
+		r.Handpays = append(r.Handpays, row)
+	}
+	for _, g := range st.Games {
+		row := GameRow{Game: g.Start.Game, At: g.Start.At, Paytable: g.Start.Paytable, BetCents: g.Start.BetCents, Stops: g.Start.Stops, Ended: g.End != nil}
+		for _, f := range g.Free {
+			row.Free = append(row.Free, f.Stops)
+		}
+		if g.End != nil {
+			row.WinCents, row.Handpay = g.End.WinCents, g.End.Handpay
+		}
+		r.Games = append(r.Games, row)
+	}
+	return r
+}
+
+// paytableOf is the paytable in play as the ledger records it, with the
+// certified return of the copy this program carries when it is the same.
+func paytableOf(st *meters.State) ReportTable {
+	t := ReportTable{ID: st.Settings["paytable"], Version: st.Settings["paytable_version"]}
+	for i := len(st.Games) - 1; i >= 0; i-- {
+		if g := st.Games[i].Start; g.Paytable == t.ID {
+			t.Digest = g.Digest
+			break
+		}
+	}
+	if t.ID == "" {
+		t.Problem = "no paytable recorded"
+		return t
+	}
+	pt, err := assets.LoadPaytable(t.ID)
+	switch {
+	case err != nil:
+		t.Problem = err.Error()
+		return t
+	case t.Digest != "" && pt.Digest != t.Digest:
+		t.Problem = fmt.Sprintf("the games were played on digest %s; this program carries %s", t.Digest, pt.Digest)
+		return t
+	case t.Version != "" && t.Version != strconv.Itoa(pt.Version):
+		t.Problem = fmt.Sprintf("version %s recorded; this program carries version %d", t.Version, pt.Version)
+		return t
+	}
+	t.Digest = pt.Digest
+	for l, rtp := range pt.RTP {
+		t.RTP = append(t.RTP, RTPRow{Level: l + 1, CreditsPerLine: pt.CreditsPerLine[l], Fraction: rtp.RatString(), Percent: reels.Exact{Rat: rtp}.Percent(4)})
+	}
+	return t
+}
+
+// JSON is the machine-readable form of the report.
+func (r Report) JSON() []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.Encode(r) // a Report always encodes
+	return b.Bytes()
+}
+
+// ReportFiles writes the report's two forms, each with its signature
+// (.sig, base64 Ed25519) beside it, into dir as NAME.txt and NAME.json,
+// and returns their paths.
+func ReportFiles(dir, name string, r Report, lang string, sign func([]byte) ([]byte, error), write func(path string, data []byte) error) ([]string, error) {
+	var paths []string
+	for _, f := range []struct {
+		ext  string
+		data []byte
+	}{{".txt", r.Text(lang)}, {".json", r.JSON()}} {
+		p := filepath.Join(dir, name+f.ext)
+		if err := write(p, f.data); err != nil {
+			return paths, err
+		}
+		sig, err := sign(f.data)
+		if err != nil {
+			return paths, err
+		}
+		if err := write(p+".sig", sig); err != nil {
+			return paths, err
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
+}

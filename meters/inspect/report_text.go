@@ -1,0 +1,332 @@
+package inspect
+
+import (
+	"crypto/ed25519"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/openegm/cabinet/internal/money"
+	"github.com/openegm/cabinet/internal/names"
+	"github.com/openegm/cabinet/meters"
+)
+
+// reportTexts are the report's words: key → {pt, en}.
+var reportTexts = map[string][2]string{
+	"title":             {"RELATÓRIO DO REGISTO DA MÁQUINA %s", "LEDGER REPORT OF MACHINE %s"},
+	"number":            {"Número da máquina: %s", "Machine number: %s"},
+	"issued":            {"Emitido em %s (UTC)", "Issued %s (UTC)"},
+	"key":               {"Chave da máquina (assina o registo): %s", "Machine key (signs the ledger): %s"},
+	"h_verdict":         {"VERIFICAÇÃO DO REGISTO", "LEDGER VERIFICATION"},
+	"ok":                {"VERIFICADO: %d registos; cadeia de resumos íntegra (último %s); %s; contadores consistentes", "VERIFIED: %d records; hash chain intact (last %s); %s; meters consistent"},
+	"checkpoints":       {"%d pontos de verificação assinados pela chave da máquina %s, todos válidos", "%d signed checkpoints by machine key %s, all valid"},
+	"no_checkpoints":    {"ainda sem pontos de verificação assinados", "no signed checkpoint yet"},
+	"bad":               {"NÃO VERIFICADO: %d problema(s)", "NOT VERIFIED: %d problem(s)"},
+	"h_program":         {"PROGRAMA", "PROGRAM"},
+	"program_hash":      {"Resumo BLAKE2b-256 do programa: %s", "BLAKE2b-256 hash of the program: %s"},
+	"approval":          {"Aprovação: %s", "Approval: %s"},
+	"not_checked":       {"não verificada por quem emitiu este relatório (compare o resumo com a lista aprovada)", "not checked by the issuer of this report (compare the hash with the approved list)"},
+	"none":              {"não registado", "not recorded"},
+	"h_paytable":        {"TABELA DE PRÉMIOS", "PAYTABLE"},
+	"paytable":          {"%s, versão %s, resumo BLAKE2b-256 %s", "%s, version %s, BLAKE2b-256 digest %s"},
+	"rtp_head":          {"RTP teórico certificado, por aposta (sem jackpots):", "Certified theoretical RTP, per bet (jackpots excluded):"},
+	"rtp_row":           {"  nível %d (%d créditos por linha): %s = %s", "  level %d (%d credits per line): %s = %s"},
+	"rtp_problem":       {"RTP certificado indisponível: %s", "Certified RTP not available: %s"},
+	"actual_rtp":        {"RTP real (contadores: total ganho ÷ total apostado): %s", "Actual RTP (meters: total won ÷ total bet): %s"},
+	"no_bets":           {"ainda sem apostas", "no bets yet"},
+	"h_meters":          {"CONTADORES", "METERS"},
+	"meter_cols":        {"SAS\tnome SAS\tcontador\tvalor\teuros", "SAS\tSAS name\tmeter\tvalue\teuros"},
+	"equation":          {"Último jogo %d; equação do crédito: %s entrados − %s apostados + %s ganhos − %s saídos = %s de crédito", "Last game %d; credit equation: %s in − %s bets + %s wins − %s out = %s credits"},
+	"h_jackpot":         {"JACKPOT DA MÁQUINA (valores em depósito)", "LOCAL JACKPOT (held in trust)"},
+	"h_handpays":        {"PAGAMENTOS MANUAIS", "HANDPAYS"},
+	"handpay_cols":      {"data e hora\ttipo\tvalor\tjogo\tpago em\tpago por", "time\tkind\tamount\tgame\tpaid at\tpaid by"},
+	"pending":           {"por pagar", "pending"},
+	"h_money_in":        {"DINHEIRO RECEBIDO (notas, talões, transferências)", "MONEY IN (notes, tickets, transfers)"},
+	"money_in_cols":     {"data e hora\torigem\tvalor\treferência", "time\tsource\tamount\treference"},
+	"h_tickets":         {"TALÕES EMITIDOS", "TICKETS OUT"},
+	"ticket_cols":       {"data e hora\ttalão\tvalor\tnota", "time\tticket\tamount\tnote"},
+	"reprint":           {"segunda via", "reprint"},
+	"void":              {"anulado: %s", "voided: %s"},
+	"h_ram_clears":      {"LIMPEZAS DA RAM (com os contadores imediatamente antes)", "RAM CLEARS (with the meters just before)"},
+	"ram_clear":         {"%s, por %s: %s", "%s, by %s: %s"},
+	"h_games":           {"JOGOS", "GAMES"},
+	"game_cols":         {"jogo\tdata e hora\ttabela\taposta\tparagens\tjogos grátis\tprémio\tpag. manual", "game\ttime\tpaytable\tbet\tstops\tfree games\twin\thandpay"},
+	"in_progress":       {"(em curso)", "(in progress)"},
+	"yes":               {"sim", "yes"},
+	"h_events":          {"EVENTOS", "EVENTS"},
+	"event_cols":        {"data e hora\tevento\tporta\tpormenor", "time\tevent\tdoor\tdetail"},
+	"nothing":           {"nada registado", "nothing recorded"},
+	"source_bill":       {"nota", "bill"},
+	"source_coin":       {"moeda", "coin"},
+	"source_ticket":     {"talão", "ticket"},
+	"source_electronic": {"transferência", "transfer"},
+	"kind_win":          {"prémio", "win"},
+	"kind_cancelled":    {"crédito cancelado", "cancelled credit"},
+	"kind_progressive":  {"jackpot", "jackpot"},
+}
+
+// rt is a report text in the language (Portuguese unless "en").
+func rt(lang, key string, args ...any) string {
+	t, ok := reportTexts[key]
+	if !ok {
+		return key
+	}
+	s := t[0]
+	if lang == "en" {
+		s = t[1]
+	}
+	if len(args) == 0 {
+		return s
+	}
+	return fmt.Sprintf(s, args...)
+}
+
+// Text is the report as people read it, in the language ("pt", the
+// default, or "en").
+func (r Report) Text(lang string) []byte {
+	var b strings.Builder
+	eur := func(c int64) string { return money.Euro(lang, c) }
+	at := func(ns int64) string {
+		if ns == 0 {
+			return ""
+		}
+		return time.Unix(0, ns).UTC().Format("2006-01-02 15:04:05")
+	}
+	orNone := func(s string) string {
+		if s == "" {
+			return rt(lang, "none")
+		}
+		return s
+	}
+	table := func(head string, rows [][]string) {
+		if len(rows) == 0 {
+			fmt.Fprintln(&b, rt(lang, "nothing"))
+			return
+		}
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, head)
+		for _, row := range rows {
+			fmt.Fprintln(tw, strings.Join(row, "\t"))
+		}
+		tw.Flush()
+	}
+	section := func(key string) { fmt.Fprintf(&b, "\n%s\n", rt(lang, key)) }
+
+	fmt.Fprintln(&b, rt(lang, "title", orNone(r.Machine.ID)))
+	if r.Machine.Number != "" {
+		fmt.Fprintln(&b, rt(lang, "number", r.Machine.Number))
+	}
+	gen, _ := time.Parse(time.RFC3339, r.Generated)
+	fmt.Fprintln(&b, rt(lang, "issued", gen.UTC().Format("2006-01-02 15:04:05")))
+	fmt.Fprintln(&b, rt(lang, "key", orNone(r.Machine.KeyID)))
+
+	section("h_verdict")
+	fmt.Fprintln(&b, r.Verdict.Line(lang))
+	for _, p := range r.Verdict.Problems {
+		fmt.Fprintf(&b, "  - %s\n", p)
+	}
+
+	section("h_program")
+	fmt.Fprintln(&b, rt(lang, "program_hash", orNone(r.Program.Hash)))
+	approval := r.Program.Approval
+	if approval == "" {
+		approval = rt(lang, "not_checked")
+	}
+	fmt.Fprintln(&b, rt(lang, "approval", approval))
+
+	section("h_paytable")
+	p := r.Paytable
+	fmt.Fprintln(&b, rt(lang, "paytable", orNone(p.ID), orNone(p.Version), orNone(p.Digest)))
+	if p.Problem != "" {
+		fmt.Fprintln(&b, rt(lang, "rtp_problem", p.Problem))
+	} else {
+		fmt.Fprintln(&b, rt(lang, "rtp_head"))
+		for _, row := range p.RTP {
+			fmt.Fprintln(&b, rt(lang, "rtp_row", row.Level, row.CreditsPerLine, row.Fraction, percent(lang, row.Percent)))
+		}
+	}
+	actual := percent(lang, r.ActualRTP)
+	if actual == "" {
+		actual = rt(lang, "no_bets")
+	}
+	fmt.Fprintln(&b, rt(lang, "actual_rtp", actual))
+
+	section("h_meters")
+	var rows [][]string
+	val := map[string]int64{}
+	for _, m := range r.Meters {
+		e := ""
+		if m.Unit == "cents" {
+			e = eur(m.Value)
+		}
+		rows = append(rows, []string{m.SAS, m.SASName, names.Meter(lang, m.Name), money.Count(lang, m.Value), e})
+		val[m.Name] = m.Value
+	}
+	table(rt(lang, "meter_cols"), rows)
+	if len(r.Games) > 0 || len(r.Meters) > 0 {
+		last := uint64(0)
+		if n := len(r.Games); n > 0 {
+			last = r.Games[n-1].Game
+		}
+		in := val["total bills accepted"] + val["coins in"] + val["ticket in"] + val["electronic transfers to machine"]
+		out := val["ticket out"] + val["hopper paid"] + val["electronic transfers from machine"] + val["hand-paid cancelled credits"]
+		fmt.Fprintln(&b, rt(lang, "equation", last, eur(in), eur(val["total coin in (bets)"]), eur(val["total coin out (wins to credits)"]), eur(out), eur(val["current credits"])))
+	}
+
+	section("h_jackpot")
+	if len(r.Jackpot) == 0 {
+		fmt.Fprintln(&b, rt(lang, "nothing"))
+	} else {
+		WriteJackpot(&b, r.Jackpot)
+	}
+
+	section("h_handpays")
+	rows = nil
+	for _, h := range r.Handpays {
+		game, paidAt, by := "", at(h.PaidAt), h.PaidBy
+		if h.Game > 0 {
+			game = money.Count(lang, int64(h.Game))
+		}
+		if h.Pending {
+			paidAt, by = rt(lang, "pending"), ""
+		}
+		rows = append(rows, []string{at(h.At), rt(lang, "kind_"+h.Kind), eur(h.Cents), game, paidAt, by})
+	}
+	table(rt(lang, "handpay_cols"), rows)
+
+	section("h_money_in")
+	rows = nil
+	for _, m := range r.MoneyIn {
+		rows = append(rows, []string{at(m.At), rt(lang, "source_"+m.Source), eur(m.Cents), m.Ref})
+	}
+	table(rt(lang, "money_in_cols"), rows)
+
+	section("h_tickets")
+	rows = nil
+	for _, t := range r.Tickets {
+		note := ""
+		switch {
+		case t.Void != "":
+			note = rt(lang, "void", t.Void)
+		case t.Reprint:
+			note = rt(lang, "reprint")
+		}
+		rows = append(rows, []string{at(t.At), t.Ticket, eur(t.Cents), note})
+	}
+	table(rt(lang, "ticket_cols"), rows)
+
+	section("h_ram_clears")
+	if len(r.RAMClears) == 0 {
+		fmt.Fprintln(&b, rt(lang, "nothing"))
+	}
+	for _, c := range r.RAMClears {
+		fmt.Fprintln(&b, rt(lang, "ram_clear", at(c.At), c.Who, c.Why))
+		rows = nil
+		for _, m := range c.MetersBefore {
+			if m.Value == 0 {
+				continue
+			}
+			e := ""
+			if m.Unit == "cents" {
+				e = eur(m.Value)
+			}
+			rows = append(rows, []string{m.SAS, m.SASName, names.Meter(lang, m.Name), money.Count(lang, m.Value), e})
+		}
+		table(rt(lang, "meter_cols"), rows)
+	}
+
+	section("h_games")
+	rows = nil
+	for _, g := range r.Games {
+		win, hp := rt(lang, "in_progress"), ""
+		if g.Ended {
+			win = eur(g.WinCents)
+		}
+		if g.Handpay {
+			hp = rt(lang, "yes")
+		}
+		rows = append(rows, []string{fmt.Sprint(g.Game), at(g.At), g.Paytable, eur(g.BetCents), fmt.Sprint(g.Stops), fmt.Sprint(len(g.Free)), win, hp})
+	}
+	table(rt(lang, "game_cols"), rows)
+
+	section("h_events")
+	rows = nil
+	for _, e := range r.Events {
+		rows = append(rows, []string{at(e.At), e.Code, e.Door, e.Detail})
+	}
+	table(rt(lang, "event_cols"), rows)
+	return []byte(b.String())
+}
+
+// Line is the verdict in one line, in the language: what was checked, and
+// that signatures are intact only when there are signed checkpoints.
+func (v Verdict) Line(lang string) string {
+	if !v.OK {
+		return rt(lang, "bad", len(v.Problems))
+	}
+	sigs := rt(lang, "no_checkpoints")
+	if v.Checkpoints > 0 {
+		sigs = rt(lang, "checkpoints", v.Checkpoints, v.KeyID)
+	}
+	return rt(lang, "ok", v.Records, short(v.LastHash), sigs)
+}
+
+// percent renders "92.3020%" with the language's decimal mark.
+func percent(lang, s string) string {
+	if s == "" || lang == "en" || !strings.HasSuffix(s, "%") {
+		return s
+	}
+	return strings.Replace(strings.TrimSuffix(s, "%"), ".", ",", 1) + " %"
+}
+
+// WriteLiability says what the local jackpot holds in trust (regulation
+// rule 5), under the meters.
+func WriteLiability(w io.Writer, rows []JackpotRow) {
+	for _, r := range rows {
+		if r.Level == "total" {
+			fmt.Fprintf(w, "local jackpot liability held in trust: %s (current + reserve + overflow, all levels)\n", millicents(r.Liability))
+			return
+		}
+	}
+}
+
+// WriteSection writes one section of the report (handpays, bills,
+// tickets) in the language.
+func WriteSection(w io.Writer, r Report, section, lang string) {
+	full := string(r.Text(lang))
+	head := map[string]string{"handpays": "h_handpays", "bills": "h_money_in", "tickets": "h_tickets"}[section]
+	start := strings.Index(full, "\n"+rt(lang, head)+"\n")
+	if start < 0 {
+		return
+	}
+	rest := full[start+1:]
+	if end := strings.Index(rest, "\n\n"); end >= 0 {
+		rest = rest[:end+1]
+	}
+	io.WriteString(w, rest)
+}
+
+// VerifySigned checks a signed file (a report) against its .sig beside
+// it with pub.
+func VerifySigned(file string, pub ed25519.PublicKey) error {
+	doc, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	line, err := os.ReadFile(file + ".sig")
+	if err != nil {
+		return err
+	}
+	sig, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(line)))
+	if err != nil || len(sig) != ed25519.SignatureSize {
+		return fmt.Errorf("%s.sig: not an Ed25519 signature (one line of base64)", file)
+	}
+	if !ed25519.Verify(pub, doc, sig) {
+		return fmt.Errorf("%s does not match its signature under key %s: changed, or signed by another key", file, meters.KeyID(pub))
+	}
+	return nil
+}
