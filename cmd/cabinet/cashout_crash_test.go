@@ -83,6 +83,7 @@ func TestCashOutCrashLoop(t *testing.T) {
 		if err := st.Check(); err != nil {
 			t.Fatalf("kill %d: %v", i, err)
 		}
+		noEvidence(t, i, st)
 	}
 	// The last restart settles what the last kill left.
 	c := startCabinet(t, data, args...)

@@ -206,6 +206,7 @@ func TestCrashLoop(t *testing.T) {
 			if err := st.Check(); err != nil {
 				t.Fatalf("kill %d: %v", i, err)
 			}
+			noEvidence(t, i, st)
 			if st.Open != nil {
 				t.Fatalf("kill %d: game %d still open after resume", i, st.Open.Start.Game)
 			}
@@ -293,6 +294,22 @@ func checkJackpotPaidOnce(t *testing.T, kill int, st *meters.State) {
 	}
 	if tot.Awarded != (paid+owed)*1000 {
 		t.Fatalf("kill %d: the pools awarded %d millicents, the meters paid %d cents (+%d owed)", kill, tot.Awarded, paid, owed)
+	}
+}
+
+// noEvidence fails if a power loss was taken for tampering: nothing
+// genuine may be reported as forged, rolled back or a new board.
+func noEvidence(t *testing.T, kill int, st *meters.State) {
+	t.Helper()
+	for _, tilt := range []string{machine.TiltLedger, machine.TiltRollback, machine.TiltWitness} {
+		if slices.Contains(st.Tilts, tilt) {
+			for _, e := range st.Events {
+				if e.Tilt == tilt {
+					t.Fatalf("kill %d: a power loss taken for tampering: %s (%s)", kill, tilt, e.Detail)
+				}
+			}
+			t.Fatalf("kill %d: a power loss taken for tampering: %s", kill, tilt)
+		}
 	}
 }
 
