@@ -342,3 +342,18 @@ func build52() *evalTables52 {
 	}
 	return t
 }
+
+// Best52 is the value of the best five of 5 to 7 cards and five cards that
+// make it (for the showdown's display and records).
+func Best52(cs []Card) (HandValue, [5]Card) {
+	v := Eval52(cs...)
+	var best [5]Card
+	found := false
+	eachSubset(len(cs), 5, func(ix []int) {
+		h := [5]Card{cs[ix[0]], cs[ix[1]], cs[ix[2]], cs[ix[3]], cs[ix[4]]}
+		if !found && Eval52(h[:]...) == v {
+			best, found = h, true
+		}
+	})
+	return v, best
+}
