@@ -426,3 +426,26 @@ func (h *Hand) Reveal(cs ...cards.Card) {
 	h.Board = append(h.Board, cs...)
 	h.Record(Record{Kind: KindBoard, Cards: cs})
 }
+
+// Deal gives two hole cards to each player of order, one at a time, then
+// draws the community cards into board, and records the hole cards and the
+// board (not yet shown): the whole hand is in the records before anyone
+// sees a card.
+func (h *Hand) Deal(order []*InHand, draw func() cards.Card, board []cards.Card) {
+	for _, p := range order {
+		p.Hole = make([]cards.Card, 0, 2)
+	}
+	for range 2 {
+		for _, p := range order {
+			p.Hole = append(p.Hole, draw())
+		}
+	}
+	for i := range board {
+		board[i] = draw()
+	}
+	for _, p := range order {
+		p.Player.Session.Hands++
+		h.Record(Record{Kind: KindDeal, Seat: p.Seat, Player: p.Player.ID, Cards: p.Hole})
+	}
+	h.Record(Record{Kind: KindDeck, Cards: board})
+}

@@ -106,8 +106,8 @@ func Replay(hand []Record, viewer string) ([]Frame, error) {
 			s.Stack -= r.Amount
 			f.Pot += r.Amount
 			switch r.Action {
-			case "ante", "po_ante":
-			case "dead_blind", "fold":
+			case "ante", "po_ante", "no_estardilho", "no_restardilho":
+			case "dead_blind", "fold", "no_ante":
 				s.Folded = true
 			default:
 				s.Bet = r.To
@@ -119,7 +119,7 @@ func Replay(hand []Record, viewer string) ([]Frame, error) {
 			}
 		case KindReturn:
 			s.Stack += r.Amount
-			s.Bet -= r.Amount
+			s.Bet = max(0, s.Bet-r.Amount) // a returned ante was no bet of the round
 			f.Pot -= r.Amount
 		case KindShow:
 			s.Cards = slices.Clone(r.Cards)

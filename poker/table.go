@@ -2,8 +2,11 @@ package poker
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/rng"
 )
 
@@ -198,4 +201,108 @@ func (b *Base) Extra(p *Player, extra time.Duration) error {
 	b.Decision.Deadline = b.Decision.Deadline.Add(extra)
 	b.Emit(Record{Kind: KindExtraTime, Hand: b.HandNo, Seat: p.Seat, Player: p.ID})
 	return nil
+}
+
+// Handlers are an engine's answers to the events; Dispatch calls them and
+// does what both games do the same way (rests, the step's checks).
+type Handlers struct {
+	Join  func(Join) error
+	Rebuy func(p *Player, e Rebuy) error
+	Leave func(p *Player, e Leave) error
+	Deal  func() error
+	Act   func(p *Player, a Action) error
+	Extra func(p *Player) error
+	Tick  func() error
+}
+
+// Dispatch steps the table with one event (through Run).
+func (b *Base) Dispatch(ev Event, h Handlers) ([]Record, error) {
+	return b.Run(ev.When(), func() error {
+		switch e := ev.(type) {
+		case Join:
+			return h.Join(e)
+		case Deal:
+			return h.Deal()
+		case Tick:
+			return h.Tick()
+		}
+		var id string
+		switch e := ev.(type) {
+		case Rebuy:
+			id = e.Player
+		case Leave:
+			id = e.Player
+		case Rest:
+			id = e.Player
+		case Act:
+			id = e.Player
+		case Extra:
+			id = e.Player
+		default:
+			return fmt.Errorf("unknown event %T", ev)
+		}
+		p := b.Seats.Find(id)
+		if p == nil {
+			return fmt.Errorf("player %q is not at the table", id)
+		}
+		switch e := ev.(type) {
+		case Rebuy:
+			return h.Rebuy(p, e)
+		case Leave:
+			return h.Leave(p, e)
+		case Rest:
+			b.Rest(p, e.On)
+			return nil
+		case Act:
+			return h.Act(p, e.Action)
+		}
+		return h.Extra(p)
+	})
+}
+
+// CheckRebuy refuses a re-buy during a hand the player plays or below the
+// minimum, citing the game's rules.
+func (b *Base) CheckRebuy(p *Player, amount, min int64, duringHand, minimum string) error {
+	switch {
+	case b.InHand(p) != nil:
+		return fmt.Errorf("player %q: no re-buy during a hand he plays (%s)", p.ID, duringHand)
+	case amount < min:
+		return fmt.Errorf("player %q: a re-buy of %d is below the minimum %d (%s)", p.ID, amount, min, minimum)
+	}
+	return nil
+}
+
+// TimeoutAction is what the timer does for the player to act: a check if
+// he can check, else a fold (SRIJ rule 53).
+func (h *Hand) TimeoutAction() Action {
+	if i := h.Turn(); i >= 0 && h.Options(i).Check {
+		return Action{Kind: Check}
+	}
+	return Action{Kind: Fold}
+}
+
+// OrderedSplit is a split rule for Award: parts in units of unit cents,
+// the larger ones (and what is below a unit) to the winners who come first
+// by place (lower first).
+func OrderedSplit(unit int64, place func(seat int) int) func(net int64, winners []*InHand) []int64 {
+	return func(net int64, winners []*InHand) []int64 {
+		ordered := slices.Clone(winners)
+		slices.SortStableFunc(ordered, func(a, b *InHand) int { return place(a.Seat) - place(b.Seat) })
+		parts := SplitInOrder(net, unit, len(ordered))
+		out := make([]int64, len(winners))
+		for k, w := range ordered {
+			out[slices.Index(winners, w)] = parts[k]
+		}
+		return out
+	}
+}
+
+// Describe names a shown hand for the records: its category in Portuguese
+// and its five cards ("fullen: 8D 8S 9H 9S 8H").
+func Describe(c cards.Category, five [5]cards.Card) string {
+	s := make([]string, 5)
+	for i, x := range five {
+		s[i] = x.String()
+	}
+	return c.Name("pt") + ": " + strings.Join(s, " ")
 }

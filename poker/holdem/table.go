@@ -3,7 +3,6 @@ package holdem
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/openegm/cabinet/cards"
@@ -69,36 +68,9 @@ func (t *Table) LastHands(player string) [][]poker.Record { return t.Hist.Last(p
 // Step applies one event. A refused event changes nothing and its error
 // says why; after a step chips are conserved, or the table stops for good.
 func (t *Table) Step(ev poker.Event) ([]poker.Record, error) {
-	return t.Run(ev.When(), func() error {
-		switch e := ev.(type) {
-		case poker.Join:
-			return t.join(e)
-		case poker.Rebuy:
-			return t.rebuy(e)
-		case poker.Leave:
-			return t.leave(e)
-		case poker.Rest:
-			p := t.Seats.Find(e.Player)
-			if p == nil {
-				return fmt.Errorf("player %q is not at the table", e.Player)
-			}
-			t.Rest(p, e.On)
-			return nil
-		case poker.Deal:
-			return t.deal()
-		case poker.Act:
-			return t.act(e.Player, e.Action, false)
-		case poker.Extra:
-			p := t.Seats.Find(e.Player)
-			if p == nil {
-				return fmt.Errorf("player %q is not at the table", e.Player)
-			}
-			return t.Extra(p, t.cfg.ExtraTime)
-		case poker.Tick:
-			return t.tick()
-		}
-		return fmt.Errorf("hold'em: unknown event %T", ev)
-	})
+	return t.Dispatch(ev, poker.Handlers{Join: t.join, Rebuy: t.rebuy, Leave: t.leave, Deal: t.deal,
+		Act:   func(p *poker.Player, a poker.Action) error { return t.act(p, a, false) },
+		Extra: func(p *poker.Player) error { return t.Extra(p, t.cfg.ExtraTime) }, Tick: t.tick})
 }
 
 func (t *Table) fee(paid int64) int64 { return paid * t.cfg.FeeBps / 10000 }
@@ -120,26 +92,16 @@ func (t *Table) join(e poker.Join) error {
 	return t.Join(e.Player, seat, e.Amount, t.fee(e.Amount))
 }
 
-func (t *Table) rebuy(e poker.Rebuy) error {
-	p := t.Seats.Find(e.Player)
-	switch {
-	case p == nil:
-		return fmt.Errorf("player %q is not at the table", e.Player)
-	case t.InHand(p) != nil:
-		return fmt.Errorf("player %q: no re-buy during a hand he plays (rule 14 b)", e.Player)
-	case e.Amount < t.cfg.MinRebuy:
-		return fmt.Errorf("player %q: a re-buy of %d is below the minimum %d (rule 17)", e.Player, e.Amount, t.cfg.MinRebuy)
+func (t *Table) rebuy(p *poker.Player, e poker.Rebuy) error {
+	if err := t.CheckRebuy(p, e.Amount, t.cfg.MinRebuy, "rule 14 b", "rule 17"); err != nil {
+		return err
 	}
 	return t.Rebuy(p, e.Amount, t.fee(e.Amount))
 }
 
 // leave: a player may leave at any time with his chips (rule 13). In a
 // hand, he folds if he still can act and is cashed out when it ends.
-func (t *Table) leave(e poker.Leave) error {
-	p := t.Seats.Find(e.Player)
-	if p == nil {
-		return fmt.Errorf("player %q is not at the table", e.Player)
-	}
+func (t *Table) leave(p *poker.Player, _ poker.Leave) error {
 	if ih := t.InHand(p); ih != nil {
 		p.Leaving = true
 		t.Hand.FoldOut(t.Hand.Index(p.Seat), "leave")
@@ -193,23 +155,7 @@ func (t *Table) deal() error {
 	// the five community cards are drawn now as well, so the whole hand is
 	// in the records before anyone sees a card.
 	t.shoe.Shuffle()
-	order := dealOrder(in, sb)
-	for _, p := range order {
-		p.Hole = make([]cards.Card, 0, 2)
-	}
-	for range 2 {
-		for _, p := range order {
-			p.Hole = append(p.Hole, t.draw())
-		}
-	}
-	for i := range t.board {
-		t.board[i] = t.draw()
-	}
-	for _, p := range order {
-		p.Player.Session.Hands++
-		h.Record(poker.Record{Kind: poker.KindDeal, Seat: p.Seat, Player: p.Player.ID, Cards: p.Hole})
-	}
-	h.Record(poker.Record{Kind: poker.KindDeck, Cards: t.board[:]})
+	h.Deal(dealOrder(in, sb), t.draw, t.board[:])
 
 	h.NewRound(t.limits())
 	for _, blind := range []struct {
@@ -281,14 +227,9 @@ func (t *Table) limits() poker.Limits {
 	return l
 }
 
-func (t *Table) act(player string, a poker.Action, timeout bool) error {
-	p := t.Seats.Find(player)
-	if p == nil {
-		return fmt.Errorf("player %q is not at the table", player)
-	}
-	ih := t.InHand(p)
-	if ih == nil {
-		return fmt.Errorf("player %q is not in a hand", player)
+func (t *Table) act(p *poker.Player, a poker.Action, timeout bool) error {
+	if t.InHand(p) == nil {
+		return fmt.Errorf("player %q is not in a hand", p.ID)
 	}
 	if err := t.Hand.Apply(t.Hand.Index(p.Seat), a, timeout); err != nil {
 		return err
@@ -303,12 +244,7 @@ func (t *Table) tick() error {
 	if t.Hand == nil || !t.Decision.Expired(t.Now) {
 		return nil
 	}
-	i := t.Hand.Turn()
-	a := poker.Action{Kind: poker.Fold}
-	if t.Hand.Options(i).Check {
-		a = poker.Action{Kind: poker.Check}
-	}
-	return t.act(t.Hand.Players[i].Player.ID, a, true)
+	return t.act(t.Hand.Players[t.Hand.Turn()].Player, t.Hand.TimeoutAction(), true)
 }
 
 // advance moves the hand on until a player must act or it is over.
@@ -413,21 +349,11 @@ func (t *Table) finish(showdown bool) error {
 			v, five := cards.Best52(append(slices.Clone(p.Hole), t.board[:]...))
 			t.shown[p.Seat] = true
 			h.Record(poker.Record{Kind: poker.KindShow, Seat: p.Seat, Player: p.Player.ID, Cards: p.Hole,
-				Value: describe(cards.Holdem52().Category(v), five)})
+				Value: poker.Describe(cards.Holdem52().Category(v), five)})
 		}
 		value = func(p *poker.InHand) uint64 { return ShowdownValue(t.ev, p.Hole, t.board) }
 	}
-	rake := poker.RakeRate(t.cfg.RakeBps)
-	split := func(net int64, winners []*poker.InHand) []int64 {
-		ordered := t.fromButton(winners)
-		parts := poker.SplitInOrder(net, 1, len(ordered))
-		out := make([]int64, len(winners))
-		for k, w := range ordered {
-			out[slices.Index(winners, w)] = parts[k]
-		}
-		return out
-	}
-	raked, err := h.Award(value, rake, split)
+	raked, err := h.Award(value, poker.RakeRate(t.cfg.RakeBps), poker.OrderedSplit(1, t.clockwise))
 	if err != nil {
 		return t.Stop(err)
 	}
@@ -437,14 +363,6 @@ func (t *Table) finish(showdown bool) error {
 		t.inPlay = false
 	}
 	return nil
-}
-
-func describe(c cards.Category, five [5]cards.Card) string {
-	s := make([]string, 5)
-	for i, x := range five {
-		s[i] = x.String()
-	}
-	return c.Name("pt") + ": " + strings.Join(s, " ")
 }
 
 // Deadline is when the player to act must have decided (zero: nobody).

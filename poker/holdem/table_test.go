@@ -14,10 +14,8 @@ import (
 )
 
 type script struct {
-	t   *testing.T
-	tb  *holdem.Table
-	now time.Time
-	all []poker.Record
+	*pokertest.Script
+	tb *holdem.Table
 }
 
 func newScript(t *testing.T, cfg holdem.Config, src rng.Source) *script {
@@ -26,76 +24,15 @@ func newScript(t *testing.T, cfg holdem.Config, src rng.Source) *script {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &script{t: t, tb: tb, now: time.Date(2026, 3, 1, 21, 0, 0, 0, time.UTC)}
+	return &script{pokertest.NewScript(t, tb), tb}
 }
 
-func (s *script) ok(ev poker.Event) []poker.Record {
-	s.t.Helper()
-	recs, err := s.tb.Step(ev)
-	if err != nil {
-		s.t.Fatalf("%T %+v: %v", ev, ev, err)
-	}
-	s.all = append(s.all, recs...)
-	return recs
-}
-
-func (s *script) no(ev poker.Event, want string) {
-	s.t.Helper()
-	recs, err := s.tb.Step(ev)
-	if err == nil || len(recs) > 0 {
-		s.t.Fatalf("%T %+v accepted (%v)", ev, ev, recs)
-	}
-	if !strings.Contains(err.Error(), want) {
-		s.t.Fatalf("%T: %v, want %q", ev, err, want)
-	}
-}
-
-func (s *script) join(id string, seat int) {
-	s.t.Helper()
-	s.ok(poker.Join{At: s.now, Player: id, Seat: seat, Amount: s.tb.RequiredCave()})
-}
-
-func (s *script) deal() []poker.Record {
-	s.t.Helper()
-	s.now = s.now.Add(time.Second)
-	return s.ok(poker.Deal{At: s.now})
-}
-
-func (s *script) act(id string, kind poker.ActionKind, to int64) []poker.Record {
-	s.t.Helper()
-	s.now = s.now.Add(time.Second)
-	return s.ok(poker.Act{At: s.now, Player: id, Action: poker.Action{Kind: kind, To: to}})
-}
-
-func (s *script) stack(id string) int64 {
-	for _, sv := range s.tb.View("").Seats {
-		if sv.Player == id {
-			return sv.Stack
-		}
-	}
-	s.t.Fatalf("%s not seated", id)
-	return 0
-}
-
-func find(recs []poker.Record, kind poker.Kind) []poker.Record {
-	var out []poker.Record
-	for _, r := range recs {
-		if r.Kind == kind {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+var find = pokertest.Find
 
 // deckFor plans a hand: hole cards in the order the engine deals them (from
-// the small blind, one card each then the second), then the board.
+// the small blind on), then the board.
 func deckFor(holes []string, board string) *pokertest.Deck {
-	var first, second []cards.Card
-	for _, h := range holes {
-		c := pokertest.Cards(h)
-		first, second = append(first, c[0]), append(second, c[1])
-	}
-	return pokertest.NewDeck(cards.Standard52(), append(append(first, second...), pokertest.Cards(board)...))
+	return pokertest.NewDeck(cards.Standard52(), pokertest.Plan(holes, board))
 }
 
 func TestConfigNamesTheRuleBroken(t *testing.T) {
@@ -134,16 +71,16 @@ func TestConfigNamesTheRuleBroken(t *testing.T) {
 func TestCallOfADeadBlindStaysInThePot(t *testing.T) {
 	s := newScript(t, baseConfig(), rng.NewSeeded(7))
 	for i, id := range []string{"ana", "bia", "caio", "duda"} {
-		s.join(id, i+1)
+		s.Join(id, i+1)
 	}
-	s.ok(poker.Rest{At: s.now, Player: "bia", On: true})  // seat 2: the small blind
-	s.ok(poker.Rest{At: s.now, Player: "caio", On: true}) // seat 3: the big blind
-	recs := s.deal()
+	s.OK(poker.Rest{At: s.Now, Player: "bia", On: true})  // seat 2: the small blind
+	s.OK(poker.Rest{At: s.Now, Player: "caio", On: true}) // seat 3: the big blind
+	recs := s.Deal()
 	if posts := find(recs, poker.KindPost); len(posts) != 2 || posts[0].Action != "dead_blind" || posts[1].Amount != 100 {
 		t.Fatalf("posts %+v", posts)
 	}
-	s.act("duda", poker.Call, 0) // seat 4, left of the big blind
-	recs = s.act("ana", poker.Fold, 0)
+	s.Act("duda", poker.Call, 0) // seat 4, left of the big blind
+	recs = s.Act("ana", poker.Fold, 0)
 	if r := find(recs, poker.KindReturn); len(r) != 0 {
 		t.Fatalf("the call was given back: %+v", r)
 	}
@@ -151,7 +88,7 @@ func TestCallOfADeadBlindStaysInThePot(t *testing.T) {
 	if len(aw) != 1 || aw[0].Amount != 250 || aw[0].Rake != 12 || aw[0].Shares[0] != (poker.Share{Seat: 4, Amount: 238}) {
 		t.Fatalf("award %+v", aw)
 	}
-	if s.stack("duda") != 10000-100+238 || s.stack("bia") != 9950 || s.stack("caio") != 9900 {
+	if s.Stack("duda") != 10000-100+238 || s.Stack("bia") != 9950 || s.Stack("caio") != 9900 {
 		t.Fatalf("stacks %+v", s.tb.View("").Seats)
 	}
 }
@@ -166,29 +103,29 @@ func TestOddCentsOfASplitPot(t *testing.T) {
 	deck := deckFor([]string{"2C 3D", "4C 5D", "6C 7D", "8C 9D"}, "AS KS QS JS TS")
 	s := newScript(t, cfg, deck)
 	for i, id := range []string{"ana", "bia", "caio", "duda"} {
-		s.join(id, i+1)
+		s.Join(id, i+1)
 	}
-	s.deal()
-	s.act("duda", poker.Raise, 301)
-	s.act("ana", poker.Call, 0)
-	s.act("bia", poker.Call, 0)
-	s.act("caio", poker.Call, 0)
-	s.act("bia", poker.Raise, 100) // flop
-	s.act("caio", poker.Call, 0)
-	s.act("duda", poker.Call, 0)
-	s.act("ana", poker.Fold, 0)
+	s.Deal()
+	s.Act("duda", poker.Raise, 301)
+	s.Act("ana", poker.Call, 0)
+	s.Act("bia", poker.Call, 0)
+	s.Act("caio", poker.Call, 0)
+	s.Act("bia", poker.Raise, 100) // flop
+	s.Act("caio", poker.Call, 0)
+	s.Act("duda", poker.Call, 0)
+	s.Act("ana", poker.Fold, 0)
 	for range 2 { // turn and river
 		for _, id := range []string{"bia", "caio", "duda"} {
-			s.act(id, poker.Check, 0)
+			s.Act(id, poker.Check, 0)
 		}
 	}
-	aw := find(s.all, poker.KindAward)
+	aw := find(s.All, poker.KindAward)
 	// 301 x 4 + 100 x 3 = 1504 among three: 502 to seat 2, then 501, 501.
 	if len(aw) != 1 || aw[0].Amount != 1504 || aw[0].Rake != 0 ||
 		!slices.Equal(aw[0].Shares, []poker.Share{{Seat: 2, Amount: 502}, {Seat: 3, Amount: 501}, {Seat: 4, Amount: 501}}) {
 		t.Fatalf("award %+v", aw)
 	}
-	if len(find(s.all, poker.KindShow)) != 3 {
+	if len(find(s.All, poker.KindShow)) != 3 {
 		t.Fatal("three hands should be shown")
 	}
 }
@@ -200,16 +137,16 @@ func TestThreeOfASuitBreaksAHighCardTie(t *testing.T) {
 	// 2 small blind, dealt first.
 	deck := deckFor([]string{"QH 4C", "QS 3D"}, "AS KD 9S 5H 2C")
 	s := newScript(t, baseConfig(), deck)
-	s.join("ana", 1)
-	s.join("bia", 2)
-	s.deal()
-	s.act("bia", poker.Call, 0)
-	s.act("ana", poker.Check, 0)
+	s.Join("ana", 1)
+	s.Join("bia", 2)
+	s.Deal()
+	s.Act("bia", poker.Call, 0)
+	s.Act("ana", poker.Check, 0)
 	for range 3 {
-		s.act("bia", poker.Check, 0)
-		s.act("ana", poker.Check, 0)
+		s.Act("bia", poker.Check, 0)
+		s.Act("ana", poker.Check, 0)
 	}
-	aw := find(s.all, poker.KindAward)
+	aw := find(s.All, poker.KindAward)
 	if len(aw) != 1 || len(aw[0].Shares) != 1 || aw[0].Shares[0].Seat != 1 {
 		t.Fatalf("award %+v: seat 1 (QS with AS 9S) should win", aw)
 	}
@@ -220,9 +157,9 @@ func TestThreeOfASuitBreaksAHighCardTie(t *testing.T) {
 // in every round.
 func TestHeadsUpBlinds(t *testing.T) {
 	s := newScript(t, baseConfig(), rng.NewSeeded(3))
-	s.join("ana", 3)
-	s.join("bia", 7)
-	recs := s.deal()
+	s.Join("ana", 3)
+	s.Join("bia", 7)
+	recs := s.Deal()
 	if st := find(recs, poker.KindHandStart)[0]; st.Seat != 3 {
 		t.Fatalf("button at seat %d, want 3 (the first seat from 1, rule 54)", st.Seat)
 	}
@@ -233,8 +170,8 @@ func TestHeadsUpBlinds(t *testing.T) {
 	if v := s.tb.View(""); v.ToAct != 7 {
 		t.Fatalf("to act %d", v.ToAct)
 	}
-	s.act("bia", poker.Call, 0)
-	s.act("ana", poker.Check, 0)
+	s.Act("bia", poker.Call, 0)
+	s.Act("ana", poker.Check, 0)
 	if v := s.tb.View(""); v.ToAct != 7 || len(v.Board) != 3 {
 		t.Fatalf("flop: to act %d, board %v", v.ToAct, v.Board)
 	}
@@ -245,29 +182,29 @@ func TestHeadsUpBlinds(t *testing.T) {
 func TestDecisionTimer(t *testing.T) {
 	s := newScript(t, baseConfig(), rng.NewSeeded(3))
 	for i, id := range []string{"ana", "bia", "caio"} {
-		s.join(id, i+1)
+		s.Join(id, i+1)
 	}
-	s.deal() // button 1, blinds 2 and 3: ana acts, facing the big blind
+	s.Deal() // button 1, blinds 2 and 3: ana acts, facing the big blind
 	dl := s.tb.Deadline()
-	if !dl.Equal(s.now.Add(10 * time.Second)) {
+	if !dl.Equal(s.Now.Add(10 * time.Second)) {
 		t.Fatalf("deadline %v", dl)
 	}
-	if recs := s.ok(poker.Tick{At: dl.Add(-time.Millisecond)}); len(recs) != 0 {
+	if recs := s.OK(poker.Tick{At: dl.Add(-time.Millisecond)}); len(recs) != 0 {
 		t.Fatalf("a tick before the deadline acted: %+v", recs)
 	}
-	s.ok(poker.Extra{At: dl.Add(-time.Millisecond), Player: "ana"})
-	s.no(poker.Extra{At: dl, Player: "ana"}, "already given")
-	s.no(poker.Extra{At: dl, Player: "bia"}, "not your turn")
-	if recs := s.ok(poker.Tick{At: dl}); len(recs) != 0 {
+	s.OK(poker.Extra{At: dl.Add(-time.Millisecond), Player: "ana"})
+	s.No(poker.Extra{At: dl, Player: "ana"}, "already given")
+	s.No(poker.Extra{At: dl, Player: "bia"}, "not your turn")
+	if recs := s.OK(poker.Tick{At: dl}); len(recs) != 0 {
 		t.Fatalf("the extra time was not given: %+v", recs)
 	}
-	recs := s.ok(poker.Tick{At: dl.Add(5 * time.Second)})
+	recs := s.OK(poker.Tick{At: dl.Add(5 * time.Second)})
 	if a := find(recs, poker.KindAct); len(a) != 1 || a[0].Action != "fold" || !a[0].Timeout || a[0].Seat != 1 {
 		t.Fatalf("timeout facing a bet: %+v", a)
 	}
-	s.now = dl.Add(5 * time.Second)
-	s.act("bia", poker.Call, 0)
-	recs = s.ok(poker.Tick{At: s.tb.Deadline()}) // the big blind may check
+	s.Now = dl.Add(5 * time.Second)
+	s.Act("bia", poker.Call, 0)
+	recs = s.OK(poker.Tick{At: s.tb.Deadline()}) // the big blind may check
 	if a := find(recs, poker.KindAct); len(a) != 1 || a[0].Action != "check" || !a[0].Timeout {
 		t.Fatalf("timeout with a check: %+v", a)
 	}
@@ -280,22 +217,22 @@ func TestCaves(t *testing.T) {
 	cfg := baseConfig()
 	cfg.RakeBps, cfg.FeeBps = 0, 1000
 	s := newScript(t, cfg, rng.NewSeeded(5))
-	s.no(poker.Join{At: s.now, Player: "ana", Seat: 1, Amount: 5000}, "10000 cents")
-	recs := s.ok(poker.Join{At: s.now, Player: "ana", Seat: 1, Amount: 10000})
+	s.No(poker.Join{At: s.Now, Player: "ana", Seat: 1, Amount: 5000}, "10000 cents")
+	recs := s.OK(poker.Join{At: s.Now, Player: "ana", Seat: 1, Amount: 10000})
 	if j := recs[0]; j.Fee != 1000 || j.Stack != 9000 {
 		t.Fatalf("join %+v", j)
 	}
-	s.join("bia", 2)
-	s.deal()
-	s.act("bia", poker.Raise, 500) // heads-up: seat 2 is the small blind, first to act
-	s.act("ana", poker.Fold, 0)
-	avg := (s.stack("ana") + s.stack("bia")) / 2
+	s.Join("bia", 2)
+	s.Deal()
+	s.Act("bia", poker.Raise, 500) // heads-up: seat 2 is the small blind, first to act
+	s.Act("ana", poker.Fold, 0)
+	avg := (s.Stack("ana") + s.Stack("bia")) / 2
 	if s.tb.RequiredCave() != avg || avg != 9000 {
 		t.Fatalf("required %d, average %d", s.tb.RequiredCave(), avg)
 	}
-	s.no(poker.Join{At: s.now, Player: "ana", Seat: 3, Amount: avg}, "already has a seat")
-	s.no(poker.Join{At: s.now, Player: "caio", Seat: 2, Amount: avg}, "taken")
-	s.join("caio", 0) // a drawn seat
+	s.No(poker.Join{At: s.Now, Player: "ana", Seat: 3, Amount: avg}, "already has a seat")
+	s.No(poker.Join{At: s.Now, Player: "caio", Seat: 2, Amount: avg}, "taken")
+	s.Join("caio", 0) // a drawn seat
 	if v := s.tb.View(""); len(v.Seats) != 3 {
 		t.Fatalf("seats %+v", v.Seats)
 	}
@@ -307,29 +244,29 @@ func TestCaves(t *testing.T) {
 func TestLeaveRebuyAndShortStacks(t *testing.T) {
 	s := newScript(t, baseConfig(), rng.NewSeeded(9))
 	for i, id := range []string{"ana", "bia", "caio"} {
-		s.join(id, i+1)
+		s.Join(id, i+1)
 	}
-	s.deal()
-	s.no(poker.Rebuy{At: s.now, Player: "ana", Amount: 5000}, "rule 14 b")
-	s.act("ana", poker.Call, 0)
-	recs := s.ok(poker.Leave{At: s.now, Player: "bia"}) // the small blind, not his turn
+	s.Deal()
+	s.No(poker.Rebuy{At: s.Now, Player: "ana", Amount: 5000}, "rule 14 b")
+	s.Act("ana", poker.Call, 0)
+	recs := s.OK(poker.Leave{At: s.Now, Player: "bia"}) // the small blind, not his turn
 	if a := find(recs, poker.KindAct); len(a) != 1 || a[0].Action != "fold" || a[0].Reason != "leave" {
 		t.Fatalf("leave in a hand: %+v", recs)
 	}
 	if len(find(recs, poker.KindLeave)) != 0 {
 		t.Fatal("cashed out before the hand ended")
 	}
-	s.act("caio", poker.Check, 0)
+	s.Act("caio", poker.Check, 0)
 	for range 3 {
-		s.act("caio", poker.Check, 0)
-		recs = s.act("ana", poker.Check, 0)
+		s.Act("caio", poker.Check, 0)
+		recs = s.Act("ana", poker.Check, 0)
 	}
 	l := find(recs, poker.KindLeave)
 	if len(l) != 1 || l[0].Player != "bia" || l[0].Amount != 9950 || l[0].Totals.Net() != -50 {
 		t.Fatalf("leave %+v", l)
 	}
-	s.no(poker.Rebuy{At: s.now, Player: "ana", Amount: 1999}, "rule 17")
-	s.ok(poker.Rebuy{At: s.now, Player: "ana", Amount: 2000})
+	s.No(poker.Rebuy{At: s.Now, Player: "ana", Amount: 1999}, "rule 17")
+	s.OK(poker.Rebuy{At: s.Now, Player: "ana", Amount: 2000})
 }
 
 // The limits of each structure as the player to act sees them (rule 27).
@@ -342,9 +279,9 @@ func TestStructuresAtTheTable(t *testing.T) {
 		cfg.Structure = c.s
 		s := newScript(t, cfg, rng.NewSeeded(1))
 		for i, id := range []string{"ana", "bia", "caio"} {
-			s.join(id, i+1)
+			s.Join(id, i+1)
 		}
-		s.deal()
+		s.Deal()
 		o := s.tb.View("ana").Options
 		if o == nil || o.MinTo != c.min || o.MaxTo != c.max || o.Call != 100 {
 			t.Errorf("%s: %+v", c.s, o)
@@ -359,26 +296,11 @@ func TestStructuresAtTheTable(t *testing.T) {
 // changes nothing; time does not go back.
 func TestReplayAndRefusals(t *testing.T) {
 	s := newScript(t, baseConfig(), rng.NewSeeded(11))
-	s.join("ana", 1)
-	s.join("bia", 2)
+	s.Join("ana", 1)
+	s.Join("bia", 2)
 	for range 5 {
-		s.deal()
-		v := s.tb.View("")
-		for v.ToAct != 0 {
-			id := ""
-			for _, sv := range v.Seats {
-				if sv.Seat == v.ToAct {
-					id = sv.Player
-				}
-			}
-			o := s.tb.View(id).Options
-			if o.Check {
-				s.act(id, poker.Check, 0)
-			} else {
-				s.act(id, poker.Call, 0)
-			}
-			v = s.tb.View("")
-		}
+		s.Deal()
+		s.CallDown()
 	}
 	last := s.tb.LastHands("ana")
 	if len(last) != 3 || last[0][0].Hand != 3 || last[2][0].Hand != 5 {
@@ -395,9 +317,9 @@ func TestReplayAndRefusals(t *testing.T) {
 		}
 	}
 	before := s.tb.View("ana")
-	s.no(poker.Act{At: s.now, Player: "ana", Action: poker.Action{Kind: poker.Check}}, "not in a hand")
-	s.no(poker.Deal{At: s.now.Add(-time.Hour)}, "before the table's time")
-	s.no(poker.Join{At: s.now, Player: "caio", Seat: 12, Amount: s.tb.RequiredCave()}, "seats 1 to 10")
+	s.No(poker.Act{At: s.Now, Player: "ana", Action: poker.Action{Kind: poker.Check}}, "not in a hand")
+	s.No(poker.Deal{At: s.Now.Add(-time.Hour)}, "before the table's time")
+	s.No(poker.Join{At: s.Now, Player: "caio", Seat: 12, Amount: s.tb.RequiredCave()}, "seats 1 to 10")
 	if after := s.tb.View("ana"); after.Hand != before.Hand || len(after.Seats) != len(before.Seats) {
 		t.Fatal("a refused event changed the table")
 	}

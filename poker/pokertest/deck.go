@@ -72,3 +72,15 @@ func (d *Deck) Uint64n(n uint64) uint64 {
 	d.drawn++
 	return uint64(j - d.drawn + 1)
 }
+
+// Plan is the cards of a hand in the order an engine draws them: the hole
+// cards in dealing order (the first card of each player, then the second)
+// and the community cards.
+func Plan(holes []string, board string) []cards.Card {
+	var first, second []cards.Card
+	for _, h := range holes {
+		c := Cards(h)
+		first, second = append(first, c[0]), append(second, c[1])
+	}
+	return append(append(first, second...), Cards(board)...)
+}

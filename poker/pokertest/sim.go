@@ -190,6 +190,9 @@ func (s *Sim) PlayHand() (bool, error) {
 		s.Refused++
 		return false, nil
 	}
+	if !slices.ContainsFunc(recs, func(r poker.Record) bool { return r.Kind == poker.KindHandStart }) {
+		return false, nil // the session is over (synthetic poker's partida)
+	}
 	for steps := 0; ; steps++ {
 		if steps > 10000 {
 			return true, fmt.Errorf("a hand that does not end")
@@ -229,7 +232,7 @@ func (s *Sim) decide() ([]poker.Record, error) {
 		}
 	}
 	if len(who) == 0 {
-		return nil, fmt.Errorf("a hand in play with nobody to decide")
+		return nil, fmt.Errorf("a hand in play with nobody to decide: %+v\n%v", s.E.View(""), s.hand)
 	}
 	id := who[s.Rnd.IntN(len(who))]
 	v := s.E.View(id)
