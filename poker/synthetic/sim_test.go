@@ -105,8 +105,11 @@ func partidas(t *testing.T, cfg synthetic.Config, seed uint64, hands int) (audit
 		}
 		paidIn += sim.PaidIn
 		paidOut += sim.PaidOut
-		// A pot carried by a pó when the partida ends stays with the table
-		// (docs/poker.md): it is the only money not paid out or raked.
+		// A partida ends with no pó pending: every cent is paid out or the
+		// house's.
+		if tb.Over() && carriedAtEnd(tb) != 0 {
+			t.Fatalf("partida %d ends with a pó of %d", n, carriedAtEnd(tb))
+		}
 		if paidIn != paidOut+audit.Rake+carriedAtEnd(tb) {
 			t.Fatalf("partida %d: paid in %d, out %d, house %d, carried %d", n, paidIn, paidOut, audit.Rake, carriedAtEnd(tb))
 		}

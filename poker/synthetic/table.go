@@ -60,7 +60,8 @@ type Table struct {
 	// how many were placed.
 	straddler, straddled, lastStraddler int
 	start                               time.Time
-	lastHolder                          int // the seat that had the hand when the partida's time ran out
+	lastHolder                          int  // the seat that had the hand when the partida's time ran out
+	due                                 bool // the last round is complete: the partida ends once no pó is pending
 	shown                               map[int]bool
 }
 
@@ -250,6 +251,9 @@ func (t *Table) deal() error {
 	}
 	next := t.nextHolder(ps)
 	if t.lastHolder != 0 && t.roundDone(next) {
+		t.due = true
+	}
+	if t.due && t.Carried == 0 { // a pó is played out before the end
 		t.phase = over
 		t.Emit(poker.Record{Kind: poker.KindEnd, Reason: EndOfPartida, Stacks: t.Seats.StackList(), Amount: t.Carried})
 		return nil

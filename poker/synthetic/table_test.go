@@ -395,3 +395,34 @@ func TestPartida(t *testing.T) {
 	s.No(poker.Deal{At: s.Now}, "over")
 	s.OK(poker.Leave{At: s.Now, Player: "bia"})
 }
+
+// A pó pending when the partida's last round is over is played out before
+// the partida ends (rule 49 over rule 39, docs/poker.md).
+func TestPartidaPlaysOutAPo(t *testing.T) {
+	s := newScript(t, baseConfig(), rng.NewSeeded(13), four...)
+	s.Deal() // seat 1 has the hand
+	s.antes(four...)
+	s.Act(s.ToAct(), poker.Raise, 100)
+	s.CallDown()
+	s.Now = s.Now.Add(time.Hour)
+	for _, holder := range []int{2, 3, 4} {
+		s.Deal()
+		if s.tb.Holder() != holder {
+			t.Fatalf("holder %d, want %d", s.tb.Holder(), holder)
+		}
+		s.antes(four...)
+		if holder < 4 {
+			s.Act(s.ToAct(), poker.Raise, 100)
+		}
+		s.CallDown() // at seat 4's hand nobody bets: a pó
+	}
+	recs := s.Deal()
+	if s.tb.Over() || len(find(recs, poker.KindHandStart)) != 1 || find(recs, poker.KindHandStart)[0].Amount != 400 {
+		t.Fatalf("the pó is not played out: over %v, %+v", s.tb.Over(), recs)
+	}
+	s.Act(s.ToAct(), poker.Raise, 400)
+	s.CallDown()
+	if recs := s.Deal(); !s.tb.Over() || len(find(recs, poker.KindEnd)) != 1 {
+		t.Fatalf("the partida goes on after the pó: %+v", recs)
+	}
+}
