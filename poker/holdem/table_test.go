@@ -1,6 +1,8 @@
 package holdem_test
 
 import (
+	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -322,5 +324,43 @@ func TestReplayAndRefusals(t *testing.T) {
 	s.No(poker.Join{At: s.Now, Player: "caio", Seat: 12, Amount: s.tb.RequiredCave()}, "seats 1 to 10")
 	if after := s.tb.View("ana"); after.Hand != before.Hand || len(after.Seats) != len(before.Seats) {
 		t.Fatal("a refused event changed the table")
+	}
+}
+
+// Records survive JSON (the form a ledger will keep them in) and the hands
+// replay from what was read back.
+func TestRecordsRoundTripJSON(t *testing.T) {
+	s := newScript(t, baseConfig(), rng.NewSeeded(21))
+	s.Join("ana", 1)
+	s.Join("bia", 2)
+	s.Join("caio", 3)
+	for range 3 {
+		s.Deal()
+		s.Act(s.ToAct(), poker.Raise, 300)
+		s.CallDown()
+	}
+	s.OK(poker.Leave{At: s.Now, Player: "caio"})
+	b, err := json.Marshal(s.All)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back []poker.Record
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, s.All) {
+		t.Fatalf("records changed through JSON:\n%s", b)
+	}
+	var hand []poker.Record
+	for _, r := range back {
+		if r.Hand == 3 {
+			hand = append(hand, r)
+		}
+	}
+	if _, err := poker.Replay(hand, "ana"); err != nil {
+		t.Fatal(err)
+	}
+	if l := find(back, poker.KindLeave); len(l) != 1 || l[0].Totals == nil || l[0].Totals.Hands != 3 {
+		t.Fatalf("leave %+v", l)
 	}
 }

@@ -12,16 +12,19 @@ import (
 
 // The decisions outside the betting, as Act kinds.
 const (
-	Ante           poker.ActionKind = "ante" // the minimum bet that buys the two cards (rules 38, 42)
-	NoAnte         poker.ActionKind = "no_ante"
-	Estardilho     poker.ActionKind = "estardilho" // rule 43
-	NoEstardilho   poker.ActionKind = "no_estardilho"
-	Restardilho    poker.ActionKind = "restardilho"
-	NoRestardilho  poker.ActionKind = "no_restardilho"
-	estardilhoMult                  = 2 // an estardilho is twice the minimum bet, a restardilho twice that
+	Ante          poker.ActionKind = "ante" // the minimum bet that buys the two cards (rules 38, 42)
+	NoAnte        poker.ActionKind = "no_ante"
+	Estardilho    poker.ActionKind = "estardilho" // rule 43
+	NoEstardilho  poker.ActionKind = "no_estardilho"
+	Restardilho   poker.ActionKind = "restardilho"
+	NoRestardilho poker.ActionKind = "no_restardilho"
 )
 
-// KindEnd's reasons.
+// estardilhoMult: an estardilho is twice the minimum bet, a restardilho
+// twice that (docs/poker.md, rule 43).
+const estardilhoMult = 2
+
+// EndOfPartida is the reason of the end record of a partida.
 const EndOfPartida = "partida"
 
 type phase int
