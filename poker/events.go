@@ -1,0 +1,66 @@
+package poker
+
+import "time"
+
+// Event is an input of a table engine; every event carries its time.
+type Event interface{ When() time.Time }
+
+// Join seats a player with his cave (Amount, cents, as paid). Seat 0 draws
+// a free seat.
+type Join struct {
+	At     time.Time
+	Player string
+	Seat   int
+	Amount int64
+}
+
+// Rebuy adds chips to a player's cave between hands.
+type Rebuy struct {
+	At     time.Time
+	Player string
+	Amount int64
+}
+
+// Leave takes a player away with his chips. Authorized is the chief of
+// the game's leave, where the rules forbid leaving (synthetic poker during
+// a partida, rule 61).
+type Leave struct {
+	At         time.Time
+	Player     string
+	Authorized bool
+}
+
+// Rest starts (On) or ends a player's rest: he keeps his seat and chips.
+type Rest struct {
+	At     time.Time
+	Player string
+	On     bool
+}
+
+// Deal starts the next hand.
+type Deal struct{ At time.Time }
+
+// Act is a player's decision.
+type Act struct {
+	At     time.Time
+	Player string
+	Action Action
+}
+
+// Extra asks for the extra decision time.
+type Extra struct {
+	At     time.Time
+	Player string
+}
+
+// Tick carries the time: decisions whose time is over are taken.
+type Tick struct{ At time.Time }
+
+func (e Join) When() time.Time  { return e.At }
+func (e Rebuy) When() time.Time { return e.At }
+func (e Leave) When() time.Time { return e.At }
+func (e Rest) When() time.Time  { return e.At }
+func (e Deal) When() time.Time  { return e.At }
+func (e Act) When() time.Time   { return e.At }
+func (e Extra) When() time.Time { return e.At }
+func (e Tick) When() time.Time  { return e.At }
