@@ -141,7 +141,12 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 	log, li, err := walog.Open(logDir, walog.Options{Signer: key, CheckpointEvery: opts.CheckpointEvery,
 		SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync})
 	if err != nil {
-		return nil, nil, info, &Fault{Err: err}
+		f := &Fault{Err: err}
+		var wf *walog.Fault
+		if errors.As(err, &wf) {
+			f.Seq = wf.Seq // the damaged record
+		}
+		return nil, nil, info, f
 	}
 	b := &Book{dir: dir, spec: spec, opts: opts, log: log, key: key, pub: pub}
 	if li.Repaired {

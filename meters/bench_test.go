@@ -1,6 +1,7 @@
 package meters
 
 import (
+	"github.com/openegm/cabinet/book"
 	"os"
 	"path/filepath"
 	"slices"
@@ -70,16 +71,19 @@ func BenchmarkRawWriteFsync(b *testing.B) {
 	b.ReportMetric(float64(percentile(lat, 0.99).Microseconds()), "p99-µs")
 }
 
-// BenchmarkOpenMillionGames is start-up with 10^6 games (2·10^6 records) in
-// the log, from the newest snapshot. The fixture is built once without fsync.
-func BenchmarkOpenMillionGames(b *testing.B) {
+// millionGames is a ledger of 10^6 games (2·10^6 records), built once
+// without fsync and kept in the temporary directory for later runs, with
+// its key store beside it.
+func millionGames(b *testing.B) (dir string, keys book.FileKeys) {
 	if testing.Short() {
 		b.Skip("builds a 10^6-game log")
 	}
-	dir := filepath.Join(os.TempDir(), "openegm-bench-million")
+	dir = filepath.Join(os.TempDir(), "openegm-bench-million-v2")
+	keys = book.FileKeys{Dir: dir + ".keys"}
 	if _, err := os.Stat(filepath.Join(dir, "done")); err != nil {
 		os.RemoveAll(dir)
-		l, _, err := Open(dir, Options{UnsafeNoSync: true})
+		os.RemoveAll(keys.Dir)
+		l, _, err := Open(dir, Options{UnsafeNoSync: true, Keys: keys})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -93,8 +97,15 @@ func BenchmarkOpenMillionGames(b *testing.B) {
 		l.Close()
 		os.WriteFile(filepath.Join(dir, "done"), nil, 0o600)
 	}
+	return dir, keys
+}
+
+// BenchmarkOpenMillionGames is start-up with 10^6 games in the log, from
+// the newest sealed snapshot.
+func BenchmarkOpenMillionGames(b *testing.B) {
+	dir, keys := millionGames(b)
 	for b.Loop() {
-		l, info, err := Open(dir, Options{})
+		l, info, err := Open(dir, Options{Keys: keys})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -102,5 +113,22 @@ func BenchmarkOpenMillionGames(b *testing.B) {
 			b.Fatalf("opened %+v with %d games", info, l.Meter(GamesPlayed))
 		}
 		l.Close()
+	}
+}
+
+// BenchmarkVerifyMillionGames is the inspector's verification of 10^6
+// games: every frame, the chain, every checkpoint and seal signature, and a
+// fold from the first record compared with every seal and the snapshots.
+func BenchmarkVerifyMillionGames(b *testing.B) {
+	dir, keys := millionGames(b)
+	pub, err := ReadPublicKey(filepath.Join(keys.Dir, "machine.pub"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		st, v, err := Read(dir, pub)
+		if err != nil || !v.OK || st.Get(GamesPlayed) != 1_000_000 {
+			b.Fatalf("verified %+v: %v", v, err)
+		}
 	}
 }

@@ -36,7 +36,9 @@ func meterreadVerify(t *testing.T, data, pub string) string {
 	return string(out)
 }
 
-func tilted(v machine.View, tilt string) bool { return v.Mode == "tilt" && slices.Contains(v.Tilts, tilt) }
+func tilted(v machine.View, tilt string) bool {
+	return v.Mode == "tilt" && slices.Contains(v.Tilts, tilt)
+}
 
 // Add 1,000 euros to the newest snapshot's bills, credits and drop and
 // recompute its checksum: the cabinet starts from the log instead, with

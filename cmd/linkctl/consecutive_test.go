@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"github.com/openegm/cabinet/book"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -37,21 +37,9 @@ func paidByGame(t *testing.T, data string) map[uint64]int64 {
 // level "mega", from every record of its ledger folded again.
 func awardedByGame(t *testing.T, dir, machine string) map[uint64]int64 {
 	t.Helper()
-	tmp := t.TempDir()
-	if err := os.CopyFS(filepath.Join(tmp, "log"), os.DirFS(filepath.Join(dir, ledger.LogDir))); err != nil {
-		t.Fatal(err)
-	}
-	log, _, err := walog.Open(filepath.Join(tmp, "log"), walog.Options{UnsafeNoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer log.Close()
 	st := ledger.NewState()
 	out := map[uint64]int64{}
-	err = log.Scan(1, func(r walog.Record) error {
-		if r.Type == walog.TypeCheckpoint {
-			return nil
-		}
+	err := book.Records(dir, func(r walog.Record) error {
 		recs, err := ledger.Decode(ledger.Type(r.Type), r.Data)
 		if err != nil {
 			return err

@@ -159,7 +159,11 @@ func (cs *casino) report() (*ledger.Verdict, *ledger.Report) {
 	if out, err := exec.Command("cp", "-a", cs.ctlData+"/.", tmp).CombinedOutput(); err != nil {
 		cs.t.Fatalf("copy: %v %s", err, out)
 	}
-	v, err := ledger.Verify(tmp, nil)
+	pub, err := ledger.ReadPublicKey(cs.ctlData + ".board/controller.pub")
+	if err != nil {
+		cs.t.Fatal(err)
+	}
+	v, err := ledger.Verify(tmp, pub)
 	if err != nil || !v.OK || v.State == nil {
 		cs.t.Fatalf("controller ledger not verified: %+v %v", v, err)
 	}
@@ -322,7 +326,7 @@ func TestTransferVerifyAndSignedReport(t *testing.T) {
 	if m, _ := ledgerState(t, cs.ctlData).Machine("egm-1"); m.Rebases != 1 || m.CoinIn != 0 {
 		t.Fatalf("after the rebase: %+v", m)
 	}
-	if code, out := linkctl(t, "verify", cs.ctlData); code != 0 || !strings.HasPrefix(out, "VERIFIED") {
+	if code, out := linkctl(t, "verify", cs.ctlData, "--pub", cs.ctlData+".board/controller.pub"); code != 0 || !strings.HasPrefix(out, "VERIFIED") {
 		t.Fatalf("verify: %d %s", code, out)
 	}
 	_, after := cs.report()
@@ -356,10 +360,10 @@ func TestTransferVerifyAndSignedReport(t *testing.T) {
 	key := filepath.Join(t.TempDir(), "inspector.key")
 	os.WriteFile(key, reels.EncodeKey(priv), 0o600)
 	doc := filepath.Join(t.TempDir(), "report.json")
-	if code, out := linkctl(t, "report", cs.ctlData, "--key", key, "--out", doc); code != 0 {
+	if code, out := linkctl(t, "report", cs.ctlData, "--pub", cs.ctlData+".board/controller.pub", "--key", key, "--out", doc); code != 0 {
 		t.Fatalf("report: %d %s", code, out)
 	}
-	if code, out := linkctl(t, "report", cs.ctlData); code != 0 || !strings.Contains(out, "mega") {
+	if code, out := linkctl(t, "report", cs.ctlData, "--pub", cs.ctlData+".board/controller.pub"); code != 0 || !strings.Contains(out, "mega") {
 		t.Fatalf("text report: %d %s", code, out)
 	}
 	body, _ := os.ReadFile(doc)
@@ -370,5 +374,20 @@ func TestTransferVerifyAndSignedReport(t *testing.T) {
 	body[len(body)/2] ^= 1
 	if _, err := ledger.VerifyReport(body, sig, pub); err == nil {
 		t.Fatal("a changed report verified")
+	}
+
+	// The controller's data replaced by an older copy of itself: its board's
+	// witness refuses it, for an operator's command as for serving.
+	old := filepath.Join(t.TempDir(), "old")
+	if out, err := exec.Command("cp", "-a", cs.ctlData, old).CombinedOutput(); err != nil {
+		t.Fatal(err, string(out))
+	}
+	if code, out := linkctl(t, "fund", cs.ctlData, "--level", "mega", "--cents", "100", "--who", "op-1", "--why", "seed"); code != 0 {
+		t.Fatalf("fund: %d %s", code, out)
+	}
+	os.RemoveAll(cs.ctlData)
+	exec.Command("cp", "-a", old, cs.ctlData).Run()
+	if code, out := linkctl(t, "fund", cs.ctlData, "--level", "mega", "--cents", "100", "--who", "op-1", "--why", "seed"); code == 0 || !strings.Contains(out, "rollback") {
+		t.Fatalf("an operator's command on rolled-back data: %d %s", code, out)
 	}
 }

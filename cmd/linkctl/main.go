@@ -14,11 +14,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/openegm/cabinet/book"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -61,9 +63,11 @@ Usage:
       and why recorded with it under ID. Running it again with the same ID
       finds it made; the same ID with anything else changed is refused.
 
-  linkctl verify DIR [--pub controller.pub]
-      Checks every record, the hash chain, the signed checkpoints and every
-      invariant of the fold. Exit status 0 = verified.
+  linkctl verify DIR --pub controller.pub
+      Checks every record, the hash chain, the signed checkpoints and seals
+      with the key registered at commissioning (none is taken from DIR),
+      and folds every record from the first with every invariant, compared
+      with every seal and snapshot. Exit status 0 = verified.
 
   linkctl reconcile DIR --config FILE --cabinet ID=LEDGER [--cabinet ...] [--no-etcd] [--json]
       Compares, award by award (cabinet, level, game), what each cabinet
@@ -82,8 +86,10 @@ Usage:
       rebase sets a cabinet's meter baseline without contributing: after
       a RAM clear, or when its coin_in source changes (linked or total).
 
-DIR is the controller's data directory. report, verify and reconcile never
-modify it (nor the cabinets' ledgers).
+DIR is the controller's data directory; its signing key and the witness of
+its head are on the board (--board, default DIR.board). report, verify and
+reconcile never modify it (nor the cabinets' ledgers) and need no private
+key.
 `
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -102,7 +108,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		asJSON  = fs.Bool("json", false, "JSON output")
 		keyFile = fs.String("key", "", "inspector's signing key (report)")
 		outFile = fs.String("out", "", "write the report here (report)")
-		pubFile = fs.String("pub", "", "controller public key recorded at commissioning (verify, report)")
+		pubFile = fs.String("pub", "", "controller public key registered at commissioning (verify, report); none is taken from DIR")
+		board   = fs.String("board", "", "what the controller keeps apart from its data: its signing key and the witness of its ledger's head (default DATA.board)")
 		from    = fs.String("from", "", "source level (transfer)")
 		to      = fs.String("to", "", "destination level (transfer)")
 		level   = fs.String("level", "", "level (fund)")
@@ -145,7 +152,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "linkctl run: --config and --data are required")
 			return 2
 		}
-		return serve(*config, *data, stderr)
+		return serve(*config, *data, boardOf(*board, *data), stderr)
 	case "report", "verify", "transfer", "fund", "reconcile", "rebase":
 		if dir == "" {
 			fmt.Fprintf(stderr, "linkctl %s: the data directory is required\n", cmd)
@@ -179,18 +186,57 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "transfer":
 		t := ledger.Transfer{At: time.Now().UnixNano(), From: *from, To: *to, All: *all, Close: *closeLv,
 			CurrentMC: *current, ReserveMC: *reserve, OverflowMC: *overf, Who: *who, Why: *why}
-		return operate(dir, t, stdout, stderr)
+		return operate(dir, boardOf(*board, dir), t, stdout, stderr)
 	case "fund":
 		f := ledger.Fund{At: time.Now().UnixNano(), Level: *level, AmountMC: *cents * jackpot.MillicentsPerCent, Who: *who, Why: *why}
-		return operate(dir, f, stdout, stderr)
+		return operate(dir, boardOf(*board, dir), f, stdout, stderr)
 	case "rebase":
 		r := ledger.Rebase{At: time.Now().UnixNano(), Machine: *machine, CoinIn: *coinIn, GamesPlayed: *games, Who: *who, Why: *why}
-		return operate(dir, r, stdout, stderr)
+		return operate(dir, boardOf(*board, dir), r, stdout, stderr)
 	}
 	return 0
 }
 
-func serve(configFile, data string, stderr io.Writer) int {
+// boardOf is the board directory: given, or beside the data (DATA.board).
+func boardOf(board, data string) string {
+	if board != "" {
+		return board
+	}
+	return filepath.Clean(data) + ".board"
+}
+
+// openLedger opens the controller's ledger with its key and witness from
+// the board. Evidence of tampering (a snapshot the log does not vouch for,
+// a ledger older than or other than its witness) refuses it: a controller
+// must not award jackpots from data changed behind its back. A witness
+// that is empty (a new board) is reported and written from here on.
+func openLedger(data, board string, log *slog.Logger) (*ledger.Ledger, ledger.OpenInfo, func(), error) {
+	w, err := book.OpenFileWitness(filepath.Join(board, "witness"))
+	if err != nil {
+		return nil, ledger.OpenInfo{}, nil, fmt.Errorf("the board's witness: %w", err)
+	}
+	l, info, err := ledger.Open(data, ledger.Options{Keys: book.FileKeys{Dir: board}, Witness: w})
+	if err != nil {
+		w.Close()
+		return nil, info, nil, err
+	}
+	closeAll := func() { l.Close(); w.Close() }
+	var evidence []string
+	evidence = append(evidence, info.Tampered...)
+	if info.Witness.Tampered() {
+		evidence = append(evidence, info.Witness.Detail)
+	}
+	if len(evidence) > 0 {
+		closeAll()
+		return nil, info, nil, fmt.Errorf("evidence of tampering, the ledger is not used: %s", strings.Join(evidence, "; "))
+	}
+	if s := info.Witness.Status; s == book.WitnessEmpty || s == book.WitnessBehind {
+		log.Warn("the board's witness does not know this ledger's head (a new board?): it is written from now on", "detail", info.Witness.Detail)
+	}
+	return l, info, closeAll, nil
+}
+
+func serve(configFile, data, board string, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	raw, err := os.ReadFile(configFile)
 	if err != nil {
@@ -202,12 +248,12 @@ func serve(configFile, data string, stderr io.Writer) int {
 		log.Error("configuration refused", "err", err)
 		return 1
 	}
-	l, info, err := ledger.Open(data, ledger.Options{})
+	l, info, closeLedger, err := openLedger(data, board, log)
 	if err != nil {
 		log.Error("ledger", "err", err)
 		return 1
 	}
-	defer l.Close()
+	defer closeLedger()
 	log.Info("ledger open", "last_seq", info.LastSeq, "controller_key", ledger.KeyID(l.PublicKey()))
 	c, err := link.New(cfg, l, log)
 	if err != nil {
@@ -324,17 +370,17 @@ func report(dir, pubFile string, asJSON bool, keyFile, outFile string, stdout, s
 
 // operate commits one operator record to a stopped controller's ledger
 // (the ledger's lock refuses a running controller's directory).
-func operate(dir string, r ledger.Record, stdout, stderr io.Writer) int {
+func operate(dir, board string, r ledger.Record, stdout, stderr io.Writer) int {
 	if _, err := os.Stat(filepath.Join(dir, ledger.LogDir)); err != nil {
 		fmt.Fprintf(stderr, "linkctl: %s is not a controller data directory: %v\n", dir, err)
 		return 1
 	}
-	l, _, err := ledger.Open(dir, ledger.Options{})
+	l, _, closeLedger, err := openLedger(dir, board, slog.New(slog.NewTextHandler(stderr, nil)))
 	if err != nil {
 		fmt.Fprintln(stderr, "linkctl:", err)
 		return 1
 	}
-	defer l.Close()
+	defer closeLedger()
 	res, err := l.Commit(r)
 	if err != nil {
 		var refused *ledger.Refused

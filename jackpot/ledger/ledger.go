@@ -1,9 +1,7 @@
 package ledger
 
 import (
-	"bytes"
 	"crypto/ed25519"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,18 +10,21 @@ import (
 	"sync"
 	"time"
 
-	"github.com/openegm/cabinet/internal/atomicfile"
+	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/meters/walog"
-	"golang.org/x/crypto/blake2b"
 )
 
-// Files in a ledger directory.
+// Files in a ledger directory, and the controller's key in its key store.
 const (
-	LogDir     = "log"            // the walog
-	KeyFile    = "controller.key" // Ed25519 seed, 32 bytes, mode 0600
-	PubFile    = "controller.pub" // its public key, hex, one line
-	snapPrefix = "snapshot-"
+	LogDir  = book.LogDir      // the walog
+	KeyName = "controller"     // controller.key and controller.pub in the key store
+	oldKey  = "controller.key" // where an earlier version kept the key: in the data
+	oldPub  = "controller.pub"
 )
+
+// testKeys is the key store the package's tests use when Options has none
+// (nil in a program, where a ledger without a key store is refused).
+var testKeys book.KeyStore
 
 // Options configure a ledger.
 type Options struct {
@@ -41,6 +42,12 @@ type Options struct {
 	// Now gives the time of the records the ledger writes itself (the
 	// log-repaired event); nil = the system clock.
 	Now func() int64
+	// Keys holds the controller's signing key, apart from the data
+	// (required); an earlier version's DIR/controller.key is moved into a
+	// FileKeys store.
+	Keys book.KeyStore
+	// Witness keeps the log's head outside the data; nil = none.
+	Witness book.Witness
 }
 
 // OpenInfo says what opening the ledger found.
@@ -50,6 +57,10 @@ type OpenInfo struct {
 	Replayed    uint64 // log records folded after it
 	LastSeq     uint64
 	KeyID       string // the controller key that signs the checkpoints
+	// Tampered names snapshots the log does not vouch for (not used).
+	Tampered []string
+	// Witness is how the log's head compares with the witness.
+	Witness book.WitnessCheck
 }
 
 // Fault is damage to the ledger, or a failed write: the controller cannot
@@ -98,19 +109,45 @@ var ErrClosed = errors.New("link ledger: closed")
 // anything changes; it returns once the record is on disk. Its methods are
 // safe for concurrent use; commits are serialised.
 type Ledger struct {
-	mu        sync.Mutex
-	dir       string
-	opts      Options
-	log       *walog.Log
-	state     *State
-	seq       uint64   // last log record folded (checkpoints included)
-	hash      [32]byte // chain hash after the last user record folded
-	userSeq   uint64   // last user record (what the hash is of)
-	sinceSnap uint64
-	snaps     uint64 // snapshots written: they alternate between two files
-	fault     *Fault
-	closed    bool
-	pub       ed25519.PublicKey
+	mu     sync.Mutex
+	opts   Options
+	book   *book.Book
+	state  *State
+	fault  *Fault
+	closed bool
+}
+
+// Spec is the controller's ledger as the book sees it.
+var Spec = book.Spec{
+	What:    "link ledger",
+	New:     func() book.State { return fold{NewState()} },
+	Restore: restore,
+}
+
+// fold is the State as a book.State.
+type fold struct{ s *State }
+
+func (f fold) Apply(typ uint16, data []byte) error {
+	recs, err := Decode(Type(typ), data)
+	if err != nil {
+		return &Fault{Entry: -1, Err: err}
+	}
+	if ft := foldLogged(f.s, Type(typ), recs, nil); ft != nil {
+		return ft
+	}
+	return nil
+}
+
+func (f fold) Check() error { return f.s.Check() }
+
+func (f fold) Encode() ([]byte, error) { return json.Marshal(f.s) }
+
+func restore(b []byte) (book.State, error) {
+	s := NewState()
+	if err := json.Unmarshal(b, s); err != nil {
+		return nil, err
+	}
+	return fold{s}, nil
 }
 
 // Open opens (or creates) the ledger in dir: the controller key, the log,
@@ -125,56 +162,36 @@ func Open(dir string, opts Options) (*Ledger, OpenInfo, error) {
 	if opts.Now == nil {
 		opts.Now = func() int64 { return time.Now().UnixNano() }
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, info, err
+	if opts.Keys == nil {
+		opts.Keys = testKeys
 	}
-	priv, err := controllerKey(dir)
-	if err != nil {
-		return nil, info, err
+	if opts.Keys == nil {
+		return nil, info, &Fault{Entry: -1, Err: errors.New("no key store for the controller key")}
 	}
-	pub := priv.Public().(ed25519.PublicKey)
-	info.KeyID = KeyID(pub)
-	log, li, err := walog.Open(filepath.Join(dir, LogDir), walog.Options{
-		Signer: priv, CheckpointEvery: opts.CheckpointEvery, SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync,
-	})
-	if err != nil {
-		return nil, info, asFault(err, 0, -1)
-	}
-	l := &Ledger{dir: dir, opts: opts, log: log, state: NewState(), pub: pub}
-	if li.Repaired {
-		info.Repaired = li.RepairDetail
-	}
-	snap, err := l.loadSnapshot()
-	if err != nil {
-		log.Close()
-		return nil, info, &Fault{Entry: -1, Err: err}
-	}
-	if snap != nil {
-		l.state, l.seq, l.userSeq, l.hash = snap.state, snap.Seq, snap.Seq, snap.hash
-		l.snaps = snap.file // the next snapshot goes to the other file
-		info.SnapshotSeq = snap.Seq
-	}
-	err = log.Scan(l.seq+1, func(r walog.Record) error {
-		info.Replayed++
-		return l.replay(r)
-	})
-	if err == nil {
-		if cerr := l.state.Check(); cerr != nil {
-			err = &Fault{Seq: l.userSeq, Entry: -1, Err: fmt.Errorf("after start-up: %w", cerr)}
+	if fk, ok := opts.Keys.(book.FileKeys); ok {
+		moved, err := fk.Adopt(KeyName, filepath.Join(dir, oldKey))
+		if err != nil {
+			return nil, info, &Fault{Entry: -1, Err: err}
+		}
+		if moved {
+			os.Remove(filepath.Join(dir, oldPub)) // the registered key is the store's
 		}
 	}
+	b, st, bi, err := book.Open(dir, Spec, book.Options{SealEvery: opts.SnapshotEvery, CheckpointEvery: opts.CheckpointEvery,
+		SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync, Keys: opts.Keys, KeyName: KeyName, Witness: opts.Witness})
+	info.Repaired, info.SnapshotSeq, info.Replayed, info.LastSeq = bi.Repaired, bi.SnapshotSeq, bi.Replayed, bi.LastSeq
+	info.KeyID, info.Tampered, info.Witness = bi.KeyID, bi.Tampered, bi.Witness
 	if err != nil {
-		log.Close()
 		return nil, info, asFault(err, 0, -1)
 	}
-	info.LastSeq = log.LastSeq()
+	l := &Ledger{opts: opts, book: b, state: st.(fold).s}
 	if info.Repaired != "" {
 		// The repair itself is evidence: it goes into the log.
 		if _, err := l.Commit(Event{At: opts.Now(), Code: EventLogRepaired, Detail: clip(info.Repaired, MaxWhyLen)}); err != nil {
 			l.Close()
 			return nil, info, err
 		}
-		info.LastSeq = log.LastSeq()
+		info.LastSeq = b.Head().Seq
 	}
 	return l, info, nil
 }
@@ -192,31 +209,21 @@ func clip(s string, n int) string {
 func asFault(err error, seq uint64, entry int) *Fault {
 	var f *Fault
 	if errors.As(err, &f) {
+		var bf *book.Fault
+		if f.Seq == 0 && errors.As(err, &bf) {
+			f.Seq = bf.Seq
+		}
 		return f
+	}
+	var bf *book.Fault
+	if errors.As(err, &bf) {
+		return &Fault{Seq: bf.Seq, Entry: entry, Err: bf.Err}
 	}
 	var wf *walog.Fault
 	if errors.As(err, &wf) {
 		return &Fault{Seq: wf.Seq, Entry: -1, Err: err}
 	}
 	return &Fault{Seq: seq, Entry: entry, Err: err}
-}
-
-// replay folds one log record at start-up.
-func (l *Ledger) replay(r walog.Record) error {
-	l.seq = r.Seq
-	if r.Type == walog.TypeCheckpoint {
-		return nil
-	}
-	recs, err := Decode(Type(r.Type), r.Data)
-	if err != nil {
-		return &Fault{Seq: r.Seq, Entry: -1, Err: err}
-	}
-	if err := foldLogged(l.state, Type(r.Type), recs, nil); err != nil {
-		err.Seq = r.Seq
-		return err
-	}
-	l.userSeq, l.hash = r.Seq, r.Hash
-	return nil
 }
 
 // foldLogged folds the records of one log record, which must all apply
@@ -324,31 +331,28 @@ func (l *Ledger) commit(recs []Record, isBatch bool) ([]Result, error) {
 		t.rollback()
 		return nil, &Refused{Index: -1, Err: err}
 	}
-	wr, err := l.log.Append(uint16(typ), data)
+	wr, err := l.book.Append(uint16(typ), data, fold{l.state})
 	if wr.Seq == 0 {
 		// Not durable: the state stays as it was, and the log is unfit for
 		// more writes.
 		t.rollback()
-		l.fault = asFault(err, l.log.LastSeq()+1, -1)
+		l.fault = asFault(err, l.book.Head().Seq+1, -1)
 		return nil, l.fault
 	}
-	l.userSeq, l.hash = wr.Seq, wr.Hash
-	l.seq = l.log.LastSeq()
 	for i := range out {
 		if !out[i].Repeat {
 			out[i].Seq = wr.Seq
 		}
 	}
 	if err != nil {
-		// Durable, but the checkpoint after it failed: the state shows the
-		// record (as the next start-up will), and the ledger stops.
+		// Durable, but the checkpoint or seal after it failed: the state
+		// shows the record (as the next start-up will), and the ledger stops.
 		l.fault = asFault(err, wr.Seq, -1)
 		return out, l.fault
 	}
-	l.sinceSnap++
-	if l.sinceSnap >= l.opts.SnapshotEvery {
-		// A failed snapshot only slows the next start-up.
-		_ = l.writeSnapshot()
+	if err := l.book.WriteWitness(); err != nil {
+		l.fault = &Fault{Seq: wr.Seq, Entry: -1, Err: err}
+		return out, l.fault
 	}
 	return out, nil
 }
@@ -359,7 +363,7 @@ func (l *Ledger) commit(recs []Record, isBatch bool) ([]Result, error) {
 // last durable one either way.
 func (l *Ledger) refuse(index int, typ Type, err error) error {
 	if errors.Is(err, ErrInvariant) {
-		l.fault = &Fault{Seq: l.log.LastSeq() + 1, Entry: index, Err: err}
+		l.fault = &Fault{Seq: l.book.Head().Seq + 1, Entry: index, Err: err}
 		return l.fault
 	}
 	return &Refused{Index: index, Type: typ, Err: err}
@@ -381,16 +385,13 @@ func (l *Ledger) View(fn func(s *State)) {
 	fn(l.state)
 }
 
-// LastSeq is the seq of the last log record (checkpoints included).
-func (l *Ledger) LastSeq() uint64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.seq
-}
+// LastSeq is the seq of the last log record (checkpoints and seals
+// included).
+func (l *Ledger) LastSeq() uint64 { return l.book.Head().Seq }
 
-// PublicKey is the controller key that signs the log's checkpoints; the
-// inspector records it at commissioning to verify the log later.
-func (l *Ledger) PublicKey() ed25519.PublicKey { return l.pub }
+// PublicKey is the controller key that signs the log's checkpoints and
+// seals; the inspector registers it at commissioning.
+func (l *Ledger) PublicKey() ed25519.PublicKey { return l.book.PublicKey() }
 
 // Fault returns the fault that stopped the ledger, or nil.
 func (l *Ledger) Fault() error {
@@ -410,112 +411,20 @@ func (l *Ledger) Close() error {
 		return ErrClosed
 	}
 	l.closed = true
-	if l.fault == nil && l.sinceSnap > 0 {
-		_ = l.writeSnapshot()
+	if l.fault != nil {
+		return l.book.Close(nil)
 	}
-	return l.log.Close()
+	return l.book.Close(fold{l.state})
 }
 
 // KeyID names a controller key: the first 8 bytes of its BLAKE2b-256, in
 // hex (the same definition as meters.KeyID for machine keys).
 func KeyID(pub ed25519.PublicKey) string { return walog.KeyID(pub) }
 
-// controllerKey loads the key that signs the log's checkpoints, creating it
-// on first use, as the cabinet does with its machine key.
-func controllerKey(dir string) (ed25519.PrivateKey, error) {
-	priv, err := walog.LoadOrCreateKey(filepath.Join(dir, KeyFile), filepath.Join(dir, PubFile), filepath.Join(dir, LogDir), "controller key")
-	if errors.Is(err, walog.ErrKey) {
-		return nil, &Fault{Entry: -1, Err: err}
-	}
-	return priv, err
-}
-
-// ReadPublicKey reads a controller public key file (controller.pub: hex,
-// one line).
-func ReadPublicKey(path string) (ed25519.PublicKey, error) {
-	return walog.ReadPublicKey(path, "controller")
-}
-
-// snapshot is what a snapshot file holds after its checksum.
-type snapshot struct {
-	Seq   uint64          `json:"seq"`  // the user record the state is folded up to
-	Hash  string          `json:"hash"` // the log's chain hash after it, hex
-	State json.RawMessage `json:"state"`
-
-	state *State
-	hash  [32]byte
-	file  uint64 // which of the two files
-}
-
-// writeSnapshot writes the older of two snapshot files, so a crash while
-// writing always leaves the newer one whole.
-func (l *Ledger) writeSnapshot() error {
-	l.sinceSnap = 0
-	if l.userSeq == 0 {
-		return nil
-	}
-	st, err := json.Marshal(l.state)
-	if err != nil {
-		return err
-	}
-	body, err := json.Marshal(snapshot{Seq: l.userSeq, Hash: hex.EncodeToString(l.hash[:]), State: st})
-	if err != nil {
-		return err
-	}
-	sum := blake2b.Sum256(body)
-	l.snaps++
-	name := fmt.Sprintf("%s%d", snapPrefix, l.snaps%2)
-	return atomicfile.Write(filepath.Join(l.dir, name), append(sum[:], body...), 0o600)
-}
-
-// loadSnapshot returns the newest snapshot whose checksum holds and whose
-// state decodes and passes Check (a torn or unreadable one is ignored). A
-// whole snapshot the log does not vouch for — it covers records the log no
-// longer has, or its chain hash differs — means the log lost or changed
-// committed records: that is an error, not a reason to start from an empty
-// fold.
-func (l *Ledger) loadSnapshot() (*snapshot, error) {
-	var best *snapshot
-	for i := range 2 {
-		name := fmt.Sprintf("%s%d", snapPrefix, i)
-		data, err := os.ReadFile(filepath.Join(l.dir, name))
-		if err != nil || len(data) < 32 {
-			continue
-		}
-		sum := blake2b.Sum256(data[32:])
-		if !bytes.Equal(sum[:], data[:32]) {
-			continue
-		}
-		var s snapshot
-		if json.Unmarshal(data[32:], &s) != nil {
-			continue
-		}
-		h, err := hex.DecodeString(s.Hash)
-		if err != nil || len(h) != 32 || s.Seq == 0 {
-			continue
-		}
-		copy(s.hash[:], h)
-		s.file = uint64(i)
-		s.state = NewState()
-		if err := json.Unmarshal(s.State, s.state); err != nil {
-			continue
-		}
-		if s.Seq > l.log.LastSeq() {
-			return nil, fmt.Errorf("%s covers record %d, but the log ends at %d: committed records are missing", name, s.Seq, l.log.LastSeq())
-		}
-		rec, err := l.log.Read(s.Seq)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		if rec.Hash != s.hash || rec.Type == walog.TypeCheckpoint {
-			return nil, fmt.Errorf("%s disagrees with the log's chain hash at record %d", name, s.Seq)
-		}
-		if best == nil || s.Seq > best.Seq {
-			best = &s
-		}
-	}
-	return best, nil
-}
+// ReadPublicKey reads a controller public key file (one line of base64,
+// or of hex as earlier versions wrote it): the key registered at
+// commissioning.
+func ReadPublicKey(path string) (ed25519.PublicKey, error) { return book.ReadPublicKey(path) }
 
 // Report is the accounting report of the committed state (State.Report).
 func (l *Ledger) Report() (*Report, error) {

@@ -681,7 +681,7 @@ func TestPropertyLedgerEqualsFold(t *testing.T) {
 		t.Fatal("ledger differs from the fold")
 	}
 	l.Close()
-	v, err := Verify(dir, nil)
+	v, err := Verify(dir, testPub(t))
 	if err != nil || !v.OK || stateJSON(t, v.State) != stateJSON(t, g.s) {
 		t.Fatalf("verify: %v %+v", err, v)
 	}

@@ -3,10 +3,9 @@ package ledger
 import (
 	"bytes"
 	"crypto/ed25519"
-	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/openegm/cabinet/book"
 	"io"
 	"math/big"
 	"text/tabwriter"
@@ -358,33 +357,27 @@ func SignReport(r *Report, key ed25519.PrivateKey) (doc, sig []byte, err error) 
 	return doc, sig, err
 }
 
-// SignDocument returns the signature file content of a document: the
-// Ed25519 signature of its bytes, base64, one line.
+// SignDocument returns the signature file content of a document
+// (book.SignDocument: the Ed25519 signature of its bytes, base64, one
+// line).
 func SignDocument(doc []byte, key ed25519.PrivateKey) ([]byte, error) {
 	if len(key) != ed25519.PrivateKeySize {
 		return nil, fmt.Errorf("link report: signing key is %d bytes, not %d", len(key), ed25519.PrivateKeySize)
 	}
-	return []byte(base64.StdEncoding.EncodeToString(ed25519.Sign(key, doc)) + "\n"), nil
+	return book.SignDocument(key, doc)
 }
 
 // VerifyDocument checks a signature file's content against a document's
-// exact bytes.
+// exact bytes (book.VerifyDocument).
 func VerifyDocument(doc, sig []byte, pub ed25519.PublicKey) error {
-	if len(pub) != ed25519.PublicKeySize {
-		return fmt.Errorf("link report: public key is %d bytes, not %d", len(pub), ed25519.PublicKeySize)
-	}
-	raw, err := base64.StdEncoding.Strict().DecodeString(string(bytes.TrimSpace(sig)))
-	if err != nil || len(raw) != ed25519.SignatureSize {
-		return fmt.Errorf("link report: the signature is not one line of base64 of %d bytes", ed25519.SignatureSize)
-	}
-	if !ed25519.Verify(pub, doc, raw) {
-		return ErrBadSignature
+	if err := book.VerifyDocument(doc, sig, pub); err != nil {
+		return fmt.Errorf("link report: %w", err)
 	}
 	return nil
 }
 
 // ErrBadSignature is a report whose signature does not verify.
-var ErrBadSignature = errors.New("link report: signature does not verify")
+var ErrBadSignature = book.ErrBadSignature
 
 // VerifyReport checks a signed report: the signature (base64, surrounding
 // white space ignored) over the document's exact bytes with pub, then the

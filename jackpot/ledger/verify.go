@@ -2,12 +2,11 @@ package ledger
 
 import (
 	"crypto/ed25519"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/meters/walog"
 )
 
@@ -26,57 +25,31 @@ type Verdict struct {
 }
 
 // Verify checks a ledger directory for an inspector, the way meterread
-// verify checks a cabinet's: every record's frame and checksum, the hash
-// chain, every checkpoint signature against pub, then a fold of every
-// record from the first with every invariant checked (the pools' identity
-// to the millicent, exact carries, meter baselines, award tracks, batch
-// sequences). It never writes to dir: the fold runs on a private copy of the
-// log, so Verify may run on a copy of a live controller's directory, and a
-// torn last record is reported, not repaired.
+// verify checks a cabinet's (book.Verify): every record's frame and
+// checksum, the hash chain, every checkpoint and seal signature against
+// pub, then a fold of every record from the first with every invariant
+// checked (the pools' identity to the millicent, exact carries, meter
+// baselines, award tracks, batch sequences), compared with every seal and
+// the snapshots. It never writes to dir.
 //
-// pub nil takes the key from dir's controller.pub; an inspector passes the
-// key recorded at commissioning instead. err is for a directory that cannot
-// be read as a ledger; everything found in the log is in the Verdict.
+// pub is the key registered at commissioning; nil is reported as a
+// problem (a key found beside the ledger would prove nothing). err is for
+// a directory that cannot be read as a ledger; everything found in the
+// log is in the Verdict.
 func Verify(dir string, pub ed25519.PublicKey) (*Verdict, error) {
 	logDir := filepath.Join(dir, LogDir)
 	if st, err := os.Stat(logDir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("link ledger: verify: %s is not a link controller ledger (no %s directory)", dir, LogDir)
 	}
-	v := &Verdict{}
-	if pub == nil {
-		p, err := ReadPublicKey(filepath.Join(dir, PubFile))
-		if err != nil {
-			v.Problems = append(v.Problems, fmt.Sprintf("controller public key: %v", err))
-		} else {
-			pub = p
-		}
-	} else if len(pub) != ed25519.PublicKeySize {
-		return nil, fmt.Errorf("link ledger: verify: public key is %d bytes, not %d", len(pub), ed25519.PublicKeySize)
-	}
-	if pub != nil {
-		v.KeyID = KeyID(pub)
-	}
-	rep, err := walog.Verify(logDir, pub)
+	bv, err := book.Verify(dir, Spec, pub)
 	if err != nil {
 		return nil, fmt.Errorf("link ledger: %w", err)
 	}
-	v.Records, v.Checkpoints = rep.Records, rep.Checkpoints
-	v.LastHash = hex.EncodeToString(rep.LastHash[:])
-	v.Problems = append(v.Problems, rep.Problems...)
-	if rep.TornTail != "" {
-		v.Problems = append(v.Problems, "torn last record (the controller cuts it at its next start-up): "+rep.TornTail)
+	v := &Verdict{OK: bv.OK, Records: bv.Records, Checkpoints: bv.Checkpoints, KeyID: bv.KeyID, LastHash: bv.LastHash, Problems: bv.Problems}
+	if bv.State != nil {
+		v.State = bv.State.(fold).s
+		v.Folded = v.State.records
 	}
-	if !rep.OK && len(rep.Problems) == 0 {
-		v.Problems = append(v.Problems, "log verification failed")
-	}
-	st, folded, err := foldCopy(logDir, nil)
-	v.Folded = folded
-	if err != nil {
-		v.Problems = append(v.Problems, err.Error())
-	} else {
-		v.State = st
-	}
-	v.OK = len(v.Problems) == 0
 	return v, nil
 }
 
@@ -84,25 +57,8 @@ func Verify(dir string, pub ed25519.PublicKey) (*Verdict, error) {
 // copy (opening a log takes a lock and may cut a torn tail: never on the
 // inspector's input). each, if not nil, sees every record with its result.
 func foldCopy(logDir string, each func(Record, Result)) (*State, uint64, error) {
-	tmp, err := os.MkdirTemp("", "linkledger-verify-")
-	if err != nil {
-		return nil, 0, err
-	}
-	defer os.RemoveAll(tmp)
-	cp := filepath.Join(tmp, LogDir)
-	if err := copyDir(logDir, cp); err != nil {
-		return nil, 0, fmt.Errorf("copying the log: %w", err)
-	}
-	log, _, err := walog.Open(cp, walog.Options{UnsafeNoSync: true})
-	if err != nil {
-		return nil, 0, asFault(err, 0, -1)
-	}
-	defer log.Close()
 	st := NewState()
-	err = log.Scan(1, func(r walog.Record) error {
-		if r.Type == walog.TypeCheckpoint {
-			return nil
-		}
+	err := book.Records(filepath.Dir(logDir), func(r walog.Record) error {
 		recs, err := Decode(Type(r.Type), r.Data)
 		if err != nil {
 			return &Fault{Seq: r.Seq, Entry: -1, Err: err}
@@ -120,42 +76,4 @@ func foldCopy(logDir string, each func(Record, Result)) (*State, uint64, error) 
 		return nil, st.records, &Fault{Entry: -1, Err: fmt.Errorf("after the last record: %w", err)}
 	}
 	return st, st.records, nil
-}
-
-// copyDir copies the regular files of src (one level: a walog directory
-// has no subdirectories) into a new directory dst.
-func copyDir(src, dst string) error {
-	if err := os.MkdirAll(dst, 0o700); err != nil {
-		return err
-	}
-	ents, err := os.ReadDir(src)
-	if err != nil {
-		return err
-	}
-	for _, e := range ents {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		if err := copyFile(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }

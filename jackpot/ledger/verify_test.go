@@ -114,7 +114,7 @@ func TestReportSignAndVerify(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
-	v, err := Verify(dir, nil)
+	v, err := Verify(dir, testPub(t))
 	if err != nil || !v.OK {
 		t.Fatalf("verify: %v %+v", err, v)
 	}

@@ -2,6 +2,7 @@ package link
 
 import (
 	"context"
+	"github.com/openegm/cabinet/book"
 	"io"
 	"log/slog"
 	"strings"
@@ -56,7 +57,7 @@ func TestNearSimultaneousHitsShareUnderSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.SettleMS = 50
-	l, _, err := ledger.Open(t.TempDir(), ledger.Options{})
+	l, _, err := ledger.Open(t.TempDir(), ledger.Options{Keys: book.FileKeys{Dir: t.TempDir()}})
 	if err != nil {
 		t.Fatal(err)
 	}

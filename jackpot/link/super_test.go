@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"github.com/openegm/cabinet/book"
 	"io"
 	"log/slog"
 	"os"
@@ -73,7 +74,7 @@ func TestSharedLevelChangeRefused(t *testing.T) {
 	}
 	noSuper := *cfg
 	noSuper.Super = nil
-	l, _, err := ledger.Open(dir, ledger.Options{})
+	l, _, err := ledger.Open(dir, ledger.Options{Keys: book.FileKeys{Dir: dir + ".keys"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestSharedLevelChangeRefused(t *testing.T) {
 		t.Fatalf("a local level made shared: %v", err)
 	}
 	l.Close()
-	l, _, err = ledger.Open(t.TempDir(), ledger.Options{})
+	l, _, err = ledger.Open(t.TempDir(), ledger.Options{Keys: book.FileKeys{Dir: t.TempDir()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func newCasino(t *testing.T, cfg *Config, dir string, cli *clientv3.Client) *cas
 	t.Helper()
 	cs := &casino{t: t, cfg: cfg, dir: dir, cli: cli}
 	var err error
-	if cs.l, _, err = ledger.Open(dir, ledger.Options{}); err != nil {
+	if cs.l, _, err = ledger.Open(dir, ledger.Options{Keys: book.FileKeys{Dir: dir + ".keys"}}); err != nil {
 		t.Fatal(err)
 	}
 	if cs.c, err = New(cfg, cs.l, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
