@@ -273,3 +273,37 @@ func TestWitnessMissingOrBehind(t *testing.T) {
 		t.Fatalf("restart after the clear: %s %v", v.Mode, v.Tilts)
 	}
 }
+
+// sashost --history keeps each machine's last meters: after the cabinet's
+// meters went back (here a RAM clear; a rollback looks the same to a host),
+// it says ALARM and exits 3.
+func TestSashostHistorySeesMetersGoBack(t *testing.T) {
+	data := t.TempDir()
+	c := startCabinet(t, data, "--sas-addr", "1", "--sas-pty", "--spin-time", "5ms")
+	defer c.Stop()
+	c.Send(cabinettest.Command{Cmd: "bill", Cents: 500})
+	c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
+	c.WaitIdle()
+	history := filepath.Join(t.TempDir(), "history.json")
+	sashost := func() (int, string) {
+		cmd := exec.Command(filepath.Join(binDir, "sashost"), "--pty", c.SASPty(), "--addr", "1", "--timeout", "2s", "meters", "--history", history)
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), string(out)
+		}
+		return 0, string(out)
+	}
+	if code, out := sashost(); code != 0 || strings.Contains(out, "ALARM") {
+		t.Fatalf("first reading: %d %s", code, out)
+	}
+	c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut})
+	c.WaitFor("the cash-out", func(v machine.View) bool { return v.CreditsCents == 0 && v.Printing == "" })
+	technician(t, c)
+	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcRAMClear})
+	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcRAMClearConfirm, Value: "test"})
+	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcLogout})
+	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: false})
+	if code, out := sashost(); code != 3 || !strings.Contains(out, "ALARM: machine EGM-TEST meter 0000 (total coin in) went back") {
+		t.Fatalf("after the meters went back: %d %s", code, out)
+	}
+}

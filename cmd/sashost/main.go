@@ -55,6 +55,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/openegm/cabinet/internal/atomicfile"
 	"io"
 	"os"
 	"os/signal"
@@ -78,6 +79,7 @@ func main() {
 var errUsage = errors.New("usage")
 
 type config struct {
+	history          string
 	serial, pty, tcp string
 	addr             uint
 	framing          string
@@ -122,6 +124,7 @@ func (c *config) flags(name string, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.trace, "trace", c.trace, "print the bytes sent and received on stderr")
 	fs.UintVar(&c.game, "game", c.game, "meters: game number (0: the machine)")
 	fs.StringVar(&c.via, "via", c.via, "meters: 6f or 2f")
+	fs.StringVar(&c.history, "history", c.history, "meters: a `file` keeping each machine's last meters: one that went back (not a rollover) is an ALARM and exit status 3")
 	fs.IntVar(&c.count, "count", c.count, "events: stop after N exceptions (0: no limit)")
 	fs.DurationVar(&c.dur, "for", c.dur, "events: stop after this long (0: no limit)")
 	fs.DurationVar(&c.interval, "interval", c.interval, "events, romsig: general poll period")
@@ -196,6 +199,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sashost:", err)
 		if errors.Is(err, errUsage) {
 			return 2
+		}
+		if errors.Is(err, errAlarm) {
+			return 3
 		}
 		return 1
 	}
@@ -421,10 +427,88 @@ func (c *config) meters(cl *host.Client, o *out) error {
 		Poll1C []host.Meter `json:"poll_1c"`
 		Meters []host.Meter `json:"meters"`
 	}{cl.Addr(), c.game, strings.ToUpper(c.via), basic, all}
-	return o.emit(res, func(w io.Writer) {
+	if err := o.emit(res, func(w io.Writer) {
 		printMeters(w, "meters (0x1C):", basic)
 		printMeters(w, fmt.Sprintf("meters of game %d (0x%s):", c.game, strings.ToUpper(c.via)), all)
-	})
+	}); err != nil {
+		return err
+	}
+	if c.history == "" {
+		return nil
+	}
+	si, err := cl.SASInfo()
+	if err != nil {
+		return fmt.Errorf("0x54 (whose meters these are): %w", err)
+	}
+	alarms, err := checkHistory(c.history, si.Serial, all)
+	for _, a := range alarms {
+		fmt.Fprintln(o.w, "ALARM:", a)
+	}
+	if err != nil {
+		return err
+	}
+	if len(alarms) > 0 {
+		return errAlarm
+	}
+	return nil
+}
+
+// errAlarm is a meter that went back: exit status 3.
+var errAlarm = errors.New("a meter went back since the last reading (see ALARM)")
+
+// history is what --history keeps: each machine's last meters, by serial.
+type history map[string]map[string]histMeter
+
+type histMeter struct {
+	Value uint64 `json:"value"`
+	Size  int    `json:"size"`
+}
+
+// checkHistory compares the meters with those last read from the same
+// machine and keeps the new ones. A meter below its last value is an alarm
+// unless it rolled over at its BCD width (its last value near the top, the
+// new one near zero); a RAM clear is one too, which the cabinet's ledger
+// records (meterread shows it).
+func checkHistory(file, serial string, ms []host.Meter) ([]string, error) {
+	h := history{}
+	if b, err := os.ReadFile(file); err == nil {
+		if err := json.Unmarshal(b, &h); err != nil {
+			return nil, fmt.Errorf("--history %s: %w", file, err)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	last := h[serial]
+	var alarms []string
+	now := map[string]histMeter{}
+	for _, m := range ms {
+		key := fmt.Sprintf("%04X", uint16(m.Code))
+		now[key] = histMeter{Value: m.Value, Size: m.Size}
+		prev, ok := last[key]
+		if !ok || m.Value >= prev.Value {
+			continue
+		}
+		if mod := bcdModulus(m.Size); mod > 0 && prev.Value > mod-mod/100 && m.Value < mod/100 {
+			continue // rolled over at its width
+		}
+		alarms = append(alarms, fmt.Sprintf("machine %s meter %s (%s) went back from %d to %d: a RAM clear, or the machine's data rolled back",
+			serial, key, m.Name, prev.Value, m.Value))
+	}
+	h[serial] = now
+	b, _ := json.MarshalIndent(h, "", "  ")
+	return alarms, atomicfile.Write(file, b, 0o600)
+}
+
+// bcdModulus is where a BCD field of size bytes rolls over.
+func bcdModulus(size int) uint64 {
+	if size <= 0 || size > 9 {
+		return 0
+	}
+	m := uint64(1)
+	for range 2 * size {
+		m *= 10
+	}
+	return m
 }
 
 type eventLine struct {

@@ -278,6 +278,9 @@ const (
 	// EventIdentity: a line answered with a machine other than the one
 	// configured on it; nothing was broadcast, read or awarded there.
 	EventIdentity = "identity"
+	// EventMeterBack: a cabinet's meters went back (not a rollover): a
+	// RAM clear, or its data rolled back; an alarm for the casino.
+	EventMeterBack = "meter_back"
 )
 
 // Event is a fact that moves no money.
@@ -616,9 +619,9 @@ func (r SuperClaimed) validate() error {
 
 func (r Event) validate() error {
 	switch r.Code {
-	case EventLogRepaired, EventStart, EventStop, EventNote, EventIdentity:
+	case EventLogRepaired, EventStart, EventStop, EventNote, EventIdentity, EventMeterBack:
 	default:
-		return bad("event code %q is not one of %q", r.Code, []string{EventLogRepaired, EventStart, EventStop, EventNote, EventIdentity})
+		return bad("event code %q is not one of %q", r.Code, []string{EventLogRepaired, EventStart, EventStop, EventNote, EventIdentity, EventMeterBack})
 	}
 	return checkText("detail", r.Detail, MaxWhyLen, false)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/openegm/cabinet/jackpot"
 	"slices"
 	"time"
 
@@ -31,7 +32,20 @@ type session struct {
 	// recovered: the first look on the line just opened was made (see
 	// recover).
 	recovered bool
+	// backAlarm: the cabinet's meters went back and the alarm is recorded;
+	// it is not recorded again until a reading is taken. backSince: when
+	// they were first seen back (an alarm waits a little for the RAM
+	// clear's exception, which may come after the meters).
+	// ramCleared: the cabinet reported a RAM clear (SAS 0x3A), so its
+	// meters going back is the RAM clear, rebased, not an alarm.
+	backAlarm  bool
+	backSince  time.Time
+	ramCleared bool
 }
+
+// backGrace is how long meters seen back wait for the RAM clear's
+// exception before they are an alarm.
+const backGrace = 3 * time.Second
 
 // errWrongMachine is a step refused because another machine answers.
 var errWrongMachine = errors.New("another machine answers at the cabinet's address")
@@ -117,6 +131,9 @@ func (s *session) look() error {
 	g, err := s.cl.GeneralPoll()
 	if err != nil {
 		return err
+	}
+	if g.Exception == sas.ExcMemoryReset {
+		s.ramCleared = true
 	}
 	now := s.c.now()
 	pending := s.payouts()
@@ -219,14 +236,14 @@ func (s *session) readMeters(now time.Time) error {
 	if err != nil {
 		return err
 	}
-	var coinIn, games uint64
+	var coinIn, games, coinMod, gamesMod uint64
 	found := 0
 	for _, m := range ms {
 		switch m.Code {
 		case sas.MeterTotalCoinIn:
-			coinIn, found = m.Value, found+1
+			coinIn, coinMod, found = m.Value, modulus(m.Size), found+1
 		case sas.MeterGamesPlayed:
-			games, found = m.Value, found+1
+			games, gamesMod, found = m.Value, modulus(m.Size), found+1
 		}
 	}
 	if found != len(codes) {
@@ -240,8 +257,45 @@ func (s *session) readMeters(now time.Time) error {
 		if w.Size == 0 {
 			return fmt.Errorf("cabinet %s has no wager category 1 (linked coin-in): configure \"coin_in\": %q for it", s.cab.ID, CoinInTotal)
 		}
-		coinIn = w.CoinIn
+		coinIn, coinMod = w.CoinIn, modulus(w.Size)
 	}
+	// The cabinet's meters are BCD fields that roll over at their width
+	// (SAS): the ledger keeps the whole count, unwrapped here. A meter that
+	// goes back otherwise (a RAM clear, or the cabinet's data rolled back)
+	// is an alarm, recorded once, and no contribution is taken from the
+	// cabinet until an operator rebases it.
+	var last ledger.Machine
+	s.c.ledger.View(func(st *ledger.State) { last, _ = st.Machine(s.cab.ID) })
+	unwrappedCoin, okCoin := unwrap(last.Read, uint64(last.CoinIn), coinIn, coinMod, uint64(jackpot.MaxBet))
+	unwrappedGames, okGames := unwrap(last.Read, last.GamesPlayed, games, gamesMod, maxGamesBetweenReadings)
+	if !okCoin || !okGames {
+		if s.ramCleared {
+			// A RAM clear the cabinet reported: the new baseline, recorded.
+			_, err := s.c.ledger.Commit(ledger.Rebase{At: now.UnixNano(), Machine: s.cab.ID, CoinIn: int64(coinIn), GamesPlayed: games,
+				Who: "cabinet " + s.cab.ID, Why: "RAM clear reported by the cabinet (SAS exception 0x3A)"})
+			if err != nil {
+				s.c.log.Error("rebase after the cabinet's RAM clear refused", "cabinet", s.cab.ID, "err", err)
+				return err
+			}
+			s.ramCleared, s.backSince, s.backAlarm = false, time.Time{}, false
+			s.c.log.Info("cabinet RAM-cleared: meters rebased", "cabinet", s.cab.ID, "coin_in", coinIn, "games", games)
+			return nil
+		}
+		if s.backSince.IsZero() {
+			s.backSince = now
+		}
+		if !s.backAlarm && now.Sub(s.backSince) >= backGrace {
+			detail := fmt.Sprintf("cabinet %s: meters went back (coin-in %d after %d, games played %d after %d): a RAM clear, or the cabinet's data rolled back; no contribution until an operator rebases it",
+				s.cab.ID, coinIn, last.CoinIn, games, last.GamesPlayed)
+			if _, err := s.c.ledger.Commit(ledger.Event{At: now.UnixNano(), Code: ledger.EventMeterBack, Detail: detail}); err == nil {
+				s.backAlarm = true
+			}
+			s.c.log.Error("ALARM: a cabinet's meters went back", "cabinet", s.cab.ID, "detail", detail)
+		}
+		return errMeterBack
+	}
+	s.backAlarm, s.backSince, s.ramCleared = false, time.Time{}, false
+	coinIn, games = unwrappedCoin, unwrappedGames
 	res, err := s.c.ledger.Commit(ledger.Meters{At: now.UnixNano(), Machine: s.cab.ID, CoinIn: int64(coinIn), GamesPlayed: games})
 	if err != nil {
 		s.c.log.Error("reading refused", "cabinet", s.cab.ID, "coin_in", coinIn, "games", games, "err", err)
@@ -252,6 +306,43 @@ func (s *session) readMeters(now time.Time) error {
 	}
 	s.games = games
 	return nil
+}
+
+// maxGamesBetweenReadings bounds the games a cabinet can play between two
+// readings: what a games meter that went "down" may have rolled over by.
+const maxGamesBetweenReadings = 1_000_000
+
+var errMeterBack = errors.New("the cabinet's meters went back")
+
+// modulus is where a BCD meter of size bytes rolls over (0: no limit known).
+func modulus(size int) uint64 {
+	if size <= 0 || size > 9 {
+		return 0
+	}
+	m := uint64(1)
+	for range 2 * size {
+		m *= 10
+	}
+	return m
+}
+
+// unwrap gives the whole count of a meter read as raw (mod mod), after a
+// last whole count: raw itself on the first reading; else the count at or
+// above last that raw is, when it lies within limit of last (a rollover
+// included). ok is false when the meter went back.
+func unwrap(read bool, last, raw, mod, limit uint64) (uint64, bool) {
+	if !read {
+		return raw, true
+	}
+	if mod == 0 {
+		return raw, raw >= last
+	}
+	base := last - last%mod
+	u := base + raw
+	if u < last {
+		u += mod // rolled over since the last reading
+	}
+	return u, u-last <= limit
 }
 
 // gamesPlayed reads the games-played meter alone, in one poll: the reading
