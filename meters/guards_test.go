@@ -1,0 +1,215 @@
+package meters
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/blake2b"
+)
+
+// The guards of the fold, each tested on both sides of its edge: a guard
+// removed, or moved by one cent, fails one of these tests.
+
+// equationState is a state whose every term of the credit equation is
+// non-zero and different, so a term dropped, counted twice or counted with
+// the wrong sign changes the result.
+func equationState() *State {
+	s := NewState()
+	m := &s.Meters
+	m[BillsIn], m[CoinsIn], m[TicketIn], m[ElectronicIn] = 1_000_00, 3_00, 50_00, 7_00
+	m[CoinOut], m[MachinePaidPaytable], m[MachinePaidProgressive] = 90_00, 80_00, 10_00
+	m[CoinIn] = 110_00
+	m[TicketOut], m[HopperOut], m[ElectronicOut], m[HandpaidCancelled] = 200_00, 11_00, 13_00, 300_00
+	s.PendingTicket = &CashOut{Method: OutTicket, Cents: 17_00, Ticket: "1"}
+	in := int64(1_000_00 + 3_00 + 50_00 + 7_00)
+	out := int64(200_00 + 11_00 + 13_00 + 300_00 + 17_00)
+	m[Credits] = in + 90_00 - 110_00 - out
+	return s
+}
+
+// Check holds on a state that keeps the credit equation and fails, naming
+// the equation, when any one of its terms is one cent off: the invariant
+// DESIGN rule 3 rests on.
+func TestCheckCatchesEveryTermOfTheCreditEquation(t *testing.T) {
+	s := equationState()
+	if err := s.Check(); err != nil {
+		t.Fatalf("a state that keeps the equation: %v", err)
+	}
+	for _, c := range []struct {
+		meter Meter
+		sign  int64 // how the meter enters the equation
+	}{
+		{Credits, -1}, {BillsIn, 1}, {CoinsIn, 1}, {TicketIn, 1}, {ElectronicIn, 1}, {CoinIn, -1},
+		{TicketOut, -1}, {HopperOut, -1}, {ElectronicOut, -1}, {HandpaidCancelled, -1},
+	} {
+		name := Defs[c.meter].Name
+		s := equationState()
+		s.Meters[c.meter]++
+		err := s.Check()
+		if err == nil || !strings.Contains(err.Error(), "credit equation broken") {
+			t.Errorf("%s one cent up: %v", name, err)
+		}
+		// The same cent balanced on the credit meter keeps the equation.
+		if c.meter != Credits {
+			s.Meters[Credits] += c.sign
+			if err := s.Check(); err != nil {
+				t.Errorf("%s and credits moved together: %v", name, err)
+			}
+		}
+	}
+	// Wins to credits: coin out with its machine-paid split.
+	s = equationState()
+	s.Meters[CoinOut]++
+	s.Meters[MachinePaidPaytable]++
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), "credit equation broken") {
+		t.Errorf("a win not on the credit meter: %v", err)
+	}
+	s.Meters[Credits]++
+	if err := s.Check(); err != nil {
+		t.Errorf("a win on the credit meter: %v", err)
+	}
+	// The ticket being printed is money out.
+	s = equationState()
+	s.PendingTicket.Cents++
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), "credit equation broken") {
+		t.Errorf("a ticket owed one cent more: %v", err)
+	}
+	s.PendingTicket = nil
+	s.Meters[Credits] += 17_00
+	if err := s.Check(); err != nil {
+		t.Errorf("no ticket owed, its amount on the credit meter: %v", err)
+	}
+}
+
+// The other invariants of Check: no negative meter, and coin out is the
+// sum of what the machine paid from the paytable and the progressives.
+func TestCheckNegativeMeterAndCoinOutSplit(t *testing.T) {
+	s := equationState()
+	s.Meters[GamesPlayed] = -1
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), `"games played" is negative`) {
+		t.Errorf("negative games played: %v", err)
+	}
+	s = equationState()
+	s.Meters[MachinePaidProgressive]--
+	s.Meters[MachinePaidPaytable]++
+	if err := s.Check(); err != nil {
+		t.Errorf("coin out split differently, same sum: %v", err)
+	}
+	s.Meters[MachinePaidProgressive]++
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), "coin out 9000 ≠ machine-paid paytable 8001 + progressive 1000") {
+		t.Errorf("coin out below its split: %v", err)
+	}
+}
+
+// forgeSnapshots rewrites every snapshot of dir with change applied to its
+// state and a checksum that matches again, as someone editing the disk
+// would.
+func forgeSnapshots(t *testing.T, dir string, change func(*State)) {
+	t.Helper()
+	forged := 0
+	for i := range 2 {
+		f := filepath.Join(dir, fmt.Sprintf("%s%d", snapPrefix, i))
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var s snapshot
+		if err := json.Unmarshal(data[32:], &s); err != nil {
+			t.Fatal(err)
+		}
+		change(s.State)
+		body, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := blake2b.Sum256(body)
+		if err := os.WriteFile(f, append(sum[:], body...), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		forged++
+	}
+	if forged == 0 {
+		t.Fatal("no snapshot to forge")
+	}
+}
+
+// Start-up checks the credit equation of the state it starts from, even
+// when no record follows the snapshot to be folded (the snapshot written at
+// shutdown): a snapshot whose credits were raised is a meter fault, not
+// credit.
+func TestStartUpChecksTheSnapshotsCreditEquation(t *testing.T) {
+	dir := t.TempDir()
+	l, _, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Commit(MoneyIn{Source: SourceBill, Cents: 500}); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// An untouched snapshot opens.
+	l, info, err := Open(dir, Options{})
+	if err != nil || info.SnapshotSeq == 0 || l.Meter(Credits) != 500 {
+		t.Fatalf("reopen: %v, %+v", err, info)
+	}
+	l.Close()
+
+	forgeSnapshots(t, dir, func(s *State) { s.Meters[Credits] += 1_000_00 })
+	l, _, err = Open(dir, Options{})
+	var f *Fault
+	if !errors.As(err, &f) || !strings.Contains(err.Error(), "credit equation broken") {
+		if l != nil {
+			t.Errorf("opened with credits %d", l.Meter(Credits))
+			l.Close()
+		}
+		t.Fatalf("a forged snapshot with 1000 euros more credit: %v", err)
+	}
+}
+
+// The fold refuses a bet, a cash-out or a cancelled-credit handpay of one
+// cent more than the credit meter holds, and accepts exactly all of it.
+func TestFoldSpendsAtMostTheCredit(t *testing.T) {
+	const credit = 500
+	start := func(bet int64) Record {
+		return GameStart{Game: 1, Paytable: "p", Digest: "d", Denom: 1, BetCredits: bet, BetCents: bet, Stops: []int{1}}
+	}
+	for _, c := range []struct {
+		name string
+		rec  func(cents int64) Record
+		want string
+	}{
+		{"bet", start, "game 1: bet 501 cents with 500 cents of credit"},
+		{"cash out", func(c int64) Record { return CashOut{Method: OutTicket, Cents: c, Ticket: "1"} }, "cash out of 501 cents with 500"},
+		{"cancelled credits", func(c int64) Record { return HandpayPending{Kind: HandpayCancelled, Cents: c} }, "cancelled-credit handpay of 501 cents with 500"},
+	} {
+		s := NewState()
+		if err := s.Apply(MoneyIn{Source: SourceBill, Cents: credit}); err != nil {
+			t.Fatal(err)
+		}
+		before, _ := json.Marshal(s)
+		if err := s.Apply(c.rec(credit + 1)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s of one cent more than the credit: %v", c.name, err)
+		}
+		if after, _ := json.Marshal(s); string(after) != string(before) {
+			t.Errorf("%s: a refused record changed the state", c.name)
+		}
+		if err := s.Apply(c.rec(credit)); err != nil {
+			t.Errorf("%s of all the credit: %v", c.name, err)
+		}
+	}
+	s := NewState()
+	s.Apply(MoneyIn{Source: SourceBill, Cents: credit})
+	if err := s.Apply(start(credit)); err != nil {
+		t.Fatal(err)
+	}
+	if s.Get(Credits) != 0 || s.Get(CoinIn) != credit || s.Get(GamesPlayed) != 1 {
+		t.Fatalf("after a bet of all the credit: credits %d, coin in %d, games %d", s.Get(Credits), s.Get(CoinIn), s.Get(GamesPlayed))
+	}
+}
