@@ -1,7 +1,11 @@
 package machine
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/openegm/cabinet/meters"
 )
@@ -156,4 +160,205 @@ func TestGameWinAtTheHandpayLimit(t *testing.T) {
 			t.Fatalf("limit %d: handpay %+v, credits %d, want %d", c.limit, h.ledger.Handpay, h.ledger.Get(meters.Credits), before+win)
 		}
 	}
+}
+
+// linkedHit plays a game at the top bet that hits linked level 1 while the
+// controller shows value, and pays the game's own win by hand if it
+// reaches the limit: what is left is the hit, reported with value.
+func linkedHit(t *testing.T, limit, value int64) *harness {
+	h, f := linkedHarness(t, limit, nil)
+	h.broadcast(false, 1, value)
+	h.bill(50000)
+	f.queue = jackpotStops(t, h.m.pt, 1)
+	h.press(BtnMaxBet)
+	for h.m.phase == spinning || h.m.st.Handpay != nil {
+		h.advance(testCfg.SpinTime)
+		h.broadcast(false, 1, value)
+		if h.m.st.Handpay != nil {
+			h.step(Key{At: h.now, Key: KeyAttendant, On: true, Who: "att"})
+			h.step(Key{At: h.now, Key: KeyAttendant, On: false})
+		}
+	}
+	if c := h.m.LinkedClaims(); len(c) != 1 || c[0].Cents != value {
+		t.Fatalf("claims %+v, want one of %d", c, value)
+	}
+	return h
+}
+
+// The controller's confirmed amount is hand-paid at the handpay limit and
+// paid to credits one cent below it.
+func TestLinkedAwardAtTheHandpayLimit(t *testing.T) {
+	const limit = 1_000_00
+	h := linkedHit(t, limit, 900_00)
+	h.broadcast(true, 1, limit)
+	if hp := h.m.st.Handpay; hp == nil || hp.Kind != meters.HandpayProgressive || hp.Cents != limit || h.m.st.Get(meters.MachinePaidProgressive) != 0 {
+		t.Fatalf("an award of exactly the limit: handpay %+v, machine-paid %d", hp, h.m.st.Get(meters.MachinePaidProgressive))
+	}
+	h = linkedHit(t, limit, 900_00)
+	credits := h.m.st.Get(meters.Credits)
+	h.broadcast(true, 1, limit-1)
+	if h.m.st.Handpay != nil || h.m.st.Get(meters.Credits) != credits+limit-1 || h.m.st.Get(meters.MachinePaidProgressive) != limit-1 {
+		t.Fatalf("an award one cent below the limit: handpay %+v, credits %d (were %d)", h.m.st.Handpay, h.m.st.Get(meters.Credits), credits)
+	}
+}
+
+// A confirmation of 0 cents pays nothing and leaves the claim waiting for a
+// real amount.
+func TestLinkedConfirmationOfNothingIsNoAward(t *testing.T) {
+	h := linkedHit(t, 10_000_00, 300_00)
+	h.broadcast(true, 1, 0)
+	if h.m.fault != "" || count[meters.ProgressiveAward](h.records) != 0 || len(h.m.LinkedClaims()) != 1 {
+		t.Fatalf("after a confirmation of 0: fault %q, claims %v", h.m.fault, h.m.LinkedClaims())
+	}
+	h.broadcast(true, 1, 300_00)
+	if count[meters.ProgressiveAward](h.records) != 1 || len(h.m.LinkedClaims()) != 0 {
+		t.Fatalf("after the real confirmation: claims %v", h.m.LinkedClaims())
+	}
+}
+
+// A value of 0 from the controller is no news: the link still goes down
+// after LinkTimeout without a real value.
+func TestLinkValueOfNothingKeepsNoLinkUp(t *testing.T) {
+	h, _ := linkedHarness(t, 10_000_00, nil)
+	h.broadcast(false, 1, 300_00)
+	for range 7 {
+		h.advance(time.Second)
+		h.broadcast(false, 1, 0)
+	}
+	if v := h.m.View(); !v.LinkDown || v.MaxLevel != h.m.pt.TopLevel()-1 {
+		t.Fatalf("7 s of zero values: link down %v, max level %d", v.LinkDown, v.MaxLevel)
+	}
+}
+
+// A hit found pending at power-up, before the controller sent any value,
+// waits for one: it is reported with the first value, never with 0.
+func TestLinkedHitWaitsForAValueAfterRestart(t *testing.T) {
+	h, f := linkedHarness(t, 10_000_00, nil)
+	h.broadcast(false, 1, 300_00)
+	h.bill(50000)
+	f.queue = jackpotStops(t, h.m.pt, 1)
+	h.press(BtnMaxBet)
+	// The ledger as it was at the game start: the hit is not reported yet.
+	h2, _ := linkedHarness(t, 10_000_00, h.ledger.Clone())
+	for range 3 {
+		h2.advance(testCfg.SpinTime)
+	}
+	if h2.m.fault != "" || count[meters.ProgressiveHit](h2.records) != 0 || len(h2.m.st.PendingHits) != 1 {
+		t.Fatalf("before any value: fault %q, records %v", h2.m.fault, h2.records)
+	}
+	h2.broadcast(false, 1, 310_00)
+	h2.advance(0)
+	if c := h2.m.LinkedClaims(); len(c) != 1 || c[0].Cents != 310_00 {
+		t.Fatalf("after a value: claims %+v, fault %q", c, h2.m.fault)
+	}
+}
+
+// localAward plays a game at the top bet that hits local level 1 with the
+// given handpay limit, pays the game's own win by hand if it reaches the
+// limit, and returns the award.
+func localAward(t *testing.T, limit int64) (*harness, meters.ProgressiveAward) {
+	h, f := localHarness(t, limit)
+	h.bill(50000)
+	f.queue = jackpotStops(t, h.m.pt, 1)
+	h.press(BtnMaxBet)
+	for h.m.phase == spinning {
+		h.advance(testCfg.SpinTime)
+	}
+	if hp := h.m.st.Handpay; hp != nil && hp.Kind == meters.HandpayWin {
+		h.step(Key{At: h.now, Key: KeyAttendant, On: true, Who: "att-1"})
+		h.step(Key{At: h.now, Key: KeyAttendant, On: false})
+		h.advance(0)
+	}
+	for i := len(h.records) - 1; i >= 0; i-- {
+		if a, ok := h.records[i].(meters.ProgressiveAward); ok {
+			return h, a
+		}
+	}
+	t.Fatal("no award")
+	return nil, meters.ProgressiveAward{}
+}
+
+// The local jackpot is hand-paid at the handpay limit and paid to credits
+// one cent below it (the same game: same seed, same stops).
+func TestLocalAwardAtTheHandpayLimit(t *testing.T) {
+	_, a := localAward(t, 1<<40)
+	h, at := localAward(t, a.Cents)
+	if at.Cents != a.Cents || !at.Attendant {
+		t.Fatalf("limit %d: award %+v", a.Cents, at)
+	}
+	if hp := h.m.st.Handpay; hp == nil || hp.Kind != meters.HandpayProgressive || hp.Cents != a.Cents {
+		t.Fatalf("limit %d: handpay %+v", a.Cents, hp)
+	}
+	h, below := localAward(t, a.Cents+1)
+	if below.Cents != a.Cents || below.Attendant || h.m.st.Handpay != nil || h.m.st.Get(meters.MachinePaidProgressive) != a.Cents {
+		t.Fatalf("limit %d: award %+v, handpay %+v", a.Cents+1, below, h.m.st.Handpay)
+	}
+}
+
+// At the top bet a local level is fed only if the paytable can win it: a
+// paytable level the paytable names no combination for gets nothing.
+func TestTopBetFeedsOnlyLevelsThePaytableCanWin(t *testing.T) {
+	cfg := testCfg
+	cfg.LocalJackpot = append(slices.Clone(localLevels), meters.JackpotLevel{Level: 2, ResetCents: 100_00, RatePPM: 10_000})
+	h := newHarness(t, cfg, nil, 3)
+	h.power()
+	if named(h.m.pt, 2) {
+		t.Fatal("the test needs a level the paytable does not name")
+	}
+	h.bill(50000)
+	h.press(BtnMaxBet)
+	var fed []int
+	for _, c := range h.m.st.Open.Start.Contributions {
+		fed = append(fed, c.Level)
+	}
+	if !slices.Equal(fed, []int{1, 9}) {
+		t.Fatalf("levels fed at the top bet %v, want [1 9]", fed)
+	}
+}
+
+// A note stacked under another order than the one pending, or under an
+// order when none is pending, is a validator tilt that says what the
+// ledger ordered.
+func TestUnorderedStackedNoteNamesTheOrder(t *testing.T) {
+	h := newHarness(t, testCfg, nil, 1)
+	h.power()
+	eff := h.step(BillEscrowed{At: h.now, Cents: 2000})
+	var order StackBill
+	for _, d := range eff.Devices {
+		if s, ok := d.(StackBill); ok {
+			order = s
+		}
+	}
+	if order.Order == 0 {
+		t.Fatalf("no stack order: %+v", eff.Devices)
+	}
+	h.step(BillStacked{At: h.now, Cents: 2000, Order: order.Order + 1})
+	tilt := lastTilt(t, h)
+	if want := fmt.Sprintf("the ledger ordered order %d of 2000 cents", order.Order); !strings.Contains(tilt.Detail, want) {
+		t.Fatalf("tilt %q, want it to say %q", tilt.Detail, want)
+	}
+
+	h = newHarness(t, testCfg, nil, 1)
+	h.power()
+	h.step(BillStacked{At: h.now, Cents: 1000, Order: 5})
+	if tilt := lastTilt(t, h); !strings.Contains(tilt.Detail, "under order 5; the ledger ordered none") {
+		t.Fatalf("tilt %q", tilt.Detail)
+	}
+	if h.ledger.Get(meters.Credits) != 0 {
+		t.Fatalf("an unordered note credited %d", h.ledger.Get(meters.Credits))
+	}
+}
+
+func lastTilt(t *testing.T, h *harness) meters.Event {
+	t.Helper()
+	for i := len(h.records) - 1; i >= 0; i-- {
+		if e, ok := h.records[i].(meters.Event); ok && e.Code == meters.EventTilt {
+			if e.Tilt != TiltBillValidator {
+				t.Fatalf("tilt %q, want %q", e.Tilt, TiltBillValidator)
+			}
+			return e
+		}
+	}
+	t.Fatal("no tilt")
+	return meters.Event{}
 }
