@@ -213,3 +213,24 @@ func TestFoldSpendsAtMostTheCredit(t *testing.T) {
 		t.Fatalf("after a bet of all the credit: credits %d, coin in %d, games %d", s.Get(Credits), s.Get(CoinIn), s.Get(GamesPlayed))
 	}
 }
+
+// Local levels are listed in level order, whatever order they were opened
+// in.
+func TestLocalLevelsInLevelOrder(t *testing.T) {
+	s := NewState()
+	for _, lv := range []int{9, 2, 5} {
+		if err := s.Apply(JackpotLevel{At: 1, Who: "op", Level: lv, ResetCents: int64(lv) * 100, RatePPM: 10_000}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []int
+	for _, l := range s.LocalLevels() {
+		got = append(got, l.Level)
+		if l.Reset != int64(l.Level)*100 {
+			t.Errorf("level %d shows reset %d", l.Level, l.Reset)
+		}
+	}
+	if fmt.Sprint(got) != "[2 5 9]" {
+		t.Fatalf("levels %v, want [2 5 9]", got)
+	}
+}
