@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/reels"
 )
 
 // The guards of the money paths, each tested on both sides of its edge:
@@ -361,4 +362,46 @@ func lastTilt(t *testing.T, h *harness) meters.Event {
 	}
 	t.Fatal("no tilt")
 	return meters.Event{}
+}
+
+// A level is won at most once per game: a free game that shows the
+// combination of a level the game already won adds no second hit.
+func TestLevelWonOncePerGameInFreeGames(t *testing.T) {
+	h, f := localHarness(t, 10_000_00)
+	pt := h.m.pt
+	scatter := slices.IndexFunc(pt.Symbols, func(s reels.Symbol) bool { return s.Kind == reels.Scatter })
+	// Three scatters at the top of the first three reels trigger free games.
+	var trigger []uint64
+	for r, strip := range pt.Reels {
+		stop := 0
+		if r < 3 {
+			stop = slices.Index(strip, uint8(scatter))
+		}
+		trigger = append(trigger, uint64(stop))
+	}
+	jp := jackpotStops(t, pt, 1)
+	f.queue = slices.Concat(trigger, jp, jp)
+	h.bill(50000)
+	h.press(BtnMaxBet)
+	for i := 0; h.m.phase == spinning; i++ {
+		if i > 100 {
+			t.Fatalf("the game never ends: fault %q", h.m.fault)
+		}
+		h.advance(testCfg.SpinTime)
+	}
+	var free []meters.FreeGame
+	for _, r := range h.records {
+		if fg, ok := r.(meters.FreeGame); ok {
+			free = append(free, fg)
+		}
+	}
+	if h.m.fault != "" || len(free) < 2 {
+		t.Fatalf("fault %q, %d free games", h.m.fault, len(free))
+	}
+	if !slices.Equal(free[0].Progressives, []int{1}) || len(free[1].Progressives) != 0 {
+		t.Fatalf("hits of free games 1 and 2: %v, %v", free[0].Progressives, free[1].Progressives)
+	}
+	if n := count[meters.ProgressiveAward](h.records); n != 1 {
+		t.Fatalf("%d awards for one level won twice in a game", n)
+	}
 }
