@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"golang.org/x/crypto/blake2b"
+
+	"github.com/openegm/cabinet/meters/walog"
 )
 
 // The guards of the fold, each tested on both sides of its edge: a guard
@@ -232,5 +234,151 @@ func TestLocalLevelsInLevelOrder(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[2 5 9]" {
 		t.Fatalf("levels %v, want [2 5 9]", got)
+	}
+}
+
+func TestFaultNamesItsRecord(t *testing.T) {
+	cause := errors.New("cause")
+	if got := (&Fault{Err: cause}).Error(); got != "meter fault: cause" {
+		t.Errorf("fault tied to no record: %q", got)
+	}
+	if got := (&Fault{Seq: 1, Err: cause}).Error(); got != "meter fault at record 1: cause" {
+		t.Errorf("fault at record 1: %q", got)
+	}
+}
+
+// bills commits n €5 notes.
+func bills(t *testing.T, l *Ledger, n int) {
+	t.Helper()
+	for range n {
+		if err := l.Commit(MoneyIn{Source: SourceBill, Cents: 500}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func snapshotSeqs(t *testing.T, dir string) []uint64 {
+	t.Helper()
+	var seqs []uint64
+	for i := range 2 {
+		data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("%s%d", snapPrefix, i)))
+		if err != nil {
+			continue
+		}
+		var s snapshot
+		if err := json.Unmarshal(data[32:], &s); err != nil {
+			t.Fatal(err)
+		}
+		seqs = append(seqs, s.Seq)
+	}
+	return seqs
+}
+
+// A snapshot is written after every SnapshotEvery records, not one earlier
+// or later, and at shutdown; start-up begins from the newest one.
+func TestSnapshotsEveryNRecordsAndTheNewestServes(t *testing.T) {
+	dir := t.TempDir()
+	opts := Options{SnapshotEvery: 10, CheckpointEvery: 1 << 30}
+	l, _, err := Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bills(t, l, 9)
+	if seqs := snapshotSeqs(t, dir); len(seqs) != 0 {
+		t.Fatalf("snapshots %v after 9 records", seqs)
+	}
+	bills(t, l, 1)
+	if seqs := snapshotSeqs(t, dir); fmt.Sprint(seqs) != "[10]" {
+		t.Fatalf("snapshots %v after 10 records, want [10]", seqs)
+	}
+	bills(t, l, 12)
+	if seqs := snapshotSeqs(t, dir); fmt.Sprint(seqs) != "[20 10]" {
+		t.Fatalf("snapshots %v after 22 records, want [20 10]", seqs)
+	}
+	last := l.LastSeq()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if seqs := snapshotSeqs(t, dir); fmt.Sprint(seqs) != fmt.Sprintf("[%d 10]", last) {
+		t.Fatalf("snapshots %v after shutdown at record %d", seqs, last)
+	}
+	l, info, err := Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if info.SnapshotSeq != last || l.Meter(Credits) != 22*500 {
+		t.Fatalf("start-up from %+v with credits %d, want the snapshot of record %d", info, l.Meter(Credits), last)
+	}
+}
+
+// A faulted ledger writes no snapshot at shutdown.
+func TestFaultedLedgerWritesNoSnapshot(t *testing.T) {
+	dir := t.TempDir()
+	l, _, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bills(t, l, 2)
+	seq := l.LastSeq()
+	err = l.Commit(CashOut{Method: OutTicket, Cents: 1001, Ticket: "1"})
+	var f *Fault
+	if !errors.As(err, &f) || f.Seq != seq+1 {
+		t.Fatalf("a refused record after record %d: %v (%+v)", seq, err, f)
+	}
+	l.Close()
+	if seqs := snapshotSeqs(t, dir); len(seqs) != 0 {
+		t.Fatalf("a faulted ledger wrote snapshots %v", seqs)
+	}
+}
+
+// A record in the log that the fold refuses (written past the ledger, as a
+// damaged or edited log would hold it) is a meter fault at start-up, at
+// that record; the records before it are replayed and counted.
+func TestStartUpRefusesAnUnlawfulLoggedRecord(t *testing.T) {
+	dir := t.TempDir()
+	l, _, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bills(t, l, 3)
+	l.log.Close()
+	// Reopen the same log under the ledger and append past its fold.
+	priv, err := machineKey(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, _, err := walog.Open(filepath.Join(dir, logDir), walog.Options{Signer: priv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := Encode(CashOut{Method: OutTicket, Cents: 2000, Ticket: "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := log.Append(uint16(TypeCashOut), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	_, _, err = Open(dir, Options{})
+	var f *Fault
+	if !errors.As(err, &f) || f.Seq != bad.Seq || !strings.Contains(err.Error(), "cash out of 2000 cents with 1500") {
+		t.Fatalf("start-up over a logged overdraft at record %d: %v", bad.Seq, err)
+	}
+
+	// Without it, every record is replayed (no snapshot was written): the
+	// three notes and the checkpoint the log wrote when it closed.
+	dir = t.TempDir()
+	l, _, _ = Open(dir, Options{})
+	bills(t, l, 3)
+	l.log.Close()
+	l, info, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if info.Replayed != 4 || info.LastSeq != 4 || info.SnapshotSeq != 0 || l.Meter(Credits) != 1500 {
+		t.Fatalf("start-up %+v, credits %d", info, l.Meter(Credits))
 	}
 }
