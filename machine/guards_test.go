@@ -405,3 +405,40 @@ func TestLevelWonOncePerGameInFreeGames(t *testing.T) {
 		t.Fatalf("%d awards for one level won twice in a game", n)
 	}
 }
+
+// Wins are recorded in cents at the game's denomination: the spin's win in
+// credits times the denomination, for the base game and for free games.
+func TestWinsAreCentsAtTheDenomination(t *testing.T) {
+	cfg := testCfg
+	cfg.Denom = 5
+	cfg.HandpayLimit = 1 << 40
+	h := newHarness(t, cfg, withCoins(t, 10_000_00), 1)
+	h.power()
+	pt := paytable(t)
+	var baseWin, freeWin bool
+	for games := 0; !baseWin || !freeWin; games++ {
+		if games == 500 {
+			t.Fatalf("500 games: a base win %v, a free game win %v", baseWin, freeWin)
+		}
+		n := len(h.records)
+		h.play()
+		var level int
+		for _, r := range h.records[n:] {
+			switch r := r.(type) {
+			case meters.GameStart:
+				level = r.Level
+				sp, err := pt.Evaluate(r.Stops, r.Level, false)
+				if err != nil || r.WinCents != sp.Win*cfg.Denom || r.Denom != cfg.Denom {
+					t.Fatalf("game %d: win %d cents at denomination %d, the spin won %d credits (%v)", r.Game, r.WinCents, r.Denom, sp.Win, err)
+				}
+				baseWin = baseWin || sp.Win > 0
+			case meters.FreeGame:
+				sp, err := pt.Evaluate(r.Stops, level, true)
+				if err != nil || r.WinCents != sp.Win*cfg.Denom {
+					t.Fatalf("game %d free game %d: win %d cents, the spin won %d credits (%v)", r.Game, r.Index, r.WinCents, sp.Win, err)
+				}
+				freeWin = freeWin || sp.Win > 0
+			}
+		}
+	}
+}

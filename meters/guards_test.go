@@ -382,3 +382,32 @@ func TestStartUpRefusesAnUnlawfulLoggedRecord(t *testing.T) {
 		t.Fatalf("start-up %+v, credits %d", info, l.Meter(Credits))
 	}
 }
+
+// Amounts that must be positive refuse 0; a contribution of 0 millicents
+// (a small bet at a small rate) is lawful.
+func TestZeroAmounts(t *testing.T) {
+	if err := NewState().Apply(MoneyIn{Source: SourceCoin, Cents: 0}); err == nil || !strings.Contains(err.Error(), "cents 0 must be positive") {
+		t.Errorf("a coin of 0 cents: %v", err)
+	}
+	if err := NewState().Apply(MoneyIn{Source: SourceCoin, Cents: 1}); err != nil {
+		t.Errorf("a coin of 1 cent: %v", err)
+	}
+	s := NewState()
+	for _, r := range []Record{
+		JackpotLevel{At: 1, Who: "op", Level: 9, Mystery: true, ResetCents: 10_00, CapCents: 20_00, RatePPM: 1, Target: 15_00_000},
+		MoneyIn{Source: SourceCoin, Cents: 1},
+	} {
+		if err := s.Apply(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	amounts, mystery, err := s.JackpotContribution([]int{9}, 1, 1, 2)
+	if err != nil || len(amounts) != 1 || amounts[0].Millicents != 0 {
+		t.Fatalf("contribution of a 1-cent bet at 1 ppm: %+v, %v", amounts, err)
+	}
+	gs := GameStart{At: 2, Game: 1, Paytable: "p", Digest: "d", Denom: 1, BetCredits: 1, BetCents: 1, Stops: []int{1},
+		Contributions: amounts, Mystery: mystery}
+	if err := s.Apply(gs); err != nil {
+		t.Fatalf("a game start contributing 0 millicents: %v", err)
+	}
+}
