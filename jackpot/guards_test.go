@@ -1,0 +1,127 @@
+package jackpot
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The edges of the pools' limits and of the decoders' refusals, each tested
+// on both sides: a limit moved by one, or a refusal that no longer says
+// what it found, fails one of these tests.
+
+// decodeErr decodes a state and returns the error, which must be
+// ErrCorrupt.
+func decodeErr(t *testing.T, data []byte) string {
+	t.Helper()
+	var q Pools
+	err := q.UnmarshalBinary(data)
+	if !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("decode of %d bytes: %v, want ErrCorrupt", len(data), err)
+	}
+	return err.Error()
+}
+
+// A refused state says what the decoder found, and where.
+func TestStateDecodeErrorsSayWhat(t *testing.T) {
+	good, err := fixture(t).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := len(stateMagic) + 1 + 8 // magic, version, seq
+	bad := func(b []byte) []byte { return append([]byte(nil), b...) }
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"no transfer count", bad(good[:header]), "bad length in transfer count"},
+		{"cut in the version", bad(good[:len(stateMagic)]), "truncated in version"},
+		{"cut in the seq", bad(good[:header-1]), "truncated in seq"},
+		{"a trailing byte", append(bad(good), 0), "1 trailing bytes after state"},
+		{"version 2", func() []byte { b := bad(good); b[len(stateMagic)] = 2; return b }(), "state version 2, want 1"},
+	} {
+		if got := decodeErr(t, c.data); !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q, want it to say %q", c.name, got, c.want)
+		}
+	}
+}
+
+// A refused op says what the decoder found.
+func TestOpDecodeErrorsSayWhat(t *testing.T) {
+	good, err := MarshalOp(Award{Level: "grand", At: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"version 2", append([]byte{2}, good[1:]...), "op version 2, want 1"},
+		{"unknown tag", []byte{opVersion, 99}, "unknown op tag 99"},
+		{"no tag", []byte{opVersion}, "truncated in op tag"},
+		{"a trailing byte", append(append([]byte(nil), good...), 0), "1 trailing bytes after op"},
+	} {
+		_, err := UnmarshalOp(c.data)
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want ErrCorrupt saying %q", c.name, err, c.want)
+		}
+	}
+}
+
+// ids are n level IDs.
+func ids(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("l%d", i)
+	}
+	return out
+}
+
+// A Pools holds MaxLevels levels and no more; one contribution may name all
+// of them, and its op encodes, but not one more.
+func TestMaxLevels(t *testing.T) {
+	var p Pools
+	all := ids(MaxLevels)
+	for _, id := range all {
+		mustApply(t, &p, AddLevel{Level: id, Config: paytable(0, 0, 1, 0, SplitAmount), Who: "tech"})
+	}
+	if _, err := p.Apply(AddLevel{Level: "one-more", Config: paytable(0, 0, 1, 0, SplitAmount), Who: "tech"}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "already 256 levels") {
+		t.Fatalf("level %d: %v", MaxLevels+1, err)
+	}
+	op := Contribute{Levels: all, Bet: 1_000, Where: "m-1", Game: 1}
+	if _, err := MarshalOp(op); err != nil {
+		t.Fatalf("encode a contribution to %d levels: %v", MaxLevels, err)
+	}
+	r := mustApply(t, &p, op)
+	if len(r.Changes) != MaxLevels {
+		t.Fatalf("a contribution to %d levels changed %d", MaxLevels, len(r.Changes))
+	}
+	over := Contribute{Levels: append(all, "l0"), Bet: 1_000, Where: "m-1", Game: 2}
+	if _, err := MarshalOp(over); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("encode a contribution naming %d levels: %v", MaxLevels+1, err)
+	}
+	if _, err := p.Apply(over); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "257 levels named") {
+		t.Fatalf("a contribution naming %d levels: %v", MaxLevels+1, err)
+	}
+}
+
+// A hit's bet is 1..MaxBet cents (and at least the level's minimum); a
+// refusal names the bet.
+func TestHitBetEdges(t *testing.T) {
+	cfg := paytable(0, 0, 1, 0, SplitAmount)
+	cfg.MinHitBet = 0
+	for _, c := range []struct {
+		bet int64
+		ok  bool
+	}{{0, false}, {1, true}, {MaxBet, true}, {MaxBet + 1, false}} {
+		var p Pools
+		mustApply(t, &p, AddLevel{Level: "a", Config: cfg, Who: "tech"})
+		_, err := p.Apply(Hit{Level: "a", Bet: c.bet, Where: "m-1", Game: 1})
+		if c.ok != (err == nil) || (err != nil && (!errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), fmt.Sprintf("bet %d cents: want 1..", c.bet)))) {
+			t.Errorf("a hit with a bet of %d cents: %v", c.bet, err)
+		}
+	}
+}
