@@ -125,3 +125,19 @@ func TestHitBetEdges(t *testing.T) {
 		}
 	}
 }
+
+// A level holds MaxClaims unconfirmed hits and refuses one more.
+func TestMaxClaims(t *testing.T) {
+	var p Pools
+	mustApply(t, &p, AddLevel{Level: "a", Config: paytable(0, 0, 1, 0, SplitAmount), Who: "tech"})
+	for g := range MaxClaims {
+		mustApply(t, &p, Hit{Level: "a", Bet: 100, Where: "m-1", Game: uint64(g + 1)})
+	}
+	_, err := p.Apply(Hit{Level: "a", Bet: 100, Where: "m-1", Game: MaxClaims + 1})
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "already 32 unconfirmed hits") {
+		t.Fatalf("hit %d: %v", MaxClaims+1, err)
+	}
+	if v, _ := p.Level("a"); len(v.Pending) != MaxClaims {
+		t.Fatalf("%d claims pending, want %d", len(v.Pending), MaxClaims)
+	}
+}

@@ -159,6 +159,8 @@ func TestGameWinAtTheHandpayLimit(t *testing.T) {
 			}
 		} else if h.ledger.Handpay != nil || h.ledger.Get(meters.Credits) != before+win {
 			t.Fatalf("limit %d: handpay %+v, credits %d, want %d", c.limit, h.ledger.Handpay, h.ledger.Get(meters.Credits), before+win)
+		} else if msg := h.m.View().Message; msg.Key != "msg_win" || !slices.Equal(msg.Args, []int64{win}) {
+			t.Fatalf("limit %d: message %+v after a win of %d", c.limit, msg, win)
 		}
 	}
 }
@@ -439,6 +441,40 @@ func TestWinsAreCentsAtTheDenomination(t *testing.T) {
 				}
 				freeWin = freeWin || sp.Win > 0
 			}
+		}
+	}
+}
+
+// A lost game says nothing: no "you won 0".
+func TestLostGameHasNoWinMessage(t *testing.T) {
+	h := newHarness(t, testCfg, withCoins(t, 100_00), 5)
+	h.power()
+	for games := 0; ; games++ {
+		if games == 100 {
+			t.Fatal("100 games without a loss")
+		}
+		h.play()
+		if lastEnd(t, h).WinCents == 0 {
+			break
+		}
+	}
+	if msg := h.m.View().Message; msg.Key != "" {
+		t.Fatalf("message %+v after a lost game", msg)
+	}
+}
+
+// The bet limit of the service menu runs from 1 to the paytable's number of
+// bet levels, both included.
+func TestBetLimitEdges(t *testing.T) {
+	h := newHarness(t, testCfg, nil, 1)
+	h.power()
+	levels := len(h.m.pt.CreditsPerLine)
+	for _, c := range []struct {
+		value string
+		ok    bool
+	}{{"0", false}, {"1", true}, {fmt.Sprint(levels), true}, {fmt.Sprint(levels + 1), false}} {
+		if got := h.m.setConfig("max_level", c.value); c.ok != (got == "") {
+			t.Errorf("max_level %s: %q", c.value, got)
 		}
 	}
 }

@@ -411,3 +411,36 @@ func TestZeroAmounts(t *testing.T) {
 		t.Fatalf("a game start contributing 0 millicents: %v", err)
 	}
 }
+
+// Each record type refuses what it must on its own, before the fold looks
+// at the state, and says what.
+func TestRecordValidationEdges(t *testing.T) {
+	gs := func(progressives ...int) GameStart {
+		return GameStart{Game: 1, Paytable: "p", Digest: "d", Denom: 1, BetCredits: 1, BetCents: 1, Stops: []int{1}, Progressives: progressives}
+	}
+	for _, c := range []struct {
+		name string
+		rec  Record
+		want string // "" when lawful
+	}{
+		{"handpay of 0", HandpayPending{Kind: HandpayWin, Cents: 0, Game: 1}, "cents 0 must be positive"},
+		{"hopper cash-out of 0", CashOut{Method: OutHopper, Cents: 0}, "cents 0 must be positive"},
+		{"ticket without a number", CashOut{Method: OutTicket, Cents: 5}, "ticket cash-out without a validation number"},
+		{"hopper cash-out", CashOut{Method: OutHopper, Cents: 5}, ""},
+		{"award of 0", ProgressiveAward{Game: 1, Level: 1, Cents: 0}, "cents 0 must be positive"},
+		{"level 32", JackpotLevel{Who: "op", Level: MaxJackpotLevel}, ""},
+		{"level 33", JackpotLevel{Who: "op", Level: MaxJackpotLevel + 1}, "level 33 outside 1-32"},
+		{"level 0", JackpotLevel{Who: "op", Level: 0}, "level 0 outside 1-32"},
+		{"levels 1, 2", gs(1, 2), ""},
+		{"level 1 twice", gs(1, 1), "not in ascending order without repeats"},
+		{"levels 2, 1", gs(2, 1), "not in ascending order without repeats"},
+	} {
+		err := c.rec.validate()
+		if c.want == "" && err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+		if c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
