@@ -141,3 +141,22 @@ func TestMaxClaims(t *testing.T) {
 		t.Fatalf("%d claims pending, want %d", len(v.Pending), MaxClaims)
 	}
 }
+
+// A transfer moves at most MaxAmount millicents: exactly that much is
+// accepted, one cent more refused.
+func TestTransferOfMaxAmount(t *testing.T) {
+	for _, c := range []struct {
+		amount int64
+		ok     bool
+	}{{MaxAmount, true}, {MaxAmount + cent, false}} {
+		var p Pools
+		mustApply(t, &p, AddLevel{Level: "a", Config: paytable(0, 0, 1, 0, SplitAmount), Who: "tech"})
+		mustApply(t, &p, AddLevel{Level: "b", Config: paytable(0, 0, 1, 0, SplitAmount), Who: "tech"})
+		mustApply(t, &p, Fund{Level: "a", Amount: MaxAmount, Who: "op", Why: "seed"})
+		mustApply(t, &p, Fund{Level: "a", Amount: MaxAmount, Who: "op", Why: "seed"})
+		_, err := p.Apply(Transfer{From: "a", To: "b", Reserve: c.amount, Who: "inspector", Why: "test"})
+		if c.ok != (err == nil) || (err != nil && !strings.Contains(err.Error(), "at most")) {
+			t.Errorf("a transfer of %d millicents: %v", c.amount, err)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/reels"
 )
@@ -476,5 +477,68 @@ func TestBetLimitEdges(t *testing.T) {
 		if got := h.m.setConfig("max_level", c.value); c.ok != (got == "") {
 			t.Errorf("max_level %s: %q", c.value, got)
 		}
+	}
+}
+
+// Lowering the bet limit below the chosen bet level brings the level down
+// to the limit; a limit at or above it leaves the level alone.
+func TestBetLimitMovesOnlyALevelAboveIt(t *testing.T) {
+	h := newHarness(t, testCfg, nil, 1)
+	h.power()
+	h.bill(50000)
+	for range 3 {
+		h.press(BtnBetUp)
+	}
+	if h.m.View().Level != 3 {
+		t.Fatalf("level %d after three bet-ups", h.m.View().Level)
+	}
+	for _, c := range []struct {
+		limit string
+		level int
+	}{{"5", 3}, {"4", 3}, {"2", 1}, {"5", 1}} {
+		if why := h.m.setConfig("max_level", c.limit); why != "" {
+			t.Fatal(why)
+		}
+		if got := h.m.View().Level; got != c.level {
+			t.Fatalf("bet limit %s: level %d, want %d", c.limit, got, c.level)
+		}
+	}
+}
+
+// A technician clears the tilt named, and only tilts a technician clears.
+func TestClearTiltByName(t *testing.T) {
+	h := newHarness(t, svcCfg(), nil, 37)
+	h.step(PowerUp{At: h.now, PriorFault: "commit failed"})
+	login(h, RoleTechnician)
+	if eff := h.svc(SvcClearTilt, TiltPrinter, ""); eff.Refused != "refused_no_tilt" || !slices.Contains(h.ledger.Tilts, TiltMeter) {
+		t.Fatalf("clear of the printer tilt: %q, tilts %v", eff.Refused, h.ledger.Tilts)
+	}
+	if eff := h.svc(SvcClearTilt, TiltMeter, ""); eff.Refused != "" || slices.Contains(h.ledger.Tilts, TiltMeter) {
+		t.Fatalf("clear of the meter tilt by name: %q, tilts %v", eff.Refused, h.ledger.Tilts)
+	}
+}
+
+// A paytable put in play from the service menu is recorded with its
+// version, also when the version differs from the one played before.
+func TestPaytableChangeRecordsItsVersion(t *testing.T) {
+	cfg := svcCfg()
+	cfg.Load = func(id string) (*reels.Certified, error) {
+		pt, err := assets.LoadPaytable(id)
+		if err != nil || id != "lusitania-96" {
+			return pt, err
+		}
+		c, p := *pt, *pt.Paytable
+		p.Version = 2
+		c.Paytable = &p
+		return &c, nil
+	}
+	h := newHarness(t, cfg, nil, 23)
+	h.power()
+	login(h, RoleTechnician)
+	if eff := h.svc(SvcConfig, "paytable", "lusitania-96"); eff.Refused != "" {
+		t.Fatalf("paytable change: %q %s", eff.Refused, h.m.message.Detail)
+	}
+	if got := h.ledger.Settings; got["paytable"] != "lusitania-96" || got[SettingPaytableVersion] != "2" {
+		t.Fatalf("settings after the change: %v", got)
 	}
 }
