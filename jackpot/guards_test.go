@@ -160,3 +160,18 @@ func TestTransferOfMaxAmount(t *testing.T) {
 		}
 	}
 }
+
+// A fund is whole cents in (0, MaxAmount]; a refusal names the amount.
+func TestFundEdges(t *testing.T) {
+	for _, c := range []struct {
+		amount int64
+		ok     bool
+	}{{0, false}, {cent, true}, {MaxAmount, true}, {MaxAmount + cent, false}} {
+		var p Pools
+		mustApply(t, &p, AddLevel{Level: "a", Config: paytable(0, 0, 1, 0, SplitAmount), Who: "tech"})
+		_, err := p.Apply(Fund{Level: "a", Amount: c.amount, Who: "op", Why: "seed"})
+		if c.ok != (err == nil) || (err != nil && !strings.Contains(err.Error(), fmt.Sprintf("amount %d millicents: want whole cents", c.amount))) {
+			t.Errorf("a fund of %d millicents: %v", c.amount, err)
+		}
+	}
+}

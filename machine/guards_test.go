@@ -542,3 +542,12 @@ func TestPaytableChangeRecordsItsVersion(t *testing.T) {
 		t.Fatalf("settings after the change: %v", got)
 	}
 }
+
+// A PIN has 6 to 8 digits, both included.
+func TestPINLengthEdges(t *testing.T) {
+	for pin, ok := range map[string]bool{"58294": false, "582947": true, "58294713": true, "582947130": false} {
+		if why := weakPIN(pin); ok != (why == "") {
+			t.Errorf("PIN %s: %q", pin, why)
+		}
+	}
+}
