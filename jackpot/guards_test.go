@@ -175,3 +175,20 @@ func TestFundEdges(t *testing.T) {
 		}
 	}
 }
+
+// A refused hidden rate says the range allowed with the level's rate.
+func TestHiddenRateErrorSaysTheRange(t *testing.T) {
+	c := paytable(0, 0, 1_000, PPM, SplitAmount)
+	if err := c.Validate(); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "want 0..999000") {
+		t.Fatalf("hidden rate of 100%% beside a rate of 1000 ppm: %v", err)
+	}
+}
+
+// A transfer's amount is the sum of what it took from current, reserve
+// and overflow.
+func TestTransferRecordAmount(t *testing.T) {
+	r := TransferRecord{Current: 1 * cent, Reserve: 20 * cent, Overflow: 300 * cent}
+	if got := r.Amount(); got != 321*cent {
+		t.Fatalf("amount %d, want %d", got, 321*cent)
+	}
+}

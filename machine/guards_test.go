@@ -1,11 +1,14 @@
 package machine
 
 import (
+	"encoding/base64"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/crypto/argon2"
 
 	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/meters"
@@ -549,5 +552,35 @@ func TestPINLengthEdges(t *testing.T) {
 		if why := weakPIN(pin); ok != (why == "") {
 			t.Errorf("PIN %s: %q", pin, why)
 		}
+	}
+}
+
+// A stored PIN hash's salt is 8 to 64 bytes and its key 16 to 64 bytes,
+// both ends included.
+func TestPINHashSaltAndKeyEdges(t *testing.T) {
+	enc := func(salt, key int) string {
+		b64 := base64.RawStdEncoding.EncodeToString
+		return fmt.Sprintf("$argon2id$v=%d$m=19456,t=2,p=1$%s$%s", argon2.Version, b64(make([]byte, salt)), b64(make([]byte, key)))
+	}
+	for _, c := range []struct {
+		salt, key int
+		ok        bool
+	}{{8, 32, true}, {64, 32, true}, {7, 32, false}, {65, 32, false}, {16, 16, true}, {16, 64, true}, {16, 15, false}, {16, 65, false}} {
+		if _, err := ParsePINHash(enc(c.salt, c.key)); c.ok != (err == nil) {
+			t.Errorf("salt %d bytes, key %d bytes: %v", c.salt, c.key, err)
+		}
+	}
+}
+
+// Recall shows as many games as asked for, newest first.
+func TestRecallShowsTheLastN(t *testing.T) {
+	h := newHarness(t, testCfg, withCoins(t, 100_00), 5)
+	h.power()
+	for range 5 {
+		h.play()
+	}
+	rc := h.m.recall(3)
+	if len(rc) != 3 || rc[0].Game != 5 || rc[2].Game != 3 {
+		t.Fatalf("recall of 3: %d games, %+v", len(rc), rc)
 	}
 }

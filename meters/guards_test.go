@@ -444,3 +444,43 @@ func TestRecordValidationEdges(t *testing.T) {
 		}
 	}
 }
+
+// A game is won when it wins credits or a jackpot level; a game that wins
+// nothing is lost, also while another game's jackpot hit is pending.
+func TestGamesWonAndLost(t *testing.T) {
+	s := NewState()
+	if err := s.Apply(MoneyIn{Source: SourceBill, Cents: 500}); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []struct {
+		game         uint64
+		win          int64
+		progressives []int
+		won          bool
+	}{
+		{1, 0, nil, false},
+		{2, 5, nil, true},
+		{3, 0, []int{1}, true}, // a linked level hit: won, the award comes later
+		{4, 0, nil, false},     // with game 3's hit still pending
+	} {
+		won, lost := s.Get(GamesWon), s.Get(GamesLost)
+		for _, r := range []Record{
+			GameStart{Game: g.game, Paytable: "p", Digest: "d", Denom: 1, BetCredits: 1, BetCents: 1, Stops: []int{1}, WinCents: g.win, Progressives: g.progressives},
+			GameEnd{Game: g.game, WinCents: g.win},
+		} {
+			if err := s.Apply(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := int64(0)
+		if g.won {
+			want = 1
+		}
+		if got := s.Get(GamesWon) - won; got != want || s.Get(GamesLost)-lost != 1-want {
+			t.Errorf("game %d (win %d, levels %v): won +%d, lost +%d", g.game, g.win, g.progressives, got, s.Get(GamesLost)-lost)
+		}
+	}
+	if len(s.PendingHits) != 1 {
+		t.Fatalf("pending hits %v", s.PendingHits)
+	}
+}
