@@ -192,3 +192,28 @@ func TestTransferRecordAmount(t *testing.T) {
 		t.Fatalf("amount %d, want %d", got, 321*cent)
 	}
 }
+
+// A transfer record balances what it took (current, reserve, overflow)
+// against what it credited; components of 0 and of MaxAmount are in range.
+func TestTransferRecordCheck(t *testing.T) {
+	var p Pools
+	mustApply(t, &p, AddLevel{Level: "a", Config: paytable(0, 0, 1, 0, SplitAmount), Who: "tech"})
+	mustApply(t, &p, AddLevel{Level: "b", Config: paytable(0, 0, 1, 0, SplitAmount), Who: "tech"})
+	rec := func(cur, res, ov, toCur, toRes int64) TransferRecord {
+		return TransferRecord{From: "a", To: "b", Current: cur, Reserve: res, Overflow: ov, ToCurrent: toCur, ToReserve: toRes, Who: "inspector", Why: "test"}
+	}
+	for _, c := range []struct {
+		r    TransferRecord
+		want string // "" when it holds
+	}{
+		{rec(1*cent, 20*cent, 300*cent, 21*cent, 300*cent), ""},
+		{rec(0, MaxAmount, 0, 0, MaxAmount), ""},
+		{rec(1*cent, 20*cent, 300*cent, 21*cent, 299*cent), "takes 321000, credits 320000"},
+		{rec(0, 0, MaxAmount+1, MaxAmount+1, 0), "out of range"},
+	} {
+		err := p.checkTransferRecord(c.r)
+		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%+v: %v, want %q", c.r, err, c.want)
+		}
+	}
+}

@@ -584,3 +584,42 @@ func TestRecallShowsTheLastN(t *testing.T) {
 		t.Fatalf("recall of 3: %d games, %+v", len(rc), rc)
 	}
 }
+
+// The screen's amounts are cents at the denomination: credits, bet and the
+// spin's win; recall's line wins and recomputed totals too.
+func TestViewAndRecallAtTheDenomination(t *testing.T) {
+	cfg := testCfg
+	cfg.Denom = 5
+	cfg.HandpayLimit = 1 << 40
+	h := newHarness(t, cfg, withCoins(t, 1_000_00+3), 1)
+	h.power()
+	if v := h.m.View(); v.Credits != (1_000_00+3)/5 || v.BetCents != v.BetCredits*5 || v.BetCredits != h.m.pt.Bet(0) {
+		t.Fatalf("credits %d, bet %d credits = %d cents", v.Credits, v.BetCredits, v.BetCents)
+	}
+	pt := paytable(t)
+	for games := 0; ; games++ {
+		if games == 100 {
+			t.Fatal("100 games without a win")
+		}
+		h.press(BtnSpin)
+		gs := h.m.st.Open.Start
+		sp, _ := pt.Evaluate(gs.Stops, gs.Level, false)
+		if v := h.m.View(); v.SpinWinCents != sp.Win*5 {
+			t.Fatalf("spin won %d credits, the screen shows %d cents", sp.Win, v.SpinWinCents)
+		}
+		for h.m.phase == spinning {
+			h.advance(cfg.SpinTime)
+		}
+		if sp.Win > 0 {
+			break
+		}
+	}
+	rc := h.m.recall(1)[0]
+	var lines int64
+	for _, l := range rc.Lines {
+		lines += l.Cents
+	}
+	if !rc.Match || rc.Problem != "" || rc.Recomputed != rc.WinCents || lines == 0 || lines%5 != 0 || lines > rc.WinCents {
+		t.Fatalf("recall at denomination 5: %+v", rc)
+	}
+}

@@ -484,3 +484,40 @@ func TestGamesWonAndLost(t *testing.T) {
 		t.Fatalf("pending hits %v", s.PendingHits)
 	}
 }
+
+// Opening the cashbox or the drop door empties the stacker meters; other
+// doors do not. Closing the main door, and only it, restarts the games
+// since door closure.
+func TestDoorsAndTheirMeters(t *testing.T) {
+	s := NewState()
+	apply := func(r Record) {
+		t.Helper()
+		if err := s.Apply(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stack := func() {
+		apply(MoneyIn{Source: SourceBill, Cents: 500})
+		apply(GameStart{Game: s.LastGame + 1, Paytable: "p", Digest: "d", Denom: 1, BetCredits: 1, BetCents: 1, Stops: []int{1}})
+		apply(GameEnd{Game: s.LastGame})
+	}
+	for _, c := range []struct {
+		door      string
+		emptied   bool
+		gamesZero bool // games since door closure restart when it closes
+	}{
+		{DoorMain, false, true}, {DoorLogic, false, false}, {DoorBelly, false, false},
+		{DoorCashbox, true, false}, {DoorDrop, true, false},
+	} {
+		stack()
+		bills, games := s.Get(StackerBills), s.Get(GamesSinceDoorClose)
+		apply(Event{Code: EventDoorOpen, Door: c.door})
+		if got := s.Get(StackerBills); (got == 0) != c.emptied || (!c.emptied && got != bills) {
+			t.Errorf("%s door opened: stacker bills %d (were %d)", c.door, got, bills)
+		}
+		apply(Event{Code: EventDoorClose, Door: c.door})
+		if got := s.Get(GamesSinceDoorClose); (got == 0) != c.gamesZero || (!c.gamesZero && got != games) {
+			t.Errorf("%s door closed: games since door closure %d (were %d)", c.door, got, games)
+		}
+	}
+}
