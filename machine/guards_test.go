@@ -604,13 +604,23 @@ func TestViewAndRecallAtTheDenomination(t *testing.T) {
 		h.press(BtnSpin)
 		gs := h.m.st.Open.Start
 		sp, _ := pt.Evaluate(gs.Stops, gs.Level, false)
-		if v := h.m.View(); v.SpinWinCents != sp.Win*5 {
+		v := h.m.View()
+		if v.SpinWinCents != sp.Win*5 {
 			t.Fatalf("spin won %d credits, the screen shows %d cents", sp.Win, v.SpinWinCents)
+		}
+		for i, l := range v.Lines {
+			if l.Cents != sp.Lines[i].Credits*5 {
+				t.Fatalf("line %d won %d credits, the screen shows %d cents", l.Line, sp.Lines[i].Credits, l.Cents)
+			}
 		}
 		for h.m.phase == spinning {
 			h.advance(cfg.SpinTime)
 		}
-		if sp.Win > 0 {
+		// After the game, the screen still shows what it won.
+		if end := lastEnd(t, h); h.m.View().GameWinCents != end.WinCents {
+			t.Fatalf("game %d won %d cents, the screen shows %d after it ended", end.Game, end.WinCents, h.m.View().GameWinCents)
+		}
+		if sp.Win > 0 && len(sp.Lines) > 0 {
 			break
 		}
 	}
