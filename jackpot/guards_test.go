@@ -210,10 +210,45 @@ func TestTransferRecordCheck(t *testing.T) {
 		{rec(0, MaxAmount, 0, 0, MaxAmount), ""},
 		{rec(1*cent, 20*cent, 300*cent, 21*cent, 299*cent), "takes 321000, credits 320000"},
 		{rec(0, 0, MaxAmount+1, MaxAmount+1, 0), "out of range"},
+		{func() TransferRecord { r := rec(0, 1, 0, 1, 0); r.Who = ""; return r }(), "who"},
+		{func() TransferRecord { r := rec(0, 1, 0, 1, 0); r.Why = ""; return r }(), "why"},
 	} {
 		err := p.checkTransferRecord(c.r)
 		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%+v: %v, want %q", c.r, err, c.want)
+		}
+	}
+}
+
+// checkLevel's edges: a carry is 0..999 thousandths of a millicent, a claim's
+// bet 1..MaxBet cents; a broken main share names the main contributions.
+func TestCheckLevelEdges(t *testing.T) {
+	fresh := func() *level {
+		var p Pools
+		mustApply(t, &p, AddLevel{Level: "a", Config: paytable(0, 0, 1, 0, SplitAmount), Who: "tech"})
+		mustApply(t, &p, Hit{Level: "a", Bet: 100, Where: "m-1", Game: 1})
+		return p.levels[0]
+	}
+	for _, c := range []struct {
+		name   string
+		change func(l *level)
+		want   string // how the error ends; "" when the level holds
+	}{
+		{"as applied", func(*level) {}, ""},
+		{"main carry 1000", func(l *level) { l.carryMain = carryModulo }, "carries 1000, 0 out of range"},
+		{"hidden carry 1000", func(l *level) { l.carryHidden = carryModulo }, "carries 0, 1000 out of range"},
+		{"claim bet 0", func(l *level) { l.claims[0].Bet = 0 }, "claim bet 0"},
+		{"claim bet MaxBet", func(l *level) { l.claims[0].Bet = MaxBet }, ""},
+		{"claim bet MaxBet+1", func(l *level) { l.claims[0].Bet = MaxBet + 1 }, "claim bet 1000000000001"},
+		{"a main share rounded away", func(l *level) {
+			l.m.QualifyingBets, l.m.Contributions, l.m.HiddenContributions, l.m.Current = 1_000, 5, 2, 5
+		}, "main contributions 3 millicents + carry 0/1000"},
+	} {
+		l := fresh()
+		c.change(l)
+		err := checkLevel(l)
+		if (c.want == "") != (err == nil) || (err != nil && !strings.HasSuffix(err.Error(), c.want)) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
 	}
 }
