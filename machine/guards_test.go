@@ -169,15 +169,22 @@ func TestGameWinAtTheHandpayLimit(t *testing.T) {
 	}
 }
 
-// linkedHit plays a game at the top bet that hits linked level 1 while the
-// controller shows value, and pays the game's own win by hand if it
-// reaches the limit: what is left is the hit, reported with value.
-func linkedHit(t *testing.T, limit, value int64) *harness {
+// linkedStart starts a game at the top bet that hits linked level 1 while
+// the controller shows value.
+func linkedStart(t *testing.T, limit, value int64) *harness {
 	h, f := linkedHarness(t, limit, nil)
 	h.broadcast(false, 1, value)
 	h.bill(50000)
 	f.queue = jackpotStops(t, h.m.pt, 1)
 	h.press(BtnMaxBet)
+	return h
+}
+
+// linkedHit plays the game of linkedStart to its end and pays the game's
+// own win by hand if it reaches the limit: what is left is the hit,
+// reported with value.
+func linkedHit(t *testing.T, limit, value int64) *harness {
+	h := linkedStart(t, limit, value)
 	for h.m.phase == spinning || h.m.st.Handpay != nil {
 		h.advance(testCfg.SpinTime)
 		h.broadcast(false, 1, value)
@@ -240,11 +247,7 @@ func TestLinkValueOfNothingKeepsNoLinkUp(t *testing.T) {
 // A hit found pending at power-up, before the controller sent any value,
 // waits for one: it is reported with the first value, never with 0.
 func TestLinkedHitWaitsForAValueAfterRestart(t *testing.T) {
-	h, f := linkedHarness(t, 10_000_00, nil)
-	h.broadcast(false, 1, 300_00)
-	h.bill(50000)
-	f.queue = jackpotStops(t, h.m.pt, 1)
-	h.press(BtnMaxBet)
+	h := linkedStart(t, 10_000_00, 300_00)
 	// The ledger as it was at the game start: the hit is not reported yet.
 	h2, _ := linkedHarness(t, 10_000_00, h.ledger.Clone())
 	for range 3 {

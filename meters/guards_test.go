@@ -145,14 +145,7 @@ func forgeSnapshots(t *testing.T, dir string, change func(*State)) {
 // shutdown): a snapshot whose credits were raised is a meter fault, not
 // credit.
 func TestStartUpChecksTheSnapshotsCreditEquation(t *testing.T) {
-	dir := t.TempDir()
-	l, _, err := Open(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := l.Commit(MoneyIn{Source: SourceBill, Cents: 500}); err != nil {
-		t.Fatal(err)
-	}
+	dir, l := withBills(t, 1)
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -257,6 +250,18 @@ func bills(t *testing.T, l *Ledger, n int) {
 	}
 }
 
+// withBills opens a new ledger and commits n €5 notes.
+func withBills(t *testing.T, n int) (string, *Ledger) {
+	t.Helper()
+	dir := t.TempDir()
+	l, _, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bills(t, l, n)
+	return dir, l
+}
+
 func snapshotSeqs(t *testing.T, dir string) []uint64 {
 	t.Helper()
 	var seqs []uint64
@@ -314,14 +319,9 @@ func TestSnapshotsEveryNRecordsAndTheNewestServes(t *testing.T) {
 
 // A faulted ledger writes no snapshot at shutdown.
 func TestFaultedLedgerWritesNoSnapshot(t *testing.T) {
-	dir := t.TempDir()
-	l, _, err := Open(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bills(t, l, 2)
+	dir, l := withBills(t, 2)
 	seq := l.LastSeq()
-	err = l.Commit(CashOut{Method: OutTicket, Cents: 1001, Ticket: "1"})
+	err := l.Commit(CashOut{Method: OutTicket, Cents: 1001, Ticket: "1"})
 	var f *Fault
 	if !errors.As(err, &f) || f.Seq != seq+1 {
 		t.Fatalf("a refused record after record %d: %v (%+v)", seq, err, f)
@@ -336,12 +336,7 @@ func TestFaultedLedgerWritesNoSnapshot(t *testing.T) {
 // damaged or edited log would hold it) is a meter fault at start-up, at
 // that record; the records before it are replayed and counted.
 func TestStartUpRefusesAnUnlawfulLoggedRecord(t *testing.T) {
-	dir := t.TempDir()
-	l, _, err := Open(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bills(t, l, 3)
+	dir, l := withBills(t, 3)
 	l.log.Close()
 	// Reopen the same log under the ledger and append past its fold.
 	priv, err := machineKey(dir)
@@ -369,9 +364,7 @@ func TestStartUpRefusesAnUnlawfulLoggedRecord(t *testing.T) {
 
 	// Without it, every record is replayed (no snapshot was written): the
 	// three notes and the checkpoint the log wrote when it closed.
-	dir = t.TempDir()
-	l, _, _ = Open(dir, Options{})
-	bills(t, l, 3)
+	dir, l = withBills(t, 3)
 	l.log.Close()
 	l, info, err := Open(dir, Options{})
 	if err != nil {
