@@ -252,3 +252,41 @@ func TestCheckLevelEdges(t *testing.T) {
 		}
 	}
 }
+
+// The overflow detector flags a sum that wrapped around, either way, and
+// nothing else.
+func TestOverflowFlag(t *testing.T) {
+	const maxI, minI = int64(^uint64(0) >> 1), -int64(^uint64(0)>>1) - 1
+	for _, c := range []struct {
+		a, b int64
+		over bool
+	}{
+		{5, 3, false}, {5, -3, false}, {-5, 3, false}, {-5, -3, false}, {7, 0, false},
+		{maxI - 1, 1, false}, {maxI, 1, true}, {maxI, maxI, true},
+		{minI + 1, -1, false}, {minI, -1, true}, {minI, minI, true},
+	} {
+		var f overflowFlag
+		if s := f.add(c.a, c.b); bool(f) != c.over || (!c.over && s != c.a+c.b) {
+			t.Errorf("%d + %d: %d, overflow %v", c.a, c.b, s, bool(f))
+		}
+	}
+}
+
+// While the history holds every hit (HistoryLen of them included), it
+// adds up to the awards exactly.
+func TestHistoryAddsUpAtHistoryLen(t *testing.T) {
+	var p Pools
+	mustApply(t, &p, AddLevel{Level: "a", Config: paytable(10*cent, 0, 1, 0, SplitAmount), Who: "tech"})
+	for g := range HistoryLen {
+		mustApply(t, &p, Hit{Level: "a", Bet: 100, Where: "m-1", Game: uint64(g + 1)})
+		mustApply(t, &p, Award{Level: "a"})
+	}
+	l := p.levels[0]
+	if l.m.Hits != HistoryLen || len(l.history) != HistoryLen || l.history[0].Amount < cent {
+		t.Fatalf("hits %d, history %d, first award %d", l.m.Hits, len(l.history), l.history[0].Amount)
+	}
+	l.history[0].Amount -= cent
+	if err := checkLevel(l); !errors.Is(err, ErrIdentity) || !strings.Contains(err.Error(), "history adds up to") {
+		t.Fatalf("a history one cent short with %d hits: %v", HistoryLen, err)
+	}
+}
