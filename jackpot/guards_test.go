@@ -290,3 +290,14 @@ func TestHistoryAddsUpAtHistoryLen(t *testing.T) {
 		t.Fatalf("a history one cent short with %d hits: %v", HistoryLen, err)
 	}
 }
+
+// A level ID is at most 64 bytes: 64 are accepted, 65 refused by name.
+func TestLevelIDLength(t *testing.T) {
+	var p Pools
+	long := strings.Repeat("x", maxIDLen)
+	mustApply(t, &p, AddLevel{Level: long, Config: paytable(0, 0, 1, 0, SplitAmount), Who: "tech"})
+	_, err := p.Apply(AddLevel{Level: long + "y", Config: paytable(0, 0, 1, 0, SplitAmount), Who: "tech"})
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "level id is 65 bytes, at most 64") {
+		t.Fatalf("a 65-byte level ID: %v", err)
+	}
+}
