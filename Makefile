@@ -18,7 +18,7 @@ FUZZ_TARGETS := ./reels/:FuzzParse ./meters/:FuzzDecode ./meters/walog/:FuzzDeco
 	./sas/:FuzzProgressiveReplies ./sas/host/:FuzzProgressiveDecoders ./sas/:FuzzExceptionQueue \
 	./sas/:FuzzRealTimeData ./baccarat/:FuzzParse
 
-.PHONY: all run test check bench fuzz crashtest sastiming screenshots rngtest rngtest-quick par deps
+.PHONY: all run test check bench fuzz crashtest sastiming screenshots rngtest rngtest-quick par deps mutate
 
 all: test
 
@@ -58,6 +58,13 @@ crashtest: deps
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCrashLoop$$' ./cmd/cabinet/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCashOutCrashLoop$$' ./cmd/cabinet/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCrashLoop$$' ./jackpot/ledger/ | grep -E 'kills|survived|^(ok|FAIL|---)'
+
+# Mutation testing (gremlins) of the money core, one package at a time;
+# minutes per package, so not part of make test. One package:
+# make mutate MUTATE_PKGS=machine
+MUTATE_PKGS ?= meters machine reels rng jackpot jackpot/ledger sas
+mutate: deps
+	GO=$(GO) scripts/mutate.sh $(MUTATE_PKGS)
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./baccarat/ ./rng/ ./meters/... ./sas/ ./jackpot/ ./jackpot/ledger/ ./cmd/cabinet/

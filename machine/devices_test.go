@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/reels"
 	"github.com/openegm/cabinet/rng"
 )
 
@@ -252,5 +254,32 @@ func TestSetPINWithoutRNGIsRefused(t *testing.T) {
 	h.pin(RoleTechnician, DefaultPIN)
 	if eff := h.svc(SvcSetPIN, "", "582947"); eff.Refused != "refused_no_rng" {
 		t.Fatalf("set PIN without an RNG: %q", eff.Refused)
+	}
+}
+
+// A paytable whose only bet level can win a jackpot level that no jackpot
+// system awards offers no bet (a hit would wait for ever); the player can
+// still cash out.
+func TestOnlyBetCanWinAnUnawardedLevel(t *testing.T) {
+	data, err := os.ReadFile("../internal/cabinettest/testdata/t-link.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := strings.Replace(string(data), `"credits_per_line": [10, 20]`, `"credits_per_line": [10]`, 1)
+	p, err := reels.Parse("one-level.json", []byte(one))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, ledger: meters.NewState(), now: time.Unix(1_800_000_000, 0)}
+	h.m = New(testCfg, &reels.Certified{Paytable: p}, meters.NewState(), rng.NewSeeded(5))
+	h.power()
+	h.bill(500)
+	for _, b := range []string{BtnSpin, BtnMaxBet} {
+		if eff := h.press(b); eff.Refused != "refused_no_jackpot" || len(eff.Records) != 0 {
+			t.Fatalf("%s on a one-level table with an unawarded jackpot level: %q %+v", b, eff.Refused, eff.Records)
+		}
+	}
+	if eff := h.press(BtnCashOut); eff.Refused != "" {
+		t.Fatalf("cash-out refused: %q", eff.Refused)
 	}
 }

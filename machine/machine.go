@@ -458,6 +458,21 @@ func (m *Machine) maxLevel() int {
 	return top
 }
 
+// betRefused says why no bet at all can be offered: a paytable whose only
+// bet level can win a jackpot level no jackpot system awards now (a hit
+// would wait for an award that never comes).
+func (m *Machine) betRefused() string {
+	if m.pt.TopLevel() > 0 {
+		return ""
+	}
+	for _, lp := range m.pt.LinePays {
+		if lp.Progressive > 0 && !m.awards(lp.Progressive) {
+			return "refused_no_jackpot"
+		}
+	}
+	return ""
+}
+
 func (m *Machine) betCents() int64 { return m.pt.Bet(m.level) * m.cfg.Denom }
 
 func (m *Machine) button(e Button, eff *Effects) {
@@ -486,10 +501,15 @@ func (m *Machine) button(e Button, eff *Effects) {
 		if m.level > 0 {
 			m.level--
 		}
-	case BtnMaxBet:
-		m.level = m.maxLevel()
-		m.spin(eff)
-	case BtnSpin:
+	case BtnMaxBet, BtnSpin:
+		if why := m.betRefused(); why != "" {
+			eff.Refused = why
+			m.say(why)
+			return
+		}
+		if e.Name == BtnMaxBet {
+			m.level = m.maxLevel()
+		}
 		if m.level > m.maxLevel() {
 			// The bet could win a linked level and the link is down.
 			m.level = m.maxLevel()

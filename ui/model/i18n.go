@@ -72,6 +72,7 @@ var texts = map[string][2]string{
 	"refused_weak_pin":            {"PIN fraco: 6 a 8 algarismos, sem sequências nem repetições", "Weak PIN: 6 to 8 digits, no runs or repeats"},
 	"refused_no_rng":              {"Gerador aleatório em falha: o PIN não pode ser mudado", "Random generator failed: the PIN cannot be changed"},
 	"refused_no_tilt":             {"Não há avaria para resolver", "No tilt to clear"},
+	"refused_no_jackpot":          {"Sistema de jackpot indisponível: não é possível jogar", "The jackpot system is not available: play is not possible"},
 	"refused_wrong_pin":           {"PIN errado", "Wrong PIN"},
 
 	// Modes of the machine (View.Mode): the Lockout titles.
