@@ -222,7 +222,7 @@ func TestLinkedAwardAtTheHandpayLimit(t *testing.T) {
 	}
 	h = linkedHit(t, limit, 1_100_00)
 	credits := h.m.st.Get(meters.Credits)
-	h.confirmPending(limit-1)
+	h.confirmPending(limit - 1)
 	if h.m.st.Handpay != nil || h.m.st.Get(meters.Credits) != credits+limit-1 || h.m.st.Get(meters.MachinePaidProgressive) != limit-1 {
 		t.Fatalf("an award one cent below the limit: handpay %+v, credits %d (were %d)", h.m.st.Handpay, h.m.st.Get(meters.Credits), credits)
 	}
