@@ -169,8 +169,13 @@ func (s *State) contribute(levels []int, betCents int64, game uint64, at int64) 
 // applyGameJackpot folds the jackpot part of a game start: the
 // contributions it states must be exactly what the pools compute, every
 // open mystery level must be fed, and a paytable hit on a local level must be
-// on a level the bet qualified for.
+// on a level the bet qualified for. The jackpot is the reel game's: its
+// paytable pays the levels and its RTP counts the contributions; a
+// Makccarat hand, certified without it, neither feeds nor wins it.
 func (s *State) applyGameJackpot(r GameStart) error {
+	if r.Kind != "" {
+		return nil // validTable refused any jackpot field
+	}
 	levels := make([]int, len(r.Contributions))
 	for i, c := range r.Contributions {
 		levels[i] = c.Level
