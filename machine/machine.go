@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/openegm/cabinet/baccarat"
+	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/reels"
 	"github.com/openegm/cabinet/rng"
@@ -43,6 +45,13 @@ type Config struct {
 	// Load returns an embedded certified paytable by ID (for a paytable
 	// change and for recalling games played on another paytable).
 	Load func(id string) (*reels.Certified, error)
+	// Table is the certified Makccarat definition the operator enabled
+	// (nil: the cabinet offers the reel game only); LoadTable returns an
+	// embedded one by ID, to recall hands dealt on another. CardTime is
+	// how long each card takes to turn (0: DefaultCardTime).
+	Table     *baccarat.Certified
+	LoadTable func(id string) (*baccarat.Certified, error)
+	CardTime  time.Duration
 	// HandpayConfirm: the attendant key does not reset a handpay at once;
 	// the screen asks the attendant to confirm the amount paid
 	// (HandpayPaid) and a receipt is printed. Without it (a cabinet
@@ -105,6 +114,11 @@ type Machine struct {
 	until time.Time
 	shown *reels.Spin // the spin on screen (base or free)
 
+	game    string        // the game the player chose (meters.GameReels or GameMakccarat)
+	bets    baccarat.Bets // chips on the table for the next hand: not money until dealt
+	shoe    *cards.Shoe   // the table's shoe, shuffled afresh for every hand
+	dealtAt time.Time     // when the hand on screen started to turn
+
 	poweredUp       bool
 	hostDisabled    bool
 	hostNoBills     bool            // the host turned the bill acceptor off
@@ -144,7 +158,7 @@ const LinkTimeout = 5 * time.Second
 // nil when the paytable failed its checks (the PowerUp self-test says why).
 func New(cfg Config, pt *reels.Certified, st *meters.State, src rng.Source) *Machine {
 	m := &Machine{cfg: cfg, pt: pt, src: src, st: st.Clone(), devFault: map[string]bool{}, lang: "pt", opLang: "pt",
-		link: map[int]int64{}, linkAt: map[int]time.Time{}}
+		link: map[int]int64{}, linkAt: map[int]time.Time{}, game: meters.GameReels}
 	m.cfg.PINs = maps.Clone(cfg.PINs)
 	// Settings made in the service menu are in the ledger; they win over the
 	// defaults the program was started with. The paytable setting is chosen
@@ -195,6 +209,12 @@ func (m *Machine) Step(ev Event) Effects {
 	case Button:
 		m.playerAt = m.now
 		m.button(e, &eff)
+	case SelectGame:
+		m.playerAt = m.now
+		m.selectGame(e, &eff)
+	case PlaceBet:
+		m.playerAt = m.now
+		m.placeBet(e, &eff)
 	case Key:
 		m.key(e, &eff)
 	case Door:
@@ -361,6 +381,14 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	m.showCommitted()
 	// Resume, never redraw (DESIGN rule 2).
 	switch {
+	case m.st.Open != nil && m.st.Open.Start.Hand != nil:
+		gs := m.st.Open.Start
+		if t := m.cfg.Table; t == nil || gs.Paytable != t.ID || gs.Digest != t.Digest {
+			m.tilt(eff, TiltPaytable, fmt.Sprintf("hand %d in progress was dealt on table definition %s, which is not loaded", gs.Game, gs.Paytable))
+			return
+		}
+		m.game = meters.GameMakccarat
+		m.turnCards(len(gs.Hand.Cards)) // the same cards, turned again from the first
 	case m.st.Open != nil:
 		if m.pt == nil || m.st.Open.Start.Paytable != m.pt.ID || m.st.Open.Start.Digest != m.pt.Digest {
 			m.tilt(eff, TiltPaytable, fmt.Sprintf("game %d in progress was played on paytable %s, which is not loaded", m.st.Open.Start.Game, m.st.Open.Start.Paytable))
@@ -492,6 +520,19 @@ func (m *Machine) button(e Button, eff *Effects) {
 		m.say(why)
 		return
 	}
+	if m.game == meters.GameMakccarat {
+		switch e.Name {
+		case BtnDeal, BtnSpin:
+			m.deal(eff)
+		case BtnClearBets:
+			m.bets = baccarat.Bets{}
+		case BtnCashOut:
+			m.cashOut(eff)
+		default:
+			eff.Refused = "refused_not_in_game"
+		}
+		return
+	}
 	switch e.Name {
 	case BtnBetUp:
 		if m.level < m.maxLevel() {
@@ -620,6 +661,7 @@ func (m *Machine) cashOut(eff *Effects) {
 		return
 	}
 	m.cashedOut = true
+	m.bets = baccarat.Bets{}
 	v := m.validation()
 	if !m.record(eff, meters.CashOut{At: m.ns(), Method: meters.OutTicket, Cents: credits, Ticket: v}) {
 		return

@@ -544,6 +544,10 @@ type Recall struct {
 	// Spins are the game's spins re-evaluated: the base spin, then each
 	// free game, each with its window, lines and scatters.
 	Spins []RecallSpin `json:"spins,omitempty"`
+	// Kind is the game (meters.GameReels or GameMakccarat); a Makccarat
+	// hand is re-evaluated from its recorded cards and stakes into Hand.
+	Kind string    `json:"kind"`
+	Hand *HandView `json:"hand,omitempty"`
 }
 
 // RecallSpin is one spin of a recalled game.
@@ -581,9 +585,21 @@ func (m *Machine) recall(n int) []Recall {
 	games := m.st.Games
 	for i := len(games) - 1; i >= 0 && len(out) < n; i-- {
 		g := games[i]
-		r := Recall{Game: g.Start.Game, At: g.Start.At, Paytable: g.Start.Paytable, BetCents: g.Start.BetCents, Stops: g.Start.Stops}
+		r := Recall{Game: g.Start.Game, At: g.Start.At, Paytable: g.Start.Paytable, BetCents: g.Start.BetCents, Stops: g.Start.Stops, Kind: meters.GameReels}
 		if g.End != nil {
 			r.WinCents = g.End.WinCents
+		}
+		if g.Start.Hand != nil {
+			r.Kind = meters.GameMakccarat
+			hv, err := handViewFor(m, g.Start, len(g.Start.Hand.Cards), true)
+			if err != nil {
+				r.Problem = err.Error()
+			} else {
+				r.Hand, r.Recomputed = hv, hv.PaidCents
+				r.Match = r.Recomputed == r.WinCents && hv.Commission == g.Start.Hand.Commission
+			}
+			out = append(out, r)
+			continue
 		}
 		for _, f := range g.Free {
 			r.FreeStops = append(r.FreeStops, f.Stops)

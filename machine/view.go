@@ -74,7 +74,13 @@ type View struct {
 	// 5 s; bets that could win a linked level are refused.
 	LinkDown bool `json:"link_down,omitempty"`
 	// SoundOff: the casino host turned the sound off (SAS 0x03).
-	SoundOff bool         `json:"sound_off,omitempty"`
+	SoundOff bool `json:"sound_off,omitempty"`
+	// GameKind is the game the player is at (meters.GameReels or
+	// GameMakccarat); Games are those the menu offers; Table is the
+	// Makccarat table when the operator enabled one.
+	GameKind string       `json:"game_kind"`
+	Games    []string     `json:"games"`
+	Table    *TableView   `json:"table,omitempty"`
 	Service  *ServiceView `json:"service,omitempty"`
 }
 
@@ -283,6 +289,12 @@ func (m *Machine) View() View {
 		}
 		v.FreePlayed = len(last.Free)
 	}
+	v.GameKind, v.Table = m.game, m.tableView()
+	for _, g := range meters.GameKinds {
+		if m.offers(g) {
+			v.Games = append(v.Games, g)
+		}
+	}
 	v.Mode = m.mode()
 	if s := m.session; s != nil {
 		v.Mode = "service"
@@ -379,6 +391,8 @@ func (m *Machine) mode() string {
 		return "tilt"
 	case len(m.st.DoorsOpen) > 0:
 		return "door_open"
+	case m.phase == spinning && m.st.Open != nil && m.st.Open.Start.Hand != nil:
+		return "dealing"
 	case m.phase == spinning:
 		return "spinning"
 	case m.pt == nil:
