@@ -182,6 +182,12 @@ func (h *hardware) inputs(ctx context.Context) {
 }
 
 func isButton(name string) bool {
+	return isPinButton(name) || name == machine.BtnDeal || name == machine.BtnClearBets
+}
+
+// isPinButton: the button is a physical one on the cabinet's panel (the
+// table game's deal and clear are touches on the screen).
+func isPinButton(name string) bool {
 	switch name {
 	case machine.BtnSpin, machine.BtnBetUp, machine.BtnBetDown, machine.BtnMaxBet, machine.BtnCashOut, machine.BtnHelp, machine.BtnLanguage:
 		return true

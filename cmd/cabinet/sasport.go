@@ -52,6 +52,8 @@ type sasPort struct {
 	payback string // the top bet's RTP, 4 digits (0xB4)
 	serial  string
 	rom     *romSigner // nil: the image it covers could not be read
+	// maxBetCredits is the reel game's top bet (0xB5).
+	maxBetCredits int64
 
 	group  byte               // progressive group (0: no linked levels)
 	linkCh chan machine.Event // progressive broadcasts and confirmations, in order, to the owner
@@ -119,6 +121,7 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 	s.rt = sas.RealTimeConfig{Group: s.group, MaxBetLevel: -1}
 	if pt != nil {
 		s.rt.MaxBetLevel = pt.TopLevel()
+		s.maxBetCredits = pt.Bet(pt.TopLevel())
 	}
 	info, err := machineInfo(pt, s.group)
 	if err != nil {
@@ -353,7 +356,7 @@ func (s *sasPort) save() {
 
 func (s *sasPort) publish(st *meters.State) {
 	snap := &meterSnap{m: slices.Clone(st.Meters[:]), linkedCoinIn: st.LinkedCoinIn,
-		ledger: &meters.State{Meters: st.Meters, BillCounts: slices.Clone(st.BillCounts)}}
+		ledger: &meters.State{Meters: st.Meters, BillCounts: slices.Clone(st.BillCounts), PerGame: st.PerGame}}
 	if n := len(st.Bills); n > 0 {
 		snap.lastBill = st.Bills[n-1].Cents
 		if i := slices.Index(meters.BillValues, snap.lastBill); i >= 0 && i < len(st.BillCounts) {
@@ -399,6 +402,9 @@ var hostOrders = map[byte]string{
 func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 	if sas.IsMeterPoll(r.Cmd) {
 		return sas.MeterReply(r, s)
+	}
+	if rep, ok := s.gamePoll(r); ok {
+		return rep
 	}
 	now := time.Now()
 	if cmd, ok := hostOrders[r.Cmd]; ok {
@@ -583,9 +589,9 @@ func cabinetFeatures(group byte) [4]byte {
 
 // enabledFeatures answers 0xA0 for game 0, the machine.
 //
-// Choice: another game number gets no reply: the cabinet has no
-// multi-game extensions (it would answer 0x51 with 0), and SAS 7.6.3 says
-// such a machine ignores multi-game polls for a game other than 0000.
+// Choice: another game number gets no reply: the features (validation,
+// progressives, real-time events) are the machine's, not a game's, and
+// SAS 7.6.3 lets a machine answer them for game 0000 only.
 func (s *sasPort) enabledFeatures(data []byte) sas.Reply {
 	game, err := sas.DecodeGameNumber(data)
 	if err != nil || game != 0 {
@@ -639,10 +645,11 @@ const (
 // does not have. Amounts are cents (the accounting denomination 0.01), in
 // 5 BCD bytes like SAS's other amounts; the payback is the top bet's.
 //
-// Choice: the cabinet has one game and answers game 0000 itself (as 0xA0):
-// the Aristocrat client answers zeros there and keeps categories for games
-// 1-n, but a single-game machine has no game 1, and the linked coin-in is
-// the machine's. Another game number gets no reply.
+// Choice: the cabinet answers game 0000 itself (as 0xA0): the Aristocrat
+// client answers zeros there and keeps categories for games 1-n, but the
+// linked coin-in is the machine's (only the reel game feeds it). Another
+// game number gets no reply; its coin-in is 0x2F's meter 0x00 for that
+// game.
 func (s *sasPort) wagerCategory(data []byte) sas.Reply {
 	game, cat, err := sas.ParseWagerCategoryPoll(data)
 	snap := s.meters.Load()

@@ -192,12 +192,13 @@ var replyLengths = map[byte]int{
 	0x0F: 28, 0x10: 8, 0x11: 8, 0x12: 8, 0x13: 8, 0x14: 8, 0x15: 8, 0x16: 8, 0x17: 8,
 	0x18: 8, 0x19: 24, 0x1A: 8, 0x1B: 24, 0x1C: 36, 0x1E: 28, 0x1F: 24, 0x20: 8,
 	0x21: 6, 0x48: 10, 0x7E: 11, 0x83: 10, 0x84: 11, 0x85: 11, 0x94: 5, 0xA0: 12,
+	0x51: 6, 0x55: 6, // number of games, selected game (2 BCD)
 }
 
 // variableReplies carry a length byte after the command: the number of
 // bytes that follow it, CRC excluded. 87: group, count, level and amount
 // pairs.
-var variableReplies = map[byte]bool{0x2F: true, 0x54: true, 0x6F: true, 0x87: true, 0xAF: true, 0xB4: true}
+var variableReplies = map[byte]bool{0x2F: true, 0x54: true, 0x6F: true, 0x87: true, 0xAF: true, 0xB4: true, 0x56: true, 0xB5: true}
 
 // realTimeLengths gives the total length of real-time event messages
 // (addr FF code data… CRC) that carry data: 7E game started (credits
