@@ -74,7 +74,7 @@ type Decision struct {
 }
 
 // Core is the machine's AFT: the durable State plus what a power loss
-// ends (the lock, a transfer between Begin and Committed, the status of
+// ends (the lock, a transfer between its decision (Transfer) and Committed, the status of
 // a refused request). It is pure and deterministic: no clock, no I/O,
 // time comes in. Not safe for concurrent use: one owner calls it.
 type Core struct {
@@ -396,7 +396,7 @@ func ValidID(id string) bool {
 var ErrNotPending = errors.New("aft: not the pending transfer")
 
 // Committed tells the core that rec is durable in the ledger: a
-// Transfer from Begin, a Registration, or a Receipt. It returns the
+// Transfer from a Decision, a Registration, or a Receipt. It returns the
 // exceptions to raise: 69 when a transfer completes (and 6F when it
 // locks the machine again), 6D when the operator acknowledged a
 // registration.
@@ -453,7 +453,7 @@ func (c *Core) Abandon(rec Transfer, st Status, now time.Time) error {
 
 // Recheck is the machine's last look at a pending transfer when it is
 // about to commit it, for a machine whose credits may have changed since
-// Begin (a game started on a machine that was not locked): it returns
+// the decision (a game started on a machine that was not locked): it returns
 // the failure status when rec can no longer be applied, ok otherwise.
 func Recheck(rec Transfer, cond Conditions) (Status, bool) {
 	switch {

@@ -13,7 +13,7 @@
 // a ring), the host cashout state and the AFT meters. It is the fold of
 // the committed records (Fold) and serialises to JSON for the ledger
 // snapshot. What a power loss ends is outside it: the game lock, a
-// transfer between Begin and its commit, the status of a refused request.
+// transfer between its decision and its commit, the status of a refused request.
 //
 // # A transfer, exactly once
 //

@@ -17,7 +17,7 @@ type Record interface {
 }
 
 // Transfer is a committed transfer: it moved Amounts (all zero for a
-// transfer that only set the host cashout state). Begin makes it; the
+// transfer that only set the host cashout state). a Decision carries it; the
 // ledger keeps it.
 type Transfer struct {
 	// Position in the history, 1–127; 0 when the transfer is not logged
