@@ -4,182 +4,32 @@ import (
 	"context"
 	"errors"
 	"net"
-	"os"
 	"reflect"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/openegm/cabinet/aft"
+	"github.com/openegm/cabinet/aft/aftsim"
 	"github.com/openegm/cabinet/sas"
 )
 
-// aftMachine is a gaming machine reduced to AFT, built on the aft core,
-// on the far end of a stream: it frames the polls the host sends (general
-// polls and 72, 73, 74), answers from the core, and commits a transfer's
-// record one poll after it accepted it, so the host sees it pending
-// first. powerLoss makes it lose the next accepted transfer before the
-// commit, as a power loss would, and come back from its ledger.
-type aftMachine struct {
-	mu        sync.Mutex
-	cfg       aft.Config
-	core      *aft.Core
-	credits   aft.Credits
-	ledger    []aft.Record
-	exc       []aft.Exception
-	pending   *aft.Transfer
-	waited    int
-	powerLoss bool
-	now       time.Time
-}
-
 const aftAsset = 4711
 
-func newAFTMachine() *aftMachine {
-	cfg := aft.Config{Asset: aftAsset, TransferLimit: 50_000, RequireRegistration: true, InHouse: true, Bonus: true, PartialToHost: true}
-	return &aftMachine{cfg: cfg, core: aft.New(cfg, aft.State{}), now: time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)}
-}
-
-func (m *aftMachine) cond() aft.Conditions {
-	return aft.Conditions{Credits: m.credits, CreditLimit: 100_000, PrinterReady: true}
-}
-
-func (m *aftMachine) commit(r aft.Record) {
-	exc, err := m.core.Committed(r, m.now)
-	if err != nil {
-		panic(err)
-	}
-	m.ledger = append(m.ledger, r)
-	if t, ok := r.(aft.Transfer); ok {
-		m.credits = m.credits.Apply(t)
-	}
-	m.exc = append(m.exc, exc...)
-}
-
-// step commits the pending transfer once a poll has passed since it was
-// accepted, or loses it on a power loss.
-func (m *aftMachine) step() {
-	if m.pending == nil {
-		return
-	}
-	switch {
-	case m.powerLoss:
-		m.powerLoss, m.pending = false, nil
-		st, err := aft.Fold(m.ledger)
-		if err != nil {
-			panic(err)
-		}
-		m.core = aft.New(m.cfg, st)
-	case m.waited > 0:
-		rec := *m.pending
-		m.pending = nil
-		m.commit(rec)
-	default:
-		m.waited++
-	}
-}
-
-func (m *aftMachine) longPoll(cmd byte, data []byte) []byte {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.now = m.now.Add(time.Second)
-	m.step()
-	switch cmd {
-	case sas.CmdAFTTransfer:
-		q, err := sas.DecodeAFTTransfer(data)
-		if err != nil {
-			var ae *sas.AFTError
-			errors.As(err, &ae)
-			return sas.EncodeAFTTransferReply(aft.TransferReply{Status: ae.Status, At: m.now})
-		}
-		d := m.core.Transfer(q, m.cond(), m.now)
-		if d.Record != nil {
-			m.pending, m.waited = d.Record, 0
-		}
-		return sas.EncodeAFTTransferReply(d.Reply)
-	case sas.CmdAFTRegister:
-		q, err := sas.DecodeAFTRegister(data)
-		if err != nil {
-			return nil
-		}
-		r, rec := m.core.Register(q)
-		if rec != nil {
-			m.commit(*rec)
-		}
-		return sas.EncodeAFTRegisterReply(r)
-	case sas.CmdAFTLock:
-		q, err := sas.DecodeAFTLock(data)
-		if err != nil {
-			return nil
-		}
-		r, exc := m.core.Lock(q, m.cond(), m.now)
-		m.exc = append(m.exc, exc...)
-		return sas.EncodeAFTStatusReply(r)
-	}
-	return nil
-}
-
-func (m *aftMachine) generalPoll() byte {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.step()
-	if len(m.exc) == 0 {
-		return 0
-	}
-	e := m.exc[0]
-	m.exc = m.exc[1:]
-	return byte(e)
-}
-
-// serve frames by content what the host writes and answers the polls to
-// addr until ctx ends.
-func (m *aftMachine) serve(ctx context.Context, p sas.Port) {
-	var buf []byte
-	chunk := make([]byte, 512)
-	for ctx.Err() == nil {
-		_ = p.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
-		n, err := p.Read(chunk)
-		buf = append(buf, chunk[:n]...)
-		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
-			return
-		}
-		for len(buf) > 0 {
-			if buf[0]&sas.GeneralPollBit != 0 {
-				if buf[0] == sas.GeneralPollBit|addr {
-					_, _ = p.Write([]byte{m.generalPoll()})
-				}
-				buf = buf[1:]
-				continue
-			}
-			if len(buf) < 3 {
-				break
-			}
-			need := 8
-			if buf[1] != sas.CmdAFTLock {
-				need = 3 + int(buf[2]) + 2
-			}
-			if len(buf) < need {
-				break
-			}
-			frame := buf[:need]
-			buf = buf[need:]
-			if frame[0] != addr || !sas.CheckCRC(frame) {
-				continue
-			}
-			if reply := m.longPoll(frame[1], frame[2:need-2]); reply != nil {
-				_, _ = p.Write(sas.BuildReply(addr, frame[1], reply...))
-			}
-		}
-	}
-}
-
-func startAFT(t *testing.T) (*Client, *aftMachine) {
+func startAFT(t *testing.T) (*Client, *aftsim.Machine) {
 	a, b := net.Pipe()
-	m := newAFTMachine()
+	cfg := aft.Config{Asset: aftAsset, TransferLimit: 50_000, RequireRegistration: true, InHouse: true, Bonus: true, PartialToHost: true}
+	m := aftsim.New(addr, cfg, 100_000, time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC))
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { m.serve(ctx, sas.NewStreamPort(b, sas.ModeContent)); close(done) }()
-	t.Cleanup(func() { cancel(); a.Close(); <-done; b.Close() })
+	done := make(chan error, 1)
+	go func() { done <- m.Serve(ctx, sas.NewStreamPort(b, sas.ModeContent)) }()
+	t.Cleanup(func() {
+		cancel()
+		a.Close() // a reply the host never read no longer blocks the machine
+		if err := <-done; err != nil {
+			t.Errorf("aftsim: %v", err)
+		}
+		b.Close()
+	})
 	return New(sas.NewStreamPort(a, sas.ModeContent), Options{Addr: addr, Timeout: time.Second}), m
 }
 
@@ -240,9 +90,7 @@ func TestAFTHostAgainstACoreMachine(t *testing.T) {
 
 	// A power loss before the machine recorded a transfer: the host
 	// learns it did not happen, sends it again under its ID, once.
-	m.mu.Lock()
-	m.powerLoss = true
-	m.mu.Unlock()
+	m.PowerLossNext()
 	out := aft.TransferRequest{Code: aft.CodePartial, Type: aft.InHouseToHost, Cashable: 20_000, NonRestricted: 500,
 		Asset: aftAsset, Key: aftKey(), ID: "HOST-OUT-1"}
 	if _, err := c.AFTTransferWait(ctx, out, time.Millisecond); !errors.Is(err, ErrAFTNotCurrent) {
@@ -252,9 +100,7 @@ func TestAFTHostAgainstACoreMachine(t *testing.T) {
 	if err != nil || r.Status != aft.StatusPartial || r.Cashable != 12_000 || r.NonRestricted != 500 {
 		t.Fatalf("cash-out: %+v %v", r, err)
 	}
-	m.mu.Lock()
-	credits, ledger := m.credits, len(m.ledger)
-	m.mu.Unlock()
+	credits, ledger := m.Credits(), len(m.Ledger())
 	// Registrations: 00 and 01; 00 and a refused 01; 01 (00 found the
 	// machine ready already, no change to record). Then the two transfers.
 	if credits != (aft.Credits{}) || ledger != 2+1+1+2 {
