@@ -150,3 +150,28 @@ func (c *Client) AFTHistory() ([]aft.TransferReply, error) {
 	}
 	return out, nil
 }
+
+// ErrAFTUnknown: the machine holds no transfer under the transaction ID
+// the host asked about, neither current nor in its history.
+var ErrAFTUnknown = errors.New("sas host: no AFT transfer under that transaction ID")
+
+// AFTFind looks a transfer up by its transaction ID where the machine
+// itself looks when it decides whether an ID ran already: the current
+// transfer, then the history, newest first. ErrAFTUnknown when it is in
+// neither: unless the history is full (it may have been older), the
+// transfer did not happen and may be sent again under the same ID.
+func (c *Client) AFTFind(id string) (r aft.TransferReply, historyLen int, err error) {
+	if r, err = c.AFTInterrogate(0); err != nil || r.ID == id {
+		return r, 0, err
+	}
+	h, err := c.AFTHistory()
+	if err != nil {
+		return aft.TransferReply{}, len(h), err
+	}
+	for _, e := range h {
+		if e.ID == id {
+			return e, len(h), nil
+		}
+	}
+	return aft.TransferReply{}, len(h), fmt.Errorf("%w %q (%d in its history)", ErrAFTUnknown, id, len(h))
+}

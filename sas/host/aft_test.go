@@ -124,6 +124,17 @@ func TestAFTHostAgainstACoreMachine(t *testing.T) {
 	if r, err := c.AFTInterrogate(3); err != nil || r.Status != aft.StatusNoInfo {
 		t.Fatalf("position 3: %+v %v", r, err)
 	}
+	// By ID: the refused current transfer, a history entry, and one the
+	// machine never made.
+	if r, _, err := c.AFTFind("HOST-BAD"); err != nil || r.Status != aft.StatusKeyMismatch {
+		t.Fatalf("find the current transfer: %+v %v", r, err)
+	}
+	if r, n, err := c.AFTFind("HOST-IN-1"); err != nil || r.Position != 1 || r.Total() != 12_500 || n != 2 {
+		t.Fatalf("find in the history: %+v %d %v", r, n, err)
+	}
+	if r, n, err := c.AFTFind("HOST-NEVER"); !errors.Is(err, ErrAFTUnknown) || n != 2 || r.ID != "" {
+		t.Fatalf("find a transfer never made: %+v %d %v", r, n, err)
+	}
 	if _, err := c.AFTTransfer(aft.TransferRequest{Code: aft.CodeFull, ID: ""}); err == nil {
 		t.Fatal("an empty transaction ID was sent")
 	}
