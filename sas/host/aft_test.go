@@ -139,3 +139,19 @@ func TestAFTHostAgainstACoreMachine(t *testing.T) {
 		t.Fatal("an empty transaction ID was sent")
 	}
 }
+
+// The AFT replies carry their length, so the host knows a reply is whole
+// from its first three bytes, without waiting for the line to go quiet.
+func TestAFTReplyLengthKnown(t *testing.T) {
+	for cmd, data := range map[byte][]byte{
+		sas.CmdAFTTransfer: sas.EncodeAFTTransferReply(aft.TransferReply{Status: aft.StatusFull, Position: 1, ID: "X-1", Cashable: 100,
+			At: time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC), Meters: &aft.Cumulative{}}),
+		sas.CmdAFTRegister: sas.EncodeAFTRegisterReply(aft.RegisterReply{Status: aft.RegRegistered, Asset: 1, Key: aftKey()}),
+		sas.CmdAFTLock:     sas.EncodeAFTStatusReply(aft.StatusReply{Asset: 1, Lock: aft.Locked}),
+	} {
+		frame := sas.BuildReply(addr, cmd, data...)
+		if n, ok := ReplyLength(frame[:3]); !ok || n != len(frame) {
+			t.Errorf("%02X: ReplyLength %d %v, want %d", cmd, n, ok, len(frame))
+		}
+	}
+}
