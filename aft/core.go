@@ -85,6 +85,12 @@ type Core struct {
 	// is the "current" transfer until the next commit.
 	refused *TransferReply
 	lock    lockState
+	// regs are the registration records handed out (Register,
+	// OperatorAcknowledge) and not yet committed, oldest first. The
+	// host already read them in the reply, and the owner commits them in
+	// that order, so the core answers from the newest; a power loss
+	// drops them, as it drops the records.
+	regs []Registration
 }
 
 // New returns the core of a machine whose ledger folds to st.
@@ -275,10 +281,10 @@ func (c *Core) admit(req TransferRequest, cond Conditions) Status {
 		return StatusAssetMismatch
 	}
 	if c.cfg.RequireRegistration || !req.Key.Zero() {
-		switch {
-		case !c.st.Registered():
+		switch reg := c.registration(); {
+		case reg.Status != RegRegistered:
 			return StatusNotRegistered
-		case c.st.Registration.Key != req.Key:
+		case reg.Key != req.Key:
 			return StatusKeyMismatch
 		}
 	}
@@ -420,9 +426,15 @@ func (c *Core) Committed(rec Record, now time.Time) ([]Exception, error) {
 		}
 		return exc, nil
 	case Registration:
+		if len(c.regs) > 0 && c.regs[0] != r {
+			return nil, fmt.Errorf("%w: registration %v, the oldest handed out is %v", ErrNotPending, r.Status, c.regs[0].Status)
+		}
 		was := c.st.Registration
 		if err := c.st.Apply(r); err != nil {
 			return nil, err
+		}
+		if len(c.regs) > 0 {
+			c.regs = c.regs[1:]
 		}
 		if was != nil && was.Status == RegPending && r.Status == RegReady {
 			return []Exception{ExcRegistrationAck}, nil

@@ -544,9 +544,9 @@ func TestRegistration(t *testing.T) {
 	if rec == nil || r.Status != RegReady {
 		t.Fatalf("initialise: %+v", r)
 	}
-	// The reply tells the registration the record makes; the state moves
-	// at the commit.
-	if m.core.Registration().Status != RegNotRegistered {
+	// The reply tells the registration the record makes; the durable
+	// state moves at the commit.
+	if m.core.State().Registration != nil {
 		t.Fatal("registration changed before the commit")
 	}
 	m.commit(*rec)
@@ -603,6 +603,51 @@ func TestRegistration(t *testing.T) {
 	}
 	if d := o.begin(in("KEYED", 10)); d.Reply.Status != StatusNotRegistered {
 		t.Fatalf("key on an unregistered machine: %v", d.Reply.Status)
+	}
+}
+
+// A host registers with 00 then 01 at once (sas/host AFTRegisterMachine
+// does), and may transfer right after: the cabinet's port answers before
+// the owner has committed the records, so the core answers from the
+// registrations it handed out; the durable state moves at each commit,
+// and a power loss before them leaves the machine as its ledger says.
+func TestRegistrationAnsweredBeforeItsCommit(t *testing.T) {
+	m := newMachine(t, testConfig())
+	r0, rec0 := m.core.Register(RegisterRequest{Code: RegInitialize})
+	r1, rec1 := m.core.Register(RegisterRequest{Code: RegRegister, Asset: asset, Key: testKey(), POSID: 9})
+	if rec0 == nil || rec1 == nil || r0.Status != RegReady || r1.Status != RegRegistered || r1.POSID != 9 {
+		t.Fatalf("00 then 01 before any commit: %+v %v, %+v %v", r0, rec0, r1, rec1)
+	}
+	if m.core.State().Registration != nil {
+		t.Fatal("the durable state moved before the commit")
+	}
+	if st := m.core.Status(m.conditions()); st.AFTStatus&StatusRegistered == 0 || st.Available&TransferToMachineOK == 0 {
+		t.Fatalf("0x74 before the commit: %+v", st)
+	}
+	d := m.begin(in("EARLY", 100))
+	if d.Record == nil {
+		t.Fatalf("transfer right after registering: %v", d.Reply.Status)
+	}
+	// Out of order: a registration commit must be the oldest handed out.
+	if _, err := m.core.Committed(*rec1, m.now); !errors.Is(err, ErrNotPending) {
+		t.Fatalf("01 committed before 00: %v", err)
+	}
+	// A power loss now: the ledger has none of it.
+	st, err := Fold(m.ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := New(testConfig(), st).Registration(); r.Status != RegNotRegistered {
+		t.Fatalf("after a power loss before the commits: %+v", r)
+	}
+	m.commit(*rec0)
+	if r := m.core.Registration(); r.Status != RegRegistered {
+		t.Fatalf("01 still handed out after 00 committed: %+v", r)
+	}
+	m.commit(*rec1)
+	m.commit(*d.Record)
+	if s := m.core.State(); s.Registration == nil || *s.Registration != *rec1 || m.credits.Cashable != 100 {
+		t.Fatalf("after the commits: %+v, credits %+v", s.Registration, m.credits)
 	}
 }
 

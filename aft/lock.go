@@ -116,7 +116,7 @@ func (c *Core) available(cond Conditions) byte {
 	if c.cfg.Asset == 0 || !cond.playable() {
 		return 0
 	}
-	regOK := !c.cfg.RequireRegistration || c.st.Registered()
+	regOK := !c.cfg.RequireRegistration || c.registration().Status == RegRegistered
 	var b byte
 	if c.cfg.InHouse && regOK {
 		if cond.Credits.Total() < cond.CreditLimit && c.cfg.TransferLimit > 0 {
@@ -148,7 +148,7 @@ func (c *Core) Status(cond Conditions) StatusReply {
 	if c.cfg.PartialToHost {
 		aft |= StatusPartialToHost
 	}
-	if c.st.Registered() {
+	if c.registration().Status == RegRegistered {
 		aft |= StatusRegistered
 	}
 	if c.cfg.InHouse {

@@ -1,8 +1,9 @@
 package aft
 
 // Register answers long poll 0x73. It returns the reply and, when the
-// registration changes, the record to commit; the reply already tells
-// what the registration is once that record is committed.
+// registration changes, the record to commit. The reply already tells
+// the registration that record makes, and the core answers from it
+// (later 73, 72 and 74) until the commit; State moves at Committed.
 //
 // The sequence (SAS 8.1): 00 puts the machine in "registration ready"
 // and clears the key; 01 with the machine's asset number, a key and a
@@ -35,10 +36,17 @@ func (c *Core) Register(req RegisterRequest) (RegisterReply, *Registration) {
 	default:
 		return c.regReply(cur), nil
 	}
-	if next == cur && c.st.Registration != nil {
+	if next == cur && (c.st.Registration != nil || len(c.regs) > 0) {
 		return c.regReply(cur), nil
 	}
-	return c.regReply(next), &next
+	return c.regReply(next), c.handOut(next)
+}
+
+// handOut keeps r as the registration the host now sees until its
+// record is committed, and returns that record.
+func (c *Core) handOut(r Registration) *Registration {
+	c.regs = append(c.regs, r)
+	return &r
 }
 
 // OperatorAcknowledge is the operator's acknowledgement, at the machine,
@@ -50,14 +58,17 @@ func (c *Core) OperatorAcknowledge() *Registration {
 		return nil
 	}
 	cur.Status = RegReady
-	return &cur
+	return c.handOut(cur)
 }
 
-// Registration returns the current registration (not registered before
-// the first).
+// Registration returns the current registration as the host sees it
+// (not registered before the first), its record committed or not yet.
 func (c *Core) Registration() RegisterReply { return c.regReply(c.registration()) }
 
 func (c *Core) registration() Registration {
+	if len(c.regs) > 0 {
+		return c.regs[len(c.regs)-1]
+	}
 	if c.st.Registration == nil {
 		return Registration{Status: RegNotRegistered}
 	}
