@@ -61,11 +61,19 @@
 //   - credits: Credits.Apply(transfer) is the one definition (in:
 //     added by kind; to host: subtracted; to ticket and bonus jackpot:
 //     unchanged). Bets take restricted first, then non-restricted, then
-//     cashable (Credits.Wager); Credits.Expire drops expired restricted
-//     money. 0x0C current credits is the total, 0x1B the restricted part.
-//   - 0x17 and 0x18 and the AFT meters 0xA0–0xBD: State.Meters (Meters()
-//     lists codes, names and units for sas/metercode's table; none of
-//     them is there yet).
+//     cashable (Credits.Wager, whose Amounts also feed meters 0x19
+//     restricted and 0x1A non-restricted played); Credits.Expire drops
+//     expired restricted money: check it at power-up and before each
+//     game with the machine's clock, and record the amount removed (the
+//     credit equation needs a term for it; SAS has no meter). Meter 0x0C current credits (and long poll
+//     1A) is the total, meter 0x1B current restricted credits the
+//     restricted part.
+//   - 0x17 and 0x18 and the AFT meters 0xA0–0xBD: State.Meters, every
+//     one in cents (counts for the count codes). 0x17 and 0x18 are SAS
+//     credit meters: answer them converted as the cabinet's other credit
+//     meters are; A0–BD are cents meters, as they are. Meters() lists
+//     codes, names and units for sas/metercode's table (A0–BD are not
+//     there yet).
 //   - a bonus is a win, not a transfer (SAS 8.5): type 10 also adds to
 //     0x1E machine-paid external bonus and 0x01 coin out; type 11 is paid
 //     by a handpay lockup of its amount (0x21 attendant-paid external
@@ -77,9 +85,14 @@
 // the owner, so the Core fits there, under the port's mutex, with the
 // machine's conditions from the snapshot it already publishes:
 //
+//   - Order: the owner commits the records the port hands it in the order
+//     it handed them (one queue). The core answers from what it handed
+//     out (a registration at once, a transfer as pending) and Committed
+//     refuses a record out of that order with ErrNotPending.
 //   - 0x72: q, err := sas.DecodeAFTTransfer(data). On an *sas.AFTError
 //     reply sas.EncodeAFTTransferReply(aft.TransferReply{Status:
-//     e.Status, At: now}) (the host learns why). Otherwise d :=
+//     e.Status, At: now}) (the host learns why; it is not recorded and
+//     does not become the current transfer). Otherwise d :=
 //     core.Transfer(q, cond, now), reply sas.EncodeAFTTransferReply(d.Reply);
 //     when d.Record != nil, order it to the owner, which runs
 //     aft.Recheck(rec, its live conditions) and commits the AFTTransfer
@@ -87,19 +100,25 @@
 //     which calls core.Abandon(rec, status, now)). After the commit is
 //     published the port calls core.Committed(rec, now) and queues the
 //     exceptions it returns.
-//   - 0x73: reply, rec := core.Register(q); reply at once (it already
-//     shows the registration the record makes), order rec, and call
-//     Committed after its commit. The operator's acknowledgement (a
-//     service menu action) is core.OperatorAcknowledge().
+//   - 0x73: reply, rec := core.Register(q) (a decode error: no reply);
+//     reply at once, order rec when non-nil, call core.Committed(*rec,
+//     now) after its commit. From the reply on, the core answers 73, 72
+//     and 74 with that registration (a host sends 00 and 01 back to back
+//     and may transfer at once); core.State() moves only at Committed.
+//     A power loss before the commit drops it: the host's next transfer
+//     is refused (88 not registered, or 89 key mismatch) and it registers
+//     again; no money depends on it. The operator's acknowledgement (a
+//     service menu action) is rec := core.OperatorAcknowledge(), ordered
+//     and committed the same way (6D comes from Committed).
 //   - 0x74: reply, exc := core.Lock(q, cond, now); the lock holds play:
 //     while core.Locked() the machine starts no game and shows "please
 //     wait" (an order to the owner, like 0x01/0x02). core.Tick(cond,
 //     now) on every poll moves a pending lock on, ends a lapsed one and
 //     repeats 6F every 5 s.
 //   - frame.go's long-poll table gains sas.AFTLongPolls (72 and 73 with a
-//     length byte, 74 fixed at 8 bytes); sas/host/decode.go's
-//     variableReplies gains 72, 73 and 74 (all three replies carry a
-//     length byte), so the host reads them without waiting for the gap.
+//     length byte, 74 fixed at 8 bytes), so the port frames them (the
+//     host side, sas/host, already reads the replies by their length
+//     byte).
 //   - 0xA0 enabled features: Feature2AFT, and Feature1AFTBonusAwards when
 //     Config.Bonus.
 //
