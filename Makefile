@@ -16,7 +16,8 @@ FUZZ_TARGETS := ./reels/:FuzzParse ./meters/:FuzzDecode ./meters/walog/:FuzzDeco
 	./jackpot/:FuzzUnmarshal ./jackpot/:FuzzUnmarshalOp ./sas/host/:FuzzReplyParser \
 	./jackpot/ledger/:FuzzDecode ./jackpot/ledger/:FuzzStateJSON ./sas/:FuzzProgressiveBroadcast \
 	./sas/:FuzzProgressiveReplies ./sas/host/:FuzzProgressiveDecoders ./sas/:FuzzExceptionQueue \
-	./sas/:FuzzRealTimeData ./baccarat/:FuzzParse
+	./sas/:FuzzRealTimeData ./baccarat/:FuzzParse ./sas/:FuzzAFTTransfer ./sas/:FuzzAFTTransferReply \
+	./sas/:FuzzAFTRegisterAndLock
 
 .PHONY: all run test check bench fuzz crashtest sastiming screenshots rngtest rngtest-quick par deps mutate
 

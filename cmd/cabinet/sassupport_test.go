@@ -122,7 +122,7 @@ var unraisedExceptions = []sasRow{
 	{[]byte{0x47, 0x4D}, "$1, $2 bill accepted", "no €1 or €2 notes"},
 	{[]byte{0x55}, "handpay cancelled by the player", "a handpay cannot be cancelled"},
 	{[]byte{0x66}, "cash-out button pressed", "the cash-out itself is reported (3D or 51)"},
-	{[]byte{0x69, 0x6F}, "AFT transfer complete, game locked", "no AFT"},
+	{[]byte{0x69, 0x6A, 0x6B, 0x6C, 0x6D, 0x6E, 0x6F}, "AFT transfer complete, host cashout, cash out win, register, registration acknowledged, cancelled, game locked", "no AFT"},
 	{[]byte{0x71, 0x72}, "change lamp on, off", "the tower light is not reported"},
 	{[]byte{0x74, 0x75, 0x76, 0x77, 0x78}, "printer paper low, power off, on, ribbon, carriage jammed", "the printer reports a fault (60) or paper out (61)"},
 	{[]byte{0x7A, 0x7B}, "soft meters reset, bill validator totals reset", "a RAM clear is reported as 3A"},

@@ -40,6 +40,10 @@
 //	features [--game N]               0xA0: the enabled features
 //	poll HEX [--no-crc | --crc]       any frame, address included; the CRC is appended to long
 //	                                  polls other than type R unless --no-crc (--crc: always)
+//	aft SUBCOMMAND [NAME=VALUE ...]   AFT (0x72-0x74): register, registration, unregister, status,
+//	                                  lock, unlock, transfer TYPE, interrogate [index=N | id=ID],
+//	                                  history (cmd/sashost/aft.go); a transfer waits until it is no
+//	                                  longer pending, exit 1 when refused, lost or still pending
 //
 // Common flags: --json, --retries N, --timeout D (first reply byte), --sync N
 // (send a general poll to address N before every new poll, as some hosts
@@ -141,7 +145,8 @@ func (c *config) flags(name string, stderr io.Writer) *flag.FlagSet {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: sashost (--serial DEV | --pty PATH | --tcp HOST:PORT) [--addr N] [flags] COMMAND [args]")
 		fmt.Fprintln(stderr, "commands: meters, events, credits, info, romsig, time get|set, disable, enable, handpay [reset],")
-		fmt.Fprintln(stderr, "          progressive broadcast|wins|win|cumulative, bills set, realtime on|off, lastbill, features, poll HEX")
+		fmt.Fprintln(stderr, "          progressive broadcast|wins|win|cumulative, bills set, realtime on|off, lastbill, features, poll HEX,")
+		fmt.Fprintln(stderr, "          "+strings.ReplaceAll(aftUsage, "\n", "\n          "))
 		fs.PrintDefaults()
 	}
 	return fs
@@ -392,6 +397,8 @@ func (c *config) command(ctx context.Context, cl *host.Client, o *out, pos []str
 			return err
 		}
 		return c.raw(cl, o, rest[0])
+	case "aft":
+		return c.aft(ctx, cl, o, rest)
 	}
 	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
 }

@@ -197,8 +197,9 @@ var replyLengths = map[byte]int{
 
 // variableReplies carry a length byte after the command: the number of
 // bytes that follow it, CRC excluded. 87: group, count, level and amount
-// pairs.
-var variableReplies = map[byte]bool{0x2F: true, 0x54: true, 0x6F: true, 0x87: true, 0xAF: true, 0xB4: true, 0x56: true, 0xB5: true}
+// pairs; 72, 73, 74: the AFT replies (sas/aft.go); 56, B5: the games.
+var variableReplies = map[byte]bool{0x2F: true, 0x54: true, 0x56: true, 0x6F: true, 0x72: true, 0x73: true, 0x74: true,
+	0x87: true, 0xAF: true, 0xB4: true, 0xB5: true}
 
 // realTimeLengths gives the total length of real-time event messages
 // (addr FF code data… CRC) that carry data: 7E game started (credits
