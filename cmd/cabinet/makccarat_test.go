@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -120,6 +122,21 @@ func TestMakccaratOnTheCabinet(t *testing.T) {
 	}
 	if reels[played] != 5 || reels[coinIn]+table[coinIn] != all[coinIn] || all[played] != 17 {
 		t.Fatalf("game 1 %v + game 2 %v ≠ machine %v", reels, table, all)
+	}
+
+	// The inspector reads every hand with its cards and stakes, each
+	// re-evaluated apart from the cabinet, and the ledger verifies.
+	c.Stop()
+	out, err := exec.Command(filepath.Join(binDir, "meterread"), "games", "--last", "100", data).CombinedOutput()
+	if err != nil {
+		t.Fatalf("meterread games: %v\n%s", err, out)
+	}
+	if n := strings.Count(string(out), "[banker 2.00 €, tie 1.00 €, player 4.00 €]") + strings.Count(string(out), "[player 4.00 €, banker 2.00 €, tie 1.00 €]"); n != 12 || strings.Contains(string(out), " ! ") {
+		t.Fatalf("meterread games shows %d hands with their stakes (want 12), or a hand that does not re-evaluate:\n%s", n, out)
+	}
+	out, err = exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub()).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "VERIFIED") {
+		t.Fatalf("meterread verify: %v\n%s", err, out)
 	}
 }
 

@@ -156,7 +156,7 @@ func WriteMeters(w io.Writer, st *meters.State) {
 
 func WriteGames(w io.Writer, games []meters.GameHistory) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "game\ttime (UTC)\tpaytable\tbet\tstops\tfree games\twin\thandpay")
+	fmt.Fprintln(tw, "game\ttime (UTC)\tpaytable or table\tbet\tstops or cards [stakes]\tfree games\twin\thandpay")
 	for _, g := range games {
 		win, hp := "(in progress)", ""
 		if g.End != nil {
@@ -165,8 +165,15 @@ func WriteGames(w io.Writer, games []meters.GameHistory) {
 				hp = "yes"
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%v\t%d\t%s\t%s\n", g.Start.Game, when(g.Start.At), g.Start.Paytable,
-			Euros(g.Start.BetCents), g.Start.Stops, len(g.Free), win, hp)
+		play := fmt.Sprint(g.Start.Stops)
+		if g.Start.Hand != nil {
+			play = handText(g.Start.Hand)
+			if problem := CheckHand(g); problem != "" {
+				hp += " ! " + problem
+			}
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", g.Start.Game, when(g.Start.At), g.Start.Paytable,
+			Euros(g.Start.BetCents), play, len(g.Free), win, hp)
 	}
 	tw.Flush()
 }
