@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/sas"
+	"github.com/openegm/cabinet/sas/sastest"
 )
 
 // progMachine is a machine with SAS progressives (group 5, levels 1 and 2)
@@ -18,7 +19,7 @@ import (
 type progMachine struct {
 	mu   sync.Mutex
 	link *sas.Link
-	prog *sas.Progressive
+	prog *sastest.Progressive
 }
 
 func (m *progMachine) LongPoll(r sas.Request) sas.Reply {
@@ -42,10 +43,7 @@ func serveProg(t *testing.T, mode sas.FramerMode) (*progMachine, string) {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
 	m := &progMachine{link: sas.NewLink(addr)}
-	if m.prog, err = sas.NewProgressive(sas.ProgressiveConfig{Group: 5, Levels: []byte{1, 2}}); err != nil {
-		t.Fatal(err)
-	}
-	m.prog.Exceptions = m.link.Exceptions
+	m.prog = &sastest.Progressive{Group: 5, Exceptions: m.link.Exceptions}
 	m.link.Handler = m
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -115,7 +113,7 @@ func TestSashostProgressive(t *testing.T) {
 				t.Errorf("addressed broadcast: %+v", bj)
 			}
 			locked(func() {
-				if v, _ := m.prog.Value(2); v != 2600 {
+				if v := m.prog.Values()[2]; v != 2600 {
 					t.Errorf("level 2 = %d", v)
 				}
 			})
