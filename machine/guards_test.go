@@ -173,7 +173,7 @@ func TestGameWinAtTheHandpayLimit(t *testing.T) {
 // cabinet reports now.
 func (h *harness) confirmPending(cents int64) Effects {
 	h.t.Helper()
-	c := h.m.LinkedClaims()
+	c := h.m.st.LinkedClaims()
 	if len(c) == 0 {
 		h.t.Fatal("no hit to confirm")
 	}
@@ -204,7 +204,7 @@ func linkedHit(t *testing.T, limit, value int64) *harness {
 			h.step(Key{At: h.now, Key: KeyAttendant, On: false})
 		}
 	}
-	if c := h.m.LinkedClaims(); len(c) != 1 || c[0].Cents != value {
+	if c := h.m.st.LinkedClaims(); len(c) != 1 || c[0].Cents != value {
 		t.Fatalf("claims %+v, want one of %d", c, value)
 	}
 	return h
@@ -233,12 +233,12 @@ func TestLinkedAwardAtTheHandpayLimit(t *testing.T) {
 func TestLinkedConfirmationOfNothingIsNoAward(t *testing.T) {
 	h := linkedHit(t, 10_000_00, 300_00)
 	h.confirmPending(0)
-	if h.m.fault != "" || count[meters.ProgressiveAward](h.records) != 0 || len(h.m.LinkedClaims()) != 1 {
-		t.Fatalf("after a confirmation of 0: fault %q, claims %v", h.m.fault, h.m.LinkedClaims())
+	if h.m.fault != "" || count[meters.ProgressiveAward](h.records) != 0 || len(h.m.st.LinkedClaims()) != 1 {
+		t.Fatalf("after a confirmation of 0: fault %q, claims %v", h.m.fault, h.m.st.LinkedClaims())
 	}
 	h.confirmPending(300_00)
-	if count[meters.ProgressiveAward](h.records) != 1 || len(h.m.LinkedClaims()) != 0 {
-		t.Fatalf("after the real confirmation: claims %v", h.m.LinkedClaims())
+	if count[meters.ProgressiveAward](h.records) != 1 || len(h.m.st.LinkedClaims()) != 0 {
+		t.Fatalf("after the real confirmation: claims %v", h.m.st.LinkedClaims())
 	}
 }
 
@@ -270,7 +270,7 @@ func TestLinkedHitWaitsForAValueAfterRestart(t *testing.T) {
 	}
 	h2.broadcast(false, 1, 310_00)
 	h2.advance(0)
-	if c := h2.m.LinkedClaims(); len(c) != 1 || c[0].Cents != 310_00 {
+	if c := h2.m.st.LinkedClaims(); len(c) != 1 || c[0].Cents != 310_00 {
 		t.Fatalf("after a value: claims %+v, fault %q", c, h2.m.fault)
 	}
 }

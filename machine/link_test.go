@@ -70,7 +70,7 @@ func (h *harness) hitLinked(f *forced, value int64) meters.ProgressiveHit {
 			h.step(Key{At: h.now, Key: KeyAttendant, On: false})
 		}
 	}
-	claims := h.m.LinkedClaims()
+	claims := h.m.st.LinkedClaims()
 	if len(claims) != 1 || claims[0].Level != 1 || claims[0].Cents != value {
 		h.t.Fatalf("claims after the hit: %+v", claims)
 	}
@@ -93,7 +93,7 @@ func TestAddressedHitReportedThenConfirmed(t *testing.T) {
 	// A global broadcast is only a value, and so is a read of the hit.
 	h.broadcast(false, 1, 250_00)
 	h.step(LinkWinsRead{At: h.now, Hits: []meters.ProgressiveHit{hit}})
-	if count[meters.ProgressiveAward](h.records) != 0 || len(h.m.LinkedClaims()) != 1 {
+	if count[meters.ProgressiveAward](h.records) != 0 || len(h.m.st.LinkedClaims()) != 1 {
 		t.Fatal("a global broadcast or a read paid the hit")
 	}
 	// More than the claim: refused, once, and still pending.
@@ -102,8 +102,8 @@ func TestAddressedHitReportedThenConfirmed(t *testing.T) {
 		h.confirm(1, hit.Game, 300_01)
 	}
 	refused := events(h.records[n:], meters.EventLinkAwardRefused)
-	if len(refused) != 1 || count[meters.ProgressiveAward](h.records) != 0 || len(h.m.LinkedClaims()) != 1 {
-		t.Fatalf("an amount above the claim: %d refusals recorded, claims %v", len(refused), h.m.LinkedClaims())
+	if len(refused) != 1 || count[meters.ProgressiveAward](h.records) != 0 || len(h.m.st.LinkedClaims()) != 1 {
+		t.Fatalf("an amount above the claim: %d refusals recorded, claims %v", len(refused), h.m.st.LinkedClaims())
 	}
 	// A confirmation for another game (a hit paid before) pays nothing.
 	h.confirm(1, hit.Game-1, 100_00)
@@ -113,8 +113,8 @@ func TestAddressedHitReportedThenConfirmed(t *testing.T) {
 	credits := h.m.st.Get(meters.Credits)
 	h.confirm(1, hit.Game, 299_99) // the controller's amount rules, up to the claim
 	if count[meters.ProgressiveAward](h.records) != 1 || h.m.st.Get(meters.Credits) != credits+299_99 ||
-		h.m.st.Get(meters.MachinePaidProgressive) != 299_99 || len(h.m.LinkedClaims()) != 0 {
-		t.Fatalf("after the confirmation: credits %d (was %d), claims %v", h.m.st.Get(meters.Credits), credits, h.m.LinkedClaims())
+		h.m.st.Get(meters.MachinePaidProgressive) != 299_99 || len(h.m.st.LinkedClaims()) != 0 {
+		t.Fatalf("after the confirmation: credits %d (was %d), claims %v", h.m.st.Get(meters.Credits), credits, h.m.st.LinkedClaims())
 	}
 	// Sent again (a retry): never a second award.
 	h.confirm(1, hit.Game, 299_99)
@@ -138,7 +138,7 @@ func TestAddressedConfirmationOnlyForItsHit(t *testing.T) {
 	}
 	paid := h.m.st.Get(meters.MachinePaidProgressive)
 	h.confirm(1, first.Game, 499_00) // the controller's resend after a stall
-	if h.m.st.Get(meters.MachinePaidProgressive) != paid || len(h.m.LinkedClaims()) != 1 {
+	if h.m.st.Get(meters.MachinePaidProgressive) != paid || len(h.m.st.LinkedClaims()) != 1 {
 		t.Fatalf("the first hit's confirmation paid the second: paid %d (was %d)", h.m.st.Get(meters.MachinePaidProgressive), paid)
 	}
 	h.confirm(1, second.Game, 118_00)
@@ -152,7 +152,7 @@ func TestAddressedHitSurvivesRestart(t *testing.T) {
 	h, f := linkedHarness(t, LinkAwardAddressed, 100_00, nil)
 	hit := h.hitLinked(f, 300_00)
 	h2, _ := linkedHarness(t, LinkAwardAddressed, 100_00, h.ledger)
-	if c := h2.m.LinkedClaims(); len(c) != 1 || c[0] != hit {
+	if c := h2.m.st.LinkedClaims(); len(c) != 1 || c[0] != hit {
 		t.Fatalf("claims after the restart %v, want %v", c, hit)
 	}
 	h2.confirm(1, hit.Game, 299_00)
@@ -179,7 +179,7 @@ func TestBroadcastHitPaidOnTheHostsRead(t *testing.T) {
 	other := hit
 	other.Game--
 	h.step(LinkWinsRead{At: h.now, Hits: []meters.ProgressiveHit{other}})
-	if count[meters.ProgressiveAward](h.records) != 0 || len(h.m.LinkedClaims()) != 1 {
+	if count[meters.ProgressiveAward](h.records) != 0 || len(h.m.st.LinkedClaims()) != 1 {
 		t.Fatal("an addressed value or a read of another game paid the hit")
 	}
 	h.step(Door{At: h.now, Door: meters.DoorMain, Open: true})
@@ -194,7 +194,7 @@ func TestBroadcastHitPaidOnTheHostsRead(t *testing.T) {
 		t.Fatal("the read hit not paid once the door closed")
 	}
 	h.step(LinkWinsRead{At: h.now, Hits: []meters.ProgressiveHit{hit}}) // read again
-	if count[meters.ProgressiveAward](h.records) != 1 || h.m.st.Get(meters.Credits) != credits+300_00 || len(h.m.LinkedClaims()) != 0 {
+	if count[meters.ProgressiveAward](h.records) != 1 || h.m.st.Get(meters.Credits) != credits+300_00 || len(h.m.st.LinkedClaims()) != 0 {
 		t.Fatalf("after the read: %d awards, credits %d (was %d)", count[meters.ProgressiveAward](h.records), h.m.st.Get(meters.Credits), credits)
 	}
 	// At the handpay limit the value shown is paid by hand.

@@ -360,11 +360,7 @@ func (s *sasPort) publish(st *meters.State) {
 			snap.lastBillCount = st.BillCounts[i]
 		}
 	}
-	for _, h := range st.PendingHits {
-		if h.Cents != 0 && !st.IsLocalLevel(h.Level) {
-			snap.claims = append(snap.claims, h)
-		}
-	}
+	snap.claims = st.LinkedClaims()
 	if st.Handpay != nil {
 		hp := *st.Handpay
 		snap.handpay = &hp
