@@ -202,13 +202,15 @@ func figures(m jackpot.Meters, withTransfers bool) Figures {
 }
 
 func identity(f Figures, withTransfers bool) (sources, uses string, holds bool) {
-	src := sum(f.SeedFunding, f.Contributions)
-	use := sum(f.Awarded, f.Current, f.Reserve, f.Overflow)
-	if withTransfers {
-		src.Add(src, big.NewInt(f.TransferredIn))
-		use.Add(use, big.NewInt(f.TransferredOut))
-	}
-	return src.String(), use.String(), src.Cmp(use) == 0
+	id := f.Meters().Identity(withTransfers)
+	return id.Sources.String(), id.Uses.String(), id.Holds()
+}
+
+// Meters are the jackpot meters the figures show.
+func (f Figures) Meters() jackpot.Meters {
+	return jackpot.Meters{QualifyingBets: f.QualifyingBets, Contributions: f.Contributions, HiddenContributions: f.HiddenContributions,
+		SeedFunding: f.SeedFunding, TransferredIn: f.TransferredIn, TransferredOut: f.TransferredOut, Current: f.Current,
+		Reserve: f.Reserve, Overflow: f.Overflow, Hits: f.Hits, Awarded: f.Awarded}
 }
 
 // Check recomputes every derived figure of the report (liabilities,
@@ -246,10 +248,7 @@ func (r *Report) Check() error {
 	if err := checkFigures("total", r.Total, false); err != nil {
 		return err
 	}
-	want := figures(jackpot.Meters{QualifyingBets: t.QualifyingBets, Contributions: t.Contributions,
-		HiddenContributions: t.HiddenContributions, SeedFunding: t.SeedFunding, TransferredIn: t.TransferredIn,
-		TransferredOut: t.TransferredOut, Current: t.Current, Reserve: t.Reserve, Overflow: t.Overflow,
-		Hits: t.Hits, Awarded: t.Awarded}, false)
+	want := figures(t.Meters(), false)
 	if r.Total != want {
 		return fmt.Errorf("link report: the total is not the sum of the levels")
 	}

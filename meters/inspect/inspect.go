@@ -224,7 +224,7 @@ func JackpotRows(st *meters.State) []JackpotRow {
 		return JackpotRow{Level: id, Trigger: trigger, Current: m.Current, Reserve: m.Reserve, Overflow: m.Overflow,
 			Liability: m.Current + m.Reserve + m.Overflow, SeedFunding: m.SeedFunding, Contributions: m.Contributions,
 			Awarded: m.Awarded, Hits: m.Hits,
-			Identity: m.SeedFunding+m.Contributions+m.TransferredIn == m.Awarded+m.Current+m.Reserve+m.Overflow+m.TransferredOut}
+			Identity: m.Identity(true).Holds()}
 	}
 	var rows []JackpotRow
 	for _, id := range st.Jackpot.Levels() {
