@@ -94,7 +94,7 @@ func TestSashostProgressive(t *testing.T) {
 			}
 
 			out := cmd("progressive", "broadcast", "--group", "5", "--level", "1=100000", "--level", "2=2500", "--global")
-			if !strings.Contains(out, "broadcast 0x86 to every machine") || !strings.Contains(out, "level  1  1000.00") {
+			if !strings.Contains(out, "broadcast 0x86 to every machine") || !strings.Contains(out, "level  1  €1,000.00") {
 				t.Errorf("global broadcast: %q", out)
 			}
 			eventually("global 86", func() bool {
@@ -136,13 +136,13 @@ func TestSashostProgressive(t *testing.T) {
 			// acknowledgement.
 			eventually("acknowledgement of 87", func() bool { return len(m.prog.Acknowledged()) == 2 })
 			locked(func() { m.prog.Hit(3, 2, 5) })
-			if out := cmd("progressive", "win"); out != "SAS progressive win: group 5, level 2, 0.05\n" {
+			if out := cmd("progressive", "win"); out != "SAS progressive win: group 5, level 2, €0.05\n" {
 				t.Errorf("win: %q", out)
 			}
 			if out := cmd("progressive", "win", "--json"); !strings.Contains(out, `"level":0`) {
 				t.Errorf("win after the acknowledgement: %q", out)
 			}
-			if out := cmd("progressive", "cumulative"); out != "cumulative progressive wins of game 0: 1234.56\n" {
+			if out := cmd("progressive", "cumulative"); out != "cumulative progressive wins of game 0: €1,234.56\n" {
 				t.Errorf("cumulative: %q", out)
 			}
 		})
