@@ -37,9 +37,10 @@ type Config struct {
 	LocalJackpot []meters.JackpotLevel
 	// MaxLevel limits the bet levels offered (1-based; 0 = no limit).
 	MaxLevel int
-	// PINs are the service roles' argon2id PIN hashes (kept by the owner
-	// outside the ledger); a role without one still has DefaultPIN.
-	PINs map[string]string
+	// PINHashes are the service roles' argon2id PIN hashes, by role (kept
+	// by the owner outside the ledger); a role without one still has
+	// DefaultPIN.
+	PINHashes map[string]string
 	// Load returns an embedded certified paytable by ID (for a paytable
 	// change and for recalling games played on another paytable).
 	Load func(id string) (*reels.Certified, error)
@@ -145,7 +146,7 @@ const LinkTimeout = 5 * time.Second
 func New(cfg Config, pt *reels.Certified, st *meters.State, src rng.Source) *Machine {
 	m := &Machine{cfg: cfg, pt: pt, src: src, st: st.Clone(), devFault: map[string]bool{}, lang: "pt", opLang: "pt",
 		link: map[int]int64{}, linkAt: map[int]time.Time{}}
-	m.cfg.PINs = maps.Clone(cfg.PINs)
+	m.cfg.PINHashes = maps.Clone(cfg.PINHashes)
 	// Settings made in the service menu are in the ledger; they win over the
 	// defaults the program was started with. The paytable setting is chosen
 	// by the owner before it loads and checks the paytable.

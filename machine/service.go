@@ -271,7 +271,7 @@ func (m *Machine) pinEntry(e PINEntry, eff *Effects) {
 		m.sayService(eff.Refused)
 		return
 	}
-	hash, set := m.cfg.PINs[e.Role]
+	hash, set := m.cfg.PINHashes[e.Role]
 	ok := false
 	if set {
 		ok = verifyPIN(hash, e.PIN)
@@ -351,10 +351,10 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 			return
 		}
 		hash := m.hashPIN(e.Value)
-		if m.cfg.PINs == nil {
-			m.cfg.PINs = map[string]string{}
+		if m.cfg.PINHashes == nil {
+			m.cfg.PINHashes = map[string]string{}
 		}
-		m.cfg.PINs[s.role] = hash
+		m.cfg.PINHashes[s.role] = hash
 		s.mustChange = false
 		svc(SvcSetPIN, "")
 		m.sayService("msg_pin_changed")

@@ -59,7 +59,7 @@ func TestDefaultPINMustBeChanged(t *testing.T) {
 	}
 	// A machine started with the stored hash accepts it.
 	cfg := svcCfg()
-	cfg.PINs = map[string]string{RoleTechnician: hash}
+	cfg.PINHashes = map[string]string{RoleTechnician: hash}
 	h2 := newHarness(t, cfg, h.ledger, 20)
 	h2.power()
 	h2.keyOn("tech-1")
