@@ -251,8 +251,8 @@ func TestLinkValueOfNothingKeepsNoLinkUp(t *testing.T) {
 		h.advance(time.Second)
 		h.broadcast(false, 1, 0)
 	}
-	if v := h.m.View(); !v.LinkDown || v.MaxLevel != h.m.pt.TopLevel()-1 {
-		t.Fatalf("7 s of zero values: link down %v, max level %d", v.LinkDown, v.MaxLevel)
+	if v := h.m.View(); !v.LinkDown || v.TopOffered != h.m.pt.TopLevel()-1 {
+		t.Fatalf("7 s of zero values: link down %v, max level %d", v.LinkDown, v.TopOffered)
 	}
 }
 

@@ -229,7 +229,7 @@ func TestLinkDownRefusesTheLinkedBet(t *testing.T) {
 	h.broadcast(false, 1, 300_00)
 	h.bill(50000)
 	top := h.m.pt.TopLevel()
-	if h.m.View().MaxLevel != top {
+	if h.m.View().TopOffered != top {
 		t.Fatal("top bet not offered with the link up")
 	}
 	h.press(BtnMaxBet)
@@ -245,16 +245,16 @@ func TestLinkDownRefusesTheLinkedBet(t *testing.T) {
 	h.advance(time.Millisecond)
 	h.advance(time.Second)
 	downs := len(events(h.records[n:], meters.EventLinkDown))
-	if v := h.m.View(); downs != 1 || !v.LinkDown || v.MaxLevel != top-1 {
-		t.Fatalf("after the timeout: %d down events, view down %v max %d", downs, v.LinkDown, v.MaxLevel)
+	if v := h.m.View(); downs != 1 || !v.LinkDown || v.TopOffered != top-1 {
+		t.Fatalf("after the timeout: %d down events, view down %v max %d", downs, v.LinkDown, v.TopOffered)
 	}
 	if eff := h.press(BtnSpin); eff.Refused != "refused_link_down" {
 		t.Fatalf("spin at the linked bet with the link down: %q", eff.Refused)
 	}
 	h.play() // at the level below: plays
 	h.broadcast(false, 1, 310_00)
-	if v := h.m.View(); v.LinkDown || v.MaxLevel != top {
-		t.Fatalf("after a value: down %v max %d", v.LinkDown, v.MaxLevel)
+	if v := h.m.View(); v.LinkDown || v.TopOffered != top {
+		t.Fatalf("after a value: down %v max %d", v.LinkDown, v.TopOffered)
 	}
 	if e, ok := h.records[len(h.records)-1].(meters.Event); !ok || e.Code != meters.EventLinkUp {
 		t.Fatalf("no link-up event: %+v", h.records[len(h.records)-1])

@@ -35,8 +35,11 @@ type Config struct {
 	// first power-up that finds it configured; from then on the ledger is its
 	// truth and a changed configuration does not alter it.
 	LocalJackpot []meters.JackpotLevel
-	// MaxLevel limits the bet levels offered (1-based; 0 = no limit).
-	MaxLevel int
+	// BetLimit is the operator's bet limit: how many bet levels may be
+	// offered, from the lowest (a limit of 2 offers the levels the PAR
+	// sheet numbers 1 and 2, indexes 0 and 1); 0 = no limit. Recorded
+	// under the setting key SettingBetLimit.
+	BetLimit int
 	// PINHashes are the service roles' argon2id PIN hashes, by role (kept
 	// by the owner outside the ledger); a role without one still has
 	// DefaultPIN.
@@ -54,6 +57,10 @@ type Config struct {
 // SettingProgram is the settings key holding the hash of the program that
 // last powered up.
 const SettingProgram = "program"
+
+// SettingBetLimit is the settings key of the bet limit (Config.BetLimit):
+// a count of bet levels, as ledgers have always recorded it.
+const SettingBetLimit = "max_level"
 
 // Tilt names. How each clears is in tiltClear.
 const (
@@ -441,9 +448,10 @@ func (m *Machine) acceptsBills() bool {
 		!m.hostDisabled && !m.hostNoBills && m.st.Handpay == nil && m.st.OwedHandpay == 0
 }
 
-// maxLevel is the highest bet level offered: the operator's bet limit, and
-// without a jackpot system never the progressive top level.
-func (m *Machine) maxLevel() int {
+// topOffered is the highest bet level offered, an index like m.level: the
+// operator's bet limit, and without a jackpot system never the progressive
+// top level.
+func (m *Machine) topOffered() int {
 	top := m.pt.TopLevel()
 	if top > 0 {
 		for _, lp := range m.pt.LinePays {
@@ -453,8 +461,8 @@ func (m *Machine) maxLevel() int {
 			}
 		}
 	}
-	if m.cfg.MaxLevel > 0 {
-		top = min(top, m.cfg.MaxLevel-1)
+	if m.cfg.BetLimit > 0 {
+		top = min(top, m.cfg.BetLimit-1)
 	}
 	return top
 }
@@ -495,7 +503,7 @@ func (m *Machine) button(e Button, eff *Effects) {
 	}
 	switch e.Name {
 	case BtnBetUp:
-		if m.level < m.maxLevel() {
+		if m.level < m.topOffered() {
 			m.level++
 		}
 	case BtnBetDown:
@@ -509,11 +517,11 @@ func (m *Machine) button(e Button, eff *Effects) {
 			return
 		}
 		if e.Name == BtnMaxBet {
-			m.level = m.maxLevel()
+			m.level = m.topOffered()
 		}
-		if m.level > m.maxLevel() {
+		if m.level > m.topOffered() {
 			// The bet could win a linked level and the link is down.
-			m.level = m.maxLevel()
+			m.level = m.topOffered()
 			eff.Refused = "refused_link_down"
 			m.say(eff.Refused)
 			return

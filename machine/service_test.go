@@ -258,12 +258,30 @@ func TestBetLimitSetting(t *testing.T) {
 	for range 4 {
 		h.press(BtnBetUp)
 	}
-	if v := h.m.View(); v.Level != 1 || v.MaxLevel != 1 {
-		t.Fatalf("bet limit 2 allowed level %d (max %d)", v.Level+1, v.MaxLevel+1)
+	if v := h.m.View(); v.Level != 1 || v.TopOffered != 1 {
+		t.Fatalf("bet limit 2 allowed level %d (max %d)", v.Level+1, v.TopOffered+1)
 	}
 	h.press(BtnMaxBet)
 	if gs := h.records[len(h.records)-1].(meters.GameStart); gs.Level != 1 {
 		t.Fatalf("max bet played level %d", gs.Level+1)
+	}
+}
+
+// A ledger recorded the bet limit under "max_level", a count of levels
+// from 1: a machine started on it offers those levels and keeps the
+// setting's value.
+func TestBetLimitFromTheLedger(t *testing.T) {
+	st := meters.NewState()
+	if err := st.Apply(meters.Config{At: 1, Who: "op-1", Key: "max_level", Value: "2"}); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, svcCfg(), st, 26)
+	h.power()
+	if v := h.m.View(); v.TopOffered != 1 {
+		t.Fatalf("a bet limit of 2 from the ledger: top level offered %d", v.TopOffered)
+	}
+	if got := h.m.setting(SettingBetLimit); got != "2" {
+		t.Fatalf("bet limit setting %q", got)
 	}
 }
 

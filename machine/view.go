@@ -18,23 +18,25 @@ type View struct {
 	Lang      string `json:"lang"`
 	// Mode is what the screen is about: starting, idle, spinning, handpay,
 	// tilt, door_open, disabled, meter_fault, no_paytable.
-	Mode         string     `json:"mode"`
-	Paytable     string     `json:"paytable,omitempty"`
-	Denom        int64      `json:"denom"`
-	CreditsCents int64      `json:"credits_cents"`
-	Credits      int64      `json:"credits"`
-	Level        int        `json:"level"`
-	MaxLevel     int        `json:"max_level"`
-	CreditsLine  int64      `json:"credits_per_line"`
-	BetCredits   int64      `json:"bet_credits"`
-	BetCents     int64      `json:"bet_cents"`
-	Game         uint64     `json:"game"` // the game on screen (open or last)
-	Stops        []int      `json:"stops,omitempty"`
-	Window       [][]string `json:"window,omitempty"` // symbol IDs, [reel][row]
-	Free         bool       `json:"free"`
-	FreeLeft     int        `json:"free_left"`
-	FreePlayed   int        `json:"free_played"`
-	Lines        []ViewLine `json:"lines,omitempty"`
+	Mode         string `json:"mode"`
+	Paytable     string `json:"paytable,omitempty"`
+	Denom        int64  `json:"denom"`
+	CreditsCents int64  `json:"credits_cents"`
+	Credits      int64  `json:"credits"`
+	Level        int    `json:"level"`
+	// TopOffered is the highest bet level offered now, an index like
+	// Level (the operator's bet limit is a count: Config.BetLimit).
+	TopOffered  int        `json:"top_offered"`
+	CreditsLine int64      `json:"credits_per_line"`
+	BetCredits  int64      `json:"bet_credits"`
+	BetCents    int64      `json:"bet_cents"`
+	Game        uint64     `json:"game"` // the game on screen (open or last)
+	Stops       []int      `json:"stops,omitempty"`
+	Window      [][]string `json:"window,omitempty"` // symbol IDs, [reel][row]
+	Free        bool       `json:"free"`
+	FreeLeft    int        `json:"free_left"`
+	FreePlayed  int        `json:"free_played"`
+	Lines       []ViewLine `json:"lines,omitempty"`
 	// Scatters are the spin on screen's scatter symbols that pay or award
 	// free games, with where they stand in the window.
 	Scatters []ViewScatter `json:"scatters,omitempty"`
@@ -222,7 +224,7 @@ func (m *Machine) View() View {
 	}
 	if m.pt != nil {
 		v.Paytable = m.pt.ID
-		v.MaxLevel = m.maxLevel()
+		v.TopOffered = m.topOffered()
 		v.CreditsLine = m.pt.CreditsPerLine[m.level]
 		v.BetCredits = m.pt.Bet(m.level)
 		v.BetCents = v.BetCredits * m.cfg.Denom
@@ -288,7 +290,7 @@ func (m *Machine) View() View {
 		v.Mode = "service"
 		sv := &ServiceView{Role: s.role, Who: s.who, MustChangePIN: s.mustChange, Page: s.page, RAMClearArmed: s.armed,
 			Settings: map[string]string{}}
-		for _, k := range []string{"denom", "handpay_limit", "language", "max_level", "paytable"} {
+		for _, k := range []string{"denom", "handpay_limit", "language", SettingBetLimit, "paytable"} {
 			if v := m.setting(k); v != "" {
 				sv.Settings[k] = v
 			}

@@ -237,7 +237,7 @@ func Lockout(mode string) bool {
 
 // PaytablePages are built once per paytable, language and bet.
 func (g *Screen) PaytablePages() []Page {
-	k := pagesKey{g.PT, g.Lang, g.V.MachineID, g.V.Denom, g.V.Level, g.V.MaxLevel, g.V.HandpayLimit, jackpotRules(g.V.Jackpots)}
+	k := pagesKey{g.PT, g.Lang, g.V.MachineID, g.V.Denom, g.V.Level, g.V.TopOffered, g.V.HandpayLimit, jackpotRules(g.V.Jackpots)}
 	if g.pages == nil || k != g.pagesFor {
 		g.pages, g.pagesFor = PaytablePages(g.PT, g.V, g.Lang), k
 	}
@@ -403,7 +403,7 @@ func (g *Screen) PlayerButtons() []Button {
 			Act: func(g *Screen) { g.press(machine.BtnLanguage) }},
 		{ID: machine.BtnBetDown, Label: g.T("btn_bet_down"), R: Rect{380, y, 140, h}, Enabled: playable && g.V.Level > 0,
 			Act: func(g *Screen) { g.press(machine.BtnBetDown) }},
-		{ID: machine.BtnBetUp, Label: g.T("btn_bet_up"), R: Rect{530, y, 140, h}, Enabled: playable && g.V.Level < g.V.MaxLevel,
+		{ID: machine.BtnBetUp, Label: g.T("btn_bet_up"), R: Rect{530, y, 140, h}, Enabled: playable && g.V.Level < g.V.TopOffered,
 			Act: func(g *Screen) { g.press(machine.BtnBetUp) }},
 		{ID: machine.BtnMaxBet, Label: g.T("btn_max_bet"), R: Rect{680, y, 160, h}, Enabled: playable,
 			Act: func(g *Screen) { g.press(machine.BtnMaxBet) }},

@@ -296,7 +296,7 @@ func TestRulesStateHandpayLimit(t *testing.T) {
 }
 
 func idleViewForRules() machine.View {
-	return machine.View{MachineID: "EGM-0042", Lang: "pt", Mode: "idle", Denom: 1, MaxLevel: 3}
+	return machine.View{MachineID: "EGM-0042", Lang: "pt", Mode: "idle", Denom: 1, TopOffered: 3}
 }
 
 // The identification page carries the program's approval and the ledger
