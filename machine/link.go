@@ -193,7 +193,7 @@ func (m *Machine) linkWinsRead(e LinkWinsRead, eff *Effects) {
 // a value like any other.
 func (m *Machine) linkConfirm(e LinkConfirm, eff *Effects) {
 	if m.linkAward() != LinkAwardAddressed {
-		m.linkBroadcast(LinkBroadcast{At: e.At, Values: map[int]int64{e.Level: e.Cents}, Addressed: true}, eff)
+		m.linkBroadcast(LinkBroadcast{At: e.At, Values: map[int]int64{e.Level: e.Cents}}, eff)
 		return
 	}
 	h, ok := m.st.ReportedLinkedHit(e.Level)

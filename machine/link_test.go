@@ -20,8 +20,8 @@ func linkedHarness(t *testing.T, mode string, limit int64, st *meters.State) (*h
 	return h, f
 }
 
-func (h *harness) broadcast(addressed bool, level int, cents int64) Effects {
-	return h.step(LinkBroadcast{At: h.now, Values: map[int]int64{level: cents}, Addressed: addressed})
+func (h *harness) broadcast(level int, cents int64) Effects {
+	return h.step(LinkBroadcast{At: h.now, Values: map[int]int64{level: cents}})
 }
 
 // confirm is the controller's addressed 0x80 as the SAS port passes it on:
@@ -57,14 +57,14 @@ func (h *harness) hitLinked(f *forced, value int64) meters.ProgressiveHit {
 	if h.m.st.Get(meters.Credits) < 500 {
 		h.bill(50000)
 	}
-	h.broadcast(false, 1, value)
+	h.broadcast(1, value)
 	f.queue = jackpotStops(h.t, h.m.pt, 1)
 	if eff := h.press(BtnMaxBet); eff.Refused != "" {
 		h.t.Fatalf("max bet refused: %s", eff.Refused)
 	}
 	for h.m.phase == spinning || h.m.st.Handpay != nil {
 		h.advance(testCfg.SpinTime)
-		h.broadcast(false, 1, value)
+		h.broadcast(1, value)
 		if h.m.st.Handpay != nil { // the game's own win, hand-paid first
 			h.step(Key{At: h.now, Key: KeyAttendant, On: true, Who: "att"})
 			h.step(Key{At: h.now, Key: KeyAttendant, On: false})
@@ -91,7 +91,7 @@ func TestAddressedHitReportedThenConfirmed(t *testing.T) {
 		t.Fatalf("spin with a hit unconfirmed: %q", eff.Refused)
 	}
 	// A global broadcast is only a value, and so is a read of the hit.
-	h.broadcast(false, 1, 250_00)
+	h.broadcast(1, 250_00)
 	h.step(LinkWinsRead{At: h.now, Hits: []meters.ProgressiveHit{hit}})
 	if count[meters.ProgressiveAward](h.records) != 0 || len(h.m.st.LinkedClaims()) != 1 {
 		t.Fatal("a global broadcast or a read paid the hit")
@@ -121,7 +121,7 @@ func TestAddressedHitReportedThenConfirmed(t *testing.T) {
 	if count[meters.ProgressiveAward](h.records) != 1 {
 		t.Fatal("a repeated confirmation paid twice")
 	}
-	h.broadcast(false, 1, 200_00)
+	h.broadcast(1, 200_00)
 	h.play()
 }
 
@@ -226,7 +226,7 @@ func TestLinkAwardModeRecorded(t *testing.T) {
 // could win the linked level is taken; a value brings it back.
 func TestLinkDownRefusesTheLinkedBet(t *testing.T) {
 	h, _ := linkedHarness(t, LinkAwardBroadcast, 10_000_00, nil)
-	h.broadcast(false, 1, 300_00)
+	h.broadcast(1, 300_00)
 	h.bill(50000)
 	top := h.m.pt.TopLevel()
 	if h.m.View().TopOffered != top {
@@ -235,7 +235,7 @@ func TestLinkDownRefusesTheLinkedBet(t *testing.T) {
 	h.press(BtnMaxBet)
 	for h.m.phase == spinning {
 		h.advance(time.Second)
-		h.broadcast(false, 1, 300_00)
+		h.broadcast(1, 300_00)
 	}
 	h.advance(LinkTimeout)
 	if len(events(h.records, meters.EventLinkDown)) != 0 || h.m.View().LinkDown {
@@ -252,7 +252,7 @@ func TestLinkDownRefusesTheLinkedBet(t *testing.T) {
 		t.Fatalf("spin at the linked bet with the link down: %q", eff.Refused)
 	}
 	h.play() // at the level below: plays
-	h.broadcast(false, 1, 310_00)
+	h.broadcast(1, 310_00)
 	if v := h.m.View(); v.LinkDown || v.TopOffered != top {
 		t.Fatalf("after a value: down %v max %d", v.LinkDown, v.TopOffered)
 	}
@@ -266,13 +266,13 @@ func TestLinkDownRefusesTheLinkedBet(t *testing.T) {
 // with the link down, are not.
 func TestOnlyTheLinkedBetIsLinkedCoinIn(t *testing.T) {
 	h, _ := linkedHarness(t, LinkAwardBroadcast, 10_000_00, nil)
-	h.broadcast(false, 1, 300_00)
+	h.broadcast(1, 300_00)
 	h.bill(50000)
 	linked := func() int64 { return h.ledger.LinkedCoinIn }
 	h.press(BtnMaxBet)
 	for h.m.phase == spinning {
 		h.advance(testCfg.SpinTime)
-		h.broadcast(false, 1, 300_00)
+		h.broadcast(1, 300_00)
 	}
 	top := h.m.betCents()
 	if linked() != top || h.ledger.Get(meters.CoinIn) != top {

@@ -710,7 +710,7 @@ func (s *sasPort) progressiveBroadcast(r sas.Request, now time.Time) sas.Reply {
 			for _, lv := range b.Levels {
 				values[int(lv.Level)] = int64(lv.Amount)
 			}
-			ev = machine.LinkBroadcast{At: now, Values: values, Addressed: !r.Global}
+			ev = machine.LinkBroadcast{At: now, Values: values}
 		}
 		select {
 		case s.linkCh <- ev:
