@@ -1,7 +1,6 @@
 package machine
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -295,12 +294,12 @@ func TestInspectorIdentification(t *testing.T) {
 	login(h, RoleInspector)
 	sv := h.m.View().Service
 	if sv.ProgramHash != "c0ffee" || sv.PaytableID != "lusitania-92" || len(sv.CertifiedRTP) != 5 ||
-		sv.CertifiedRTP[0] != "639713466001/693065683800" || sv.CertifiedRTPPct[0] != "92.3020%" || sv.ActualRTP == "" {
+		sv.CertifiedRTP[0] != "639713466001/693065683800" || sv.TotalBetCents == 0 {
 		t.Fatalf("identification %+v", sv)
 	}
 	won, in := h.ledger.Get(meters.TotalWon), h.ledger.Get(meters.CoinIn)
-	if want := fmt.Sprintf("%d.%02d%%", won*100/in, won*10000/in%100); sv.ActualRTP != want {
-		t.Fatalf("actual RTP %s, want %s", sv.ActualRTP, want)
+	if sv.TotalWonCents != won || sv.TotalBetCents != in {
+		t.Fatalf("actual RTP of %d won, %d bet; the meters say %d, %d", sv.TotalWonCents, sv.TotalBetCents, won, in)
 	}
 	if h.m.View().HandpayLimit != svcCfg().HandpayLimit {
 		t.Fatal("handpay limit not in the view")

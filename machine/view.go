@@ -2,7 +2,6 @@ package machine
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/openegm/cabinet/reels"
@@ -121,10 +120,11 @@ type ServiceView struct {
 	PaytableID      string    `json:"paytable_id,omitempty"`
 	PaytableDigest  string    `json:"paytable_digest,omitempty"`
 	CertifiedRTP    []string  `json:"certified_rtp,omitempty"` // exact fractions, per level
-	CertifiedRTPPct []string  `json:"certified_rtp_pct,omitempty"`
-	// ActualRTP is what the meters say was returned: total won ÷ total bet,
-	// as a percentage with two decimals ("" before any bet).
-	ActualRTP string `json:"actual_rtp,omitempty"`
+	// TotalWonCents and TotalBetCents are the meters of the actual
+	// return (total won ÷ total bet), which the screen shows as a
+	// percentage.
+	TotalWonCents int64 `json:"total_won_cents"`
+	TotalBetCents int64 `json:"total_bet_cents"`
 	// Verdict is the last ledger verification asked in this session.
 	Verdict *Verdict `json:"verdict,omitempty"`
 }
@@ -299,7 +299,6 @@ func (m *Machine) View() View {
 			sv.PaytableID, sv.PaytableDigest = m.pt.ID, m.pt.Digest
 			for _, r := range m.pt.RTP {
 				sv.CertifiedRTP = append(sv.CertifiedRTP, r.RatString())
-				sv.CertifiedRTPPct = append(sv.CertifiedRTPPct, reels.Exact{Rat: r}.Percent(4))
 			}
 		}
 		sv.ProgramHash, sv.ProgramApproval, sv.ProgramApproved = m.programHash, m.programApproval, m.programApproved
@@ -307,10 +306,7 @@ func (m *Machine) View() View {
 			v := *s.verdict
 			sv.Verdict = &v
 		}
-		if in := m.st.Get(meters.CoinIn); in > 0 {
-			won := m.st.Get(meters.TotalWon)
-			sv.ActualRTP = fmt.Sprintf("%d.%02d%%", won*100/in, won*10000/in%100)
-		}
+		sv.TotalWonCents, sv.TotalBetCents = m.st.Get(meters.TotalWon), m.st.Get(meters.CoinIn)
 		switch s.page {
 		case "meters":
 			for i, d := range meters.Defs {

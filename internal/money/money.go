@@ -86,6 +86,53 @@ func MillicentsBig(lang string, mc *big.Int) string {
 	return of(lang).euros(mc.Sign() < 0, whole.Uint64(), frac.Uint64(), millicentDecimals)
 }
 
+// Percent formats part as a percentage of whole (the actual return: total
+// won of total bet), truncated to two decimals, never rounded up: "87,12 %"
+// in Portuguese, "87.12%" in English. It is "" when whole is not positive
+// (nothing bet yet) or a part is negative.
+func Percent(lang string, part, whole int64) string {
+	if whole <= 0 || part < 0 {
+		return ""
+	}
+	hundredths := new(big.Int).Mul(big.NewInt(part), big.NewInt(100*100))
+	hundredths.Quo(hundredths, big.NewInt(whole))
+	l := of(lang)
+	return l.percentSign(l.decimal(hundredths.Uint64()/100, hundredths.Uint64()%100, 2))
+}
+
+// RatPercent formats an exact figure (a certified return, a probability)
+// as a percentage with decimals decimals, rounded half away from zero as
+// big.Rat.FloatString rounds: 923020/1000000 is "92,3020 %" in Portuguese
+// and "92.3020%" in English at 4 decimals.
+func RatPercent(lang string, r *big.Rat, decimals int) string {
+	scaled := new(big.Rat).Mul(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)+2), nil)))
+	q, rem := new(big.Int).QuoRem(scaled.Num(), scaled.Denom(), new(big.Int))
+	if rem.Abs(rem).Lsh(rem, 1).Cmp(scaled.Denom()) >= 0 {
+		if r.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	neg := q.Sign() < 0
+	unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil)
+	whole, frac := new(big.Int).QuoRem(q.Abs(q), unit, new(big.Int))
+	l := of(lang)
+	s := l.decimal(whole.Uint64(), frac.Uint64(), decimals)
+	if neg {
+		s = "-" + s
+	}
+	return l.percentSign(s)
+}
+
+// percentSign puts the percent sign where the language puts it.
+func (l *locale) percentSign(s string) string {
+	if l.after {
+		return s + " %"
+	}
+	return s + "%"
+}
+
 // Count formats a count (credits, games, meters) with the language's
 // digit grouping.
 func Count(lang string, n int64) string {
@@ -105,11 +152,20 @@ func split(x int64) (neg bool, u uint64) {
 	return false, uint64(x)
 }
 
-// euros writes whole euros and frac, a fraction of decimals digits.
-func (l *locale) euros(neg bool, whole, frac uint64, decimals int) string {
+// decimal writes whole and frac, a fraction of decimals digits, as the
+// locale writes a decimal number.
+func (l *locale) decimal(whole, frac uint64, decimals int) string {
+	if decimals == 0 {
+		return l.p.Sprint(number.Decimal(whole))
+	}
 	s := l.p.Sprint(number.Decimal(whole, number.MinFractionDigits(decimals), number.MaxFractionDigits(decimals)))
 	digits := strconv.FormatUint(frac, 10)
-	s = s[:len(s)-decimals] + strings.Repeat("0", decimals-len(digits)) + digits
+	return s[:len(s)-decimals] + strings.Repeat("0", decimals-len(digits)) + digits
+}
+
+// euros writes whole euros and frac, a fraction of decimals digits.
+func (l *locale) euros(neg bool, whole, frac uint64, decimals int) string {
+	s := l.decimal(whole, frac, decimals)
 	sign := ""
 	if neg {
 		sign = "-"

@@ -104,3 +104,49 @@ func TestExact(t *testing.T) {
 		}
 	}
 }
+
+// TestPercent: the actual return, truncated to the hundredth of a percent
+// (2/3 is 66.66%, never 66.67%), beyond int64 in the intermediate product,
+// and nothing before any bet.
+func TestPercent(t *testing.T) {
+	for _, c := range []struct {
+		lang        string
+		part, whole int64
+		want        string
+	}{
+		{"pt", 8712, 10000, "87,12 %"}, {"en", 8712, 10000, "87.12%"}, {"en", 2, 3, "66.66%"}, {"pt", 1, 3, "33,33 %"},
+		{"en", 0, 5, "0.00%"}, {"en", 123456, 100, "123,456.00%"}, {"en", math.MaxInt64, math.MaxInt64, "100.00%"},
+		{"en", math.MaxInt64 / 2, math.MaxInt64, "49.99%"}, {"en", 5, 0, ""}, {"en", -1, 5, ""},
+	} {
+		if got := Percent(c.lang, c.part, c.whole); got != c.want {
+			t.Errorf("Percent(%s, %d, %d) = %q, want %q", c.lang, c.part, c.whole, got, c.want)
+		}
+	}
+}
+
+// TestRatPercent: an exact figure reads as reels.Exact.Percent writes it
+// (big.Rat's rounding, half away from zero), in the language's marks.
+func TestRatPercent(t *testing.T) {
+	for _, c := range []struct {
+		r        string
+		decimals int
+		en, pt   string
+	}{
+		{"923020/1000000", 4, "92.3020%", "92,3020 %"}, {"2/3", 2, "66.67%", "66,67 %"}, {"1/3", 4, "33.3333%", "33,3333 %"},
+		{"1/20000", 2, "0.01%", "0,01 %"}, {"1/20001", 2, "0.00%", "0,00 %"}, {"-1/20000", 2, "-0.01%", "-0,01 %"},
+		{"12345", 0, "1,234,500%", "1.234.500 %"}, {"0", 3, "0.000%", "0,000 %"},
+	} {
+		r, _ := new(big.Rat).SetString(c.r)
+		if got := RatPercent("en", r, c.decimals); got != c.en {
+			t.Errorf("RatPercent(en, %s, %d) = %q, want %q", c.r, c.decimals, got, c.en)
+		}
+		if got := RatPercent("pt", r, c.decimals); got != c.pt {
+			t.Errorf("RatPercent(pt, %s, %d) = %q, want %q", c.r, c.decimals, got, c.pt)
+		}
+		if c.decimals > 0 && !strings.Contains(c.r, "12345") {
+			if want := r.Mul(r, big.NewRat(100, 1)).FloatString(c.decimals) + "%"; want != c.en {
+				t.Errorf("the table disagrees with big.Rat for %s: %s", c.r, want)
+			}
+		}
+	}
+}
