@@ -34,7 +34,7 @@
 //     progressive state (values, the 5 s rule and exception 0x53, hits and
 //     exception 0x56) is not kept here but in the cabinet's ledger
 //     (machine/link.go), and a hit is reported until it is paid, so a lost
-//     acknowledgement can never lose a jackpot (cmd/cabinet/sasport.go);
+//     acknowledgement can never lose a jackpot (cmd/cabinet/sasport_progressives.go);
 //     sas/sastest has a small stand-in for the host's tests. Choice: how a reported hit is paid is the
 //     operator's (--link-award). "broadcast", the default, is standard
 //     SAS: once the host has received the 0x85/0x87 reply that carried the
