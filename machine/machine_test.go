@@ -246,8 +246,8 @@ func TestHandpayOfABigWin(t *testing.T) {
 	if !ok || reset.Cents != hp.Cents || reset.Who != "att-3" {
 		t.Fatalf("reset %+v", eff.Records)
 	}
-	if h.ledger.Get(meters.Credits) != credits || h.ledger.Get(meters.Jackpot) != hp.Cents {
-		t.Fatalf("credits %d (was %d), jackpot %d", h.ledger.Get(meters.Credits), credits, h.ledger.Get(meters.Jackpot))
+	if h.ledger.Get(meters.Credits) != credits || h.ledger.Get(meters.HandpaidWins) != hp.Cents {
+		t.Fatalf("credits %d (was %d), jackpot %d", h.ledger.Get(meters.Credits), credits, h.ledger.Get(meters.HandpaidWins))
 	}
 	h.play()
 }

@@ -161,7 +161,7 @@ var configKeys = map[string][]string{
 	"denom":         {RoleTechnician, RoleOperator},
 	"handpay_limit": {RoleTechnician, RoleOperator},
 	"language":      {RoleTechnician, RoleOperator},
-	"max_level":     {RoleTechnician, RoleOperator},
+	SettingBetLimit: {RoleTechnician, RoleOperator},
 	"paytable":      {RoleTechnician},
 }
 
@@ -169,7 +169,7 @@ var denominations = []int64{1, 2, 5, 10, 20, 50, 100}
 
 // settable are the settings the machine applies from the ledger when it
 // starts (the paytable is chosen by the owner before it is loaded).
-var settable = map[string]bool{"denom": true, "handpay_limit": true, "max_level": true, "language": true}
+var settable = map[string]bool{"denom": true, "handpay_limit": true, SettingBetLimit: true, "language": true}
 
 // MinHandpayLimit is the lowest handpay limit an operator may set, in cents.
 const MinHandpayLimit = 1000
@@ -189,7 +189,7 @@ func CheckSetting(key, value string) error {
 		if err != nil || l < MinHandpayLimit {
 			return fmt.Errorf("handpay limit %q must be a number of cents, at least %d", value, MinHandpayLimit)
 		}
-	case "max_level":
+	case SettingBetLimit:
 		if l, err := strconv.Atoi(value); err != nil || l < 1 {
 			return fmt.Errorf("bet limit %q must be a bet level from 1 to the paytable's top", value)
 		}
@@ -208,8 +208,8 @@ func (m *Machine) setting(key string) string {
 		return strconv.FormatInt(m.cfg.Denom, 10)
 	case "handpay_limit":
 		return strconv.FormatInt(m.cfg.HandpayLimit, 10)
-	case "max_level":
-		return strconv.Itoa(m.cfg.MaxLevel)
+	case SettingBetLimit:
+		return strconv.Itoa(m.cfg.BetLimit)
 	case "language":
 		return m.opLang
 	case "paytable":
@@ -230,15 +230,14 @@ func (m *Machine) setConfig(key, value string) string {
 		m.cfg.Denom, _ = strconv.ParseInt(value, 10, 64)
 	case "handpay_limit":
 		m.cfg.HandpayLimit, _ = strconv.ParseInt(value, 10, 64)
-	case "max_level":
-		// The highest bet level offered, counted from 1 like the PAR sheet.
+	case SettingBetLimit:
 		l, _ := strconv.Atoi(value)
 		if m.pt != nil && l > len(m.pt.CreditsPerLine) {
 			return fmt.Sprintf("bet limit %q must be a bet level from 1 to the paytable's top", value)
 		}
-		m.cfg.MaxLevel = l
-		if m.pt != nil && m.level > m.maxLevel() {
-			m.level = m.maxLevel()
+		m.cfg.BetLimit = l
+		if m.pt != nil && m.level > m.topOffered() {
+			m.level = m.topOffered()
 		}
 	case "language":
 		m.lang, m.opLang = value, value
@@ -271,7 +270,7 @@ func (m *Machine) pinEntry(e PINEntry, eff *Effects) {
 		m.sayService(eff.Refused)
 		return
 	}
-	hash, set := m.cfg.PINs[e.Role]
+	hash, set := m.cfg.PINHashes[e.Role]
 	ok := false
 	if set {
 		ok = verifyPIN(hash, e.PIN)
@@ -351,10 +350,10 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 			return
 		}
 		hash := m.hashPIN(e.Value)
-		if m.cfg.PINs == nil {
-			m.cfg.PINs = map[string]string{}
+		if m.cfg.PINHashes == nil {
+			m.cfg.PINHashes = map[string]string{}
 		}
-		m.cfg.PINs[s.role] = hash
+		m.cfg.PINHashes[s.role] = hash
 		s.mustChange = false
 		svc(SvcSetPIN, "")
 		m.sayService("msg_pin_changed")

@@ -15,7 +15,7 @@ type Meter int
 const (
 	CoinIn                   Meter = iota // bets
 	CoinOut                               // wins paid to the credit meter (paytable and progressive)
-	Jackpot                               // hand-paid wins (paytable and progressive)
+	HandpaidWins                          // hand-paid wins (paytable and progressive): SAS's "total jackpot"
 	HandpaidCancelled                     // credits cashed out by an attendant
 	Cancelled                             // all cancelled credits
 	GamesPlayed                           //
@@ -76,7 +76,7 @@ func sasCode(c metercode.Code) int { return int(c) }
 var Defs = [numMeters]Def{
 	CoinIn:                   {"total coin in (bets)", sasCode(metercode.TotalCoinIn), true, true},
 	CoinOut:                  {"total coin out (wins to credits)", sasCode(metercode.TotalCoinOut), true, true},
-	Jackpot:                  {"total jackpot (hand-paid wins)", sasCode(metercode.TotalJackpot), true, true},
+	HandpaidWins:             {"total jackpot (hand-paid wins)", sasCode(metercode.TotalJackpot), true, true},
 	HandpaidCancelled:        {"hand-paid cancelled credits", sasCode(metercode.TotalHandPaidCancelled), true, true},
 	Cancelled:                {"total cancelled credits", sasCode(metercode.TotalCancelledCredits), true, true},
 	GamesPlayed:              {"games played", sasCode(metercode.GamesPlayed), false, true},
@@ -581,14 +581,14 @@ func (s *State) apply(r Record) error {
 		}
 		switch s.Handpay.Kind {
 		case HandpayWin:
-			m[Jackpot] += r.Cents
+			m[HandpaidWins] += r.Cents
 			m[AttendantPaidPaytable] += r.Cents
 		case HandpayCancelled:
 			m[Credits] -= r.Cents
 			m[HandpaidCancelled] += r.Cents
 			m[Cancelled] += r.Cents
 		case HandpayProgressive:
-			m[Jackpot] += r.Cents
+			m[HandpaidWins] += r.Cents
 			m[AttendantPaidProgressive] += r.Cents
 		}
 		m[TotalHandPaid] += r.Cents

@@ -706,7 +706,7 @@ func TestLinkedJackpotOverSAS(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := c.WaitFor("the linked value", func(v machine.View) bool {
-		return len(v.Jackpots) == 1 && v.Jackpots[0].Cents == 500_00 && v.MaxLevel == 1
+		return len(v.Jackpots) == 1 && v.Jackpots[0].Cents == 500_00 && v.TopOffered == 1
 	})
 	if !v.Jackpots[0].Linked {
 		t.Fatalf("jackpot view %+v", v.Jackpots)
@@ -777,14 +777,14 @@ func TestLinkedJackpotOverSAS(t *testing.T) {
 	}
 
 	// No values for 5 s: link down.
-	c.WaitFor("the link down", func(v machine.View) bool { return v.LinkDown && v.MaxLevel == 0 })
+	c.WaitFor("the link down", func(v machine.View) bool { return v.LinkDown && v.TopOffered == 0 })
 	if ex := drain(t, h); !slices.Contains(ex, sas.ExcNoProgressive5s) {
 		t.Fatalf("no 0x53 among %v", ex)
 	}
 	if err := h.Broadcast(5, value, true); err != nil {
 		t.Fatal(err)
 	}
-	c.WaitFor("the link back", func(v machine.View) bool { return !v.LinkDown && v.MaxLevel == 1 })
+	c.WaitFor("the link back", func(v machine.View) bool { return !v.LinkDown && v.TopOffered == 1 })
 	refused := slices.ContainsFunc(readLedger(t, data).Events, func(e meters.Event) bool {
 		return e.Code == meters.EventLinkAwardRefused && strings.Contains(e.Detail, "50001 cents")
 	})

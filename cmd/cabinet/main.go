@@ -201,7 +201,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 			log.Error("table definition refused", "table", o.table, "err", err)
 		}
 	}
-	pins, err := loadPINs(o.data)
+	pinHashes, err := loadPINHashes(o.data)
 	if err != nil {
 		return err
 	}
@@ -223,7 +223,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}
 	m := machine.New(machine.Config{
 		MachineID: o.machineID, MachineNum: o.machineNum, Denom: o.denom, HandpayLimit: o.handpayLimit, SpinTime: o.spinTime,
-		PINs: pins, Load: load, LocalJackpot: local, Linked: linked, LinkSecondHit: o.linkRule, LinkAward: o.linkAward,
+		PINHashes: pinHashes, Load: load, LocalJackpot: local, Linked: linked, LinkSecondHit: o.linkRule, LinkAward: o.linkAward,
 		HandpayConfirm: o.handpayConfirm, Table: table, LoadTable: assets.LoadTable, CardTime: o.cardTime,
 	}, pt, state, src)
 

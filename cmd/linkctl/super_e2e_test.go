@@ -91,7 +91,7 @@ func (cs *superCasino) waitAnswered() {
 func (cs *superCasino) waitPaid() {
 	cs.t.Helper()
 	cs.cab().WaitFor(cs.cabID+": the award paid and the link up", func(v machine.View) bool {
-		return len(v.Jackpots) == 1 && !v.Jackpots[0].Pending && !v.LinkDown && v.MaxLevel == 1
+		return len(v.Jackpots) == 1 && !v.Jackpots[0].Pending && !v.LinkDown && v.TopOffered == 1
 	})
 }
 
@@ -166,7 +166,7 @@ func superjackpotTwoCasinos(t *testing.T, award string) {
 	for _, cs := range both {
 		cs.waitShown(1)
 		cs.cab().WaitFor(cs.cabID+" to show the shared value", func(v machine.View) bool {
-			return len(v.Jackpots) == 1 && v.Jackpots[0].Linked && v.Jackpots[0].Cents >= superReset && !v.LinkDown && v.MaxLevel == 1
+			return len(v.Jackpots) == 1 && v.Jackpots[0].Linked && v.Jackpots[0].Cents >= superReset && !v.LinkDown && v.TopOffered == 1
 		})
 	}
 	t.Logf("cluster, cabinets and controllers up in %s", time.Since(began).Round(time.Millisecond))
@@ -405,7 +405,7 @@ func TestSuperjackpotBoundReportAndTransfer(t *testing.T) {
 	a.waitShown(1)
 	a.proxies.SetMode(etcdtest.Blackhole)
 	cut := time.Now()
-	a.cab().WaitFor("the link down", func(v machine.View) bool { return v.LinkDown && v.MaxLevel == 0 })
+	a.cab().WaitFor("the link down", func(v machine.View) bool { return v.LinkDown && v.TopOffered == 0 })
 	t.Logf("the cabinet took the superjackpot bet away %v after its controller was cut off (bound 2 s, then the cabinet's 5 s)",
 		time.Since(cut).Round(time.Millisecond))
 	if r := a.cab().Send(cabinettest.Command{Cmd: "press", Button: machine.BtnMaxBet}); r.Refused == "" && r.View.Level != 0 {

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"fmt"
+	"github.com/openegm/cabinet/internal/money"
 	"strings"
 
 	"github.com/openegm/cabinet/assets"
@@ -32,9 +33,9 @@ func CheckHand(g meters.GameHistory) string {
 	}
 	switch {
 	case h.Paid != gs.WinCents || h.Commission != gs.Hand.Commission:
-		return fmt.Sprintf("the cards pay %s with %s commission, the ledger recorded %s with %s", Euros(h.Paid), Euros(h.Commission), Euros(gs.WinCents), Euros(gs.Hand.Commission))
+		return fmt.Sprintf("the cards pay %s with %s commission, the ledger recorded %s with %s", money.Euro("en", h.Paid), money.Euro("en", h.Commission), money.Euro("en", gs.WinCents), money.Euro("en", gs.Hand.Commission))
 	case g.End != nil && g.End.WinCents != h.Paid:
-		return fmt.Sprintf("the cards pay %s, the game ended paying %s", Euros(h.Paid), Euros(g.End.WinCents))
+		return fmt.Sprintf("the cards pay %s, the game ended paying %s", money.Euro("en", h.Paid), money.Euro("en", g.End.WinCents))
 	}
 	return ""
 }
@@ -49,7 +50,7 @@ func handText(h *meters.TableHand) string {
 	var bets []string
 	for s, v := range h.Bets {
 		if v > 0 {
-			bets = append(bets, baccarat.Spot(s).String()+" "+Euros(v))
+			bets = append(bets, baccarat.Spot(s).String()+" "+money.Euro("en", v))
 		}
 	}
 	return strings.Join(cs, " ") + " [" + strings.Join(bets, ", ") + "]"

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/internal/money"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/reels"
 )
@@ -229,10 +230,7 @@ func BuildReport(st *meters.State, v Verdict, h *History, is Issuer) Report {
 		RAMClears: h.RAMClears,
 		Events:    st.Events,
 	}
-	if in := st.Get(meters.CoinIn); in > 0 {
-		won := st.Get(meters.TotalWon)
-		r.ActualRTP = fmt.Sprintf("%d.%02d%%", won*100/in, won*10000/in%100)
-	}
+	r.ActualRTP = money.Percent("en", st.Get(meters.TotalWon), st.Get(meters.CoinIn))
 	for _, hp := range st.Handpays {
 		row := HandpayRow{At: hp.Pending.At, Kind: hp.Pending.Kind, Cents: hp.Pending.Cents, Game: hp.Pending.Game, Pending: hp.Reset == nil}
 		if hp.Reset != nil {

@@ -309,7 +309,7 @@ func percent(lang, s string) string {
 func WriteLiability(w io.Writer, rows []JackpotRow) {
 	for _, r := range rows {
 		if r.Level == "total" {
-			fmt.Fprintf(w, "local jackpot liability held in trust: %s (current + reserve + overflow, all levels)\n", millicents(r.Liability))
+			fmt.Fprintf(w, "local jackpot liability held in trust: %s (current + reserve + overflow, all levels)\n", money.Millicents("en", r.Liability))
 			return
 		}
 	}
