@@ -43,7 +43,13 @@
 // etcd's, from a watch (none before the first one: the cabinets then see
 // the link down for it); a hit is claimed from etcd on its own, after the
 // level's coin-in, recorded before (SuperClaim) and after (SuperClaimed),
-// and then confirmed to the cabinet like a local award. Without the
+// and then confirmed to the cabinet like a local award. etcd is reached
+// over TLS as the controller's own etcd user (the common name of its
+// client certificate), which may write its own keys only; every value the
+// controller writes there is signed by the key that signs its ledger, and
+// every value it reads is verified with the keys registered for the
+// group's controllers (Super.Keys): a forged one is not counted nor paid,
+// and is logged and recorded in the ledger (EventSuperForged). Without the
 // section nothing touches etcd.
 package link
 

@@ -119,11 +119,20 @@ func (s *Store) watch(ctx context.Context, out chan Snapshot, start int64) {
 		last int64 // revision last delivered
 		bo   backoff
 	)
+	resync := s.resync
+	if resync <= 0 {
+		resync = defaultResync
+	}
 	deliver := func(kv *mvccpb.KeyValue, again bool) {
 		if kv.ModRevision < last || kv.ModRevision == last && !again {
 			return
 		}
-		snap, ok := s.snapshot(ctx, kv)
+		// Verifying may read etcd (a rejected version's history): bounded,
+		// like the resync reads, so a member that stopped answering cannot
+		// hold the watch.
+		vctx, cancel := context.WithTimeout(ctx, max(resync, time.Second))
+		snap, ok := s.snapshot(vctx, kv)
+		cancel()
 		if !ok {
 			return // delivered at the next resync
 		}
@@ -139,10 +148,6 @@ func (s *Store) watch(ctx context.Context, out chan Snapshot, start int64) {
 			default:
 			}
 		}
-	}
-	resync := s.resync
-	if resync <= 0 {
-		resync = defaultResync
 	}
 	tick := time.NewTicker(resync)
 	defer tick.Stop()
@@ -193,7 +198,7 @@ func (s *Store) follow(ctx context.Context, pk string, start int64, tick <-chan 
 				case string(ev.Kv.Key) == pk:
 					latest = ev.Kv
 				default:
-					s.screen(ctx, ev.Kv)
+					s.screen(ctx, ev.Kv, resync)
 				}
 			}
 			if latest != nil {
@@ -217,9 +222,11 @@ func (s *Store) follow(ctx context.Context, pk string, start int64, tick <-chan 
 
 // screen checks a value written in the group as it goes by, so that a
 // forged batch or claim is reported (OnRejected) when it is written, not
-// only when something reads it. What cannot be judged is left to the
-// readers of the key.
-func (s *Store) screen(ctx context.Context, kv *mvccpb.KeyValue) {
+// only when something reads it. What cannot be judged (within d, if it
+// needs a read) is left to the readers of the key.
+func (s *Store) screen(ctx context.Context, kv *mvccpb.KeyValue, d time.Duration) {
+	ctx, cancel := context.WithTimeout(ctx, max(d, time.Second))
+	defer cancel()
 	if _, by, err := s.judge(ctx, kv); errors.Is(err, ErrForged) {
 		s.report(s.rejection(kv, by, err))
 	}
