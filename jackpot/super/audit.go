@@ -41,7 +41,7 @@ func (s *Store) Audit(ctx context.Context) (Audit, error) {
 	if err != nil {
 		return fail(err)
 	}
-	p, err := s.decodePools(pool)
+	p, err := s.genuinePools(ctx, pool)
 	if err != nil {
 		return fail(err)
 	}

@@ -59,6 +59,16 @@
 // registration would otherwise make genuine values look forged and be
 // replaced.
 //
+// A key deleted and written again gets a new create revision, so of its
+// old versions only the first (signed for a key being created) verifies
+// again: for the pools, their state at creation. Every head, claim and
+// transfer is created after the pools it changed, so pools at their first
+// version whose key is younger than such a record were rolled back: every
+// reader refuses them (ErrCorrupt). Contribute also refuses pools behind
+// the op its previous batch was applied as, the watch pools whose op
+// sequence goes back, and Init creating pools again for a group with
+// heads or claims.
+//
 // # Permissions
 //
 // etcd's own authentication holds each controller's user to its keys

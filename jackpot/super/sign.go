@@ -203,7 +203,7 @@ func (s *Store) resolve(ctx context.Context, kv *mvccpb.KeyValue, found func(Rej
 	for {
 		data, by, err := s.judge(ctx, kv)
 		if err == nil {
-			v.found, v.data, v.rev = true, data, kv.ModRevision
+			v.found, v.data, v.rev, v.genVersion = true, data, kv.ModRevision, kv.Version
 			return v, nil
 		}
 		if !errors.Is(err, ErrForged) {
@@ -244,8 +244,14 @@ func (s *Store) keyKey(controller string) string { return s.prefix + "keys/" + c
 // confirm checks that controller published in the group (keys/<id>, signed
 // by it) the very key registered for it here: only then is a value that
 // does not verify with that key a forgery, rather than the sign of a
-// wrong registration (which would make genuine values look forged).
+// wrong registration (which would make genuine values look forged). The
+// Store's own controller needs none: New checked its registration against
+// the key it signs with. (A controller's key is its ledger's: it does not
+// change under one controller ID.)
 func (s *Store) confirm(ctx context.Context, controller string) error {
+	if controller == s.id && s.signer != nil {
+		return nil
+	}
 	pub, _ := s.keys.PublicKey(controller)
 	resp, err := s.cli.Get(ctx, s.keyKey(controller))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -418,5 +419,192 @@ func TestMessageFields(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(base), signLabel) {
 		t.Fatal("no label")
+	}
+}
+
+// Pools deleted by etcd's administrator are not created afresh (which
+// would wipe what they held), and pools rolled back to their first,
+// genuine, version (deleted and written back) are not built upon: each
+// stops the group with an error that says so.
+// newGroupPools is a new group whose pools casino-a created, with the
+// etcd root's client and the pools' first version as etcd holds it.
+func newGroupPools(t *testing.T) (root *clientv3.Client, p string, a *Store, first *clientv3.GetResponse) {
+	t.Helper()
+	root, p = sharedCluster(t).Client(t), prefix(t)
+	a = mustNew(t, root, p, testKeyring{}, "casino-a", testKey("casino-a"))
+	initLevels(t, a, levelDef{"grand", grandCfg, 0})
+	first, err := root.Get(opCtx(t), p+"pool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, p, a, first
+}
+
+// watchRefuses waits for the watch to refuse pools with an error saying
+// says, failing if it shows grand with other bets than bets first.
+func watchRefuses(t *testing.T, snaps <-chan Snapshot, bets int64, says string) {
+	t.Helper()
+	for deadline := time.After(20 * time.Second); ; {
+		select {
+		case s := <-snaps:
+			if s.Err == nil && grandOf(s).QualifyingBets != bets {
+				t.Fatalf("the watch delivered pools rolled back: %+v", grandOf(s))
+			}
+			if errors.Is(s.Err, ErrCorrupt) && strings.Contains(s.Err.Error(), says) {
+				t.Logf("the watch: %v", s.Err)
+				return
+			}
+		case <-deadline:
+			t.Fatalf("the watch never refused the pools with %q", says)
+		}
+	}
+}
+
+func TestPoolsDeletedOrRolledBackStop(t *testing.T) {
+	root, p, a, first := newGroupPools(t)
+	display := mustNew(t, root, p, testKeyring{}, "display", nil, WatchResync(200*time.Millisecond))
+	snaps := display.Watch(opCtx(t))
+	for seq := uint64(1); seq <= 2; seq++ {
+		if _, err := a.Contribute(opCtx(t), Batch{Seq: seq, Bet: 100_000, Level: "grand", At: int64(seq)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next(t, snaps, "the pools after two batches", func(s Snapshot) bool { return grandOf(s).QualifyingBets == 200_000 })
+	if _, err := root.Delete(opCtx(t), p+"pool"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Init(opCtx(t), "grand", grandCfg, 0, "test", 9); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "not created again") {
+		t.Fatalf("init after the pools were deleted: %v, want them not created again", err)
+	} else {
+		t.Logf("refused as expected: %v", err)
+	}
+	if _, err := a.Contribute(opCtx(t), Batch{Seq: 3, Bet: 100, Level: "grand", At: 3}); !errors.Is(err, ErrNotInitialized) {
+		t.Fatalf("contribute without pools: %v", err)
+	}
+	// The first genuine version written back: it verifies (version 1 of a
+	// key created by that write), but it is behind the batches applied.
+	if _, err := root.Put(opCtx(t), p+"pool", string(first.Kvs[0].Value)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Contribute(opCtx(t), Batch{Seq: 3, Bet: 100, Level: "grand", At: 3}); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "rolled back") {
+		t.Fatalf("contribute on pools rolled back to their creation: %v", err)
+	} else {
+		t.Logf("refused as expected: %v", err)
+	}
+	// The display's watch does not show them.
+	watchRefuses(t, snaps, 200_000, "rolled back")
+}
+
+// The first version of the pools is the one old version whose signature
+// still holds after etcd's administrator deletes the key and writes it
+// back. Written back over a group's history (a batch, or a claim only), it
+// is refused by every reader, a store that never saw the newer pools too:
+// no claim is paid from it, no level added to it, no display shows it, and
+// the inspector's audit says so.
+func TestRolledBackPoolsRefusedByEveryReader(t *testing.T) {
+	for _, history := range []string{"batch", "claim"} {
+		t.Run(history, func(t *testing.T) {
+			root, p, a, first := newGroupPools(t)
+			b := mustNew(t, root, p, testKeyring{}, "casino-b", testKey("casino-b"))
+			var err error
+			switch history {
+			case "batch":
+				_, err = a.Contribute(opCtx(t), Batch{Seq: 1, Bet: 100_000, Level: "grand", At: 1})
+			case "claim":
+				_, err = a.Claim(opCtx(t), HitID{Machine: "egm-1", Game: 1, Level: "grand", Bet: 400, At: 1}, 0)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := root.Delete(opCtx(t), p+"pool"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := root.Put(opCtx(t), p+"pool", string(first.Kvs[0].Value)); err != nil {
+				t.Fatal(err)
+			}
+			rolledBack := func(what string, err error) {
+				t.Helper()
+				if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "rolled back") {
+					t.Fatalf("%s on pools rolled back to their creation: %v, want them refused as rolled back", what, err)
+				}
+			}
+			won, err := b.Claim(opCtx(t), HitID{Machine: "egm-2", Game: 7, Level: "grand", Bet: 400, At: 2}, 0)
+			if err == nil {
+				t.Fatalf("casino-b was paid %d cents from pools rolled back to their creation", won.Cents())
+			}
+			rolledBack("a claim", err)
+			_, err = b.Init(opCtx(t), "major", majorCfg, 0, "test", 2)
+			rolledBack("adding a level", err)
+			_, _, err = b.Pools(opCtx(t))
+			rolledBack("reading the pools", err)
+			_, err = a.Audit(opCtx(t))
+			rolledBack("the audit", err)
+			display := mustNew(t, root, p, testKeyring{}, "display", nil)
+			_, err = display.Current(opCtx(t))
+			rolledBack("a new display's read", err)
+			select {
+			case snap := <-display.Watch(opCtx(t)):
+				rolledBack("a new display's watch", snap.Err)
+			case <-time.After(20 * time.Second):
+				t.Fatal("a new display's watch delivered nothing in 20 s")
+			}
+		})
+	}
+}
+
+// Pools and a head both rolled back to their first versions, the head
+// written back after the pools (so no record of the group is older than
+// the pools' key): the previous batch's record and a running display's
+// watch still see the pools go back.
+func TestPoolsAndHeadRolledBackTogether(t *testing.T) {
+	root, p, a, firstPools := newGroupPools(t)
+	display := mustNew(t, root, p, testKeyring{}, "display", nil, WatchResync(200*time.Millisecond))
+	snaps := display.Watch(opCtx(t))
+	if _, err := a.Contribute(opCtx(t), Batch{Seq: 1, Bet: 100_000, Level: "grand", At: 1}); err != nil {
+		t.Fatal(err)
+	}
+	next(t, snaps, "the pools after batch 1", func(s Snapshot) bool { return grandOf(s).QualifyingBets == 100_000 })
+	firstHead, err := root.Get(opCtx(t), p+"heads/casino-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"pool", "heads/casino-a"} {
+		if _, err := root.Delete(opCtx(t), p+k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, kv := range []*clientv3.GetResponse{firstPools, firstHead} {
+		if _, err := root.Put(opCtx(t), string(kv.Kvs[0].Key), string(kv.Kvs[0].Value)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = a.Contribute(opCtx(t), Batch{Seq: 2, Bet: 100, Level: "grand", At: 2})
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "older than batch 1") {
+		t.Fatalf("batch 2 on pools rolled back behind batch 1: %v", err)
+	}
+	watchRefuses(t, snaps, 100_000, "after op 2 was delivered")
+}
+
+// A controller knows its own key (New checked it against its
+// registration), so it judges a value signed as itself with another key a
+// forgery, and writes on, before it has published its key; another
+// controller cannot tell yet and stops.
+func TestOwnForgeryKnownWithoutPublishing(t *testing.T) {
+	c := sharedCluster(t)
+	p := prefix(t)
+	a := mustNew(t, c.Client(t), p, testKeyring{}, "casino-a", testKey("casino-a"))
+	b := mustNew(t, c.Client(t), p, testKeyring{}, "casino-b", testKey("casino-b"))
+	initLevels(t, a, levelDef{"grand", grandCfg, 0})
+	if _, err := forger(t, c, p, "casino-a").Contribute(opCtx(t), Batch{Seq: 1, Bet: 100, Level: "grand", At: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Contribute(opCtx(t), Batch{Seq: 1, Bet: 100, Level: "grand", At: 2}); !errors.Is(err, ErrUnverified) {
+		t.Fatalf("casino-b on pools signed as casino-a, whose key is not published: %v, want ErrUnverified", err)
+	}
+	if _, err := a.Contribute(opCtx(t), Batch{Seq: 1, Bet: 100, Level: "grand", At: 2}); err != nil {
+		t.Fatalf("casino-a on pools forged in its name: %v", err)
+	}
+	if m := meters(t, mustPools(t, a), "grand"); m.QualifyingBets != 100 {
+		t.Fatalf("pools %+v: want casino-a's batch only", m)
 	}
 }

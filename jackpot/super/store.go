@@ -277,6 +277,7 @@ type value struct {
 	found                   bool  // the key has a genuine version, whose payload is data
 	data                    []byte
 	rev                     int64       // the mod revision of the genuine version
+	genVersion              int64       // the key's version that the genuine one is
 	rejected                []Rejection // its versions after the genuine one, the current one first
 }
 
@@ -383,6 +384,17 @@ func (s *Store) update(ctx context.Context, keys []string, decide func([]value) 
 			}
 		}
 		p, err := decide(vals)
+		var read readError
+		if errors.As(err, &read) {
+			vals = nil
+			if !retryable(ctx, s.cli, read.error) {
+				return fail(err)
+			}
+			if werr := bo.wait(ctx); werr != nil {
+				return fail(fmt.Errorf("%w (last etcd error: %v)", werr, err))
+			}
+			continue
+		}
 		if err != nil || p == nil {
 			return 0, err
 		}
@@ -417,6 +429,13 @@ func (s *Store) update(ctx context.Context, keys []string, decide func([]value) 
 	}
 }
 
+// readError is a read of etcd that a decision needed (besides the keys
+// update read) and that failed: update reads again, or fails as it does
+// for its own reads.
+type readError struct{ error }
+
+func (e readError) Unwrap() error { return e.error }
+
 // decodePools decodes the pools value v (its genuine version).
 func (s *Store) decodePools(v value) (*jackpot.Pools, error) {
 	switch {
@@ -428,6 +447,33 @@ func (s *Store) decodePools(v value) (*jackpot.Pools, error) {
 	p := new(jackpot.Pools)
 	if err := p.UnmarshalBinary(v.data); err != nil {
 		return nil, fmt.Errorf("%w: key %q at revision %d: %w", ErrCorrupt, s.poolKey(), v.rev, err)
+	}
+	return p, nil
+}
+
+// genuinePools is decodePools, refusing pools that were rolled back. A
+// signature binds the pools to their version and to the revision that
+// created the key, so the one old version that still verifies after the
+// key is deleted and written again is its first: the pools as Init
+// created them, before any batch or claim. Every head, claim and transfer
+// is written after the pools it changed, so one created before the
+// pools' key says the key was created again, over a history.
+func (s *Store) genuinePools(ctx context.Context, v value) (*jackpot.Pools, error) {
+	p, err := s.decodePools(v)
+	if err != nil || v.genVersion != 1 {
+		return p, err
+	}
+	for _, dir := range []string{"heads/", "claims/", "transfers/"} {
+		resp, err := s.cli.Get(ctx, s.prefix+dir, clientv3.WithPrefix(), clientv3.WithKeysOnly(),
+			clientv3.WithMaxCreateRev(v.create-1))
+		if err != nil {
+			return nil, readError{fmt.Errorf("checking the pools were not rolled back: %w", err)}
+		}
+		if len(resp.Kvs) > 0 {
+			kv := resp.Kvs[0]
+			return nil, fmt.Errorf("%w: key %q holds the pools as first created (op %d), created at revision %d, after %q (revision %d) recorded a change of them: they were deleted and their first version written back, rolled back",
+				ErrCorrupt, s.poolKey(), p.Seq(), v.create, kv.Key, kv.CreateRevision)
+		}
 	}
 	return p, nil
 }
@@ -461,9 +507,11 @@ func (s *Store) Init(ctx context.Context, level string, cfg jackpot.Config, targ
 		p := new(jackpot.Pools)
 		if v[0].found {
 			var err error
-			if p, err = s.decodePools(v[0]); err != nil {
+			if p, err = s.genuinePools(ctx, v[0]); err != nil {
 				return nil, err
 			}
+		} else if err := s.noHistory(ctx); err != nil {
+			return nil, err
 		}
 		if lv, ok := p.Level(level); ok {
 			if lv.Config != cfg {
@@ -495,6 +543,24 @@ func (s *Store) Init(ctx context.Context, level string, cfg jackpot.Config, targ
 	return created, nil
 }
 
+// noHistory refuses to create pools for a group that had them: pools
+// missing (deleted) or holding only rejected versions while controllers
+// have applied batches or been paid claims are restored from a backup,
+// never created afresh (which would wipe what they held).
+func (s *Store) noHistory(ctx context.Context) error {
+	for _, dir := range []string{"heads/", "claims/"} {
+		resp, err := s.cli.Get(ctx, s.prefix+dir, clientv3.WithPrefix(), clientv3.WithCountOnly())
+		if err != nil {
+			return readError{fmt.Errorf("checking the group had no pools: %w", err)}
+		}
+		if resp.Count > 0 {
+			return fmt.Errorf("%w: the group has no genuine pools under %q, but %d keys under %s%s: they were deleted or replaced; restore them, they are not created again",
+				ErrCorrupt, s.poolKey(), resp.Count, s.prefix, dir)
+		}
+	}
+	return nil
+}
+
 // Contribute applies batch b to the group's pools exactly once (see the
 // package documentation). A retry of an applied batch returns the recorded
 // outcome with Replayed set. A mystery hit reached by the batch is reported
@@ -519,9 +585,12 @@ func (s *Store) Contribute(ctx context.Context, b Batch) (Contributed, error) {
 		return fail(fmt.Errorf("%w: bet %d cents: want 1..%d", ErrInvalid, b.Bet, jackpot.MaxBet))
 	}
 	pk, bk, hk := s.poolKey(), s.batchKey(b.Controller, b.Seq), s.headKey(b.Controller)
+	// The previous batch's record says how far the pools had come when it
+	// was applied: pools behind that were rolled back.
+	prevKey := s.batchKey(b.Controller, b.Seq-1)
 	var out Contributed
-	rev, err := s.update(ctx, []string{pk, bk, hk}, func(v []value) (*plan, error) {
-		pool, rec, head := v[0], v[1], v[2]
+	rev, err := s.update(ctx, []string{pk, bk, hk, prevKey}, func(v []value) (*plan, error) {
+		pool, rec, head, prev := v[0], v[1], v[2], v[3]
 		if rec.found {
 			var r Contributed
 			if err := decodeJSON(bk, rec.data, &r); err != nil {
@@ -544,9 +613,19 @@ func (s *Store) Contribute(ctx context.Context, b Batch) (Contributed, error) {
 		case b.Seq > last+1:
 			return nil, fmt.Errorf("%w: gap: the last applied seq is %d, the next must be %d", ErrSequence, last, last+1)
 		}
-		p, err := s.decodePools(pool)
+		p, err := s.genuinePools(ctx, pool)
 		if err != nil {
 			return nil, err
+		}
+		if prev.found {
+			var r Contributed
+			if err := decodeJSON(prevKey, prev.data, &r); err != nil {
+				return nil, err
+			}
+			if r.PoolSeq > p.Seq() {
+				return nil, fmt.Errorf("%w: the pools (op %d, revision %d) are older than batch %d, applied as their op %d: they were rolled back",
+					ErrCorrupt, p.Seq(), pool.rev, r.Seq, r.PoolSeq)
+			}
 		}
 		res, err := p.Apply(jackpot.Contribute{Levels: []string{b.Level}, Bet: b.Bet, Where: b.Controller, Game: b.Seq, At: b.At})
 		if err != nil {
@@ -655,7 +734,7 @@ func (s *Store) Claim(ctx context.Context, h HitID, nextTarget int64) (Claimed, 
 			out = r
 			return nil, nil
 		}
-		p, err := s.decodePools(pool)
+		p, err := s.genuinePools(ctx, pool)
 		if err != nil {
 			return nil, err
 		}
@@ -734,8 +813,8 @@ func (s *Store) recordPlan(pk string, pool value, p *jackpot.Pools, key string, 
 	return pl, s.withEvidence(pl, pool, cur)
 }
 
-// get reads key's genuine version (resolve), at revision rev (0: the
-// current one); it returns the read's header revision too.
+// getGenuine reads key's genuine version (resolve), at revision rev (0:
+// the current one); it returns the read's header revision too.
 func (s *Store) getGenuine(ctx context.Context, key string, rev int64, found func(Rejection)) (value, int64, error) {
 	resp, err := s.cli.Get(ctx, key, clientv3.WithRev(rev))
 	if err != nil {
@@ -758,7 +837,7 @@ func (s *Store) Pools(ctx context.Context) (*jackpot.Pools, int64, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("super: read pools of %q: %w", s.prefix, err)
 	}
-	p, err := s.decodePools(v)
+	p, err := s.genuinePools(ctx, v)
 	if err != nil {
 		return nil, 0, fmt.Errorf("super: read pools of %q: %w", s.prefix, err)
 	}

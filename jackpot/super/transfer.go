@@ -63,7 +63,7 @@ func (s *Store) Transfer(ctx context.Context, id string, t jackpot.Transfer) (Tr
 			out = r
 			return nil, nil
 		}
-		p, err := s.decodePools(pool)
+		p, err := s.genuinePools(ctx, pool)
 		if err != nil {
 			return nil, err
 		}

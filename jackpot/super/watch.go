@@ -43,16 +43,16 @@ func (s Snapshot) Level(id string) (LevelValue, bool) {
 }
 
 // snapshot is the pools read as kv (their genuine version, resolve), as
-// of kv's revision. false: etcd failed while reading their history (read
-// them again later).
+// of kv's revision. false: etcd failed while reading their history or
+// checking them (read them again later).
 func (s *Store) snapshot(ctx context.Context, kv *mvccpb.KeyValue) (Snapshot, bool) {
 	v, err := s.resolve(ctx, kv, s.report)
-	if err != nil && !verdict(err) {
-		return Snapshot{}, false
-	}
 	var p *jackpot.Pools
 	if err == nil {
-		p, err = s.decodePools(v)
+		p, err = s.genuinePools(ctx, v)
+	}
+	if err != nil && !verdict(err) {
+		return Snapshot{}, false
 	}
 	if err != nil {
 		return Snapshot{Revision: kv.ModRevision, Err: fmt.Errorf("super: key %q at revision %d: %w", kv.Key, kv.ModRevision, err)}, true
@@ -116,8 +116,9 @@ func (s *Store) watch(ctx context.Context, out chan Snapshot, start int64) {
 	defer close(out)
 	pk := s.poolKey()
 	var (
-		last int64 // revision last delivered
-		bo   backoff
+		last    int64  // revision last delivered
+		lastSeq uint64 // the pools' op sequence last delivered
+		bo      backoff
 	)
 	resync := s.resync
 	if resync <= 0 {
@@ -135,6 +136,15 @@ func (s *Store) watch(ctx context.Context, out chan Snapshot, start int64) {
 		cancel()
 		if !ok {
 			return // delivered at the next resync
+		}
+		// Genuine pools only move forward, one op at a time: pools at a
+		// later revision with fewer ops were rolled back (deleted and an old
+		// version written back), and are not shown.
+		if snap.Err == nil && snap.Seq < lastSeq {
+			snap = Snapshot{Revision: kv.ModRevision, Err: fmt.Errorf("super: %w: the pools at revision %d are at op %d, after op %d was delivered: they were rolled back",
+				ErrCorrupt, kv.ModRevision, snap.Seq, lastSeq)}
+		} else if snap.Err == nil {
+			lastSeq = snap.Seq
 		}
 		last = kv.ModRevision
 		for {
