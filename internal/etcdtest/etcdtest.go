@@ -32,6 +32,7 @@ import (
 	"testing"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	"go.etcd.io/etcd/client/pkg/v3/transport"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
@@ -201,23 +202,43 @@ func tryStart(opts Options) (*Cluster, error) {
 
 // enableAuth creates the root user, authenticated by its certificate alone
 // (no password), and turns etcd's authentication on: from then on a client
-// may do only what its user's roles grant.
+// may do only what its user's roles grant. On a loaded machine a young
+// cluster may change leaders under these requests, so each is tried again
+// until it holds (all three may be repeated: a root user found existing was
+// made by an earlier try whose answer was lost) or a minute has passed.
 func (c *Cluster) enableAuth() error {
 	cli, err := c.dial(c.rootTLS, c.endpoints)
 	if err != nil {
 		return err
 	}
 	defer cli.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if _, err := cli.UserAddWithOptions(ctx, Root, "", &clientv3.UserAddOptions{NoPassword: true}); err != nil {
-		return fmt.Errorf("etcd root user: %w", err)
+	steps := []struct {
+		what string
+		do   func() error
+	}{
+		{"etcd root user", func() error {
+			_, err := cli.UserAddWithOptions(ctx, Root, "", &clientv3.UserAddOptions{NoPassword: true})
+			if errors.Is(rpctypes.Error(err), rpctypes.ErrUserAlreadyExist) {
+				return nil
+			}
+			return err
+		}},
+		{"etcd root role", func() error { _, err := cli.UserGrantRole(ctx, Root, "root"); return err }},
+		{"etcd auth enable", func() error { _, err := cli.AuthEnable(ctx); return err }},
 	}
-	if _, err := cli.UserGrantRole(ctx, Root, "root"); err != nil {
-		return fmt.Errorf("etcd root role: %w", err)
-	}
-	if _, err := cli.AuthEnable(ctx); err != nil {
-		return fmt.Errorf("etcd auth enable: %w", err)
+	for _, st := range steps {
+		for {
+			err := st.do()
+			if err == nil {
+				break
+			}
+			if ctx.Err() != nil {
+				return fmt.Errorf("%s: %w", st.what, err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
 	}
 	return nil
 }
