@@ -232,9 +232,10 @@ func superjackpotTwoCasinos(t *testing.T, award string) {
 	obs := g.observer(t)
 	// Cut off from etcd, each cabinet must be able to play until it wins:
 	// a bound on the value's age (confirm_ms) well above the time that takes,
-	// even on a loaded machine: past it the cabinet refuses every game.
-	a := newSuperCasino(t, g, "casino-a", "egm-a", award, `"confirm_ms": 600000`)
-	b := newSuperCasino(t, g, "casino-b", "egm-b", award, `"confirm_ms": 600000`)
+	// even on a loaded machine: past it the cabinet refuses every game. The
+	// configuration allows at most 120000 (a longer bound is refused).
+	a := newSuperCasino(t, g, "casino-a", "egm-a", award, `"confirm_ms": 120000`)
+	b := newSuperCasino(t, g, "casino-b", "egm-b", award, `"confirm_ms": 120000`)
 	both := []*superCasino{a, b}
 	for _, cs := range both {
 		cs.waitShown(1)
