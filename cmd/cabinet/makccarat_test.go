@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/openegm/cabinet/internal/money"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -131,7 +132,8 @@ func TestMakccaratOnTheCabinet(t *testing.T) {
 	if err != nil {
 		t.Fatalf("meterread games: %v\n%s", err, out)
 	}
-	if n := strings.Count(string(out), "[banker 2.00 €, tie 1.00 €, player 4.00 €]") + strings.Count(string(out), "[player 4.00 €, banker 2.00 €, tie 1.00 €]"); n != 12 || strings.Contains(string(out), " ! ") {
+	stakes := "[player " + money.Euro("en", 400) + ", banker " + money.Euro("en", 200) + ", tie " + money.Euro("en", 100) + "]"
+	if n := strings.Count(string(out), stakes); n != 12 || strings.Contains(string(out), " ! ") {
 		t.Fatalf("meterread games shows %d hands with their stakes (want 12), or a hand that does not re-evaluate:\n%s", n, out)
 	}
 	out, err = exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub()).CombinedOutput()
