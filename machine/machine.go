@@ -149,6 +149,7 @@ type Machine struct {
 	programApproved *Approval
 	soundOff        bool     // the host turned the sound off (SAS 0x03); the screen mutes
 	session         *session // the service menu's logged-in user
+	pinJobs         uint64   // PIN changes handed out to be hashed (HashPIN.ID)
 
 	// The link controller's latest values of the linked levels (cents) and
 	// when each arrived; the link is down after 5 s without one.
@@ -294,6 +295,10 @@ func (m *Machine) Step(ev Event) Effects {
 		}
 	case PINEntry:
 		m.pinEntry(e, &eff)
+	case PINChecked:
+		m.pinChecked(e, &eff)
+	case PINHashed:
+		m.pinHashed(e, &eff)
 	case ServiceAction:
 		m.serviceAction(e, &eff)
 	case HandpayPaid:
