@@ -61,7 +61,7 @@ var tableTexts = map[string][2]string{
 	"road_letter_tie":    {"E", "T"},
 	"sim_table_spots":    {"Y U I O P  apostar", "Y U I O P  bet"},
 	"sim_table_chip":     {"V ↑ ↓  ficha", "V ↑ ↓  chip"},
-	"sim_table_clear":    {"⌫  limpar", "⌫  clear"},
+	"sim_table_clear":    {"limpar", "clear"},
 	"sim_table_deal":     {"Espaço  dar", "Space  deal"},
 	"sim_table_menu":     {"Esc  jogos", "Esc  games"},
 	"sim_table_rules":    {"H  regras", "H  rules"},
