@@ -13,6 +13,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"github.com/openegm/cabinet/internal/etcdretry"
 	"github.com/openegm/cabinet/sas"
 	"github.com/openegm/cabinet/tito"
 )
@@ -221,7 +222,7 @@ func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Tic
 	if rkey != "" {
 		keys = append(keys, rkey)
 	}
-	var p pause
+	var p etcdretry.Pause
 	sent := false
 	fail := func(err error) error {
 		if sent {
@@ -236,10 +237,10 @@ func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Tic
 		}
 		resp, err := s.cli.Txn(ctx).Then(gets...).Commit()
 		if err != nil {
-			if !transient(ctx, s.cli, err) {
+			if !etcdretry.Transient(ctx, s.cli, err) {
 				return fail(fmt.Errorf("read %s: %w", tkey, err))
 			}
-			if werr := p.wait(ctx); werr != nil {
+			if werr := p.Wait(ctx); werr != nil {
 				return fail(fmt.Errorf("read %s: %w (last etcd error: %v)", tkey, werr, err))
 			}
 			continue
@@ -289,10 +290,10 @@ func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Tic
 		wr, err := s.cli.Txn(ctx).If(cmps...).Then(puts...).Commit()
 		if err != nil {
 			sent = true
-			if !transient(ctx, s.cli, err) {
+			if !etcdretry.Transient(ctx, s.cli, err) {
 				return fail(fmt.Errorf("write %s: %w", tkey, err))
 			}
-			if werr := p.wait(ctx); werr != nil {
+			if werr := p.Wait(ctx); werr != nil {
 				return fail(fmt.Errorf("write %s: %w (last etcd error: %v)", tkey, werr, err))
 			}
 			continue
@@ -303,7 +304,7 @@ func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Tic
 			}
 			return nil
 		}
-		if werr := p.wait(ctx); werr != nil {
+		if werr := p.Wait(ctx); werr != nil {
 			return fail(fmt.Errorf("lost the race for %s and %w", tkey, werr))
 		}
 	}
