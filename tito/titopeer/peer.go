@@ -29,6 +29,7 @@ import (
 	"net"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/openegm/cabinet/sas"
@@ -281,7 +282,8 @@ func (p *Peer) Serve(ctx context.Context, conn net.Conn) error {
 }
 
 func closed(ctx context.Context, err error) error {
-	if ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, net.ErrClosed) {
+	if ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, syscall.ECONNRESET) { // the host went away: the link ends, the machine is fine
 		return nil
 	}
 	return err
