@@ -10,6 +10,10 @@
 //
 //	P t/<digits>   Ticket (JSON): a printed ticket, its state and history
 //	P r/<id>       Redemption (JSON): the answer given to redemption <id>
+//	P h/<cabinet>/<id>  the digits of the ticket held for <cabinet> by
+//	               redemption <id>, while it is held (an index, written and
+//	               deleted in the hold's own transactions)
+//	P c/<cabinet>  the cabinet's secure-enhanced validation ID (the service)
 //
 // <digits> is what the barcode carries (tito.Validation.Digits): 18 digits
 // for secure-enhanced and system numbers, 8 for standard ones.

@@ -176,7 +176,7 @@ func (p *poller) start(ctx context.Context) error {
 	if _, err := c.Client.SetTicketData(sas.TicketData{Fields: 3, Expiry: expiry, Location: loc}); err != nil {
 		p.sv.cfg.Log("%s: 7D ticket data: %v", c.Name, err)
 	}
-	holds, err := p.sv.holds(ctx, c.Name)
+	holds, err := p.sv.st.Holds(ctx, c.Name)
 	if err != nil {
 		return err
 	}
@@ -186,21 +186,6 @@ func (p *poller) start(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// holds returns the holds of cabinet.
-func (sv *Service) holds(ctx context.Context, cabinet string) ([]Ticket, error) {
-	all, err := sv.st.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out []Ticket
-	for _, t := range all {
-		if t.State == Pending && t.Hold.Cabinet == cabinet {
-			out = append(out, t)
-		}
-	}
-	return out, nil
 }
 
 // settle asks the cabinet about a hold it had before the service started.

@@ -177,6 +177,10 @@ func New(cli *clientv3.Client, prefix string, opts ...Option) (*Store, error) {
 func (s *Store) ticketKey(digits string) string { return s.prefix + "t/" + digits }
 func (s *Store) redemptionKey(id string) string { return s.prefix + "r/" + id }
 
+// holdKey indexes the holds of a cabinet, so that a service starting
+// reads its cabinets' holds, not every ticket of the casino.
+func (s *Store) holdKey(cabinet, id string) string { return s.prefix + "h/" + cabinet + "/" + id }
+
 // CashierPrefix starts the By of a cashier.
 const CashierPrefix = "cashier:"
 
@@ -209,6 +213,8 @@ func normalise(digits string) (string, error) {
 type change struct {
 	ticket *Ticket
 	red    *Redemption
+	// index is written with them, guarded by the same comparisons.
+	index []clientv3.Op
 }
 
 // apply reads the ticket at tkey and the redemption at rkey ("" for none)
@@ -284,6 +290,7 @@ func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Tic
 			b, _ := json.Marshal(ch.red)
 			puts = append(puts, clientv3.OpPut(rkey, string(b)))
 		}
+		puts = append(puts, ch.index...)
 		if s.beforeWrite != nil {
 			s.beforeWrite()
 		}
@@ -429,6 +436,7 @@ func (s *Store) redeem(ctx context.Context, req Request, cashier bool) (Redempti
 			out.Phase = Authorised
 			nt.State, nt.Hold = Pending, &Hold{Cabinet: req.By, Redemption: req.ID, At: at}
 			nt.History = append(nt.History, Event{At: at, What: "authorised", By: req.By, Redemption: req.ID})
+			return change{ticket: nt, red: &out, index: []clientv3.Op{clientv3.OpPut(s.holdKey(req.By, req.ID), digits)}}, nil
 		}
 		return change{ticket: nt, red: &out}, nil
 	})
@@ -519,7 +527,7 @@ func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase
 			ev.What = "released"
 		}
 		nt.History = append(nt.History, ev)
-		return change{ticket: nt, red: &out}, nil
+		return change{ticket: nt, red: &out, index: []clientv3.Op{clientv3.OpDelete(s.holdKey(r.By, id))}}, nil
 	})
 	if err != nil {
 		return fail(err)
@@ -597,6 +605,30 @@ func (s *Store) Redemption(ctx context.Context, id string) (Redemption, error) {
 	}
 	var r Redemption
 	return r, decode(string(resp.Kvs[0].Key), resp.Kvs[0].Value, &r)
+}
+
+// Holds returns the tickets held for cabinet: authorised there and
+// neither committed nor released.
+func (s *Store) Holds(ctx context.Context, cabinet string) ([]Ticket, error) {
+	if err := checkName("cabinet", cabinet); err != nil {
+		return nil, fmt.Errorf("ticketsys: holds: %w", err)
+	}
+	var out []Ticket
+	err := s.scan(ctx, s.prefix+"h/"+cabinet+"/", func(key string, v []byte, _ int64) error {
+		t, err := s.Get(ctx, string(v))
+		if err != nil {
+			return fmt.Errorf("ticketsys: hold %s: %w", key, err)
+		}
+		// The index is written and deleted with the hold, in one
+		// transaction: a hold it names and the ticket does not have is
+		// a damaged store.
+		if t.State != Pending || t.Hold.Cabinet != cabinet || s.holdKey(cabinet, t.Hold.Redemption) != key {
+			return fmt.Errorf("ticketsys: %w: hold %s, but ticket %s is %s", ErrCorrupt, key, t.Digits, t.State)
+		}
+		out = append(out, t)
+		return nil
+	})
+	return out, err
 }
 
 // List returns every ticket, by validation digits.

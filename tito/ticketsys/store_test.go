@@ -36,6 +36,9 @@ func sharedCluster(t testing.TB) *etcdtest.Cluster {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	for _, stop := range benchStops {
+		stop()
+	}
 	if sharedC != nil {
 		sharedC.Stop()
 	}
@@ -400,5 +403,68 @@ func TestRedemptionSurvivesMemberKill(t *testing.T) {
 	}
 	if len(all) != tickets {
 		t.Errorf("%d tickets listed, want %d", len(all), tickets)
+	}
+}
+
+// A cabinet's holds are read from their index: what Authorize holds for it,
+// until Commit or Release; refusals, replays and the cashier hold nothing.
+func TestHoldsIndex(t *testing.T) {
+	s := newStore(t, sharedCluster(t))
+	at := t0.Add(time.Hour)
+	var tks []tito.Ticket
+	for i := range 4 {
+		tk := printed(t, "m1", uint32(i+1), 100*int64(i+1))
+		issue(t, s, tk)
+		tks = append(tks, tk)
+	}
+	for _, a := range []struct {
+		tk      tito.Ticket
+		by, id  string
+		cashier bool
+	}{{tks[0], "m7", "r1", false}, {tks[1], "m7", "r2", false}, {tks[1], "m7", "r2", false}, {tks[1], "m8", "r9", false},
+		{tks[2], "m8", "r3", false}, {tks[3], CashierPrefix + "ana", "c1", true}} {
+		var err error
+		if a.cashier {
+			_, err = s.Redeem(ctx(t), req(a.tk, a.by, a.id, at))
+		} else {
+			_, err = s.Authorize(ctx(t), req(a.tk, a.by, a.id, at))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	held := func(cab string) []string {
+		t.Helper()
+		hs, err := s.Holds(ctx(t), cab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range hs {
+			out = append(out, h.Hold.Redemption+"="+h.Digits)
+		}
+		return out
+	}
+	d := func(i int) string { return tks[i].Validation.Digits() }
+	if got, want := fmt.Sprint(held("m7")), fmt.Sprint([]string{"r1=" + d(0), "r2=" + d(1)}); got != want {
+		t.Fatalf("m7 holds %s, want %s", got, want)
+	}
+	if got, want := fmt.Sprint(held("m8")), fmt.Sprint([]string{"r3=" + d(2)}); got != want {
+		t.Fatalf("m8 holds %s, want %s (r9 was refused: the ticket was held)", got, want)
+	}
+	if _, err := s.Commit(ctx(t), "r1", at); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Release(ctx(t), "r2", at, "timed out"); err != nil {
+		t.Fatal(err)
+	}
+	if got := held("m7"); len(got) != 0 {
+		t.Fatalf("m7 holds %v after commit and release", got)
+	}
+	if got := held(CashierPrefix + "ana"); len(got) != 0 {
+		t.Fatalf("the cashier holds %v", got)
+	}
+	if _, err := s.Holds(ctx(t), "a/b"); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("holds of a name with '/': %v", err)
 	}
 }
