@@ -75,6 +75,7 @@ mutate: deps
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./baccarat/ ./rng/ ./meters/... ./sas/ ./jackpot/ ./jackpot/ledger/ ./cmd/cabinet/
 	$(GO) test -run '^$$' -bench . -benchtime 3000x ./jackpot/super/
+	$(GO) test -run '^$$' -bench Redemption -benchtime 1000x ./tito/ticketsys/
 	ui/xvfb-test.sh -run '^$$' -bench . -benchtime 120x
 
 # Screenshots of the screens into ui/testdata/screenshots/.
