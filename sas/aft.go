@@ -420,7 +420,6 @@ func decodeAFTTime(b []byte) (time.Time, error) {
 	return t, nil
 }
 
-
 // regLong is the length of a 0x73 poll or reply with every field: code or
 // status, asset number, key, POS ID.
 const regLong = 1 + 4 + 20 + 4
