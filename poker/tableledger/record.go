@@ -90,10 +90,10 @@ const (
 	EventTableFault  = "table_fault"  // a table stopped (its engine refused after emitting records)
 )
 
-func (SessionOpen) Type() Type        { return TypeOpen }
-func (Step) Type() Type        { return TypeStep }
-func (SessionClose) Type() Type       { return TypeClose }
-func (ServerEvent) Type() Type { return TypeEvent }
+func (SessionOpen) Type() Type  { return TypeOpen }
+func (Step) Type() Type         { return TypeStep }
+func (SessionClose) Type() Type { return TypeClose }
+func (ServerEvent) Type() Type  { return TypeEvent }
 
 // Transfer kinds.
 const (

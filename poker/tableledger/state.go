@@ -46,16 +46,16 @@ type Table struct {
 	Players map[string]*Seat `json:"players"`
 	// The hand in play (0: none), the chips in its pot, and each seat's
 	// stake in it (what a void gives back).
-	Hand     uint64          `json:"hand"`
-	LastHand uint64          `json:"last_hand"`
-	InPot    int64           `json:"in_pot"`
-	Stakes   map[int]int64   `json:"stakes,omitempty"`
-	Carried  int64           `json:"carried"` // a pó waiting for the next hand
-	Over     bool            `json:"over"`    // the partida is over (synthetic poker)
-	Meters   Meters          `json:"meters"`
-	Step     uint64          `json:"step"` // steps of the session
-	Last     time.Time       `json:"last"` // time of the last step
-	Shown    bool            `json:"shown,omitempty"` // the hand in play reached a showdown
+	Hand     uint64        `json:"hand"`
+	LastHand uint64        `json:"last_hand"`
+	InPot    int64         `json:"in_pot"`
+	Stakes   map[int]int64 `json:"stakes,omitempty"`
+	Carried  int64         `json:"carried"` // a pó waiting for the next hand
+	Over     bool          `json:"over"`    // the partida is over (synthetic poker)
+	Meters   Meters        `json:"meters"`
+	Step     uint64        `json:"step"`            // steps of the session
+	Last     time.Time     `json:"last"`            // time of the last step
+	Shown    bool          `json:"shown,omitempty"` // the hand in play reached a showdown
 }
 
 // Seat is a player at a table.
