@@ -218,8 +218,14 @@ function render() {
   }
   const board = $("board"); board.replaceChildren(); board.dataset.cards = (s.board || []).join(" ");
   (s.board || []).forEach((c) => board.append(cardEl(c)));
-  $("pots").textContent = (s.pots || []).map((p, i) => `${i ? tr("side_pot") : tr("pot")}: ${eur(p)}`).join(" · ");
-  $("pots").dataset.cents = (s.pots || []).join(" ");
+  // The pots are split only where a player is all in; otherwise the
+  // bets of the round are one pot.
+  const pots = s.pots || [], allIn = (s.seats || []).some((x) => x.all_in && x.in_hand);
+  const total = pots.reduce((a, b) => a + b, 0);
+  $("pots").textContent = !pots.length ? "" : allIn
+    ? pots.map((p, i) => `${i ? tr("side_pot") : tr("pot")}: ${eur(p)}`).join(" · ")
+    : `${tr("pot")}: ${eur(total)}`;
+  $("pots").dataset.cents = total;
 
   renderControls();
   renderTotals();
