@@ -117,6 +117,7 @@ type Bot struct {
 	last  tableserver.StateMsg
 	left  *tableserver.LeftMsg
 	acted int
+	hold  bool // decides nothing: the hand waits for it (or for the timer)
 	done  chan struct{}
 	err   error
 }
@@ -174,6 +175,12 @@ func (b *Bot) run() {
 }
 
 func (b *Bot) decide(m tableserver.StateMsg) {
+	b.mu.Lock()
+	hold := b.hold
+	b.mu.Unlock()
+	if hold {
+		return
+	}
 	send := func(kind string, to int64) {
 		msg := map[string]any{"type": "act", "kind": kind}
 		if to > 0 {
@@ -212,6 +219,18 @@ func (b *Bot) decide(m tableserver.StateMsg) {
 		send("check", 0)
 	default:
 		send("call", 0)
+	}
+}
+
+// Hold stops (true) or resumes the bot's decisions; resuming decides on
+// the last state at once.
+func (b *Bot) Hold(on bool) {
+	b.mu.Lock()
+	b.hold = on
+	last := b.last
+	b.mu.Unlock()
+	if !on {
+		b.decide(last)
 	}
 }
 
