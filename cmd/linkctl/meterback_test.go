@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -69,8 +70,16 @@ func TestControllerSeesMetersGoBack(t *testing.T) {
 		t.Fatalf("the rolled-back cabinet: %s %v", v.Mode, v.Tilts)
 	}
 	// The controller polls on; the alarm waits a little for a RAM clear's
-	// exception that does not come.
-	time.Sleep(6 * time.Second)
+	// exception that does not come. Its log says when it is recorded.
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		logb, _ := os.ReadFile(filepath.Join(cs.ctlData, "linkctl.log"))
+		if strings.Contains(string(logb), "ALARM: a cabinet's meters went back") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no alarm in the controller's log:\n%s", logb)
+		}
+	}
 	cs.stopController(9)
 
 	st := ledgerState(t, cs.ctlData)
