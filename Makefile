@@ -8,6 +8,9 @@ DEFAULT_GAME ?= assets/paytables/lusitania-92.json
 UI_BUILD_DEPS := libc6-dev libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev \
 	libxxf86vm-dev libasound2-dev pkg-config
 UI_TEST_DEPS := xvfb xauth
+# The table server's browser seat is tested in a real headless chromium
+# (cmd/tablesrv/browser_test.go); a font so its buttons lay out as shown.
+BROWSER_TEST_DEPS := chromium fonts-dejavu-core
 FUZZTIME ?= 5s
 CRASH_ITERATIONS ?= 500
 # package:target of every fuzz target; make test runs each for FUZZTIME.
@@ -23,7 +26,7 @@ FUZZ_TARGETS := ./reels/:FuzzParse ./meters/:FuzzDecode ./meters/walog/:FuzzDeco
 all: test
 
 deps:
-	@scripts/deps.sh $(UI_BUILD_DEPS) $(UI_TEST_DEPS)
+	@scripts/deps.sh $(UI_BUILD_DEPS) $(UI_TEST_DEPS) $(BROWSER_TEST_DEPS)
 
 # The cabinet on simulated hardware with its ledger in ./cabinet-data and its
 # screen in a window (headless when there is no display); it can also be
@@ -38,8 +41,9 @@ check: deps
 
 # The crash loops inside go test run a short version (8-20 SIGKILLs each; 3 under
 # the race detector, which also builds the binaries the end-to-end tests start).
+# TABLESRV_BROWSER=require: the browser test fails, not skips, without chromium.
 test: check
-	$(GO) test -count=1 ./...
+	TABLESRV_BROWSER=require $(GO) test -count=1 ./...
 	$(GO) test -count=1 -tags production ./assets/
 	$(GO) test -count=1 -race -short ./rng/... ./meters/... ./sas/... ./jackpot/... ./hw/... ./machine/... ./internal/... ./cmd/...
 	ui/xvfb-test.sh
