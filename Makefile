@@ -1,5 +1,7 @@
 # Every target installs what it needs (scripts/deps.sh) so it works on a fresh machine.
 SHELL := /bin/bash
+# A test whose output is filtered through grep must still fail the target.
+.SHELLFLAGS := -o pipefail -c
 export PATH := $(PATH):/usr/local/go/bin
 GO ?= go
 DEFAULT_GAME ?= assets/paytables/lusitania-92.json
@@ -55,13 +57,14 @@ fuzz: deps
 
 # Hundreds of SIGKILLs of real processes: a log writer, a ledger writer, the
 # cabinet (playing, and around cash-outs and bills), the link controller's
-# ledger writer.
+# ledger writer, the table server (hands in play, transfers in flight).
 crashtest: deps
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -run '^TestCrashLoop$$' ./meters/walog/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -run '^TestLedgerCrashLoop$$' ./meters/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCrashLoop$$' ./cmd/cabinet/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCashOutCrashLoop$$' ./cmd/cabinet/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCrashLoop$$' ./jackpot/ledger/ | grep -E 'kills|survived|^(ok|FAIL|---)'
+	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCrashLoop$$' ./cmd/tablesrv/ | grep -E 'audited|survived|^(ok|FAIL|---)'
 
 # Mutation testing (gremlins) of the money core, one package at a time;
 # minutes per package, so not part of make test. One package:
