@@ -382,6 +382,11 @@ func (f *stepFold) record(r poker.Record) error {
 		p.Stack -= r.Amount
 		p.Totals.Wagered += r.Amount
 		t.InPot += r.Amount
+		if t.Stakes == nil {
+			// A snapshot written before the hand's first stake left the
+			// empty map out (omitempty): it comes back nil.
+			t.Stakes = map[int]int64{}
+		}
 		t.Stakes[r.Seat] += r.Amount
 		if r.Timeout {
 			t.Meters.Timeouts++
