@@ -438,3 +438,24 @@ func TestAPIRefusals(t *testing.T) {
 		}
 	}
 }
+
+// LedgerTable is a copy: the API encodes it while the tables step on, and
+// the hand's stakes were the live map (the long kill loop of cmd/tablesrv
+// saw the JSON encoder panic on it as a hand went on). A change to the
+// copy must not reach the ledger's state.
+func TestLedgerTableIsACopy(t *testing.T) {
+	r := newRig(t, holdemDef)
+	r.buyIn("nl", "ana")
+	r.buyIn("nl", "bia")
+	r.srv.Pump() // hand 1: the blinds are staked
+	first := r.ledger("nl")
+	if first.Hand == 0 || len(first.Stakes) == 0 {
+		t.Fatalf("the test needs a hand with stakes: %+v", first)
+	}
+	first.Stakes[99] = 1
+	first.Players["ana"].Stack = -1
+	again := r.ledger("nl")
+	if _, ok := again.Stakes[99]; ok || again.Players["ana"].Stack < 0 {
+		t.Fatalf("a change to LedgerTable's answer reached the ledger's state: %+v", again)
+	}
+}

@@ -1,6 +1,7 @@
 package tableserver
 
 import (
+	"maps"
 	"time"
 
 	"github.com/openegm/cabinet/cards"
@@ -91,7 +92,10 @@ func (s *Server) LedgerTable(id string) (tableledger.Table, bool) {
 	var ok bool
 	s.led.View(func(st *tableledger.State) {
 		if t := st.Tables[id]; t != nil {
+			// Every map is copied: the answer is encoded while the table
+			// steps on.
 			out, ok = *t, true
+			out.Stakes = maps.Clone(t.Stakes)
 			out.Players = map[string]*tableledger.Seat{}
 			for k, p := range t.Players {
 				c := *p
