@@ -84,10 +84,17 @@ func (d *driver) request(p *player, kind string, amount int64, authorized string
 	return r
 }
 
-// holdemBot is the first hold'em player with a bot.
+// holdemBot is the first hold'em player with a bot who will surely be
+// dealt and act, or nil.
 func (d *driver) holdemBot() *player {
+	d.t.Helper()
+	tb := d.ledger("holdem-nl-2")
 	for _, p := range d.players {
-		if p.table == "holdem-nl-2" && p.bot != nil {
+		// One who will surely be dealt and act: not leaving (a cash-out
+		// asked earlier folds him and closes his seat), not resting, with
+		// the chips for the blinds.
+		seat := tb.Players[p.name]
+		if p.table == "holdem-nl-2" && p.bot != nil && seat != nil && seat.CashOut == "" && !seat.Resting && seat.Stack >= 200 {
 			return p
 		}
 	}
