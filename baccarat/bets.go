@@ -18,6 +18,9 @@ const (
 
 var spotNames = [NumSpots]string{"player", "banker", "tie", "player_pair", "banker_pair"}
 
+// SpotNames are the spots' names in Spot order.
+func SpotNames() []string { return append([]string(nil), spotNames[:]...) }
+
 // String is the spot's name as the definition file and the PAR sheet write it.
 func (s Spot) String() string {
 	if s < NumSpots {

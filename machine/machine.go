@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/openegm/cabinet/baccarat"
+	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/reels"
 	"github.com/openegm/cabinet/rng"
@@ -35,14 +37,25 @@ type Config struct {
 	// first power-up that finds it configured; from then on the ledger is its
 	// truth and a changed configuration does not alter it.
 	LocalJackpot []meters.JackpotLevel
-	// MaxLevel limits the bet levels offered (1-based; 0 = no limit).
-	MaxLevel int
-	// PINs are the service roles' argon2id PIN hashes (kept by the owner
-	// outside the ledger); a role without one still has DefaultPIN.
-	PINs map[string]string
+	// BetLimit is the operator's bet limit: how many bet levels may be
+	// offered, from the lowest (a limit of 2 offers the levels the PAR
+	// sheet numbers 1 and 2, indexes 0 and 1); 0 = no limit. Recorded
+	// under the setting key SettingBetLimit.
+	BetLimit int
+	// PINHashes are the service roles' argon2id PIN hashes, by role (kept
+	// by the owner outside the ledger); a role without one still has
+	// DefaultPIN.
+	PINHashes map[string]string
 	// Load returns an embedded certified paytable by ID (for a paytable
 	// change and for recalling games played on another paytable).
 	Load func(id string) (*reels.Certified, error)
+	// Table is the certified Makccarat definition the operator enabled
+	// (nil: the cabinet offers the reel game only); LoadTable returns an
+	// embedded one by ID, to recall hands dealt on another. CardTime is
+	// how long each card takes to turn (0: DefaultCardTime).
+	Table     *baccarat.Certified
+	LoadTable func(id string) (*baccarat.Certified, error)
+	CardTime  time.Duration
 	// HandpayConfirm: the attendant key does not reset a handpay at once;
 	// the screen asks the attendant to confirm the amount paid
 	// (HandpayPaid) and a receipt is printed. Without it (a cabinet
@@ -53,6 +66,10 @@ type Config struct {
 // SettingProgram is the settings key holding the hash of the program that
 // last powered up.
 const SettingProgram = "program"
+
+// SettingBetLimit is the settings key of the bet limit (Config.BetLimit):
+// a count of bet levels, as ledgers have always recorded it.
+const SettingBetLimit = "max_level"
 
 // Tilt names. How each clears is in tiltClear.
 const (
@@ -105,6 +122,11 @@ type Machine struct {
 	until time.Time
 	shown *reels.Spin // the spin on screen (base or free)
 
+	game    string        // the game the player chose (meters.GameReels or GameMakccarat)
+	bets    baccarat.Bets // chips on the table for the next hand: not money until dealt
+	shoe    *cards.Shoe   // the table's shoe, shuffled afresh for every hand
+	dealtAt time.Time     // when the hand on screen started to turn
+
 	poweredUp       bool
 	hostDisabled    bool
 	hostNoBills     bool            // the host turned the bill acceptor off
@@ -127,6 +149,7 @@ type Machine struct {
 	programApproved *Approval
 	soundOff        bool     // the host turned the sound off (SAS 0x03); the screen mutes
 	session         *session // the service menu's logged-in user
+	pinJobs         uint64   // PIN changes handed out to be hashed (HashPIN.ID)
 
 	// The link controller's latest values of the linked levels (cents) and
 	// when each arrived; the link is down after 5 s without one.
@@ -144,8 +167,8 @@ const LinkTimeout = 5 * time.Second
 // nil when the paytable failed its checks (the PowerUp self-test says why).
 func New(cfg Config, pt *reels.Certified, st *meters.State, src rng.Source) *Machine {
 	m := &Machine{cfg: cfg, pt: pt, src: src, st: st.Clone(), devFault: map[string]bool{}, lang: "pt", opLang: "pt",
-		link: map[int]int64{}, linkAt: map[int]time.Time{}}
-	m.cfg.PINs = maps.Clone(cfg.PINs)
+		link: map[int]int64{}, linkAt: map[int]time.Time{}, game: meters.GameReels}
+	m.cfg.PINHashes = maps.Clone(cfg.PINHashes)
 	// Settings made in the service menu are in the ledger; they win over the
 	// defaults the program was started with. The paytable setting is chosen
 	// by the owner before it loads and checks the paytable.
@@ -195,6 +218,12 @@ func (m *Machine) Step(ev Event) Effects {
 	case Button:
 		m.playerAt = m.now
 		m.button(e, &eff)
+	case SelectGame:
+		m.playerAt = m.now
+		m.selectGame(e, &eff)
+	case PlaceBet:
+		m.playerAt = m.now
+		m.placeBet(e, &eff)
 	case Key:
 		m.key(e, &eff)
 	case Door:
@@ -266,6 +295,10 @@ func (m *Machine) Step(ev Event) Effects {
 		}
 	case PINEntry:
 		m.pinEntry(e, &eff)
+	case PINChecked:
+		m.pinChecked(e, &eff)
+	case PINHashed:
+		m.pinHashed(e, &eff)
 	case ServiceAction:
 		m.serviceAction(e, &eff)
 	case HandpayPaid:
@@ -361,6 +394,14 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	m.showCommitted()
 	// Resume, never redraw (DESIGN rule 2).
 	switch {
+	case m.st.Open != nil && m.st.Open.Start.Hand != nil:
+		gs := m.st.Open.Start
+		if t := m.cfg.Table; t == nil || gs.Paytable != t.ID || gs.Digest != t.Digest {
+			m.tilt(eff, TiltPaytable, fmt.Sprintf("hand %d in progress was dealt on table definition %s, which is not loaded", gs.Game, gs.Paytable))
+			return
+		}
+		m.game = meters.GameMakccarat
+		m.turnCards(len(gs.Hand.Cards)) // the same cards, turned again from the first
 	case m.st.Open != nil:
 		if m.pt == nil || m.st.Open.Start.Paytable != m.pt.ID || m.st.Open.Start.Digest != m.pt.Digest {
 			m.tilt(eff, TiltPaytable, fmt.Sprintf("game %d in progress was played on paytable %s, which is not loaded", m.st.Open.Start.Game, m.st.Open.Start.Paytable))
@@ -440,9 +481,10 @@ func (m *Machine) acceptsBills() bool {
 		!m.hostDisabled && !m.hostNoBills && m.st.Handpay == nil && m.st.OwedHandpay == 0
 }
 
-// maxLevel is the highest bet level offered: the operator's bet limit, and
-// without a jackpot system never the progressive top level.
-func (m *Machine) maxLevel() int {
+// topOffered is the highest bet level offered, an index like m.level: the
+// operator's bet limit, and without a jackpot system never the progressive
+// top level.
+func (m *Machine) topOffered() int {
 	top := m.pt.TopLevel()
 	if top > 0 {
 		for _, lp := range m.pt.LinePays {
@@ -452,8 +494,8 @@ func (m *Machine) maxLevel() int {
 			}
 		}
 	}
-	if m.cfg.MaxLevel > 0 {
-		top = min(top, m.cfg.MaxLevel-1)
+	if m.cfg.BetLimit > 0 {
+		top = min(top, m.cfg.BetLimit-1)
 	}
 	return top
 }
@@ -492,9 +534,22 @@ func (m *Machine) button(e Button, eff *Effects) {
 		m.say(why)
 		return
 	}
+	if m.game == meters.GameMakccarat {
+		switch e.Name {
+		case BtnDeal, BtnSpin:
+			m.deal(eff)
+		case BtnClearBets:
+			m.bets = baccarat.Bets{}
+		case BtnCashOut:
+			m.cashOut(eff)
+		default:
+			eff.Refused = "refused_not_in_game"
+		}
+		return
+	}
 	switch e.Name {
 	case BtnBetUp:
-		if m.level < m.maxLevel() {
+		if m.level < m.topOffered() {
 			m.level++
 		}
 	case BtnBetDown:
@@ -508,11 +563,11 @@ func (m *Machine) button(e Button, eff *Effects) {
 			return
 		}
 		if e.Name == BtnMaxBet {
-			m.level = m.maxLevel()
+			m.level = m.topOffered()
 		}
-		if m.level > m.maxLevel() {
+		if m.level > m.topOffered() {
 			// The bet could win a linked level and the link is down.
-			m.level = m.maxLevel()
+			m.level = m.topOffered()
 			eff.Refused = "refused_link_down"
 			m.say(eff.Refused)
 			return
@@ -620,6 +675,7 @@ func (m *Machine) cashOut(eff *Effects) {
 		return
 	}
 	m.cashedOut = true
+	m.bets = baccarat.Bets{}
 	v := m.validation()
 	if !m.record(eff, meters.CashOut{At: m.ns(), Method: meters.OutTicket, Cents: credits, Ticket: v}) {
 		return

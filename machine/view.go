@@ -2,7 +2,6 @@ package machine
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/openegm/cabinet/reels"
@@ -18,23 +17,25 @@ type View struct {
 	Lang      string `json:"lang"`
 	// Mode is what the screen is about: starting, idle, spinning, handpay,
 	// tilt, door_open, disabled, meter_fault, no_paytable.
-	Mode         string     `json:"mode"`
-	Paytable     string     `json:"paytable,omitempty"`
-	Denom        int64      `json:"denom"`
-	CreditsCents int64      `json:"credits_cents"`
-	Credits      int64      `json:"credits"`
-	Level        int        `json:"level"`
-	MaxLevel     int        `json:"max_level"`
-	CreditsLine  int64      `json:"credits_per_line"`
-	BetCredits   int64      `json:"bet_credits"`
-	BetCents     int64      `json:"bet_cents"`
-	Game         uint64     `json:"game"` // the game on screen (open or last)
-	Stops        []int      `json:"stops,omitempty"`
-	Window       [][]string `json:"window,omitempty"` // symbol IDs, [reel][row]
-	Free         bool       `json:"free"`
-	FreeLeft     int        `json:"free_left"`
-	FreePlayed   int        `json:"free_played"`
-	Lines        []ViewLine `json:"lines,omitempty"`
+	Mode         string `json:"mode"`
+	Paytable     string `json:"paytable,omitempty"`
+	Denom        int64  `json:"denom"`
+	CreditsCents int64  `json:"credits_cents"`
+	Credits      int64  `json:"credits"`
+	Level        int    `json:"level"`
+	// TopOffered is the highest bet level offered now, an index like
+	// Level (the operator's bet limit is a count: Config.BetLimit).
+	TopOffered  int        `json:"top_offered"`
+	CreditsLine int64      `json:"credits_per_line"`
+	BetCredits  int64      `json:"bet_credits"`
+	BetCents    int64      `json:"bet_cents"`
+	Game        uint64     `json:"game"` // the game on screen (open or last)
+	Stops       []int      `json:"stops,omitempty"`
+	Window      [][]string `json:"window,omitempty"` // symbol IDs, [reel][row]
+	Free        bool       `json:"free"`
+	FreeLeft    int        `json:"free_left"`
+	FreePlayed  int        `json:"free_played"`
+	Lines       []ViewLine `json:"lines,omitempty"`
 	// Scatters are the spin on screen's scatter symbols that pay or award
 	// free games, with where they stand in the window.
 	Scatters []ViewScatter `json:"scatters,omitempty"`
@@ -74,7 +75,13 @@ type View struct {
 	// 5 s; bets that could win a linked level are refused.
 	LinkDown bool `json:"link_down,omitempty"`
 	// SoundOff: the casino host turned the sound off (SAS 0x03).
-	SoundOff bool         `json:"sound_off,omitempty"`
+	SoundOff bool `json:"sound_off,omitempty"`
+	// GameKind is the game the player is at (meters.GameReels or
+	// GameMakccarat); Games are those the menu offers; Table is the
+	// Makccarat table when the operator enabled one.
+	GameKind string       `json:"game_kind"`
+	Games    []string     `json:"games"`
+	Table    *TableView   `json:"table,omitempty"`
 	Service  *ServiceView `json:"service,omitempty"`
 }
 
@@ -119,10 +126,11 @@ type ServiceView struct {
 	PaytableID      string    `json:"paytable_id,omitempty"`
 	PaytableDigest  string    `json:"paytable_digest,omitempty"`
 	CertifiedRTP    []string  `json:"certified_rtp,omitempty"` // exact fractions, per level
-	CertifiedRTPPct []string  `json:"certified_rtp_pct,omitempty"`
-	// ActualRTP is what the meters say was returned: total won ÷ total bet,
-	// as a percentage with two decimals ("" before any bet).
-	ActualRTP string `json:"actual_rtp,omitempty"`
+	// TotalWonCents and TotalBetCents are the meters of the actual
+	// return (total won ÷ total bet), which the screen shows as a
+	// percentage.
+	TotalWonCents int64 `json:"total_won_cents"`
+	TotalBetCents int64 `json:"total_bet_cents"`
 	// Verdict is the last ledger verification asked in this session.
 	Verdict *Verdict `json:"verdict,omitempty"`
 }
@@ -222,7 +230,7 @@ func (m *Machine) View() View {
 	}
 	if m.pt != nil {
 		v.Paytable = m.pt.ID
-		v.MaxLevel = m.maxLevel()
+		v.TopOffered = m.topOffered()
 		v.CreditsLine = m.pt.CreditsPerLine[m.level]
 		v.BetCredits = m.pt.Bet(m.level)
 		v.BetCents = v.BetCredits * m.cfg.Denom
@@ -283,12 +291,18 @@ func (m *Machine) View() View {
 		}
 		v.FreePlayed = len(last.Free)
 	}
+	v.GameKind, v.Table = m.game, m.tableView()
+	for _, g := range meters.GameKinds {
+		if m.offers(g) {
+			v.Games = append(v.Games, g)
+		}
+	}
 	v.Mode = m.mode()
 	if s := m.session; s != nil {
 		v.Mode = "service"
 		sv := &ServiceView{Role: s.role, Who: s.who, MustChangePIN: s.mustChange, Page: s.page, RAMClearArmed: s.armed,
 			Settings: map[string]string{}}
-		for _, k := range []string{"denom", "handpay_limit", "language", "max_level", "paytable"} {
+		for _, k := range []string{"denom", "handpay_limit", "language", SettingBetLimit, "paytable"} {
 			if v := m.setting(k); v != "" {
 				sv.Settings[k] = v
 			}
@@ -297,7 +311,6 @@ func (m *Machine) View() View {
 			sv.PaytableID, sv.PaytableDigest = m.pt.ID, m.pt.Digest
 			for _, r := range m.pt.RTP {
 				sv.CertifiedRTP = append(sv.CertifiedRTP, r.RatString())
-				sv.CertifiedRTPPct = append(sv.CertifiedRTPPct, reels.Exact{Rat: r}.Percent(4))
 			}
 		}
 		sv.ProgramHash, sv.ProgramApproval, sv.ProgramApproved = m.programHash, m.programApproval, m.programApproved
@@ -305,10 +318,7 @@ func (m *Machine) View() View {
 			v := *s.verdict
 			sv.Verdict = &v
 		}
-		if in := m.st.Get(meters.CoinIn); in > 0 {
-			won := m.st.Get(meters.TotalWon)
-			sv.ActualRTP = fmt.Sprintf("%d.%02d%%", won*100/in, won*10000/in%100)
-		}
+		sv.TotalWonCents, sv.TotalBetCents = m.st.Get(meters.TotalWon), m.st.Get(meters.CoinIn)
 		switch s.page {
 		case "meters":
 			for i, d := range meters.Defs {
@@ -379,6 +389,8 @@ func (m *Machine) mode() string {
 		return "tilt"
 	case len(m.st.DoorsOpen) > 0:
 		return "door_open"
+	case m.phase == spinning && m.st.Open != nil && m.st.Open.Start.Hand != nil:
+		return "dealing"
 	case m.phase == spinning:
 		return "spinning"
 	case m.pt == nil:

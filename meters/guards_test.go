@@ -27,6 +27,7 @@ func equationState() *State {
 	m[BillsIn], m[CoinsIn], m[TicketIn], m[ElectronicIn] = 1_000_00, 3_00, 50_00, 7_00
 	m[CoinOut], m[MachinePaidPaytable], m[MachinePaidProgressive] = 90_00, 80_00, 10_00
 	m[CoinIn] = 110_00
+	s.PerGame = map[string]GameMeters{GameReels: {CoinIn: 60_00}, GameMakccarat: {CoinIn: 50_00}}
 	m[TicketOut], m[HopperOut], m[ElectronicOut], m[HandpaidCancelled] = 200_00, 11_00, 13_00, 300_00
 	s.PendingTicket = &CashOut{Method: OutTicket, Cents: 17_00, Ticket: "1"}
 	in := int64(1_000_00 + 3_00 + 50_00 + 7_00)
@@ -58,6 +59,11 @@ func TestCheckCatchesEveryTermOfTheCreditEquation(t *testing.T) {
 			t.Errorf("%s one cent up: %v", name, err)
 		}
 		// The same cent balanced on the credit meter keeps the equation.
+		if c.meter == CoinIn {
+			g := s.PerGame[GameMakccarat]
+			g.CoinIn++
+			s.PerGame[GameMakccarat] = g
+		}
 		if c.meter != Credits {
 			s.Meters[Credits] += c.sign
 			if err := s.Check(); err != nil {
@@ -86,6 +92,39 @@ func TestCheckCatchesEveryTermOfTheCreditEquation(t *testing.T) {
 	s.Meters[Credits] += 17_00
 	if err := s.Check(); err != nil {
 		t.Errorf("no ticket owed, its amount on the credit meter: %v", err)
+	}
+}
+
+// The games' meters add up to the machine's: a bet, a game or its result
+// counted for the machine and not for a game (or for two) breaks Check.
+func TestCheckPerGameMetersAddUp(t *testing.T) {
+	if err := equationState().Check(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		meter Meter
+		game  func(*GameMeters)
+	}{
+		{"coin in", CoinIn, func(g *GameMeters) { g.CoinIn++ }},
+		{"games played", GamesPlayed, func(g *GameMeters) { g.Played++ }},
+		{"games won", GamesWon, func(g *GameMeters) { g.Won++ }},
+		{"games lost", GamesLost, func(g *GameMeters) { g.Lost++ }},
+	} {
+		s := equationState()
+		g := s.PerGame[GameReels]
+		c.game(&g)
+		s.PerGame[GameReels] = g
+		if err := s.Check(); err == nil || !strings.Contains(err.Error(), "do not add up") {
+			t.Errorf("%s of a game one up: %v", c.name, err)
+		}
+		s.Meters[c.meter]++
+		if c.meter == CoinIn {
+			s.Meters[Credits]-- // a bet is taken from the credits
+		}
+		if err := s.Check(); err != nil {
+			t.Errorf("%s of the machine and of a game one up: %v", c.name, err)
+		}
 	}
 }
 

@@ -116,6 +116,13 @@ type GameStart struct {
 	// top bet, offered only with the link up): it counts in the linked
 	// coin-in, the controller's contributions (State.LinkedCoinIn).
 	Linked bool `json:"linked,omitempty"`
+	// Kind is the game played: "" (a reel game, whose Stops and Level say
+	// the spin) or GameMakccarat, whose Hand says the hand; Paytable and
+	// Digest then name the certified table definition, Denom is 1 (a hand's
+	// stakes are cents) and WinCents is everything the hand paid back
+	// (returned stakes included).
+	Kind string     `json:"kind,omitempty"`
+	Hand *TableHand `json:"hand,omitempty"`
 }
 
 // LevelAmount is an amount of one jackpot level.
@@ -483,7 +490,11 @@ func (r GameStart) validate() error {
 		return fmt.Errorf("game number 0")
 	case r.Paytable == "":
 		return fmt.Errorf("game %d: no paytable", r.Game)
-	case len(r.Stops) == 0:
+	case r.Kind != "" && r.Kind != GameMakccarat:
+		return fmt.Errorf("game %d: unknown game %q", r.Game, r.Kind)
+	case r.Kind == "" && r.Hand != nil:
+		return fmt.Errorf("game %d: a reel game with a table hand", r.Game)
+	case r.Kind == "" && len(r.Stops) == 0:
 		return fmt.Errorf("game %d: no stops", r.Game)
 	case r.Denom <= 0 || r.BetCredits <= 0:
 		return fmt.Errorf("game %d: denomination %d, bet %d credits", r.Game, r.Denom, r.BetCredits)
@@ -491,6 +502,11 @@ func (r GameStart) validate() error {
 		return fmt.Errorf("game %d: bet %d cents is not %d credits × %d cents", r.Game, r.BetCents, r.BetCredits, r.Denom)
 	case r.FreeAwarded < 0:
 		return fmt.Errorf("game %d: %d free games", r.Game, r.FreeAwarded)
+	}
+	if r.Kind != "" {
+		if err := r.validTable(); err != nil {
+			return err
+		}
 	}
 	if err := checkLevels(r.Progressives); err != nil {
 		return fmt.Errorf("game %d: progressives: %w", r.Game, err)

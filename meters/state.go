@@ -15,7 +15,7 @@ type Meter int
 const (
 	CoinIn                   Meter = iota // bets
 	CoinOut                               // wins paid to the credit meter (paytable and progressive)
-	Jackpot                               // hand-paid wins (paytable and progressive)
+	HandpaidWins                          // hand-paid wins (paytable and progressive): SAS's "total jackpot"
 	HandpaidCancelled                     // credits cashed out by an attendant
 	Cancelled                             // all cancelled credits
 	GamesPlayed                           //
@@ -76,7 +76,7 @@ func sasCode(c metercode.Code) int { return int(c) }
 var Defs = [numMeters]Def{
 	CoinIn:                   {"total coin in (bets)", sasCode(metercode.TotalCoinIn), true, true},
 	CoinOut:                  {"total coin out (wins to credits)", sasCode(metercode.TotalCoinOut), true, true},
-	Jackpot:                  {"total jackpot (hand-paid wins)", sasCode(metercode.TotalJackpot), true, true},
+	HandpaidWins:             {"total jackpot (hand-paid wins)", sasCode(metercode.TotalJackpot), true, true},
 	HandpaidCancelled:        {"hand-paid cancelled credits", sasCode(metercode.TotalHandPaidCancelled), true, true},
 	Cancelled:                {"total cancelled credits", sasCode(metercode.TotalCancelledCredits), true, true},
 	GamesPlayed:              {"games played", sasCode(metercode.GamesPlayed), false, true},
@@ -230,11 +230,14 @@ type State struct {
 	LinkedCoinIn int64 `json:"linked_coin_in,omitempty"`
 	// Jackpot is the cabinet's own jackpot (nil pools: none opened). It
 	// survives a RAM clear: its value is held in trust (rule 5).
-	Jackpot  Pools            `json:"jackpot,omitzero"`
-	Games    []GameHistory    `json:"games"` // oldest first
-	Events   []Event          `json:"events"`
-	Bills    []MoneyIn        `json:"bills"`
-	Handpays []HandpayHistory `json:"handpays"`
+	Jackpot Pools `json:"jackpot,omitzero"`
+	// PerGame are the meters of each game (GameKinds) played since the
+	// last RAM clear.
+	PerGame  map[string]GameMeters `json:"per_game,omitempty"`
+	Games    []GameHistory         `json:"games"` // oldest first
+	Events   []Event               `json:"events"`
+	Bills    []MoneyIn             `json:"bills"`
+	Handpays []HandpayHistory      `json:"handpays"`
 }
 
 // NewState is the state of an empty ledger.
@@ -289,6 +292,11 @@ func cloneGame(g GameHistory) GameHistory {
 	g.Start.Progressives = slices.Clone(g.Start.Progressives)
 	g.Start.Contributions = slices.Clone(g.Start.Contributions)
 	g.Start.Mystery = slices.Clone(g.Start.Mystery)
+	if h := g.Start.Hand; h != nil {
+		c := *h
+		c.Cards = slices.Clone(h.Cards)
+		g.Start.Hand = &c
+	}
 	g.Free = slices.Clone(g.Free)
 	if g.End != nil {
 		e := *g.End
@@ -335,6 +343,17 @@ func (s *State) Check() error {
 	}
 	if m[CoinOut] != m[MachinePaidPaytable]+m[MachinePaidProgressive] {
 		return fmt.Errorf("coin out %d ≠ machine-paid paytable %d + progressive %d", m[CoinOut], m[MachinePaidPaytable], m[MachinePaidProgressive])
+	}
+	var games GameMeters
+	for _, g := range s.PerGame {
+		games.CoinIn += g.CoinIn
+		games.Played += g.Played
+		games.Won += g.Won
+		games.Lost += g.Lost
+	}
+	if games.CoinIn != m[CoinIn] || games.Played != m[GamesPlayed] || games.Won != m[GamesWon] || games.Lost != m[GamesLost] {
+		return fmt.Errorf("the games' meters (coin in %d, played %d, won %d, lost %d) do not add up to the machine's (%d, %d, %d, %d)",
+			games.CoinIn, games.Played, games.Won, games.Lost, m[CoinIn], m[GamesPlayed], m[GamesWon], m[GamesLost])
 	}
 	if s.LinkedCoinIn < 0 || s.LinkedCoinIn > m[CoinIn] {
 		return fmt.Errorf("linked coin-in %d outside 0..coin in %d", s.LinkedCoinIn, m[CoinIn])
@@ -454,6 +473,13 @@ func (s *State) apply(r Record) error {
 		}
 		m[Credits] -= r.BetCents
 		m[GamesPlayed]++
+		s.gameMeters(r.kind(), func(g *GameMeters) {
+			g.CoinIn += r.BetCents
+			g.Played++
+			if r.Hand != nil {
+				g.Commission += r.Hand.Commission
+			}
+		})
 		m[GamesSincePowerUp]++
 		m[GamesSinceDoorClose]++
 		s.LastGame = r.Game
@@ -494,7 +520,8 @@ func (s *State) apply(r Record) error {
 			return fmt.Errorf("game %d ends with a win of %d cents, its spins won %d", r.Game, r.WinCents, total)
 		}
 		m[TotalWon] += r.WinCents
-		if r.WinCents > 0 || slices.ContainsFunc(s.PendingHits, func(h ProgressiveHit) bool { return h.Game == r.Game }) {
+		won := r.WinCents > 0 || slices.ContainsFunc(s.PendingHits, func(h ProgressiveHit) bool { return h.Game == r.Game })
+		if won {
 			m[GamesWon]++
 		} else {
 			m[GamesLost]++
@@ -506,6 +533,19 @@ func (s *State) apply(r Record) error {
 			m[CoinOut] += r.WinCents
 			m[MachinePaidPaytable] += r.WinCents
 		}
+		s.gameMeters(s.Open.Start.kind(), func(g *GameMeters) {
+			g.TotalWon += r.WinCents
+			if won {
+				g.Won++
+			} else {
+				g.Lost++
+			}
+			if r.Handpay {
+				g.HandPaid += r.WinCents
+			} else {
+				g.CoinOut += r.WinCents
+			}
+		})
 		end := r
 		s.Open.End = &end
 		s.Games = keepLast(append(s.Games, *s.Open), HistoryGames)
@@ -541,14 +581,14 @@ func (s *State) apply(r Record) error {
 		}
 		switch s.Handpay.Kind {
 		case HandpayWin:
-			m[Jackpot] += r.Cents
+			m[HandpaidWins] += r.Cents
 			m[AttendantPaidPaytable] += r.Cents
 		case HandpayCancelled:
 			m[Credits] -= r.Cents
 			m[HandpaidCancelled] += r.Cents
 			m[Cancelled] += r.Cents
 		case HandpayProgressive:
-			m[Jackpot] += r.Cents
+			m[HandpaidWins] += r.Cents
 			m[AttendantPaidProgressive] += r.Cents
 		}
 		m[TotalHandPaid] += r.Cents
@@ -713,6 +753,7 @@ func (s *State) apply(r Record) error {
 		}
 		*m = [numMeters]int64{}
 		s.LinkedCoinIn = 0
+		s.PerGame = nil
 		clear(s.BillCounts)
 		s.RAMClears++
 		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventRAMClear, Detail: r.Who + ": " + r.Why, Who: r.Who, Value: r.Why}), HistoryEvents)

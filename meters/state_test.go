@@ -3,6 +3,7 @@ package meters
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/openegm/cabinet/cards"
 	"reflect"
 	"strings"
 	"testing"
@@ -187,6 +188,10 @@ func (p *player) step() {
 }
 
 func (p *player) game() {
+	if p.n(5) == 0 {
+		p.tableHand()
+		return
+	}
 	denom := int64([]int{1, 2, 5, 10}[p.n(4)])
 	credits := int64(20 * (1 + p.n(10)))
 	bet := credits * denom
@@ -256,6 +261,45 @@ func (p *player) game() {
 			p.apply(HandpayPending{At: p.now, Kind: HandpayProgressive, Cents: amount, Game: g, Level: lv})
 			p.apply(HandpayReset{At: p.now, Who: "att-3", Cents: amount})
 		}
+	}
+}
+
+// tableHand plays a Makccarat hand: stakes in multiples of 20 cents on
+// random spots, a random amount paid back (the fold does not re-evaluate
+// the cards: recall does).
+func (p *player) tableHand() {
+	var h TableHand
+	var bet int64
+	for i := range h.Bets {
+		if p.n(2) == 0 {
+			h.Bets[i] = 20 * int64(1+p.n(10))
+			bet += h.Bets[i]
+		}
+	}
+	if bet == 0 || bet > p.credit {
+		return
+	}
+	p.games++
+	g := p.s.LastGame + 1
+	h.Cards = []cards.Card{{Rank: cards.Ace}, {Rank: cards.King, Suit: cards.Spades}, {Rank: 9}, {Rank: 2}}
+	paid := int64(0)
+	if p.n(2) == 0 {
+		paid = bet * int64(1+p.n(3))
+		h.Commission = int64(p.n(3))
+	}
+	p.credit -= bet
+	p.bets += bet
+	p.apply(GameStart{At: p.now, Game: g, Kind: GameMakccarat, Paytable: "makccarat-alt1-5pct", Digest: "d", Denom: 1,
+		BetCredits: bet, BetCents: bet, WinCents: paid, Hand: &h})
+	handpay := paid >= p.limit
+	if !handpay {
+		p.credit += paid
+		p.paid += paid
+	}
+	p.apply(GameEnd{At: p.now, Game: g, WinCents: paid, Handpay: handpay})
+	if handpay {
+		p.apply(HandpayPending{At: p.now, Kind: HandpayWin, Cents: paid, Game: g})
+		p.apply(HandpayReset{At: p.now, Who: "att-2", Cents: paid})
 	}
 }
 

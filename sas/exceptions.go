@@ -89,6 +89,11 @@ const (
 	ExcTicketInserted        Exception = 0x67
 	ExcTicketTransferDone    Exception = 0x68
 	ExcAFTTransferDone       Exception = 0x69
+	ExcAFTHostCashout        Exception = 0x6A // AFT request for host cashout
+	ExcAFTHostCashoutWin     Exception = 0x6B // AFT request for host to cash out win
+	ExcAFTRegisterRequest    Exception = 0x6C // AFT request to register
+	ExcAFTRegistrationAck    Exception = 0x6D // AFT registration acknowledged
+	ExcAFTRegistrationCancel Exception = 0x6E // AFT registration cancelled
 	ExcGameLocked            Exception = 0x6F // priority
 	ExcBufferOverflow        Exception = 0x70 // exception buffer overflow
 	ExcChangeLampOn          Exception = 0x71
@@ -152,6 +157,9 @@ var exceptionNames = map[Exception]string{
 	0x60: "printer communication error", 0x61: "printer paper out",
 	0x66: "cash-out button pressed", 0x67: "ticket inserted",
 	0x68: "ticket transfer complete", 0x69: "AFT transfer complete",
+	0x6A: "AFT request for host cashout", 0x6B: "AFT request for host to cash out win",
+	0x6C: "AFT request to register", 0x6D: "AFT registration acknowledged",
+	0x6E: "AFT registration cancelled",
 	0x6F: "game locked", 0x70: "exception buffer overflow",
 	0x71: "change lamp on", 0x72: "change lamp off",
 	0x74: "printer paper low", 0x75: "printer power off", 0x76: "printer power on",

@@ -95,6 +95,10 @@ var longPollLength = [256]LongPollSpec{
 	0x21: {PollS, 6, false, false}, // ROM signature: 2-byte seed
 	0x2F: {PollM, 5, true, false},  // selected meters for game N
 	0x48: {PollR, 2, false, false}, // last accepted bill
+	0x51: {PollR, 2, false, false}, // number of games implemented
+	0x55: {PollR, 2, false, false}, // selected game number
+	0x56: {PollR, 2, false, false}, // enabled game numbers
+	0xB5: {PollS, 6, false, false}, // game N information: game number (2 BCD)
 	0x54: {PollR, 2, false, false}, // SAS version and serial number
 	0x6F: {PollM, 5, true, false},  // extended meters for game N
 	0xAF: {PollM, 5, true, false},  // extended meters for game N (alternate)

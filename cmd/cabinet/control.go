@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/openegm/cabinet/baccarat"
 	"log/slog"
 	"net"
 	"os"
@@ -137,11 +138,21 @@ func handle(cmd command, own *owner, dev *hardware) reply {
 	var res stepped
 	var err error
 	switch cmd.Cmd {
+	case "select_game":
+		// Touches on the screen: the game menu and the table's spots have
+		// no physical buttons.
+		res = own.submitSeen(machine.SelectGame{At: now, Game: cmd.Value})
+	case "bet":
+		spot := slices.Index(baccarat.SpotNames(), cmd.Value)
+		if spot < 0 {
+			return reply{Error: fmt.Sprintf("unknown bet spot %q (want one of %v)", cmd.Value, baccarat.SpotNames())}
+		}
+		res = own.submitSeen(machine.PlaceBet{At: now, Spot: spot, Cents: cmd.Cents})
 	case "press":
 		if !isButton(cmd.Button) {
 			return reply{Error: fmt.Sprintf("unknown button %q", cmd.Button)}
 		}
-		if sim == nil {
+		if sim == nil || !isPinButton(cmd.Button) {
 			// A touch on the screen's button, on a cabinet whose physical
 			// buttons are real pins.
 			res = own.submitSeen(machine.Button{At: now, Name: cmd.Button})

@@ -144,7 +144,7 @@ func hardTargets(l *meters.Ledger) map[string]uint64 {
 		"meter_coin_in":  uint64(l.Meter(meters.CoinIn) / pulseCents),
 		"meter_coin_out": uint64(l.Meter(meters.CoinOut) / pulseCents),
 		"meter_drop":     uint64(l.Meter(meters.TotalDrop) / pulseCents),
-		"meter_jackpot":  uint64(l.Meter(meters.Jackpot) / pulseCents),
+		"meter_jackpot":  uint64(l.Meter(meters.HandpaidWins) / pulseCents),
 		"meter_games":    uint64(l.Meter(meters.GamesPlayed)),
 	}
 }
@@ -182,6 +182,12 @@ func (h *hardware) inputs(ctx context.Context) {
 }
 
 func isButton(name string) bool {
+	return isPinButton(name) || name == machine.BtnDeal || name == machine.BtnClearBets
+}
+
+// isPinButton: the button is a physical one on the cabinet's panel (the
+// table game's deal and clear are touches on the screen).
+func isPinButton(name string) bool {
 	switch name {
 	case machine.BtnSpin, machine.BtnBetUp, machine.BtnBetDown, machine.BtnMaxBet, machine.BtnCashOut, machine.BtnHelp, machine.BtnLanguage:
 		return true

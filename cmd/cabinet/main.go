@@ -9,6 +9,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/openegm/cabinet/baccarat"
 	"io"
 	"log/slog"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -30,6 +32,8 @@ import (
 )
 
 type options struct {
+	table          string
+	cardTime       time.Duration
 	data           string
 	board          string
 	machineID      string
@@ -80,6 +84,8 @@ func main() {
 	flag.StringVar(&o.approved, "approved", "", "signed list of approved program hashes (default DATA/approved-programs.json, with its .sig)")
 	flag.StringVar(&o.jackpot, "jackpot", "embedded", "local jackpot levels: embedded (the default configuration), off, or a JSON file")
 	flag.StringVar(&o.reportDir, "report-dir", "", "where the inspector's signed reports are written: removable media the operator mounts (default DATA/reports)")
+	flag.StringVar(&o.table, "table", "makccarat-alt1-5pct", "certified Makccarat table definition the game menu offers beside the reels (embedded: "+fmt.Sprint(assets.Tables())+"), or off")
+	flag.DurationVar(&o.cardTime, "card-time", machine.DefaultCardTime, "how long each Makccarat card takes to turn")
 	flag.BoolVar(&o.handpayConfirm, "handpay-confirm", true, "the attendant confirms a handpay's amount on the screen and a receipt is printed; false: the key turn alone resets it (a cabinet without a screen)")
 	flag.Parse()
 	if o.control == "" {
@@ -184,7 +190,18 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 		st.tests.Paytable = err.Error()
 		log.Error("paytable refused", "paytable", id, "version", version, "err", err)
 	}
-	pins, err := loadPINs(o.data)
+	// The table definition is checked like the paytable (signature, strict
+	// parse, every bet's return recomputed): one that fails stops the
+	// machine with the paytable tilt, never plays without its game.
+	var table *baccarat.Certified
+	if o.table != "off" {
+		if table, err = assets.LoadTable(o.table); err != nil {
+			table = nil
+			st.tests.Paytable = strings.TrimPrefix(st.tests.Paytable+"; ", "; ") + "table definition " + o.table + ": " + err.Error()
+			log.Error("table definition refused", "table", o.table, "err", err)
+		}
+	}
+	pinHashes, err := loadPINHashes(o.data)
 	if err != nil {
 		return err
 	}
@@ -206,8 +223,8 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}
 	m := machine.New(machine.Config{
 		MachineID: o.machineID, MachineNum: o.machineNum, Denom: o.denom, HandpayLimit: o.handpayLimit, SpinTime: o.spinTime,
-		PINs: pins, Load: load, LocalJackpot: local, Linked: linked, LinkSecondHit: o.linkRule, LinkAward: o.linkAward,
-		HandpayConfirm: o.handpayConfirm,
+		PINHashes: pinHashes, Load: load, LocalJackpot: local, Linked: linked, LinkSecondHit: o.linkRule, LinkAward: o.linkAward,
+		HandpayConfirm: o.handpayConfirm, Table: table, LoadTable: assets.LoadTable, CardTime: o.cardTime,
 	}, pt, state, src)
 
 	own := newOwner(m, ledger, log)
@@ -359,6 +376,12 @@ func (o options) validate() error {
 	if o.spinTime <= 0 || o.spinTime > time.Minute {
 		bad("spin-time", fmt.Errorf("%v outside (0, 1m]", o.spinTime))
 	}
+	if o.table != "off" && !validID(o.table) {
+		bad("table", fmt.Errorf("%q is not a table definition ID (a-z, 0-9, -) nor off", o.table))
+	}
+	if o.cardTime <= 0 || o.cardTime > 10*time.Second {
+		bad("card-time", fmt.Errorf("%v outside (0, 10s]", o.cardTime))
+	}
 	if o.sas.addr < 0 || o.sas.addr > 127 {
 		bad("sas-addr", fmt.Errorf("%d outside 0-127", o.sas.addr))
 	}
@@ -377,7 +400,7 @@ func (o options) settings() map[string]string {
 	s := map[string]string{
 		"machine_id": o.machineID, "machine_num": strconv.Itoa(o.machineNum),
 		"denom": strconv.FormatInt(o.denom, 10), "handpay_limit": strconv.FormatInt(o.handpayLimit, 10),
-		"paytable": o.paytable, "spin_time": o.spinTime.String(), "jackpot": o.jackpot,
+		"paytable": o.paytable, "spin_time": o.spinTime.String(), "jackpot": o.jackpot, "table": o.table,
 		"link_levels": o.linked, "link_group": strconv.Itoa(o.sas.group), "link_second_hit": o.linkRule,
 		"sas_address": strconv.Itoa(o.sas.addr),
 	}

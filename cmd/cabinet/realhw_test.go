@@ -66,7 +66,7 @@ func TestServiceMenuOnRealHardware(t *testing.T) {
 	pins := testPins(t, m)
 	data := t.TempDir()
 	o := options{data: data, machineID: "EGM-REAL", machineNum: 9, denom: 1, handpayLimit: 120000, handpayConfirm: true,
-		paytable: assets.DefaultGame, realHW: true, spinTime: 5 * time.Millisecond, jackpot: "off", linkRule: "wins-reset", linkAward: machine.LinkAwardBroadcast,
+		paytable: assets.DefaultGame, table: "makccarat-alt1-5pct", cardTime: machine.DefaultCardTime, realHW: true, spinTime: 5 * time.Millisecond, jackpot: "off", linkRule: "wins-reset", linkAward: machine.LinkAwardBroadcast,
 		sas: sasOptions{framing: "content"}, control: filepath.Join(data, "control.sock")}
 	if err := o.validate(); err != nil {
 		t.Fatal(err)

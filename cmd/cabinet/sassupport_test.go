@@ -49,9 +49,12 @@ var answeredPolls = []sasRow{
 	{[]byte{0x1F}, "gaming machine information", "game ID LU, paytable version and ID, denomination 0.01, max bet, progressive group, base RTP at the top bet"},
 	{[]byte{0x20}, "total value of bills accepted", "whole euros (€105 → 105)"},
 	{[]byte{0x21}, "ROM signature", "ACK, then addr 21 signature CRC to a later general poll: the host-seeded CRC of the program the process runs (read at start-up), the --paytable-dir files and the --jackpot file; one computed at a time, four seeds may wait, a new seed with four waiting is answered busy (the host asks again)"},
-	{[]byte{0x2F}, "selected meters (one-byte codes)", "the codes of the meter table the ledger keeps, 4 or 5 bytes; codes not kept are left out"},
+	{[]byte{0x2F}, "selected meters (one-byte codes)", "the codes of the meter table the ledger keeps, 4 or 5 bytes; codes not kept are left out; for game 1 (reels) or 2 (Makccarat) that game's coin in, coin out, jackpot, games played, won, lost, machine- and attendant-paid paytable wins and total won"},
 	{[]byte{0x48}, "last accepted bill", "euro (country code 39), denomination code, count of that note"},
+	{[]byte{0x51}, "number of games implemented", "the games the menu offers: 2 with the Makccarat table, 1 with --table off"},
 	{[]byte{0x54}, "SAS version and serial number", "602 and the machine ID"},
+	{[]byte{0x55}, "selected game number", "the game the player is at: 1 reels, 2 Makccarat"},
+	{[]byte{0x56}, "enabled game numbers", "the games the menu offers"},
 	{[]byte{0x6F, 0xAF}, "extended meters (two-byte codes)", "as 2F, with a size byte per value, widened so no meter rolls over"},
 	{[]byte{0x7E}, "current date and time", "the cabinet's clock"},
 	{[]byte{0x7F}, "set date and time", "ACK and logged; the cabinet keeps the operating system's clock"},
@@ -62,12 +65,13 @@ var answeredPolls = []sasRow{
 	{[]byte{0x94}, "remote handpay reset", "addr 94 status CRC: 00 reset (recorded as the SAS host's, the handpay alone: no tilt cleared, no service session ended), 01 unable (meter fault), 02 no handpay pending"},
 	{[]byte{0xA0}, "enabled features", "for game 0: meters when won, extended meters, 40 ms polling, multiple progressive wins with a link group"},
 	{[]byte{0xB4}, "wager category information", "for game 0: category 0 total coin-in, category 1 the coin-in of bets that could win a linked level (what the link controller feeds its levels from), with the top bet's RTP"},
+	{[]byte{0xB5}, "game N information", "max bet (reels in credits, Makccarat in cents up to 9999), progressive group and linked levels (none for Makccarat), game name, the certified paytable or table definition ID, one wager category"},
 }
 
 var pollSamples = map[byte]string{
 	0x08: "1F000000 01", 0x0E: "00", 0x21: "3412", 0x2F: "03 0000 05", 0x6F: "04 0000 0500", 0xAF: "04 0000 0500",
 	0x7F: "01022026 123000", 0x80: "01 01 0000001000", 0x86: "07 01 01 0000001000", 0x83: "0000", 0xA0: "0000",
-	0xB4: "0000 0001",
+	0xB4: "0000 0001", 0xB5: "0002",
 }
 
 var silentPolls = []sasRow{
@@ -118,7 +122,7 @@ var unraisedExceptions = []sasRow{
 	{[]byte{0x47, 0x4D}, "$1, $2 bill accepted", "no €1 or €2 notes"},
 	{[]byte{0x55}, "handpay cancelled by the player", "a handpay cannot be cancelled"},
 	{[]byte{0x66}, "cash-out button pressed", "the cash-out itself is reported (3D or 51)"},
-	{[]byte{0x69, 0x6F}, "AFT transfer complete, game locked", "no AFT"},
+	{[]byte{0x69, 0x6A, 0x6B, 0x6C, 0x6D, 0x6E, 0x6F}, "AFT transfer complete, host cashout, cash out win, register, registration acknowledged, cancelled, game locked", "no AFT"},
 	{[]byte{0x71, 0x72}, "change lamp on, off", "the tower light is not reported"},
 	{[]byte{0x74, 0x75, 0x76, 0x77, 0x78}, "printer paper low, power off, on, ribbon, carriage jammed", "the printer reports a fault (60) or paper out (61)"},
 	{[]byte{0x7A, 0x7B}, "soft meters reset, bill validator totals reset", "a RAM clear is reported as 3A"},
@@ -222,7 +226,7 @@ func TestSASTablePollsAgreeWithTheCode(t *testing.T) {
 			t.Errorf("long poll %02X is framed by the link but not in the table", c)
 		}
 	}
-	p := newTestPort(t, stateWithHandpay(t), machine.View{Mode: "handpay"})
+	p := newTestPort(t, stateWithHandpay(t), machine.View{Mode: "handpay", Games: []string{meters.GameReels, meters.GameMakccarat}})
 	p.rom = newROMSigner([][]byte{[]byte("program")}, func(seed, sig uint16) {})
 	for cmd := range 256 {
 		c := byte(cmd)

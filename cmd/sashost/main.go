@@ -40,6 +40,10 @@
 //	features [--game N]               0xA0: the enabled features
 //	poll HEX [--no-crc | --crc]       any frame, address included; the CRC is appended to long
 //	                                  polls other than type R unless --no-crc (--crc: always)
+//	aft SUBCOMMAND [NAME=VALUE ...]   AFT (0x72-0x74): register, registration, unregister, status,
+//	                                  lock, unlock, transfer TYPE, interrogate [index=N | id=ID],
+//	                                  history (cmd/sashost/aft.go); a transfer waits until it is no
+//	                                  longer pending, exit 1 when refused, lost or still pending
 //
 // Common flags: --json, --retries N, --timeout D (first reply byte), --sync N
 // (send a general poll to address N before every new poll, as some hosts
@@ -56,6 +60,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/openegm/cabinet/internal/atomicfile"
+	"github.com/openegm/cabinet/internal/money"
 	"io"
 	"os"
 	"os/signal"
@@ -141,7 +146,8 @@ func (c *config) flags(name string, stderr io.Writer) *flag.FlagSet {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: sashost (--serial DEV | --pty PATH | --tcp HOST:PORT) [--addr N] [flags] COMMAND [args]")
 		fmt.Fprintln(stderr, "commands: meters, events, credits, info, romsig, time get|set, disable, enable, handpay [reset],")
-		fmt.Fprintln(stderr, "          progressive broadcast|wins|win|cumulative, bills set, realtime on|off, lastbill, features, poll HEX")
+		fmt.Fprintln(stderr, "          progressive broadcast|wins|win|cumulative, bills set, realtime on|off, lastbill, features, poll HEX,")
+		fmt.Fprintln(stderr, "          "+strings.ReplaceAll(aftUsage, "\n", "\n          "))
 		fs.PrintDefaults()
 	}
 	return fs
@@ -369,7 +375,7 @@ func (c *config) command(ctx context.Context, cl *host.Client, o *out, pos []str
 		}
 		return o.emit(h, func(w io.Writer) {
 			fmt.Fprintf(w, "handpay: %s (partial pay %s), progressive group %d, level 0x%02X, reset ID %d\n",
-				cents(h.Amount), cents(h.PartialPay), h.ProgressiveGroup, h.Level, h.ResetID)
+				euros(h.Amount), euros(h.PartialPay), h.ProgressiveGroup, h.Level, h.ResetID)
 		})
 	case "progressive":
 		return c.progressive(cl, o, rest)
@@ -392,11 +398,16 @@ func (c *config) command(ctx context.Context, cl *host.Client, o *out, pos []str
 			return err
 		}
 		return c.raw(cl, o, rest[0])
+	case "aft":
+		return c.aft(ctx, cl, o, rest)
 	}
 	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
 }
 
-func cents(v uint64) string { return fmt.Sprintf("%d.%02d", v/100, v%100) }
+// euros writes an amount SAS gives in cents (credits at its accounting
+// denomination of 0.01) as the cabinet's euros. SAS amounts are at most
+// 10 BCD digits, far inside int64.
+func euros(v uint64) string { return money.Euro("en", int64(v)) }
 
 func printMeters(w io.Writer, title string, ms []host.Meter) {
 	fmt.Fprintln(w, title)
@@ -555,9 +566,9 @@ func eventText(g host.GeneralReply) string {
 	switch e := g.Event.(type) {
 	case *sas.GameStarted:
 		return fmt.Sprintf(": %d credits wagered, coin in %s, wager type %02X, progressive group %d",
-			e.CreditsWagered, cents(e.CoinIn), e.WagerType, e.Group)
+			e.CreditsWagered, euros(e.CoinIn), e.WagerType, e.Group)
 	case *sas.GameEnded:
-		return fmt.Sprintf(": win %s", cents(e.Win))
+		return fmt.Sprintf(": win %s", euros(e.Win))
 	case *sas.BillAccepted:
 		face, _ := sas.BillCodeValue(e.Code)
 		return fmt.Sprintf(": country %d, denomination code %d (%d), %d of that denomination", e.Country, e.Code, face, e.Count)

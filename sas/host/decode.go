@@ -192,12 +192,14 @@ var replyLengths = map[byte]int{
 	0x0F: 28, 0x10: 8, 0x11: 8, 0x12: 8, 0x13: 8, 0x14: 8, 0x15: 8, 0x16: 8, 0x17: 8,
 	0x18: 8, 0x19: 24, 0x1A: 8, 0x1B: 24, 0x1C: 36, 0x1E: 28, 0x1F: 24, 0x20: 8,
 	0x21: 6, 0x48: 10, 0x7E: 11, 0x83: 10, 0x84: 11, 0x85: 11, 0x94: 5, 0xA0: 12,
+	0x51: 6, 0x55: 6, // number of games, selected game (2 BCD)
 }
 
 // variableReplies carry a length byte after the command: the number of
 // bytes that follow it, CRC excluded. 87: group, count, level and amount
-// pairs.
-var variableReplies = map[byte]bool{0x2F: true, 0x54: true, 0x6F: true, 0x87: true, 0xAF: true, 0xB4: true}
+// pairs; 72, 73, 74: the AFT replies (sas/aft.go); 56, B5: the games.
+var variableReplies = map[byte]bool{0x2F: true, 0x54: true, 0x56: true, 0x6F: true, 0x72: true, 0x73: true, 0x74: true,
+	0x87: true, 0xAF: true, 0xB4: true, 0xB5: true}
 
 // realTimeLengths gives the total length of real-time event messages
 // (addr FF code data… CRC) that carry data: 7E game started (credits
@@ -418,7 +420,8 @@ type Handpay struct {
 //
 // Choice: strict on length and BCD, tolerant on the values of the level
 // and reset ID (reported as received, as sas.md asks of what a peer
-// receives); sas.DecodeHandpayInfo also checks those.
+// receives). It is the one decoder of 0x1B: sas.HandpayInfoData is the
+// machine's builder, and the tests hold the two to each other.
 func DecodeHandpay(data []byte) (Handpay, error) {
 	if len(data) != 20 {
 		return Handpay{}, bad("1B data of %d bytes, want 20", len(data))

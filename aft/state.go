@@ -1,0 +1,237 @@
+package aft
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/openegm/cabinet/sas/metercode"
+)
+
+// Record is a ledger record of AFT: Transfer, Registration or Receipt. The cabinet commits each before it shows its effect,
+// and State is the fold of the committed ones.
+type Record interface {
+	apply(s *State) error
+}
+
+// Transfer is a committed transfer: it moved Amounts (all zero for a
+// transfer that only set the host cashout state). a Decision carries it; the
+// ledger keeps it.
+type Transfer struct {
+	// Position in the history, 1–127; 0 when the transfer is not logged
+	// there (a zero amount that is not a bonus).
+	Position byte          `json:"position"`
+	ID       string        `json:"id"`
+	Code     TransferCode  `json:"code"`
+	Type     TransferType  `json:"type"`
+	Status   Status        `json:"status"` // StatusFull or StatusPartial
+	Flags    TransferFlags `json:"flags"`  // as the host sent them
+	Asset    uint32        `json:"asset"`
+	// Requested is what the host asked, Amounts what moved (less for a
+	// partial transfer).
+	Requested Amounts `json:"requested"`
+	Amounts   Amounts `json:"amounts"`
+	// At is when the machine decided the transfer: the completion time
+	// the host reads.
+	At time.Time `json:"at"`
+	// Expiration as the host sent it; RestrictedExpiration as resolved to
+	// a date (for restricted amounts).
+	Expiration           Expiration `json:"expiration"`
+	RestrictedExpiration Expiration `json:"restricted_expiration,omitempty"`
+	PoolID               uint16     `json:"pool_id"`
+	// ReceiptStatus is ReceiptPending when a receipt is to be printed,
+	// ReceiptNone otherwise.
+	ReceiptStatus ReceiptStatus `json:"receipt_status"`
+	// HostCashout is the host cashout state from this transfer on.
+	HostCashout HostCashout `json:"host_cashout"`
+	// LockTimeout: hundredths of a second, for a lock after transfer.
+	LockTimeout uint16 `json:"lock_timeout,omitempty"`
+}
+
+// Registration is a committed change of the AFT registration (0x73, or
+// the operator's acknowledgement).
+type Registration struct {
+	Status RegStatus `json:"status"`
+	Key    Key       `json:"key"`
+	POSID  uint32    `json:"pos_id"`
+}
+
+// Receipt: the transaction receipt of the transfer ID at Position came
+// out of the printer (a device's confirmation is a record).
+type Receipt struct {
+	Position byte   `json:"position"`
+	ID       string `json:"id"`
+}
+
+// Entry is a transfer as the history keeps it: the record and the
+// cumulative meters of its type once it completed.
+type Entry struct {
+	Transfer
+	Cumulative Cumulative `json:"cumulative"`
+}
+
+// State is the durable AFT state of the machine: the fold of the
+// committed records. It is what the ledger snapshot keeps (JSON); the
+// lock and a transfer in progress are not in it, they end with a power
+// loss.
+type State struct {
+	// Registration is nil until the first 0x73 that changed it: not
+	// registered.
+	Registration *Registration `json:"registration,omitempty"`
+	// Current is the last committed transfer, logged or not.
+	Current *Entry `json:"current,omitempty"`
+	// History holds the logged transfers, oldest first, at most
+	// MaxHistory.
+	History     []Entry     `json:"history,omitempty"`
+	HostCashout HostCashout `json:"host_cashout"`
+	// Meters are the AFT meters (0xA0–0xBD) and the electronic transfer
+	// totals 0x17 and 0x18, in cents.
+	Meters map[metercode.Code]int64 `json:"meters,omitempty"`
+}
+
+// ErrRecord is returned (wrapped) by Fold and Apply for a record that
+// cannot follow the state: a repeated transaction ID, a position out of
+// turn, a receipt for no such transfer. Such a ledger has executed
+// something twice or lost something: play must stop.
+var ErrRecord = errors.New("aft: record does not follow the state")
+
+// Fold rebuilds the state from the committed records, in ledger order.
+func Fold(records []Record) (State, error) {
+	var s State
+	for i, r := range records {
+		if err := r.apply(&s); err != nil {
+			return s, fmt.Errorf("record %d: %w", i, err)
+		}
+	}
+	return s, nil
+}
+
+// Apply adds one committed record to the state.
+func (s *State) Apply(r Record) error { return r.apply(s) }
+
+// Clone returns a deep copy (the history and meters are not shared).
+func (s State) Clone() State {
+	c := s
+	if s.Registration != nil {
+		r := *s.Registration
+		c.Registration = &r
+	}
+	if s.Current != nil {
+		e := *s.Current
+		c.Current = &e
+	}
+	c.History = slices.Clone(s.History)
+	c.Meters = maps.Clone(s.Meters)
+	return c
+}
+
+// Registered reports whether a host is registered.
+func (s *State) Registered() bool {
+	return s.Registration != nil && s.Registration.Status == RegRegistered
+}
+
+// NextPosition is the history position the next logged transfer takes.
+func (s *State) NextPosition() byte {
+	if len(s.History) == 0 {
+		return 1
+	}
+	p := s.History[len(s.History)-1].Position
+	if p >= MaxHistory {
+		return 1
+	}
+	return p + 1
+}
+
+// Lookup finds the committed transfer with transaction ID id: the current
+// one or one in the history.
+func (s *State) Lookup(id string) (Entry, bool) {
+	if s.Current != nil && s.Current.ID == id {
+		return *s.Current, true
+	}
+	for i := len(s.History) - 1; i >= 0; i-- {
+		if s.History[i].ID == id {
+			return s.History[i], true
+		}
+	}
+	return Entry{}, false
+}
+
+// At returns the history entry at position p (1–127).
+func (s *State) At(p byte) (Entry, bool) {
+	for _, e := range s.History {
+		if e.Position == p {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// Logged reports whether a transfer of this type and amounts goes into
+// the history: SAS logs successful transfers of non-zero amounts, and
+// every bonus.
+func Logged(t TransferType, moved Amounts) bool {
+	return moved.Total() != 0 || t.Bonus()
+}
+
+func (t Transfer) apply(s *State) error {
+	if t.ID == "" {
+		return fmt.Errorf("%w: transfer without a transaction ID", ErrRecord)
+	}
+	if _, dup := s.Lookup(t.ID); dup {
+		return fmt.Errorf("%w: transaction ID %q committed twice", ErrRecord, t.ID)
+	}
+	if !t.Status.Succeeded() {
+		return fmt.Errorf("%w: transfer %q with status %v", ErrRecord, t.ID, t.Status)
+	}
+	logged := Logged(t.Type, t.Amounts)
+	switch {
+	case logged && t.Position != s.NextPosition():
+		return fmt.Errorf("%w: transfer %q at position %d, the next is %d", ErrRecord, t.ID, t.Position, s.NextPosition())
+	case !logged && t.Position != 0:
+		return fmt.Errorf("%w: transfer %q of no amount at position %d", ErrRecord, t.ID, t.Position)
+	}
+	if s.Meters == nil {
+		s.Meters = map[metercode.Code]int64{}
+	}
+	for _, d := range meterDeltas(t) {
+		s.Meters[d.code] += d.cents
+	}
+	e := Entry{Transfer: t, Cumulative: cumulative(s.Meters, t.Type)}
+	s.Current = &e
+	s.HostCashout = t.HostCashout
+	if logged {
+		if len(s.History) == MaxHistory {
+			s.History = slices.Delete(s.History, 0, 1)
+		}
+		s.History = append(s.History, e)
+	}
+	return nil
+}
+
+func (r Registration) apply(s *State) error {
+	switch r.Status {
+	case RegReady, RegRegistered, RegPending, RegNotRegistered:
+	default:
+		return fmt.Errorf("%w: registration status %v", ErrRecord, r.Status)
+	}
+	s.Registration = &r
+	return nil
+}
+
+func (r Receipt) apply(s *State) error {
+	found := false
+	for i := range s.History {
+		if e := &s.History[i]; e.Position == r.Position && e.ID == r.ID {
+			e.ReceiptStatus, found = ReceiptPrinted, true
+		}
+	}
+	if s.Current != nil && s.Current.ID == r.ID {
+		s.Current.ReceiptStatus, found = ReceiptPrinted, true
+	}
+	if !found {
+		return fmt.Errorf("%w: receipt printed for transfer %q at position %d, not in the history", ErrRecord, r.ID, r.Position)
+	}
+	return nil
+}
