@@ -325,7 +325,7 @@ func (c *Core) admit(req TransferRequest, cond Conditions) Status {
 		req.Cashable > MaxAmount || req.Restricted > MaxAmount || req.NonRestricted > MaxAmount:
 		return StatusInvalidAmount
 	case c.cfg.CashableOnly && (req.Restricted != 0 || req.NonRestricted != 0),
-		req.Type.Bonus() && req.Restricted != 0, // SAS has no restricted bonus
+		req.Type.Bonus() && req.Restricted != 0,               // SAS has no restricted bonus
 		req.Type == InHouseToTicket && req.NonRestricted != 0, // nor a non-restricted ticket
 		req.Type == WinToHost && (req.Restricted != 0 || req.NonRestricted != 0):
 		return StatusInvalidAmount
