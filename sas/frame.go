@@ -59,7 +59,7 @@ type LongPollSpec struct {
 }
 
 // longPollLength gives, for each long poll the cabinet supports, the frame
-// the host sends. A zero entry is an unsupported command: the machine does
+// the host sends (the AFT polls join it from aft.go: AFTLongPolls). A zero entry is an unsupported command: the machine does
 // not answer it and, framing by content, cannot know its length.
 //
 // Sources: sas.md lists the commands and the message types; the lengths
@@ -67,55 +67,52 @@ type LongPollSpec struct {
 // client (github.com/tejvirc/Platform, Protocol/SAS/Aristocrat.Sas.Client/
 // LongPollTable.cs) and the field layouts documented in its parsers.
 var longPollLength = [256]LongPollSpec{
-	0x01: {PollS, 4, false, false},     // shut down: finish the game, then no play
-	0x02: {PollS, 4, false, false},     // start up
-	0x03: {PollS, 4, false, false},     // sound off
-	0x04: {PollS, 4, false, false},     // sound on
-	0x06: {PollS, 4, false, false},     // enable bill acceptor
-	0x07: {PollS, 4, false, false},     // disable bill acceptor
-	0x08: {PollS, 9, false, false},     // configure bill denominations: 4-byte mask, action flag
-	0x0E: {PollS, 5, false, false},     // real-time event reporting: 1 byte on/off
-	0x0F: {PollR, 2, false, false},     // meters 10–15
-	0x10: {PollR, 2, false, false},     // total cancelled credits
-	0x11: {PollR, 2, false, false},     // total coin in
-	0x12: {PollR, 2, false, false},     // total coin out
-	0x13: {PollR, 2, false, false},     // total drop
-	0x14: {PollR, 2, false, false},     // total jackpot
-	0x15: {PollR, 2, false, false},     // games played
-	0x16: {PollR, 2, false, false},     // games won
-	0x17: {PollR, 2, false, false},     // games lost
-	0x18: {PollR, 2, false, false},     // games since power-up and since door closure
-	0x19: {PollR, 2, false, false},     // meters 11–15
-	0x1A: {PollR, 2, false, false},     // current credits
-	0x1B: {PollR, 2, false, false},     // handpay information
-	0x1C: {PollR, 2, false, false},     // meters
-	0x1E: {PollR, 2, false, false},     // bill meters
-	0x1F: {PollR, 2, false, false},     // gaming machine information
-	0x20: {PollR, 2, false, false},     // total value of bills
-	0x21: {PollS, 6, false, false},     // ROM signature: 2-byte seed
-	0x2F: {PollM, 5, true, false},      // selected meters for game N
-	0x48: {PollR, 2, false, false},     // last accepted bill
-	0x51: {PollR, 2, false, false},     // number of games implemented
-	0x55: {PollR, 2, false, false},     // selected game number
-	0x56: {PollR, 2, false, false},     // enabled game numbers
-	0xB5: {PollS, 6, false, false},     // game N information: game number (2 BCD)
-	0x54: {PollR, 2, false, false},     // SAS version and serial number
-	0x6F: {PollM, 5, true, false},      // extended meters for game N
-	0xAF: {PollM, 5, true, false},      // extended meters for game N (alternate)
-	0x7E: {PollR, 2, false, false},     // current date and time
-	0x7F: {PollS, 11, false, true},     // set date and time: MMDDYYYY HHMMSS (BCD)
-	0x80: {PollS, 11, false, true},     // single-level progressive broadcast: group, level, 5-byte BCD amount
-	0x83: {PollM, 6, false, false},     // cumulative progressive wins for game N
-	0x84: {PollR, 2, false, false},     // progressive win amount: group, level, 5-byte BCD amount
-	0x85: {PollR, 2, false, false},     // SAS progressive win amount: the oldest unread win
-	0x86: {PollS, 5, true, true},       // multiple-level progressive broadcast: length, group, level and amount pairs
-	0x87: {PollR, 2, false, false},     // multiple SAS progressive win amounts
-	0x72: AFTLongPolls[CmdAFTTransfer], // AFT transfer funds: length byte, then the request
-	0x73: AFTLongPolls[CmdAFTRegister], // AFT registration: length byte, then the request
-	0x74: AFTLongPolls[CmdAFTLock],     // AFT game lock and status request: code, conditions, 2 BCD timeout
-	0x94: {PollS, 4, false, false},     // remote handpay reset
-	0xA0: {PollM, 6, false, false},     // enabled features for game N
-	0xB4: {PollS, 8, false, false},     // wager category information: game number, wager category (2 BCD each)
+	0x01: {PollS, 4, false, false}, // shut down: finish the game, then no play
+	0x02: {PollS, 4, false, false}, // start up
+	0x03: {PollS, 4, false, false}, // sound off
+	0x04: {PollS, 4, false, false}, // sound on
+	0x06: {PollS, 4, false, false}, // enable bill acceptor
+	0x07: {PollS, 4, false, false}, // disable bill acceptor
+	0x08: {PollS, 9, false, false}, // configure bill denominations: 4-byte mask, action flag
+	0x0E: {PollS, 5, false, false}, // real-time event reporting: 1 byte on/off
+	0x0F: {PollR, 2, false, false}, // meters 10–15
+	0x10: {PollR, 2, false, false}, // total cancelled credits
+	0x11: {PollR, 2, false, false}, // total coin in
+	0x12: {PollR, 2, false, false}, // total coin out
+	0x13: {PollR, 2, false, false}, // total drop
+	0x14: {PollR, 2, false, false}, // total jackpot
+	0x15: {PollR, 2, false, false}, // games played
+	0x16: {PollR, 2, false, false}, // games won
+	0x17: {PollR, 2, false, false}, // games lost
+	0x18: {PollR, 2, false, false}, // games since power-up and since door closure
+	0x19: {PollR, 2, false, false}, // meters 11–15
+	0x1A: {PollR, 2, false, false}, // current credits
+	0x1B: {PollR, 2, false, false}, // handpay information
+	0x1C: {PollR, 2, false, false}, // meters
+	0x1E: {PollR, 2, false, false}, // bill meters
+	0x1F: {PollR, 2, false, false}, // gaming machine information
+	0x20: {PollR, 2, false, false}, // total value of bills
+	0x21: {PollS, 6, false, false}, // ROM signature: 2-byte seed
+	0x2F: {PollM, 5, true, false},  // selected meters for game N
+	0x48: {PollR, 2, false, false}, // last accepted bill
+	0x51: {PollR, 2, false, false}, // number of games implemented
+	0x55: {PollR, 2, false, false}, // selected game number
+	0x56: {PollR, 2, false, false}, // enabled game numbers
+	0xB5: {PollS, 6, false, false}, // game N information: game number (2 BCD)
+	0x54: {PollR, 2, false, false}, // SAS version and serial number
+	0x6F: {PollM, 5, true, false},  // extended meters for game N
+	0xAF: {PollM, 5, true, false},  // extended meters for game N (alternate)
+	0x7E: {PollR, 2, false, false}, // current date and time
+	0x7F: {PollS, 11, false, true}, // set date and time: MMDDYYYY HHMMSS (BCD)
+	0x80: {PollS, 11, false, true}, // single-level progressive broadcast: group, level, 5-byte BCD amount
+	0x83: {PollM, 6, false, false}, // cumulative progressive wins for game N
+	0x84: {PollR, 2, false, false}, // progressive win amount: group, level, 5-byte BCD amount
+	0x85: {PollR, 2, false, false}, // SAS progressive win amount: the oldest unread win
+	0x86: {PollS, 5, true, true},   // multiple-level progressive broadcast: length, group, level and amount pairs
+	0x87: {PollR, 2, false, false}, // multiple SAS progressive win amounts
+	0x94: {PollS, 4, false, false}, // remote handpay reset
+	0xA0: {PollM, 6, false, false}, // enabled features for game N
+	0xB4: {PollS, 8, false, false}, // wager category information: game number, wager category (2 BCD each)
 }
 
 // LookupLongPoll returns how the host frames long poll cmd, and false if the
