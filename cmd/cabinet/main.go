@@ -398,7 +398,7 @@ func (o options) validate() error {
 	if o.sas.aftAsset != 0 && o.sas.addr == 0 {
 		bad("aft-asset", fmt.Errorf("%d given without SAS (--sas-addr)", o.sas.aftAsset))
 	}
-	if o.sas.aftLimit <= 0 || o.sas.aftLimit > aft.MaxAmount {
+	if o.sas.aftAsset != 0 && (o.sas.aftLimit <= 0 || o.sas.aftLimit > aft.MaxAmount) {
 		bad("aft-limit", fmt.Errorf("%d cents outside 1-%d", o.sas.aftLimit, aft.MaxAmount))
 	}
 	if err := checkLinkAward(o.linkAward, o.linkRule); err != nil {
