@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/baccarat"
 	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/meters"
@@ -148,6 +149,7 @@ type Machine struct {
 	programApproval string
 	programApproved *Approval
 	soundOff        bool     // the host turned the sound off (SAS 0x03); the screen mutes
+	aftLocked       bool     // the AFT host holds the game lock (SAS 0x74)
 	session         *session // the service menu's logged-in user
 	pinJobs         uint64   // PIN changes handed out to be hashed (HashPIN.ID)
 
@@ -187,6 +189,10 @@ type Effects struct {
 	Devices []Device
 	// Refused says why a player action was not carried out (a message key).
 	Refused string
+	// AFTRefused is the transfer status (a failure) of an AFTTransfer the
+	// machine did not record; 0 when it recorded it or the event was
+	// another.
+	AFTRefused aft.Status
 }
 
 // Step feeds one event and returns its effects.
@@ -201,6 +207,8 @@ func (m *Machine) Step(ev Event) Effects {
 		switch e := ev.(type) {
 		case Button:
 			eff.Refused = "refused_meter_fault"
+		case AFTTransfer:
+			eff.AFTRefused = aft.StatusUnable
 		case BillEscrowed:
 			eff.Devices = append(eff.Devices, ReturnBill{Reason: "meter fault"})
 			m.say("msg_bill_rejected", e.Cents)
@@ -275,6 +283,12 @@ func (m *Machine) Step(ev Event) Effects {
 		}
 	case HostHandpayReset:
 		m.hostHandpayReset(e, &eff)
+	case AFTTransfer:
+		m.aftTransfer(e, &eff)
+	case AFTRegistration:
+		m.record(&eff, meters.AFTRegistration{At: m.ns(), Registration: e.Registration})
+	case AFTLock:
+		m.aftLock(e)
 	case HostBillDenominations:
 		m.hostBills, m.hostBillOnce = slices.Clone(e.Accept), e.DisableAfterAccept
 	case LedgerFault:
@@ -472,13 +486,15 @@ func (m *Machine) canPlay() string {
 		return "refused_printing"
 	case m.session != nil:
 		return "refused_service"
+	case m.aftLocked:
+		return "refused_aft_locked"
 	}
 	return ""
 }
 
 func (m *Machine) acceptsBills() bool {
 	return m.poweredUp && m.pt != nil && len(m.st.Tilts) == 0 && len(m.st.DoorsOpen) == 0 &&
-		!m.hostDisabled && !m.hostNoBills && m.st.Handpay == nil && m.st.OwedHandpay == 0
+		!m.hostDisabled && !m.hostNoBills && m.st.Handpay == nil && m.st.OwedHandpay == 0 && !m.aftLocked
 }
 
 // topOffered is the highest bet level offered, an index like m.level: the

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/reels"
 
 	"github.com/openegm/cabinet/meters"
@@ -83,6 +84,12 @@ type View struct {
 	Games    []string     `json:"games"`
 	Table    *TableView   `json:"table,omitempty"`
 	Service  *ServiceView `json:"service,omitempty"`
+	// AFTLocked: the casino host holds the AFT game lock (SAS 0x74); no
+	// game starts and no note is taken until it ends.
+	AFTLocked bool `json:"aft_locked,omitempty"`
+	// AFT is what the SAS port's AFT core decides transfers from (the
+	// machine rechecks each with its own when it records it).
+	AFT aft.Conditions `json:"-"`
 }
 
 // JackpotView is one jackpot level on screen.
@@ -226,7 +233,7 @@ func (m *Machine) View() View {
 		CreditsCents:   m.st.Get(meters.Credits), Credits: m.st.Get(meters.Credits) / m.cfg.Denom,
 		Tilts: slices.Clone(m.st.Tilts), DoorsOpen: slices.Clone(m.st.DoorsOpen), Fault: m.fault,
 		LastGame: m.st.LastGame, GamesPlayed: m.st.Get(meters.GamesPlayed), Level: m.level,
-		HandpayLimit: m.cfg.HandpayLimit,
+		HandpayLimit: m.cfg.HandpayLimit, AFTLocked: m.aftLocked, AFT: m.AFTConditions(),
 	}
 	if m.pt != nil {
 		v.Paytable = m.pt.ID

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/sas/metercode"
 )
 
@@ -140,6 +141,9 @@ func (s *State) SASMeter(c metercode.Code) (value int64, ok bool) {
 	if m, ok := sasMeters[c]; ok {
 		return s.Meters[m], true
 	}
+	if v, ok := s.aftMeter(c); ok {
+		return v, true
+	}
 	face, ok := c.BillFace()
 	if !ok {
 		return 0, false
@@ -231,6 +235,10 @@ type State struct {
 	// Jackpot is the cabinet's own jackpot (nil pools: none opened). It
 	// survives a RAM clear: its value is held in trust (rule 5).
 	Jackpot Pools `json:"jackpot,omitzero"`
+	// AFT is the fold of the AFT records: registration, transfer history
+	// (which IDs ran: a RAM clear keeps it) and the AFT meters (which a
+	// RAM clear zeroes with the others).
+	AFT aft.State `json:"aft,omitzero"`
 	// PerGame are the meters of each game (GameKinds) played since the
 	// last RAM clear.
 	PerGame  map[string]GameMeters `json:"per_game,omitempty"`
@@ -272,6 +280,7 @@ func (s *State) Clone() *State {
 	if s.Jackpot.Pools != nil {
 		c.Jackpot = Pools{s.Jackpot.Clone()}
 	}
+	c.AFT = s.AFT.Clone()
 	c.Tilts = slices.Clone(s.Tilts)
 	c.DoorsOpen = slices.Clone(s.DoorsOpen)
 	c.Settings = maps.Clone(s.Settings)
@@ -429,6 +438,8 @@ func (s *State) apply(r Record) error {
 	switch r := r.(type) {
 	case TicketPrinted, TicketVoid, BillEscrow, BillReturned:
 		return s.applyDevice(r)
+	case AFTTransfer, AFTRegistration:
+		return s.applyAFT(r)
 
 	case MoneyIn:
 		if r.Source == SourceBill {
@@ -754,6 +765,8 @@ func (s *State) apply(r Record) error {
 		*m = [numMeters]int64{}
 		s.LinkedCoinIn = 0
 		s.PerGame = nil
+		s.AFT = s.AFT.Clone()
+		s.AFT.Meters = nil
 		clear(s.BillCounts)
 		s.RAMClears++
 		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventRAMClear, Detail: r.Who + ": " + r.Why, Who: r.Who, Value: r.Why}), HistoryEvents)

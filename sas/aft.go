@@ -47,6 +47,12 @@ var AFTLongPolls = map[byte]LongPollSpec{
 	CmdAFTLock:     {PollS, 8, false, false},
 }
 
+func init() {
+	for c, spec := range AFTLongPolls {
+		longPollLength[c] = spec
+	}
+}
+
 // ErrAFT is returned (wrapped in an *AFTError) for an AFT message that
 // does not follow its layout.
 var ErrAFT = errors.New("sas: bad AFT message")

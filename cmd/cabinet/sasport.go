@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/reels"
@@ -28,6 +30,10 @@ type sasOptions struct {
 	pty     bool
 	tcp     string
 	framing string // for a pty: "content" (default) or "parmrk"
+	// aftAsset is the machine's AFT asset number (0: AFT off) and
+	// aftLimit the most one transfer may put on the credit meter, cents.
+	aftAsset uint32
+	aftLimit int64
 }
 
 // sasPort is the cabinet's SAS gaming-machine side. The serve loop holds mu
@@ -71,6 +77,11 @@ type sasPort struct {
 	// lastWin is the last progressive win paid, for 0x84 (under mu; kept
 	// in the queue file).
 	lastWin sas.ProgressiveWin
+
+	// aft is the AFT core (nil: AFT off), under mu; aftLocked is the lock
+	// state last ordered to the machine.
+	aft       *aft.Core
+	aftLocked bool
 
 	seq    uint64 // ledger records up to here are in the queue (under mu)
 	ver    uint64 // queue version (under mu)
@@ -135,14 +146,25 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 				ev := s.orders[0]
 				s.orders = s.orders[1:]
 				s.ordersMu.Unlock()
-				own.submit(ev)
+				eff := own.submit(ev)
+				if t, ok := ev.(machine.AFTTransfer); ok {
+					s.aftSettle(t, eff)
+				}
 			}
 		}
 	}()
 	if l != nil {
-		s.publish(l.State())
+		st := l.State()
+		s.publish(st)
 		if err := s.restore(l); err != nil {
 			return nil, err
+		}
+		if o.aftAsset != 0 {
+			// Power-up: the core starts from what the ledger folded; a
+			// transfer decided and not committed before the power loss
+			// never happened (the host sends it again under its ID).
+			s.aft = aft.New(aftConfig(o.aftAsset, o.aftLimit), st.AFT)
+			go s.aftTicker(ctx)
 		}
 	}
 	own.afterCommit = append(own.afterCommit, s.committed)
@@ -199,6 +221,22 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 		}
 	}()
 	return s, nil
+}
+
+// aftTicker moves the AFT lock on when no AFT poll does.
+func (s *sasPort) aftTicker(ctx context.Context) {
+	t := time.NewTicker(aftTickEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			s.mu.Lock()
+			s.aftTick(s.aftConditions(), now)
+			s.mu.Unlock()
+		}
+	}
 }
 
 func (s *sasPort) serveOptions() sas.ServeOptions {

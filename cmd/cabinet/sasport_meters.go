@@ -5,8 +5,10 @@
 package main
 
 import (
+	"maps"
 	"slices"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/sas"
 	"github.com/openegm/cabinet/sas/metercode"
@@ -28,7 +30,8 @@ type meterSnap struct {
 
 func (s *sasPort) publish(st *meters.State) {
 	snap := &meterSnap{m: slices.Clone(st.Meters[:]), linkedCoinIn: st.LinkedCoinIn,
-		ledger: &meters.State{Meters: st.Meters, BillCounts: slices.Clone(st.BillCounts), PerGame: st.PerGame}}
+		ledger: &meters.State{Meters: st.Meters, BillCounts: slices.Clone(st.BillCounts), PerGame: st.PerGame,
+			AFT: aft.State{Meters: maps.Clone(st.AFT.Meters)}}}
 	if n := len(st.Bills); n > 0 {
 		snap.lastBill = st.Bills[n-1].Cents
 		if i := slices.Index(meters.BillValues, snap.lastBill); i >= 0 && i < len(st.BillCounts) {

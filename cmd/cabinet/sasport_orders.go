@@ -32,6 +32,9 @@ func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 		return rep
 	}
 	now := time.Now()
+	if rep, ok := s.aftPoll(r, now); ok {
+		return rep
+	}
 	if cmd, ok := hostOrders[r.Cmd]; ok {
 		s.order(machine.HostCommand{At: now, Cmd: cmd})
 		return sas.ReplyAck()
@@ -185,13 +188,19 @@ func (s *sasPort) lastBill() sas.Reply {
 //
 //   - meter model "metered when won" (features 2, bits 0-1 = 01): a game's
 //     win reaches coin out (0x01) with the game end record, when it is won;
+//
 //   - extended meters (features 2 bit 3): 0x6F and 0xAF are answered;
+//
 //   - maximum polling rate 40 ms (features 3 bit 0): the link answers
 //     within a fraction of a millisecond at 40 ms polls (README, make
 //     sastiming), which real-time event reporting needs (SAS 2.3.3);
+//
 //   - multiple SAS progressive win reporting (features 3 bit 1), when the
 //     cabinet has linked levels (--link-group): 0x87 reports every
 //     unconfirmed hit. Without a group it has no SAS progressive to report.
+//
+//   - AFT (features 2 bit 6) with --aft-asset: in-house cashable
+//     transfers to and from the host (72, 73, 74).
 //
 // Clear: jackpot multiplier, AFT and legacy bonus awards, tournament (not
 // implemented); validation extensions, validation style 00 and ticket
@@ -199,15 +208,18 @@ func (s *sasPort) lastBill() sas.Reply {
 // and redeems none; no 0x4C/0x57/0x70/0x71); tickets to total drop (ticket
 // in is not in total drop 0x24, ticket out not in cancelled credits 0x04);
 // component authentication (no 0x6E: the ROM signature 0x21 is the check);
-// jackpot keyoff exception; AFT; multi-denom extensions (the host sees one
+// jackpot keyoff exception; multi-denom extensions (the host sees one
 // accounting denomination, 0.01); meter change notification; session play;
 // foreign currency redemption; non-SAS progressive hit reporting (the local
 // jackpot's hits are not reported with 0x5D); enhanced progressive data;
 // maximum progressive payback.
-func cabinetFeatures(group byte) [4]byte {
+func cabinetFeatures(group byte, aftOn bool) [4]byte {
 	f := [4]byte{0, sas.Feature2MeterModelWhenWon | sas.Feature2ExtendedMeters, sas.Feature3MaxPollingRate40ms, 0}
 	if group != 0 {
 		f[2] |= sas.Feature3MultipleProgressiveWins
+	}
+	if aftOn {
+		f[1] |= sas.Feature2AFT
 	}
 	return f
 }
@@ -222,7 +234,7 @@ func (s *sasPort) enabledFeatures(data []byte) sas.Reply {
 	if err != nil || game != 0 {
 		return sas.NoReply()
 	}
-	out, err := sas.EnabledFeaturesData(sas.Features{Game: 0, Bits: cabinetFeatures(s.group)})
+	out, err := sas.EnabledFeaturesData(sas.Features{Game: 0, Bits: cabinetFeatures(s.group, s.aft != nil)})
 	if err != nil {
 		return sas.NoReply()
 	}

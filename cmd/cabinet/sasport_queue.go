@@ -76,6 +76,7 @@ func (s *sasPort) committed(recs []meters.Record, l *meters.Ledger) {
 		s.link.Exceptions.PushEvent(e)
 	}
 	s.noteWins(recs, st)
+	s.aftCommitted(recs, st, time.Now())
 	s.seq = l.LastSeq()
 	s.mu.Unlock()
 	s.save()
