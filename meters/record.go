@@ -390,6 +390,10 @@ func Decode(t Type, data []byte) (Record, error) {
 		r = &BillEscrow{}
 	case TypeBillReturned:
 		r = &BillReturned{}
+	case TypeTestMode:
+		r = &TestMode{}
+	case TypeTestGame:
+		r = &TestGame{}
 	default:
 		return nil, fmt.Errorf("unknown record type %d", t)
 	}
@@ -440,6 +444,10 @@ func Decode(t Type, data []byte) (Record, error) {
 	case *BillEscrow:
 		v = *x
 	case *BillReturned:
+		v = *x
+	case *TestMode:
+		v = *x
+	case *TestGame:
 		v = *x
 	}
 	if err := v.validate(); err != nil {
