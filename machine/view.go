@@ -83,6 +83,8 @@ type View struct {
 	Games    []string     `json:"games"`
 	Table    *TableView   `json:"table,omitempty"`
 	Service  *ServiceView `json:"service,omitempty"`
+	// Test is test mode (nil: not in it): the screen says so on every frame.
+	Test *TestView `json:"test,omitempty"`
 }
 
 // JackpotView is one jackpot level on screen.
@@ -335,6 +337,7 @@ func (m *Machine) View() View {
 		}
 		v.Service = sv
 	}
+	m.testView(&v)
 	return v
 }
 
