@@ -54,7 +54,7 @@ func (m *Machine) AFTConditions() aft.Conditions {
 		Handpay:        m.st.Handpay != nil || m.st.OwedHandpay > 0,
 		Tilt:           len(m.st.Tilts) > 0 || m.fault != "",
 		Disabled: !m.poweredUp || len(m.st.DoorsOpen) > 0 || m.hostDisabled || m.session != nil ||
-			m.st.PendingTicket != nil,
+			m.st.PendingTicket != nil || m.inTest(),
 		PrinterReady: !m.devFault[TiltPrinter],
 	}
 }

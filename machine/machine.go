@@ -62,6 +62,9 @@ type Config struct {
 	// (HandpayPaid) and a receipt is printed. Without it (a cabinet
 	// without a screen) the key turn is the confirmation.
 	HandpayConfirm bool
+	// Lab: a lab build (never a production one) that may choose the next
+	// test game's outcome in test mode (TestOutcome, testmode.go).
+	Lab bool
 }
 
 // SettingProgram is the settings key holding the hash of the program that
@@ -153,6 +156,8 @@ type Machine struct {
 	session         *session // the service menu's logged-in user
 	pinJobs         uint64   // PIN changes handed out to be hashed (HashPIN.ID)
 
+	test *testMode // what test mode set aside (testmode.go)
+
 	// The link controller's latest values of the linked levels (cents) and
 	// when each arrived; the link is down after 5 s without one.
 	link     map[int]int64
@@ -222,6 +227,7 @@ func (m *Machine) Step(ev Event) Effects {
 		m.record(&eff, meters.Event{At: m.ns(), Code: meters.EventPowerDown})
 		m.poweredUp = false
 	case Tick:
+		m.testTick()
 		m.tick(&eff)
 	case Button:
 		m.playerAt = m.now
@@ -317,6 +323,8 @@ func (m *Machine) Step(ev Event) Effects {
 		m.serviceAction(e, &eff)
 	case HandpayPaid:
 		m.handpayPaid(e, &eff)
+	case TestOutcome:
+		m.testOutcome(e, &eff)
 	}
 	if m.fault == "" {
 		eff.Devices = append(eff.Devices, EnableBills{On: m.acceptsBills(), Accept: m.hostBills})
@@ -378,6 +386,7 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 		}
 	}
 	m.record(eff, meters.Event{At: m.ns(), Code: meters.EventPowerUp})
+	m.leaveTestAtPowerUp(eff)
 	for name, failure := range map[string]string{TiltProgram: e.Tests.Program, TiltPaytable: e.Tests.Paytable, TiltRNG: e.Tests.RNG} {
 		if failure != "" {
 			m.tilt(eff, name, failure)
@@ -494,7 +503,7 @@ func (m *Machine) canPlay() string {
 
 func (m *Machine) acceptsBills() bool {
 	return m.poweredUp && m.pt != nil && len(m.st.Tilts) == 0 && len(m.st.DoorsOpen) == 0 &&
-		!m.hostDisabled && !m.hostNoBills && m.st.Handpay == nil && m.st.OwedHandpay == 0 && !m.aftLocked
+		!m.hostDisabled && !m.hostNoBills && m.st.Handpay == nil && m.st.OwedHandpay == 0 && !m.aftLocked && !m.inTest()
 }
 
 // topOffered is the highest bet level offered, an index like m.level: the
@@ -598,6 +607,10 @@ func (m *Machine) button(e Button, eff *Effects) {
 // evaluate, and emit one record with everything; the reels start on screen
 // only after the owner committed it.
 func (m *Machine) spin(eff *Effects) {
+	if m.inTest() {
+		m.testSpin(eff)
+		return
+	}
 	bet := m.pt.Bet(m.level)
 	if m.st.Get(meters.Credits) < bet*m.cfg.Denom {
 		eff.Refused = "refused_insufficient_credit"
@@ -679,6 +692,11 @@ func (m *Machine) tick(eff *Effects) {
 // cashOut pays the credit meter: a ticket, or a handpay at or above the limit
 // or when the printer cannot print.
 func (m *Machine) cashOut(eff *Effects) {
+	if m.inTest() {
+		eff.Refused = "refused_test_mode"
+		m.say(eff.Refused)
+		return
+	}
 	credits := m.st.Get(meters.Credits)
 	if credits == 0 {
 		eff.Refused = "refused_no_credit"

@@ -326,6 +326,8 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 		m.record(eff, meters.Service{At: m.ns(), Who: s.who, Role: s.role, Action: action, Detail: detail})
 	}
 	switch e.Action {
+	case SvcTestEnter, SvcTestLeave:
+		m.testAction(e, s, eff)
 	case SvcLogout:
 		svc(SvcLogout, "")
 		m.session, m.svcMessage = nil, Message{}
@@ -446,6 +448,8 @@ func (m *Machine) idleForService() string {
 		return "refused_game_in_progress"
 	case m.st.Handpay != nil || m.st.OwedHandpay != 0:
 		return "refused_handpay"
+	case m.inTest():
+		return "refused_test_mode"
 	}
 	return ""
 }

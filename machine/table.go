@@ -114,7 +114,7 @@ func (m *Machine) placeBet(e PlaceBet, eff *Effects) {
 		refuse("refused_hand_limit", max)
 		return
 	}
-	if bets.Total() > m.st.Get(meters.Credits) {
+	if bets.Total() > m.playCredits() {
 		refuse("refused_insufficient_credit")
 		return
 	}
@@ -138,7 +138,7 @@ func (m *Machine) deal(eff *Effects) {
 		return
 	}
 	bet := m.bets.Total()
-	if m.st.Get(meters.Credits) < bet {
+	if m.playCredits() < bet {
 		eff.Refused = "refused_insufficient_credit"
 		m.say(eff.Refused)
 		return
@@ -151,14 +151,21 @@ func (m *Machine) deal(eff *Effects) {
 		}
 		m.shoe = shoe
 	}
-	dealt, err := t.Alternative.Deal(m.shoe, m.src)
-	if err != nil {
-		m.fault = "internal: " + err.Error()
-		return
+	dealt, chosen := m.testCards()
+	var err error
+	if !chosen {
+		if dealt, err = t.Alternative.Deal(m.shoe, m.src); err != nil {
+			m.fault = "internal: " + err.Error()
+			return
+		}
 	}
 	hand, err := t.Play(dealt, m.bets)
 	if err != nil {
 		m.fault = "internal: " + err.Error()
+		return
+	}
+	if m.inTest() {
+		m.testHand(eff, dealt, hand, chosen)
 		return
 	}
 	gs := meters.GameStart{
@@ -346,7 +353,9 @@ func (m *Machine) tableView() *TableView {
 		tv.Spots = append(tv.Spots, TableSpot{Name: s.String(), Odds: t.Alternative.Odds(s), Min: t.Limits.Spots[s].Min, Max: t.Limits.Spots[s].Max,
 			RTP: f.RTP.RatString(), RTPPct: f.RTP.Percent(6)})
 	}
-	if g := m.st.Open; g != nil && g.Start.Hand != nil {
+	if m.inTest() {
+		tv.Hand = m.testHandView()
+	} else if g := m.st.Open; g != nil && g.Start.Hand != nil {
 		turned := len(g.Start.Hand.Cards)
 		if m.phase == spinning {
 			turned = min(turned, 1+int(m.now.Sub(m.dealtAt)/m.cardTime()))

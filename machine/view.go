@@ -90,6 +90,8 @@ type View struct {
 	// AFT is what the SAS port's AFT core decides transfers from (the
 	// machine rechecks each with its own when it records it).
 	AFT aft.Conditions `json:"-"`
+	// Test is test mode (nil: not in it): the screen says so on every frame.
+	Test *TestView `json:"test,omitempty"`
 }
 
 // JackpotView is one jackpot level on screen.
@@ -342,6 +344,7 @@ func (m *Machine) View() View {
 		}
 		v.Service = sv
 	}
+	m.testView(&v)
 	return v
 }
 

@@ -34,8 +34,9 @@ const (
 	TypeTicketVoid       Type = 16
 	TypeBillEscrow       Type = 17
 	TypeBillReturned     Type = 18
-	// 19–29 and 40+ are taken by other records; 32 is kept for the AFT
-	// transaction receipt (aft.Receipt) should the cabinet print them.
+	// 32 and 33 are test mode's (testmode.go); 40–49 the tickets'; an AFT
+	// transaction receipt (aft.Receipt), should the cabinet print them,
+	// takes the next free number.
 	TypeAFTTransfer     Type = 30
 	TypeAFTRegistration Type = 31
 )
@@ -399,6 +400,10 @@ func Decode(t Type, data []byte) (Record, error) {
 		r = &AFTTransfer{}
 	case TypeAFTRegistration:
 		r = &AFTRegistration{}
+	case TypeTestMode:
+		r = &TestMode{}
+	case TypeTestGame:
+		r = &TestGame{}
 	default:
 		return nil, fmt.Errorf("unknown record type %d", t)
 	}
@@ -453,6 +458,10 @@ func Decode(t Type, data []byte) (Record, error) {
 	case *AFTTransfer:
 		v = *x
 	case *AFTRegistration:
+		v = *x
+	case *TestMode:
+		v = *x
+	case *TestGame:
 		v = *x
 	}
 	if err := v.validate(); err != nil {

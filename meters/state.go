@@ -239,6 +239,8 @@ type State struct {
 	// (which IDs ran: a RAM clear keeps it) and the AFT meters (which a
 	// RAM clear zeroes with the others).
 	AFT aft.State `json:"aft,omitzero"`
+	// Test is test mode and its test meters (testmode.go): never money.
+	Test TestMeters `json:"test,omitzero"`
 	// PerGame are the meters of each game (GameKinds) played since the
 	// last RAM clear.
 	PerGame  map[string]GameMeters `json:"per_game,omitempty"`
@@ -364,6 +366,9 @@ func (s *State) Check() error {
 		return fmt.Errorf("the games' meters (coin in %d, played %d, won %d, lost %d) do not add up to the machine's (%d, %d, %d, %d)",
 			games.CoinIn, games.Played, games.Won, games.Lost, m[CoinIn], m[GamesPlayed], m[GamesWon], m[GamesLost])
 	}
+	if err := s.Test.check(); err != nil {
+		return err
+	}
 	if s.LinkedCoinIn < 0 || s.LinkedCoinIn > m[CoinIn] {
 		return fmt.Errorf("linked coin-in %d outside 0..coin in %d", s.LinkedCoinIn, m[CoinIn])
 	}
@@ -435,11 +440,16 @@ func (s *State) cow() *State {
 
 func (s *State) apply(r Record) error {
 	m := &s.Meters
+	if err := s.refusedInTest(r); err != nil {
+		return err
+	}
 	switch r := r.(type) {
 	case TicketPrinted, TicketVoid, BillEscrow, BillReturned:
 		return s.applyDevice(r)
 	case AFTTransfer, AFTRegistration:
 		return s.applyAFT(r)
+	case TestMode, TestGame:
+		return s.applyTest(r)
 
 	case MoneyIn:
 		if r.Source == SourceBill {

@@ -310,6 +310,7 @@ func (g *game) draw(screen *ebiten.Image) {
 		g.drawKeypad(screen)
 		g.shown = 0
 	}
+	g.drawTestBanner(screen)
 }
 
 // drawButtons draws the labelled touch targets of the screen on show.

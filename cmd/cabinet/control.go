@@ -206,6 +206,10 @@ func handle(cmd command, own *owner, dev *hardware) reply {
 		res = own.submitSeen(machine.PINEntry{At: now, Role: cmd.Role, PIN: cmd.PIN})
 	case "service":
 		res = own.submitSeen(machine.ServiceAction{At: now, Action: cmd.Action, Key: cmd.Key, Value: cmd.Value})
+	case "test_outcome":
+		// The lab's choice of the next test game (the machine refuses it
+		// unless this is a lab build in test mode).
+		res = own.submitSeen(machine.TestOutcome{At: now, Value: cmd.Value})
 	case "handpay_paid":
 		// The attendant's touch: the handpay of this amount is paid.
 		res = own.submitSeen(machine.HandpayPaid{At: now, Cents: cmd.Cents})

@@ -232,6 +232,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 		MachineID: o.machineID, MachineNum: o.machineNum, Denom: o.denom, HandpayLimit: o.handpayLimit, SpinTime: o.spinTime,
 		PINHashes: pinHashes, Load: load, LocalJackpot: local, Linked: linked, LinkSecondHit: o.linkRule, LinkAward: o.linkAward,
 		HandpayConfirm: o.handpayConfirm, Table: table, LoadTable: assets.LoadTable, CardTime: o.cardTime,
+		Lab: labBuild,
 	}, pt, state, src)
 
 	own := newOwner(m, ledger, log)

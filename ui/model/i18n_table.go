@@ -1,7 +1,5 @@
 package model
 
-import "fmt"
-
 // tableTexts are the catalogue's texts of the game menu and the Makccarat
 // table, kept apart from the reel game's so each game's screens bring
 // their own words; withTableTexts joins them into texts.
@@ -96,11 +94,5 @@ var tableTexts = map[string][2]string{
 // withTableTexts adds the table's texts to the catalogue; a key in both
 // would be one text hiding another, so it stops the program at start.
 func withTableTexts(core map[string][2]string) map[string][2]string {
-	for k, v := range tableTexts {
-		if _, dup := core[k]; dup {
-			panic(fmt.Sprintf("catalogue key %q is defined twice (i18n.go and i18n_table.go)", k))
-		}
-		core[k] = v
-	}
-	return core
+	return joinTexts(core, tableTexts, "i18n_table.go")
 }

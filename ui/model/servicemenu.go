@@ -73,6 +73,7 @@ func (g *Screen) ServiceButtons() []Button {
 				}})
 		}
 	}
+	bs = append(bs, g.testModeButtons()...)
 	switch s.Page {
 	case "recall", "events", "bills", "handpays":
 		bs = append(bs,
