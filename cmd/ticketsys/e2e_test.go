@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	"net"
 	"os"
 	"os/exec"
@@ -54,6 +55,7 @@ type casino struct {
 	addrs   map[string]string
 	wg      sync.WaitGroup
 	service []*exec.Cmd
+	tls     []string // --etcd-ca, --etcd-cert, --etcd-key of the ticket system's etcd user
 }
 
 func newCasino(t *testing.T) *casino {
@@ -61,6 +63,32 @@ func newCasino(t *testing.T) *casino {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &casino{t: t, etcd: strings.Join(cl.Endpoints(), ","), prefix: "/casino-e2e/tickets/", ctx: ctx,
 		peers: map[string]*titopeer.Peer{}, addrs: map[string]string{}}
+	// The ticket system is an etcd user of its own, as in production: TLS
+	// with its client certificate, a role that reaches its prefix only.
+	admin := cl.Client(t)
+	actx, acancel := context.WithTimeout(ctx, 30*time.Second)
+	defer acancel()
+	for _, step := range []func() error{
+		func() error { _, err := admin.RoleAdd(actx, "tickets"); return err },
+		func() error {
+			_, err := admin.RoleGrantPermission(actx, "tickets", c.prefix, clientv3.GetPrefixRangeEnd(c.prefix), clientv3.PermissionType(clientv3.PermReadWrite))
+			return err
+		},
+		func() error {
+			_, err := admin.UserAddWithOptions(actx, "ticketsys", "", &clientv3.UserAddOptions{NoPassword: true})
+			return err
+		},
+		func() error { _, err := admin.UserGrantRole(actx, "ticketsys", "tickets"); return err },
+	} {
+		if err := step(); err != nil {
+			t.Fatalf("etcd user for the ticket system: %v", err)
+		}
+	}
+	ca, cert, key, err := cl.ClientFiles(t.TempDir(), "ticketsys")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.tls = []string{"--etcd-ca", ca, "--etcd-cert", cert, "--etcd-key", key}
 	t.Cleanup(func() {
 		for _, s := range c.service {
 			s.Process.Kill()
@@ -99,7 +127,7 @@ func (c *casino) peer(cfg titopeer.Config) *titopeer.Peer {
 // run starts a "ticketsys run" polling the named peers (name or
 // name,style=system).
 func (c *casino) run(cabinets ...string) {
-	args := []string{"run", "--etcd", c.etcd, "--prefix", c.prefix, "--casino", "Casino Estoril", "--poll", "10ms"}
+	args := append([]string{"run", "--etcd", c.etcd, "--prefix", c.prefix, "--casino", "Casino Estoril", "--poll", "10ms"}, c.tls...)
 	for _, cab := range cabinets {
 		name, opts, _ := strings.Cut(cab, ",")
 		spec := name + "=tcp:" + c.addrs[name]
@@ -130,7 +158,7 @@ func (c *casino) run(cabinets ...string) {
 // status.
 func (c *casino) cli(args ...string) (stdout, stderr string, code int) {
 	c.t.Helper()
-	cmd := exec.Command(filepath.Join(binDir, "ticketsys"), append(args, "--etcd", c.etcd, "--prefix", c.prefix)...)
+	cmd := exec.Command(filepath.Join(binDir, "ticketsys"), append(append(args, "--etcd", c.etcd, "--prefix", c.prefix), c.tls...)...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

@@ -48,6 +48,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/openegm/cabinet/internal/etcdtls"
 	"io"
 	"os"
 	"os/signal"
@@ -82,9 +83,12 @@ const usage = `usage: ticketsys COMMAND --etcd HOST:PORT[,...] [--prefix P] [--j
 commands: run, redeem, void, show, list, audit, validation-id`
 
 type config struct {
-	etcd   string
-	prefix string
-	json   bool
+	etcd string
+	// TLS to etcd (all three or none): the cluster's CA, the client's
+	// certificate (its common name is the etcd user) and key.
+	tlsCA, tlsCert, tlsKey string
+	prefix                 string
+	json                   bool
 
 	cabinets  cabinetFlag
 	casino    string
@@ -110,6 +114,9 @@ func (c *config) flags(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("ticketsys", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.etcd, "etcd", c.etcd, "etcd client `endpoints`, comma-separated")
+	fs.StringVar(&c.tlsCA, "etcd-ca", c.tlsCA, "the etcd cluster's CA certificate `file` (with --etcd-cert and --etcd-key: TLS, the certificate's common name the etcd user)")
+	fs.StringVar(&c.tlsCert, "etcd-cert", c.tlsCert, "the client certificate `file` for etcd")
+	fs.StringVar(&c.tlsKey, "etcd-key", c.tlsKey, "the client key `file` for etcd")
 	fs.StringVar(&c.prefix, "prefix", c.prefix, "key `prefix` of the casino's tickets in etcd (ends in /)")
 	fs.BoolVar(&c.json, "json", c.json, "JSON output")
 	fs.Var(&c.cabinets, "cabinet", "run: `NAME=tcp:HOST:PORT|pty:PATH|serial:DEV[,addr=N][,style=system][,framing=parmrk|content]` (repeat)")
@@ -153,6 +160,9 @@ func parse(args []string, stderr io.Writer) (*config, []string, error) {
 	if c.etcd == "" {
 		return nil, nil, fmt.Errorf("%w: --etcd: no endpoints", errUsage)
 	}
+	if (c.tlsCA == "") != (c.tlsCert == "") || (c.tlsCA == "") != (c.tlsKey == "") {
+		return nil, nil, fmt.Errorf("%w: --etcd-ca, --etcd-cert and --etcd-key go together", errUsage)
+	}
 	return c, pos, nil
 }
 
@@ -195,7 +205,13 @@ func runErr(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	cli, err := clientv3.New(clientv3.Config{Endpoints: strings.Split(c.etcd, ","), DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	ecfg := clientv3.Config{Endpoints: strings.Split(c.etcd, ","), DialTimeout: 5 * time.Second, Logger: zap.NewNop()}
+	if c.tlsCA != "" {
+		if ecfg.TLS, _, err = etcdtls.Load(c.tlsCA, c.tlsCert, c.tlsKey); err != nil {
+			return fmt.Errorf("etcd: %w", err)
+		}
+	}
+	cli, err := clientv3.New(ecfg)
 	if err != nil {
 		return fmt.Errorf("etcd %s: %w", c.etcd, err)
 	}

@@ -25,6 +25,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--etcd", "e:1", "--cabinet", "a=tcp:x:1", "--cabinet", "a=tcp:y:1"}, "the name a twice"},
 		{[]string{"run", "--etcd", "e:1", "--cabinet", "a=tcp:x:1", "--system-id", "100"}, "--system-id 100"},
 		{[]string{"redeem", "--etcd", "e:1"}, "redeem takes 1 argument"},
+		{[]string{"list", "--etcd", "e:1", "--etcd-ca", "ca.pem"}, "--etcd-ca, --etcd-cert and --etcd-key go together"},
 	} {
 		var out, errOut bytes.Buffer
 		code := run(context.Background(), c.args, &out, &errOut)

@@ -57,12 +57,11 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/tls"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/openegm/cabinet/internal/etcdtls"
 	"net"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -477,23 +476,11 @@ func (s Super) Keyring() (super.Keys, error) {
 // the common name of its certificate (its etcd user). Every error names
 // the file.
 func (s Super) ClientTLS() (*tls.Config, string, error) {
-	ca, err := os.ReadFile(s.TLS.CA)
+	cfg, user, err := etcdtls.Load(s.TLS.CA, s.TLS.Cert, s.TLS.Key)
 	if err != nil {
-		return nil, "", fmt.Errorf("superjackpot tls ca: %w", err)
+		return nil, "", fmt.Errorf("superjackpot %w", err)
 	}
-	roots := x509.NewCertPool()
-	if !roots.AppendCertsFromPEM(ca) {
-		return nil, "", fmt.Errorf("superjackpot tls ca: %s holds no PEM certificate", s.TLS.CA)
-	}
-	cert, err := tls.LoadX509KeyPair(s.TLS.Cert, s.TLS.Key)
-	if err != nil {
-		return nil, "", fmt.Errorf("superjackpot tls cert %s, key %s: %w", s.TLS.Cert, s.TLS.Key, err)
-	}
-	leaf, err := x509.ParseCertificate(cert.Certificate[0])
-	if err != nil {
-		return nil, "", fmt.Errorf("superjackpot tls cert %s: %w", s.TLS.Cert, err)
-	}
-	return &tls.Config{RootCAs: roots, Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, leaf.Subject.CommonName, nil
+	return cfg, user, nil
 }
 
 // trigger is what wins the level: the paytable's progressive combination
