@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/baccarat"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/reels"
 	"github.com/openegm/cabinet/ui"
@@ -209,5 +210,11 @@ func (c *cabinet) Service(ev machine.Event) {
 		c.async(map[string]any{"cmd": "service", "action": e.Action, "key": e.Key, "value": e.Value})
 	case machine.HandpayPaid:
 		c.async(map[string]any{"cmd": "handpay_paid", "cents": e.Cents})
+	case machine.SelectGame:
+		c.async(map[string]any{"cmd": "select_game", "value": e.Game})
+	case machine.PlaceBet:
+		if e.Spot >= 0 && e.Spot < int(baccarat.NumSpots) {
+			c.async(map[string]any{"cmd": "bet", "value": baccarat.Spot(e.Spot).String(), "cents": e.Cents})
+		}
 	}
 }

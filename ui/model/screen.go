@@ -57,6 +57,8 @@ type Screen struct {
 	RecallSpin int
 	Confirm    *PendingSetting // a change of money waiting for its confirmation
 	outputs    map[string]bool // I/O test: the level last asked for each output
+
+	Table TableUI // the game menu and the Makccarat table (table.go)
 }
 
 // NewScreen starts the screens of a cabinet.
@@ -175,6 +177,7 @@ func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 			g.Pad, g.padClosed = Keypad{}, false
 		}
 	}
+	g.observeTable(v)
 }
 
 func (g *Screen) activity() { g.lastActivity = g.Tick }
@@ -237,6 +240,9 @@ func Lockout(mode string) bool {
 
 // PaytablePages are built once per paytable, language and bet.
 func (g *Screen) PaytablePages() []Page {
+	if g.AtTable() {
+		return g.TableRulesPages()
+	}
 	k := pagesKey{g.PT, g.Lang, g.V.MachineID, g.V.Denom, g.V.Level, g.V.MaxLevel, g.V.HandpayLimit, jackpotRules(g.V.Jackpots)}
 	if g.pages == nil || k != g.pagesFor {
 		g.pages, g.pagesFor = PaytablePages(g.PT, g.V, g.Lang), k
@@ -388,7 +394,10 @@ func (g *Screen) Buttons() []Button {
 	case g.Help:
 		return g.HelpButtons()
 	}
-	return g.PlayerButtons()
+	if bs, ok := g.gameButtons(); ok {
+		return bs
+	}
+	return g.withGamesButton(g.PlayerButtons())
 }
 
 func (g *Screen) T(key string, args ...string) string { return T(g.Lang, key, args...) }
@@ -777,6 +786,9 @@ func (g *Screen) Key(k string) {
 			g.padCancel()
 			return
 		}
+	}
+	if g.tableKey(k) {
+		return
 	}
 	switch k {
 	case KeySpin, KeyEnter:
