@@ -63,14 +63,15 @@ var tableTexts = map[string][2]string{
 	"road_letter_tie":    {"E", "T"},
 	"sim_table_spots":    {"Y U I O P  apostar", "Y U I O P  bet"},
 	"sim_table_chip":     {"V ↑ ↓  ficha", "V ↑ ↓  chip"},
-	"sim_table_clear":    {"⌫  limpar", "⌫  clear"},
+	"sim_table_clear":    {"Retrocesso  limpar", "Backspace  clear"},
 	"sim_table_deal":     {"Espaço  dar", "Space  deal"},
 	"sim_table_menu":     {"Esc  jogos", "Esc  games"},
 	"sim_table_rules":    {"H  regras", "H  rules"},
 
 	// The rules page, from the certified table definition.
 	"rules_title":            {"Makccarat — regras", "Makccarat — rules"},
-	"rules_title_pays":       {"Makccarat — prémios e limites", "Makccarat — payouts and limits"},
+	"rules_title_limits":     {"Makccarat — limites", "Makccarat — limits"},
+	"rules_title_pays":       {"Makccarat — prémios", "Makccarat — payouts"},
 	"rules_definition":       {"Definição de mesa %[1]s: %[2]s", "Table definition %[1]s: %[2]s"},
 	"rules_decks":            {"Jogado com %[1]s baralhos de 52 cartas, baralhados de novo em cada mão pela máquina.", "Played with %[1]s decks of 52 cards, shuffled afresh for every hand by the machine."},
 	"rules_points":           {"O 10, o valete, a dama e o rei valem 0; as outras cartas o seu valor (o ás vale 1); uma mão vale a soma das cartas sem as dezenas.", "10, jack, queen and king count 0; the other cards their face value (ace 1); a hand is worth the sum of its cards without the tens."},

@@ -383,14 +383,8 @@ func (g *Screen) TableMessage() string {
 			return s
 		}
 		return g.T(v.Message.Key)
-	case v.Message.Key != "":
-		return MessageText(g.Lang, v.Message.Key, v.Message.Args)
-	case Lockout(v.Mode):
-		t, _ := g.LockoutLines()
-		return t
-	case v.Mode == "dealing":
-		return g.T("mode_dealing")
-	case g.Settled():
+	case g.Settled() && (v.Message.Key == "" || v.Message.Key == "msg_win"):
+		// The result says more than the machine's "you won".
 		r := g.ResultText()
 		if pair := g.pairsText(); pair != "" {
 			r += " · " + pair
@@ -399,6 +393,13 @@ func (g *Screen) TableMessage() string {
 			return r + " · " + g.T("table_paid_total", Euro(g.Lang, p))
 		}
 		return r + " · " + g.T("table_no_win")
+	case v.Message.Key != "":
+		return MessageText(g.Lang, v.Message.Key, v.Message.Args)
+	case Lockout(v.Mode):
+		t, _ := g.LockoutLines()
+		return t
+	case v.Mode == "dealing":
+		return g.T("mode_dealing")
 	case v.Credits == 0 && v.Mode == "idle":
 		return g.T("attract_1")
 	}
@@ -444,7 +445,8 @@ func (g *Screen) MenuButtons() []Button {
 		if i == g.Table.MenuSel {
 			style = StyleSelected
 		}
-		bs = append(bs, Button{ID: "game:" + game, Label: g.T("menu_" + game), R: r, Enabled: true, Style: style,
+		// Unlabelled: the menu draws each tile with its game's picture.
+		bs = append(bs, Button{ID: "game:" + game, R: r, Enabled: true, Style: style,
 			Act: func(g *Screen) { g.pickGame(game) }})
 	}
 	bs = append(bs, Button{ID: machine.BtnLanguage, Label: g.T("btn_language"), R: Rect{20, 634, 200, 76}, Enabled: true,

@@ -231,8 +231,12 @@ func TestTableHand(t *testing.T) {
 	tv.Hand.Spots[baccarat.SpotPlayer] = machine.Payout{Stake: 1000, Result: "won", Paid: 2000}
 	c.view.Mode = "idle"
 	s.Update()
-	if got := s.TableMessage(); !strings.Contains(got, "JOGADOR GANHA 9 a 5") || !strings.Contains(got, "20,00 €") {
-		t.Errorf("result message %q", got)
+	for _, msg := range []string{"", "msg_win"} { // the machine's "you won" gives way to the result
+		c.view.Message = machine.Message{Key: msg, Args: []int64{2000}}
+		s.Update()
+		if got := s.TableMessage(); !strings.Contains(got, "JOGADOR GANHA 9 a 5") || !strings.Contains(got, "20,00 €") {
+			t.Errorf("message %q: result line %q", msg, got)
+		}
 	}
 	sv := s.SpotViews()
 	if sv[1].Spot != baccarat.SpotPlayer || !sv[1].Won || !strings.Contains(sv[1].Result, "20,00 €") || sv[1].Key != "U" {
@@ -288,6 +292,9 @@ func TestTableRulesPages(t *testing.T) {
 	}
 	tv.Commission, tv.Alternative = "half_on_four", 2
 	got := PageText(TableRulesPages(tv, "pt")[1]) + PageText(TableRulesPages(tv, "pt")[0])
+	if n := len(TableRulesPages(tv, "pt")); n != 3 {
+		t.Errorf("%d rules pages, want 3", n)
+	}
 	if !strings.Contains(got, "metade do prémio") || !strings.Contains(got, "com 4 pontos") || !strings.Contains(got, "Alternativa 2: ") || strings.Contains(got, "7, 8 ou 9") {
 		t.Errorf("half_on_four, alternative 2:\n%s", got)
 	}

@@ -60,11 +60,12 @@ func TableRulesPages(t *machine.TableView, lang string) []Page {
 	add(&p2, ItemText, tr("rules_rtp_note"))
 	add(&p2, ItemHeading, tr("rules_commission"))
 	add(&p2, ItemText, tr("rules_"+t.Commission))
-	add(&p2, ItemHeading, tr("rules_limits"))
+	p3 := Page{Title: tr("rules_title_limits")}
+	add(&p3, ItemHeading, tr("rules_limits"))
 	for s, spot := range t.Spots {
-		add(&p2, ItemText, tr("rules_limit_spot", tr("spot_"+baccarat.Spot(s).String()), Euro(lang, spot.Min), Euro(lang, spot.Max)))
+		add(&p3, ItemText, tr("rules_limit_spot", tr("spot_"+baccarat.Spot(s).String()), Euro(lang, spot.Min), Euro(lang, spot.Max)))
 	}
-	add(&p2, ItemText, tr("rules_limit_hand", Euro(lang, t.HandMin), Euro(lang, t.HandMax)))
-	add(&p2, ItemText, tr("rules_bet_unit", Euro(lang, t.BetUnit)))
-	return []Page{p1, p2}
+	add(&p3, ItemText, tr("rules_limit_hand", Euro(lang, t.HandMin), Euro(lang, t.HandMax)))
+	add(&p3, ItemText, tr("rules_bet_unit", Euro(lang, t.BetUnit)))
+	return []Page{p1, p2, p3}
 }
