@@ -56,8 +56,8 @@ func stateOf(t *testing.T, f func(g *game)) {
 func TestScreenTable(t *testing.T) {
 	d := tableDemo(t)
 	stateOf(t, func(g *game) {
-		if !g.MenuUp() { // it opens by itself when the first view offers two games
-			g.key(model.KeyEscape) // from the reels, back to the menu
+		if !g.MenuUp() {
+			g.key(model.KeyEscape) // from the reels, to the menu
 		}
 	})
 	wait(t, 3, func(g *game) bool { return g.MenuUp() })

@@ -22,17 +22,13 @@ type TableUI struct {
 	Menu    bool // the game menu is up
 	MenuSel int  // the game the keyboard points at on the menu
 	Chip    int  // the chip selected, an index into Chips
-	decided bool // the first view after the start decided whether the menu opens
 }
 
-// observeTable follows the machine: the menu opens once at the start when
-// there is a choice, and gives way to a game in progress.
+// observeTable follows the machine: the menu gives way to a game in
+// progress. It does not open by itself: the screens start on the game the
+// machine is at (the reels, unchanged, or a hand being resumed), and the
+// player opens the menu with the games button or Esc.
 func (g *Screen) observeTable(v machine.View) {
-	if !g.Table.decided && v.Mode != "" && v.Mode != "starting" {
-		g.Table.decided = true
-		g.Table.Menu = len(v.Games) > 1 && v.Mode == "idle"
-		g.Table.MenuSel = max(slices.Index(v.Games, v.GameKind), 0)
-	}
 	if v.Mode == "dealing" || v.Mode == "spinning" {
 		g.Table.Menu = false
 	}

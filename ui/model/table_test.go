@@ -159,13 +159,18 @@ func TestChipPlacement(t *testing.T) {
 	}
 }
 
-// The menu opens at the start when there is a choice, picks a game by
-// touch or keys, and comes back with Esc or the games button when idle.
+// The menu opens from the reels with the games button (not by itself),
+// picks a game by touch or keys, and comes back with Esc or the games
+// button when idle.
 func TestGameMenu(t *testing.T) {
 	v := machine.View{Mode: "idle", Lang: "pt", Denom: 1, GameKind: "reels", Games: []string{"reels", "makccarat"}, Table: tableView(t)}
 	s, c := newTestScreen(t, v)
+	if s.MenuUp() {
+		t.Fatal("the menu covers the reels at the start")
+	}
+	clickOn(t, s, "games")
 	if !s.MenuUp() || s.AtTable() {
-		t.Fatal("the menu is not up at the start")
+		t.Fatal("the games button does not open the menu")
 	}
 	s.Key(KeyRight)
 	s.Key(KeyEnter)
