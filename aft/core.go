@@ -42,6 +42,11 @@ type Config struct {
 	PartialToHost bool `json:"partial_to_host"`
 	// Receipts: the printer prints transaction receipts.
 	Receipts bool `json:"receipts"`
+	// CashableOnly: the machine's credit meter holds one kind of money,
+	// so only cashable amounts move; a request with a restricted or
+	// non-restricted amount is refused as an amount the machine does not
+	// take (83), before any other check of the amounts.
+	CashableOnly bool `json:"cashable_only,omitempty"`
 }
 
 // Conditions is what the machine is doing when a poll arrives, passed in
@@ -319,7 +324,8 @@ func (c *Core) admit(req TransferRequest, cond Conditions) Status {
 	case req.Cashable < 0 || req.Restricted < 0 || req.NonRestricted < 0,
 		req.Cashable > MaxAmount || req.Restricted > MaxAmount || req.NonRestricted > MaxAmount:
 		return StatusInvalidAmount
-	case req.Type.Bonus() && req.Restricted != 0, // SAS has no restricted bonus
+	case c.cfg.CashableOnly && (req.Restricted != 0 || req.NonRestricted != 0),
+		req.Type.Bonus() && req.Restricted != 0,               // SAS has no restricted bonus
 		req.Type == InHouseToTicket && req.NonRestricted != 0, // nor a non-restricted ticket
 		req.Type == WinToHost && (req.Restricted != 0 || req.NonRestricted != 0):
 		return StatusInvalidAmount

@@ -203,6 +203,16 @@ func TestRefusalsAnswerTheirSASStatus(t *testing.T) {
 			q.Type, q.Restricted = InHouseToHost, 1
 		}, StatusInvalidAmount},
 		{"win to host without a win", nil, func(m *machine, q *TransferRequest) { m.credits.Cashable = 100; q.Type = WinToHost }, StatusNoWonCredits},
+		{"restricted on a cashable-only machine", func(c *Config) { c.CashableOnly = true }, func(_ *machine, q *TransferRequest) {
+			q.Restricted, q.Expiration = 100, 0
+		}, StatusInvalidAmount},
+		{"non-restricted on a cashable-only machine", func(c *Config) { c.CashableOnly = true }, func(_ *machine, q *TransferRequest) {
+			q.Cashable, q.NonRestricted = 0, 100
+		}, StatusInvalidAmount},
+		{"non-restricted out of a cashable-only machine", func(c *Config) { c.CashableOnly = true }, func(m *machine, q *TransferRequest) {
+			m.credits.Cashable = 1000
+			q.Type, q.Cashable, q.NonRestricted = InHouseToHost, 0, 100
+		}, StatusInvalidAmount},
 		{"partial of nothing", nil, func(m *machine, q *TransferRequest) {
 			m.credits.Cashable = 500_000
 			q.Code = CodePartial

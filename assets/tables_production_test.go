@@ -19,3 +19,15 @@ func TestProductionRefusesDevelopmentSignedTables(t *testing.T) {
 		}
 	}
 }
+
+// ... and the poker table definitions.
+func TestProductionRefusesDevelopmentSignedPokerTables(t *testing.T) {
+	if len(PokerTables()) < 2 {
+		t.Fatalf("poker tables %v", PokerTables())
+	}
+	for _, id := range PokerTables() {
+		if _, err := LoadPokerTable(id); err == nil || !strings.Contains(err.Error(), "(signature)") {
+			t.Fatalf("%s: %v", id, err)
+		}
+	}
+}

@@ -71,6 +71,10 @@
 //
 //	SeedFunding + Contributions = Awarded + Current + Reserve + Overflow.
 //
+// Meters.Identity computes both sides, exactly, for the pools' checks and
+// for every report that shows them (the link controller's, the
+// inspector's).
+//
 // # Hits
 //
 // A paytable level is hit by a Hit op (the cabinet evaluated the progressive

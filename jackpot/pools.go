@@ -3,7 +3,6 @@ package jackpot
 import (
 	"errors"
 	"fmt"
-	"math/big"
 	"math/bits"
 	"unicode/utf8"
 
@@ -367,8 +366,8 @@ func (p *Pools) Check() error {
 	if len(p.index) != len(p.levels) {
 		return fmt.Errorf("jackpot: level index has %d entries for %d levels: %w", len(p.index), len(p.levels), ErrInvalid)
 	}
-	in, out := new(big.Int), new(big.Int)
-	left, right := new(big.Int), new(big.Int)
+	var in, out Sum
+	var total Identity
 	for i, l := range p.levels {
 		if j, ok := p.index[l.id]; !ok || j != i {
 			return fmt.Errorf("jackpot: level %q: index is inconsistent: %w", l.id, ErrInvalid)
@@ -376,22 +375,15 @@ func (p *Pools) Check() error {
 		if err := checkLevel(l); err != nil {
 			return err
 		}
-		m := &l.m
-		in.Add(in, big.NewInt(m.TransferredIn))
-		out.Add(out, big.NewInt(m.TransferredOut))
-		left.Add(left, big.NewInt(m.SeedFunding))
-		left.Add(left, big.NewInt(m.Contributions))
-		right.Add(right, big.NewInt(m.Awarded))
-		right.Add(right, big.NewInt(m.Current))
-		right.Add(right, big.NewInt(m.Reserve))
-		right.Add(right, big.NewInt(m.Overflow))
+		in, out = in.add(l.m.TransferredIn), out.add(l.m.TransferredOut)
+		total = total.Plus(l.m.Identity(false))
 	}
-	if in.Cmp(out) != 0 {
+	if in != out {
 		return fmt.Errorf("jackpot: transfers in %v != transfers out %v millicents: %w", in, out, ErrIdentity)
 	}
-	if left.Cmp(right) != 0 {
+	if !total.Holds() {
 		return fmt.Errorf("jackpot: total seed funding + contributions %v != awards + current + reserve + overflow %v millicents: %w",
-			left, right, ErrIdentity)
+			total.Sources, total.Uses, ErrIdentity)
 	}
 	if len(p.transfers) > TransferLogLen {
 		return fmt.Errorf("jackpot: %d transfer records, at most %d: %w", len(p.transfers), TransferLogLen, ErrInvalid)
@@ -467,10 +459,7 @@ func checkLevel(l *level) error {
 	if l.carryMain < 0 || l.carryMain >= carryModulo || l.carryHidden < 0 || l.carryHidden >= carryModulo {
 		return fail(ErrIdentity, "carries %d, %d out of range", l.carryMain, l.carryHidden)
 	}
-	// seed + contributions + in = awarded + current + reserve + overflow + out
-	lh, ll := sum128(m.SeedFunding, m.Contributions, m.TransferredIn)
-	rh, rl := sum128(m.Awarded, m.Current, m.Reserve, m.Overflow, m.TransferredOut)
-	if lh != rh || ll != rl {
+	if !m.Identity(true).Holds() {
 		return fail(ErrIdentity, "seed %d + contributions %d + in %d != awarded %d + current %d + reserve %d + overflow %d + out %d",
 			m.SeedFunding, m.Contributions, m.TransferredIn, m.Awarded, m.Current, m.Reserve, m.Overflow, m.TransferredOut)
 	}
@@ -546,16 +535,6 @@ func exactShare(bets, rate, share, carry int64) bool {
 	l2, c := bits.Add64(l2, uint64(carry), 0)
 	h2 += c
 	return h1 == h2 && l1 == l2
-}
-
-// sum128 adds non-negative int64s without overflow.
-func sum128(xs ...int64) (hi, lo uint64) {
-	for _, x := range xs {
-		var c uint64
-		lo, c = bits.Add64(lo, uint64(x), 0)
-		hi += c
-	}
-	return hi, lo
 }
 
 // overflowFlag accumulates int64 overflow over a sequence of additions.

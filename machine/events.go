@@ -201,13 +201,12 @@ type HostBillDenominations struct {
 func (e HostBillDenominations) at() time.Time { return e.At }
 
 // LinkBroadcast is progressive information from the link controller (SAS
-// long polls 0x80 and 0x86): the current value of linked levels, in cents.
-// Addressed is true when the poll was sent to this machine alone. (An
-// addressed 0x80 for a level with a reported hit is a LinkConfirm.)
+// long polls 0x80 and 0x86): the current value of linked levels, in cents,
+// whether the poll went to every machine or to this one. (An addressed
+// 0x80 for a level with a reported hit is a LinkConfirm.)
 type LinkBroadcast struct {
-	At        time.Time
-	Values    map[int]int64
-	Addressed bool
+	At     time.Time
+	Values map[int]int64
 }
 
 // LedgerVerdict is the owner's answer to InspectLedger: the verification

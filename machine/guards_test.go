@@ -173,7 +173,7 @@ func TestGameWinAtTheHandpayLimit(t *testing.T) {
 // cabinet reports now.
 func (h *harness) confirmPending(cents int64) Effects {
 	h.t.Helper()
-	c := h.m.LinkedClaims()
+	c := h.m.st.LinkedClaims()
 	if len(c) == 0 {
 		h.t.Fatal("no hit to confirm")
 	}
@@ -184,7 +184,7 @@ func (h *harness) confirmPending(cents int64) Effects {
 // the controller shows value.
 func linkedStart(t *testing.T, limit, value int64) *harness {
 	h, f := linkedHarness(t, LinkAwardAddressed, limit, nil)
-	h.broadcast(false, 1, value)
+	h.broadcast(1, value)
 	h.bill(50000)
 	f.queue = jackpotStops(t, h.m.pt, 1)
 	h.press(BtnMaxBet)
@@ -198,13 +198,13 @@ func linkedHit(t *testing.T, limit, value int64) *harness {
 	h := linkedStart(t, limit, value)
 	for h.m.phase == spinning || h.m.st.Handpay != nil {
 		h.advance(testCfg.SpinTime)
-		h.broadcast(false, 1, value)
+		h.broadcast(1, value)
 		if h.m.st.Handpay != nil {
 			h.step(Key{At: h.now, Key: KeyAttendant, On: true, Who: "att"})
 			h.step(Key{At: h.now, Key: KeyAttendant, On: false})
 		}
 	}
-	if c := h.m.LinkedClaims(); len(c) != 1 || c[0].Cents != value {
+	if c := h.m.st.LinkedClaims(); len(c) != 1 || c[0].Cents != value {
 		t.Fatalf("claims %+v, want one of %d", c, value)
 	}
 	return h
@@ -233,12 +233,12 @@ func TestLinkedAwardAtTheHandpayLimit(t *testing.T) {
 func TestLinkedConfirmationOfNothingIsNoAward(t *testing.T) {
 	h := linkedHit(t, 10_000_00, 300_00)
 	h.confirmPending(0)
-	if h.m.fault != "" || count[meters.ProgressiveAward](h.records) != 0 || len(h.m.LinkedClaims()) != 1 {
-		t.Fatalf("after a confirmation of 0: fault %q, claims %v", h.m.fault, h.m.LinkedClaims())
+	if h.m.fault != "" || count[meters.ProgressiveAward](h.records) != 0 || len(h.m.st.LinkedClaims()) != 1 {
+		t.Fatalf("after a confirmation of 0: fault %q, claims %v", h.m.fault, h.m.st.LinkedClaims())
 	}
 	h.confirmPending(300_00)
-	if count[meters.ProgressiveAward](h.records) != 1 || len(h.m.LinkedClaims()) != 0 {
-		t.Fatalf("after the real confirmation: claims %v", h.m.LinkedClaims())
+	if count[meters.ProgressiveAward](h.records) != 1 || len(h.m.st.LinkedClaims()) != 0 {
+		t.Fatalf("after the real confirmation: claims %v", h.m.st.LinkedClaims())
 	}
 }
 
@@ -246,13 +246,13 @@ func TestLinkedConfirmationOfNothingIsNoAward(t *testing.T) {
 // after LinkTimeout without a real value.
 func TestLinkValueOfNothingKeepsNoLinkUp(t *testing.T) {
 	h, _ := linkedHarness(t, LinkAwardAddressed, 10_000_00, nil)
-	h.broadcast(false, 1, 300_00)
+	h.broadcast(1, 300_00)
 	for range 7 {
 		h.advance(time.Second)
-		h.broadcast(false, 1, 0)
+		h.broadcast(1, 0)
 	}
-	if v := h.m.View(); !v.LinkDown || v.MaxLevel != h.m.pt.TopLevel()-1 {
-		t.Fatalf("7 s of zero values: link down %v, max level %d", v.LinkDown, v.MaxLevel)
+	if v := h.m.View(); !v.LinkDown || v.TopOffered != h.m.pt.TopLevel()-1 {
+		t.Fatalf("7 s of zero values: link down %v, max level %d", v.LinkDown, v.TopOffered)
 	}
 }
 
@@ -268,9 +268,9 @@ func TestLinkedHitWaitsForAValueAfterRestart(t *testing.T) {
 	if h2.m.fault != "" || count[meters.ProgressiveHit](h2.records) != 0 || len(h2.m.st.PendingHits) != 1 {
 		t.Fatalf("before any value: fault %q, records %v", h2.m.fault, h2.records)
 	}
-	h2.broadcast(false, 1, 310_00)
+	h2.broadcast(1, 310_00)
 	h2.advance(0)
-	if c := h2.m.LinkedClaims(); len(c) != 1 || c[0].Cents != 310_00 {
+	if c := h2.m.st.LinkedClaims(); len(c) != 1 || c[0].Cents != 310_00 {
 		t.Fatalf("after a value: claims %+v, fault %q", c, h2.m.fault)
 	}
 }

@@ -110,8 +110,8 @@ func TestLocalJackpotOpensFeedsAndPays(t *testing.T) {
 		t.Fatalf("jackpot view %+v", v.Jackpots)
 	}
 	pt := h.m.pt
-	if v.MaxLevel != pt.TopLevel() {
-		t.Fatalf("with level 1 local the top bet must be offered: max %d, top %d", v.MaxLevel, pt.TopLevel())
+	if v.TopOffered != pt.TopLevel() {
+		t.Fatalf("with level 1 local the top bet must be offered: max %d, top %d", v.TopOffered, pt.TopLevel())
 	}
 
 	// Below the top bet only the mystery level is fed.
@@ -280,7 +280,7 @@ func TestTopLevelNeedsEveryNamedLevelAwarded(t *testing.T) {
 	cfg.LocalJackpot = localLevels[1:] // mystery only: level 1 is nobody's
 	h := newHarness(t, cfg, nil, 3)
 	h.power()
-	if v := h.m.View(); v.MaxLevel != h.m.pt.TopLevel()-1 {
-		t.Fatalf("max level %d with no system awarding level 1", v.MaxLevel)
+	if v := h.m.View(); v.TopOffered != h.m.pt.TopLevel()-1 {
+		t.Fatalf("max level %d with no system awarding level 1", v.TopOffered)
 	}
 }

@@ -152,7 +152,7 @@ func (m *Machine) reportLinkedHits(eff *Effects) {
 		m.say("msg_jackpot_wait", claim)
 	}
 	for lv, game := range m.pay.read {
-		h, ok := m.reportedHit(lv)
+		h, ok := m.st.ReportedLinkedHit(lv)
 		if !ok || h.Game != game {
 			delete(m.pay.read, lv) // paid, or a RAM clear
 			continue
@@ -165,17 +165,6 @@ func (m *Machine) reportLinkedHits(eff *Effects) {
 	}
 }
 
-// reportedHit returns the hit on linked level lv reported and not yet paid.
-func (m *Machine) reportedHit(lv int) (meters.ProgressiveHit, bool) {
-	i := slices.IndexFunc(m.st.PendingHits, func(h meters.ProgressiveHit) bool {
-		return h.Level == lv && h.Cents != 0 && !m.st.IsLocalLevel(lv)
-	})
-	if i < 0 {
-		return meters.ProgressiveHit{}, false
-	}
-	return m.st.PendingHits[i], true
-}
-
 // linkWinsRead releases, in broadcast mode, the hits the host has read:
 // each is paid the value reported, now if nothing stands in the way (the
 // same conditions as a local jackpot's award), or as soon as nothing does.
@@ -186,7 +175,7 @@ func (m *Machine) linkWinsRead(e LinkWinsRead, eff *Effects) {
 		return
 	}
 	for _, r := range e.Hits {
-		h, ok := m.reportedHit(r.Level)
+		h, ok := m.st.ReportedLinkedHit(r.Level)
 		if !ok || h.Game != r.Game || h.Cents != r.Cents {
 			continue
 		}
@@ -204,10 +193,10 @@ func (m *Machine) linkWinsRead(e LinkWinsRead, eff *Effects) {
 // a value like any other.
 func (m *Machine) linkConfirm(e LinkConfirm, eff *Effects) {
 	if m.linkAward() != LinkAwardAddressed {
-		m.linkBroadcast(LinkBroadcast{At: e.At, Values: map[int]int64{e.Level: e.Cents}, Addressed: true}, eff)
+		m.linkBroadcast(LinkBroadcast{At: e.At, Values: map[int]int64{e.Level: e.Cents}}, eff)
 		return
 	}
-	h, ok := m.reportedHit(e.Level)
+	h, ok := m.st.ReportedLinkedHit(e.Level)
 	if !ok || h.Game != e.Game || e.Cents <= 0 {
 		return // a repeat for a hit paid already
 	}
@@ -255,17 +244,4 @@ func (m *Machine) linkedBet(level int) bool {
 		return false
 	}
 	return slices.ContainsFunc(m.cfg.Linked, func(lv int) bool { return named(m.pt, lv) })
-}
-
-// LinkedClaims are the reported hits on linked levels not yet paid, oldest
-// first: what SAS long polls 0x85 and 0x87 answer (they survive a restart:
-// they are in the ledger).
-func (m *Machine) LinkedClaims() []meters.ProgressiveHit {
-	var out []meters.ProgressiveHit
-	for _, h := range m.st.PendingHits {
-		if h.Cents != 0 && !m.st.IsLocalLevel(h.Level) {
-			out = append(out, h)
-		}
-	}
-	return out
 }

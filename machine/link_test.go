@@ -20,8 +20,8 @@ func linkedHarness(t *testing.T, mode string, limit int64, st *meters.State) (*h
 	return h, f
 }
 
-func (h *harness) broadcast(addressed bool, level int, cents int64) Effects {
-	return h.step(LinkBroadcast{At: h.now, Values: map[int]int64{level: cents}, Addressed: addressed})
+func (h *harness) broadcast(level int, cents int64) Effects {
+	return h.step(LinkBroadcast{At: h.now, Values: map[int]int64{level: cents}})
 }
 
 // confirm is the controller's addressed 0x80 as the SAS port passes it on:
@@ -57,20 +57,20 @@ func (h *harness) hitLinked(f *forced, value int64) meters.ProgressiveHit {
 	if h.m.st.Get(meters.Credits) < 500 {
 		h.bill(50000)
 	}
-	h.broadcast(false, 1, value)
+	h.broadcast(1, value)
 	f.queue = jackpotStops(h.t, h.m.pt, 1)
 	if eff := h.press(BtnMaxBet); eff.Refused != "" {
 		h.t.Fatalf("max bet refused: %s", eff.Refused)
 	}
 	for h.m.phase == spinning || h.m.st.Handpay != nil {
 		h.advance(testCfg.SpinTime)
-		h.broadcast(false, 1, value)
+		h.broadcast(1, value)
 		if h.m.st.Handpay != nil { // the game's own win, hand-paid first
 			h.step(Key{At: h.now, Key: KeyAttendant, On: true, Who: "att"})
 			h.step(Key{At: h.now, Key: KeyAttendant, On: false})
 		}
 	}
-	claims := h.m.LinkedClaims()
+	claims := h.m.st.LinkedClaims()
 	if len(claims) != 1 || claims[0].Level != 1 || claims[0].Cents != value {
 		h.t.Fatalf("claims after the hit: %+v", claims)
 	}
@@ -91,9 +91,9 @@ func TestAddressedHitReportedThenConfirmed(t *testing.T) {
 		t.Fatalf("spin with a hit unconfirmed: %q", eff.Refused)
 	}
 	// A global broadcast is only a value, and so is a read of the hit.
-	h.broadcast(false, 1, 250_00)
+	h.broadcast(1, 250_00)
 	h.step(LinkWinsRead{At: h.now, Hits: []meters.ProgressiveHit{hit}})
-	if count[meters.ProgressiveAward](h.records) != 0 || len(h.m.LinkedClaims()) != 1 {
+	if count[meters.ProgressiveAward](h.records) != 0 || len(h.m.st.LinkedClaims()) != 1 {
 		t.Fatal("a global broadcast or a read paid the hit")
 	}
 	// More than the claim: refused, once, and still pending.
@@ -102,8 +102,8 @@ func TestAddressedHitReportedThenConfirmed(t *testing.T) {
 		h.confirm(1, hit.Game, 300_01)
 	}
 	refused := events(h.records[n:], meters.EventLinkAwardRefused)
-	if len(refused) != 1 || count[meters.ProgressiveAward](h.records) != 0 || len(h.m.LinkedClaims()) != 1 {
-		t.Fatalf("an amount above the claim: %d refusals recorded, claims %v", len(refused), h.m.LinkedClaims())
+	if len(refused) != 1 || count[meters.ProgressiveAward](h.records) != 0 || len(h.m.st.LinkedClaims()) != 1 {
+		t.Fatalf("an amount above the claim: %d refusals recorded, claims %v", len(refused), h.m.st.LinkedClaims())
 	}
 	// A confirmation for another game (a hit paid before) pays nothing.
 	h.confirm(1, hit.Game-1, 100_00)
@@ -113,15 +113,15 @@ func TestAddressedHitReportedThenConfirmed(t *testing.T) {
 	credits := h.m.st.Get(meters.Credits)
 	h.confirm(1, hit.Game, 299_99) // the controller's amount rules, up to the claim
 	if count[meters.ProgressiveAward](h.records) != 1 || h.m.st.Get(meters.Credits) != credits+299_99 ||
-		h.m.st.Get(meters.MachinePaidProgressive) != 299_99 || len(h.m.LinkedClaims()) != 0 {
-		t.Fatalf("after the confirmation: credits %d (was %d), claims %v", h.m.st.Get(meters.Credits), credits, h.m.LinkedClaims())
+		h.m.st.Get(meters.MachinePaidProgressive) != 299_99 || len(h.m.st.LinkedClaims()) != 0 {
+		t.Fatalf("after the confirmation: credits %d (was %d), claims %v", h.m.st.Get(meters.Credits), credits, h.m.st.LinkedClaims())
 	}
 	// Sent again (a retry): never a second award.
 	h.confirm(1, hit.Game, 299_99)
 	if count[meters.ProgressiveAward](h.records) != 1 {
 		t.Fatal("a repeated confirmation paid twice")
 	}
-	h.broadcast(false, 1, 200_00)
+	h.broadcast(1, 200_00)
 	h.play()
 }
 
@@ -138,7 +138,7 @@ func TestAddressedConfirmationOnlyForItsHit(t *testing.T) {
 	}
 	paid := h.m.st.Get(meters.MachinePaidProgressive)
 	h.confirm(1, first.Game, 499_00) // the controller's resend after a stall
-	if h.m.st.Get(meters.MachinePaidProgressive) != paid || len(h.m.LinkedClaims()) != 1 {
+	if h.m.st.Get(meters.MachinePaidProgressive) != paid || len(h.m.st.LinkedClaims()) != 1 {
 		t.Fatalf("the first hit's confirmation paid the second: paid %d (was %d)", h.m.st.Get(meters.MachinePaidProgressive), paid)
 	}
 	h.confirm(1, second.Game, 118_00)
@@ -152,7 +152,7 @@ func TestAddressedHitSurvivesRestart(t *testing.T) {
 	h, f := linkedHarness(t, LinkAwardAddressed, 100_00, nil)
 	hit := h.hitLinked(f, 300_00)
 	h2, _ := linkedHarness(t, LinkAwardAddressed, 100_00, h.ledger)
-	if c := h2.m.LinkedClaims(); len(c) != 1 || c[0] != hit {
+	if c := h2.m.st.LinkedClaims(); len(c) != 1 || c[0] != hit {
 		t.Fatalf("claims after the restart %v, want %v", c, hit)
 	}
 	h2.confirm(1, hit.Game, 299_00)
@@ -179,7 +179,7 @@ func TestBroadcastHitPaidOnTheHostsRead(t *testing.T) {
 	other := hit
 	other.Game--
 	h.step(LinkWinsRead{At: h.now, Hits: []meters.ProgressiveHit{other}})
-	if count[meters.ProgressiveAward](h.records) != 0 || len(h.m.LinkedClaims()) != 1 {
+	if count[meters.ProgressiveAward](h.records) != 0 || len(h.m.st.LinkedClaims()) != 1 {
 		t.Fatal("an addressed value or a read of another game paid the hit")
 	}
 	h.step(Door{At: h.now, Door: meters.DoorMain, Open: true})
@@ -194,7 +194,7 @@ func TestBroadcastHitPaidOnTheHostsRead(t *testing.T) {
 		t.Fatal("the read hit not paid once the door closed")
 	}
 	h.step(LinkWinsRead{At: h.now, Hits: []meters.ProgressiveHit{hit}}) // read again
-	if count[meters.ProgressiveAward](h.records) != 1 || h.m.st.Get(meters.Credits) != credits+300_00 || len(h.m.LinkedClaims()) != 0 {
+	if count[meters.ProgressiveAward](h.records) != 1 || h.m.st.Get(meters.Credits) != credits+300_00 || len(h.m.st.LinkedClaims()) != 0 {
 		t.Fatalf("after the read: %d awards, credits %d (was %d)", count[meters.ProgressiveAward](h.records), h.m.st.Get(meters.Credits), credits)
 	}
 	// At the handpay limit the value shown is paid by hand.
@@ -226,16 +226,16 @@ func TestLinkAwardModeRecorded(t *testing.T) {
 // could win the linked level is taken; a value brings it back.
 func TestLinkDownRefusesTheLinkedBet(t *testing.T) {
 	h, _ := linkedHarness(t, LinkAwardBroadcast, 10_000_00, nil)
-	h.broadcast(false, 1, 300_00)
+	h.broadcast(1, 300_00)
 	h.bill(50000)
 	top := h.m.pt.TopLevel()
-	if h.m.View().MaxLevel != top {
+	if h.m.View().TopOffered != top {
 		t.Fatal("top bet not offered with the link up")
 	}
 	h.press(BtnMaxBet)
 	for h.m.phase == spinning {
 		h.advance(time.Second)
-		h.broadcast(false, 1, 300_00)
+		h.broadcast(1, 300_00)
 	}
 	h.advance(LinkTimeout)
 	if len(events(h.records, meters.EventLinkDown)) != 0 || h.m.View().LinkDown {
@@ -245,16 +245,16 @@ func TestLinkDownRefusesTheLinkedBet(t *testing.T) {
 	h.advance(time.Millisecond)
 	h.advance(time.Second)
 	downs := len(events(h.records[n:], meters.EventLinkDown))
-	if v := h.m.View(); downs != 1 || !v.LinkDown || v.MaxLevel != top-1 {
-		t.Fatalf("after the timeout: %d down events, view down %v max %d", downs, v.LinkDown, v.MaxLevel)
+	if v := h.m.View(); downs != 1 || !v.LinkDown || v.TopOffered != top-1 {
+		t.Fatalf("after the timeout: %d down events, view down %v max %d", downs, v.LinkDown, v.TopOffered)
 	}
 	if eff := h.press(BtnSpin); eff.Refused != "refused_link_down" {
 		t.Fatalf("spin at the linked bet with the link down: %q", eff.Refused)
 	}
 	h.play() // at the level below: plays
-	h.broadcast(false, 1, 310_00)
-	if v := h.m.View(); v.LinkDown || v.MaxLevel != top {
-		t.Fatalf("after a value: down %v max %d", v.LinkDown, v.MaxLevel)
+	h.broadcast(1, 310_00)
+	if v := h.m.View(); v.LinkDown || v.TopOffered != top {
+		t.Fatalf("after a value: down %v max %d", v.LinkDown, v.TopOffered)
 	}
 	if e, ok := h.records[len(h.records)-1].(meters.Event); !ok || e.Code != meters.EventLinkUp {
 		t.Fatalf("no link-up event: %+v", h.records[len(h.records)-1])
@@ -266,13 +266,13 @@ func TestLinkDownRefusesTheLinkedBet(t *testing.T) {
 // with the link down, are not.
 func TestOnlyTheLinkedBetIsLinkedCoinIn(t *testing.T) {
 	h, _ := linkedHarness(t, LinkAwardBroadcast, 10_000_00, nil)
-	h.broadcast(false, 1, 300_00)
+	h.broadcast(1, 300_00)
 	h.bill(50000)
 	linked := func() int64 { return h.ledger.LinkedCoinIn }
 	h.press(BtnMaxBet)
 	for h.m.phase == spinning {
 		h.advance(testCfg.SpinTime)
-		h.broadcast(false, 1, 300_00)
+		h.broadcast(1, 300_00)
 	}
 	top := h.m.betCents()
 	if linked() != top || h.ledger.Get(meters.CoinIn) != top {

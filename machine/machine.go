@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/baccarat"
 	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/meters"
@@ -37,11 +38,15 @@ type Config struct {
 	// first power-up that finds it configured; from then on the ledger is its
 	// truth and a changed configuration does not alter it.
 	LocalJackpot []meters.JackpotLevel
-	// MaxLevel limits the bet levels offered (1-based; 0 = no limit).
-	MaxLevel int
-	// PINs are the service roles' argon2id PIN hashes (kept by the owner
-	// outside the ledger); a role without one still has DefaultPIN.
-	PINs map[string]string
+	// BetLimit is the operator's bet limit: how many bet levels may be
+	// offered, from the lowest (a limit of 2 offers the levels the PAR
+	// sheet numbers 1 and 2, indexes 0 and 1); 0 = no limit. Recorded
+	// under the setting key SettingBetLimit.
+	BetLimit int
+	// PINHashes are the service roles' argon2id PIN hashes, by role (kept
+	// by the owner outside the ledger); a role without one still has
+	// DefaultPIN.
+	PINHashes map[string]string
 	// Load returns an embedded certified paytable by ID (for a paytable
 	// change and for recalling games played on another paytable).
 	Load func(id string) (*reels.Certified, error)
@@ -62,6 +67,10 @@ type Config struct {
 // SettingProgram is the settings key holding the hash of the program that
 // last powered up.
 const SettingProgram = "program"
+
+// SettingBetLimit is the settings key of the bet limit (Config.BetLimit):
+// a count of bet levels, as ledgers have always recorded it.
+const SettingBetLimit = "max_level"
 
 // Tilt names. How each clears is in tiltClear.
 const (
@@ -140,7 +149,9 @@ type Machine struct {
 	programApproval string
 	programApproved *Approval
 	soundOff        bool     // the host turned the sound off (SAS 0x03); the screen mutes
+	aftLocked       bool     // the AFT host holds the game lock (SAS 0x74)
 	session         *session // the service menu's logged-in user
+	pinJobs         uint64   // PIN changes handed out to be hashed (HashPIN.ID)
 
 	// The link controller's latest values of the linked levels (cents) and
 	// when each arrived; the link is down after 5 s without one.
@@ -159,7 +170,7 @@ const LinkTimeout = 5 * time.Second
 func New(cfg Config, pt *reels.Certified, st *meters.State, src rng.Source) *Machine {
 	m := &Machine{cfg: cfg, pt: pt, src: src, st: st.Clone(), devFault: map[string]bool{}, lang: "pt", opLang: "pt",
 		link: map[int]int64{}, linkAt: map[int]time.Time{}, game: meters.GameReels}
-	m.cfg.PINs = maps.Clone(cfg.PINs)
+	m.cfg.PINHashes = maps.Clone(cfg.PINHashes)
 	// Settings made in the service menu are in the ledger; they win over the
 	// defaults the program was started with. The paytable setting is chosen
 	// by the owner before it loads and checks the paytable.
@@ -178,6 +189,10 @@ type Effects struct {
 	Devices []Device
 	// Refused says why a player action was not carried out (a message key).
 	Refused string
+	// AFTRefused is the transfer status (a failure) of an AFTTransfer the
+	// machine did not record; 0 when it recorded it or the event was
+	// another.
+	AFTRefused aft.Status
 }
 
 // Step feeds one event and returns its effects.
@@ -192,6 +207,8 @@ func (m *Machine) Step(ev Event) Effects {
 		switch e := ev.(type) {
 		case Button:
 			eff.Refused = "refused_meter_fault"
+		case AFTTransfer:
+			eff.AFTRefused = aft.StatusUnable
 		case BillEscrowed:
 			eff.Devices = append(eff.Devices, ReturnBill{Reason: "meter fault"})
 			m.say("msg_bill_rejected", e.Cents)
@@ -266,6 +283,12 @@ func (m *Machine) Step(ev Event) Effects {
 		}
 	case HostHandpayReset:
 		m.hostHandpayReset(e, &eff)
+	case AFTTransfer:
+		m.aftTransfer(e, &eff)
+	case AFTRegistration:
+		m.record(&eff, meters.AFTRegistration{At: m.ns(), Registration: e.Registration})
+	case AFTLock:
+		m.aftLock(e)
 	case HostBillDenominations:
 		m.hostBills, m.hostBillOnce = slices.Clone(e.Accept), e.DisableAfterAccept
 	case LedgerFault:
@@ -286,6 +309,10 @@ func (m *Machine) Step(ev Event) Effects {
 		}
 	case PINEntry:
 		m.pinEntry(e, &eff)
+	case PINChecked:
+		m.pinChecked(e, &eff)
+	case PINHashed:
+		m.pinHashed(e, &eff)
 	case ServiceAction:
 		m.serviceAction(e, &eff)
 	case HandpayPaid:
@@ -459,18 +486,21 @@ func (m *Machine) canPlay() string {
 		return "refused_printing"
 	case m.session != nil:
 		return "refused_service"
+	case m.aftLocked:
+		return "refused_aft_locked"
 	}
 	return ""
 }
 
 func (m *Machine) acceptsBills() bool {
 	return m.poweredUp && m.pt != nil && len(m.st.Tilts) == 0 && len(m.st.DoorsOpen) == 0 &&
-		!m.hostDisabled && !m.hostNoBills && m.st.Handpay == nil && m.st.OwedHandpay == 0
+		!m.hostDisabled && !m.hostNoBills && m.st.Handpay == nil && m.st.OwedHandpay == 0 && !m.aftLocked
 }
 
-// maxLevel is the highest bet level offered: the operator's bet limit, and
-// without a jackpot system never the progressive top level.
-func (m *Machine) maxLevel() int {
+// topOffered is the highest bet level offered, an index like m.level: the
+// operator's bet limit, and without a jackpot system never the progressive
+// top level.
+func (m *Machine) topOffered() int {
 	top := m.pt.TopLevel()
 	if top > 0 {
 		for _, lp := range m.pt.LinePays {
@@ -480,8 +510,8 @@ func (m *Machine) maxLevel() int {
 			}
 		}
 	}
-	if m.cfg.MaxLevel > 0 {
-		top = min(top, m.cfg.MaxLevel-1)
+	if m.cfg.BetLimit > 0 {
+		top = min(top, m.cfg.BetLimit-1)
 	}
 	return top
 }
@@ -535,7 +565,7 @@ func (m *Machine) button(e Button, eff *Effects) {
 	}
 	switch e.Name {
 	case BtnBetUp:
-		if m.level < m.maxLevel() {
+		if m.level < m.topOffered() {
 			m.level++
 		}
 	case BtnBetDown:
@@ -549,11 +579,11 @@ func (m *Machine) button(e Button, eff *Effects) {
 			return
 		}
 		if e.Name == BtnMaxBet {
-			m.level = m.maxLevel()
+			m.level = m.topOffered()
 		}
-		if m.level > m.maxLevel() {
+		if m.level > m.topOffered() {
 			// The bet could win a linked level and the link is down.
-			m.level = m.maxLevel()
+			m.level = m.topOffered()
 			eff.Refused = "refused_link_down"
 			m.say(eff.Refused)
 			return

@@ -147,6 +147,7 @@ type session struct {
 	page       string
 	armed      bool // RAM clear asked, waiting for its confirmation
 	verdict    *Verdict
+	pinJob     uint64 // the PIN change being hashed (HashPIN.ID; 0: none)
 }
 
 // allowed says which actions each role may take.
@@ -161,7 +162,7 @@ var configKeys = map[string][]string{
 	"denom":         {RoleTechnician, RoleOperator},
 	"handpay_limit": {RoleTechnician, RoleOperator},
 	"language":      {RoleTechnician, RoleOperator},
-	"max_level":     {RoleTechnician, RoleOperator},
+	SettingBetLimit: {RoleTechnician, RoleOperator},
 	"paytable":      {RoleTechnician},
 }
 
@@ -169,7 +170,7 @@ var denominations = []int64{1, 2, 5, 10, 20, 50, 100}
 
 // settable are the settings the machine applies from the ledger when it
 // starts (the paytable is chosen by the owner before it is loaded).
-var settable = map[string]bool{"denom": true, "handpay_limit": true, "max_level": true, "language": true}
+var settable = map[string]bool{"denom": true, "handpay_limit": true, SettingBetLimit: true, "language": true}
 
 // MinHandpayLimit is the lowest handpay limit an operator may set, in cents.
 const MinHandpayLimit = 1000
@@ -189,7 +190,7 @@ func CheckSetting(key, value string) error {
 		if err != nil || l < MinHandpayLimit {
 			return fmt.Errorf("handpay limit %q must be a number of cents, at least %d", value, MinHandpayLimit)
 		}
-	case "max_level":
+	case SettingBetLimit:
 		if l, err := strconv.Atoi(value); err != nil || l < 1 {
 			return fmt.Errorf("bet limit %q must be a bet level from 1 to the paytable's top", value)
 		}
@@ -208,8 +209,8 @@ func (m *Machine) setting(key string) string {
 		return strconv.FormatInt(m.cfg.Denom, 10)
 	case "handpay_limit":
 		return strconv.FormatInt(m.cfg.HandpayLimit, 10)
-	case "max_level":
-		return strconv.Itoa(m.cfg.MaxLevel)
+	case SettingBetLimit:
+		return strconv.Itoa(m.cfg.BetLimit)
 	case "language":
 		return m.opLang
 	case "paytable":
@@ -230,15 +231,14 @@ func (m *Machine) setConfig(key, value string) string {
 		m.cfg.Denom, _ = strconv.ParseInt(value, 10, 64)
 	case "handpay_limit":
 		m.cfg.HandpayLimit, _ = strconv.ParseInt(value, 10, 64)
-	case "max_level":
-		// The highest bet level offered, counted from 1 like the PAR sheet.
+	case SettingBetLimit:
 		l, _ := strconv.Atoi(value)
 		if m.pt != nil && l > len(m.pt.CreditsPerLine) {
 			return fmt.Sprintf("bet limit %q must be a bet level from 1 to the paytable's top", value)
 		}
-		m.cfg.MaxLevel = l
-		if m.pt != nil && m.level > m.maxLevel() {
-			m.level = m.maxLevel()
+		m.cfg.BetLimit = l
+		if m.pt != nil && m.level > m.topOffered() {
+			m.level = m.topOffered()
 		}
 	case "language":
 		m.lang, m.opLang = value, value
@@ -258,37 +258,49 @@ func (m *Machine) setConfig(key, value string) string {
 }
 
 func (m *Machine) pinEntry(e PINEntry, eff *Effects) {
+	if m.pinRefused(e.Role, eff) {
+		return
+	}
+	hash, set := m.cfg.PINHashes[e.Role]
+	if set {
+		eff.Devices = append(eff.Devices, CheckPIN{Role: e.Role, PIN: e.PIN, Hash: hash})
+		return
+	}
+	m.pinVerdict(e.Role, subtle.ConstantTimeCompare([]byte(e.PIN), []byte(DefaultPIN)) == 1, false, eff)
+}
+
+// pinRefused says (in eff) why no PIN of role is taken now.
+func (m *Machine) pinRefused(role string, eff *Effects) bool {
 	if !m.keyOn {
 		eff.Refused = "refused_key_off"
-		return
+		return true
 	}
-	if _, ok := allowed[e.Role]; !ok {
+	if _, ok := allowed[role]; !ok {
 		eff.Refused = "refused_unknown_role"
-		return
+		return true
 	}
-	if f := m.st.PINFailures[e.Role]; f.Count >= MaxPINFailures && m.now.Before(time.Unix(0, f.Last).Add(PINLockout)) {
+	if f := m.st.PINFailures[role]; f.Count >= MaxPINFailures && m.now.Before(time.Unix(0, f.Last).Add(PINLockout)) {
 		eff.Refused = "refused_pin_locked"
 		m.sayService(eff.Refused)
-		return
+		return true
 	}
-	hash, set := m.cfg.PINs[e.Role]
-	ok := false
-	if set {
-		ok = verifyPIN(hash, e.PIN)
-	} else {
-		ok = subtle.ConstantTimeCompare([]byte(e.PIN), []byte(DefaultPIN)) == 1
-	}
+	return false
+}
+
+// pinVerdict logs role in, or records the failure; set says the role has
+// its own PIN (not the default, which must be changed first).
+func (m *Machine) pinVerdict(role string, ok, set bool, eff *Effects) {
 	if !ok {
-		m.record(eff, meters.Service{At: m.ns(), Who: m.keyWho, Role: e.Role, Action: meters.ActionPINFailed})
+		m.record(eff, meters.Service{At: m.ns(), Who: m.keyWho, Role: role, Action: meters.ActionPINFailed})
 		eff.Refused = "refused_wrong_pin"
 		m.sayService(eff.Refused)
 		return
 	}
-	m.record(eff, meters.Service{At: m.ns(), Who: m.keyWho, Role: e.Role, Action: meters.ActionLogin})
+	m.record(eff, meters.Service{At: m.ns(), Who: m.keyWho, Role: role, Action: meters.ActionLogin})
 	if m.svcMessage.At != 0 {
 		m.svcMessage = Message{} // the pad's answer; a start-up notice stays
 	}
-	m.session = &session{role: e.Role, who: m.keyWho, mustChange: !set, page: "meters"}
+	m.session = &session{role: role, who: m.keyWho, mustChange: !set, page: "meters"}
 }
 
 func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
@@ -350,15 +362,14 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 			m.sayService(eff.Refused)
 			return
 		}
-		hash := m.hashPIN(e.Value)
-		if m.cfg.PINs == nil {
-			m.cfg.PINs = map[string]string{}
+		// The hash comes back as PINHashed; until then the PIN is the old one.
+		salt := make([]byte, 16)
+		for i := range salt {
+			salt[i] = byte(m.src.Uint64n(256))
 		}
-		m.cfg.PINs[s.role] = hash
-		s.mustChange = false
-		svc(SvcSetPIN, "")
-		m.sayService("msg_pin_changed")
-		eff.Devices = append(eff.Devices, StorePIN{Role: s.role, Hash: hash})
+		m.pinJobs++
+		s.pinJob = m.pinJobs
+		eff.Devices = append(eff.Devices, HashPIN{ID: s.pinJob, PIN: e.Value, Salt: salt})
 	case SvcConfig:
 		if !slices.Contains(configKeys[e.Key], s.role) {
 			eff.Refused = "refused_role"
@@ -460,27 +471,6 @@ func weakPIN(pin string) string {
 		return "too easy to guess"
 	}
 	return ""
-}
-
-// hashPIN encodes an argon2id hash in the usual PHC string form, with a salt
-// from the certified RNG.
-func (m *Machine) hashPIN(pin string) string {
-	salt := make([]byte, 16)
-	for i := range salt {
-		salt[i] = byte(m.src.Uint64n(256))
-	}
-	key := argon2.IDKey([]byte(pin), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
-		base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(key))
-}
-
-func verifyPIN(encoded, pin string) bool {
-	h, err := ParsePINHash(encoded)
-	if err != nil {
-		return false
-	}
-	got := argon2.IDKey([]byte(pin), h.salt, h.time, h.memory, h.threads, uint32(len(h.key)))
-	return subtle.ConstantTimeCompare(got, h.key) == 1
 }
 
 // pinHash is a parsed argon2id PHC string.

@@ -1,7 +1,6 @@
 package machine
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +58,7 @@ func TestDefaultPINMustBeChanged(t *testing.T) {
 	}
 	// A machine started with the stored hash accepts it.
 	cfg := svcCfg()
-	cfg.PINs = map[string]string{RoleTechnician: hash}
+	cfg.PINHashes = map[string]string{RoleTechnician: hash}
 	h2 := newHarness(t, cfg, h.ledger, 20)
 	h2.power()
 	h2.keyOn("tech-1")
@@ -258,12 +257,30 @@ func TestBetLimitSetting(t *testing.T) {
 	for range 4 {
 		h.press(BtnBetUp)
 	}
-	if v := h.m.View(); v.Level != 1 || v.MaxLevel != 1 {
-		t.Fatalf("bet limit 2 allowed level %d (max %d)", v.Level+1, v.MaxLevel+1)
+	if v := h.m.View(); v.Level != 1 || v.TopOffered != 1 {
+		t.Fatalf("bet limit 2 allowed level %d (max %d)", v.Level+1, v.TopOffered+1)
 	}
 	h.press(BtnMaxBet)
 	if gs := h.records[len(h.records)-1].(meters.GameStart); gs.Level != 1 {
 		t.Fatalf("max bet played level %d", gs.Level+1)
+	}
+}
+
+// A ledger recorded the bet limit under "max_level", a count of levels
+// from 1: a machine started on it offers those levels and keeps the
+// setting's value.
+func TestBetLimitFromTheLedger(t *testing.T) {
+	st := meters.NewState()
+	if err := st.Apply(meters.Config{At: 1, Who: "op-1", Key: "max_level", Value: "2"}); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, svcCfg(), st, 26)
+	h.power()
+	if v := h.m.View(); v.TopOffered != 1 {
+		t.Fatalf("a bet limit of 2 from the ledger: top level offered %d", v.TopOffered)
+	}
+	if got := h.m.setting(SettingBetLimit); got != "2" {
+		t.Fatalf("bet limit setting %q", got)
 	}
 }
 
@@ -277,12 +294,12 @@ func TestInspectorIdentification(t *testing.T) {
 	login(h, RoleInspector)
 	sv := h.m.View().Service
 	if sv.ProgramHash != "c0ffee" || sv.PaytableID != "lusitania-92" || len(sv.CertifiedRTP) != 5 ||
-		sv.CertifiedRTP[0] != "639713466001/693065683800" || sv.CertifiedRTPPct[0] != "92.3020%" || sv.ActualRTP == "" {
+		sv.CertifiedRTP[0] != "639713466001/693065683800" || sv.TotalBetCents == 0 {
 		t.Fatalf("identification %+v", sv)
 	}
 	won, in := h.ledger.Get(meters.TotalWon), h.ledger.Get(meters.CoinIn)
-	if want := fmt.Sprintf("%d.%02d%%", won*100/in, won*10000/in%100); sv.ActualRTP != want {
-		t.Fatalf("actual RTP %s, want %s", sv.ActualRTP, want)
+	if sv.TotalWonCents != won || sv.TotalBetCents != in {
+		t.Fatalf("actual RTP of %d won, %d bet; the meters say %d, %d", sv.TotalWonCents, sv.TotalBetCents, won, in)
 	}
 	if h.m.View().HandpayLimit != svcCfg().HandpayLimit {
 		t.Fatal("handpay limit not in the view")

@@ -2,9 +2,9 @@ package machine
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/reels"
 
 	"github.com/openegm/cabinet/meters"
@@ -18,23 +18,25 @@ type View struct {
 	Lang      string `json:"lang"`
 	// Mode is what the screen is about: starting, idle, spinning, handpay,
 	// tilt, door_open, disabled, meter_fault, no_paytable.
-	Mode         string     `json:"mode"`
-	Paytable     string     `json:"paytable,omitempty"`
-	Denom        int64      `json:"denom"`
-	CreditsCents int64      `json:"credits_cents"`
-	Credits      int64      `json:"credits"`
-	Level        int        `json:"level"`
-	MaxLevel     int        `json:"max_level"`
-	CreditsLine  int64      `json:"credits_per_line"`
-	BetCredits   int64      `json:"bet_credits"`
-	BetCents     int64      `json:"bet_cents"`
-	Game         uint64     `json:"game"` // the game on screen (open or last)
-	Stops        []int      `json:"stops,omitempty"`
-	Window       [][]string `json:"window,omitempty"` // symbol IDs, [reel][row]
-	Free         bool       `json:"free"`
-	FreeLeft     int        `json:"free_left"`
-	FreePlayed   int        `json:"free_played"`
-	Lines        []ViewLine `json:"lines,omitempty"`
+	Mode         string `json:"mode"`
+	Paytable     string `json:"paytable,omitempty"`
+	Denom        int64  `json:"denom"`
+	CreditsCents int64  `json:"credits_cents"`
+	Credits      int64  `json:"credits"`
+	Level        int    `json:"level"`
+	// TopOffered is the highest bet level offered now, an index like
+	// Level (the operator's bet limit is a count: Config.BetLimit).
+	TopOffered  int        `json:"top_offered"`
+	CreditsLine int64      `json:"credits_per_line"`
+	BetCredits  int64      `json:"bet_credits"`
+	BetCents    int64      `json:"bet_cents"`
+	Game        uint64     `json:"game"` // the game on screen (open or last)
+	Stops       []int      `json:"stops,omitempty"`
+	Window      [][]string `json:"window,omitempty"` // symbol IDs, [reel][row]
+	Free        bool       `json:"free"`
+	FreeLeft    int        `json:"free_left"`
+	FreePlayed  int        `json:"free_played"`
+	Lines       []ViewLine `json:"lines,omitempty"`
 	// Scatters are the spin on screen's scatter symbols that pay or award
 	// free games, with where they stand in the window.
 	Scatters []ViewScatter `json:"scatters,omitempty"`
@@ -82,6 +84,12 @@ type View struct {
 	Games    []string     `json:"games"`
 	Table    *TableView   `json:"table,omitempty"`
 	Service  *ServiceView `json:"service,omitempty"`
+	// AFTLocked: the casino host holds the AFT game lock (SAS 0x74); no
+	// game starts and no note is taken until it ends.
+	AFTLocked bool `json:"aft_locked,omitempty"`
+	// AFT is what the SAS port's AFT core decides transfers from (the
+	// machine rechecks each with its own when it records it).
+	AFT aft.Conditions `json:"-"`
 }
 
 // JackpotView is one jackpot level on screen.
@@ -125,10 +133,11 @@ type ServiceView struct {
 	PaytableID      string    `json:"paytable_id,omitempty"`
 	PaytableDigest  string    `json:"paytable_digest,omitempty"`
 	CertifiedRTP    []string  `json:"certified_rtp,omitempty"` // exact fractions, per level
-	CertifiedRTPPct []string  `json:"certified_rtp_pct,omitempty"`
-	// ActualRTP is what the meters say was returned: total won ÷ total bet,
-	// as a percentage with two decimals ("" before any bet).
-	ActualRTP string `json:"actual_rtp,omitempty"`
+	// TotalWonCents and TotalBetCents are the meters of the actual
+	// return (total won ÷ total bet), which the screen shows as a
+	// percentage.
+	TotalWonCents int64 `json:"total_won_cents"`
+	TotalBetCents int64 `json:"total_bet_cents"`
 	// Verdict is the last ledger verification asked in this session.
 	Verdict *Verdict `json:"verdict,omitempty"`
 }
@@ -224,11 +233,11 @@ func (m *Machine) View() View {
 		CreditsCents:   m.st.Get(meters.Credits), Credits: m.st.Get(meters.Credits) / m.cfg.Denom,
 		Tilts: slices.Clone(m.st.Tilts), DoorsOpen: slices.Clone(m.st.DoorsOpen), Fault: m.fault,
 		LastGame: m.st.LastGame, GamesPlayed: m.st.Get(meters.GamesPlayed), Level: m.level,
-		HandpayLimit: m.cfg.HandpayLimit,
+		HandpayLimit: m.cfg.HandpayLimit, AFTLocked: m.aftLocked, AFT: m.AFTConditions(),
 	}
 	if m.pt != nil {
 		v.Paytable = m.pt.ID
-		v.MaxLevel = m.maxLevel()
+		v.TopOffered = m.topOffered()
 		v.CreditsLine = m.pt.CreditsPerLine[m.level]
 		v.BetCredits = m.pt.Bet(m.level)
 		v.BetCents = v.BetCredits * m.cfg.Denom
@@ -300,7 +309,7 @@ func (m *Machine) View() View {
 		v.Mode = "service"
 		sv := &ServiceView{Role: s.role, Who: s.who, MustChangePIN: s.mustChange, Page: s.page, RAMClearArmed: s.armed,
 			Settings: map[string]string{}}
-		for _, k := range []string{"denom", "handpay_limit", "language", "max_level", "paytable"} {
+		for _, k := range []string{"denom", "handpay_limit", "language", SettingBetLimit, "paytable"} {
 			if v := m.setting(k); v != "" {
 				sv.Settings[k] = v
 			}
@@ -309,7 +318,6 @@ func (m *Machine) View() View {
 			sv.PaytableID, sv.PaytableDigest = m.pt.ID, m.pt.Digest
 			for _, r := range m.pt.RTP {
 				sv.CertifiedRTP = append(sv.CertifiedRTP, r.RatString())
-				sv.CertifiedRTPPct = append(sv.CertifiedRTPPct, reels.Exact{Rat: r}.Percent(4))
 			}
 		}
 		sv.ProgramHash, sv.ProgramApproval, sv.ProgramApproved = m.programHash, m.programApproval, m.programApproved
@@ -317,10 +325,7 @@ func (m *Machine) View() View {
 			v := *s.verdict
 			sv.Verdict = &v
 		}
-		if in := m.st.Get(meters.CoinIn); in > 0 {
-			won := m.st.Get(meters.TotalWon)
-			sv.ActualRTP = fmt.Sprintf("%d.%02d%%", won*100/in, won*10000/in%100)
-		}
+		sv.TotalWonCents, sv.TotalBetCents = m.st.Get(meters.TotalWon), m.st.Get(meters.CoinIn)
 		switch s.page {
 		case "meters":
 			for i, d := range meters.Defs {

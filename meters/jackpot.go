@@ -128,6 +128,32 @@ func (s *State) IsLocalLevel(level int) bool {
 	return ok
 }
 
+// LinkedClaims are the hits on linked levels reported with the value the
+// machine showed and not yet paid, oldest first: what SAS long polls 0x85
+// and 0x87 answer. They survive a restart: they are in the ledger.
+func (s *State) LinkedClaims() []ProgressiveHit {
+	var out []ProgressiveHit
+	for _, h := range s.PendingHits {
+		if s.isLinkedClaim(h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// isLinkedClaim: a hit on a linked level is a claim once it is reported
+// (Cents, the value shown); a local level's hit never is.
+func (s *State) isLinkedClaim(h ProgressiveHit) bool { return h.Cents != 0 && !s.IsLocalLevel(h.Level) }
+
+// ReportedLinkedHit returns the claim on linked level lv, if there is one.
+func (s *State) ReportedLinkedHit(lv int) (ProgressiveHit, bool) {
+	i := slices.IndexFunc(s.PendingHits, func(h ProgressiveHit) bool { return h.Level == lv && s.isLinkedClaim(h) })
+	if i < 0 {
+		return ProgressiveHit{}, false
+	}
+	return s.PendingHits[i], true
+}
+
 // JackpotContribution computes, without changing s, what a bet of betCents
 // in game puts into the given local levels, and which mystery levels it
 // fills: the values a GameStart must state. The fold recomputes them the

@@ -34,6 +34,10 @@ const (
 	TypeTicketVoid       Type = 16
 	TypeBillEscrow       Type = 17
 	TypeBillReturned     Type = 18
+	// 19–29 and 40+ are taken by other records; 32 is kept for the AFT
+	// transaction receipt (aft.Receipt) should the cabinet print them.
+	TypeAFTTransfer     Type = 30
+	TypeAFTRegistration Type = 31
 )
 
 var typeNames = map[Type]string{
@@ -43,6 +47,7 @@ var typeNames = map[Type]string{
 	TypeEvent: "event", TypeConfig: "configuration change", TypeService: "service action", TypeRAMClear: "RAM clear",
 	TypeJackpotLevel: "jackpot level opened", TypeTicketPrinted: "ticket printed", TypeTicketVoid: "ticket void",
 	TypeBillEscrow: "bill to stack", TypeBillReturned: "bill returned",
+	TypeAFTTransfer: "AFT transfer", TypeAFTRegistration: "AFT registration",
 }
 
 func (t Type) String() string {
@@ -390,6 +395,10 @@ func Decode(t Type, data []byte) (Record, error) {
 		r = &BillEscrow{}
 	case TypeBillReturned:
 		r = &BillReturned{}
+	case TypeAFTTransfer:
+		r = &AFTTransfer{}
+	case TypeAFTRegistration:
+		r = &AFTRegistration{}
 	default:
 		return nil, fmt.Errorf("unknown record type %d", t)
 	}
@@ -440,6 +449,10 @@ func Decode(t Type, data []byte) (Record, error) {
 	case *BillEscrow:
 		v = *x
 	case *BillReturned:
+		v = *x
+	case *AFTTransfer:
+		v = *x
+	case *AFTRegistration:
 		v = *x
 	}
 	if err := v.validate(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/sas/metercode"
 )
 
@@ -15,7 +16,7 @@ type Meter int
 const (
 	CoinIn                   Meter = iota // bets
 	CoinOut                               // wins paid to the credit meter (paytable and progressive)
-	Jackpot                               // hand-paid wins (paytable and progressive)
+	HandpaidWins                          // hand-paid wins (paytable and progressive): SAS's "total jackpot"
 	HandpaidCancelled                     // credits cashed out by an attendant
 	Cancelled                             // all cancelled credits
 	GamesPlayed                           //
@@ -76,7 +77,7 @@ func sasCode(c metercode.Code) int { return int(c) }
 var Defs = [numMeters]Def{
 	CoinIn:                   {"total coin in (bets)", sasCode(metercode.TotalCoinIn), true, true},
 	CoinOut:                  {"total coin out (wins to credits)", sasCode(metercode.TotalCoinOut), true, true},
-	Jackpot:                  {"total jackpot (hand-paid wins)", sasCode(metercode.TotalJackpot), true, true},
+	HandpaidWins:             {"total jackpot (hand-paid wins)", sasCode(metercode.TotalJackpot), true, true},
 	HandpaidCancelled:        {"hand-paid cancelled credits", sasCode(metercode.TotalHandPaidCancelled), true, true},
 	Cancelled:                {"total cancelled credits", sasCode(metercode.TotalCancelledCredits), true, true},
 	GamesPlayed:              {"games played", sasCode(metercode.GamesPlayed), false, true},
@@ -139,6 +140,9 @@ var sasMeters = func() map[metercode.Code]Meter {
 func (s *State) SASMeter(c metercode.Code) (value int64, ok bool) {
 	if m, ok := sasMeters[c]; ok {
 		return s.Meters[m], true
+	}
+	if v, ok := s.aftMeter(c); ok {
+		return v, true
 	}
 	face, ok := c.BillFace()
 	if !ok {
@@ -231,6 +235,10 @@ type State struct {
 	// Jackpot is the cabinet's own jackpot (nil pools: none opened). It
 	// survives a RAM clear: its value is held in trust (rule 5).
 	Jackpot Pools `json:"jackpot,omitzero"`
+	// AFT is the fold of the AFT records: registration, transfer history
+	// (which IDs ran: a RAM clear keeps it) and the AFT meters (which a
+	// RAM clear zeroes with the others).
+	AFT aft.State `json:"aft,omitzero"`
 	// PerGame are the meters of each game (GameKinds) played since the
 	// last RAM clear.
 	PerGame  map[string]GameMeters `json:"per_game,omitempty"`
@@ -272,6 +280,7 @@ func (s *State) Clone() *State {
 	if s.Jackpot.Pools != nil {
 		c.Jackpot = Pools{s.Jackpot.Clone()}
 	}
+	c.AFT = s.AFT.Clone()
 	c.Tilts = slices.Clone(s.Tilts)
 	c.DoorsOpen = slices.Clone(s.DoorsOpen)
 	c.Settings = maps.Clone(s.Settings)
@@ -429,6 +438,8 @@ func (s *State) apply(r Record) error {
 	switch r := r.(type) {
 	case TicketPrinted, TicketVoid, BillEscrow, BillReturned:
 		return s.applyDevice(r)
+	case AFTTransfer, AFTRegistration:
+		return s.applyAFT(r)
 
 	case MoneyIn:
 		if r.Source == SourceBill {
@@ -581,14 +592,14 @@ func (s *State) apply(r Record) error {
 		}
 		switch s.Handpay.Kind {
 		case HandpayWin:
-			m[Jackpot] += r.Cents
+			m[HandpaidWins] += r.Cents
 			m[AttendantPaidPaytable] += r.Cents
 		case HandpayCancelled:
 			m[Credits] -= r.Cents
 			m[HandpaidCancelled] += r.Cents
 			m[Cancelled] += r.Cents
 		case HandpayProgressive:
-			m[Jackpot] += r.Cents
+			m[HandpaidWins] += r.Cents
 			m[AttendantPaidProgressive] += r.Cents
 		}
 		m[TotalHandPaid] += r.Cents
@@ -754,6 +765,8 @@ func (s *State) apply(r Record) error {
 		*m = [numMeters]int64{}
 		s.LinkedCoinIn = 0
 		s.PerGame = nil
+		s.AFT = s.AFT.Clone()
+		s.AFT.Meters = nil
 		clear(s.BillCounts)
 		s.RAMClears++
 		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventRAMClear, Detail: r.Who + ": " + r.Why, Who: r.Who, Value: r.Why}), HistoryEvents)

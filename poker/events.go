@@ -56,11 +56,18 @@ type Extra struct {
 // Tick carries the time: decisions whose time is over are taken.
 type Tick struct{ At time.Time }
 
-func (e Join) When() time.Time  { return e.At }
-func (e Rebuy) When() time.Time { return e.At }
-func (e Leave) When() time.Time { return e.At }
-func (e Rest) When() time.Time  { return e.At }
-func (e Deal) When() time.Time  { return e.At }
-func (e Act) When() time.Time   { return e.At }
-func (e Extra) When() time.Time { return e.At }
-func (e Tick) When() time.Time  { return e.At }
+// Resume is the table starting again after a failure of the operator's
+// system (a server that stopped): a hand the failure stopped is void and
+// every stake goes back to its player (SRIJ rule 86); each game says what
+// else a table that resumes does.
+type Resume struct{ At time.Time }
+
+func (e Join) When() time.Time   { return e.At }
+func (e Rebuy) When() time.Time  { return e.At }
+func (e Leave) When() time.Time  { return e.At }
+func (e Rest) When() time.Time   { return e.At }
+func (e Deal) When() time.Time   { return e.At }
+func (e Act) When() time.Time    { return e.At }
+func (e Extra) When() time.Time  { return e.At }
+func (e Tick) When() time.Time   { return e.At }
+func (e Resume) When() time.Time { return e.At }

@@ -26,6 +26,10 @@ func (h *History) Add(r Record) {
 	if r.Hand == 0 {
 		return
 	}
+	if r.Kind == KindVoid { // a void hand is no hand to replay
+		h.cur = nil
+		return
+	}
 	h.cur = append(h.cur, r)
 	if r.Kind != KindHandEnd {
 		return

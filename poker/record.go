@@ -27,6 +27,10 @@ const (
 	KindCarry     Kind = "carry"      // a pot carried to the next hand (synthetic "pó", Amount)
 	KindHandEnd   Kind = "hand_end"   // the hand is over: Stacks after it
 	KindEnd       Kind = "end"        // the session or "partida" is over
+	// KindVoid: a hand a failure stopped is void (SRIJ rule 86): Shares
+	// are the stakes given back, Amount a carried pot that waits for the
+	// next hand again.
+	KindVoid Kind = "void"
 )
 
 // Record is one thing that happened at a table. Records are the table's

@@ -179,12 +179,42 @@ func (b *Base) InHand(p *Player) *InHand {
 // leave during it and clears the hand.
 func (b *Base) EndHand() {
 	b.Hand.Record(Record{Kind: KindHandEnd, Stacks: b.Seats.StackList()})
+	b.clearHand()
+}
+
+func (b *Base) clearHand() {
 	b.Hand, b.Decision = nil, nil
 	for _, p := range b.Seats.Players() {
 		if p.Leaving {
 			b.Leave(p, "left during the hand")
 		}
 	}
+}
+
+// VoidHand voids the hand in play (SRIJ rule 86: a hand a failure of the
+// operator's system stopped is void and the money returned): every
+// player's stake goes back to his stack and out of his wagers, a carried
+// pot waits for the next hand, and the players who asked to leave during
+// the hand are cashed out. It reports whether there was a hand to void.
+func (b *Base) VoidHand(reason string) bool {
+	h := b.Hand
+	if h == nil {
+		return false
+	}
+	var back []Share
+	for _, p := range h.Players {
+		if p.Total > 0 {
+			p.Player.Stack += p.Total
+			p.Player.Session.Wagered -= p.Total
+			back = append(back, Share{Seat: p.Seat, Amount: p.Total})
+		}
+		p.Bet, p.Total = 0, 0
+	}
+	b.Carried += h.Carried
+	h.Record(Record{Kind: KindVoid, Shares: back, Amount: h.Carried, Reason: reason})
+	h.Carried = 0
+	b.clearHand()
+	return true
 }
 
 // Extra gives the player to act his extra time once per decision.
@@ -213,6 +243,9 @@ type Handlers struct {
 	Act   func(p *Player, a Action) error
 	Extra func(p *Player) error
 	Tick  func() error
+	// Resume is the game's answer to a table starting again after a
+	// failure (a hand in play is void: VoidHand).
+	Resume func() error
 }
 
 // Dispatch steps the table with one event (through Run).
@@ -225,6 +258,8 @@ func (b *Base) Dispatch(ev Event, h Handlers) ([]Record, error) {
 			return h.Deal()
 		case Tick:
 			return h.Tick()
+		case Resume:
+			return h.Resume()
 		}
 		var id string
 		switch e := ev.(type) {

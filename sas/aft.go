@@ -47,6 +47,12 @@ var AFTLongPolls = map[byte]LongPollSpec{
 	CmdAFTLock:     {PollS, 8, false, false},
 }
 
+func init() {
+	for c, spec := range AFTLongPolls {
+		longPollLength[c] = spec
+	}
+}
+
 // ErrAFT is returned (wrapped in an *AFTError) for an AFT message that
 // does not follow its layout.
 var ErrAFT = errors.New("sas: bad AFT message")
@@ -159,15 +165,9 @@ func lengthBody(cmd byte, data []byte) ([]byte, error) {
 	return data[1:], nil
 }
 
-func withLength(b []byte) []byte { return append([]byte{byte(len(b))}, b...) }
-
-func appendLE(b []byte, v uint32, n int) []byte {
-	for range n {
-		b = append(b, byte(v))
-		v >>= 8
-	}
-	return b
-}
+// lengthPrefixed prepends the length byte to an AFT message's data (its
+// fields are bounded well below 255 bytes).
+func lengthPrefixed(b []byte) []byte { return append([]byte{byte(len(b))}, b...) }
 
 // DecodeAFTTransfer decodes the data of a 0x72 poll (length byte
 // included). On error, the *AFTError's Status is the transfer status to
@@ -245,9 +245,9 @@ func checkReceiptFields(b []byte) error {
 func EncodeAFTTransfer(q aft.TransferRequest) ([]byte, error) {
 	switch {
 	case q.Code == aft.CodeCancel:
-		return withLength([]byte{byte(q.Code)}), nil
+		return lengthPrefixed([]byte{byte(q.Code)}), nil
 	case q.Code.Interrogation():
-		return withLength([]byte{byte(q.Code), q.Index}), nil
+		return lengthPrefixed([]byte{byte(q.Code), q.Index}), nil
 	}
 	for _, a := range []struct {
 		name string
@@ -275,19 +275,19 @@ func EncodeAFTTransfer(q aft.TransferRequest) ([]byte, error) {
 	b = AppendBCD(b, uint64(q.Restricted), 5)
 	b = AppendBCD(b, uint64(q.NonRestricted), 5)
 	b = append(b, byte(q.Flags))
-	b = appendLE(b, q.Asset, 4)
+	b = appendLE(b, uint64(q.Asset), 4)
 	b = append(b, q.Key[:]...)
 	b = append(b, byte(len(q.ID)))
 	b = append(b, q.ID...)
 	b = AppendBCD(b, uint64(q.Expiration), 4)
-	b = appendLE(b, uint32(q.PoolID), 2)
+	b = appendLE(b, uint64(q.PoolID), 2)
 	b = append(b, byte(len(q.Receipt)))
 	b = append(b, q.Receipt...)
 	b = AppendBCD(b, uint64(q.LockTimeout), 2)
 	if len(b) > 255 {
 		return nil, aftErr(CmdAFTTransfer, aft.StatusInvalidFunction, "length", "%d bytes, at most 255", len(b))
 	}
-	return withLength(b), nil
+	return lengthPrefixed(b), nil
 }
 
 // cumulativeSize is the width of the cumulative meters this machine sends
@@ -302,16 +302,16 @@ const cumulativeSize = 5
 func EncodeAFTTransferReply(r aft.TransferReply) []byte {
 	switch {
 	case r.Short():
-		return withLength([]byte{r.Position, byte(r.Status)})
+		return lengthPrefixed([]byte{r.Position, byte(r.Status)})
 	case r.Status == aft.StatusNoInfo:
-		return withLength([]byte{r.Position, byte(r.Status), byte(r.ReceiptStatus)})
+		return lengthPrefixed([]byte{r.Position, byte(r.Status), byte(r.ReceiptStatus)})
 	}
 	b := []byte{r.Position, byte(r.Status), byte(r.ReceiptStatus), byte(r.Type)}
 	b = AppendBCD(b, uint64(max(r.Cashable, 0)), 5)
 	b = AppendBCD(b, uint64(max(r.Restricted, 0)), 5)
 	b = AppendBCD(b, uint64(max(r.NonRestricted, 0)), 5)
 	b = append(b, byte(r.Flags))
-	b = appendLE(b, r.Asset, 4)
+	b = appendLE(b, uint64(r.Asset), 4)
 	id := r.ID
 	if len(id) > 20 {
 		id = id[:20]
@@ -324,7 +324,7 @@ func EncodeAFTTransferReply(r aft.TransferReply) []byte {
 		b = append(b, EncodeTime(r.At)...)
 	}
 	b = AppendBCD(b, uint64(r.Expiration), 4)
-	b = appendLE(b, uint32(r.PoolID), 2)
+	b = appendLE(b, uint64(r.PoolID), 2)
 	if r.Meters == nil {
 		b = append(b, 0, 0, 0)
 	} else {
@@ -333,7 +333,7 @@ func EncodeAFTTransferReply(r aft.TransferReply) []byte {
 			b = AppendBCD(b, uint64(max(v, 0)), cumulativeSize)
 		}
 	}
-	return withLength(b)
+	return lengthPrefixed(b)
 }
 
 // DecodeAFTTransferReply decodes the data of a 0x72 reply (length byte
@@ -426,15 +426,6 @@ func decodeAFTTime(b []byte) (time.Time, error) {
 	return t, nil
 }
 
-func allZero(b []byte) bool {
-	for _, x := range b {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // regLong is the length of a 0x73 poll or reply with every field: code or
 // status, asset number, key, POS ID.
 const regLong = 1 + 4 + 20 + 4
@@ -467,18 +458,18 @@ func DecodeAFTRegister(data []byte) (aft.RegisterRequest, error) {
 // included): the code alone for read and unregister.
 func EncodeAFTRegister(q aft.RegisterRequest) []byte {
 	if q.Code == aft.RegRead || q.Code == aft.RegUnregister {
-		return withLength([]byte{byte(q.Code)})
+		return lengthPrefixed([]byte{byte(q.Code)})
 	}
-	b := appendLE([]byte{byte(q.Code)}, q.Asset, 4)
+	b := appendLE([]byte{byte(q.Code)}, uint64(q.Asset), 4)
 	b = append(b, q.Key[:]...)
-	return withLength(appendLE(b, q.POSID, 4))
+	return lengthPrefixed(appendLE(b, uint64(q.POSID), 4))
 }
 
 // EncodeAFTRegisterReply builds the data of a 0x73 reply.
 func EncodeAFTRegisterReply(p aft.RegisterReply) []byte {
-	b := appendLE([]byte{byte(p.Status)}, p.Asset, 4)
+	b := appendLE([]byte{byte(p.Status)}, uint64(p.Asset), 4)
 	b = append(b, p.Key[:]...)
-	return withLength(appendLE(b, p.POSID, 4))
+	return lengthPrefixed(appendLE(b, uint64(p.POSID), 4))
 }
 
 // DecodeAFTRegisterReply decodes the data of a 0x73 reply.
@@ -532,13 +523,13 @@ const statusLen = 0x23
 // EncodeAFTStatusReply builds the data of a 0x74 reply (length byte
 // included).
 func EncodeAFTStatusReply(p aft.StatusReply) []byte {
-	b := appendLE(nil, p.Asset, 4)
+	b := appendLE(nil, uint64(p.Asset), 4)
 	b = append(b, byte(p.Lock), p.Available, byte(p.HostCashout), p.AFTStatus, p.MaxIndex)
 	for _, v := range [4]int64{p.Cashable, p.Restricted, p.NonRestricted, p.TransferLimit} {
 		b = AppendBCD(b, uint64(max(v, 0)), 5)
 	}
 	b = AppendBCD(b, uint64(p.RestrictedExpiration), 4)
-	return withLength(appendLE(b, uint32(p.RestrictedPool), 2))
+	return lengthPrefixed(appendLE(b, uint64(p.RestrictedPool), 2))
 }
 
 // DecodeAFTStatusReply decodes the data of a 0x74 reply.

@@ -30,14 +30,12 @@
 //     0x08 (configure bill denominations) and the 0x48 reply (last
 //     accepted bill); features.go: the 0xA0 reply (enabled features).
 //   - progressive.go: the SAS progressive broadcasts (0x80, 0x86) and the
-//     progressive win replies (0x83, 0x84, 0x85, 0x87); progstate.go: the
-//     machine's progressive state as standard SAS describes it (values, the
-//     5 s rule, exception 0x53, a win queue released by implied
-//     acknowledgement, exception 0x56). The host's tests use it as their
-//     reference machine. The cabinet does not: it keeps the 5 s rule and
-//     its hits in its ledger (machine/link.go) and reports a hit until it
-//     has paid it, so a lost acknowledgement can never lose a jackpot
-//     (cmd/cabinet/sasport.go). Choice: how a reported hit is paid is the
+//     progressive win replies (0x83, 0x84, 0x85, 0x87). The machine's
+//     progressive state (values, the 5 s rule and exception 0x53, hits and
+//     exception 0x56) is not kept here but in the cabinet's ledger
+//     (machine/link.go), and a hit is reported until it is paid, so a lost
+//     acknowledgement can never lose a jackpot (cmd/cabinet/sasport_progressives.go);
+//     sas/sastest has a small stand-in for the host's tests. Choice: how a reported hit is paid is the
 //     operator's (--link-award). "broadcast", the default, is standard
 //     SAS: once the host has received the 0x85/0x87 reply that carried the
 //     hit and moved on again, the cabinet pays the value it reported (as

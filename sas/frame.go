@@ -59,7 +59,7 @@ type LongPollSpec struct {
 }
 
 // longPollLength gives, for each long poll the cabinet supports, the frame
-// the host sends. A zero entry is an unsupported command: the machine does
+// the host sends (the AFT polls join it from aft.go: AFTLongPolls). A zero entry is an unsupported command: the machine does
 // not answer it and, framing by content, cannot know its length.
 //
 // Sources: sas.md lists the commands and the message types; the lengths

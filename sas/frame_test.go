@@ -12,7 +12,8 @@ var briefCommands = []byte{0x01, 0x02, 0x03, 0x04, 0x06, 0x07, 0x08, 0x0E, 0x0F,
 	0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1A,
 	0x1B, 0x1C, 0x1E, 0x1F, 0x20, 0x21, 0x2F, 0x48, 0x54, 0x6F, 0xAF, 0x7E, 0x7F,
 	0x80, 0x83, 0x84, 0x85, 0x86, 0x87, 0x94, 0xA0, 0xB4,
-	0x51, 0x55, 0x56, 0xB5} // the multi-game polls (issue 16)
+	0x51, 0x55, 0x56, 0xB5, // the multi-game polls (issue 16)
+	0x72, 0x73, 0x74} // AFT (issue 17)
 
 func TestLongPollTableCoversSupported(t *testing.T) {
 	want := slices.Clone(briefCommands)
@@ -54,8 +55,8 @@ func TestLongPollTableCoversSupported(t *testing.T) {
 			t.Errorf("%02X: Global = %v", c, s.Global)
 		}
 	}
-	if _, ok := LookupLongPoll(0x72); ok {
-		t.Error("AFT 0x72 is not supported and must not be in the table")
+	if _, ok := LookupLongPoll(0x76); ok {
+		t.Error("AFT 0x76 (custom ticket data) is not supported and must not be in the table")
 	}
 }
 
@@ -137,7 +138,7 @@ func TestParseFrameKinds(t *testing.T) {
 	if f, err := ParseFrame([]byte{0x01, 0x01, 0x51, 0x08}); err != nil || f.Type() != PollS || f.Cmd != 0x01 {
 		t.Fatalf("01 01 51 08: %+v %v", f, err)
 	}
-	if f, err := ParseFrame([]byte{3, 0x72, 1, 2}); !errors.Is(err, ErrUnsupported) || !f.Unknown || f.Addr != 3 || f.Cmd != 0x72 {
+	if f, err := ParseFrame([]byte{3, 0x76, 1, 2}); !errors.Is(err, ErrUnsupported) || !f.Unknown || f.Addr != 3 || f.Cmd != 0x76 {
 		t.Fatalf("unsupported: %+v %v", f, err)
 	}
 	for _, bad := range [][]byte{nil, {0x01}, {0x81, 0x00}, {0x01, 0x2F}} {

@@ -152,11 +152,11 @@ func TestFramerGap(t *testing.T) {
 
 func TestFramerGarbage(t *testing.T) {
 	fr := NewFramer(ModeContent)
-	// An unsupported long poll (AFT 0x72, variable length): reported with
+	// An unsupported long poll (AFT custom ticket data 0x76, variable length): reported with
 	// its address and command, then the rest is skipped until a gap, even
 	// bytes that look like a general poll to us.
-	got := fr.Feed([]byte{0x01, 0x72, 0x05, 0x81, 0x01, 0x1A, 0x00}, t0)
-	equalRaws(t, got, []byte{0x01, 0x72})
+	got := fr.Feed([]byte{0x01, 0x76, 0x05, 0x81, 0x01, 0x1A, 0x00}, t0)
+	equalRaws(t, got, []byte{0x01, 0x76})
 	if !got[0].Unknown {
 		t.Fatalf("%+v", got[0])
 	}
@@ -164,7 +164,7 @@ func TestFramerGarbage(t *testing.T) {
 	equalRaws(t, fr.Feed([]byte{0x81}, t0.Add(10*time.Millisecond)), []byte{0x81})
 	// In PARMRK mode the skip ends at the next wakeup byte.
 	fp := NewFramer(ModePARMRK)
-	equalRaws(t, fp.Feed(append(parmrk([]byte{0x01, 0x72, 0x05, 0x81}), parmrk([]byte{0x81})...), t0), []byte{0x01, 0x72}, []byte{0x81})
+	equalRaws(t, fp.Feed(append(parmrk([]byte{0x01, 0x76, 0x05, 0x81}), parmrk([]byte{0x81})...), t0), []byte{0x01, 0x76}, []byte{0x81})
 }
 
 func TestFramerRoundTrip(t *testing.T) {

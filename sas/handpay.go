@@ -100,35 +100,6 @@ func HandpayInfoData(h HandpayInfo) ([]byte, error) {
 	return AppendBCD(b, h.SessionPay, 5), nil
 }
 
-// DecodeHandpayInfo decodes the data of the reply to 0x1B strictly:
-// exactly 20 bytes, every BCD field valid, level and reset ID in their
-// ranges.
-func DecodeHandpayInfo(data []byte) (HandpayInfo, error) {
-	if len(data) != handpayInfoLen {
-		return HandpayInfo{}, progErr("1B: %d data bytes, want %d", len(data), handpayInfoLen)
-	}
-	h := HandpayInfo{Group: data[0], Level: data[1], ResetID: data[9]}
-	var err error
-	for _, f := range []struct {
-		name string
-		b    []byte
-		v    *uint64
-	}{
-		{"amount", data[2:7], &h.Amount},
-		{"partial pay", data[7:9], &h.PartialPay},
-		{"session win", data[10:15], &h.SessionWin},
-		{"session pay", data[15:20], &h.SessionPay},
-	} {
-		if *f.v, err = DecodeBCD(f.b); err != nil {
-			return HandpayInfo{}, progErr("1B %s: %v", f.name, err)
-		}
-	}
-	if err := h.check(); err != nil {
-		return HandpayInfo{}, err
-	}
-	return h, nil
-}
-
 // CmdRemoteHandpayReset is long poll 0x94, remote handpay reset (type S,
 // no data). The reply is addr 94 status CRC, the status one of the
 // HandpayReset codes.

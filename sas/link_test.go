@@ -193,8 +193,8 @@ func TestLinkNack(t *testing.T) {
 func TestLinkSilence(t *testing.T) {
 	x := newHarness(t, 1)
 	x.sync()
-	// Unsupported by the cabinet (AFT 0x72) and by the handler (0x1B).
-	x.expect([]byte{1, 0x72}, nil, EventUnsupported)
+	// Unsupported by the cabinet (AFT custom ticket data 0x76) and by the handler (0x1B).
+	x.expect([]byte{1, 0x76}, nil, EventUnsupported)
 	x.expect([]byte{1, 0x1B}, nil, EventUnsupported)
 	// Other addresses, long and general.
 	x.expect([]byte{2, 0x1A}, nil, EventNone)

@@ -7,8 +7,8 @@ import (
 
 // SAS progressives: the codec of the broadcasts the host sends (0x80, 0x86)
 // and of the replies the machine gives about progressive wins (0x83, 0x84,
-// 0x85, 0x87). The machine's progressive state (the 5 s rule, the win
-// queue) is in progstate.go.
+// 0x85, 0x87). The machine's progressive state (the 5 s rule, the hits
+// reported) is the cabinet's, kept in its ledger (machine/link.go).
 //
 // Sources, read for every layout below:
 //   - "IGT SAS Protocol Version 6.02 Reference Documentation" (a public

@@ -241,9 +241,6 @@ func TestHandpayInfoLayout(t *testing.T) {
 	if err != nil || !bytes.Equal(data, want) {
 		t.Fatalf("1B: % X %v\nwant % X", data, err, want)
 	}
-	if got, err := DecodeHandpayInfo(data); err != nil || got != h {
-		t.Fatalf("1B decode %+v %v", got, err)
-	}
 	if len(BuildReply(1, 0x1B, data...)) != 24 {
 		t.Fatal("1B reply is not 24 bytes")
 	}
@@ -254,13 +251,6 @@ func TestHandpayInfoLayout(t *testing.T) {
 	if !bytes.Equal(data[10:], hexb(0, 0, 0, 0x01, 0x00, 0, 0, 0, 0x02, 0x00)) {
 		t.Fatalf("1B session fields % X", data[10:])
 	}
-	if got, err := DecodeHandpayInfo(data); err != nil || got != h {
-		t.Fatalf("1B decode %+v %v", got, err)
-	}
-	// All zero: no handpay.
-	if got, err := DecodeHandpayInfo(make([]byte, 20)); err != nil || got != (HandpayInfo{}) {
-		t.Fatalf("1B zero %+v %v", got, err)
-	}
 	for _, bad := range []HandpayInfo{
 		{Level: 0x21}, {Level: 0x41}, {Level: 0xFF},
 		{Level: 1, Amount: MaxProgressiveAmount + 1},
@@ -270,22 +260,6 @@ func TestHandpayInfoLayout(t *testing.T) {
 	} {
 		if _, err := HandpayInfoData(bad); !errors.Is(err, ErrProgressive) {
 			t.Errorf("1B built %+v: %v", bad, err)
-		}
-	}
-	good, _ := HandpayInfoData(HandpayInfo{Level: 0x80, Amount: 1})
-	for name, mut := range map[string]func([]byte) []byte{
-		"19 bytes":          func(b []byte) []byte { return b[:19] },
-		"21 bytes":          func(b []byte) []byte { return append(b, 0) },
-		"bad amount":        func(b []byte) []byte { b[4] = 0x0C; return b },
-		"bad partial":       func(b []byte) []byte { b[8] = 0xD0; return b },
-		"bad session win":   func(b []byte) []byte { b[12] = 0xEE; return b },
-		"bad session pay":   func(b []byte) []byte { b[19] = 0x0F; return b },
-		"level 0x33":        func(b []byte) []byte { b[1] = 0x33; return b },
-		"reset ID 2":        func(b []byte) []byte { b[9] = 2; return b },
-		"partial pay digit": func(b []byte) []byte { b[7] = 0xA0; return b },
-	} {
-		if _, err := DecodeHandpayInfo(mut(slices.Clone(good))); !errors.Is(err, ErrProgressive) {
-			t.Errorf("1B decode %s: %v", name, err)
 		}
 	}
 }

@@ -59,6 +59,8 @@ func ExceptionsFor(r meters.Record) []Exception {
 		return []Exception{ExcOperatorChangedOpts}
 	case meters.RAMClear:
 		return []Exception{ExcMemoryReset}
+	case meters.AFTTransfer:
+		return []Exception{ExcAFTTransferDone}
 	}
 	return nil
 }

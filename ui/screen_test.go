@@ -290,7 +290,7 @@ func notBlank(t *testing.T, img *image.RGBA) {
 }
 
 func idleView() machine.View {
-	return machine.View{MachineID: "EGM-0042", Lang: "pt", Mode: "idle", Denom: 1, MaxLevel: 3, CreditsLine: 1, BetCredits: 20, BetCents: 20}
+	return machine.View{MachineID: "EGM-0042", Lang: "pt", Mode: "idle", Denom: 1, TopOffered: 3, CreditsLine: 1, BetCredits: 20, BetCents: 20}
 }
 
 func TestScreenAttract(t *testing.T) {
@@ -1101,7 +1101,7 @@ func TestScreenJackpotRules(t *testing.T) {
 		v := idleView()
 		v.Lang, v.Credits, v.CreditsCents, v.HandpayLimit = lang, 100, 100, 1200_00
 		v.Jackpots = jackpotLevels()
-		v.MaxLevel = 4 // the paytable's level is local: the top bet is offered
+		v.TopOffered = 4 // the paytable's level is local: the top bet is offered
 		useCanned(t, v)
 		var page model.Page
 		on(t, func(g *game, _ int, _ func() *image.RGBA) bool {

@@ -199,7 +199,7 @@ func TestScreenTableRules(t *testing.T) {
 			}
 		})
 		tv := d.View().Table
-		for _, want := range []string{model.PercentText(lang, tv.Spots[baccarat.SpotTie].RTPPct), model.PercentText(lang, tv.Spots[baccarat.SpotPlayer].RTPPct), "14", "11", model.Euro(lang, tv.HandMax)} {
+		for _, want := range []string{model.RTPText(lang, tv.Spots[baccarat.SpotTie].RTPPct), model.RTPText(lang, tv.Spots[baccarat.SpotPlayer].RTPPct), "14", "11", model.Euro(lang, tv.HandMax)} {
 			if !strings.Contains(all, want) {
 				t.Errorf("%s rules pages lack %q:\n%s", lang, want, all)
 			}

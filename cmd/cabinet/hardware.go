@@ -144,7 +144,7 @@ func hardTargets(l *meters.Ledger) map[string]uint64 {
 		"meter_coin_in":  uint64(l.Meter(meters.CoinIn) / pulseCents),
 		"meter_coin_out": uint64(l.Meter(meters.CoinOut) / pulseCents),
 		"meter_drop":     uint64(l.Meter(meters.TotalDrop) / pulseCents),
-		"meter_jackpot":  uint64(l.Meter(meters.Jackpot) / pulseCents),
+		"meter_jackpot":  uint64(l.Meter(meters.HandpaidWins) / pulseCents),
 		"meter_games":    uint64(l.Meter(meters.GamesPlayed)),
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/hw"
@@ -74,6 +75,12 @@ func main() {
 	flag.BoolVar(&o.sas.pty, "sas-pty", false, "SAS on a pseudo-terminal; its host end is written to DATA/sas-pty")
 	flag.StringVar(&o.sas.tcp, "sas-tcp", "", "SAS over TCP on this address (a serial server)")
 	flag.StringVar(&o.sas.framing, "sas-framing", "content", "framing on a pseudo-terminal: content, or parmrk when the host writes wakeup escapes")
+	flag.Func("aft-asset", "SAS AFT asset number, 1-4294967295: the cabinet answers AFT (72, 73, 74) for in-house cashable transfers (0: AFT off)", func(v string) error {
+		n, err := strconv.ParseUint(v, 10, 32)
+		o.sas.aftAsset = uint32(n)
+		return err
+	})
+	flag.Int64Var(&o.sas.aftLimit, "aft-limit", 100000, "cents: the most one AFT transfer may put on the credit meter")
 	flag.BoolVar(&o.realHW, "real-hw", false, "drive real GPIO pins through periph.io instead of simulated ones")
 	flag.StringVar(&o.control, "control", "", "control socket path (default DATA/control.sock)")
 	flag.DurationVar(&o.spinTime, "spin-time", 2*time.Second, "how long one spin is shown before the game goes on")
@@ -201,7 +208,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 			log.Error("table definition refused", "table", o.table, "err", err)
 		}
 	}
-	pins, err := loadPINs(o.data)
+	pinHashes, err := loadPINHashes(o.data)
 	if err != nil {
 		return err
 	}
@@ -223,7 +230,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	}
 	m := machine.New(machine.Config{
 		MachineID: o.machineID, MachineNum: o.machineNum, Denom: o.denom, HandpayLimit: o.handpayLimit, SpinTime: o.spinTime,
-		PINs: pins, Load: load, LocalJackpot: local, Linked: linked, LinkSecondHit: o.linkRule, LinkAward: o.linkAward,
+		PINHashes: pinHashes, Load: load, LocalJackpot: local, Linked: linked, LinkSecondHit: o.linkRule, LinkAward: o.linkAward,
 		HandpayConfirm: o.handpayConfirm, Table: table, LoadTable: assets.LoadTable, CardTime: o.cardTime,
 	}, pt, state, src)
 
@@ -388,6 +395,12 @@ func (o options) validate() error {
 	if o.sas.group < 0 || o.sas.group > 255 {
 		bad("link-group", fmt.Errorf("%d outside 0-255", o.sas.group))
 	}
+	if o.sas.aftAsset != 0 && o.sas.addr == 0 {
+		bad("aft-asset", fmt.Errorf("%d given without SAS (--sas-addr)", o.sas.aftAsset))
+	}
+	if o.sas.aftAsset != 0 && (o.sas.aftLimit <= 0 || o.sas.aftLimit > aft.MaxAmount) {
+		bad("aft-limit", fmt.Errorf("%d cents outside 1-%d", o.sas.aftLimit, aft.MaxAmount))
+	}
 	if err := checkLinkAward(o.linkAward, o.linkRule); err != nil {
 		errs = append(errs, err)
 	}
@@ -406,6 +419,10 @@ func (o options) settings() map[string]string {
 	}
 	if o.paytableDir != "" {
 		s["paytable_dir"] = o.paytableDir
+	}
+	if o.sas.aftAsset != 0 {
+		s["aft_asset"] = strconv.FormatUint(uint64(o.sas.aftAsset), 10)
+		s["aft_limit"] = strconv.FormatInt(o.sas.aftLimit, 10)
 	}
 	if o.paytableVer != 0 {
 		s[machine.SettingPaytableVersion] = strconv.Itoa(o.paytableVer)

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"github.com/openegm/cabinet/internal/money"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -120,6 +123,22 @@ func TestMakccaratOnTheCabinet(t *testing.T) {
 	}
 	if reels[played] != 5 || reels[coinIn]+table[coinIn] != all[coinIn] || all[played] != 17 {
 		t.Fatalf("game 1 %v + game 2 %v ≠ machine %v", reels, table, all)
+	}
+
+	// The inspector reads every hand with its cards and stakes, each
+	// re-evaluated apart from the cabinet, and the ledger verifies.
+	c.Stop()
+	out, err := exec.Command(filepath.Join(binDir, "meterread"), "games", "--last", "100", data).CombinedOutput()
+	if err != nil {
+		t.Fatalf("meterread games: %v\n%s", err, out)
+	}
+	stakes := "[player " + money.Euro("en", 400) + ", banker " + money.Euro("en", 200) + ", tie " + money.Euro("en", 100) + "]"
+	if n := strings.Count(string(out), stakes); n != 12 || strings.Contains(string(out), " ! ") {
+		t.Fatalf("meterread games shows %d hands with their stakes (want 12), or a hand that does not re-evaluate:\n%s", n, out)
+	}
+	out, err = exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub()).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "VERIFIED") {
+		t.Fatalf("meterread verify: %v\n%s", err, out)
 	}
 }
 

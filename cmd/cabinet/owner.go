@@ -42,6 +42,10 @@ type owner struct {
 	// reportDir is where the inspector's reports go ("": DATA/reports);
 	// approval is the program's approval as the start-up found it.
 	reportDir, approval string
+	// hasher checks and hashes PINs on a worker (machine.PINJob); stopped
+	// is closed when the loop ends, so a late worker does not wait for it.
+	hasher  machine.PINHasher
+	stopped chan struct{}
 }
 
 type request struct {
@@ -60,7 +64,7 @@ type stepped struct {
 }
 
 func newOwner(m *machine.Machine, l *meters.Ledger, log *slog.Logger) *owner {
-	o := &owner{m: m, ledger: l, log: log, reqs: make(chan request)}
+	o := &owner{m: m, ledger: l, log: log, reqs: make(chan request), hasher: machine.Argon2id, stopped: make(chan struct{})}
 	v := m.View()
 	o.view.Store(&v)
 	return o
@@ -106,6 +110,8 @@ func (o *owner) apply(devs []machine.Device) (answers []machine.Event) {
 	for _, d := range devs {
 		if il, ok := d.(machine.InspectLedger); ok {
 			answers = append(answers, o.inspect(il))
+		} else if _, ok := d.(machine.PINJob); ok {
+			continue // the loop hands it to a worker
 		} else if o.devices != nil {
 			o.devices.apply(d)
 		}
@@ -224,6 +230,7 @@ func (o *owner) read(f func()) {
 func (o *owner) loop(ctx context.Context) {
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
+	defer close(o.stopped)
 	for {
 		select {
 		case <-ctx.Done():
@@ -241,6 +248,11 @@ func (o *owner) loop(ctx context.Context) {
 				r.done <- stepped{view: o.publish()}
 			default:
 				eff := o.step(r.ev)
+				if job := pinJob(eff.Devices); job != nil {
+					// The caller is answered by the job's answer event.
+					go o.work(job, r.done)
+					continue
+				}
 				r.done <- stepped{eff: eff, view: *o.view.Load()}
 			}
 		}
@@ -248,3 +260,25 @@ func (o *owner) loop(ctx context.Context) {
 }
 
 var errNoLedger = errors.New("the ledger is not open")
+
+// pinJob is the PIN to hash or check among an event's devices, if any.
+func pinJob(devs []machine.Device) machine.PINJob {
+	for _, d := range devs {
+		if j, ok := d.(machine.PINJob); ok {
+			return j
+		}
+	}
+	return nil
+}
+
+// work runs a PIN job away from the owner goroutine (argon2id takes 19 MiB
+// and tens of milliseconds, which every other event would wait), then
+// steps its answer as the request of the caller who is waiting for it.
+func (o *owner) work(job machine.PINJob, done chan stepped) {
+	ev := job.Do(o.hasher, time.Now())
+	select {
+	case o.reqs <- request{ev: ev, done: done}:
+	case <-o.stopped:
+		done <- stepped{view: *o.view.Load()}
+	}
+}

@@ -19,7 +19,7 @@ import (
 // changed, who changed it and when.
 const pinFile = "pins.json"
 
-func loadPINs(data string) (map[string]string, error) {
+func loadPINHashes(data string) (map[string]string, error) {
 	b, err := os.ReadFile(filepath.Join(data, pinFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]string{}, nil
@@ -42,7 +42,7 @@ func loadPINs(data string) (map[string]string, error) {
 
 // storePIN replaces one role's hash durably.
 func storePIN(data, role, hash string) error {
-	pins, err := loadPINs(data)
+	pins, err := loadPINHashes(data)
 	if err != nil {
 		return err
 	}

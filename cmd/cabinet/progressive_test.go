@@ -100,7 +100,7 @@ func TestStandardSASProgressiveController(t *testing.T) {
 	std := &standardHost{t: t, h: h, group: 5, value: 500_00}
 	std.broadcast()
 	c.WaitFor("the linked value", func(v machine.View) bool {
-		return len(v.Jackpots) == 1 && v.Jackpots[0].Cents == 500_00 && v.MaxLevel == 1
+		return len(v.Jackpots) == 1 && v.Jackpots[0].Cents == 500_00 && v.TopOffered == 1
 	})
 
 	// 1. Below the handpay limit, read with 0x87: paid to credits.

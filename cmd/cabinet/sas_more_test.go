@@ -157,7 +157,7 @@ func drainRT(t *testing.T, h *host.Client) []rtEvent {
 // read afterwards). Events queued at a SIGKILL, even those whose records
 // the saved queue did not cover yet, come after the restart with the same
 // data; real-time mode itself does not survive the restart (Choice in
-// sasport.go): the host turns it on again.
+// sasport_orders.go): the host turns it on again.
 func TestSASRealTimeEventsFromTheLedger(t *testing.T) {
 	data := t.TempDir()
 	args := []string{"--sas-addr", "1", "--sas-pty", "--spin-time", "5ms", "--jackpot", "off"}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/sas"
@@ -62,8 +63,11 @@ var answeredPolls = []sasRow{
 	{[]byte{0x83}, "cumulative progressive wins", "every progressive win paid, in cents, for game 0"},
 	{[]byte{0x84}, "progressive win amount", "the last progressive win paid: group (0 for the local jackpot), level, amount in cents"},
 	{[]byte{0x85, 0x87}, "SAS progressive win amount, multiple amounts", "the hits on linked levels not yet paid, from the ledger; with --link-award broadcast (the default) a hit is paid the value shown once the host moves on after reading it"},
+	{[]byte{0x72}, "AFT transfer funds", "with --aft-asset: in-house cashable transfers to the credit meter (00) and to the host (80), full (00) or partial (01) to the machine, each transaction ID run once (a repeat is answered from its record, another request under a used ID gets 81), interrogation of the current transfer and of the history (127 positions, 81-FF back from the newest); 40 pending until the ledger has the record; refused: restricted and non-restricted amounts (83), bonuses, tickets, debit and win to host (82, 8B), receipts (90), partial to host (86), during a game, a handpay, a tilt, an open door or the service menu (87), beyond the credits (83) or the --aft-limit (84)"},
+	{[]byte{0x73}, "AFT register gaming machine", "with --aft-asset: initialise, register (asset, key, POS ID), unregister, read; answered at once, recorded in the ledger; a transfer with a zero key needs no registration, one with a key needs that key"},
+	{[]byte{0x74}, "AFT game lock and status", "with --aft-asset: the lock holds play and notes until the transfer or the timeout (6F while held); the status: asset, lock, available transfers, the credits and the transfer limit now"},
 	{[]byte{0x94}, "remote handpay reset", "addr 94 status CRC: 00 reset (recorded as the SAS host's, the handpay alone: no tilt cleared, no service session ended), 01 unable (meter fault), 02 no handpay pending"},
-	{[]byte{0xA0}, "enabled features", "for game 0: meters when won, extended meters, 40 ms polling, multiple progressive wins with a link group"},
+	{[]byte{0xA0}, "enabled features", "for game 0: meters when won, extended meters, 40 ms polling, multiple progressive wins with a link group, AFT with --aft-asset"},
 	{[]byte{0xB4}, "wager category information", "for game 0: category 0 total coin-in, category 1 the coin-in of bets that could win a linked level (what the link controller feeds its levels from), with the top bet's RTP"},
 	{[]byte{0xB5}, "game N information", "max bet (reels in credits, Makccarat in cents up to 9999), progressive group and linked levels (none for Makccarat), game name, the certified paytable or table definition ID, one wager category"},
 }
@@ -71,7 +75,7 @@ var answeredPolls = []sasRow{
 var pollSamples = map[byte]string{
 	0x08: "1F000000 01", 0x0E: "00", 0x21: "3412", 0x2F: "03 0000 05", 0x6F: "04 0000 0500", 0xAF: "04 0000 0500",
 	0x7F: "01022026 123000", 0x80: "01 01 0000001000", 0x86: "07 01 01 0000001000", 0x83: "0000", 0xA0: "0000",
-	0xB4: "0000 0001", 0xB5: "0002",
+	0xB4: "0000 0001", 0xB5: "0002", 0x73: "01 FF",
 }
 
 var silentPolls = []sasRow{
@@ -79,7 +83,6 @@ var silentPolls = []sasRow{
 	{[]byte{0x50, 0x57, 0x58, 0x7B}, "validation meters, system validation, extended validation status", "no SAS ticket validation"},
 	{[]byte{0x70, 0x71}, "ticket in (redemption)", "the cabinet redeems no tickets"},
 	{[]byte{0x7C, 0x7D}, "ticket data, ticket expiration", "its tickets carry the machine's own text"},
-	{[]byte{0x72, 0x73, 0x74}, "AFT transfer, registration, lock", "no electronic transfers"},
 	{[]byte{0x6E}, "component authentication", "the ROM signature (21) is the check"},
 }
 
@@ -106,6 +109,8 @@ var raisedExceptions = []sasRow{
 	{[]byte{0x54}, "", "progressive win paid to the credit meter"},
 	{[]byte{0x56}, "", "hit on a linked level, for the link controller (priority)"},
 	{[]byte{0x60, 0x61}, "", "printer fault; paper out"},
+	{[]byte{0x69}, "", "the transfer's record is in the ledger (queued, one per transfer, raised again from the ledger after a restart)"},
+	{[]byte{0x6F}, "", "the AFT lock is granted (priority), and every 5 s while it is held"},
 	{[]byte{0x70}, "", "the exception queue overflowed (the oldest was dropped)"},
 	{[]byte{0x7E, 0x7F}, "", "game started; game ended (real-time mode: with wager, coin-in, win)"},
 	{[]byte{0x82, 0x83}, "", "inspector logged in, out"},
@@ -122,7 +127,7 @@ var unraisedExceptions = []sasRow{
 	{[]byte{0x47, 0x4D}, "$1, $2 bill accepted", "no €1 or €2 notes"},
 	{[]byte{0x55}, "handpay cancelled by the player", "a handpay cannot be cancelled"},
 	{[]byte{0x66}, "cash-out button pressed", "the cash-out itself is reported (3D or 51)"},
-	{[]byte{0x69, 0x6A, 0x6B, 0x6C, 0x6D, 0x6E, 0x6F}, "AFT transfer complete, host cashout, cash out win, register, registration acknowledged, cancelled, game locked", "no AFT"},
+	{[]byte{0x6A, 0x6B, 0x6C, 0x6D, 0x6E}, "AFT host cashout, cash out win, register, registration acknowledged, cancelled", "no host cashout, no operator acknowledgement of a registration"},
 	{[]byte{0x71, 0x72}, "change lamp on, off", "the tower light is not reported"},
 	{[]byte{0x74, 0x75, 0x76, 0x77, 0x78}, "printer paper low, power off, on, ribbon, carriage jammed", "the printer reports a fault (60) or paper out (61)"},
 	{[]byte{0x7A, 0x7B}, "soft meters reset, bill validator totals reset", "a RAM clear is reported as 3A"},
@@ -228,6 +233,7 @@ func TestSASTablePollsAgreeWithTheCode(t *testing.T) {
 	}
 	p := newTestPort(t, stateWithHandpay(t), machine.View{Mode: "handpay", Games: []string{meters.GameReels, meters.GameMakccarat}})
 	p.rom = newROMSigner([][]byte{[]byte("program")}, func(seed, sig uint16) {})
+	p.aft = aft.New(aftConfig(7, 100_000), aft.State{})
 	for cmd := range 256 {
 		c := byte(cmd)
 		spec, framed := sas.LookupLongPoll(c)
@@ -264,6 +270,7 @@ func recordCatalogue() []meters.Record {
 		meters.Config{Key: "denom"}, meters.RAMClear{}, meters.JackpotLevel{Level: 1},
 		meters.TicketPrinted{Cents: 100}, meters.TicketVoid{Cents: 100}, meters.BillEscrow{Cents: 500}, meters.BillReturned{Cents: 500},
 		meters.Event{Code: meters.EventTicketReprint},
+		meters.AFTTransfer{}, meters.AFTRegistration{},
 	}
 	for _, cents := range meters.BillValues {
 		recs = append(recs, meters.MoneyIn{Source: meters.SourceBill, Cents: cents})
@@ -299,7 +306,8 @@ func TestSASTableExceptionsAgreeWithTheCode(t *testing.T) {
 			t.Errorf("no %v record in the catalogue: what it raises is unchecked", ty)
 		}
 	}
-	derived := map[byte]bool{byte(sas.ExcBufferOverflow): true}
+	// The queue raises 70 itself, the AFT core 6F (a lock is no record).
+	derived := map[byte]bool{byte(sas.ExcBufferOverflow): true, byte(sas.ExcGameLocked): true}
 	st := meters.NewState()
 	for _, e := range sas.EventsFor(recs, st, sas.RealTimeConfig{MaxBetLevel: -1}) {
 		derived[byte(e.Code)] = true

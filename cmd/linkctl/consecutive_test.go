@@ -99,7 +99,7 @@ func hitOnce(t *testing.T, c *cabinettest.Cabinet) bool {
 func TestConsecutiveHitsControllerStopped(t *testing.T) {
 	cs := newCasino(t, "wins-reset", "addressed")
 	c := cs.cabs[0]
-	c.WaitFor("the linked value", func(v machine.View) bool { return len(v.Jackpots) == 1 && v.MaxLevel == 1 })
+	c.WaitFor("the linked value", func(v machine.View) bool { return len(v.Jackpots) == 1 && v.TopOffered == 1 })
 	pairs := 0
 	for attempt := 0; pairs < 3; attempt++ {
 		if attempt == 15 {
@@ -119,7 +119,7 @@ func TestConsecutiveHitsControllerStopped(t *testing.T) {
 			pairs++
 		}
 		c.WaitFor("every award paid and the link up", func(v machine.View) bool {
-			return !v.Jackpots[0].Pending && !v.LinkDown && v.MaxLevel == 1
+			return !v.Jackpots[0].Pending && !v.LinkDown && v.TopOffered == 1
 		})
 	}
 	time.Sleep(time.Second) // the controller sees the last payment

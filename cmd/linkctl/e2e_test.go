@@ -197,7 +197,7 @@ func twoCabinetsHitsExactlyOnce(t *testing.T, award string) {
 	cs := newCasino(t, "wins-reset", award)
 	for i, c := range cs.cabs {
 		c.WaitFor(fmt.Sprintf("cabinet %d to show the linked value", i), func(v machine.View) bool {
-			return len(v.Jackpots) == 1 && v.Jackpots[0].Cents >= 1000_00 && v.MaxLevel == 1
+			return len(v.Jackpots) == 1 && v.Jackpots[0].Cents >= 1000_00 && v.TopOffered == 1
 		})
 	}
 	// Three hits; at each, SIGKILL one side at once, whatever it was
@@ -212,7 +212,7 @@ func twoCabinetsHitsExactlyOnce(t *testing.T, award string) {
 			cs.startController()
 		}
 		cs.cabs[winner].WaitFor("the award paid and the link up", func(v machine.View) bool {
-			return len(v.Jackpots) == 1 && !v.Jackpots[0].Pending && !v.LinkDown && v.MaxLevel == 1
+			return len(v.Jackpots) == 1 && !v.Jackpots[0].Pending && !v.LinkDown && v.TopOffered == 1
 		})
 		t.Logf("hit %d on cabinet %d", k+1, winner)
 	}
@@ -221,7 +221,7 @@ func twoCabinetsHitsExactlyOnce(t *testing.T, award string) {
 	// (which must feed nothing); restored, they play the linked bet.
 	cs.ctl.Process.Signal(syscall.SIGSTOP)
 	for i, c := range cs.cabs {
-		c.WaitFor(fmt.Sprintf("cabinet %d to see the link down", i), func(v machine.View) bool { return v.LinkDown && v.MaxLevel == 0 })
+		c.WaitFor(fmt.Sprintf("cabinet %d to see the link down", i), func(v machine.View) bool { return v.LinkDown && v.TopOffered == 0 })
 		for range 5 {
 			if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnMaxBet}); r.View.Level != 0 {
 				t.Fatalf("cabinet %d played the linked bet with the link down: %+v", i, r)
@@ -231,7 +231,7 @@ func twoCabinetsHitsExactlyOnce(t *testing.T, award string) {
 	}
 	cs.ctl.Process.Signal(syscall.SIGCONT)
 	for i, c := range cs.cabs {
-		c.WaitFor(fmt.Sprintf("cabinet %d to see the link back", i), func(v machine.View) bool { return !v.LinkDown && v.MaxLevel == 1 })
+		c.WaitFor(fmt.Sprintf("cabinet %d to see the link back", i), func(v machine.View) bool { return !v.LinkDown && v.TopOffered == 1 })
 	}
 	cs.play(0, 3)
 	time.Sleep(time.Second) // the controller reads the last meters
@@ -290,7 +290,7 @@ func linkctl(t *testing.T, args ...string) (int, string) {
 // lost), verification, and a report signed by the inspector.
 func TestTransferVerifyAndSignedReport(t *testing.T) {
 	cs := newCasino(t, "split", "addressed")
-	cs.cabs[0].WaitFor("the linked value", func(v machine.View) bool { return v.MaxLevel == 1 })
+	cs.cabs[0].WaitFor("the linked value", func(v machine.View) bool { return v.TopOffered == 1 })
 	cs.play(0, 30)
 	time.Sleep(800 * time.Millisecond) // a meter reading after the last game
 	cs.stopController(syscall.SIGTERM)

@@ -52,7 +52,7 @@ func TestReusedLineServesOnlyItsCabinet(t *testing.T) {
 	cs.startController()
 	defer cs.stopController(syscall.SIGTERM)
 	a.WaitFor("EGM-A served", func(v machine.View) bool {
-		return len(v.Jackpots) == 1 && v.Jackpots[0].Cents >= 1000_00 && v.MaxLevel == 1
+		return len(v.Jackpots) == 1 && v.Jackpots[0].Cents >= 1000_00 && v.TopOffered == 1
 	})
 	play(t, a, 0, 10)
 	gamesA := a.State().GamesPlayed
@@ -85,7 +85,7 @@ func TestReusedLineServesOnlyItsCabinet(t *testing.T) {
 		b.WaitIdle()
 	}
 	time.Sleep(time.Second)
-	if v := b.State(); v.Jackpots[0].Cents != 0 || v.MaxLevel != 0 {
+	if v := b.State(); v.Jackpots[0].Cents != 0 || v.TopOffered != 0 {
 		t.Fatalf("EGM-B, on EGM-A's line, got the linked value: %+v", v.Jackpots)
 	}
 	if m, _ := ledgerState(t, cs.ctlData).Machine("egm-a"); m.CoinIn != before.CoinIn || m.GamesPlayed != before.GamesPlayed {
@@ -96,5 +96,5 @@ func TestReusedLineServesOnlyItsCabinet(t *testing.T) {
 	a = start(dataA, "EGM-A")
 	defer a.Stop()
 	point(a)
-	a.WaitFor("EGM-A served again", func(v machine.View) bool { return v.Jackpots[0].Cents >= 1000_00 && !v.LinkDown && v.MaxLevel == 1 })
+	a.WaitFor("EGM-A served again", func(v machine.View) bool { return v.Jackpots[0].Cents >= 1000_00 && !v.LinkDown && v.TopOffered == 1 })
 }

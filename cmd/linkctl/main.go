@@ -37,9 +37,13 @@ Usage:
       Serve the cabinets listed in FILE (JSON: controller, group, levels,
       channels with their cabinets) with the ledger in DIR, until SIGTERM.
       With a "superjackpot" section (etcd endpoints, key prefix, levels,
-      batch_ms), the levels listed there are shared with the controllers
-      of other casinos through that etcd cluster; without it, nothing
-      touches etcd.
+      batch_ms, tls files, the group's registered keys), the levels listed
+      there are shared with the controllers of other casinos through that
+      etcd cluster, reached over TLS as the etcd user of the controller's
+      client certificate; every value it writes there is signed by the key
+      on its board, every value it reads verified with the registered keys
+      (a forged one is not counted, logged as an ERROR and recorded in the
+      ledger). Without the section nothing touches etcd.
 
   linkctl report DIR [--json] [--key INSPECTOR.key --out FILE]
       What is held in trust, per level and in total: liability (current +
@@ -53,15 +57,18 @@ Usage:
       trust, read from etcd at one revision: per shared level and in total
       the liability (current + reserve + overflow), seed funding,
       contributions, awards and the identity, to the millicent; the claims
-      paid, which must add up to the awards; each controller's last batch.
-      With --key, FILE.sig holds the report's Ed25519 signature. Exit
-      status 0 = everything adds up.
+      paid, which must add up to the awards; each controller's last batch;
+      every value that does not verify with its controller's registered key
+      (forged), listed as REJECTED and counted nowhere. With --key,
+      FILE.sig holds the report's Ed25519 signature. Exit status 0 =
+      everything adds up and nothing was rejected.
 
-  linkctl super-transfer --config FILE --id ID --from LEVEL --to LEVEL --who NAME --why TEXT [--all | --current MC --reserve MC --overflow MC] [--close]
+  linkctl super-transfer --config FILE (--board DIR | --data DIR) --id ID --from LEVEL --to LEVEL --who NAME --why TEXT [--all | --current MC --reserve MC --overflow MC] [--close]
       Moves value between two levels of the superjackpot group in etcd
       (regulation rule 6): one transaction, nothing created or lost, who
-      and why recorded with it under ID. Running it again with the same ID
-      finds it made; the same ID with anything else changed is refused.
+      and why recorded with it under ID, signed by the controller's key
+      (from its board). Running it again with the same ID finds it made;
+      the same ID with anything else changed is refused.
 
   linkctl verify DIR --pub controller.pub
       Checks every record, the hash chain, the signed checkpoints and seals
@@ -146,7 +153,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "super-transfer":
 		t := jackpot.Transfer{At: time.Now().UnixNano(), From: *from, To: *to, All: *all, Close: *closeLv,
 			Current: *current, Reserve: *reserve, Overflow: *overf, Who: *who, Why: *why}
-		return superTransfer(*config, *id, t, stdout, stderr)
+		b := *board
+		if b == "" && *data != "" {
+			b = boardOf("", *data)
+		}
+		return superTransfer(*config, b, *id, t, stdout, stderr)
 	case "run":
 		if *config == "" || *data == "" {
 			fmt.Fprintln(stderr, "linkctl run: --config and --data are required")
@@ -259,6 +270,18 @@ func serve(configFile, data, board string, stderr io.Writer) int {
 	if err != nil {
 		log.Error("setup", "err", err)
 		return 1
+	}
+	if cfg.Super != nil {
+		// What it writes to the superjackpot's etcd group is signed by the
+		// key that signs its ledger.
+		signer, err := book.FileKeys{Dir: board}.Signer(ledger.KeyName, false)
+		if err == nil {
+			err = c.UseSigner(signer)
+		}
+		if err != nil {
+			log.Error("setup", "err", err)
+			return 1
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()

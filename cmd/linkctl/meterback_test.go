@@ -40,7 +40,7 @@ func ramClear(t *testing.T, c *cabinettest.Cabinet) {
 func TestControllerSeesMetersGoBack(t *testing.T) {
 	cs := newCasino(t, "wins-reset", "broadcast")
 	for i := range 2 {
-		cs.cabs[i].WaitFor("the linked value", func(v machine.View) bool { return v.MaxLevel == 1 })
+		cs.cabs[i].WaitFor("the linked value", func(v machine.View) bool { return v.TopOffered == 1 })
 	}
 	cs.play(0, 3)
 	cs.play(1, 3)
@@ -58,7 +58,7 @@ func TestControllerSeesMetersGoBack(t *testing.T) {
 		t.Fatal(err, string(out))
 	}
 	cs.cabs[1] = cabinettest.Start(t, filepath.Join(binDir, "cabinet"), cs.cabData[1], cs.cabArgs...)
-	cs.cabs[1].WaitFor("the linked value", func(v machine.View) bool { return v.MaxLevel == 1 })
+	cs.cabs[1].WaitFor("the linked value", func(v machine.View) bool { return v.TopOffered == 1 })
 	cs.play(1, 6)
 	time.Sleep(800 * time.Millisecond)
 	cs.cabs[1].Stop()

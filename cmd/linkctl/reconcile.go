@@ -73,7 +73,7 @@ func reconcileLedgers(configFile, dir string, cabinets cabinetDirs, noEtcd, asJS
 		return fail(err)
 	}
 	if cfg.Super != nil && !noEtcd {
-		err := inGroup(cfg, func(ctx context.Context, store *super.Store) (err error) {
+		err := inGroup(cfg, nil, func(ctx context.Context, store *super.Store) (err error) {
 			src.Claims, err = reconcile.Etcd(ctx, store, cfg.Controller)
 			return err
 		})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/base64"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,23 +40,97 @@ const (
 	superReset  = 1000_00 // cents
 )
 
+// superGroup is what the operators of a group set up before the
+// controllers start: each controller's signing key (on its board), its
+// public key registered in every configuration, and its etcd user, granted
+// its keys of the group by etcd's administrator.
+type superGroup struct {
+	cl   *etcdtest.Cluster
+	keys map[string]ed25519.PrivateKey
+}
+
+func newSuperGroup(t *testing.T, cl *etcdtest.Cluster, ids ...string) *superGroup {
+	t.Helper()
+	g := &superGroup{cl: cl, keys: map[string]ed25519.PrivateKey{}}
+	for _, id := range ids {
+		_, priv, err := ed25519.GenerateKey(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.keys[id] = priv
+		if err := super.Grant(opCtx(t), cl.Client(t), superPrefix, id, []string{"super"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
+}
+
+// ring is the group's registered keys.
+func (g *superGroup) ring() super.Keys {
+	out := super.Keys{}
+	for id, k := range g.keys {
+		out[id] = k.Public().(ed25519.PublicKey)
+	}
+	return out
+}
+
+// keysJSON is the configuration's "keys" field.
+func (g *superGroup) keysJSON() string {
+	var fields []string
+	for id, k := range g.keys {
+		fields = append(fields, fmt.Sprintf("%q: %q", id, base64.StdEncoding.EncodeToString(k.Public().(ed25519.PublicKey))))
+	}
+	slices.Sort(fields)
+	return `"keys": {` + strings.Join(fields, ", ") + `}`
+}
+
+// observer is an inspector's read-only view of the group (as etcd's root).
+func (g *superGroup) observer(t *testing.T) *super.Store {
+	t.Helper()
+	s, err := super.New(g.cl.Client(t), superPrefix, g.ring(), "observer", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // newSuperCasino starts a casino of the group; superOpts are more fields
-// of its superjackpot section (`"confirm_ms": 2000`).
-func newSuperCasino(t *testing.T, cl *etcdtest.Cluster, id, cabID, award string, superOpts ...string) *superCasino {
+// of its superjackpot section (`"confirm_ms": 2000`). Its board holds the
+// key the group registered for it; its configuration names its etcd
+// client files (a certificate of the cluster's CA with its ID as common
+// name) and the group's registered keys.
+func newSuperCasino(t *testing.T, g *superGroup, id, cabID, award string, superOpts ...string) *superCasino {
+	cl := g.cl
 	cs := &superCasino{casino: &casino{t: t, ctlData: t.TempDir()}, id: id, cabID: cabID, proxies: cl.Proxies(t)}
+	board := cs.ctlData + ".board"
+	if err := os.MkdirAll(board, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	pub := base64.StdEncoding.EncodeToString(g.keys[id].Public().(ed25519.PublicKey)) + "\n"
+	if err := os.WriteFile(filepath.Join(board, ledger.KeyName+".key"), g.keys[id].Seed(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(board, ledger.KeyName+".pub"), []byte(pub), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cs.cabArgs = []string{"--paytable-dir", cabinettest.LinkPaytableDir(t, "../.."), "--paytable", "t-link", "--jackpot", "off",
 		"--sas-addr", "1", "--sas-pty", "--link-group", fmt.Sprint(group), "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "10000000",
 		"--link-award", award}
 	data := t.TempDir()
 	cs.cabData = []string{data}
 	cs.cabs = []*cabinettest.Cabinet{cabinettest.Start(t, filepath.Join(binDir, "cabinet"), data, cs.cabArgs...)}
-	cs.config = filepath.Join(t.TempDir(), "linkctl.json")
+	cfgDir := t.TempDir()
+	if _, _, _, err := cl.ClientFiles(cfgDir, id); err != nil {
+		t.Fatal(err)
+	}
+	cs.config = filepath.Join(cfgDir, "linkctl.json")
 	cfg := fmt.Sprintf(`{"controller": %q, "group": %d, "broadcast_ms": 200, "meter_ms": 300,
   "levels": [{"id": "super", "sas_level": 1, "reset_cents": %d, "rate_ppm": 50000, "second_hit": "wins-reset"}],
   "channels": [{"name": "line", "pty": %q, "cabinets": [{"id": %q, "addr": 1, "levels": ["super"], "award": %q}]}],
-  "superjackpot": {"etcd": ["%s"], "prefix": %q, "levels": ["super"], "batch_ms": 200%s}}`,
+  "superjackpot": {"etcd": ["%s"], "prefix": %q, "levels": ["super"], "batch_ms": 200,
+    "tls": {"ca": "etcd-ca.pem", "cert": "%s.pem", "key": "%s-key.pem"}, %s%s}}`,
 		id, group, superReset, cs.cabs[0].SASTTY(), cabID, award, strings.Join(cs.proxies.Addrs(), `", "`), superPrefix,
-		strings.Join(append([]string{""}, superOpts...), ", "))
+		id, id, g.keysJSON(), strings.Join(append([]string{""}, superOpts...), ", "))
 	if err := os.WriteFile(cs.config, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +166,7 @@ func (cs *superCasino) waitAnswered() {
 func (cs *superCasino) waitPaid() {
 	cs.t.Helper()
 	cs.cab().WaitFor(cs.cabID+": the award paid and the link up", func(v machine.View) bool {
-		return len(v.Jackpots) == 1 && !v.Jackpots[0].Pending && !v.LinkDown && v.MaxLevel == 1
+		return len(v.Jackpots) == 1 && !v.Jackpots[0].Pending && !v.LinkDown && v.TopOffered == 1
 	})
 }
 
@@ -153,20 +228,19 @@ func TestSuperjackpotTwoCasinos(t *testing.T) {
 func superjackpotTwoCasinos(t *testing.T, award string) {
 	began := time.Now()
 	cl := etcdtest.New(t)
-	obs, err := super.New(cl.Client(t), superPrefix, "observer")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := newSuperGroup(t, cl, "casino-a", "casino-b")
+	obs := g.observer(t)
 	// Cut off from etcd, each cabinet must be able to play until it wins:
 	// a bound on the value's age (confirm_ms) well above the time that takes,
-	// even on a loaded machine: past it the cabinet refuses every game.
-	a := newSuperCasino(t, cl, "casino-a", "egm-a", award, `"confirm_ms": 600000`)
-	b := newSuperCasino(t, cl, "casino-b", "egm-b", award, `"confirm_ms": 600000`)
+	// even on a loaded machine: past it the cabinet refuses every game. The
+	// configuration allows at most 120000 (a longer bound is refused).
+	a := newSuperCasino(t, g, "casino-a", "egm-a", award, `"confirm_ms": 120000`)
+	b := newSuperCasino(t, g, "casino-b", "egm-b", award, `"confirm_ms": 120000`)
 	both := []*superCasino{a, b}
 	for _, cs := range both {
 		cs.waitShown(1)
 		cs.cab().WaitFor(cs.cabID+" to show the shared value", func(v machine.View) bool {
-			return len(v.Jackpots) == 1 && v.Jackpots[0].Linked && v.Jackpots[0].Cents >= superReset && !v.LinkDown && v.MaxLevel == 1
+			return len(v.Jackpots) == 1 && v.Jackpots[0].Linked && v.Jackpots[0].Cents >= superReset && !v.LinkDown && v.TopOffered == 1
 		})
 	}
 	t.Logf("cluster, cabinets and controllers up in %s", time.Since(began).Round(time.Millisecond))
@@ -401,11 +475,12 @@ func superjackpotTwoCasinos(t *testing.T, award string) {
 // of the group, made once though run twice, that keeps the liability.
 func TestSuperjackpotBoundReportAndTransfer(t *testing.T) {
 	cl := etcdtest.New(t)
-	a := newSuperCasino(t, cl, "casino-a", "egm-a", "broadcast", `"confirm_ms": 2000`)
+	g := newSuperGroup(t, cl, "casino-a", "casino-z")
+	a := newSuperCasino(t, g, "casino-a", "egm-a", "broadcast", `"confirm_ms": 2000`)
 	a.waitShown(1)
 	a.proxies.SetMode(etcdtest.Blackhole)
 	cut := time.Now()
-	a.cab().WaitFor("the link down", func(v machine.View) bool { return v.LinkDown && v.MaxLevel == 0 })
+	a.cab().WaitFor("the link down", func(v machine.View) bool { return v.LinkDown && v.TopOffered == 0 })
 	t.Logf("the cabinet took the superjackpot bet away %v after its controller was cut off (bound 2 s, then the cabinet's 5 s)",
 		time.Since(cut).Round(time.Millisecond))
 	if r := a.cab().Send(cabinettest.Command{Cmd: "press", Button: machine.BtnMaxBet}); r.Refused == "" && r.View.Level != 0 {
@@ -438,7 +513,7 @@ func TestSuperjackpotBoundReportAndTransfer(t *testing.T) {
 	// Rule 6: 300.00 € of the level's value moved to another level of the
 	// group (fed by other machines), once though the command runs twice,
 	// nothing created or lost: the signed report before and after.
-	z, err := super.New(cl.Client(t), superPrefix, "casino-z")
+	z, err := super.New(cl.UserClient(t, "casino-z"), superPrefix, g.ring(), "casino-z", g.keys["casino-z"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -446,7 +521,7 @@ func TestSuperjackpotBoundReportAndTransfer(t *testing.T) {
 	if _, err := z.Init(opCtx(t), "super-z", zcfg, 0, "casino-z", 1); err != nil {
 		t.Fatal(err)
 	}
-	transfer := []string{"super-transfer", "--config", a.config, "--id", "rule6-1", "--from", "super", "--to", "super-z",
+	transfer := []string{"super-transfer", "--config", a.config, "--data", a.ctlData, "--id", "rule6-1", "--from", "super", "--to", "super-z",
 		"--current", "30000000", "--who", "op-1", "--why", "machines moved to the other group"}
 	for range 2 {
 		if code, out := linkctl(t, transfer...); code != 0 || !strings.Contains(out, "moved 30000000 millicents from super to super-z") {

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"crypto"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
+	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/jackpot"
+	"github.com/openegm/cabinet/jackpot/ledger"
 	"github.com/openegm/cabinet/jackpot/link"
 	"github.com/openegm/cabinet/jackpot/super"
 	"github.com/openegm/cabinet/reels"
@@ -30,7 +33,7 @@ func superReport(configFile string, asJSON bool, keyFile, outFile string, stdout
 		return fail(err)
 	}
 	var audit super.Audit
-	err = inGroup(cfg, func(ctx context.Context, store *super.Store) (err error) {
+	err = inGroup(cfg, nil, func(ctx context.Context, store *super.Store) (err error) {
 		audit, err = store.Audit(ctx)
 		return err
 	})
@@ -103,14 +106,20 @@ func readConfig(file string) (*link.Config, error) {
 }
 
 // inGroup runs fn, within 20 s, on the configuration's superjackpot group
-// in etcd, as this controller.
-func inGroup(cfg *link.Config, fn func(context.Context, *super.Store) error) error {
-	cli, err := link.DialEtcd(*cfg.Super)
+// in etcd, as this controller (its etcd user): it verifies what it reads
+// with the configuration's registered keys, and writes signed by signer
+// (nil: it only reads).
+func inGroup(cfg *link.Config, signer crypto.Signer, fn func(context.Context, *super.Store) error) error {
+	keys, err := cfg.Super.Keyring()
+	if err != nil {
+		return err
+	}
+	cli, err := link.DialEtcd(cfg)
 	if err != nil {
 		return err
 	}
 	defer cli.Close()
-	store, err := super.New(cli, cfg.Super.Prefix, cfg.Controller)
+	store, err := super.New(cli, cfg.Super.Prefix, keys, cfg.Controller, signer)
 	if err != nil {
 		return err
 	}
@@ -121,22 +130,27 @@ func inGroup(cfg *link.Config, fn func(context.Context, *super.Store) error) err
 
 // superTransfer moves value between two levels of the configuration's
 // superjackpot group in etcd (regulation rule 6), once: id names it, and
-// running the command again with the same id finds it made.
-func superTransfer(configFile, id string, t jackpot.Transfer, stdout, stderr io.Writer) int {
+// running the command again with the same id finds it made. It signs with
+// the controller's key, from its board.
+func superTransfer(configFile, board, id string, t jackpot.Transfer, stdout, stderr io.Writer) int {
 	fail := func(err error) int {
 		fmt.Fprintln(stderr, "linkctl super-transfer:", err)
 		return 1
 	}
-	if configFile == "" || id == "" {
-		fmt.Fprintln(stderr, "linkctl super-transfer: --config and --id are required")
+	if configFile == "" || id == "" || board == "" {
+		fmt.Fprintln(stderr, "linkctl super-transfer: --config, --id and the controller's board (--board DIR, or --data DIR for DIR.board) are required")
 		return 2
 	}
 	cfg, err := readSuperConfig(configFile)
 	if err != nil {
 		return fail(err)
 	}
+	signer, err := book.FileKeys{Dir: board}.Signer(ledger.KeyName, false)
+	if err != nil {
+		return fail(fmt.Errorf("the controller's signing key: %w", err))
+	}
 	var done super.Transferred
-	err = inGroup(cfg, func(ctx context.Context, store *super.Store) (err error) {
+	err = inGroup(cfg, signer, func(ctx context.Context, store *super.Store) (err error) {
 		done, err = store.Transfer(ctx, id, t)
 		return err
 	})

@@ -90,7 +90,7 @@ func TestVerifyAndReadLeaveTheDirectoryUntouched(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]int64{"total coin in (bets)": 220, "total coin out (wins to credits)": 100, "current credits": 0,
-		"ticket out": 1880, "games played": 2, "games won": 1, "games lost": 1, "bills of 20.00 € accepted": 1, "main (slot) door openings": 1}
+		"ticket out": 1880, "games played": 2, "games won": 1, "games lost": 1, "bills of €20.00 accepted": 1, "main (slot) door openings": 1}
 	for _, r := range rows {
 		if v, ok := want[r.Name]; ok {
 			if r.Value != v {
@@ -102,7 +102,7 @@ func TestVerifyAndReadLeaveTheDirectoryUntouched(t *testing.T) {
 	if len(want) > 0 {
 		t.Fatalf("meters missing from the readout: %v", want)
 	}
-	if code, out, _ := meterread("games", dir); code != 0 || !strings.Contains(out, "[1 2 3 4 5]") || !strings.Contains(out, "1.00 €") {
+	if code, out, _ := meterread("games", dir); code != 0 || !strings.Contains(out, "[1 2 3 4 5]") || !strings.Contains(out, "€1.00") {
 		t.Fatalf("games: %q", out)
 	}
 	if code, out, _ := meterread("events", dir); code != 0 || !strings.Contains(out, "door_open") {
@@ -195,7 +195,7 @@ func TestJackpotReadout(t *testing.T) {
 		t.Fatalf("level 1 %+v", r)
 	}
 	code, out, _ = meterread("report", dir, "--pub", pubFile(dir), "--lang", "en")
-	if code != 0 || !strings.Contains(out, "LOCAL JACKPOT") || !strings.Contains(out, "250.02000 €") || !strings.Contains(out, "holds") {
+	if code != 0 || !strings.Contains(out, "LOCAL JACKPOT") || !strings.Contains(out, "€250.02000") || !strings.Contains(out, "holds") {
 		t.Fatalf("report lacks the jackpot:\n%s", out)
 	}
 }

@@ -181,7 +181,7 @@ func TestHandpaysBillsTickets(t *testing.T) {
 		}
 	}
 	code, out, _ := meterread("meters", cabinetDir(t))
-	if code != 0 || !strings.Contains(out, "liability held in trust: 250.02000 €") {
+	if code != 0 || !strings.Contains(out, "liability held in trust: €250.02000") {
 		t.Errorf("meters lack the jackpot liability:\n%s", out)
 	}
 }

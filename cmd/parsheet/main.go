@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/poker/tabledef"
 	"github.com/openegm/cabinet/reels"
 	"golang.org/x/crypto/blake2b"
 )
@@ -24,7 +25,10 @@ import (
 const usage = `parsheet — certification of slot machine paytables and table-game definitions
 
 Every command that takes a FILE takes a paytable or a Makccarat table
-definition ("game": "makccarat"), told apart by the file's content.
+definition ("game": "makccarat"), told apart by the file's content. check,
+sign and verify also take a poker table definition ("game": "holdem" or
+"synthetic_poker", docs/tablesrv.md): it has no PAR sheet, the players play
+against each other and the house takes its commission.
 
 Usage:
   parsheet par FILE [--json] [--workers N]
@@ -179,7 +183,9 @@ func cmdPar(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if data, err := os.ReadFile(name); err == nil && isTable(data) {
+	if data, err := os.ReadFile(name); err == nil && tabledef.IsPoker(data) {
+		return errNoPokerFigures
+	} else if err == nil && isTable(data) {
 		return tablePar(name, data, *asJSON, out)
 	}
 	p, data, err := load(name)
@@ -215,7 +221,9 @@ func cmdCheck(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if data, err := os.ReadFile(name); err == nil && isTable(data) {
+	if data, err := os.ReadFile(name); err == nil && tabledef.IsPoker(data) {
+		return pokerCheck(name, data, *requireSig, pubs, out)
+	} else if err == nil && isTable(data) {
 		return tableCheck(name, data, *requireSig, pubs, out)
 	}
 	p, data, err := load(name)
@@ -256,7 +264,9 @@ func cmdSim(args []string, out io.Writer) error {
 			return err
 		}
 	}
-	if data, err := os.ReadFile(name); err == nil && isTable(data) {
+	if data, err := os.ReadFile(name); err == nil && tabledef.IsPoker(data) {
+		return errNoPokerFigures
+	} else if err == nil && isTable(data) {
 		if *hands < 2 || *spins != 0 || *level != 0 {
 			return usageError{fmt.Errorf("a table definition plays --hands N (at least 2); --spins and --level are for paytables")}
 		}
@@ -377,7 +387,12 @@ func cmdSign(args []string, out io.Writer) error {
 		return err
 	}
 	for _, name := range pos {
-		if data, err := os.ReadFile(name); err == nil && isTable(data) {
+		if data, err := os.ReadFile(name); err == nil && tabledef.IsPoker(data) {
+			if err := pokerSign(name, data, priv, out); err != nil {
+				return err
+			}
+			continue
+		} else if err == nil && isTable(data) {
 			if err := tableSign(name, data, priv, out); err != nil {
 				return err
 			}

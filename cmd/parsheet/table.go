@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/openegm/cabinet/baccarat"
+	"github.com/openegm/cabinet/internal/money"
 	"github.com/openegm/cabinet/reels"
 	"golang.org/x/crypto/blake2b"
 )
@@ -118,8 +119,8 @@ func writeTablePar(out io.Writer, d *baccarat.Definition, f *baccarat.Figures, d
 
 func pct(x reels.Exact) string { return x.Percent(6) }
 
-// euros renders cents as the PAR sheet shows money: €1,000.00 is "1000.00 €".
-func euros(c int64) string { return fmt.Sprintf("%d.%02d €", c/100, c%100) }
+// euros renders cents as the PAR sheet, which is in English, shows money.
+func euros(c int64) string { return money.Euro("en", c) }
 
 func tableCheck(name string, data []byte, requireSig bool, pubs []string, out io.Writer) error {
 	d, f, err := loadTable(name, data)

@@ -135,7 +135,7 @@ func TestSashostBillsRealTimeLastBillFeatures(t *testing.T) {
 	m.link.Exceptions.Push(sas.ExcSlotDoorOpened)
 	m.mu.Unlock()
 	ev := cmd("--realtime", "events", "--count", "2", "--for", "5s")
-	if !strings.Contains(ev, "7E game started (real-time: 20 credits wagered, coin in 12.34, wager type 41, progressive group 0)") ||
+	if !strings.Contains(ev, "7E game started (real-time: 20 credits wagered, coin in €12.34, wager type 41, progressive group 0)") ||
 		!strings.Contains(ev, "11 slot door opened (real-time)") {
 		t.Errorf("events: %q", ev)
 	}

@@ -60,6 +60,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/openegm/cabinet/internal/atomicfile"
+	"github.com/openegm/cabinet/internal/money"
 	"io"
 	"os"
 	"os/signal"
@@ -374,7 +375,7 @@ func (c *config) command(ctx context.Context, cl *host.Client, o *out, pos []str
 		}
 		return o.emit(h, func(w io.Writer) {
 			fmt.Fprintf(w, "handpay: %s (partial pay %s), progressive group %d, level 0x%02X, reset ID %d\n",
-				cents(h.Amount), cents(h.PartialPay), h.ProgressiveGroup, h.Level, h.ResetID)
+				euros(h.Amount), euros(h.PartialPay), h.ProgressiveGroup, h.Level, h.ResetID)
 		})
 	case "progressive":
 		return c.progressive(cl, o, rest)
@@ -403,7 +404,10 @@ func (c *config) command(ctx context.Context, cl *host.Client, o *out, pos []str
 	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
 }
 
-func cents(v uint64) string { return fmt.Sprintf("%d.%02d", v/100, v%100) }
+// euros writes an amount SAS gives in cents (credits at its accounting
+// denomination of 0.01) as the cabinet's euros. SAS amounts are at most
+// 10 BCD digits, far inside int64.
+func euros(v uint64) string { return money.Euro("en", int64(v)) }
 
 func printMeters(w io.Writer, title string, ms []host.Meter) {
 	fmt.Fprintln(w, title)
@@ -562,9 +566,9 @@ func eventText(g host.GeneralReply) string {
 	switch e := g.Event.(type) {
 	case *sas.GameStarted:
 		return fmt.Sprintf(": %d credits wagered, coin in %s, wager type %02X, progressive group %d",
-			e.CreditsWagered, cents(e.CoinIn), e.WagerType, e.Group)
+			e.CreditsWagered, euros(e.CoinIn), e.WagerType, e.Group)
 	case *sas.GameEnded:
-		return fmt.Sprintf(": win %s", cents(e.Win))
+		return fmt.Sprintf(": win %s", euros(e.Win))
 	case *sas.BillAccepted:
 		face, _ := sas.BillCodeValue(e.Code)
 		return fmt.Sprintf(": country %d, denomination code %d (%d), %d of that denomination", e.Country, e.Code, face, e.Count)

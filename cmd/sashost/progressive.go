@@ -63,7 +63,7 @@ func (c *config) progressive(cl *host.Client, o *out, rest []string) error {
 			}
 			fmt.Fprintf(w, "SAS progressive wins, group %d:\n", ws.Group)
 			for _, lv := range ws.Wins {
-				fmt.Fprintf(w, "  level %2d  %s\n", lv.Level, cents(lv.Amount))
+				fmt.Fprintf(w, "  level %2d  %s\n", lv.Level, euros(lv.Amount))
 			}
 		})
 	case "win":
@@ -76,7 +76,7 @@ func (c *config) progressive(cl *host.Client, o *out, rest []string) error {
 				fmt.Fprintln(w, "SAS progressive win: none")
 				return
 			}
-			fmt.Fprintf(w, "SAS progressive win: group %d, level %d, %s\n", pw.Group, pw.Level, cents(pw.Amount))
+			fmt.Fprintf(w, "SAS progressive win: group %d, level %d, %s\n", pw.Group, pw.Level, euros(pw.Amount))
 		})
 	case "cumulative":
 		if c.game > 9999 {
@@ -87,7 +87,7 @@ func (c *config) progressive(cl *host.Client, o *out, rest []string) error {
 			return fmt.Errorf("0x83: %w", err)
 		}
 		return o.emit(cw, func(w io.Writer) {
-			fmt.Fprintf(w, "cumulative progressive wins of game %d: %s\n", cw.Game, cents(cw.Amount))
+			fmt.Fprintf(w, "cumulative progressive wins of game %d: %s\n", cw.Game, euros(cw.Amount))
 		})
 	}
 	return fmt.Errorf("%w: progressive %q: want broadcast, wins, win or cumulative", errUsage, rest[0])
@@ -126,7 +126,7 @@ func (c *config) broadcast(cl *host.Client, o *out) error {
 			fmt.Fprintf(w, "broadcast 0x%02X to machine %d, group %d: acknowledged\n", cmd, to, c.group)
 		}
 		for _, lv := range c.levels {
-			fmt.Fprintf(w, "  level %2d  %s\n", lv.Level, cents(lv.Amount))
+			fmt.Fprintf(w, "  level %2d  %s\n", lv.Level, euros(lv.Amount))
 		}
 	})
 }

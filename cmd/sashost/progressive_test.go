@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/sas"
+	"github.com/openegm/cabinet/sas/sastest"
 )
 
 // progMachine is a machine with SAS progressives (group 5, levels 1 and 2)
@@ -18,7 +19,7 @@ import (
 type progMachine struct {
 	mu   sync.Mutex
 	link *sas.Link
-	prog *sas.Progressive
+	prog *sastest.Progressive
 }
 
 func (m *progMachine) LongPoll(r sas.Request) sas.Reply {
@@ -42,10 +43,7 @@ func serveProg(t *testing.T, mode sas.FramerMode) (*progMachine, string) {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
 	m := &progMachine{link: sas.NewLink(addr)}
-	if m.prog, err = sas.NewProgressive(sas.ProgressiveConfig{Group: 5, Levels: []byte{1, 2}}); err != nil {
-		t.Fatal(err)
-	}
-	m.prog.Exceptions = m.link.Exceptions
+	m.prog = &sastest.Progressive{Group: 5, Exceptions: m.link.Exceptions}
 	m.link.Handler = m
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -96,7 +94,7 @@ func TestSashostProgressive(t *testing.T) {
 			}
 
 			out := cmd("progressive", "broadcast", "--group", "5", "--level", "1=100000", "--level", "2=2500", "--global")
-			if !strings.Contains(out, "broadcast 0x86 to every machine") || !strings.Contains(out, "level  1  1000.00") {
+			if !strings.Contains(out, "broadcast 0x86 to every machine") || !strings.Contains(out, "level  1  €1,000.00") {
 				t.Errorf("global broadcast: %q", out)
 			}
 			eventually("global 86", func() bool {
@@ -115,7 +113,7 @@ func TestSashostProgressive(t *testing.T) {
 				t.Errorf("addressed broadcast: %+v", bj)
 			}
 			locked(func() {
-				if v, _ := m.prog.Value(2); v != 2600 {
+				if v := m.prog.Values()[2]; v != 2600 {
 					t.Errorf("level 2 = %d", v)
 				}
 			})
@@ -138,13 +136,13 @@ func TestSashostProgressive(t *testing.T) {
 			// acknowledgement.
 			eventually("acknowledgement of 87", func() bool { return len(m.prog.Acknowledged()) == 2 })
 			locked(func() { m.prog.Hit(3, 2, 5) })
-			if out := cmd("progressive", "win"); out != "SAS progressive win: group 5, level 2, 0.05\n" {
+			if out := cmd("progressive", "win"); out != "SAS progressive win: group 5, level 2, €0.05\n" {
 				t.Errorf("win: %q", out)
 			}
 			if out := cmd("progressive", "win", "--json"); !strings.Contains(out, `"level":0`) {
 				t.Errorf("win after the acknowledgement: %q", out)
 			}
-			if out := cmd("progressive", "cumulative"); out != "cumulative progressive wins of game 0: 1234.56\n" {
+			if out := cmd("progressive", "cumulative"); out != "cumulative progressive wins of game 0: €1,234.56\n" {
 				t.Errorf("cumulative: %q", out)
 			}
 		})

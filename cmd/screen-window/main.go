@@ -22,6 +22,7 @@ import (
 
 	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/baccarat"
+	"github.com/openegm/cabinet/internal/control"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/reels"
 	"github.com/openegm/cabinet/ui"
@@ -92,32 +93,26 @@ func dial(path string) (*cabinet, error) {
 	}
 }
 
-type reply struct {
-	OK    bool          `json:"ok"`
-	Error string        `json:"error"`
-	View  *machine.View `json:"view"`
-}
-
 // conn is one short-lived exchange: the cabinet serves each connection on
 // its own goroutine, so a slow press never delays the view.
-func (c *cabinet) send(cmd map[string]any) (reply, error) {
+func (c *cabinet) send(cmd control.Command) (control.Reply, error) {
 	conn, err := net.DialTimeout("unix", c.path, time.Second)
 	if err != nil {
-		return reply{}, err
+		return control.Reply{}, err
 	}
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(10 * time.Second))
 	b, _ := json.Marshal(cmd)
 	if _, err := conn.Write(append(b, '\n')); err != nil {
-		return reply{}, err
+		return control.Reply{}, err
 	}
 	line, err := bufio.NewReader(conn).ReadBytes('\n')
 	if err != nil {
-		return reply{}, err
+		return control.Reply{}, err
 	}
-	var r reply
+	var r control.Reply
 	if err := json.Unmarshal(line, &r); err != nil {
-		return reply{}, err
+		return control.Reply{}, err
 	}
 	if !r.OK {
 		return r, fmt.Errorf("%s", r.Error)
@@ -126,7 +121,7 @@ func (c *cabinet) send(cmd map[string]any) (reply, error) {
 }
 
 func (c *cabinet) state() (machine.View, error) {
-	r, err := c.send(map[string]any{"cmd": "state"})
+	r, err := c.send(control.Command{Cmd: "state"})
 	if err != nil || r.View == nil {
 		return machine.View{}, fmt.Errorf("state: %v", err)
 	}
@@ -171,19 +166,19 @@ func (c *cabinet) Paytable() *reels.Certified {
 	return pt
 }
 
-func (c *cabinet) async(cmd map[string]any) { go c.send(cmd) }
+func (c *cabinet) async(cmd control.Command) { go c.send(cmd) }
 
-func (c *cabinet) Press(button string) { c.async(map[string]any{"cmd": "press", "button": button}) }
+func (c *cabinet) Press(button string) { c.async(control.Command{Cmd: "press", Button: button}) }
 
 func (c *cabinet) SetSwitch(name string, on bool) {
 	c.mu.Lock()
 	c.switches[name] = on
 	c.mu.Unlock()
 	if door, ok := strings.CutPrefix(name, "door_"); ok {
-		c.async(map[string]any{"cmd": "door", "door": door, "open": on})
+		c.async(control.Command{Cmd: "door", Door: door, Open: on})
 		return
 	}
-	c.async(map[string]any{"cmd": "key", "key": name, "on": on, "who": "simulator"})
+	c.async(control.Command{Cmd: "key", Key: name, On: on, Who: "simulator"})
 }
 
 func (c *cabinet) Switch(name string) bool {
@@ -200,21 +195,21 @@ func (c *cabinet) Switch(name string) bool {
 	return c.switches[name]
 }
 
-func (c *cabinet) InsertBill(cents int64) { c.async(map[string]any{"cmd": "bill", "cents": cents}) }
+func (c *cabinet) InsertBill(cents int64) { c.async(control.Command{Cmd: "bill", Cents: cents}) }
 
 func (c *cabinet) Service(ev machine.Event) {
 	switch e := ev.(type) {
 	case machine.PINEntry:
-		c.async(map[string]any{"cmd": "pin", "role": e.Role, "pin": e.PIN})
+		c.async(control.Command{Cmd: "pin", Role: e.Role, PIN: e.PIN})
 	case machine.ServiceAction:
-		c.async(map[string]any{"cmd": "service", "action": e.Action, "key": e.Key, "value": e.Value})
+		c.async(control.Command{Cmd: "service", Action: e.Action, Key: e.Key, Value: e.Value})
 	case machine.HandpayPaid:
-		c.async(map[string]any{"cmd": "handpay_paid", "cents": e.Cents})
+		c.async(control.Command{Cmd: "handpay_paid", Cents: e.Cents})
 	case machine.SelectGame:
-		c.async(map[string]any{"cmd": "select_game", "value": e.Game})
+		c.async(control.Command{Cmd: "select_game", Value: e.Game})
 	case machine.PlaceBet:
 		if e.Spot >= 0 && e.Spot < int(baccarat.NumSpots) {
-			c.async(map[string]any{"cmd": "bet", "value": baccarat.Spot(e.Spot).String(), "cents": e.Cents})
+			c.async(control.Command{Cmd: "bet", Value: baccarat.Spot(e.Spot).String(), Cents: e.Cents})
 		}
 	}
 }

@@ -121,7 +121,7 @@ func (c *Cabinet) State() machine.View { return *c.Send(Command{Cmd: "state"}).V
 // WaitIdle waits until the game on screen has ended.
 func (c *Cabinet) WaitIdle() machine.View {
 	c.T.Helper()
-	return c.WaitFor("the game's end", func(v machine.View) bool { return v.Mode != "spinning" })
+	return c.WaitFor("the game's end", func(v machine.View) bool { return v.Mode != "spinning" && v.Mode != "dealing" })
 }
 
 // WaitFor polls the view until ok, failing after 30 s.

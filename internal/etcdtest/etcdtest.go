@@ -5,22 +5,35 @@
 // server must never be linked into a binary (the superjackpot's production
 // code uses the etcd client alone).
 //
+// The cluster runs as production should: clients and peers speak TLS with
+// certificates of the cluster's own CA (made at start, crypto/x509), every
+// client must present one (client-cert-auth), and etcd's authentication is
+// on, each client being the user named by its certificate's common name.
+// Client is the root user's (the cluster's administrator); UserClient and
+// ClientFiles are any other user's, whose permissions are what the test
+// grants it (package jackpot/super's Grant for a controller).
+//
 // ETCDTEST_LOG=1 (or SUPER_ETCD_LOG=1) shows the members' error logs; by
 // default they are silent (a killed member makes the others complain).
 package etcdtest
 
 import (
+	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	"go.etcd.io/etcd/client/pkg/v3/transport"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
 	"go.uber.org/zap"
@@ -37,7 +50,12 @@ type Cluster struct {
 	endpoints []string
 	dirs      []string
 	closing   sync.WaitGroup
+	pki       *pki
+	rootTLS   *tls.Config
 }
+
+// Root is the name of etcd's administrator, whose certificate Client uses.
+const Root = "root"
 
 // Options configure a cluster.
 type Options struct {
@@ -98,9 +116,28 @@ func tryStart(opts Options) (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{}
+	pkiDir, err := os.MkdirTemp("", "etcdtest-pki-")
+	if err != nil {
+		return nil, err
+	}
+	c.dirs = append(c.dirs, pkiDir)
+	if c.pki, err = newPKI(pkiDir); err != nil {
+		c.Stop()
+		return nil, err
+	}
+	memberCert, memberKey, err := c.pki.writePair(pkiDir, "member", true)
+	if err != nil {
+		c.Stop()
+		return nil, err
+	}
+	if c.rootTLS, err = c.pki.clientTLS(Root); err != nil {
+		c.Stop()
+		return nil, err
+	}
+	tlsInfo := transport.TLSInfo{CertFile: memberCert, KeyFile: memberKey, TrustedCAFile: c.pki.caFile(), ClientCertAuth: true}
 	var initial []string
 	for i := range Members {
-		initial = append(initial, fmt.Sprintf("m%d=http://127.0.0.1:%d", i, ports[2*i]))
+		initial = append(initial, fmt.Sprintf("m%d=https://127.0.0.1:%d", i, ports[2*i]))
 		c.endpoints = append(c.endpoints, fmt.Sprintf("127.0.0.1:%d", ports[2*i+1]))
 	}
 	token := fmt.Sprintf("etcdtest-%d-%d", os.Getpid(), ports[0])
@@ -113,13 +150,14 @@ func tryStart(opts Options) (*Cluster, error) {
 			return nil, err
 		}
 		c.dirs = append(c.dirs, dir)
-		peer, _ := url.Parse(fmt.Sprintf("http://127.0.0.1:%d", ports[2*i]))
-		client, _ := url.Parse(fmt.Sprintf("http://127.0.0.1:%d", ports[2*i+1]))
+		peer, _ := url.Parse(fmt.Sprintf("https://127.0.0.1:%d", ports[2*i]))
+		client, _ := url.Parse(fmt.Sprintf("https://127.0.0.1:%d", ports[2*i+1]))
 		cfg := embed.NewConfig()
 		cfg.Name = fmt.Sprintf("m%d", i)
 		cfg.Dir = dir
 		cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{*peer}, []url.URL{*peer}
 		cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{*client}, []url.URL{*client}
+		cfg.ClientTLSInfo, cfg.PeerTLSInfo = tlsInfo, tlsInfo
 		cfg.InitialCluster = strings.Join(initial, ",")
 		cfg.InitialClusterToken = token
 		cfg.ClusterState = embed.ClusterStateFlagNew
@@ -155,7 +193,54 @@ func tryStart(opts Options) (*Cluster, error) {
 			return nil, fmt.Errorf("etcd member m%d not ready after 60 s", i)
 		}
 	}
+	if err := c.enableAuth(); err != nil {
+		c.Stop()
+		return nil, err
+	}
 	return c, nil
+}
+
+// enableAuth creates the root user, authenticated by its certificate alone
+// (no password), and turns etcd's authentication on: from then on a client
+// may do only what its user's roles grant. On a loaded machine a young
+// cluster may change leaders under these requests, so each is tried again
+// until it holds (all three may be repeated: a root user found existing was
+// made by an earlier try whose answer was lost) or a minute has passed.
+func (c *Cluster) enableAuth() error {
+	cli, err := c.dial(c.rootTLS, c.endpoints)
+	if err != nil {
+		return err
+	}
+	defer cli.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	steps := []struct {
+		what string
+		do   func() error
+	}{
+		{"etcd root user", func() error {
+			_, err := cli.UserAddWithOptions(ctx, Root, "", &clientv3.UserAddOptions{NoPassword: true})
+			if errors.Is(rpctypes.Error(err), rpctypes.ErrUserAlreadyExist) {
+				return nil
+			}
+			return err
+		}},
+		{"etcd root role", func() error { _, err := cli.UserGrantRole(ctx, Root, "root"); return err }},
+		{"etcd auth enable", func() error { _, err := cli.AuthEnable(ctx); return err }},
+	}
+	for _, st := range steps {
+		for {
+			err := st.do()
+			if err == nil {
+				break
+			}
+			if ctx.Err() != nil {
+				return fmt.Errorf("%s: %w", st.what, err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	return nil
 }
 
 // Endpoints are the members' client addresses (host:port), in member order.
@@ -211,16 +296,57 @@ func (c *Cluster) Stop() {
 	}
 }
 
-// Client returns a new client of all members, closed when the test ends.
+// Client returns a new client of all members as the root user (the
+// cluster's administrator: it may do anything), closed when the test ends.
 func (c *Cluster) Client(t testing.TB) *clientv3.Client {
 	t.Helper()
-	return NewClient(t, c.endpoints)
+	return c.newClient(t, c.rootTLS, c.endpoints)
 }
 
-// NewClient returns a new client of endpoints, closed when the test ends.
-func NewClient(t testing.TB, endpoints []string) *clientv3.Client {
+// UserClient returns a new client authenticated as user (by a certificate
+// whose common name is user), closed when the test ends. It reaches
+// endpoints, or every member if none are given. What it may do is what
+// user's roles grant; a user etcd does not know may do nothing.
+func (c *Cluster) UserClient(t testing.TB, user string, endpoints ...string) *clientv3.Client {
 	t.Helper()
-	cli, err := clientv3.New(clientv3.Config{Endpoints: endpoints, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	cfg, err := c.TLS(user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(endpoints) == 0 {
+		endpoints = c.endpoints
+	}
+	return c.newClient(t, cfg, endpoints)
+}
+
+// TLS is the TLS configuration of a client authenticated as user: a new
+// certificate of the cluster's CA with common name user.
+func (c *Cluster) TLS(user string) (*tls.Config, error) {
+	if user == Root {
+		return c.rootTLS.Clone(), nil
+	}
+	return c.pki.clientTLS(user)
+}
+
+// ClientFiles writes into dir what a client process needs to reach the
+// cluster as user: the CA certificate (to check the members'), and a
+// client certificate with common name user and its key (mode 0600).
+func (c *Cluster) ClientFiles(dir, user string) (ca, cert, key string, err error) {
+	ca = filepath.Join(dir, "etcd-ca.pem")
+	if err = os.WriteFile(ca, c.pki.caPEM, 0o644); err != nil {
+		return "", "", "", err
+	}
+	cert, key, err = c.pki.writePair(dir, user, false)
+	return ca, cert, key, err
+}
+
+func (c *Cluster) dial(cfg *tls.Config, endpoints []string) (*clientv3.Client, error) {
+	return clientv3.New(clientv3.Config{Endpoints: endpoints, TLS: cfg, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+}
+
+func (c *Cluster) newClient(t testing.TB, cfg *tls.Config, endpoints []string) *clientv3.Client {
+	t.Helper()
+	cli, err := c.dial(cfg, endpoints)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,12 +364,12 @@ func (c *Cluster) Proxies(t testing.TB) Proxies {
 	return ps
 }
 
-// ProxiedClient is a client that reaches every member through a proxy of
-// its own.
+// ProxiedClient is a root client that reaches every member through a
+// proxy of its own (TLS passes through the proxies unchanged).
 func (c *Cluster) ProxiedClient(t testing.TB) (*clientv3.Client, Proxies) {
 	t.Helper()
 	ps := c.Proxies(t)
-	return NewClient(t, ps.Addrs()), ps
+	return c.newClient(t, c.rootTLS, ps.Addrs()), ps
 }
 
 // Mode is what a Proxy does with the bytes it carries.

@@ -281,6 +281,11 @@ const (
 	// EventMeterBack: a cabinet's meters went back (not a rollover): a
 	// RAM clear, or its data rolled back; an alarm for the casino.
 	EventMeterBack = "meter_back"
+	// EventSuperForged: a value in the superjackpot's etcd group did not
+	// verify with the registered key of the controller it claims to be
+	// from (a forged batch, claim or pools): it was not counted nor paid.
+	// Detail names the key, the etcd revision and what it claimed.
+	EventSuperForged = "super_forged"
 )
 
 // Event is a fact that moves no money.
@@ -619,9 +624,9 @@ func (r SuperClaimed) validate() error {
 
 func (r Event) validate() error {
 	switch r.Code {
-	case EventLogRepaired, EventStart, EventStop, EventNote, EventIdentity, EventMeterBack:
+	case EventLogRepaired, EventStart, EventStop, EventNote, EventIdentity, EventMeterBack, EventSuperForged:
 	default:
-		return bad("event code %q is not one of %q", r.Code, []string{EventLogRepaired, EventStart, EventStop, EventNote, EventIdentity, EventMeterBack})
+		return bad("event code %q is not one of %q", r.Code, []string{EventLogRepaired, EventStart, EventStop, EventNote, EventIdentity, EventMeterBack, EventSuperForged})
 	}
 	return checkText("detail", r.Detail, MaxWhyLen, false)
 }

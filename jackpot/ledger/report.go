@@ -5,12 +5,13 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
-	"github.com/openegm/cabinet/book"
 	"io"
 	"math/big"
 	"text/tabwriter"
 	"time"
 
+	"github.com/openegm/cabinet/book"
+	"github.com/openegm/cabinet/internal/money"
 	"github.com/openegm/cabinet/jackpot"
 )
 
@@ -202,13 +203,15 @@ func figures(m jackpot.Meters, withTransfers bool) Figures {
 }
 
 func identity(f Figures, withTransfers bool) (sources, uses string, holds bool) {
-	src := sum(f.SeedFunding, f.Contributions)
-	use := sum(f.Awarded, f.Current, f.Reserve, f.Overflow)
-	if withTransfers {
-		src.Add(src, big.NewInt(f.TransferredIn))
-		use.Add(use, big.NewInt(f.TransferredOut))
-	}
-	return src.String(), use.String(), src.Cmp(use) == 0
+	id := f.Meters().Identity(withTransfers)
+	return id.Sources.String(), id.Uses.String(), id.Holds()
+}
+
+// Meters are the jackpot meters the figures show.
+func (f Figures) Meters() jackpot.Meters {
+	return jackpot.Meters{QualifyingBets: f.QualifyingBets, Contributions: f.Contributions, HiddenContributions: f.HiddenContributions,
+		SeedFunding: f.SeedFunding, TransferredIn: f.TransferredIn, TransferredOut: f.TransferredOut, Current: f.Current,
+		Reserve: f.Reserve, Overflow: f.Overflow, Hits: f.Hits, Awarded: f.Awarded}
 }
 
 // Check recomputes every derived figure of the report (liabilities,
@@ -246,10 +249,7 @@ func (r *Report) Check() error {
 	if err := checkFigures("total", r.Total, false); err != nil {
 		return err
 	}
-	want := figures(jackpot.Meters{QualifyingBets: t.QualifyingBets, Contributions: t.Contributions,
-		HiddenContributions: t.HiddenContributions, SeedFunding: t.SeedFunding, TransferredIn: t.TransferredIn,
-		TransferredOut: t.TransferredOut, Current: t.Current, Reserve: t.Reserve, Overflow: t.Overflow,
-		Hits: t.Hits, Awarded: t.Awarded}, false)
+	want := figures(t.Meters(), false)
 	if r.Total != want {
 		return fmt.Errorf("link report: the total is not the sum of the levels")
 	}
@@ -396,40 +396,22 @@ func VerifyReport(doc, sig []byte, pub ed25519.PublicKey) (*Report, error) {
 	return &r, nil
 }
 
-// euros formats millicents as euros, exactly: whole cents with two
-// decimals, a sub-cent remainder with five.
-func euros(mc int64) string {
-	sign := ""
-	u := uint64(mc)
-	if mc < 0 {
-		sign, u = "-", uint64(-(mc+1))+1
-	}
-	if u%jackpot.MillicentsPerCent == 0 {
-		c := u / jackpot.MillicentsPerCent
-		return fmt.Sprintf("%s%d.%02d €", sign, c/100, c%100)
-	}
-	return fmt.Sprintf("%s%d.%05d €", sign, u/100_000, u%100_000)
-}
-
 // eurosDec formats a decimal string of millicents (an identity side).
 func eurosDec(s string) string {
 	v, ok := new(big.Int).SetString(s, 10)
 	if !ok {
 		return s + " mc"
 	}
-	if v.IsInt64() {
-		return euros(v.Int64())
-	}
-	q, r := new(big.Int).QuoRem(v, big.NewInt(100_000), new(big.Int))
-	return fmt.Sprintf("%s.%05d €", q, r.Abs(r).Int64())
+	return money.MillicentsBig("en", v)
 }
-
-func centsEuros(c int64) string { return euros(c * jackpot.MillicentsPerCent) }
 
 // WriteText prints the report for people: per level and in total the
 // liability, contributions, seed funding, awards, transfers and the
 // identity, then shared levels, pending awards and unsent batches.
 func (r *Report) WriteText(w io.Writer) error {
+	// In English, as linkctl writes everything else.
+	mc := func(v int64) string { return money.Millicents("en", v) }
+	eur := func(c int64) string { return money.Euro("en", c) }
 	var b bytes.Buffer
 	if v := r.Verdict; v != nil {
 		if v.OK {
@@ -450,9 +432,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		if !f.Holds {
 			id = "BROKEN"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t\n", name, euros(f.Liability), euros(f.Current),
-			euros(f.Reserve), euros(f.Overflow), euros(f.Contributions), euros(f.SeedFunding), euros(f.Awarded), f.Hits,
-			euros(f.TransferredIn), euros(f.TransferredOut), id)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t\n", name, mc(f.Liability), mc(f.Current),
+			mc(f.Reserve), mc(f.Overflow), mc(f.Contributions), mc(f.SeedFunding), mc(f.Awarded), f.Hits,
+			mc(f.TransferredIn), mc(f.TransferredOut), id)
 	}
 	for _, lr := range r.Levels {
 		name := lr.Level
@@ -468,10 +450,10 @@ func (r *Report) WriteText(w io.Writer) error {
 		verdict = "DOES NOT HOLD"
 	}
 	fmt.Fprintf(&b, "\nidentity: seed funding %s + contributions %s = %s;\n          awards %s + current %s + reserve %s + overflow %s = %s: %s\n",
-		euros(r.Total.SeedFunding), euros(r.Total.Contributions), eurosDec(r.Total.Sources),
-		euros(r.Total.Awarded), euros(r.Total.Current), euros(r.Total.Reserve), euros(r.Total.Overflow), eurosDec(r.Total.Uses), verdict)
+		mc(r.Total.SeedFunding), mc(r.Total.Contributions), eurosDec(r.Total.Sources),
+		mc(r.Total.Awarded), mc(r.Total.Current), mc(r.Total.Reserve), mc(r.Total.Overflow), eurosDec(r.Total.Uses), verdict)
 	fmt.Fprintf(&b, "liability held in trust: %s; %d machines, coin-in fed %s; %d ledger records\n",
-		euros(r.Total.Liability), r.Machines, centsEuros(r.CoinInFed), r.Records)
+		mc(r.Total.Liability), r.Machines, eur(r.CoinInFed), r.Records)
 	if len(r.Shared) > 0 {
 		b.WriteString("\nSHARED LEVELS (coin-in fed to the superjackpot)\n")
 		tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -481,8 +463,8 @@ func (r *Report) WriteText(w io.Writer) error {
 			for _, bt := range sh.Pending {
 				un += bt.Bet
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d (%s)\t%d\t%s\t%s\t\n", sh.Level, sh.Machines, centsEuros(sh.Fed), centsEuros(sh.Unbatched),
-				len(sh.Pending), centsEuros(un), sh.Applied, centsEuros(sh.AppliedBet), euros(sh.Contributed))
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d (%s)\t%d\t%s\t%s\t\n", sh.Level, sh.Machines, eur(sh.Fed), eur(sh.Unbatched),
+				len(sh.Pending), eur(un), sh.Applied, eur(sh.AppliedBet), mc(sh.Contributed))
 		}
 		tw.Flush()
 		b.WriteString("\nSUPERJACKPOT CLAIMS (awarded by etcd, not from this controller's pools)\n")
@@ -490,7 +472,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintln(tw, "level\tclaims\tanswered\tunanswered\tawarded\tconfirmed\tpending\t")
 		for _, sh := range r.Shared {
 			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%d (%s)\t%d (%s)\t\n", sh.Level, sh.Claims, sh.Answered, len(sh.Unanswered),
-				centsEuros(sh.AwardedCents), sh.ConfirmedAwards, centsEuros(sh.ConfirmedCents), sh.PendingAwards, centsEuros(sh.PendingCents))
+				eur(sh.AwardedCents), sh.ConfirmedAwards, eur(sh.ConfirmedCents), sh.PendingAwards, eur(sh.PendingCents))
 		}
 		tw.Flush()
 	}
@@ -499,21 +481,21 @@ func (r *Report) WriteText(w io.Writer) error {
 		tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "time (UTC)\tmachine\tlevel\tgame\tamount\tclaimed")
 		for _, p := range r.PendingAwards {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", when(p.At), p.Machine, p.Level, p.Game, centsEuros(p.Amount), centsEuros(p.Claimed))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", when(p.At), p.Machine, p.Level, p.Game, eur(p.Amount), eur(p.Claimed))
 		}
 		tw.Flush()
 	}
 	if len(r.UnsentBatches) > 0 {
 		b.WriteString("\nSUPERJACKPOT BATCHES NOT YET CONFIRMED\n")
 		for _, bt := range r.UnsentBatches {
-			fmt.Fprintf(&b, "  %s seq %d: %s (%s)\n", bt.Level, bt.Seq, centsEuros(bt.Bet), when(bt.At))
+			fmt.Fprintf(&b, "  %s seq %d: %s (%s)\n", bt.Level, bt.Seq, eur(bt.Bet), when(bt.At))
 		}
 	}
 	if len(r.UnansweredClaims) > 0 {
 		b.WriteString("\nSUPERJACKPOT CLAIMS NOT YET ANSWERED\n")
 		for _, c := range r.UnansweredClaims {
 			fmt.Fprintf(&b, "  %s machine %s game %d: bet %s, claimed %s (%s)\n", c.Level, c.Machine, c.Game,
-				centsEuros(c.Bet), centsEuros(c.Claimed), when(c.At))
+				eur(c.Bet), eur(c.Claimed), when(c.At))
 		}
 	}
 	if len(r.Transfers) > 0 {
@@ -521,7 +503,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "time (UTC)\tfrom\tto\tamount\tclosed\twho\twhy")
 		for _, t := range r.Transfers {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\t%s\n", when(t.At), t.From, t.To, euros(t.CurrentMC+t.ReserveMC+t.OverflowMC), t.Closed, t.Who, t.Why)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\t%s\n", when(t.At), t.From, t.To, mc(t.CurrentMC+t.ReserveMC+t.OverflowMC), t.Closed, t.Who, t.Why)
 		}
 		tw.Flush()
 	}

@@ -619,7 +619,7 @@ func TestSuperClaimAwardedOnce(t *testing.T) {
 	}
 	var text bytes.Buffer
 	rep.WriteText(&text)
-	for _, want := range []string{"SUPERJACKPOT CLAIMS", "1500.00 €", "NOT YET ANSWERED", "M002"} {
+	for _, want := range []string{"SUPERJACKPOT CLAIMS", "€1,500.00", "NOT YET ANSWERED", "M002"} {
 		if !strings.Contains(text.String(), want) {
 			t.Fatalf("text report lacks %q:\n%s", want, text.String())
 		}

@@ -43,15 +43,27 @@
 // etcd's, from a watch (none before the first one: the cabinets then see
 // the link down for it); a hit is claimed from etcd on its own, after the
 // level's coin-in, recorded before (SuperClaim) and after (SuperClaimed),
-// and then confirmed to the cabinet like a local award. Without the
+// and then confirmed to the cabinet like a local award. etcd is reached
+// over TLS as the controller's own etcd user (the common name of its
+// client certificate), which may write its own keys only; every value the
+// controller writes there is signed by the key that signs its ledger, and
+// every value it reads is verified with the keys registered for the
+// group's controllers (Super.Keys): a forged one is not counted nor paid,
+// and is logged and recorded in the ledger (EventSuperForged). Without the
 // section nothing touches etcd.
 package link
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -61,6 +73,7 @@ import (
 
 	"github.com/openegm/cabinet/jackpot"
 	"github.com/openegm/cabinet/jackpot/ledger"
+	"github.com/openegm/cabinet/jackpot/super"
 )
 
 // Config is the controller's configuration file.
@@ -94,6 +107,27 @@ type Super struct {
 	// not confirmed for longer is not broadcast (the cabinets then take
 	// the level away after their 5 s).
 	ConfirmMS int `json:"confirm_ms,omitempty"`
+	// TLS are the files of the controller's etcd client (required: etcd is
+	// reached over TLS only, with a client certificate).
+	TLS EtcdTLS `json:"tls"`
+	// Keys are the Ed25519 public keys (base64, as in NAME.pub) that the
+	// operators registered for every controller of the group, this one
+	// included, whose must be the key on its board (the one that signs its
+	// ledger). Everything read from etcd is verified with them; a value
+	// that does not verify is not counted nor paid (package jackpot/super).
+	Keys map[string]string `json:"keys"`
+}
+
+// EtcdTLS are the files of a controller's etcd client: the CA certificate
+// that signed the members' certificates, and the controller's client
+// certificate and its key (PEM). etcd authenticates the controller by the
+// certificate's common name, which must be the controller's ID: its etcd
+// user (super.Grant), allowed to write its own keys only. Relative paths
+// are relative to the configuration file.
+type EtcdTLS struct {
+	CA   string `json:"ca"`
+	Cert string `json:"cert"`
+	Key  string `json:"key"`
 }
 
 // Defaults of the superjackpot section.
@@ -212,6 +246,13 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 	}
 	if err := c.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if c.Super != nil {
+		for _, f := range []*string{&c.Super.TLS.CA, &c.Super.TLS.Cert, &c.Super.TLS.Key} {
+			if !filepath.IsAbs(*f) {
+				*f = filepath.Join(filepath.Dir(name), *f)
+			}
+		}
 	}
 	return &c, nil
 }
@@ -373,6 +414,15 @@ func (s Super) validate(c Config) error {
 	if s.ConfirmMS != 0 && (s.ConfirmMS < 1500 || s.ConfirmMS > 120_000) {
 		return fmt.Errorf("confirm_ms %d: want 1500-120000 (0: %v)", s.ConfirmMS, DefaultConfirm)
 	}
+	if s.TLS.CA == "" || s.TLS.Cert == "" || s.TLS.Key == "" {
+		return fmt.Errorf("tls: ca, cert and key are required (etcd is reached over TLS with the controller's client certificate)")
+	}
+	if _, err := s.Keyring(); err != nil {
+		return err
+	}
+	if _, ok := s.Keys[c.Controller]; !ok {
+		return fmt.Errorf("keys: no key for this controller %q (every controller of the group, this one included)", c.Controller)
+	}
 	switch len(s.Levels) {
 	case 0:
 		return fmt.Errorf("levels: none shared")
@@ -402,6 +452,48 @@ func (s Super) validate(c Config) error {
 		}
 	}
 	return nil
+}
+
+// Keyring decodes the registered keys.
+func (s Super) Keyring() (super.Keys, error) {
+	if len(s.Keys) == 0 {
+		return nil, fmt.Errorf("keys: none: the public keys registered for the group's controllers are required")
+	}
+	out := super.Keys{}
+	for id, k := range s.Keys {
+		if err := etcdName(id); err != nil {
+			return nil, fmt.Errorf("keys: controller %q: %w", id, err)
+		}
+		raw, err := base64.StdEncoding.Strict().DecodeString(strings.TrimSpace(k))
+		if err != nil || len(raw) != ed25519.PublicKeySize {
+			return nil, fmt.Errorf("keys: controller %q: want the base64 of a %d-byte Ed25519 public key (NAME.pub), got %q", id, ed25519.PublicKeySize, k)
+		}
+		out[id] = ed25519.PublicKey(raw)
+	}
+	return out, nil
+}
+
+// ClientTLS loads the TLS files and returns the client's configuration and
+// the common name of its certificate (its etcd user). Every error names
+// the file.
+func (s Super) ClientTLS() (*tls.Config, string, error) {
+	ca, err := os.ReadFile(s.TLS.CA)
+	if err != nil {
+		return nil, "", fmt.Errorf("superjackpot tls ca: %w", err)
+	}
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM(ca) {
+		return nil, "", fmt.Errorf("superjackpot tls ca: %s holds no PEM certificate", s.TLS.CA)
+	}
+	cert, err := tls.LoadX509KeyPair(s.TLS.Cert, s.TLS.Key)
+	if err != nil {
+		return nil, "", fmt.Errorf("superjackpot tls cert %s, key %s: %w", s.TLS.Cert, s.TLS.Key, err)
+	}
+	leaf, err := x509.ParseCertificate(cert.Certificate[0])
+	if err != nil {
+		return nil, "", fmt.Errorf("superjackpot tls cert %s: %w", s.TLS.Cert, err)
+	}
+	return &tls.Config{RootCAs: roots, Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, leaf.Subject.CommonName, nil
 }
 
 // trigger is what wins the level: the paytable's progressive combination

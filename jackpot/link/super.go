@@ -2,9 +2,12 @@ package link
 
 import (
 	"context"
+	"crypto"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,6 +29,13 @@ import (
 // answered. Every write is recorded in the ledger before it is sent and
 // its answer recorded after, so a lost answer or a crash only means
 // sending the same batch or claim again, which etcd recognises.
+//
+// The controller reaches etcd over TLS as the etcd user named by its
+// client certificate (its ID), signs every value it writes with the key
+// that signs its ledger (UseSigner), and verifies every value it reads
+// with the keys registered for the group's controllers: a forged one is
+// not counted nor paid, and is logged as an ERROR and recorded in the
+// ledger (EventSuperForged), once per forged version it meets.
 
 // Tunables of the superjackpot worker.
 const (
@@ -57,7 +67,8 @@ type superLink struct {
 	confirmed map[string]time.Time // when etcd last confirmed each value (a snapshot)
 	stale     map[string]bool      // a value not confirmed within the bound, not broadcast
 
-	store *super.Store // set by run
+	store  *super.Store  // set by run
+	signer crypto.Signer // the controller's key (UseSigner)
 
 	logMu   sync.Mutex
 	lastErr string
@@ -75,15 +86,51 @@ func newSuperLink(c *Controller) *superLink {
 	return s
 }
 
-// dial makes the etcd client of the configured endpoints.
-func (s *superLink) dial() (*clientv3.Client, error) { return DialEtcd(s.cfg) }
+// UseSigner gives the controller its signing key, which signs what it
+// writes to the superjackpot's etcd group: the key that signs its ledger,
+// and the one registered for it in the configuration's keys. Without a
+// superjackpot section it is not needed.
+func (c *Controller) UseSigner(signer crypto.Signer) error {
+	if c.sup == nil {
+		return nil
+	}
+	pub, _ := signer.Public().(ed25519.PublicKey)
+	keys, err := c.cfg.Super.Keyring()
+	if err != nil {
+		return fmt.Errorf("superjackpot: %w", err)
+	}
+	switch registered := keys[c.cfg.Controller]; {
+	case !pub.Equal(c.ledger.PublicKey()):
+		return fmt.Errorf("superjackpot: the signing key is not the one that signs the ledger (%s)", ledger.KeyID(c.ledger.PublicKey()))
+	case !pub.Equal(registered):
+		return fmt.Errorf("superjackpot: the key registered for controller %q in the configuration (%s) is not the one on its board, which signs its ledger (%s)",
+			c.cfg.Controller, ledger.KeyID(registered), ledger.KeyID(pub))
+	}
+	c.sup.signer = signer
+	return nil
+}
 
-// DialEtcd makes the etcd client of a superjackpot section's endpoints. It
-// does not wait for a connection: an unreachable cluster shows as failed
-// operations.
-func DialEtcd(sup Super) (*clientv3.Client, error) {
+// dial makes the etcd client of the configured endpoints.
+func (s *superLink) dial() (*clientv3.Client, error) { return DialEtcd(s.c.cfg) }
+
+// DialEtcd makes the etcd client of a configuration's superjackpot
+// section: its endpoints over TLS, authenticated by the controller's
+// client certificate, whose common name must be the controller's ID (its
+// etcd user). It does not wait for a connection: an unreachable cluster
+// shows as failed operations.
+func DialEtcd(cfg *Config) (*clientv3.Client, error) {
+	sup := *cfg.Super
+	tlsCfg, user, err := sup.ClientTLS()
+	if err != nil {
+		return nil, err
+	}
+	if user != cfg.Controller {
+		return nil, fmt.Errorf("superjackpot tls cert %s: its common name %q is the etcd user the controller acts as; it must be the controller's ID %q",
+			sup.TLS.Cert, user, cfg.Controller)
+	}
 	cli, err := clientv3.New(clientv3.Config{
 		Endpoints:            sup.Etcd,
+		TLS:                  tlsCfg,
 		DialTimeout:          5 * time.Second,
 		DialKeepAliveTime:    10 * time.Second,
 		DialKeepAliveTimeout: 5 * time.Second,
@@ -142,9 +189,17 @@ var errFatal = errors.New("superjackpot")
 // a shared level's configuration differs from etcd's, or etcd's record of
 // this controller's batches does not match the ledger.
 func (s *superLink) run(ctx context.Context, cli *clientv3.Client) error {
+	if s.signer == nil {
+		return fmt.Errorf("%w: no signing key for what the controller writes to etcd (UseSigner)", errFatal)
+	}
+	keys, err := s.cfg.Keyring()
+	if err != nil {
+		return fmt.Errorf("%w: %w", errFatal, err)
+	}
 	// The watch reads the pools at least three times within the bound, so
 	// one slow read does not take the level away.
-	store, err := super.New(cli, s.cfg.Prefix, s.c.cfg.Controller, super.KeepBatches(keepBatches), super.WatchResync(s.cfg.ConfirmEvery()/3))
+	store, err := super.New(cli, s.cfg.Prefix, keys, s.c.cfg.Controller, s.signer, super.KeepBatches(keepBatches),
+		super.WatchResync(s.cfg.ConfirmEvery()/3), super.OnRejected(s.rejected))
 	if err != nil {
 		return fmt.Errorf("%w: %w", errFatal, err)
 	}
@@ -217,11 +272,30 @@ func (s *superLink) watch(ctx context.Context) {
 	}
 }
 
-// start creates the shared levels in etcd unless they exist (with the
-// same configuration on every controller of the group), and checks that
-// etcd's record of this controller's batches is the ledger's. Transient
-// errors are retried until ctx ends.
+// rejected names a forged value the Store met: an ERROR in the log and an
+// event in the ledger. It was not counted nor paid.
+func (s *superLink) rejected(r super.Rejection) {
+	s.c.log.Error("superjackpot: a value in etcd does not verify: rejected, not counted nor paid", "key", r.Key, "revision", r.Revision,
+		"signed_as", r.By, "reason", r.Reason, "claimed", r.What)
+	detail := r.String()
+	if len(detail) > ledger.MaxWhyLen {
+		detail = strings.ToValidUTF8(detail[:ledger.MaxWhyLen], "")
+	}
+	if _, err := s.c.ledger.Commit(ledger.Event{At: s.c.now().UnixNano(), Code: ledger.EventSuperForged, Detail: detail}); err != nil {
+		s.c.log.Error("superjackpot: the rejection not recorded in the ledger", "key", r.Key, "err", err)
+	}
+}
+
+// start publishes the controller's key in the group (the others confirm
+// their registration of it there), creates the shared levels in etcd
+// unless they exist (with the same configuration on every controller of
+// the group), and checks that etcd's record of this controller's batches
+// is the ledger's. Transient errors are retried until ctx ends.
 func (s *superLink) start(ctx context.Context) error {
+	err := s.retry(ctx, "superjackpot key not published in etcd, retrying", s.store.Publish, super.ErrInvalid, super.ErrCorrupt)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errFatal, err)
+	}
 	for _, lv := range s.levels {
 		cfg, err := lv.config()
 		if err != nil {
@@ -303,7 +377,8 @@ func (s *superLink) complain(what string, err error) {
 	var refused *ledger.Refused
 	var fault *ledger.Fault
 	if errors.Is(err, super.ErrConflict) || errors.Is(err, super.ErrSequence) || errors.Is(err, super.ErrCorrupt) ||
-		errors.Is(err, super.ErrInvalid) || errors.As(err, &refused) || errors.As(err, &fault) {
+		errors.Is(err, super.ErrInvalid) || errors.Is(err, super.ErrUnverified) || errors.Is(err, super.ErrForged) ||
+		errors.As(err, &refused) || errors.As(err, &fault) {
 		s.c.log.Error(what, "err", err)
 		return
 	}

@@ -5,12 +5,14 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
-	"github.com/openegm/cabinet/book"
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,23 +21,46 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/internal/etcdtest"
 	"github.com/openegm/cabinet/jackpot"
 	"github.com/openegm/cabinet/jackpot/ledger"
 	"github.com/openegm/cabinet/jackpot/super"
 )
 
-const superSample = `{"controller": "casino-a", "group": 3,
+// testKey is controller id's signing key in these tests, derived from its
+// name (the key store of its ledger is given it before the ledger opens).
+func testKey(id string) ed25519.PrivateKey {
+	seed := sha256.Sum256([]byte("link test key " + id))
+	return ed25519.NewKeyFromSeed(seed[:])
+}
+
+// testKeys registers the keys of the tests' two controllers.
+var testKeys = super.Keys{"casino-a": testKey("casino-a").Public().(ed25519.PublicKey), "casino-b": testKey("casino-b").Public().(ed25519.PublicKey)}
+
+func testPub(id string) string {
+	return base64.StdEncoding.EncodeToString(testKey(id).Public().(ed25519.PublicKey))
+}
+
+var superSample = `{"controller": "casino-a", "group": 3,
  "levels": [{"id": "super", "sas_level": 1, "reset_cents": 100000, "rate_ppm": 10000, "second_hit": "wins-reset"},
             {"id": "mega", "sas_level": 2, "reset_cents": 5000, "rate_ppm": 10000, "second_hit": "split"}],
  "channels": [{"name": "bank-a", "pty": "/dev/null", "cabinets": [
    {"id": "egm-1", "addr": 1, "levels": ["super", "mega"], "award": "addressed"}, {"id": "egm-2", "addr": 2, "levels": ["super"]}]}],
- "superjackpot": {"etcd": ["10.0.0.1:2379", "10.0.0.2:2379"], "prefix": "/superjackpot/g1/", "levels": ["super"], "batch_ms": 200}}`
+ "superjackpot": {"etcd": ["10.0.0.1:2379", "10.0.0.2:2379"], "prefix": "/superjackpot/g1/", "levels": ["super"], "batch_ms": 200,
+   "tls": {"ca": "etcd/ca.pem", "cert": "etcd/casino-a.pem", "key": "/etc/linkctl/casino-a-key.pem"},
+   "keys": {"casino-a": "` + testPub("casino-a") + `", "casino-b": "` + testPub("casino-b") + `"}}}`
 
 func TestParseConfigSuper(t *testing.T) {
-	c, err := ParseConfig("linkctl.json", []byte(superSample))
+	c, err := ParseConfig("/etc/linkctl/linkctl.json", []byte(superSample))
 	if err != nil || c.Super == nil || c.Super.BatchEvery() != 200*time.Millisecond || !c.shared("super") || c.shared("mega") {
 		t.Fatalf("%+v %v", c, err)
+	}
+	if tl := c.Super.TLS; tl.CA != "/etc/linkctl/etcd/ca.pem" || tl.Cert != "/etc/linkctl/etcd/casino-a.pem" || tl.Key != "/etc/linkctl/casino-a-key.pem" {
+		t.Fatalf("TLS files not resolved against the configuration's directory: %+v", tl)
+	}
+	if keys, err := c.Super.Keyring(); err != nil || len(keys) != 2 || !keys["casino-b"].Equal(testKey("casino-b").Public()) {
+		t.Fatalf("keys %v %v", keys, err)
 	}
 	if c, err := ParseConfig("linkctl.json", []byte(sample)); err != nil || c.Super != nil {
 		t.Fatalf("without the section: %+v %v", c, err)
@@ -55,6 +80,12 @@ func TestParseConfigSuper(t *testing.T) {
 		"split":             {`"second_hit": "wins-reset"`, `"second_hit": "split"`, `levels[0] (super): second_hit "split"`},
 		"controller slash":  {`"casino-a"`, `"casino/a"`, `controller "casino/a"`},
 		"ids too long":      {`"egm-2"`, `"` + strings.Repeat("e", 60) + `"`, "controller and cabinet IDs are 68 bytes together, at most 63"},
+		"no tls":            {`"tls": {"ca": "etcd/ca.pem",`, `"tlz": {"ca": "etcd/ca.pem",`, "unknown field"},
+		"no tls key":        {`, "key": "/etc/linkctl/casino-a-key.pem"`, ``, "tls: ca, cert and key are required"},
+		"no keys":           {`"keys": {"casino-a"`, `"kees": {"casino-a"`, "unknown field"},
+		"own key missing":   {`"keys": {"casino-a"`, `"keys": {"casino-c"`, `keys: no key for this controller "casino-a"`},
+		"key not base64":    {`"casino-b": "`, `"casino-b": "!!`, `keys: controller "casino-b": want the base64 of a 32-byte Ed25519 public key`},
+		"key too short":     {`"casino-b": "`, `"casino-b": "AAAA`, `keys: controller "casino-b": want the base64`},
 	} {
 		_, err := ParseConfig("linkctl.json", []byte(strings.Replace(superSample, bad.from, bad.to, 1)))
 		if err == nil || !strings.Contains(err.Error(), bad.want) || !strings.Contains(err.Error(), "linkctl.json") {
@@ -132,15 +163,27 @@ func TestMain(m *testing.M) {
 
 // casinoCfg is controller id's configuration on the group under prefix:
 // cabinets egm-1 and egm-2 feed the shared level "super" (reset 1,000 €,
-// 1 %) and egm-1 also the local level "mega".
-func casinoCfg(t *testing.T, id string, endpoints []string, prefix string) *Config {
+// 1 %) and egm-1 also the local level "mega". Its etcd client files are
+// written beside it, and its etcd user is granted its keys of the group.
+func casinoCfg(t *testing.T, cl *etcdtest.Cluster, id, prefix string) *Config {
 	t.Helper()
-	eps := `"` + strings.Join(endpoints, `", "`) + `"`
+	dir := t.TempDir()
+	if _, _, _, err := cl.ClientFiles(dir, id); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := super.Grant(ctx, cl.Client(t), prefix, id, []string{"super"}); err != nil {
+		t.Fatal(err)
+	}
+	eps := `"` + strings.Join(cl.Endpoints(), `", "`) + `"`
 	text := strings.Replace(superSample, `"10.0.0.1:2379", "10.0.0.2:2379"`, eps, 1)
 	text = strings.Replace(text, `"/superjackpot/g1/"`, `"`+prefix+`"`, 1)
 	text = strings.Replace(text, `"batch_ms": 200`, `"batch_ms": 50`, 1)
-	text = strings.Replace(text, `"casino-a"`, `"`+id+`"`, 1)
-	cfg, err := ParseConfig("linkctl.json", []byte(text))
+	text = strings.Replace(text, `"controller": "casino-a"`, `"controller": "`+id+`"`, 1)
+	text = strings.Replace(text, `"tls": {"ca": "etcd/ca.pem", "cert": "etcd/casino-a.pem", "key": "/etc/linkctl/casino-a-key.pem"}`,
+		`"tls": {"ca": "etcd-ca.pem", "cert": "`+id+`.pem", "key": "`+id+`-key.pem"}`, 1)
+	cfg, err := ParseConfig(filepath.Join(dir, "linkctl.json"), []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,11 +206,21 @@ type casino struct {
 func newCasino(t *testing.T, cfg *Config, dir string, cli *clientv3.Client) *casino {
 	t.Helper()
 	cs := &casino{t: t, cfg: cfg, dir: dir, cli: cli}
+	keys := dir + ".keys"
+	if err := os.MkdirAll(keys, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(keys, ledger.KeyName+".key"), testKey(cfg.Controller).Seed(), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	var err error
-	if cs.l, _, err = ledger.Open(dir, ledger.Options{Keys: book.FileKeys{Dir: dir + ".keys"}}); err != nil {
+	if cs.l, _, err = ledger.Open(dir, ledger.Options{Keys: book.FileKeys{Dir: keys}}); err != nil {
 		t.Fatal(err)
 	}
 	if cs.c, err = New(cfg, cs.l, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.c.UseSigner(testKey(cfg.Controller)); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(cs.stop)
@@ -235,7 +288,7 @@ func eventually(t *testing.T, what string, ok func() bool) {
 
 func observer(t *testing.T, cli *clientv3.Client, prefix string) *super.Store {
 	t.Helper()
-	s, err := super.New(cli, prefix, "observer")
+	s, err := super.New(cli, prefix, testKeys, "observer", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,10 +317,9 @@ func pool(t *testing.T, s *super.Store) jackpot.Meters {
 func TestSuperjackpotTwoCasinos(t *testing.T) {
 	cl := testCluster(t)
 	prefix := fmt.Sprintf("/superjackpot/%s-%d/", t.Name(), prefixes.Add(1))
-	cli := cl.Client(t)
-	obs := observer(t, cli, prefix)
-	a := newCasino(t, casinoCfg(t, "casino-a", cl.Endpoints(), prefix), t.TempDir(), cli)
-	b := newCasino(t, casinoCfg(t, "casino-b", cl.Endpoints(), prefix), t.TempDir(), cli)
+	obs := observer(t, cl.Client(t), prefix)
+	a := newCasino(t, casinoCfg(t, cl, "casino-a", prefix), t.TempDir(), cl.UserClient(t, "casino-a"))
+	b := newCasino(t, casinoCfg(t, cl, "casino-b", prefix), t.TempDir(), cl.UserClient(t, "casino-b"))
 	if vs := a.c.values(); len(vs) != 1 || vs[0].Level != 2 {
 		t.Fatalf("broadcast before etcd's first snapshot: %+v, want the local level alone", vs)
 	}
@@ -353,9 +405,9 @@ func TestSuperjackpotTwoCasinos(t *testing.T) {
 func TestSuperjackpotResendAfterCrash(t *testing.T) {
 	cl := testCluster(t)
 	prefix := fmt.Sprintf("/superjackpot/%s-%d/", t.Name(), prefixes.Add(1))
-	cli := cl.Client(t)
-	obs := observer(t, cli, prefix)
-	cfg := casinoCfg(t, "casino-a", cl.Endpoints(), prefix)
+	obs := observer(t, cl.Client(t), prefix)
+	cfg := casinoCfg(t, cl, "casino-a", prefix)
+	cli := cl.UserClient(t, "casino-a")
 	dir := t.TempDir()
 	a := newCasino(t, cfg, dir, cli)
 	a.start()
@@ -370,7 +422,7 @@ func TestSuperjackpotResendAfterCrash(t *testing.T) {
 	a = newCasino(t, cfg, dir, cli)
 	a.play("egm-1", 12000, 3)
 	b2 := *a.commit(ledger.SuperBatch{At: 2, Level: "super", Seq: 2, Bet: 7000}).Batch
-	sameID, err := super.New(cli, prefix, "casino-a")
+	sameID, err := super.New(cli, prefix, testKeys, "casino-a", testKey("casino-a"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,8 +465,8 @@ func TestSuperjackpotPartition(t *testing.T) {
 	cl := testCluster(t)
 	prefix := fmt.Sprintf("/superjackpot/%s-%d/", t.Name(), prefixes.Add(1))
 	obs := observer(t, cl.Client(t), prefix)
-	cli, proxies := cl.ProxiedClient(t)
-	a := newCasino(t, casinoCfg(t, "casino-a", cl.Endpoints(), prefix), t.TempDir(), cli)
+	proxies := cl.Proxies(t)
+	a := newCasino(t, casinoCfg(t, cl, "casino-a", prefix), t.TempDir(), cl.UserClient(t, "casino-a", proxies.Addrs()...))
 	a.c.sup.op = time.Second
 	a.start()
 	a.play("egm-1", 0, 1)
@@ -449,7 +501,7 @@ func startedCasino(t *testing.T) (*etcdtest.Cluster, string, *clientv3.Client, *
 	cl := testCluster(t)
 	prefix := fmt.Sprintf("/superjackpot/%s-%d/", t.Name(), prefixes.Add(1))
 	cli := cl.Client(t)
-	a := newCasino(t, casinoCfg(t, "casino-a", cl.Endpoints(), prefix), t.TempDir(), cli)
+	a := newCasino(t, casinoCfg(t, cl, "casino-a", prefix), t.TempDir(), cl.UserClient(t, "casino-a"))
 	a.start()
 	return cl, prefix, cli, a
 }
@@ -474,14 +526,14 @@ func TestSuperjackpotMismatchRefused(t *testing.T) {
 		}
 		return err
 	}
-	other := casinoCfg(t, "casino-b", cl.Endpoints(), prefix)
+	other := casinoCfg(t, cl, "casino-b", prefix)
 	other.Levels[0].RatePPM++
 	err := run(other)
 	if !errors.Is(err, super.ErrConfigMismatch) || !strings.Contains(err.Error(), "every controller of the group must configure it alike") {
 		t.Fatalf("another rate: %v", err)
 	}
 	t.Logf("refused as expected: %v", err)
-	err = run(casinoCfg(t, "casino-a", cl.Endpoints(), prefix)) // a new ledger, the same ID
+	err = run(casinoCfg(t, cl, "casino-a", prefix)) // a new ledger, the same ID
 	if !errors.Is(err, errFatal) || !strings.Contains(err.Error(), "this ledger recorded 1-0") {
 		t.Fatalf("a new ledger under a used controller ID: %v", err)
 	}
@@ -495,8 +547,9 @@ func TestSuperjackpotMismatchRefused(t *testing.T) {
 func TestSharedValueWithdrawnWhenUnconfirmed(t *testing.T) {
 	cl := testCluster(t)
 	prefix := fmt.Sprintf("/superjackpot/%s-%d/", t.Name(), prefixes.Add(1))
-	cli, proxies := cl.ProxiedClient(t)
-	cfg := casinoCfg(t, "casino-a", cl.Endpoints(), prefix)
+	proxies := cl.Proxies(t)
+	cli := cl.UserClient(t, "casino-a", proxies.Addrs()...)
+	cfg := casinoCfg(t, cl, "casino-a", prefix)
 	cfg.Super.ConfirmMS = 1500
 	a := newCasino(t, cfg, t.TempDir(), cli)
 	a.c.sup.op = time.Second
@@ -527,7 +580,7 @@ func TestSuperReportSignedAgainstEtcd(t *testing.T) {
 	a.play("egm-1", 12_345_00, 2)
 	a.hit("egm-1", 2, 400)
 	eventually(t, "the batch applied and the claim answered", func() bool { sh := a.shared(); return sh.Unbatched == 0 && sh.Answered == 1 })
-	store, err := super.New(cli, prefix, "inspector")
+	store, err := super.New(cli, prefix, testKeys, "inspector", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package link
 
 import (
+	"cmp"
 	"crypto/ed25519"
 	"fmt"
 	"io"
@@ -13,7 +14,7 @@ import (
 )
 
 // SuperReportFormat names the layout of a SuperReport document.
-const SuperReportFormat = "openegm superjackpot report v1"
+const SuperReportFormat = "openegm superjackpot report v2"
 
 // SuperReport is what a superjackpot group holds in trust, read from etcd
 // at one revision (super.Audit): per shared level and in total the
@@ -21,7 +22,10 @@ const SuperReportFormat = "openegm superjackpot report v1"
 // contributions, awards and the identity seed funding + contributions
 // (+ transferred in) = awards + current + reserve + overflow (+ transferred
 // out), to the millicent; the claims etcd paid, which must add up to the
-// awards, per controller; and every controller's last applied batch.
+// awards, per controller; and every controller's last applied batch. All
+// of it is what verified with the controllers' registered keys; what did
+// not (a forged batch, claim or pools) is listed apart, as rejected, and
+// counted nowhere.
 type SuperReport struct {
 	Format      string              `json:"format"`
 	Prefix      string              `json:"prefix"`
@@ -29,9 +33,23 @@ type SuperReport struct {
 	Levels      []SuperLevelReport  `json:"levels"`
 	Total       ledger.Figures      `json:"total"`
 	Controllers []SuperControllerAt `json:"controllers"`
-	// Holds: every identity holds and every level's claims add up to its
-	// awards, in number and in millicents.
+	Rejected    []SuperRejected     `json:"rejected"`
+	// Holds: every identity holds, every level's claims add up to its
+	// awards, in number and in millicents, and nothing was rejected.
 	Holds bool `json:"holds"`
+}
+
+// SuperRejected is a value of the group that did not verify: a forgery,
+// not money. ReplacedBy names the controller whose write replaced it (the
+// evidence it kept); empty, it is still in etcd (or in the history behind
+// a key's current version).
+type SuperRejected struct {
+	Key        string `json:"key"`
+	Revision   int64  `json:"etcd_revision"`
+	SignedAs   string `json:"signed_as"`
+	Reason     string `json:"reason"`
+	Claimed    string `json:"claimed,omitempty"`
+	ReplacedBy string `json:"replaced_by,omitempty"`
 }
 
 // SuperLevelReport is one level of the group's pools.
@@ -95,6 +113,19 @@ func BuildSuperReport(prefix string, a super.Audit) (*SuperReport, error) {
 	for id, seq := range a.Heads {
 		controller(id).LastBatch = seq
 	}
+	r.Rejected = []SuperRejected{}
+	for _, x := range a.Rejected {
+		r.Rejected = append(r.Rejected, SuperRejected{Key: x.Key, Revision: x.Revision, SignedAs: x.By, Reason: x.Reason, Claimed: x.What})
+	}
+	for _, e := range a.Replaced {
+		r.Rejected = append(r.Rejected, SuperRejected{Key: e.Key, Revision: e.Revision, SignedAs: e.By, Reason: e.Reason, Claimed: e.What, ReplacedBy: e.ReplacedBy})
+	}
+	slices.SortFunc(r.Rejected, func(x, y SuperRejected) int {
+		if c := cmp.Compare(x.Revision, y.Revision); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.Key, y.Key)
+	})
 	for _, c := range byController {
 		r.Controllers = append(r.Controllers, *c)
 	}
@@ -130,10 +161,10 @@ func addMeters(a, b jackpot.Meters) (jackpot.Meters, bool) {
 	return out, true
 }
 
-// holds recomputes the verdict: every identity and every level's claims
-// against its awards.
+// holds recomputes the verdict: nothing rejected, every identity and
+// every level's claims against its awards.
 func (r *SuperReport) holds() bool {
-	if !r.Total.Holds {
+	if !r.Total.Holds || len(r.Rejected) > 0 {
 		return false
 	}
 	for _, lv := range r.Levels {
@@ -189,7 +220,10 @@ func figuresMeters(f ledger.Figures) jackpot.Meters {
 // WriteText writes the report for a person.
 func (r *SuperReport) WriteText(w io.Writer) {
 	verdict := "HOLDS"
-	if !r.Holds {
+	switch {
+	case len(r.Rejected) > 0:
+		verdict = fmt.Sprintf("DOES NOT HOLD: %d FORGED VALUES REJECTED (not counted below)", len(r.Rejected))
+	case !r.Holds:
 		verdict = "DOES NOT HOLD"
 	}
 	fmt.Fprintf(w, "superjackpot %s at etcd revision %d: %s\n", r.Prefix, r.Revision, verdict)
@@ -204,6 +238,17 @@ func (r *SuperReport) WriteText(w io.Writer) {
 	row("total", r.Total)
 	for _, c := range r.Controllers {
 		fmt.Fprintf(w, "  controller %s: last batch %d, %d claims paid %s\n", c.Controller, c.LastBatch, c.Claims, mc(c.ClaimedMC))
+	}
+	for _, x := range r.Rejected {
+		where := "still in etcd"
+		if x.ReplacedBy != "" {
+			where = "replaced by " + x.ReplacedBy + ", kept as evidence"
+		}
+		fmt.Fprintf(w, "  REJECTED, not counted: %s at etcd revision %d, signed as %q: %s", x.Key, x.Revision, x.SignedAs, x.Reason)
+		if x.Claimed != "" {
+			fmt.Fprintf(w, "; it claimed %s", x.Claimed)
+		}
+		fmt.Fprintf(w, " (%s)\n", where)
 	}
 }
 

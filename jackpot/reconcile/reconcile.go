@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/openegm/cabinet/internal/money"
 )
 
 // Key identifies an award: machine (the controller's ID of the cabinet),
@@ -243,14 +245,8 @@ func judge(k Key, s *sides, etcd bool) (Finding, bool) {
 	return f, f.What != ""
 }
 
-// euros writes cents as euros and cents, with the cents figure.
-func euros(c int64) string {
-	sign := ""
-	if c < 0 {
-		sign, c = "-", -c
-	}
-	return fmt.Sprintf("%s%d.%02d € (%s%d c)", sign, c/100, c%100, sign, c)
-}
+// euros writes cents as euros, with the cents figure the ledgers hold.
+func euros(c int64) string { return fmt.Sprintf("%s (%d c)", money.Euro("en", c), c) }
 
 // WriteText writes the report for a person: every disagreement with its
 // cents, the awards in flight, the totals.

@@ -88,7 +88,7 @@ func TestCompareDisagree(t *testing.T) {
 	if !twice || found[k("egm-1", 20)] != 500_00 {
 		t.Errorf("game paid twice: reported %v, differ %d c\n%s", twice, found[k("egm-1", 20)], text)
 	}
-	if !strings.Contains(text, "the cabinet paid 1000.00 € (100000 c), the controller awarded 0.31 € (31 c)") {
+	if !strings.Contains(text, "the cabinet paid €1,000.00 (100000 c), the controller awarded €0.31 (31 c)") {
 		t.Errorf("the amounts of each side are not in the text:\n%s", text)
 	}
 }

@@ -34,7 +34,7 @@ func benchStore(b *testing.B, controller string) *Store {
 	b.Helper()
 	c := benchCluster(b)
 	p := fmt.Sprintf("/bench/%s/%d/", b.Name(), time.Now().UnixNano())
-	s, err := New(c.Client(b), p, controller)
+	s, err := New(c.Client(b), p, testKeyring{}, controller, testKey(controller))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func BenchmarkContributeContended(b *testing.B) {
 	s0 := benchStore(b, "casino-0")
 	stores := []*Store{s0}
 	for k := 1; k < controllers; k++ {
-		s, err := New(benchCluster(b).Client(b), s0.Prefix(), fmt.Sprintf("casino-%d", k))
+		s, err := New(benchCluster(b).Client(b), s0.Prefix(), testKeyring{}, fmt.Sprintf("casino-%d", k), testKey(fmt.Sprintf("casino-%d", k)))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -2,12 +2,15 @@ package super
 
 import (
 	"context"
+	"crypto/ed25519"
 	"fmt"
 	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"golang.org/x/crypto/blake2b"
 
 	"github.com/openegm/cabinet/internal/etcdtest"
 )
@@ -90,4 +93,18 @@ func soak(n, long int) int {
 		return long
 	}
 	return n
+}
+
+// testKey is controller's signing key in the tests, derived from its name:
+// every Store of every test agrees on it.
+func testKey(controller string) ed25519.PrivateKey {
+	seed := blake2b.Sum256([]byte("super test key " + controller))
+	return ed25519.NewKeyFromSeed(seed[:])
+}
+
+// testKeyring registers testKey for every controller.
+type testKeyring struct{}
+
+func (testKeyring) PublicKey(controller string) (ed25519.PublicKey, bool) {
+	return testKey(controller).Public().(ed25519.PublicKey), true
 }

@@ -25,9 +25,58 @@
 //	P heads/<controller>                 last applied batch seq of the controller (%020d)
 //	P claims/<level>/<controller>/<machine>/<game:%020d>
 //	                                     Claimed (JSON): the outcome of a paid hit
+//	P transfers/<id>                     Transferred (JSON)
+//	P keys/<controller>                  the controller's Ed25519 public key
+//	P rejected/<controller>/<revision:%020d>/<key relative to P>
+//	                                     Rejection (JSON): a rejected version the controller replaced
 //
 // Level, controller and machine names are 1 to 64 bytes of printable UTF-8
 // without '/'.
+//
+// # Signatures
+//
+// Every value above is an envelope (JSON: by, data, sig): the payload
+// listed, the controller that wrote it, and its Ed25519 signature by that
+// controller's key (the key that signs its ledger) over a labelled
+// message binding the prefix, the key, the signer, the key's create
+// revision and version after the write, and the payload's digest
+// (message). A signature therefore cannot be moved to another key, kind,
+// group or version: copied, or an old value written back, it fails. Batch,
+// head, claim, key and evidence keys may be signed only by the controller
+// they name; the pools and transfers by any registered controller.
+//
+// Readers verify everything they read against the keys the operators
+// registered (Keyring). A version that does not verify is rejected
+// (ErrForged): readers take the key's latest genuine version from etcd's
+// history (none, if it has none), so a forged batch or claim is neither
+// counted in the value nor paid; the next writer of the key replaces it,
+// recording it under rejected/; every rejection is reported (OnRejected,
+// Audit), and the watch checks every value written in the group as it
+// goes by. Only a registered controller whose published key (keys/<id>)
+// is the one registered for it can be the victim of a forgery: a value of
+// an unregistered controller, or one whose registration cannot be
+// confirmed, stops the readers (ErrUnverified) instead, since a wrong
+// registration would otherwise make genuine values look forged and be
+// replaced.
+//
+// A key deleted and written again gets a new create revision, so of its
+// old versions only the first (signed for a key being created) verifies
+// again: for the pools, their state at creation. Every head, claim and
+// transfer is created after the pools it changed, so pools at their first
+// version whose key is younger than such a record were rolled back: every
+// reader refuses them (ErrCorrupt). Contribute also refuses pools behind
+// the op its previous batch was applied as, the watch pools whose op
+// sequence goes back, and Init creating pools again for a group with
+// heads or claims.
+//
+// # Permissions
+//
+// etcd's own authentication holds each controller's user to its keys
+// (Permissions, Grant): it reads the group and writes the pools,
+// transfers and its own keys only. etcd refuses a controller that writes
+// another's batch or claim before any signature is checked; signatures
+// are what holds against whoever writes etcd's keys with root's
+// credentials, or any writer of the pools.
 //
 // # Exactly once
 //

@@ -3,12 +3,15 @@ package super
 import (
 	"bytes"
 	"context"
+	"crypto"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode"
@@ -17,6 +20,7 @@ import (
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/jackpot"
 )
 
@@ -141,13 +145,18 @@ type BatchLog struct {
 }
 
 // Store is one controller's access to a group's superjackpot in etcd. It
-// keeps no state between calls and is safe for concurrent use.
+// keeps no state between calls (but which rejected versions it reported)
+// and is safe for concurrent use.
 type Store struct {
-	cli    *clientv3.Client
-	prefix string
-	id     string
-	keep   uint64
-	resync time.Duration
+	cli        *clientv3.Client
+	prefix     string
+	id         string
+	keys       Keyring
+	signer     crypto.Signer // nil: the Store only reads
+	keep       uint64
+	resync     time.Duration
+	onRejected func(Rejection)
+	reported   sync.Map // "key@revision" of the rejections handed to onRejected
 	// beforeWrite, if set (tests only), runs before each write transaction.
 	beforeWrite func()
 	lost        atomic.Int64 // write transactions that lost the race (for benchmarks)
@@ -168,9 +177,19 @@ const defaultResync = 5 * time.Second
 // its stream (default 5 s).
 func WatchResync(d time.Duration) Option { return func(s *Store) { s.resync = d } }
 
+// OnRejected sets fn to hear of every rejected version the Store meets
+// (ErrForged), once each, from any of its calls and its watch (fn must be
+// safe for concurrent use): a controller logs it and records it in its
+// ledger.
+func OnRejected(fn func(Rejection)) Option { return func(s *Store) { s.onRejected = fn } }
+
 // New returns the Store of controller on the group whose keys start with
-// prefix (it must end with "/").
-func New(cli *clientv3.Client, prefix, controller string, opts ...Option) (*Store, error) {
+// prefix (it must end with "/"). keys are the public keys the operators
+// registered for the group's controllers: whatever the Store reads is
+// verified with them. signer is controller's key (the one registered for
+// it), which signs whatever the Store writes; nil makes a Store that only
+// reads (an inspector's, a display's), whose writes are refused.
+func New(cli *clientv3.Client, prefix string, keys Keyring, controller string, signer crypto.Signer, opts ...Option) (*Store, error) {
 	if cli == nil {
 		return nil, fmt.Errorf("super: new store: %w: nil etcd client", ErrInvalid)
 	}
@@ -180,7 +199,21 @@ func New(cli *clientv3.Client, prefix, controller string, opts ...Option) (*Stor
 	if err := checkName("controller", controller); err != nil {
 		return nil, fmt.Errorf("super: new store: %w", err)
 	}
-	s := &Store{cli: cli, prefix: prefix, id: controller}
+	if keys == nil {
+		return nil, fmt.Errorf("super: new store: %w: no registered keys to verify the group with", ErrInvalid)
+	}
+	if signer != nil {
+		registered, ok := keys.PublicKey(controller)
+		pub, _ := signer.Public().(ed25519.PublicKey)
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("super: new store: %w: no key is registered for controller %q", ErrInvalid, controller)
+		case !pub.Equal(registered):
+			return nil, fmt.Errorf("super: new store: %w: the signing key (%s) is not the key registered for controller %q (%s)",
+				ErrInvalid, keyID(signer.Public()), controller, book.KeyID(registered))
+		}
+	}
+	s := &Store{cli: cli, prefix: prefix, id: controller, keys: keys, signer: signer}
 	for _, o := range opts {
 		o(s)
 	}
@@ -229,11 +262,23 @@ func checkName(what, s string) error {
 	return nil
 }
 
-// value is one key as read: ok is false if it does not exist.
+// keyID names a signer's public key, whatever its kind.
+func keyID(pub crypto.PublicKey) string {
+	if k, ok := pub.(ed25519.PublicKey); ok && len(k) == ed25519.PublicKeySize {
+		return book.KeyID(k)
+	}
+	return fmt.Sprintf("a %T, not an Ed25519 key", pub)
+}
+
+// value is one key as read and verified (resolve).
 type value struct {
-	ok             bool
-	data           []byte
-	create, modRev int64
+	exists                  bool  // the key exists (its current version may be a rejected one)
+	create, modRev, version int64 // of the current version: what a write is conditioned on
+	found                   bool  // the key has a genuine version, whose payload is data
+	data                    []byte
+	rev                     int64       // the mod revision of the genuine version
+	genVersion              int64       // the key's version that the genuine one is
+	rejected                []Rejection // its versions after the genuine one, the current one first
 }
 
 func gets(keys []string) []clientv3.Op {
@@ -244,22 +289,38 @@ func gets(keys []string) []clientv3.Op {
 	return ops
 }
 
-func values(resp *clientv3.TxnResponse, n int) ([]value, error) {
+// current is the current version of each of n keys read by one
+// transaction (nil: the key does not exist).
+func current(resp *clientv3.TxnResponse, n int) ([]*mvccpb.KeyValue, error) {
 	if len(resp.Responses) != n {
 		return nil, fmt.Errorf("%w: etcd answered %d reads for %d keys", ErrCorrupt, len(resp.Responses), n)
 	}
-	vs := make([]value, n)
+	kvs := make([]*mvccpb.KeyValue, n)
 	for i, r := range resp.Responses {
 		rr := r.GetResponseRange()
 		if rr == nil {
 			return nil, fmt.Errorf("%w: etcd answered read %d with %T", ErrCorrupt, i, r.Response)
 		}
 		if len(rr.Kvs) == 1 {
-			kv := rr.Kvs[0]
-			vs[i] = value{ok: true, data: kv.Value, create: kv.CreateRevision, modRev: kv.ModRevision}
+			kvs[i] = rr.Kvs[0]
 		}
 	}
-	return vs, nil
+	return kvs, nil
+}
+
+// resolveAll resolves the versions read by one transaction (resolve).
+func (s *Store) resolveAll(ctx context.Context, resp *clientv3.TxnResponse, n int) ([]value, error) {
+	kvs, err := current(resp, n)
+	if err != nil {
+		return nil, err
+	}
+	vals := make([]value, n)
+	for i, kv := range kvs {
+		if vals[i], err = s.resolve(ctx, kv, s.report); err != nil {
+			return nil, err
+		}
+	}
+	return vals, nil
 }
 
 // plan is a guarded write: ops are applied if every cmp holds.
@@ -279,14 +340,17 @@ func (s *Store) bind(ctx context.Context) (context.Context, func()) {
 	return ctx, func() { stop(); cancel(nil) }
 }
 
-// update reads keys at one revision and calls decide with their values.
-// decide either finishes (nil plan: the answer is known without a write) or
-// returns a plan whose conditions make it valid only on the state it was
-// computed from. If the plan's transaction loses a race, decide is called
-// again on the values that won, after a jittered backoff. Transient etcd
-// errors are retried until ctx ends. update returns the revision of the
-// committed write, or 0 if decide finished without one.
+// update reads keys at one revision and calls decide with their values,
+// verified (resolve). decide either finishes (nil plan: the answer is
+// known without a write) or returns a plan whose conditions make it valid
+// only on the state it was computed from. If the plan's transaction loses
+// a race, decide is called again on the values that won, after a jittered
+// backoff. Transient etcd errors are retried until ctx ends. update returns
+// the revision of the committed write, or 0 if decide finished without one.
 func (s *Store) update(ctx context.Context, keys []string, decide func([]value) (*plan, error)) (int64, error) {
+	if s.signer == nil {
+		return 0, fmt.Errorf("%w: the store of %q has no signing key: it only reads", ErrInvalid, s.id)
+	}
 	ctx, stop := s.bind(ctx)
 	defer stop()
 	var (
@@ -307,14 +371,12 @@ func (s *Store) update(ctx context.Context, keys []string, decide func([]value) 
 		if vals == nil {
 			resp, err := s.cli.Txn(ctx).Then(gets(keys)...).Commit()
 			if err == nil {
-				vals, err = values(resp, len(keys))
-				if err != nil {
-					return fail(err)
-				}
-			} else {
-				if !retryable(ctx, s.cli, err) {
-					return fail(fmt.Errorf("read: %w", err))
-				}
+				vals, err = s.resolveAll(ctx, resp, len(keys))
+			}
+			if err != nil && (verdict(err) || !retryable(ctx, s.cli, err)) {
+				return fail(fmt.Errorf("read: %w", err))
+			}
+			if err != nil {
 				if werr := bo.wait(ctx); werr != nil {
 					return fail(fmt.Errorf("read: %w (last etcd error: %v)", werr, err))
 				}
@@ -322,6 +384,17 @@ func (s *Store) update(ctx context.Context, keys []string, decide func([]value) 
 			}
 		}
 		p, err := decide(vals)
+		var read readError
+		if errors.As(err, &read) {
+			vals = nil
+			if !retryable(ctx, s.cli, read.error) {
+				return fail(err)
+			}
+			if werr := bo.wait(ctx); werr != nil {
+				return fail(fmt.Errorf("%w (last etcd error: %v)", werr, err))
+			}
+			continue
+		}
 		if err != nil || p == nil {
 			return 0, err
 		}
@@ -345,8 +418,10 @@ func (s *Store) update(ctx context.Context, keys []string, decide func([]value) 
 		}
 		// Another write won: decide again on what it left.
 		s.lost.Add(1)
-		if vals, err = values(resp, len(keys)); err != nil {
+		if vals, err = s.resolveAll(ctx, resp, len(keys)); err != nil && verdict(err) {
 			return fail(err)
+		} else if err != nil {
+			vals = nil // etcd failed reading the history: read again
 		}
 		if werr := bo.wait(ctx); werr != nil {
 			return fail(fmt.Errorf("lost the race to update the pools and %w", werr))
@@ -354,14 +429,51 @@ func (s *Store) update(ctx context.Context, keys []string, decide func([]value) 
 	}
 }
 
-// decodePools decodes the pools value v.
+// readError is a read of etcd that a decision needed (besides the keys
+// update read) and that failed: update reads again, or fails as it does
+// for its own reads.
+type readError struct{ error }
+
+func (e readError) Unwrap() error { return e.error }
+
+// decodePools decodes the pools value v (its genuine version).
 func (s *Store) decodePools(v value) (*jackpot.Pools, error) {
-	if !v.ok {
+	switch {
+	case !v.exists:
 		return nil, fmt.Errorf("%w: no key %q", ErrNotInitialized, s.poolKey())
+	case !v.found:
+		return nil, fmt.Errorf("%w: key %q holds only rejected versions (%d): no genuine pools", ErrNotInitialized, s.poolKey(), len(v.rejected))
 	}
 	p := new(jackpot.Pools)
 	if err := p.UnmarshalBinary(v.data); err != nil {
-		return nil, fmt.Errorf("%w: key %q at revision %d: %w", ErrCorrupt, s.poolKey(), v.modRev, err)
+		return nil, fmt.Errorf("%w: key %q at revision %d: %w", ErrCorrupt, s.poolKey(), v.rev, err)
+	}
+	return p, nil
+}
+
+// genuinePools is decodePools, refusing pools that were rolled back. A
+// signature binds the pools to their version and to the revision that
+// created the key, so the one old version that still verifies after the
+// key is deleted and written again is its first: the pools as Init
+// created them, before any batch or claim. Every head, claim and transfer
+// is written after the pools it changed, so one created before the
+// pools' key says the key was created again, over a history.
+func (s *Store) genuinePools(ctx context.Context, v value) (*jackpot.Pools, error) {
+	p, err := s.decodePools(v)
+	if err != nil || v.genVersion != 1 {
+		return p, err
+	}
+	for _, dir := range []string{"heads/", "claims/", "transfers/"} {
+		resp, err := s.cli.Get(ctx, s.prefix+dir, clientv3.WithPrefix(), clientv3.WithKeysOnly(),
+			clientv3.WithMaxCreateRev(v.create-1))
+		if err != nil {
+			return nil, readError{fmt.Errorf("checking the pools were not rolled back: %w", err)}
+		}
+		if len(resp.Kvs) > 0 {
+			kv := resp.Kvs[0]
+			return nil, fmt.Errorf("%w: key %q holds the pools as first created (op %d), created at revision %d, after %q (revision %d) recorded a change of them: they were deleted and their first version written back, rolled back",
+				ErrCorrupt, s.poolKey(), p.Seq(), v.create, kv.Key, kv.CreateRevision)
+		}
 	}
 	return p, nil
 }
@@ -393,11 +505,13 @@ func (s *Store) Init(ctx context.Context, level string, cfg jackpot.Config, targ
 	_, err = s.update(ctx, []string{pk}, func(v []value) (*plan, error) {
 		created = false
 		p := new(jackpot.Pools)
-		if v[0].ok {
+		if v[0].found {
 			var err error
-			if p, err = s.decodePools(v[0]); err != nil {
+			if p, err = s.genuinePools(ctx, v[0]); err != nil {
 				return nil, err
 			}
+		} else if err := s.noHistory(ctx); err != nil {
+			return nil, err
 		}
 		if lv, ok := p.Level(level); ok {
 			if lv.Config != cfg {
@@ -415,17 +529,36 @@ func (s *Store) Init(ctx context.Context, level string, cfg jackpot.Config, targ
 		if err != nil {
 			return nil, err
 		}
-		guard := clientv3.Compare(clientv3.CreateRevision(pk), "=", 0)
-		if v[0].ok {
-			guard = clientv3.Compare(clientv3.ModRevision(pk), "=", v[0].modRev)
+		put, err := s.put(pk, v[0], state)
+		if err != nil {
+			return nil, err
 		}
 		created = true
-		return &plan{cmps: []clientv3.Cmp{guard}, ops: []clientv3.Op{clientv3.OpPut(pk, string(state))}}, nil
+		pl := &plan{cmps: []clientv3.Cmp{guard(pk, v[0])}, ops: []clientv3.Op{put}}
+		return pl, s.withEvidence(pl, v[0])
 	})
 	if err != nil {
 		return fail(err)
 	}
 	return created, nil
+}
+
+// noHistory refuses to create pools for a group that had them: pools
+// missing (deleted) or holding only rejected versions while controllers
+// have applied batches or been paid claims are restored from a backup,
+// never created afresh (which would wipe what they held).
+func (s *Store) noHistory(ctx context.Context) error {
+	for _, dir := range []string{"heads/", "claims/"} {
+		resp, err := s.cli.Get(ctx, s.prefix+dir, clientv3.WithPrefix(), clientv3.WithCountOnly())
+		if err != nil {
+			return readError{fmt.Errorf("checking the group had no pools: %w", err)}
+		}
+		if resp.Count > 0 {
+			return fmt.Errorf("%w: the group has no genuine pools under %q, but %d keys under %s%s: they were deleted or replaced; restore them, they are not created again",
+				ErrCorrupt, s.poolKey(), resp.Count, s.prefix, dir)
+		}
+	}
+	return nil
 }
 
 // Contribute applies batch b to the group's pools exactly once (see the
@@ -452,10 +585,13 @@ func (s *Store) Contribute(ctx context.Context, b Batch) (Contributed, error) {
 		return fail(fmt.Errorf("%w: bet %d cents: want 1..%d", ErrInvalid, b.Bet, jackpot.MaxBet))
 	}
 	pk, bk, hk := s.poolKey(), s.batchKey(b.Controller, b.Seq), s.headKey(b.Controller)
+	// The previous batch's record says how far the pools had come when it
+	// was applied: pools behind that were rolled back.
+	prevKey := s.batchKey(b.Controller, b.Seq-1)
 	var out Contributed
-	rev, err := s.update(ctx, []string{pk, bk, hk}, func(v []value) (*plan, error) {
-		pool, rec, head := v[0], v[1], v[2]
-		if rec.ok {
+	rev, err := s.update(ctx, []string{pk, bk, hk, prevKey}, func(v []value) (*plan, error) {
+		pool, rec, head, prev := v[0], v[1], v[2], v[3]
+		if rec.found {
 			var r Contributed
 			if err := decodeJSON(bk, rec.data, &r); err != nil {
 				return nil, err
@@ -463,7 +599,7 @@ func (s *Store) Contribute(ctx context.Context, b Batch) (Contributed, error) {
 			if r.Batch != b {
 				return nil, fmt.Errorf("%w: seq %d was applied as %+v, now sent as %+v", ErrConflict, b.Seq, r.Batch, b)
 			}
-			r.Revision, r.Replayed = rec.create, true
+			r.Revision, r.Replayed = rec.rev, true
 			out = r
 			return nil, nil
 		}
@@ -477,9 +613,19 @@ func (s *Store) Contribute(ctx context.Context, b Batch) (Contributed, error) {
 		case b.Seq > last+1:
 			return nil, fmt.Errorf("%w: gap: the last applied seq is %d, the next must be %d", ErrSequence, last, last+1)
 		}
-		p, err := s.decodePools(pool)
+		p, err := s.genuinePools(ctx, pool)
 		if err != nil {
 			return nil, err
+		}
+		if prev.found {
+			var r Contributed
+			if err := decodeJSON(prevKey, prev.data, &r); err != nil {
+				return nil, err
+			}
+			if r.PoolSeq > p.Seq() {
+				return nil, fmt.Errorf("%w: the pools (op %d, revision %d) are older than batch %d, applied as their op %d: they were rolled back",
+					ErrCorrupt, p.Seq(), pool.rev, r.Seq, r.PoolSeq)
+			}
 		}
 		res, err := p.Apply(jackpot.Contribute{Levels: []string{b.Level}, Bet: b.Bet, Where: b.Controller, Game: b.Seq, At: b.At})
 		if err != nil {
@@ -503,27 +649,23 @@ func (s *Store) Contribute(ctx context.Context, b Batch) (Contributed, error) {
 		if err != nil {
 			return nil, err
 		}
-		headGuard := clientv3.Compare(clientv3.CreateRevision(hk), "=", 0)
-		if last > 0 {
-			headGuard = clientv3.Compare(clientv3.Value(hk), "=", fmtSeq(last))
-		}
-		ops := []clientv3.Op{
-			clientv3.OpPut(pk, string(state)),
-			clientv3.OpPut(bk, string(data)),
-			clientv3.OpPut(hk, fmtSeq(b.Seq)),
+		pl := &plan{cmps: []clientv3.Cmp{guard(bk, rec), guard(pk, pool), guard(hk, head)}}
+		for _, w := range []struct {
+			key  string
+			cur  value
+			data []byte
+		}{{pk, pool, state}, {bk, rec, data}, {hk, head, []byte(fmtSeq(b.Seq))}} {
+			op, err := s.put(w.key, w.cur, w.data)
+			if err != nil {
+				return nil, err
+			}
+			pl.ops = append(pl.ops, op)
 		}
 		if s.keep > 0 && b.Seq > s.keep {
-			ops = append(ops, clientv3.OpDelete(s.batchKey(b.Controller, b.Seq-s.keep)))
+			pl.ops = append(pl.ops, clientv3.OpDelete(s.batchKey(b.Controller, b.Seq-s.keep)))
 		}
 		out = r
-		return &plan{
-			cmps: []clientv3.Cmp{
-				clientv3.Compare(clientv3.CreateRevision(bk), "=", 0),
-				clientv3.Compare(clientv3.ModRevision(pk), "=", pool.modRev),
-				headGuard,
-			},
-			ops: ops,
-		}, nil
+		return pl, s.withEvidence(pl, pool, rec, head)
 	})
 	if err != nil {
 		return fail(err)
@@ -536,7 +678,7 @@ func (s *Store) Contribute(ctx context.Context, b Batch) (Contributed, error) {
 
 // parseHead reads a controller's last applied seq (0 if it has none).
 func parseHead(key string, v value) (uint64, error) {
-	if !v.ok {
+	if !v.found {
 		return 0, nil
 	}
 	n, err := strconv.ParseUint(string(v.data), 10, 64)
@@ -579,7 +721,7 @@ func (s *Store) Claim(ctx context.Context, h HitID, nextTarget int64) (Claimed, 
 	var out Claimed
 	rev, err := s.update(ctx, []string{pk, ck}, func(v []value) (*plan, error) {
 		pool, rec := v[0], v[1]
-		if rec.ok {
+		if rec.found {
 			var r Claimed
 			if err := decodeJSON(ck, rec.data, &r); err != nil {
 				return nil, err
@@ -588,11 +730,11 @@ func (s *Store) Claim(ctx context.Context, h HitID, nextTarget int64) (Claimed, 
 				return nil, fmt.Errorf("%w: paid with bet %d cents at %d, now claimed with bet %d cents at %d",
 					ErrConflict, r.Bet, r.At, h.Bet, h.At)
 			}
-			r.Revision, r.Replayed = rec.create, true
+			r.Revision, r.Replayed = rec.rev, true
 			out = r
 			return nil, nil
 		}
-		p, err := s.decodePools(pool)
+		p, err := s.genuinePools(ctx, pool)
 		if err != nil {
 			return nil, err
 		}
@@ -635,7 +777,7 @@ func (s *Store) Claim(ctx context.Context, h HitID, nextTarget int64) (Claimed, 
 		}
 		r.Amount, r.Order, r.PoolSeq = res.Paid[0].Amount, res.Changes[0].After.Hits, res.Seq
 		out = r
-		return recordPlan(pk, pool, p, ck, r)
+		return s.recordPlan(pk, pool, p, ck, rec, r)
 	})
 	if err != nil {
 		return fail(err)
@@ -647,10 +789,10 @@ func (s *Store) Claim(ctx context.Context, h HitID, nextTarget int64) (Claimed, 
 }
 
 // recordPlan writes the pools p (read from pool under pk) and the record
-// rec under key in one transaction, valid only if key does not exist yet
-// and the pools did not change since they were read: an operation made
-// exactly once.
-func recordPlan(pk string, pool value, p *jackpot.Pools, key string, rec any) (*plan, error) {
+// rec under key (read as cur) in one transaction, valid only if key has no
+// genuine version yet and neither changed since they were read: an
+// operation made exactly once.
+func (s *Store) recordPlan(pk string, pool value, p *jackpot.Pools, key string, cur value, rec any) (*plan, error) {
 	state, err := p.MarshalBinary()
 	if err != nil {
 		return nil, err
@@ -659,65 +801,80 @@ func recordPlan(pk string, pool value, p *jackpot.Pools, key string, rec any) (*
 	if err != nil {
 		return nil, err
 	}
-	return &plan{
-		cmps: []clientv3.Cmp{
-			clientv3.Compare(clientv3.CreateRevision(key), "=", 0),
-			clientv3.Compare(clientv3.ModRevision(pk), "=", pool.modRev),
-		},
-		ops: []clientv3.Op{clientv3.OpPut(pk, string(state)), clientv3.OpPut(key, string(data))},
-	}, nil
+	putPool, err := s.put(pk, pool, state)
+	if err != nil {
+		return nil, err
+	}
+	putRec, err := s.put(key, cur, data)
+	if err != nil {
+		return nil, err
+	}
+	pl := &plan{cmps: []clientv3.Cmp{guard(key, cur), guard(pk, pool)}, ops: []clientv3.Op{putPool, putRec}}
+	return pl, s.withEvidence(pl, pool, cur)
 }
 
-// Pools reads the group's pools and the revision at which they last changed.
+// getGenuine reads key's genuine version (resolve), at revision rev (0:
+// the current one); it returns the read's header revision too.
+func (s *Store) getGenuine(ctx context.Context, key string, rev int64, found func(Rejection)) (value, int64, error) {
+	resp, err := s.cli.Get(ctx, key, clientv3.WithRev(rev))
+	if err != nil {
+		return value{}, 0, err
+	}
+	var kv *mvccpb.KeyValue
+	if len(resp.Kvs) == 1 {
+		kv = resp.Kvs[0]
+	}
+	v, err := s.resolve(ctx, kv, found)
+	return v, resp.Header.Revision, err
+}
+
+// Pools reads the group's pools (their genuine version) and the revision
+// at which they were written.
 func (s *Store) Pools(ctx context.Context) (*jackpot.Pools, int64, error) {
 	ctx, stop := s.bind(ctx)
 	defer stop()
-	resp, err := s.cli.Get(ctx, s.poolKey())
+	v, _, err := s.getGenuine(ctx, s.poolKey(), 0, s.report)
 	if err != nil {
 		return nil, 0, fmt.Errorf("super: read pools of %q: %w", s.prefix, err)
 	}
-	var v value
-	if len(resp.Kvs) == 1 {
-		kv := resp.Kvs[0]
-		v = value{ok: true, data: kv.Value, create: kv.CreateRevision, modRev: kv.ModRevision}
-	}
-	p, err := s.decodePools(v)
+	p, err := s.genuinePools(ctx, v)
 	if err != nil {
 		return nil, 0, fmt.Errorf("super: read pools of %q: %w", s.prefix, err)
 	}
-	return p, v.modRev, nil
+	return p, v.rev, nil
 }
 
 // scan calls fn for every key under dir at revision rev (0: the current
-// one), in key order.
-func (s *Store) scan(ctx context.Context, dir string, rev int64, fn func(*mvccpb.KeyValue) error) error {
+// one), in key order, and returns the revision it read at.
+func (s *Store) scan(ctx context.Context, dir string, rev int64, fn func(*mvccpb.KeyValue) error) (int64, error) {
 	end := clientv3.GetPrefixRangeEnd(dir)
 	key := dir
 	for {
 		resp, err := s.cli.Get(ctx, key, clientv3.WithRange(end), clientv3.WithRev(rev), clientv3.WithLimit(pageSize),
 			clientv3.WithSort(clientv3.SortByKey, clientv3.SortAscend))
 		if err != nil {
-			return err
+			return rev, err
 		}
 		if rev == 0 {
 			rev = resp.Header.Revision // later pages at the first one's revision
 		}
 		for _, kv := range resp.Kvs {
 			if err := fn(kv); err != nil {
-				return err
+				return rev, err
 			}
 		}
 		if !resp.More || len(resp.Kvs) == 0 {
-			return nil
+			return rev, nil
 		}
 		key = string(resp.Kvs[len(resp.Kvs)-1].Key) + "\x00"
 	}
 }
 
 // Batches reads what etcd holds of controller's batches: its last applied
-// seq and the kept records, at one revision. A controller restarting after
-// a crash resends its logged batches after Last (and may resend any kept
-// one: it is replayed).
+// seq and the kept records, at one revision (each its genuine version; a
+// record with none is left out). A controller restarting after a crash
+// resends its logged batches after Last (and may resend any kept one: it
+// is replayed).
 func (s *Store) Batches(ctx context.Context, controller string) (BatchLog, error) {
 	ctx, stop := s.bind(ctx)
 	defer stop()
@@ -728,27 +885,27 @@ func (s *Store) Batches(ctx context.Context, controller string) (BatchLog, error
 		return fail(err)
 	}
 	hk := s.headKey(controller)
-	resp, err := s.cli.Get(ctx, hk)
+	head, rev, err := s.getGenuine(ctx, hk, 0, s.report)
 	if err != nil {
 		return fail(err)
-	}
-	var head value
-	if len(resp.Kvs) == 1 {
-		head = value{ok: true, data: resp.Kvs[0].Value}
 	}
 	log := BatchLog{Controller: controller}
 	if log.Last, err = parseHead(hk, head); err != nil {
 		return fail(err)
 	}
-	err = s.scan(ctx, s.batchDir(controller), resp.Header.Revision, func(kv *mvccpb.KeyValue) error {
+	_, err = s.scan(ctx, s.batchDir(controller), rev, func(kv *mvccpb.KeyValue) error {
+		v, err := s.resolve(ctx, kv, s.report)
+		if err != nil || !v.found {
+			return err
+		}
 		var r Contributed
-		if err := decodeJSON(string(kv.Key), kv.Value, &r); err != nil {
+		if err := decodeJSON(string(kv.Key), v.data, &r); err != nil {
 			return err
 		}
 		if r.Controller != controller || string(kv.Key) != s.batchKey(controller, r.Seq) {
 			return fmt.Errorf("%w: key %q holds controller %q seq %d", ErrCorrupt, kv.Key, r.Controller, r.Seq)
 		}
-		r.Revision = kv.CreateRevision
+		r.Revision = v.rev
 		log.Records = append(log.Records, r)
 		return nil
 	})
@@ -758,34 +915,43 @@ func (s *Store) Batches(ctx context.Context, controller string) (BatchLog, error
 	return log, nil
 }
 
-// History reads every paid claim of the group, in the order they were
-// paid (etcd revision).
+// History reads every paid claim of the group (each its genuine version),
+// in the order they were paid (etcd revision).
 func (s *Store) History(ctx context.Context) ([]Claimed, error) {
 	ctx, stop := s.bind(ctx)
 	defer stop()
-	out, err := s.claims(ctx, 0)
+	var out []Claimed
+	_, err := s.scan(ctx, s.claimDir(), 0, func(kv *mvccpb.KeyValue) error {
+		c, ok, err := s.claim(ctx, kv, s.report)
+		if ok {
+			out = append(out, c)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("super: claim history of %q: %w", s.prefix, err)
 	}
+	sortClaims(out)
 	return out, nil
 }
 
-// claims reads every paid claim at revision rev (0: the current one), in
-// the order they were paid.
-func (s *Store) claims(ctx context.Context, rev int64) ([]Claimed, error) {
-	var out []Claimed
-	err := s.scan(ctx, s.claimDir(), rev, func(kv *mvccpb.KeyValue) error {
-		var c Claimed
-		if err := decodeJSON(string(kv.Key), kv.Value, &c); err != nil {
-			return err
-		}
-		if string(kv.Key) != s.claimKey(c.HitID) {
-			return fmt.Errorf("%w: key %q holds the claim of %v", ErrCorrupt, kv.Key, c.HitID)
-		}
-		c.Revision = kv.CreateRevision
-		out = append(out, c)
-		return nil
-	})
-	sort.Slice(out, func(i, j int) bool { return out[i].Revision < out[j].Revision })
-	return out, err
+// claim reads the claim kv (its genuine version; false if it has none).
+func (s *Store) claim(ctx context.Context, kv *mvccpb.KeyValue, found func(Rejection)) (Claimed, bool, error) {
+	v, err := s.resolve(ctx, kv, found)
+	if err != nil || !v.found {
+		return Claimed{}, false, err
+	}
+	var c Claimed
+	if err := decodeJSON(string(kv.Key), v.data, &c); err != nil {
+		return Claimed{}, false, err
+	}
+	if string(kv.Key) != s.claimKey(c.HitID) {
+		return Claimed{}, false, fmt.Errorf("%w: key %q holds the claim of %v", ErrCorrupt, kv.Key, c.HitID)
+	}
+	c.Revision = v.rev
+	return c, true, nil
+}
+
+func sortClaims(cs []Claimed) {
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Revision < cs[j].Revision })
 }

@@ -81,7 +81,7 @@ func meters(t testing.TB, p *jackpot.Pools, level string) jackpot.Meters {
 
 func TestInit(t *testing.T) {
 	c := sharedCluster(t)
-	s, err := New(c.Client(t), prefix(t), "casino-a")
+	s, err := New(c.Client(t), prefix(t), testKeyring{}, "casino-a", testKey("casino-a"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestInit(t *testing.T) {
 	if m := meters(t, p, "grand"); m.Current != grandCfg.ResetValue || m.SeedFunding != grandCfg.ResetValue {
 		t.Fatalf("grand seeded %+v", m)
 	}
-	if _, err := New(c.Client(t), "/no-slash", "x"); !errors.Is(err, ErrInvalid) {
+	if _, err := New(c.Client(t), "/no-slash", testKeyring{}, "x", testKey("x")); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("prefix without slash: %v", err)
 	}
 }
@@ -237,7 +237,7 @@ func TestConcurrentContributions(t *testing.T) {
 
 func mustStore(t testing.TB, c *cluster, controller string, opts ...Option) *Store {
 	t.Helper()
-	s, err := New(c.Client(t), prefix(t), controller, opts...)
+	s, err := New(c.Client(t), prefix(t), testKeyring{}, controller, testKey(controller), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -595,7 +595,7 @@ func TestPartitionMidWrite(t *testing.T) {
 		cut := func(op func(context.Context, *Store) error) error {
 			cli, proxies := c.ProxiedClient(t)
 			defer cli.Close()
-			s, err := New(cli, prefix(t), "casino-a")
+			s, err := New(cli, prefix(t), testKeyring{}, "casino-a", testKey("casino-a"))
 			if err != nil {
 				t.Fatal(err)
 			}

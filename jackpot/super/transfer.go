@@ -47,7 +47,7 @@ func (s *Store) Transfer(ctx context.Context, id string, t jackpot.Transfer) (Tr
 	var out Transferred
 	rev, err := s.update(ctx, []string{pk, tk}, func(v []value) (*plan, error) {
 		pool, rec := v[0], v[1]
-		if rec.ok {
+		if rec.found {
 			var r Transferred
 			if err := decodeJSON(tk, rec.data, &r); err != nil {
 				return nil, err
@@ -59,14 +59,11 @@ func (s *Store) Transfer(ctx context.Context, id string, t jackpot.Transfer) (Tr
 			if !same {
 				return nil, fmt.Errorf("%w: made from %q to %q by %q (%q) at %d", ErrConflict, r.From, r.To, r.Who, r.Why, r.At)
 			}
-			r.Revision, r.Replayed = rec.create, true
+			r.Revision, r.Replayed = rec.rev, true
 			out = r
 			return nil, nil
 		}
-		if !pool.ok {
-			return nil, ErrNotInitialized
-		}
-		p, err := s.decodePools(pool)
+		p, err := s.genuinePools(ctx, pool)
 		if err != nil {
 			return nil, err
 		}
@@ -75,7 +72,7 @@ func (s *Store) Transfer(ctx context.Context, id string, t jackpot.Transfer) (Tr
 			return nil, err
 		}
 		out = Transferred{ID: id, TransferRecord: *res.Moved, PoolSeq: res.Seq}
-		return recordPlan(pk, pool, p, tk, out)
+		return s.recordPlan(pk, pool, p, tk, rec, out)
 	})
 	if err != nil {
 		return fail(err)

@@ -2,6 +2,7 @@ package super
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -41,14 +42,26 @@ func (s Snapshot) Level(id string) (LevelValue, bool) {
 	return LevelValue{}, false
 }
 
-func (s *Store) snapshot(kv *mvccpb.KeyValue) Snapshot {
-	snap := Snapshot{Revision: kv.ModRevision}
-	p := new(jackpot.Pools)
-	if err := p.UnmarshalBinary(kv.Value); err != nil {
-		snap.Err = fmt.Errorf("super: %w: key %q at revision %d: %w", ErrCorrupt, kv.Key, kv.ModRevision, err)
-		return snap
+// snapshot is the pools read as kv (their genuine version, resolve), as
+// of kv's revision. false: etcd failed while reading their history or
+// checking them (read them again later).
+func (s *Store) snapshot(ctx context.Context, kv *mvccpb.KeyValue) (Snapshot, bool) {
+	v, err := s.resolve(ctx, kv, s.report)
+	var p *jackpot.Pools
+	if err == nil {
+		p, err = s.genuinePools(ctx, v)
 	}
-	snap.Seq = p.Seq()
+	if err != nil && !verdict(err) {
+		return Snapshot{}, false
+	}
+	if err != nil {
+		return Snapshot{Revision: kv.ModRevision, Err: fmt.Errorf("super: key %q at revision %d: %w", kv.Key, kv.ModRevision, err)}, true
+	}
+	return snapshotOf(kv.ModRevision, p), true
+}
+
+func snapshotOf(rev int64, p *jackpot.Pools) Snapshot {
+	snap := Snapshot{Revision: rev, Seq: p.Seq()}
 	for _, id := range p.Levels() {
 		lv, _ := p.Level(id)
 		snap.Levels = append(snap.Levels, LevelValue{
@@ -70,7 +83,10 @@ func (s *Store) Current(ctx context.Context) (Snapshot, error) {
 	if len(resp.Kvs) != 1 {
 		return Snapshot{}, fmt.Errorf("super: read pools of %q: %w: no key %q", s.prefix, ErrNotInitialized, s.poolKey())
 	}
-	snap := s.snapshot(resp.Kvs[0])
+	snap, ok := s.snapshot(ctx, resp.Kvs[0])
+	if !ok {
+		return Snapshot{}, fmt.Errorf("super: read pools of %q: etcd failed while reading their history", s.prefix)
+	}
 	return snap, snap.Err
 }
 
@@ -100,15 +116,37 @@ func (s *Store) watch(ctx context.Context, out chan Snapshot, start int64) {
 	defer close(out)
 	pk := s.poolKey()
 	var (
-		last int64 // revision last delivered
-		bo   backoff
+		last    int64  // revision last delivered
+		lastSeq uint64 // the pools' op sequence last delivered
+		bo      backoff
 	)
+	resync := s.resync
+	if resync <= 0 {
+		resync = defaultResync
+	}
 	deliver := func(kv *mvccpb.KeyValue, again bool) {
 		if kv.ModRevision < last || kv.ModRevision == last && !again {
 			return
 		}
+		// Verifying may read etcd (a rejected version's history): bounded,
+		// like the resync reads, so a member that stopped answering cannot
+		// hold the watch.
+		vctx, cancel := context.WithTimeout(ctx, max(resync, time.Second))
+		snap, ok := s.snapshot(vctx, kv)
+		cancel()
+		if !ok {
+			return // delivered at the next resync
+		}
+		// Genuine pools only move forward, one op at a time: pools at a
+		// later revision with fewer ops were rolled back (deleted and an old
+		// version written back), and are not shown.
+		if snap.Err == nil && snap.Seq < lastSeq {
+			snap = Snapshot{Revision: kv.ModRevision, Err: fmt.Errorf("super: %w: the pools at revision %d are at op %d, after op %d was delivered: they were rolled back",
+				ErrCorrupt, kv.ModRevision, snap.Seq, lastSeq)}
+		} else if snap.Err == nil {
+			lastSeq = snap.Seq
+		}
 		last = kv.ModRevision
-		snap := s.snapshot(kv)
 		for {
 			select {
 			case out <- snap:
@@ -120,10 +158,6 @@ func (s *Store) watch(ctx context.Context, out chan Snapshot, start int64) {
 			default:
 			}
 		}
-	}
-	resync := s.resync
-	if resync <= 0 {
-		resync = defaultResync
 	}
 	tick := time.NewTicker(resync)
 	defer tick.Stop()
@@ -150,14 +184,16 @@ func (s *Store) watch(ctx context.Context, out chan Snapshot, start int64) {
 	}
 }
 
-// follow watches pk from revision start and delivers its changes until the
-// stream fails (it returns 0: read the key again) or a resync read finds a
-// change the stream did not deliver (it returns the revision to watch from).
-// A resync read that finds nothing new delivers the pools again.
+// follow watches the group from revision start and delivers the changes
+// of pk until the stream fails (it returns 0: read the key again) or a
+// resync read finds a change the stream did not deliver (it returns the
+// revision to watch from). A resync read that finds nothing new delivers
+// the pools again. Every other value written in the group is checked on
+// the way (screen).
 func (s *Store) follow(ctx context.Context, pk string, start int64, tick <-chan time.Time, resync time.Duration, deliver func(*mvccpb.KeyValue, bool)) int64 {
 	wctx, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
 	defer cancel()
-	wch := s.cli.Watch(wctx, pk, clientv3.WithRev(start))
+	wch := s.cli.Watch(wctx, s.prefix, clientv3.WithPrefix(), clientv3.WithRev(start))
 	var seen int64 // last mod revision the stream delivered
 	for {
 		select {
@@ -167,8 +203,12 @@ func (s *Store) follow(ctx context.Context, pk string, start int64, tick <-chan 
 			}
 			var latest *mvccpb.KeyValue
 			for _, ev := range wr.Events {
-				if ev.Type == mvccpb.PUT {
+				switch {
+				case ev.Type != mvccpb.PUT:
+				case string(ev.Kv.Key) == pk:
 					latest = ev.Kv
+				default:
+					s.screen(ctx, ev.Kv, resync)
 				}
 			}
 			if latest != nil {
@@ -187,6 +227,18 @@ func (s *Store) follow(ctx context.Context, pk string, start int64, tick <-chan 
 			}
 			deliver(kv, true)
 		}
+	}
+}
+
+// screen checks a value written in the group as it goes by, so that a
+// forged batch or claim is reported (OnRejected) when it is written, not
+// only when something reads it. What cannot be judged (within d, if it
+// needs a read) is left to the readers of the key.
+func (s *Store) screen(ctx context.Context, kv *mvccpb.KeyValue, d time.Duration) {
+	ctx, cancel := context.WithTimeout(ctx, max(d, time.Second))
+	defer cancel()
+	if _, by, err := s.judge(ctx, kv); errors.Is(err, ErrForged) {
+		s.report(s.rejection(kv, by, err))
 	}
 }
 

@@ -140,7 +140,7 @@ func TestWatchConfirmsOnlyWhatEtcdAnswers(t *testing.T) {
 	c := sharedCluster(t)
 	initLevels(t, mustStore(t, c, "casino-a"), levelDef{"grand", grandCfg, 0})
 	cli, proxies := c.ProxiedClient(t)
-	display, err := New(cli, prefix(t), "display", WatchResync(200*time.Millisecond))
+	display, err := New(cli, prefix(t), testKeyring{}, "display", nil, WatchResync(200*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/book"
+	"github.com/openegm/cabinet/internal/money"
 	"github.com/openegm/cabinet/jackpot"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/sas/metercode"
@@ -115,12 +116,12 @@ func MeterRows(st *meters.State) []MeterRow {
 			r.SAS, r.SASName = sasLabel(metercode.Code(d.SAS))
 		}
 		if d.Cents {
-			r.Unit, r.Euros = "cents", Euros(st.Meters[i])
+			r.Unit, r.Euros = "cents", money.Euro("en", st.Meters[i])
 		}
 		rows = append(rows, r)
 	}
 	for i, b := range meters.BillValues {
-		r := MeterRow{Name: fmt.Sprintf("bills of %s accepted", Euros(b)), Value: st.BillCounts[i], Unit: "count"}
+		r := MeterRow{Name: fmt.Sprintf("bills of %s accepted", money.Euro("en", b)), Value: st.BillCounts[i], Unit: "count"}
 		if c, ok := meters.BillSAS(b); ok {
 			r.SAS, r.SASName = sasLabel(c)
 		}
@@ -133,15 +134,6 @@ func sasLabel(c metercode.Code) (code, name string) {
 	return fmt.Sprintf("0x%02X", uint16(c)), c.Name()
 }
 
-// Euros formats cents exactly, without floating point.
-func Euros(c int64) string {
-	sign := ""
-	if c < 0 {
-		sign, c = "-", -c
-	}
-	return fmt.Sprintf("%s%d.%02d €", sign, c/100, c%100)
-}
-
 func WriteMeters(w io.Writer, st *meters.State) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SAS\tSAS name\tmeter\tvalue\teuros")
@@ -150,23 +142,30 @@ func WriteMeters(w io.Writer, st *meters.State) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nlast game %d; credit equation: %s in − %s bets + %s wins − %s out = %s credits\n",
-		st.LastGame, Euros(st.MoneyInTotal()), Euros(st.Get(meters.CoinIn)), Euros(st.Get(meters.CoinOut)),
-		Euros(st.MoneyOutTotal()), Euros(st.Get(meters.Credits)))
+		st.LastGame, money.Euro("en", st.MoneyInTotal()), money.Euro("en", st.Get(meters.CoinIn)), money.Euro("en", st.Get(meters.CoinOut)),
+		money.Euro("en", st.MoneyOutTotal()), money.Euro("en", st.Get(meters.Credits)))
 }
 
 func WriteGames(w io.Writer, games []meters.GameHistory) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "game\ttime (UTC)\tpaytable\tbet\tstops\tfree games\twin\thandpay")
+	fmt.Fprintln(tw, "game\ttime (UTC)\tpaytable or table\tbet\tstops or cards [stakes]\tfree games\twin\thandpay")
 	for _, g := range games {
 		win, hp := "(in progress)", ""
 		if g.End != nil {
-			win = Euros(g.End.WinCents)
+			win = money.Euro("en", g.End.WinCents)
 			if g.End.Handpay {
 				hp = "yes"
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%v\t%d\t%s\t%s\n", g.Start.Game, when(g.Start.At), g.Start.Paytable,
-			Euros(g.Start.BetCents), g.Start.Stops, len(g.Free), win, hp)
+		play := fmt.Sprint(g.Start.Stops)
+		if g.Start.Hand != nil {
+			play = handText(g.Start.Hand)
+			if problem := CheckHand(g); problem != "" {
+				hp += " ! " + problem
+			}
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", g.Start.Game, when(g.Start.At), g.Start.Paytable,
+			money.Euro("en", g.Start.BetCents), play, len(g.Free), win, hp)
 	}
 	tw.Flush()
 }
@@ -224,7 +223,7 @@ func JackpotRows(st *meters.State) []JackpotRow {
 		return JackpotRow{Level: id, Trigger: trigger, Current: m.Current, Reserve: m.Reserve, Overflow: m.Overflow,
 			Liability: m.Current + m.Reserve + m.Overflow, SeedFunding: m.SeedFunding, Contributions: m.Contributions,
 			Awarded: m.Awarded, Hits: m.Hits,
-			Identity: m.SeedFunding+m.Contributions+m.TransferredIn == m.Awarded+m.Current+m.Reserve+m.Overflow+m.TransferredOut}
+			Identity: m.Identity(true).Holds()}
 	}
 	var rows []JackpotRow
 	for _, id := range st.Jackpot.Levels() {
@@ -235,15 +234,6 @@ func JackpotRows(st *meters.State) []JackpotRow {
 		rows = append(rows, row("total", "", t))
 	}
 	return rows
-}
-
-// millicents formats an exact amount in Euros with five decimals.
-func millicents(m int64) string {
-	sign := ""
-	if m < 0 {
-		sign, m = "-", -m
-	}
-	return fmt.Sprintf("%s%d.%05d €", sign, m/100_000, m%100_000)
 }
 
 func WriteJackpot(w io.Writer, rows []JackpotRow) {
@@ -258,8 +248,8 @@ func WriteJackpot(w io.Writer, rows []JackpotRow) {
 		if !r.Identity {
 			ok = "BROKEN"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", r.Level, r.Trigger, millicents(r.Current), millicents(r.Reserve),
-			millicents(r.Overflow), millicents(r.Liability), millicents(r.SeedFunding), millicents(r.Contributions), millicents(r.Awarded), r.Hits, ok)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", r.Level, r.Trigger, money.Millicents("en", r.Current), money.Millicents("en", r.Reserve),
+			money.Millicents("en", r.Overflow), money.Millicents("en", r.Liability), money.Millicents("en", r.SeedFunding), money.Millicents("en", r.Contributions), money.Millicents("en", r.Awarded), r.Hits, ok)
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "identity: seed funding + contributions (+ transfers in) = awarded + current + reserve + overflow (+ transfers out), to the millicent")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/internal/money"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/reels"
 )
@@ -40,6 +41,9 @@ type Report struct {
 	RAMClears []RAMClearRow    `json:"ram_clears"`
 	Games     []GameRow        `json:"games"`
 	Events    []meters.Event   `json:"events"`
+	// PerGame are each game's meters (meters.GameKinds; SAS game numbers
+	// from 1 in that order).
+	PerGame map[string]meters.GameMeters `json:"per_game"`
 }
 
 // ReportMachine names the machine the report is about.
@@ -115,6 +119,12 @@ type GameRow struct {
 	WinCents int64   `json:"win_cents"`
 	Ended    bool    `json:"ended"`
 	Handpay  bool    `json:"handpay,omitempty"`
+	// Kind is the game; a Makccarat hand has its cards and stakes, and
+	// Check says what the inspector's own evaluation of them found (""
+	// when it pays what the ledger recorded).
+	Kind  string            `json:"kind"`
+	Hand  *meters.TableHand `json:"hand,omitempty"`
+	Check string            `json:"check,omitempty"`
 }
 
 // Issuer is what the report's issuer knows beyond the ledger.
@@ -206,6 +216,7 @@ func ReadHistory(dir string, from, to time.Time) (*History, error) {
 func BuildReport(st *meters.State, v Verdict, h *History, is Issuer) Report {
 	s := st.Settings
 	r := Report{
+		PerGame:   st.PerGame,
 		Format:    ReportFormat,
 		Machine:   ReportMachine{ID: s["machine_id"], Number: s["machine_num"], KeyID: v.KeyID},
 		Generated: is.At.UTC().Format(time.RFC3339),
@@ -219,10 +230,7 @@ func BuildReport(st *meters.State, v Verdict, h *History, is Issuer) Report {
 		RAMClears: h.RAMClears,
 		Events:    st.Events,
 	}
-	if in := st.Get(meters.CoinIn); in > 0 {
-		won := st.Get(meters.TotalWon)
-		r.ActualRTP = fmt.Sprintf("%d.%02d%%", won*100/in, won*10000/in%100)
-	}
+	r.ActualRTP = money.Percent("en", st.Get(meters.TotalWon), st.Get(meters.CoinIn))
 	for _, hp := range st.Handpays {
 		row := HandpayRow{At: hp.Pending.At, Kind: hp.Pending.Kind, Cents: hp.Pending.Cents, Game: hp.Pending.Game, Pending: hp.Reset == nil}
 		if hp.Reset != nil {
@@ -231,7 +239,11 @@ func BuildReport(st *meters.State, v Verdict, h *History, is Issuer) Report {
 		r.Handpays = append(r.Handpays, row)
 	}
 	for _, g := range st.Games {
-		row := GameRow{Game: g.Start.Game, At: g.Start.At, Paytable: g.Start.Paytable, BetCents: g.Start.BetCents, Stops: g.Start.Stops, Ended: g.End != nil}
+		row := GameRow{Game: g.Start.Game, At: g.Start.At, Paytable: g.Start.Paytable, BetCents: g.Start.BetCents, Stops: g.Start.Stops, Ended: g.End != nil,
+			Kind: meters.GameReels, Hand: g.Start.Hand, Check: CheckHand(g)}
+		if g.Start.Hand != nil {
+			row.Kind = meters.GameMakccarat
+		}
 		for _, f := range g.Free {
 			row.Free = append(row.Free, f.Stops)
 		}

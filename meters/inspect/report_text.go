@@ -54,7 +54,9 @@ var reportTexts = map[string][2]string{
 	"h_ram_clears":      {"LIMPEZAS DA RAM (com os contadores imediatamente antes)", "RAM CLEARS (with the meters just before)"},
 	"ram_clear":         {"%s, por %s: %s", "%s, by %s: %s"},
 	"h_games":           {"JOGOS", "GAMES"},
-	"game_cols":         {"jogo\tdata e hora\ttabela\taposta\tparagens\tjogos grátis\tprémio\tpag. manual", "game\ttime\tpaytable\tbet\tstops\tfree games\twin\thandpay"},
+	"game_cols":         {"jogo\tdata e hora\ttabela\taposta\tparagens ou cartas [apostas]\tjogos grátis\tprémio\tpag. manual", "game\ttime\tpaytable\tbet\tstops or cards [stakes]\tfree games\twin\thandpay"},
+	"h_per_game":        {"CONTADORES POR JOGO (SAS 2F com o número do jogo)", "METERS PER GAME (SAS 2F with the game's number)"},
+	"per_game_cols":     {"jogo SAS\tjogo\tapostado\tganho\tpago à máquina\tpago à mão\tcomissão\tjogados\tganhos\tperdidos", "SAS game\tgame\tbet\twon\tpaid to credits\thand paid\tcommission\tplayed\twon\tlost"},
 	"in_progress":       {"(em curso)", "(in progress)"},
 	"yes":               {"sim", "yes"},
 	"h_events":          {"EVENTOS", "EVENTS"},
@@ -177,6 +179,18 @@ func (r Report) Text(lang string) []byte {
 		fmt.Fprintln(&b, rt(lang, "equation", last, eur(in), eur(val["total coin in (bets)"]), eur(val["total coin out (wins to credits)"]), eur(out), eur(val["current credits"])))
 	}
 
+	section("h_per_game")
+	rows = nil
+	for i, kind := range meters.GameKinds {
+		g, ok := r.PerGame[kind]
+		if !ok {
+			continue
+		}
+		rows = append(rows, []string{fmt.Sprint(i + 1), kind, eur(g.CoinIn), eur(g.TotalWon), eur(g.CoinOut), eur(g.HandPaid), eur(g.Commission),
+			money.Count(lang, g.Played), money.Count(lang, g.Won), money.Count(lang, g.Lost)})
+	}
+	table(rt(lang, "per_game_cols"), rows)
+
 	section("h_jackpot")
 	if len(r.Jackpot) == 0 {
 		fmt.Fprintln(&b, rt(lang, "nothing"))
@@ -249,7 +263,14 @@ func (r Report) Text(lang string) []byte {
 		if g.Handpay {
 			hp = rt(lang, "yes")
 		}
-		rows = append(rows, []string{fmt.Sprint(g.Game), at(g.At), g.Paytable, eur(g.BetCents), fmt.Sprint(g.Stops), fmt.Sprint(len(g.Free)), win, hp})
+		play := fmt.Sprint(g.Stops)
+		if g.Hand != nil {
+			play = handText(g.Hand)
+		}
+		if g.Check != "" {
+			hp += " ! " + g.Check
+		}
+		rows = append(rows, []string{fmt.Sprint(g.Game), at(g.At), g.Paytable, eur(g.BetCents), play, fmt.Sprint(len(g.Free)), win, hp})
 	}
 	table(rt(lang, "game_cols"), rows)
 
@@ -288,7 +309,7 @@ func percent(lang, s string) string {
 func WriteLiability(w io.Writer, rows []JackpotRow) {
 	for _, r := range rows {
 		if r.Level == "total" {
-			fmt.Fprintf(w, "local jackpot liability held in trust: %s (current + reserve + overflow, all levels)\n", millicents(r.Liability))
+			fmt.Fprintf(w, "local jackpot liability held in trust: %s (current + reserve + overflow, all levels)\n", money.Millicents("en", r.Liability))
 			return
 		}
 	}

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openegm/cabinet/cards"
-	"github.com/openegm/cabinet/cards/cardstest"
 	"github.com/openegm/cabinet/poker"
 	"github.com/openegm/cabinet/poker/holdem"
 	"github.com/openegm/cabinet/poker/pokertest"
@@ -22,52 +20,7 @@ func baseConfig() holdem.Config {
 
 // rules are the draft's rules as the auditor applies them, written apart
 // from the engine.
-func rules(cfg holdem.Config) pokertest.Rules {
-	return pokertest.Rules{
-		Value: func(hole []cards.Card, board [5]cards.Card) []int {
-			all := append(slices.Clone(hole), board[:]...)
-			k := cardstest.Best52(all)
-			bonus := 0
-			if k[0] == 0 { // five single cards: three of one suit among them wins a tie (rule 39)
-				slices.SortFunc(all, func(a, b cards.Card) int { return value(b) - value(a) })
-				n := map[cards.Suit]int{}
-				for _, c := range all[:5] {
-					n[c.Suit]++
-					if n[c.Suit] == 3 {
-						bonus = 1
-					}
-				}
-			}
-			return append(k[:], bonus)
-		},
-		Rake: func(pot int64) int64 { return pot * cfg.RakeBps / 10000 },
-		Split: func(net int64, winners []int, start poker.Record) []int64 {
-			// Equal parts in cents; the odd cents one each to the winners
-			// from the first seat left of the button, clockwise.
-			n := int64(len(winners))
-			order := slices.Clone(winners)
-			slices.SortFunc(order, func(a, b int) int {
-				return (a-start.Seat-1+2*cfg.Seats)%cfg.Seats - (b-start.Seat-1+2*cfg.Seats)%cfg.Seats
-			})
-			parts := make([]int64, len(winners))
-			for k, s := range order {
-				part := net / n
-				if int64(k) < net%n {
-					part++
-				}
-				parts[slices.Index(winners, s)] = part
-			}
-			return parts
-		},
-	}
-}
-
-func value(c cards.Card) int {
-	if c.Rank == cards.Ace {
-		return 14
-	}
-	return int(c.Rank)
-}
+func rules(cfg holdem.Config) pokertest.Rules { return pokertest.HoldemRules(cfg.Seats, cfg.RakeBps) }
 
 // session plays hands at one table with bots and checks every one.
 func session(t *testing.T, cfg holdem.Config, seed uint64, hands int) *pokertest.Sim {

@@ -70,7 +70,19 @@ func (t *Table) LastHands(player string) [][]poker.Record { return t.Hist.Last(p
 func (t *Table) Step(ev poker.Event) ([]poker.Record, error) {
 	return t.Dispatch(ev, poker.Handlers{Join: t.join, Rebuy: t.rebuy, Leave: t.leave, Deal: t.deal,
 		Act:   func(p *poker.Player, a poker.Action) error { return t.act(p, a, false) },
-		Extra: func(p *poker.Player) error { return t.Extra(p, t.cfg.ExtraTime) }, Tick: t.tick})
+		Extra: func(p *poker.Player) error { return t.Extra(p, t.cfg.ExtraTime) }, Tick: t.tick, Resume: t.resume})
+}
+
+// resume starts the table again after a failure of the operator's system:
+// the hand it stopped is void and the stakes returned (rule 86), and the
+// hand goes to the player in seat 1 (rule 54: "whenever it resumes").
+func (t *Table) resume() error {
+	t.VoidHand("the operator's system failed during the hand (rule 86)")
+	t.button = 0
+	if len(t.Seats.Players()) == 0 {
+		t.inPlay = false
+	}
+	return nil
 }
 
 func (t *Table) fee(paid int64) int64 { return paid * t.cfg.FeeBps / 10000 }

@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/openegm/cabinet/internal/money"
 )
 
 // Seats is the places at a table (rule 2).
@@ -96,40 +98,15 @@ func (c Card) Lines(lang string) []string {
 	if lang == "en" {
 		return []string{
 			fmt.Sprintf("Table %d", c.Number),
-			"Initial cave: " + euros(lang, c.InitialCave),
-			"Minimum bet: " + euros(lang, c.MinBet),
-			"Minimum re-buy: " + euros(lang, c.MinRebuy),
+			"Initial cave: " + money.Euro(lang, c.InitialCave),
+			"Minimum bet: " + money.Euro(lang, c.MinBet),
+			"Minimum re-buy: " + money.Euro(lang, c.MinRebuy),
 		}
 	}
 	return []string{
 		fmt.Sprintf("Mesa %d", c.Number),
-		"Cave inicial: " + euros(lang, c.InitialCave),
-		"Aposta mínima: " + euros(lang, c.MinBet),
-		"Reposição mínima: " + euros(lang, c.MinRebuy),
+		"Cave inicial: " + money.Euro(lang, c.InitialCave),
+		"Aposta mínima: " + money.Euro(lang, c.MinBet),
+		"Reposição mínima: " + money.Euro(lang, c.MinRebuy),
 	}
-}
-
-// euros writes cents as people in Portugal read them (1.234,50 €), or in
-// English (€1,234.50).
-func euros(lang string, cents int64) string {
-	sign := ""
-	if cents < 0 {
-		sign, cents = "-", -cents
-	}
-	whole := fmt.Sprint(cents / 100)
-	sep, dec := ".", ","
-	if lang == "en" {
-		sep, dec = ",", "."
-	}
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteString(sep)
-		}
-		b.WriteRune(r)
-	}
-	if lang == "en" {
-		return fmt.Sprintf("%s€%s%s%02d", sign, b.String(), dec, cents%100)
-	}
-	return fmt.Sprintf("%s%s%s%02d €", sign, b.String(), dec, cents%100)
 }

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openegm/cabinet/cards"
-	"github.com/openegm/cabinet/cards/cardstest"
 	"github.com/openegm/cabinet/poker"
 	"github.com/openegm/cabinet/poker/pokertest"
 	"github.com/openegm/cabinet/poker/synthetic"
@@ -23,36 +21,7 @@ func baseConfig() synthetic.Config {
 // rules are the Portaria's as the auditor applies them, written apart from
 // the engine.
 func rules(cfg synthetic.Config) pokertest.Rules {
-	return pokertest.Rules{
-		Value: func(hole []cards.Card, board [5]cards.Card) []int {
-			k := cardstest.BestSynthetic([2]cards.Card(hole), board)
-			return k[:]
-		},
-		Rake: func(pot int64) int64 { return pot * 3 / 100 }, // rule 55
-		Split: func(net int64, winners []int, start poker.Record) []int64 {
-			// Rule 56: parts in chips of the minimum bet, as equal as can
-			// be, the larger to the hand (start.Seat) and on in seat order;
-			// what is below one chip goes with the hand's part.
-			order := slices.Clone(winners)
-			slices.SortFunc(order, func(a, b int) int {
-				return (a-start.Seat+synthetic.Seats)%synthetic.Seats - (b-start.Seat+synthetic.Seats)%synthetic.Seats
-			})
-			m, k := cfg.MinBet, int64(len(winners))
-			chips := net / m
-			parts := make([]int64, len(winners))
-			for i, s := range order {
-				part := chips / k * m
-				if int64(i) < chips%k {
-					part += m
-				}
-				if i == 0 {
-					part += net - chips*m
-				}
-				parts[slices.Index(winners, s)] = part
-			}
-			return parts
-		},
-	}
+	return pokertest.SyntheticRules(synthetic.Seats, cfg.MinBet)
 }
 
 // partidas plays partidas (a new table each) until hands hands are played.

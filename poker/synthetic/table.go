@@ -140,7 +140,23 @@ func (t *Table) View(viewer string) poker.View {
 func (t *Table) Step(ev poker.Event) ([]poker.Record, error) {
 	return t.Dispatch(ev, poker.Handlers{Join: t.join, Rebuy: t.rebuy, Leave: t.leave, Deal: t.deal,
 		Act:   func(p *poker.Player, a poker.Action) error { return t.act(p, a, false) },
-		Extra: func(*poker.Player) error { return fmt.Errorf("synthetic poker gives no extra time") }, Tick: t.tick})
+		Extra: func(*poker.Player) error { return fmt.Errorf("synthetic poker gives no extra time") }, Tick: t.tick, Resume: t.resume})
+}
+
+// resume starts the table again after a failure of the operator's system.
+// The Portaria has no rule for it; the SRIJ draft's rule 86 is applied: the
+// hand the failure stopped is void and every stake returned. A pot it
+// carried from a pó waits for the next hand, which is a pó again. The hand
+// ("a mão") moves on as after any hand: rule 40 gives seat 1 the first hand
+// of a partida only.
+func (t *Table) resume() error {
+	if t.phase != antes && t.phase != straddles && t.phase != betting {
+		return nil
+	}
+	t.VoidHand("the operator's system failed during the hand (SRIJ rule 86)")
+	t.nextPo = t.po
+	t.phase = between
+	return nil
 }
 
 func (t *Table) join(e poker.Join) error {

@@ -420,7 +420,8 @@ type Handpay struct {
 //
 // Choice: strict on length and BCD, tolerant on the values of the level
 // and reset ID (reported as received, as sas.md asks of what a peer
-// receives); sas.DecodeHandpayInfo also checks those.
+// receives). It is the one decoder of 0x1B: sas.HandpayInfoData is the
+// machine's builder, and the tests hold the two to each other.
 func DecodeHandpay(data []byte) (Handpay, error) {
 	if len(data) != 20 {
 		return Handpay{}, bad("1B data of %d bytes, want 20", len(data))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/sas"
+	"github.com/openegm/cabinet/sas/sastest"
 )
 
 func TestProgressiveReplyShapes(t *testing.T) {
@@ -65,6 +66,27 @@ func TestProgressiveReplyShapes(t *testing.T) {
 	if h, err := DecodeHandpay(hd); err != nil || h != (Handpay{ProgressiveGroup: 2, Level: 1, Amount: 10000, SessionWin: 5, SessionPay: 6}) {
 		t.Errorf("1B %+v %v", h, err)
 	}
+	// What the machine builds decodes to what it was built from, at the
+	// edges of each field, and all zero is no handpay.
+	for _, h := range []sas.HandpayInfo{
+		{Level: sas.HandpayLevelNonProgressive, Amount: 123456, PartialPay: 25, ResetID: sas.HandpayResetCredits},
+		{Group: 3, Level: 1, Amount: sas.MaxProgressiveAmount, PartialPay: 9999, SessionWin: 100, SessionPay: 200},
+		{},
+	} {
+		data, err := sas.HandpayInfoData(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := DecodeHandpay(data); err != nil || got != handpayOf(h) {
+			t.Errorf("1B % X decoded as %+v %v, built from %+v", data, got, err, h)
+		}
+	}
+}
+
+// handpayOf is what the host should read from a machine's 0x1B reply.
+func handpayOf(h sas.HandpayInfo) Handpay {
+	return Handpay{ProgressiveGroup: h.Group, Level: h.Level, Amount: h.Amount, PartialPay: h.PartialPay,
+		ResetID: h.ResetID, SessionWin: h.SessionWin, SessionPay: h.SessionPay}
 }
 
 // TestBroadcastWrites: a global broadcast is the frame alone, written once,
@@ -109,7 +131,7 @@ func TestBroadcastWrites(t *testing.T) {
 type progMachine struct {
 	mu    sync.Mutex
 	link  *sas.Link
-	prog  *sas.Progressive
+	prog  *sastest.Progressive
 	acked []byte // AckedCmd of the events, in order
 }
 
@@ -140,11 +162,7 @@ func (m *progMachine) ReplyDropped(cmd byte) { m.prog.ReplyDropped(cmd) }
 func TestProgressiveEndToEnd(t *testing.T) {
 	a, b := net.Pipe()
 	m := &progMachine{link: sas.NewLink(addr)}
-	var err error
-	if m.prog, err = sas.NewProgressive(sas.ProgressiveConfig{Group: 5, Levels: []byte{1, 2}}); err != nil {
-		t.Fatal(err)
-	}
-	m.prog.Exceptions = m.link.Exceptions
+	m.prog = &sastest.Progressive{Group: 5, Exceptions: m.link.Exceptions}
 	m.link.Handler = m
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -180,11 +198,7 @@ func TestProgressiveEndToEnd(t *testing.T) {
 		t.Fatalf("values %v", values)
 	}
 
-	locked(func() {
-		if err := m.prog.Hit(41, 1, 100000); err != nil {
-			t.Error(err)
-		}
-	})
+	locked(func() { m.prog.Hit(41, 1, 100000) })
 	g, err := c.GeneralPoll()
 	if err != nil || g.Exception != sas.ExcProgressiveLevelHit {
 		t.Fatalf("general poll %+v %v", g, err)
@@ -255,8 +269,17 @@ func FuzzProgressiveDecoders(f *testing.F) {
 				t.Fatalf("83 % X → % X", data, again)
 			}
 		}
-		if h, err := DecodeHandpay(data); err == nil && len(data) != 20 {
-			t.Fatalf("1B of %d bytes: %+v", len(data), h)
+		if h, err := DecodeHandpay(data); err == nil {
+			if len(data) != 20 {
+				t.Fatalf("1B of %d bytes: %+v", len(data), h)
+			}
+			// Levels and reset IDs the machine would never build are
+			// read as received; everything else builds back.
+			info := sas.HandpayInfo{Group: h.ProgressiveGroup, Level: h.Level, Amount: h.Amount, PartialPay: h.PartialPay,
+				ResetID: h.ResetID, SessionWin: h.SessionWin, SessionPay: h.SessionPay}
+			if again, err := sas.HandpayInfoData(info); err == nil && !bytes.Equal(again, data) {
+				t.Fatalf("1B % X → %+v → % X", data, h, again)
+			}
 		}
 	})
 }

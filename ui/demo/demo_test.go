@@ -28,8 +28,8 @@ func TestDefaultJackpot(t *testing.T) {
 			t.Errorf("level %d in the view: %+v, configured %+v", i, j, want)
 		}
 	}
-	if v.MaxLevel != pt.TopLevel() {
-		t.Errorf("with the paytable's level local, the top bet must be offered: max level %d, top %d", v.MaxLevel, pt.TopLevel())
+	if v.TopOffered != pt.TopLevel() {
+		t.Errorf("with the paytable's level local, the top bet must be offered: max level %d, top %d", v.TopOffered, pt.TopLevel())
 	}
 	c.InsertBill(50_000)
 	c.Press(machine.BtnMaxBet)

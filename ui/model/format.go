@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/internal/money"
-	"github.com/openegm/cabinet/reels"
 )
 
 // The UI only formats amounts: the machine gives cents and credits, and
@@ -28,11 +27,7 @@ func Percent(lang string, r *big.Rat) string {
 	if r == nil {
 		return "—"
 	}
-	s := reels.Exact{Rat: r}.Percent(2)
-	if lang == "en" {
-		return s
-	}
-	return strings.Replace(strings.TrimSuffix(s, "%"), ".", ",", 1) + " %"
+	return money.RatPercent(lang, r, 2)
 }
 
 // RatePercent renders a rate in parts per million as a percentage, with

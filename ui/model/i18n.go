@@ -43,6 +43,8 @@ var texts = withTableTexts(map[string][2]string{
 	"msg_ram_clear_confirm": {"Confirme a limpeza da RAM: todos os contadores voltam a zero", "Confirm the RAM clear: every meter goes back to zero"},
 	"msg_ticket_printed":    {"Talão impresso: retire o seu talão", "Ticket printed: please take your ticket"},
 	"msg_win":               {"Ganhou %s!", "You won %s!"},
+	"msg_aft_in":            {"Transferência recebida: %s", "Transfer received: %s"},
+	"msg_aft_out":           {"Transferido para o sistema do casino: %s", "Transferred to the casino system: %s"},
 
 	"refused_bad_setting":         {"Configuração recusada", "Setting refused"},
 	"refused_handpay_amount":      {"O valor não é o do pagamento manual", "That is not the handpay's amount"},
@@ -72,6 +74,7 @@ var texts = withTableTexts(map[string][2]string{
 	"refused_weak_pin":            {"PIN fraco: 6 a 8 algarismos, sem sequências nem repetições", "Weak PIN: 6 to 8 digits, no runs or repeats"},
 	"refused_no_rng":              {"Gerador aleatório em falha: o PIN não pode ser mudado", "Random generator failed: the PIN cannot be changed"},
 	"refused_no_tilt":             {"Não há avaria para resolver", "No tilt to clear"},
+	"refused_aft_locked":          {"Aguarde: transferência eletrónica em curso", "Please wait: electronic transfer in progress"},
 	"refused_no_jackpot":          {"Sistema de jackpot indisponível: não é possível jogar", "The jackpot system is not available: play is not possible"},
 	"refused_wrong_pin":           {"PIN errado", "Wrong PIN"},
 

@@ -158,7 +158,7 @@ func jackpotPages(pt *reels.Certified, v machine.View, lang string) []Page {
 			switch {
 			case !named:
 				add(ItemText, t("jp_unnamed"))
-			case v.MaxLevel > 0 && top > v.MaxLevel:
+			case top > v.TopOffered:
 				add(ItemText, t("jp_top_bet_off"))
 			default:
 				add(ItemText, t("jp_top_bet", Credits(lang, pt.CreditsPerLine[top])))

@@ -12,7 +12,7 @@ import (
 // names level 1) and one mystery level.
 func jackpotView() machine.View {
 	v := sampleView()
-	v.MaxLevel, v.HandpayLimit = 4, 1200_00
+	v.TopOffered, v.HandpayLimit = 4, 1200_00
 	v.Jackpots = []machine.JackpotView{
 		{Level: 1, Cents: 1234_56, ResetCents: 500_00, RatePPM: 10_000},
 		{Level: 9, Mystery: true, Cents: 12_34, ResetCents: 10_00, CapCents: 50_00, RatePPM: 5_000},
@@ -207,7 +207,7 @@ func TestJackpotRulesPage(t *testing.T) {
 	}
 	// The top bet not offered: the page says the level cannot be won.
 	off := jackpotView()
-	off.MaxLevel = 3
+	off.TopOffered = 3
 	if text := jackpotPageText(PaytablePages(pt, off, "en"), "en"); !strings.Contains(text, "this level cannot be won") {
 		t.Errorf("top bet not offered:\n%s", text)
 	}

@@ -67,7 +67,7 @@ func PaytablePages(pt *reels.Certified, v machine.View, lang string) []Page {
 	add(&p1, ItemText, t("pt_lines_played", num(nlines)))
 	add(&p1, ItemHeading, t("pt_bet_levels"))
 	for l, c := range pt.CreditsPerLine {
-		if v.MaxLevel > 0 && l > v.MaxLevel {
+		if l > v.TopOffered {
 			break // a level the machine does not offer (no jackpot system)
 		}
 		add(&p1, ItemText, Tn(lang, "pt_bet_level", c, num(c), num(pt.Bet(l))))
@@ -163,7 +163,7 @@ func PaytablePages(pt *reels.Certified, v machine.View, lang string) []Page {
 	}
 	add(&p5, ItemHeading, t("pt_rtp_head"))
 	for l, r := range pt.RTP {
-		if l >= len(pt.CreditsPerLine) || v.MaxLevel > 0 && l > v.MaxLevel {
+		if l >= len(pt.CreditsPerLine) || l > v.TopOffered {
 			break
 		}
 		c := pt.CreditsPerLine[l]

@@ -20,7 +20,7 @@ func defaultPaytable(t testing.TB) *reels.Certified {
 }
 
 func sampleView() machine.View {
-	return machine.View{MachineID: "EGM-0042", Lang: "pt", Mode: "idle", Denom: 5, Level: 1, MaxLevel: 3,
+	return machine.View{MachineID: "EGM-0042", Lang: "pt", Mode: "idle", Denom: 5, Level: 1, TopOffered: 3,
 		CreditsLine: 2, BetCredits: 40, BetCents: 200, Credits: 1000, CreditsCents: 5000}
 }
 
@@ -100,7 +100,7 @@ func TestPaytablePagesListEveryPay(t *testing.T) {
 			}
 		}
 		if strings.Contains(all, Percent(lang, pt.RTP[4])) && Percent(lang, pt.RTP[4]) != Percent(lang, pt.RTP[3]) {
-			t.Errorf("%s: the RTP of level 4, which the machine does not offer (MaxLevel 3), is shown", lang)
+			t.Errorf("%s: the RTP of level 4, which the machine does not offer (TopOffered 3), is shown", lang)
 		}
 		if strings.Contains(all, "%!") || strings.Contains(all, "pt_") {
 			t.Errorf("%s: a text is broken:\n%s", lang, all)
@@ -167,5 +167,45 @@ func TestPaytablePlural(t *testing.T) {
 		if !strings.Contains(all, Percent(lang, pt.RTP[0])) || !strings.Contains(all, Percent(lang, total)) {
 			t.Errorf("%s: the RTP with the jackpot's 1 %% (%s) is not shown next to the base %s", lang, Percent(lang, total), Percent(lang, pt.RTP[0]))
 		}
+	}
+}
+
+// With only the lowest bet level offered (a bet limit of 1), the pages
+// list that level alone and its RTP alone: the highest level offered is
+// index 0, not "no limit".
+func TestPaytableOnlyTheLowestBet(t *testing.T) {
+	pt := defaultPaytable(t)
+	v := sampleView()
+	v.Level, v.TopOffered = 0, 0
+	// under counts the texts that follow the heading head on page p.
+	under := func(p Page, head string) (n int) {
+		in := false
+		for _, it := range p.Items {
+			switch {
+			case it.Kind == ItemHeading:
+				in = it.Text == head
+			case in && it.Kind == ItemText:
+				n++
+			}
+		}
+		return n
+	}
+	for _, lang := range Langs {
+		pages := PaytablePages(pt, v, lang)
+		bets, rtps := under(pages[0], T(lang, "pt_bet_levels")), under(pages[4], T(lang, "pt_rtp_head"))
+		if bets != 1 || rtps != 1 {
+			t.Errorf("%s: with only bet level 1 offered, %d bet levels and %d RTPs listed:\n%s\n%s", lang, bets, rtps,
+				PageText(pages[0]), PageText(pages[4]))
+		}
+	}
+	// Nor can the top bet's jackpot level be won.
+	off := jackpotView()
+	off.Level, off.TopOffered = 0, 0
+	if text := jackpotPageText(PaytablePages(pt, off, "en"), "en"); !strings.Contains(text, "this level cannot be won") {
+		t.Errorf("only bet level 1 offered, the jackpot page says:\n%s", text)
+	}
+	// The sample view offers levels 1 to 4.
+	if pages := PaytablePages(pt, sampleView(), "en"); under(pages[0], T("en", "pt_bet_levels")) != 4 || under(pages[4], T("en", "pt_rtp_head")) != 4 {
+		t.Error("levels 1 to 4 offered, not listed")
 	}
 }

@@ -1,10 +1,12 @@
 package model
 
 import (
+	"math/big"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/openegm/cabinet/internal/money"
 	"github.com/openegm/cabinet/machine"
 )
 
@@ -25,15 +27,6 @@ func HexLines(s string, n int) []string {
 		out = append(out, s)
 	}
 	return out
-}
-
-// PercentText renders a percentage the machine gives as text ("92.3020%")
-// in the language: "92,3020 %" in Portuguese, unchanged in English.
-func PercentText(lang, s string) string {
-	if s == "" || lang == "en" || !strings.HasSuffix(s, "%") {
-		return s
-	}
-	return strings.Replace(strings.TrimSuffix(s, "%"), ".", ",", 1) + " %"
 }
 
 // RTPRow is the certified return of one bet level.
@@ -80,7 +73,7 @@ func (g *Screen) Identity() Identity {
 		RTPHead:     t("id_rtp_head"),
 		RTPCols:     [3]string{t("id_col_bet"), t("id_col_exact"), t("id_col_pct")},
 		ActualHead:  t("id_actual_rtp"),
-		Actual:      PercentText(g.Lang, s.ActualRTP),
+		Actual:      money.Percent(g.Lang, s.TotalWonCents, s.TotalBetCents),
 	}
 	if len(id.ProgramHash) == 0 {
 		id.ProgramHash = []string{t("id_not_reported")}
@@ -111,8 +104,8 @@ func (g *Screen) Identity() Identity {
 	}
 	for l, frac := range s.CertifiedRTP {
 		row := RTPRow{Level: t("id_level", Itoa(l+1)), Fraction: frac}
-		if l < len(s.CertifiedRTPPct) {
-			row.Percent = PercentText(g.Lang, s.CertifiedRTPPct[l])
+		if r, ok := new(big.Rat).SetString(frac); ok {
+			row.Percent = money.RatPercent(g.Lang, r, 4)
 		}
 		if pt != nil && pt.ID == s.PaytableID && l < len(pt.CreditsPerLine) {
 			row.Level = Tn(g.Lang, "id_level_credits", pt.CreditsPerLine[l], Credits(g.Lang, pt.CreditsPerLine[l]))

@@ -16,12 +16,11 @@ const testHash = "0123456789abcdef0123456789abcdef fedcba9876543210fedcba9876543
 func identityView() machine.View {
 	return machine.View{MachineID: "EGM-0042", Lang: "pt", Mode: "service", Denom: 5, GamesPlayed: 1234,
 		Service: &machine.ServiceView{Role: machine.RoleInspector, Page: "identity",
-			ProgramHash:     strings.ReplaceAll(testHash, " ", ""),
-			PaytableID:      "other-game",
-			PaytableDigest:  "aa11bb22cc33dd44ee55ff66aa11bb22cc33dd44ee55ff66aa11bb22cc33dd44",
-			CertifiedRTP:    []string{"923020/1000000", "46161/50000", "1154473/1250000"},
-			CertifiedRTPPct: []string{"92.3020%", "92.3220%", "92.3578%"},
-			ActualRTP:       "87.12%"}}
+			ProgramHash:    strings.ReplaceAll(testHash, " ", ""),
+			PaytableID:     "other-game",
+			PaytableDigest: "aa11bb22cc33dd44ee55ff66aa11bb22cc33dd44ee55ff66aa11bb22cc33dd44",
+			CertifiedRTP:   []string{"923020/1000000", "46161/50000", "1154473/1250000"},
+			TotalWonCents:  8712_00, TotalBetCents: 10000_00}}
 }
 
 // The identification page shows the program hash wrapped (every digit, in
@@ -48,7 +47,7 @@ func TestIdentityPageListsEveryRTP(t *testing.T) {
 			t.Fatalf("%s: %d RTP rows for %d levels", lang, len(id.RTP), len(sv.CertifiedRTP))
 		}
 		for l, frac := range sv.CertifiedRTP {
-			pct := PercentText(lang, sv.CertifiedRTPPct[l])
+			pct := map[string][]string{"pt": {"92,3020 %", "92,3220 %", "92,3578 %"}, "en": {"92.3020%", "92.3220%", "92.3578%"}}[lang][l]
 			if id.RTP[l].Fraction != frac || id.RTP[l].Percent != pct || !strings.Contains(text, frac) || !strings.Contains(text, pct) {
 				t.Errorf("%s: level %d shows %+v, want %s = %s", lang, l+1, id.RTP[l], frac, pct)
 			}
@@ -67,16 +66,13 @@ func TestIdentityPageListsEveryRTP(t *testing.T) {
 			}
 		}
 	}
-	if got := PercentText("pt", "92.3020%"); got != "92,3020 %" {
-		t.Errorf("PercentText(pt) = %q", got)
-	}
 }
 
 // Before any bet and without a reported hash the page says so rather than
 // showing blanks.
 func TestIdentityPageEmpty(t *testing.T) {
 	v := identityView()
-	v.Service.ActualRTP, v.Service.ProgramHash = "", ""
+	v.Service.TotalWonCents, v.Service.TotalBetCents, v.Service.ProgramHash = 0, 0, ""
 	s, _ := newTestScreen(t, v)
 	id := s.Identity()
 	if id.Actual != T("pt", "id_no_bets") || !slices.Equal(id.ProgramHash, []string{T("pt", "id_not_reported")}) {
@@ -296,7 +292,7 @@ func TestRulesStateHandpayLimit(t *testing.T) {
 }
 
 func idleViewForRules() machine.View {
-	return machine.View{MachineID: "EGM-0042", Lang: "pt", Mode: "idle", Denom: 1, MaxLevel: 3}
+	return machine.View{MachineID: "EGM-0042", Lang: "pt", Mode: "idle", Denom: 1, TopOffered: 3}
 }
 
 // The identification page carries the program's approval and the ledger

@@ -279,7 +279,7 @@ func TestTableRulesPages(t *testing.T) {
 		want []string
 	}{
 		{"pt", []string{"8 baralhos", "Alternativa 1", "EMPATE: paga 14 para 1", "PAR BANCA: paga 11 para 1", "5 % do prémio", "7, 8 ou 9",
-			"JOGADOR: mínimo 2,00 €, máximo 1.000,00 €", "Por mão: mínimo 2,00 €, máximo 2.000,00 €", "0,20 €", PercentText("pt", tv.Spots[2].RTPPct)}},
+			"JOGADOR: mínimo 2,00 €, máximo 1.000,00 €", "Por mão: mínimo 2,00 €, máximo 2.000,00 €", "0,20 €", RTPText("pt", tv.Spots[2].RTPPct)}},
 		{"en", []string{"8 decks", "Alternative 1", "TIE: pays 14 to 1", "7, 8 or 9", "Per hand: minimum €2.00, maximum €2,000.00", tv.Spots[0].RTPPct}},
 	} {
 		var all strings.Builder
@@ -292,7 +292,7 @@ func TestTableRulesPages(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(tv.Spots[2].RTPPct, ".") || !strings.Contains(PercentText("pt", tv.Spots[2].RTPPct), ",") {
+	if !strings.Contains(tv.Spots[2].RTPPct, ".") || !strings.Contains(RTPText("pt", tv.Spots[2].RTPPct), ",") {
 		t.Errorf("RTP %q", tv.Spots[2].RTPPct)
 	}
 	tv.Commission, tv.Alternative = "half_on_four", 2

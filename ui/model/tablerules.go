@@ -1,6 +1,8 @@
 package model
 
 import (
+	"strings"
+
 	"github.com/openegm/cabinet/baccarat"
 	"github.com/openegm/cabinet/machine"
 )
@@ -54,7 +56,7 @@ func TableRulesPages(t *machine.TableView, lang string) []Page {
 	p2 := Page{Title: tr("rules_title_pays")}
 	add(&p2, ItemHeading, tr("rules_pays"))
 	for s, spot := range t.Spots {
-		add(&p2, ItemText, tr("rules_pay_line", tr("spot_"+baccarat.Spot(s).String()), Credits(lang, spot.Odds), PercentText(lang, spot.RTPPct)))
+		add(&p2, ItemText, tr("rules_pay_line", tr("spot_"+baccarat.Spot(s).String()), Credits(lang, spot.Odds), RTPText(lang, spot.RTPPct)))
 	}
 	add(&p2, ItemText, tr("rules_tie_returns"))
 	add(&p2, ItemText, tr("rules_rtp_note"))
@@ -68,4 +70,16 @@ func TableRulesPages(t *machine.TableView, lang string) []Page {
 	add(&p3, ItemText, tr("rules_limit_hand", Euro(lang, t.HandMin), Euro(lang, t.HandMax)))
 	add(&p3, ItemText, tr("rules_bet_unit", Euro(lang, t.BetUnit)))
 	return []Page{p1, p2, p3}
+}
+
+// RTPText writes a spot's certified return as the machine gives it, six
+// decimals truncated as the PAR sheet prints them ("98.485518%"), with the
+// language's decimal mark: "98,485518 %" in Portuguese. Rounding it again
+// here could make the screen differ from the certified sheet in the last
+// digit.
+func RTPText(lang, pct string) string {
+	if pct == "" || lang == "en" || !strings.HasSuffix(pct, "%") {
+		return pct
+	}
+	return strings.Replace(strings.TrimSuffix(pct, "%"), ".", ",", 1) + " %"
 }

@@ -1,0 +1,1 @@
+4r4ttM95LBYO9gqhqbjdS14ZiSbzme92DVvuQhRvMoMCP7kgHtwpxggjpSUG1iq4FOOA7UX4oG3drSdQmFjWDA==

@@ -1,0 +1,1 @@
+52ZJeXzawksSQhDyQbLvKgzDhGL/mGeCz7oH4ucqodmYExDoX7ktY/YkUe6j+l0OKxRWm8Ka+G26BMMw7oB+Bw==

@@ -1,0 +1,1 @@
+vh+ltGXDKMY9DbMPlhQOMD1y58q+SHiujWX6lXcNt47r50Ec+H9gcqtJtAflZ2mu7bRL3QjKLjSodJdqx6rKCA==

@@ -1,0 +1,204 @@
+package tableledger
+
+import (
+	"crypto/ed25519"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/openegm/cabinet/internal/money"
+	"github.com/openegm/cabinet/poker"
+	"github.com/openegm/cabinet/poker/tabledef"
+)
+
+// Report is the inspector's report of a table server's ledger: the
+// verdict, every table's sessions and definitions, its money (caves and
+// re-buys, fees, rake, cash-outs) and counts, the players seated, the
+// money each source moved, every transfer, every void hand.
+type Report struct {
+	Verdict   *Verdict        `json:"verdict"`
+	Tables    []TableReport   `json:"tables"`
+	Sources   []SourceReport  `json:"sources"`
+	Transfers []TransferState `json:"transfers"`
+	Voided    []VoidReport    `json:"voided"`
+	Events    []ServerEvent   `json:"events"`
+}
+
+// TableReport is one table.
+type TableReport struct {
+	ID       string          `json:"id"`
+	Game     string          `json:"game"`
+	Open     bool            `json:"open"`
+	Sessions []SessionReport `json:"sessions"`
+	Meters   Meters          `json:"meters"`
+	Players  []PlayerReport  `json:"players"`
+	Hand     uint64          `json:"hand_in_play,omitempty"`
+	Carried  int64           `json:"carried,omitempty"`
+}
+
+// SessionReport is a session and the definition it played.
+type SessionReport struct {
+	Session    int       `json:"session"`
+	OpenedAt   time.Time `json:"opened_at"`
+	Definition string    `json:"definition"` // id and version
+	Digest     string    `json:"digest"`
+	KeyID      string    `json:"key_id"`
+	Hands      int64     `json:"hands"`
+}
+
+// PlayerReport is a player seated.
+type PlayerReport struct {
+	Player string       `json:"player"`
+	Seat   int          `json:"seat"`
+	Source string       `json:"source"`
+	Stack  int64        `json:"stack"`
+	Totals poker.Totals `json:"totals"`
+}
+
+// SourceReport is the money a source moved.
+type SourceReport struct {
+	Source string `json:"source"`
+	In     int64  `json:"in"`
+	Out    int64  `json:"out"`
+}
+
+// VoidReport is a hand voided when the server resumed (SRIJ rule 86).
+type VoidReport struct {
+	Table    string        `json:"table"`
+	Session  int           `json:"session"`
+	Hand     uint64        `json:"hand"`
+	At       time.Time     `json:"at"`
+	Returned []poker.Share `json:"returned"`
+	Carried  int64         `json:"carried,omitempty"`
+}
+
+// MakeReport verifies the ledger in dir (Verify) and reports it.
+func MakeReport(dir string, pub ed25519.PublicKey, trusted []ed25519.PublicKey) (*Report, error) {
+	v, err := Verify(dir, pub, trusted)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Verdict: v, Transfers: []TransferState{}, Voided: []VoidReport{}, Sources: []SourceReport{}}
+	st := v.State
+	if st == nil {
+		return rep, nil
+	}
+	sessions := map[string][]SessionReport{}
+	err = Records(dir, func(seq uint64, r Record) error {
+		switch x := r.(type) {
+		case SessionOpen:
+			id := "?"
+			if d, err := tabledef.Parse(x.Table, x.Definition); err == nil {
+				id = fmt.Sprintf("%s v%d", d.ID, d.Version)
+			}
+			sessions[x.Table] = append(sessions[x.Table], SessionReport{Session: x.Session, OpenedAt: x.At, Definition: id, Digest: x.Digest, KeyID: x.KeyID})
+		case Step:
+			for _, rec := range x.Records {
+				switch rec.Kind {
+				case poker.KindHandEnd:
+					if l := sessions[x.Table]; len(l) > 0 {
+						l[len(l)-1].Hands++
+					}
+				case poker.KindVoid:
+					rep.Voided = append(rep.Voided, VoidReport{Table: x.Table, Session: x.Session, Hand: rec.Hand, At: rec.At, Returned: rec.Shares, Carried: rec.Amount})
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range st.TableIDs() {
+		t := st.Tables[id]
+		tr := TableReport{ID: id, Game: t.Game, Open: t.Open, Sessions: sessions[id], Meters: t.Meters, Hand: t.Hand, Carried: t.Carried, Players: []PlayerReport{}}
+		for _, p := range t.Seated() {
+			s := t.Players[p]
+			tr.Players = append(tr.Players, PlayerReport{Player: p, Seat: s.Seat, Source: s.Source, Stack: s.Stack, Totals: s.Totals})
+		}
+		rep.Tables = append(rep.Tables, tr)
+	}
+	for id, s := range st.Sources {
+		rep.Sources = append(rep.Sources, SourceReport{Source: id, In: s.In, Out: s.Out})
+	}
+	sort.Slice(rep.Sources, func(i, j int) bool { return rep.Sources[i].Source < rep.Sources[j].Source })
+	for _, tr := range st.Transfers {
+		rep.Transfers = append(rep.Transfers, *tr)
+	}
+	sort.SliceStable(rep.Transfers, func(i, j int) bool {
+		if !rep.Transfers[i].At.Equal(rep.Transfers[j].At) {
+			return rep.Transfers[i].At.Before(rep.Transfers[j].At)
+		}
+		return rep.Transfers[i].ID < rep.Transfers[j].ID
+	})
+	rep.Events = st.Events
+	return rep, nil
+}
+
+// WriteText writes the report for people, in Portuguese ("pt") or English.
+func (rep *Report) WriteText(w io.Writer, lang string) {
+	tr := func(pt, en string) string {
+		if lang == "en" {
+			return en
+		}
+		return pt
+	}
+	eur := func(c int64) string { return money.Euro(lang, c) }
+	v := rep.Verdict
+	verdict := tr("VERIFICADO", "VERIFIED")
+	if !v.OK {
+		verdict = tr("NÃO VERIFICADO", "NOT VERIFIED")
+	}
+	fmt.Fprintf(w, "%s: %s\n", tr("Registo do servidor de mesas", "Table server ledger"), verdict)
+	fmt.Fprintf(w, "  %s %s · %d %s · %d %s · %d %s · %d %s %d %s\n", tr("chave", "key"), v.KeyID, v.Records, tr("registos", "records"),
+		v.Checkpoints, tr("pontos de controlo", "checkpoints"), v.Seals, tr("selos", "seals"),
+		v.Sessions, tr("sessões e", "sessions and"), v.Steps, tr("passos repetidos pelos motores", "steps re-run by the engines"))
+	for _, p := range v.Problems {
+		fmt.Fprintf(w, "  %s: %s\n", tr("PROBLEMA", "PROBLEM"), p)
+	}
+	for _, t := range rep.Tables {
+		m := t.Meters
+		fmt.Fprintf(w, "\n%s %s (%s)\n", tr("Mesa", "Table"), t.ID, t.Game)
+		for _, s := range t.Sessions {
+			fmt.Fprintf(w, "  %s %d: %s, %s %s…, %s %s, %s %s, %d %s\n", tr("sessão", "session"), s.Session, s.Definition, tr("resumo", "digest"), s.Digest[:16],
+				tr("chave", "key"), s.KeyID, tr("aberta", "opened"), s.OpenedAt.Format(time.RFC3339), s.Hands, tr("mãos", "hands"))
+		}
+		fmt.Fprintf(w, "  %s %s · %s %s · %s %s · %s %s\n", tr("caves e reposições", "caves and re-buys"), eur(m.PaidIn),
+			tr("comissão na cave", "fees"), eur(m.Fees), tr("comissão dos potes", "rake"), eur(m.Rake), tr("levantado", "cashed out"), eur(m.PaidOut))
+		fmt.Fprintf(w, "  %d %s, %d %s, %d %s, %d %s, %d %s\n", m.Hands, tr("mãos", "hands"), m.Showdowns, tr("com cartas mostradas", "to a showdown"),
+			m.Voided, tr("anuladas (regra 86 SRIJ)", "void (SRIJ rule 86)"), m.Carries, tr("pós", "pós"), m.Timeouts, tr("decisões pelo relógio", "decisions by the timer"))
+		var stacks int64
+		for _, p := range t.Players {
+			stacks += p.Stack
+			fmt.Fprintf(w, "  %s %d: %s (%s) %s\n", tr("lugar", "seat"), p.Seat, p.Player, p.Source, eur(p.Stack))
+		}
+		fmt.Fprintf(w, "  %s: %s = %s + %s %s + %s + %s + %s\n", tr("conservação", "conservation"), eur(m.PaidIn), eur(stacks),
+			eur(t.Carried), tr("(pó)", "(pó)"), eur(m.Fees), eur(m.Rake), eur(m.PaidOut))
+	}
+	if len(rep.Sources) > 0 {
+		fmt.Fprintf(w, "\n%s\n", tr("Origens do dinheiro", "Sources of the money"))
+		for _, s := range rep.Sources {
+			fmt.Fprintf(w, "  %s: %s %s, %s %s\n", s.Source, tr("entrou", "in"), eur(s.In), tr("saiu", "out"), eur(s.Out))
+		}
+	}
+	if len(rep.Voided) > 0 {
+		fmt.Fprintf(w, "\n%s\n", tr("Mãos anuladas", "Void hands"))
+		for _, x := range rep.Voided {
+			var parts []string
+			for _, sh := range x.Returned {
+				parts = append(parts, fmt.Sprintf("%s %d %s", tr("lugar", "seat"), sh.Seat, eur(sh.Amount)))
+			}
+			fmt.Fprintf(w, "  %s %s %d: %s %s\n", x.At.Format(time.RFC3339), x.Table, x.Hand, tr("devolvido", "returned"), strings.Join(parts, ", "))
+		}
+	}
+	fmt.Fprintf(w, "\n%s: %d\n", tr("Transferências", "Transfers"), len(rep.Transfers))
+	for _, x := range rep.Transfers {
+		status := tr("feita", "done")
+		if !x.Done {
+			status = tr("pendente", "pending")
+		}
+		fmt.Fprintf(w, "  %s %s %s %s %s %s %s (%s)\n", x.At.Format(time.RFC3339), x.ID, x.Kind, x.Table, x.Player, x.Source, eur(x.Amount), status)
+	}
+}

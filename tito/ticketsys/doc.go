@@ -1,0 +1,49 @@
+// Package ticketsys is the casino's ticket system: every ticket a cabinet
+// prints is recorded once, and redeemed once, across all the cabinets and
+// the cashier, in an etcd cluster (the distributed store the superjackpot
+// already uses).
+//
+// # Keys
+//
+// Every key starts with the system's prefix P (for example
+// "/casino/tickets/"):
+//
+//	P t/<digits>   Ticket (JSON): a printed ticket, its state and history
+//	P r/<id>       Redemption (JSON): the answer given to redemption <id>
+//	P h/<cabinet>/<id>  the digits of the ticket held for <cabinet> by
+//	               redemption <id>, while it is held (an index, written and
+//	               deleted in the hold's own transactions)
+//	P c/<cabinet>  the cabinet's secure-enhanced validation ID (the service)
+//
+// <digits> is what the barcode carries (tito.Validation.Digits): 18 digits
+// for secure-enhanced and system numbers, 8 for standard ones.
+//
+// # Exactly once
+//
+// Every change is one etcd transaction that requires the keys it read not
+// to have changed since (their mod revisions), so two cabinets that redeem
+// one ticket at the same moment cannot both win: one transaction commits,
+// the other reads the state that won and is refused. A redemption names
+// its cabinet (or cashier) and carries a redemption ID; its answer is
+// written under P r/<id> in the same transaction, so a repeat of the same
+// ID (after a crash of the redeemer, a lost reply, a retried etcd request
+// whose outcome was unknown) returns the recorded answer and changes
+// nothing.
+//
+// # Two phases
+//
+// A cabinet redeems in two phases, as SAS does: Authorize puts the ticket
+// on hold for that cabinet and redemption (SAS transfer code 00 to the
+// machine); Commit, when the machine reports the credit (exception 0x68,
+// status 00 in 0x71 FF), makes it redeemed; Release, when the machine
+// reports that it rejected the ticket or timed out (a 0x71 status 80–8B),
+// puts it back so it can be redeemed again. A hold is never released by
+// the clock: a machine that was told to credit may have credited, so only
+// its own status may free the ticket (the service asks it with 0x71 FF).
+// The cashier redeems in one phase (Redeem).
+//
+// # Time
+//
+// No decision takes the time from a clock: every operation carries its
+// time (At), from the caller, and expiry is judged at that time.
+package ticketsys

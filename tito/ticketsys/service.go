@@ -1,0 +1,458 @@
+package ticketsys
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/openegm/cabinet/internal/etcdretry"
+	"github.com/openegm/cabinet/sas"
+	"github.com/openegm/cabinet/sas/host"
+	"github.com/openegm/cabinet/tito"
+)
+
+// The service: the host side that polls cabinets over SAS and keeps their
+// tickets in the Store.
+//
+//   - 0x3D (cash-out ticket printed), secure-enhanced cabinet: reads every
+//     unread validation record with 0x4D 00 and records each ticket.
+//   - 0x57 (system validation request): reads the amount with 0x57, makes
+//     a number from its own generator, records the ticket, then answers
+//     0x58 (so a printed number is always a recorded one; a number the
+//     machine refuses is voided).
+//   - 0x67 (ticket inserted): reads 0x70, authorises in the Store, answers
+//     0x71 with the verdict and the amount; a final status in the reply
+//     commits or releases at once, a pending one waits for 0x68.
+//   - 0x68 (ticket transfer complete): reads the final status with 0x71
+//     FF and commits (credited) or releases (rejected, timed out).
+//
+// At start it gives each secure-enhanced cabinet its validation ID (0x4C;
+// one ID per cabinet, made once and kept in etcd) and settles the holds the
+// cabinet had when the service last stopped, by asking it with 0x71 FF.
+
+// Cabinet is one machine the service polls.
+type Cabinet struct {
+	// Name is the machine number: the By of its redemptions and the
+	// machine of its tickets. A key segment (no '/').
+	Name   string
+	Client *host.Client
+	// Style is how its tickets are validated: tito.StyleSecureEnhanced
+	// (default) or tito.StyleSystem.
+	Style tito.Style
+}
+
+// ServiceConfig configures a Service.
+type ServiceConfig struct {
+	// Casino is the name recorded tickets carry.
+	Casino string
+	// SystemID is the system ID of the numbers the service makes for
+	// system validation (1–99; 1 if 0).
+	SystemID uint8
+	// Expiry is the days a ticket is valid when its cabinet does not say
+	// (30 if 0; tito.ExpiryNever for never).
+	Expiry uint16
+	// Poll is the pause between two general polls of a cabinet (40 ms if
+	// 0, the fastest SAS allows when ticketing).
+	Poll time.Duration
+	// Now is the clock of the times recorded (time.Now if nil).
+	Now func() time.Time
+	// Rand makes validation IDs and system numbers (crypto/rand if nil).
+	Rand io.Reader
+	// Log, if set, hears what the service did and what failed.
+	Log func(format string, a ...any)
+}
+
+// Service polls cabinets for one Store.
+type Service struct {
+	st  *Store
+	cfg ServiceConfig
+}
+
+// NewService returns a service of s.
+func NewService(s *Store, cfg ServiceConfig) *Service {
+	if cfg.SystemID == 0 {
+		cfg.SystemID = 1
+	}
+	if cfg.Expiry == 0 {
+		cfg.Expiry = 30
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = 40 * time.Millisecond
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Rand == nil {
+		cfg.Rand = rand.Reader
+	}
+	if cfg.Log == nil {
+		cfg.Log = func(string, ...any) {}
+	}
+	if cfg.Casino == "" {
+		cfg.Casino = "Casino"
+	}
+	return &Service{st: s, cfg: cfg}
+}
+
+// poller is the state of one cabinet's loop.
+type poller struct {
+	sv  *Service
+	cab Cabinet
+	// current is the redemption authorised at the cabinet and not yet
+	// finished ("" when none).
+	current string
+}
+
+// Run polls cab until ctx is done (it then returns nil). SAS errors are
+// logged and polling goes on; an etcd error that outlives ctx ends it.
+func (sv *Service) Run(ctx context.Context, cab Cabinet) error {
+	if err := checkName("cabinet", cab.Name); err != nil {
+		return err
+	}
+	switch cab.Style {
+	case 0:
+		cab.Style = tito.StyleSecureEnhanced
+	case tito.StyleSecureEnhanced, tito.StyleSystem:
+	default:
+		// Standard numbers are the machine's ID and counter: anyone who
+		// saw one ticket can forge the next, so the casino does not
+		// accept them.
+		return fmt.Errorf("ticketsys: cabinet %s: %w: validation style %v, want secure-enhanced or system", cab.Name, ErrInvalid, cab.Style)
+	}
+	p := &poller{sv: sv, cab: cab}
+	if err := p.start(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return err
+	}
+	tk := time.NewTicker(sv.cfg.Poll)
+	defer tk.Stop()
+	for {
+		g, err := cab.Client.GeneralPoll()
+		if err != nil {
+			sv.cfg.Log("%s: general poll: %v", cab.Name, err)
+		} else if err := p.exception(ctx, g.Exception); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			sv.cfg.Log("%s: exception %v: %v", cab.Name, g.Exception, err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tk.C:
+		}
+	}
+}
+
+// start configures the cabinet and settles its holds.
+func (p *poller) start(ctx context.Context) error {
+	c := p.cab
+	if c.Style == tito.StyleSecureEnhanced {
+		id, err := p.sv.ValidationID(ctx, c.Name)
+		if err != nil {
+			return err
+		}
+		// Sequence 0 every time: a machine that had the same ID and
+		// sequence goes on from its own sequence (SAS 4C).
+		if got, err := c.Client.SetValidationID(sas.ValidationID{MachineID: id}); err != nil || got.MachineID != id {
+			p.sv.cfg.Log("%s: 4C validation ID %06X: answered %+v, %v", c.Name, id, got, err)
+		}
+	}
+	expiry := byte(0) // 7D carries 1-255 days, 0 never
+	if p.sv.cfg.Expiry != tito.ExpiryNever {
+		expiry = byte(min(p.sv.cfg.Expiry, 255))
+	}
+	loc := p.sv.cfg.Casino[:min(len(p.sv.cfg.Casino), sas.MaxTicketText)]
+	if _, err := c.Client.SetTicketData(sas.TicketData{Fields: 3, Expiry: expiry, Location: loc}); err != nil {
+		p.sv.cfg.Log("%s: 7D ticket data: %v", c.Name, err)
+	}
+	holds, err := p.sv.st.Holds(ctx, c.Name)
+	if err != nil {
+		return err
+	}
+	for _, h := range holds {
+		if err := p.settle(ctx, h); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settle asks the cabinet about a hold it had before the service started.
+func (p *poller) settle(ctx context.Context, t Ticket) error {
+	id := t.Hold.Redemption
+	r, err := p.cab.Client.RedeemTicket(sas.RedeemTicket{Code: sas.TransferStatusRequest})
+	if err != nil {
+		p.current = id // the 0x68 will tell
+		p.sv.cfg.Log("%s: 71 FF for hold %s: %v", p.cab.Name, id, err)
+		return nil
+	}
+	digits, _ := sas.ValidationDigits(r.Data)
+	switch {
+	case digits == t.Digits && r.Status == sas.RedeemWaiting71:
+		// The cabinet still waits for the answer the service gave before
+		// it stopped: give it again.
+		return p.answer(ctx, Redemption{ID: id, Digits: t.Digits, Code: sas.TransferCashable, Cents: t.Cents, Phase: Authorised}, r.Data)
+	case digits == t.Digits && !r.Status.Final():
+		p.current = id
+		return nil
+	case digits == t.Digits:
+		return p.final(ctx, id, r.Status)
+	}
+	// The cabinet's last redemption is of another ticket, or it has none:
+	// it never credited this one.
+	_, err = p.sv.st.Release(ctx, id, p.sv.cfg.Now(), fmt.Sprintf("cabinet reports %v for another ticket or none", r.Status))
+	return err
+}
+
+// exception handles one exception the cabinet reported.
+func (p *poller) exception(ctx context.Context, e sas.Exception) error {
+	switch e {
+	case sas.ExcCashOutTicketPrinted, sas.ExcHandpayValidated:
+		if p.cab.Style == tito.StyleSecureEnhanced {
+			return p.records(ctx)
+		}
+	case sas.ExcSystemValidationReq:
+		return p.systemValidation(ctx)
+	case sas.ExcTicketInserted:
+		return p.ticketIn(ctx)
+	case sas.ExcTicketTransferDone:
+		return p.transferDone(ctx)
+	}
+	return nil
+}
+
+// records records every validation the cabinet has not reported yet.
+func (p *poller) records(ctx context.Context) error {
+	for range sas.ValidationMaxIndex {
+		r, err := p.cab.Client.EnhancedValidation(sas.ValidationCurrent)
+		if err != nil || r.IsZero() {
+			return err
+		}
+		if err := p.record(ctx, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *poller) record(ctx context.Context, r sas.ValidationRecord) error {
+	if r.Type != sas.ValCashableTicket && r.Type != sas.ValHandpayCancelledReceipt && r.Type != sas.ValHandpayJackpotReceipt {
+		return nil // redemptions and handpays without receipt are not tickets
+	}
+	v, err := tito.ParseDigits(fmt.Sprintf("%02d%016d", r.SystemID, r.Number))
+	if err != nil {
+		return fmt.Errorf("4D record %d: %w", r.Index, err)
+	}
+	kind := tito.KindCashout
+	if r.Type != sas.ValCashableTicket {
+		kind = tito.KindHandpayReceipt
+	}
+	expiry := p.sv.cfg.Expiry
+	if r.Expiration >= 1 && r.Expiration <= tito.ExpiryNever {
+		expiry = uint16(r.Expiration)
+	}
+	number := r.TicketNumber
+	if number > tito.MaxTicketNumber {
+		number = 0
+	}
+	tk := tito.Ticket{Casino: p.sv.cfg.Casino, Kind: kind, Cents: int64(r.Cents), Validation: v,
+		Issued: r.At, Machine: p.cab.Name, Number: number, Expiry: expiry}
+	_, replayed, err := p.sv.st.Issue(ctx, tk)
+	if err == nil && !replayed {
+		p.sv.cfg.Log("%s: ticket %s %d cents recorded", p.cab.Name, v, r.Cents)
+	}
+	return err
+}
+
+// systemValidation answers a cabinet that asks for a number.
+func (p *poller) systemValidation(ctx context.Context) error {
+	pc, err := p.cab.Client.PendingCashout()
+	if err != nil || pc.Type == sas.CashoutNotWaiting {
+		return err
+	}
+	if pc.Type != sas.CashoutCashable {
+		// Restricted tickets are not kept here: deny, the credits stay.
+		_, err := p.cab.Client.ReceiveValidationNumber(sas.ValidationNumber{})
+		return err
+	}
+	now := p.sv.cfg.Now()
+	var v tito.Validation
+	for {
+		if v, err = p.sv.systemNumber(); err != nil {
+			return err
+		}
+		tk := tito.Ticket{Casino: p.sv.cfg.Casino, Kind: tito.KindCashout, Cents: int64(pc.Cents), Validation: v,
+			Issued: now, Machine: p.cab.Name, Expiry: p.sv.cfg.Expiry}
+		_, _, err = p.sv.st.Issue(ctx, tk)
+		if !errors.Is(err, ErrConflict) {
+			break // a number already taken: make another
+		}
+	}
+	if err != nil {
+		return err
+	}
+	status, err := p.cab.Client.ReceiveValidationNumber(sas.ValidationNumber{SystemID: v.SystemID, Number: v.Uint()})
+	if err != nil {
+		return err // the number stays recorded: if printed, it is valid
+	}
+	if status != sas.ReceiveValidationAck {
+		_, err = p.sv.st.Void(ctx, v.Digits(), p.cab.Name, fmt.Sprintf("not printed: 58 status %02X", status), p.sv.cfg.Now())
+	}
+	return err
+}
+
+// systemNumber makes a 16-digit number from the service's generator.
+func (sv *Service) systemNumber() (tito.Validation, error) {
+	var b [8]byte
+	for {
+		if _, err := io.ReadFull(sv.cfg.Rand, b[:]); err != nil {
+			return tito.Validation{}, fmt.Errorf("ticketsys: system number: %w", err)
+		}
+		n := binary.LittleEndian.Uint64(b[:])
+		const ten16 = uint64(1e16)
+		const limit = ten16 * (^uint64(0) / ten16) // reject above it: no modulo bias
+		if n >= limit {
+			continue
+		}
+		return tito.System(sv.cfg.SystemID, n%1e16)
+	}
+}
+
+// ticketIn answers a cabinet with a ticket in escrow.
+func (p *poller) ticketIn(ctx context.Context) error {
+	tv, err := p.cab.Client.TicketValidationData()
+	if err != nil || tv.Status != sas.TicketInEscrow {
+		return err
+	}
+	now := p.sv.cfg.Now()
+	digits, err := sas.ValidationDigits(tv.Data)
+	if tv.ParsingCode != sas.ParsingBCD || err != nil {
+		return p.answer(ctx, Redemption{Code: sas.TransferNotValid}, tv.Data)
+	}
+	id := p.cab.Name + ":" + digits + ":" + strconv.FormatInt(now.UnixNano(), 10)
+	if t, err := p.sv.st.Get(ctx, digits); err == nil && t.State == Pending && t.Hold.Cabinet == p.cab.Name {
+		id = t.Hold.Redemption // the service stopped while this cabinet held it
+	}
+	a, err := p.sv.st.Authorize(ctx, Request{Digits: digits, By: p.cab.Name, ID: id, Cents: int64(tv.Cents), At: now})
+	if err != nil {
+		return err
+	}
+	return p.answer(ctx, a, tv.Data)
+}
+
+// answer sends the verdict with 0x71 and acts on the machine's status.
+func (p *poller) answer(ctx context.Context, a Redemption, data []byte) error {
+	if a.Phase == Authorised {
+		p.current = a.ID
+	}
+	r, err := p.cab.Client.RedeemTicket(sas.RedeemTicket{Code: a.Code, Cents: uint64(a.Cents), ParsingCode: sas.ParsingBCD, Data: data})
+	if err != nil || a.Phase != Authorised {
+		return err
+	}
+	if r.Status == sas.RedeemNotThisCycle {
+		// The machine already ended this cycle (an answer repeated after a
+		// restart of the service): its status says how.
+		if r, err = p.cab.Client.RedeemTicket(sas.RedeemTicket{Code: sas.TransferStatusRequest}); err != nil {
+			return err
+		}
+		if d, _ := sas.ValidationDigits(r.Data); d != a.Digits {
+			return nil
+		}
+	}
+	if !r.Status.Final() {
+		return nil // pending: 0x68 will follow
+	}
+	return p.final(ctx, a.ID, r.Status)
+}
+
+// transferDone reads the end of a redemption and records it.
+func (p *poller) transferDone(ctx context.Context) error {
+	r, err := p.cab.Client.RedeemTicket(sas.RedeemTicket{Code: sas.TransferStatusRequest})
+	if err != nil || !r.Status.Final() {
+		return err
+	}
+	id := p.current
+	if id == "" {
+		digits, err := sas.ValidationDigits(r.Data)
+		if err != nil {
+			return nil
+		}
+		t, err := p.sv.st.Get(ctx, digits)
+		if err != nil || t.State != Pending || t.Hold.Cabinet != p.cab.Name {
+			return nil // a refused ticket: nothing was held
+		}
+		id = t.Hold.Redemption
+	}
+	return p.final(ctx, id, r.Status)
+}
+
+// final commits or releases redemption id after the machine's status.
+func (p *poller) final(ctx context.Context, id string, st sas.RedemptionStatus) error {
+	var err error
+	if st.Redeemed() {
+		_, err = p.sv.st.Commit(ctx, id, p.sv.cfg.Now())
+	} else {
+		_, err = p.sv.st.Release(ctx, id, p.sv.cfg.Now(), fmt.Sprintf("machine status %02X %v", byte(st), st))
+	}
+	if err == nil && p.current == id {
+		p.current = ""
+	}
+	return err
+}
+
+// cabinetConfig is what etcd keeps of a cabinet: its secure-enhanced
+// validation ID, the secret of its numbers.
+type cabinetConfig struct {
+	ValidationID uint32 `json:"validation_id"`
+}
+
+// ValidationID returns cabinet's secure-enhanced validation ID, making
+// one (random, 1–0xFFFFFF) the first time.
+func (sv *Service) ValidationID(ctx context.Context, cabinet string) (uint32, error) {
+	if err := checkName("cabinet", cabinet); err != nil {
+		return 0, err
+	}
+	key := sv.st.prefix + "c/" + cabinet
+	var p etcdretry.Pause
+	for {
+		resp, err := sv.st.cli.Get(ctx, key)
+		if err == nil && len(resp.Kvs) == 1 {
+			var c cabinetConfig
+			if err := decode(key, resp.Kvs[0].Value, &c); err != nil {
+				return 0, err
+			}
+			return c.ValidationID, nil
+		}
+		if err == nil {
+			var b [3]byte
+			if _, err := io.ReadFull(sv.cfg.Rand, b[:]); err != nil {
+				return 0, fmt.Errorf("ticketsys: validation ID: %w", err)
+			}
+			id := max(uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16, 1)
+			v, _ := json.Marshal(cabinetConfig{ValidationID: id})
+			// Create only: two services racing keep the first ID.
+			_, err = sv.st.cli.Txn(ctx).If(clientv3.Compare(clientv3.CreateRevision(key), "=", 0)).
+				Then(clientv3.OpPut(key, string(v))).Commit()
+			if err == nil {
+				continue // read what won
+			}
+		}
+		if !etcdretry.Transient(ctx, sv.st.cli, err) {
+			return 0, fmt.Errorf("ticketsys: validation ID of %s: %w", cabinet, err)
+		}
+		if werr := p.Wait(ctx); werr != nil {
+			return 0, fmt.Errorf("ticketsys: validation ID of %s: %w (last etcd error: %v)", cabinet, werr, err)
+		}
+	}
+}

@@ -1,0 +1,502 @@
+// Package titopeer is a lightweight SAS gaming machine that prints and
+// takes tickets: enough of a machine for the ticket system's tests and
+// benchmark to run against many of them in one process. It is not the
+// cabinet (machine/ and cmd/cabinet are): it keeps its state in memory,
+// and it executes every poll it receives, answering general polls with its
+// next exception at once, without implied acknowledgement or resends, which
+// a lossless in-memory link never needs.
+//
+// What it does, as SAS 6.02 describes a machine:
+//
+//   - Secure-enhanced validation: 0x4C sets its validation ID and sequence;
+//     a cash-out makes the next number (tito.Enhanced), keeps the record for
+//     0x4D and raises 0x3D.
+//   - System validation: a cash-out raises 0x57 and waits; 0x57 reports the
+//     amount; 0x58 brings the host's number (the ticket is printed, 0x3D) or
+//     its denial (system ID 00: no ticket, the credits stay).
+//   - Ticket in: Insert puts a ticket in escrow and raises 0x67; 0x70
+//     reports its digits; 0x71 with a valid transfer code credits the
+//     amount (reply 40, then 0x68), any other code rejects it (reply 80,
+//     0x68); with no 0x71 within the redemption timeout the ticket is
+//     rejected (88, 0x68); 0x71 FF reports the final status.
+package titopeer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/openegm/cabinet/sas"
+	"github.com/openegm/cabinet/tito"
+)
+
+// Config is a peer's configuration.
+type Config struct {
+	// Addr is its SAS address (1 if 0).
+	Addr byte
+	// Name is its machine number, printed on its tickets.
+	Name string
+	// Style is secure-enhanced (default) or system validation.
+	Style tito.Style
+	// Casino is printed on its tickets ("Casino" if empty).
+	Casino string
+	// Expiry of its tickets in days (30 if 0).
+	Expiry uint16
+	// RedeemTimeout is how long a ticket waits in escrow for 0x71 (10 s
+	// if 0).
+	RedeemTimeout time.Duration
+	// Now is its clock (time.Now if nil).
+	Now func() time.Time
+	// OnPrinted and OnRedeemed, if set, see each printed ticket and each
+	// finished redemption, from the goroutine serving the link.
+	OnPrinted  func(tito.Ticket)
+	OnRedeemed func(Result)
+}
+
+// Result is the end of one ticket inserted.
+type Result struct {
+	Digits string
+	Status sas.RedemptionStatus
+	Cents  int64 // credited; 0 when rejected
+}
+
+// Peer is one machine. Its methods are safe for concurrent use with its
+// Serve loop.
+type Peer struct {
+	cfg Config
+
+	mu       sync.Mutex
+	enhanced tito.Enhanced
+	records  []sas.ValidationRecord // newest last, at most 31
+	unread   int                    // records not yet read with 4D 00
+	ticketNo uint16
+	credits  int64
+	printed  []tito.Ticket
+	results  []Result
+	queue    []sas.Exception
+	pending  int64 // cents of a cash-out waiting for 0x58 (system style)
+	escrow   *escrow
+	last     *Result // the last finished redemption, for 0x71 FF
+}
+
+type escrow struct {
+	digits   string
+	since    time.Time
+	answered bool
+}
+
+// New returns a peer.
+func New(cfg Config) *Peer {
+	if cfg.Addr == 0 {
+		cfg.Addr = 1
+	}
+	if cfg.Style == 0 {
+		cfg.Style = tito.StyleSecureEnhanced
+	}
+	if cfg.Casino == "" {
+		cfg.Casino = "Casino"
+	}
+	if cfg.Expiry == 0 {
+		cfg.Expiry = 30
+	}
+	if cfg.RedeemTimeout == 0 {
+		cfg.RedeemTimeout = 10 * time.Second
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Peer{cfg: cfg}
+}
+
+// Name is the machine number.
+func (p *Peer) Name() string { return p.cfg.Name }
+
+// Errors of the player's actions.
+var (
+	ErrBusy = errors.New("titopeer: busy with another ticket")
+	ErrNone = errors.New("titopeer: not that many credits to cash out")
+)
+
+// Cashout prints cents of the credits as a ticket: at once with
+// secure-enhanced validation (if the host configured it), after the host's
+// 0x58 with system validation.
+func (p *Peer) Cashout(cents int64) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if cents <= 0 || cents > p.credits {
+		return ErrNone
+	}
+	if p.pending != 0 {
+		return ErrBusy
+	}
+	if p.cfg.Style == tito.StyleSystem {
+		p.pending = cents
+		p.queue = append(p.queue, sas.ExcSystemValidationReq)
+		return nil
+	}
+	next, v, err := p.enhanced.Next()
+	if err != nil {
+		return err
+	}
+	p.enhanced = next
+	p.credits -= cents
+	p.print(v, cents)
+	return nil
+}
+
+// print records a printed ticket and raises 0x3D. Called with mu held.
+func (p *Peer) print(v tito.Validation, cents int64) {
+	now := p.cfg.Now()
+	p.ticketNo = (p.ticketNo + 1) % (tito.MaxTicketNumber + 1)
+	tk := tito.Ticket{Casino: p.cfg.Casino, Kind: tito.KindCashout, Cents: cents, Validation: v,
+		Issued: now, Machine: p.cfg.Name, Number: p.ticketNo, Expiry: p.cfg.Expiry}
+	p.printed = append(p.printed, tk)
+	rec := sas.ValidationRecord{Type: sas.ValCashableTicket, At: wall(now), Number: v.Uint(), Cents: uint64(cents),
+		TicketNumber: p.ticketNo, SystemID: v.SystemID, Expiration: uint32(p.cfg.Expiry)}
+	p.records = append(p.records, rec)
+	if len(p.records) > int(sas.ValidationMaxIndex) {
+		p.records = p.records[1:]
+	}
+	p.unread = min(p.unread+1, len(p.records))
+	p.queue = append(p.queue, sas.ExcCashOutTicketPrinted)
+	if p.cfg.OnPrinted != nil {
+		p.cfg.OnPrinted(tk)
+	}
+}
+
+// wall is t's wall clock as SAS carries it (location UTC).
+func wall(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, time.UTC)
+}
+
+// Insert puts a ticket with the barcode digits in escrow and raises 0x67.
+func (p *Peer) Insert(digits string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.escrow != nil {
+		return ErrBusy
+	}
+	p.escrow = &escrow{digits: digits, since: p.cfg.Now()}
+	p.queue = append(p.queue, sas.ExcTicketInserted)
+	return nil
+}
+
+// Credits returns the credits in cents.
+func (p *Peer) Credits() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.credits
+}
+
+// AddCredits puts money on the credit meter (a bill, say).
+func (p *Peer) AddCredits(cents int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.credits += cents
+}
+
+// Printed returns the tickets printed.
+func (p *Peer) Printed() []tito.Ticket {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]tito.Ticket(nil), p.printed...)
+}
+
+// Results returns the redemptions finished.
+func (p *Peer) Results() []Result {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]Result(nil), p.results...)
+}
+
+// Enhanced returns the secure-enhanced configuration.
+func (p *Peer) Enhanced() tito.Enhanced {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.enhanced
+}
+
+// finish ends the redemption in escrow. Called with mu held.
+func (p *Peer) finish(st sas.RedemptionStatus, cents int64) {
+	r := Result{Digits: p.escrow.digits, Status: st, Cents: cents}
+	p.credits += cents
+	p.results = append(p.results, r)
+	p.last = &r
+	p.escrow = nil
+	p.queue = append(p.queue, sas.ExcTicketTransferDone)
+	if p.cfg.OnRedeemed != nil {
+		p.cfg.OnRedeemed(r)
+	}
+}
+
+// tick rejects a ticket the host left unanswered too long.
+func (p *Peer) tick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e := p.escrow; e != nil && !e.answered && p.cfg.Now().Sub(e.since) > p.cfg.RedeemTimeout {
+		p.finish(sas.RedeemTimeout, 0)
+	}
+}
+
+// Pipe returns the two ends of an in-memory link: the machine's, for
+// Serve, and the host's, for sas/host.
+func Pipe() (machine net.Conn, hostPort sas.Port) {
+	m, h := net.Pipe()
+	return m, sas.NewStreamPort(h, sas.ModeContent)
+}
+
+// Serve runs the machine's side of the link on conn until ctx is done or
+// the link closes (it then returns nil).
+func (p *Peer) Serve(ctx context.Context, conn net.Conn) error {
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	buf := make([]byte, 1024)
+	var in []byte
+	for {
+		_ = conn.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+		n, err := conn.Read(buf)
+		in = append(in, buf[:n]...)
+		for {
+			frame, rest, ok := cut(in)
+			if !ok {
+				break
+			}
+			in = rest
+			if reply := p.handle(frame); len(reply) > 0 {
+				if _, err := conn.Write(reply); err != nil {
+					return closed(ctx, err)
+				}
+			}
+		}
+		p.tick()
+		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+			return closed(ctx, err)
+		}
+	}
+}
+
+func closed(ctx context.Context, err error) error {
+	if ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, syscall.ECONNRESET) { // the host went away: the link ends, the machine is fine
+		return nil
+	}
+	return err
+}
+
+// cut takes one poll off the front of in: a general poll (one byte with
+// the top bit) or a long poll whose length the long-poll tables give.
+// Bytes that start nothing known are dropped one by one.
+func cut(in []byte) (frame, rest []byte, ok bool) {
+	for len(in) > 0 {
+		if in[0]&sas.GeneralPollBit != 0 {
+			return in[:1], in[1:], true
+		}
+		if len(in) < 2 {
+			return nil, in, false
+		}
+		spec, known := sas.LookupLongPoll(in[1])
+		if !known {
+			spec, known = sas.TicketPollSpec(in[1])
+		}
+		if !known {
+			in = in[1:]
+			continue
+		}
+		n := spec.Length
+		if spec.Variable {
+			if len(in) < 3 {
+				return nil, in, false
+			}
+			n += int(in[2])
+		}
+		if len(in) < n {
+			return nil, in, false
+		}
+		return in[:n], in[n:], true
+	}
+	return nil, in, false
+}
+
+// handle executes one poll and returns the reply (nil: silence).
+func (p *Peer) handle(f []byte) []byte {
+	addr := p.cfg.Addr
+	if f[0]&sas.GeneralPollBit != 0 {
+		if f[0]&sas.MaxAddr != addr {
+			return nil
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if len(p.queue) == 0 {
+			return []byte{byte(sas.ExcNone)}
+		}
+		e := p.queue[0]
+		p.queue = p.queue[1:]
+		return []byte{byte(e)}
+	}
+	if f[0] != addr {
+		return nil
+	}
+	cmd := f[1]
+	var data []byte
+	if len(f) > 2 {
+		if !sas.CheckCRC(f) {
+			return sas.NackReply(addr)
+		}
+		data = f[2 : len(f)-2]
+	}
+	out, err := p.longPoll(cmd, data)
+	if err != nil || out == nil {
+		return nil // malformed or unsupported: silence, as SAS wants
+	}
+	return sas.BuildReply(addr, cmd, out...)
+}
+
+func (p *Peer) longPoll(cmd byte, data []byte) ([]byte, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch cmd {
+	case sas.CmdSetValidationID:
+		v, err := sas.DecodeValidationID(data)
+		if err != nil {
+			return nil, err
+		}
+		if p.enhanced, err = p.enhanced.Set(v.MachineID, v.Sequence); err != nil {
+			return nil, err
+		}
+		return sas.ValidationID{MachineID: p.enhanced.ID, Sequence: p.enhanced.Seq}.Encode()
+	case sas.CmdEnhancedValidationInfo:
+		fn, err := sas.DecodeEnhancedValidationPoll(data)
+		if err != nil {
+			return nil, err
+		}
+		return p.record(fn).Encode()
+	case sas.CmdPendingCashoutInfo:
+		if p.pending == 0 {
+			return sas.PendingCashout{Type: sas.CashoutNotWaiting}.Encode()
+		}
+		return sas.PendingCashout{Type: sas.CashoutCashable, Cents: uint64(p.pending)}.Encode()
+	case sas.CmdReceiveValidationNumber:
+		v, err := sas.DecodeValidationNumber(data)
+		if err != nil {
+			return nil, err
+		}
+		return []byte{p.receiveNumber(v)}, nil
+	case sas.CmdTicketValidationData:
+		if p.escrow == nil {
+			return sas.TicketValidationData{Status: sas.TicketNone}.Encode()
+		}
+		d, err := sas.EncodeValidationDigits(padded(p.escrow.digits))
+		if err != nil {
+			return nil, err
+		}
+		return sas.TicketValidationData{Status: sas.TicketInEscrow, ParsingCode: sas.ParsingBCD, Data: d}.Encode()
+	case sas.CmdRedeemTicket:
+		r, err := sas.DecodeRedeemTicket(data)
+		if err != nil {
+			return nil, err
+		}
+		return p.redeem(r)
+	case sas.CmdSetTicketData:
+		if _, err := sas.DecodeTicketData(data); err != nil {
+			return nil, err
+		}
+		return []byte{1}, nil
+	}
+	return nil, nil
+}
+
+// record answers 0x4D. Called with mu held.
+func (p *Peer) record(fn byte) sas.ValidationRecord {
+	var r sas.ValidationRecord
+	switch {
+	case fn == sas.ValidationCurrent || fn == sas.ValidationLookAhead:
+		if p.unread == 0 {
+			return sas.ValidationRecord{}
+		}
+		r = p.records[len(p.records)-p.unread]
+		r.Index = byte(len(p.records) - p.unread + 1)
+		if fn == sas.ValidationCurrent {
+			p.unread--
+		}
+	case int(fn) <= len(p.records):
+		r = p.records[fn-1]
+		r.Index = fn
+	}
+	return r
+}
+
+// receiveNumber applies 0x58. Called with mu held.
+func (p *Peer) receiveNumber(v sas.ValidationNumber) byte {
+	if p.pending == 0 {
+		return sas.ReceiveValidationNotInOut
+	}
+	if v.Denied() {
+		p.pending = 0 // not printed; the credits stay
+		return sas.ReceiveValidationAck
+	}
+	val, err := tito.System(v.SystemID, v.Number)
+	if err != nil {
+		return sas.ReceiveValidationRejected
+	}
+	cents := p.pending
+	p.pending = 0
+	p.credits -= cents
+	p.print(val, cents)
+	return sas.ReceiveValidationAck
+}
+
+// redeem applies 0x71. Called with mu held.
+func (p *Peer) redeem(r sas.RedeemTicket) ([]byte, error) {
+	if r.Code == sas.TransferStatusRequest {
+		if p.escrow != nil {
+			st := sas.RedeemWaiting71
+			if p.escrow.answered {
+				st = sas.RedeemPending
+			}
+			return p.reply(st, 0, p.escrow.digits)
+		}
+		if p.last == nil {
+			return sas.RedeemReply{Status: sas.RedeemNoValidationInfo}.Encode()
+		}
+		return p.reply(p.last.Status, p.last.Cents, p.last.Digits)
+	}
+	if p.escrow == nil || p.escrow.answered {
+		return sas.RedeemReply{Status: sas.RedeemNotThisCycle}.Encode()
+	}
+	digits, err := sas.ValidationDigits(r.Data)
+	if err != nil || digits != padded(p.escrow.digits) {
+		return p.reply(sas.RedeemNumberMismatch, 0, p.escrow.digits)
+	}
+	p.escrow.answered = true
+	d := p.escrow.digits
+	if !r.Code.Accepts() {
+		p.finish(sas.RedeemRejectedByHost, 0)
+		return p.reply(sas.RedeemRejectedByHost, 0, d)
+	}
+	// Crediting takes no time here: the pending reply, then 0x68.
+	out, err := p.reply(sas.RedeemPending, int64(r.Cents), d)
+	p.finish(sas.RedeemedCashable, int64(r.Cents))
+	return out, err
+}
+
+func (p *Peer) reply(st sas.RedemptionStatus, cents int64, digits string) ([]byte, error) {
+	d, err := sas.EncodeValidationDigits(padded(digits))
+	if err != nil {
+		return nil, fmt.Errorf("titopeer: ticket %q: %w", digits, err)
+	}
+	return sas.RedeemReply{Status: st, Cents: uint64(cents), ParsingCode: sas.ParsingBCD, Data: d}.Encode()
+}
+
+// padded makes 8-digit standard numbers 18 digits for the BCD field.
+func padded(digits string) string {
+	for len(digits) < 2*sas.ValidationDataLen {
+		digits = "0" + digits
+	}
+	return digits
+}
