@@ -300,6 +300,7 @@ func (g *game) draw(screen *ebiten.Image) {
 		screen.Fill(colBackground)
 		g.drawPaytable(screen)
 		g.drawButtons(screen)
+	case g.drawGameScreen(screen):
 	default:
 		g.drawPlayerScreen(screen, valid)
 		// The next frame can keep this one's pixels, unless the keypad

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/baccarat"
 	"github.com/openegm/cabinet/internal/control"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/reels"
@@ -204,5 +205,11 @@ func (c *cabinet) Service(ev machine.Event) {
 		c.async(control.Command{Cmd: "service", Action: e.Action, Key: e.Key, Value: e.Value})
 	case machine.HandpayPaid:
 		c.async(control.Command{Cmd: "handpay_paid", Cents: e.Cents})
+	case machine.SelectGame:
+		c.async(control.Command{Cmd: "select_game", Value: e.Game})
+	case machine.PlaceBet:
+		if e.Spot >= 0 && e.Spot < int(baccarat.NumSpots) {
+			c.async(control.Command{Cmd: "bet", Value: baccarat.Spot(e.Spot).String(), Cents: e.Cents})
+		}
 	}
 }

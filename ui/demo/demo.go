@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/openegm/cabinet/baccarat"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/reels"
@@ -45,6 +46,11 @@ type Config struct {
 	Jackpot []meters.JackpotLevel
 	// NoJackpot runs the machine without a jackpot.
 	NoJackpot bool
+	// Table is the Makccarat definition the game menu offers beside the
+	// reels (nil: the reels only); CardTime how long each card takes to
+	// turn (the machine's default when zero).
+	Table    *baccarat.Certified
+	CardTime time.Duration
 }
 
 // DefaultJackpot are the demo's jackpot levels: the paytable's level 1 (its
@@ -76,7 +82,7 @@ func New(pt *reels.Certified, cfg Config) *Cabinet {
 	}
 	c := &Cabinet{pt: pt, now: cfg.Start, switches: map[string]bool{}, Outputs: map[string]bool{}}
 	c.m = machine.New(machine.Config{MachineID: cfg.MachineID, MachineNum: 1, Denom: cfg.Denom, HandpayLimit: cfg.HandpayLimit,
-		SpinTime: cfg.SpinTime, LocalJackpot: cfg.Jackpot}, pt, meters.NewState(), rng.NewSeeded(cfg.Seed))
+		SpinTime: cfg.SpinTime, LocalJackpot: cfg.Jackpot, Table: cfg.Table, CardTime: cfg.CardTime}, pt, meters.NewState(), rng.NewSeeded(cfg.Seed))
 	tests := machine.SelfTest{ProgramHash: cfg.ProgramHash}
 	if pt == nil {
 		tests.Paytable = "no paytable"
@@ -195,6 +201,12 @@ func (c *Cabinet) Service(ev machine.Event) {
 		e.At = c.now
 		ev = e
 	case machine.HandpayPaid:
+		e.At = c.now
+		ev = e
+	case machine.SelectGame:
+		e.At = c.now
+		ev = e
+	case machine.PlaceBet:
 		e.At = c.now
 		ev = e
 	}

@@ -51,7 +51,10 @@ func (g *Screen) Buttons() []Button {
 	case g.Help:
 		return g.HelpButtons()
 	}
-	return g.PlayerButtons()
+	if bs, ok := g.gameButtons(); ok {
+		return bs
+	}
+	return g.withGamesButton(g.PlayerButtons())
 }
 
 func (g *Screen) PlayerButtons() []Button {

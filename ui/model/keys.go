@@ -44,6 +44,9 @@ func (g *Screen) Key(k string) {
 			return
 		}
 	}
+	if g.tableKey(k) {
+		return
+	}
 	switch k {
 	case KeySpin, KeyEnter:
 		g.spin()

@@ -51,6 +51,8 @@ type Screen struct {
 	RecallSpin int
 	Confirm    *PendingSetting // a change of money waiting for its confirmation
 	outputs    map[string]bool // I/O test: the level last asked for each output
+
+	Table TableUI // the game menu and the Makccarat table (table.go)
 }
 
 // NewScreen starts the screens of a cabinet.
@@ -150,6 +152,7 @@ func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 			g.Pad, g.padClosed = Keypad{}, false
 		}
 	}
+	g.observeTable(v)
 }
 
 func (g *Screen) activity() { g.lastActivity = g.Tick }
@@ -212,6 +215,9 @@ func Lockout(mode string) bool {
 
 // PaytablePages are built once per paytable, language and bet.
 func (g *Screen) PaytablePages() []Page {
+	if g.AtTable() {
+		return g.TableRulesPages()
+	}
 	k := pagesKey{g.PT, g.Lang, g.V.MachineID, g.V.Denom, g.V.Level, g.V.TopOffered, g.V.HandpayLimit, jackpotRules(g.V.Jackpots)}
 	if g.pages == nil || k != g.pagesFor {
 		g.pages, g.pagesFor = PaytablePages(g.PT, g.V, g.Lang), k

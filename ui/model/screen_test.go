@@ -37,6 +37,10 @@ func (f *fakeCabinet) Service(ev machine.Event) {
 		f.calls = append(f.calls, "service "+e.Action+" "+e.Key+" "+e.Value)
 	case machine.HandpayPaid:
 		f.calls = append(f.calls, fmt.Sprint("handpay ", e.Cents))
+	case machine.SelectGame:
+		f.calls = append(f.calls, "select_game "+e.Game)
+	case machine.PlaceBet:
+		f.calls = append(f.calls, fmt.Sprint("bet ", e.Spot, " ", e.Cents))
 	}
 }
 
