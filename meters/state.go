@@ -238,6 +238,8 @@ type State struct {
 	Events   []Event               `json:"events"`
 	Bills    []MoneyIn             `json:"bills"`
 	Handpays []HandpayHistory      `json:"handpays"`
+	// TITO is what the casino's ticket system set and is owed (tickets.go).
+	TITO Tickets `json:"tito,omitzero"`
 }
 
 // NewState is the state of an empty ledger.
@@ -284,6 +286,7 @@ func (s *State) Clone() *State {
 	c.Events = slices.Clone(s.Events)
 	c.Bills = slices.Clone(s.Bills)
 	c.Handpays = slices.Clone(s.Handpays)
+	c.TITO = s.TITO.clone()
 	return &c
 }
 
@@ -429,6 +432,8 @@ func (s *State) apply(r Record) error {
 	switch r := r.(type) {
 	case TicketPrinted, TicketVoid, BillEscrow, BillReturned:
 		return s.applyDevice(r)
+	case ValidationConfig, TicketData, ValidationRead, TicketEscrow, TicketRedeem, ValidationRequest, ValidationDenied:
+		return s.applyTickets(r)
 
 	case MoneyIn:
 		if r.Source == SourceBill {
@@ -612,6 +617,9 @@ func (s *State) apply(r Record) error {
 			if s.PendingTicket != nil {
 				return fmt.Errorf("ticket %s while ticket %s is not printed", r.Ticket, s.PendingTicket.Ticket)
 			}
+			if err := s.cashOutTicket(r); err != nil {
+				return err
+			}
 			t := r
 			s.PendingTicket = &t
 			s.TicketSeq++
@@ -748,7 +756,7 @@ func (s *State) apply(r Record) error {
 
 	case RAMClear:
 		if s.Open != nil || s.Handpay != nil || s.OwedHandpay != 0 || m[Credits] != 0 || len(s.PendingHits) > 0 ||
-			s.PendingTicket != nil || s.PendingBill != nil {
+			s.PendingTicket != nil || s.PendingBill != nil || s.TITO.busy() != "" {
 			return fmt.Errorf("RAM clear with credits %d, a game in progress, a handpay or a jackpot hit pending, or a ticket or bill owed", m[Credits])
 		}
 		*m = [numMeters]int64{}
