@@ -41,6 +41,9 @@ var texts = withTableTexts(map[string][2]string{
 	"msg_setting_saved":     {"Configuração guardada", "Setting saved"},
 	"msg_reprinting":        {"A reimprimir o talão de %s (segunda via)…", "Reprinting the ticket for %s (reprint)…"},
 	"msg_ram_clear_confirm": {"Confirme a limpeza da RAM: todos os contadores voltam a zero", "Confirm the RAM clear: every meter goes back to zero"},
+	"msg_ticket_reading":    {"A validar o talão…", "Validating the ticket…"},
+	"msg_ticket_accepted":   {"Talão de %s aceite", "%s ticket accepted"},
+	"msg_ticket_rejected":   {"Talão recusado: retire o seu talão", "Ticket refused: please take your ticket"},
 	"msg_ticket_printed":    {"Talão impresso: retire o seu talão", "Ticket printed: please take your ticket"},
 	"msg_win":               {"Ganhou %s!", "You won %s!"},
 
