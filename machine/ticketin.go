@@ -318,3 +318,14 @@ func (m *Machine) ticketPrintData(p *PrintTicket) {
 		}
 	}
 }
+
+// ticketValidation says how a cash-out would be numbered now (View).
+func (m *Machine) ticketValidation() string {
+	switch {
+	case m.cfg.Validation == ValidationSystem:
+		return ValidationSystem
+	case m.enhanced().Configured():
+		return ValidationSecureEnhanced
+	}
+	return ""
+}

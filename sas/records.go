@@ -59,6 +59,12 @@ func ExceptionsFor(r meters.Record) []Exception {
 		return []Exception{ExcOperatorChangedOpts}
 	case meters.RAMClear:
 		return []Exception{ExcMemoryReset}
+	case meters.TicketEscrow:
+		return []Exception{ExcTicketInserted}
+	case meters.TicketRedeem:
+		return []Exception{ExcTicketTransferDone}
+	case meters.ValidationRequest:
+		return []Exception{ExcSystemValidationReq}
 	}
 	return nil
 }
