@@ -63,6 +63,7 @@ crashtest: deps
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -run '^TestLedgerCrashLoop$$' ./meters/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCrashLoop$$' ./cmd/cabinet/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCashOutCrashLoop$$' ./cmd/cabinet/ | grep -E 'survived|^(ok|FAIL|---)'
+	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestTicketInCrashLoop$$' ./cmd/cabinet/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCrashLoop$$' ./jackpot/ledger/ | grep -E 'kills|survived|^(ok|FAIL|---)'
 
 # Mutation testing (gremlins) of the money core, one package at a time;

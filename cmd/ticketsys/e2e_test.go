@@ -47,7 +47,7 @@ func TestMain(m *testing.M) {
 
 type casino struct {
 	t       *testing.T
-	etcd    string
+	etcd    []string // --etcd and the client TLS flags (the cluster authenticates clients)
 	prefix  string
 	ctx     context.Context
 	peers   map[string]*titopeer.Peer
@@ -59,7 +59,12 @@ type casino struct {
 func newCasino(t *testing.T) *casino {
 	cl := etcdtest.New(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &casino{t: t, etcd: strings.Join(cl.Endpoints(), ","), prefix: "/casino-e2e/tickets/", ctx: ctx,
+	ca, cert, key, err := cl.ClientFiles(t.TempDir(), etcdtest.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &casino{t: t, etcd: []string{"--etcd", strings.Join(cl.Endpoints(), ","), "--etcd-ca", ca, "--etcd-cert", cert, "--etcd-key", key},
+		prefix: "/casino-e2e/tickets/", ctx: ctx,
 		peers: map[string]*titopeer.Peer{}, addrs: map[string]string{}}
 	t.Cleanup(func() {
 		for _, s := range c.service {
@@ -99,7 +104,8 @@ func (c *casino) peer(cfg titopeer.Config) *titopeer.Peer {
 // run starts a "ticketsys run" polling the named peers (name or
 // name,style=system).
 func (c *casino) run(cabinets ...string) {
-	args := []string{"run", "--etcd", c.etcd, "--prefix", c.prefix, "--casino", "Casino Estoril", "--poll", "10ms"}
+	args := append([]string{"run"}, c.etcd...)
+	args = append(args, "--prefix", c.prefix, "--casino", "Casino Estoril", "--poll", "10ms")
 	for _, cab := range cabinets {
 		name, opts, _ := strings.Cut(cab, ",")
 		spec := name + "=tcp:" + c.addrs[name]
@@ -130,7 +136,7 @@ func (c *casino) run(cabinets ...string) {
 // status.
 func (c *casino) cli(args ...string) (stdout, stderr string, code int) {
 	c.t.Helper()
-	cmd := exec.Command(filepath.Join(binDir, "ticketsys"), append(args, "--etcd", c.etcd, "--prefix", c.prefix)...)
+	cmd := exec.Command(filepath.Join(binDir, "ticketsys"), append(append(args, c.etcd...), "--prefix", c.prefix)...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

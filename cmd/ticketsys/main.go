@@ -86,6 +86,8 @@ type config struct {
 	prefix string
 	json   bool
 
+	etcdCA, etcdCert, etcdKey string // client TLS (etcdtls.go)
+
 	cabinets  cabinetFlag
 	casino    string
 	systemID  uint
@@ -112,6 +114,9 @@ func (c *config) flags(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.etcd, "etcd", c.etcd, "etcd client `endpoints`, comma-separated")
 	fs.StringVar(&c.prefix, "prefix", c.prefix, "key `prefix` of the casino's tickets in etcd (ends in /)")
 	fs.BoolVar(&c.json, "json", c.json, "JSON output")
+	fs.StringVar(&c.etcdCA, "etcd-ca", c.etcdCA, "etcd: the CA certificate `file` the members' certificates are checked against")
+	fs.StringVar(&c.etcdCert, "etcd-cert", c.etcdCert, "etcd: this client's certificate `file` (its common name is its etcd user)")
+	fs.StringVar(&c.etcdKey, "etcd-key", c.etcdKey, "etcd: this client's key `file`")
 	fs.Var(&c.cabinets, "cabinet", "run: `NAME=tcp:HOST:PORT|pty:PATH|serial:DEV[,addr=N][,style=system][,framing=parmrk|content]` (repeat)")
 	fs.StringVar(&c.casino, "casino", c.casino, "run: the casino's name, sent to the cabinets for their tickets")
 	fs.UintVar(&c.systemID, "system-id", c.systemID, "run: system ID 1-99 of the numbers made for system validation")
@@ -195,7 +200,11 @@ func runErr(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	cli, err := clientv3.New(clientv3.Config{Endpoints: strings.Split(c.etcd, ","), DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	tlsCfg, err := c.etcdTLS()
+	if err != nil {
+		return err
+	}
+	cli, err := clientv3.New(clientv3.Config{Endpoints: strings.Split(c.etcd, ","), TLS: tlsCfg, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
 	if err != nil {
 		return fmt.Errorf("etcd %s: %w", c.etcd, err)
 	}
