@@ -219,6 +219,8 @@ func (m *Machine) Step(ev Event) Effects {
 		case BillEscrowed:
 			eff.Devices = append(eff.Devices, ReturnBill{Reason: "meter fault"})
 			m.say("msg_bill_rejected", e.Cents)
+		case TicketInserted:
+			eff.Devices = append(eff.Devices, ReturnTicket{Digits: e.Digits, Reason: "meter fault"})
 		}
 		return eff
 	}

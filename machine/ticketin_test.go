@@ -156,3 +156,13 @@ func TestCashOutSystemValidation(t *testing.T) {
 		t.Fatalf("after the timeout: handpay %+v request %+v", hp, h.ledger.TITO.Requested)
 	}
 }
+
+// A meter fault records nothing: a ticket offered then goes straight back.
+func TestTicketReturnedUnderAMeterFault(t *testing.T) {
+	h := ticketHarness(t, testCfg)
+	h.step(LedgerFault{At: h.now, Err: "disk full"})
+	eff := h.step(TicketInserted{At: h.now, Digits: inTicket})
+	if r := devicesOf[ReturnTicket](eff); len(r) != 1 || r[0].Digits != inTicket || len(eff.Records) != 0 {
+		t.Fatalf("under a meter fault: %+v", eff)
+	}
+}
