@@ -45,10 +45,15 @@ func newTicketFloor(t *testing.T) *ticketFloor {
 }
 
 // service starts "ticketsys run" polling one cabinet by its stable SAS
-// name (DATA/sas-tty); stop kills it (SIGKILL).
-func (f *ticketFloor) service(name string, c *cabinet) (stop func()) {
+// name (DATA/sas-tty), with the --cabinet options opts; stop kills it
+// (SIGKILL).
+func (f *ticketFloor) service(name string, c *cabinet, opts ...string) (stop func()) {
 	f.t.Helper()
-	args := append([]string{"run", "--casino", "Casino Estoril", "--poll", "20ms", "--cabinet", name + "=pty:" + c.SASTTY()}, f.etcd...)
+	spec := name + "=pty:" + c.SASTTY()
+	for _, o := range opts {
+		spec += "," + o
+	}
+	args := append([]string{"run", "--casino", "Casino Estoril", "--poll", "20ms", "--cabinet", spec}, f.etcd...)
 	cmd := exec.Command(filepath.Join(binDir, "ticketsys"), args...)
 	logf, err := os.OpenFile(filepath.Join(f.t.TempDir(), "ticketsys-"+name+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
@@ -203,8 +208,37 @@ func TestTicketOutAndInAcrossCabinets(t *testing.T) {
 	}
 }
 
+// TestSystemValidatedTicket: with --validation system the cabinet prints
+// the number the ticket system gives it (0x57/0x58), which the system
+// recorded before it answered.
+func TestSystemValidatedTicket(t *testing.T) {
+	f := newTicketFloor(t)
+	c := startCabinet(t, t.TempDir(), "--sas-addr", "1", "--sas-pty", "--spin-time", "5ms", "--validation", "system")
+	f.service("egm-s", c, "style=system")
+	c.WaitFor("system validation", func(v machine.View) bool { return v.TicketValidation == machine.ValidationSystem })
+	c.Send(cabinettest.Command{Cmd: "bill", Cents: 2000})
+	if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut}); !r.OK || r.Refused != "" {
+		t.Fatalf("cash out: %+v", r)
+	}
+	var printed []machine.PrintTicket
+	waitUntil(t, "the system's ticket printed", func() bool {
+		printed = c.Send(cabinettest.Command{Cmd: "tickets"}).Tickets
+		return len(printed) == 1
+	})
+	v, err := tito.ParseDigits(printed[0].Validation)
+	if err != nil || v.Style != tito.StyleSystem || printed[0].Cents != 2000 {
+		t.Fatalf("printed %+v: %v", printed[0], err)
+	}
+	if tk := f.show(printed[0].Validation); tk.State != ticketsys.Issued || tk.Cents != 2000 || tk.Machine != "egm-s" {
+		t.Fatalf("the system recorded %+v", tk)
+	}
+	if got := c.State().CreditsCents; got != 0 {
+		t.Fatalf("credits after the ticket: %d", got)
+	}
+}
+
 // TestTicketInCrashLoop SIGKILLs cabinet B (and its ticket system
-// process) at random moments while a ticket from cabinet A is in its
+// process; every third time the ticket system alone) at random moments while a ticket from cabinet A is in its
 // validator, restarts both, and checks that B credited each ticket at
 // most once and exactly when the system recorded it redeemed by B.
 // CRASH_ITERATIONS sets the number of kills.
@@ -229,11 +263,17 @@ func TestTicketInCrashLoop(t *testing.T) {
 		// The cycle takes a few general polls (20 ms apart): most kills
 		// land inside it, some before the host has seen the ticket.
 		time.Sleep(time.Duration(rnd.IntN(25)) * time.Millisecond)
-		b.Kill()
-		stopB()
-		b = ticketCabinet(t, dataB)
-		if b.State().TicketEscrow != "" {
-			outcomes["killed in escrow"]++
+		if i%3 == 2 {
+			// The ticket system alone dies; the cabinet keeps its ticket.
+			stopB()
+			outcomes["service killed"]++
+		} else {
+			b.Kill()
+			stopB()
+			b = ticketCabinet(t, dataB)
+			if b.State().TicketEscrow != "" {
+				outcomes["cabinet killed in escrow"]++
+			}
 		}
 		stopB = f.service("egm-b", b)
 		b.WaitFor("the ticket's cycle to end after the restart", func(v machine.View) bool { return v.TicketEscrow == "" })
