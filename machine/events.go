@@ -275,6 +275,13 @@ type PrintTicket struct {
 	MachineID  string    `json:"machine_id"`
 	At         time.Time `json:"at"`
 	Reprint    bool      `json:"reprint,omitempty"`
+	// Style is how Validation was made ("": a development number); the
+	// rest is what the host set for tickets (0x7D) and the ticket's number.
+	Style      string   `json:"style,omitempty"`
+	TicketNo   uint16   `json:"ticket_no,omitempty"`
+	ExpiryDays uint16   `json:"expiry_days,omitempty"`
+	Casino     string   `json:"casino,omitempty"`
+	Address    []string `json:"address,omitempty"`
 }
 
 // StackBill orders the validator to stack the note in escrow under Order

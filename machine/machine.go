@@ -65,6 +65,16 @@ type Config struct {
 	// Lab: a lab build (never a production one) that may choose the next
 	// test game's outcome in test mode (TestOutcome, testmode.go).
 	Lab bool
+	// Validation is how cash-out tickets are numbered: ValidationSecureEnhanced
+	// ("" too: from the ID the host sets with 0x4C) or ValidationSystem (the
+	// host's number, 0x57/0x58). DevTickets: a development build without a
+	// host configuration prints its own (predictable) numbers rather than
+	// paying by hand. TicketTimeout is how long the host has to answer a
+	// ticket in escrow or a cash-out waiting for its number (at least
+	// MinTicketTimeout). See ticketin.go.
+	Validation    string
+	DevTickets    bool
+	TicketTimeout time.Duration
 }
 
 // SettingProgram is the settings key holding the hash of the program that
@@ -164,6 +174,11 @@ type Machine struct {
 	linkAt   map[int]time.Time
 	linkDown bool
 	pay      linkPay
+
+	// When the ticket in escrow, and the cash-out waiting for its number,
+	// started to wait for the host (ticketin.go).
+	escrowSince  time.Time
+	requestSince time.Time
 }
 
 // LinkTimeout is how long the machine waits for progressive information
@@ -217,6 +232,8 @@ func (m *Machine) Step(ev Event) Effects {
 		case BillEscrowed:
 			eff.Devices = append(eff.Devices, ReturnBill{Reason: "meter fault"})
 			m.say("msg_bill_rejected", e.Cents)
+		case TicketInserted:
+			eff.Devices = append(eff.Devices, ReturnTicket{Digits: e.Digits, Reason: "meter fault"})
 		}
 		return eff
 	}
@@ -325,6 +342,8 @@ func (m *Machine) Step(ev Event) Effects {
 		m.handpayPaid(e, &eff)
 	case TestOutcome:
 		m.testOutcome(e, &eff)
+	default:
+		m.ticketEvent(ev, &eff)
 	}
 	if m.fault == "" {
 		eff.Devices = append(eff.Devices, EnableBills{On: m.acceptsBills(), Accept: m.hostBills})
@@ -414,6 +433,7 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	m.recordLinkSettings(eff)
 	m.openLocalLevels(eff)
 	m.settleDevices(e.Devices, eff)
+	m.ticketPowerUp()
 	m.showCommitted()
 	// Resume, never redraw (DESIGN rule 2).
 	switch {
@@ -491,7 +511,7 @@ func (m *Machine) canPlay() string {
 		return "refused_game_in_progress"
 	case len(m.st.PendingHits) > 0:
 		return "refused_jackpot_pending"
-	case m.st.PendingTicket != nil:
+	case m.st.PendingTicket != nil || m.st.TITO.Requested != nil:
 		return "refused_printing"
 	case m.session != nil:
 		return "refused_service"
@@ -645,6 +665,7 @@ func (m *Machine) spin(eff *Effects) {
 // before it is shown) or the end of the game.
 func (m *Machine) tick(eff *Effects) {
 	m.watchLink(eff)
+	m.ticketTick(eff)
 	if m.phase != spinning || m.now.Before(m.until) || m.st.Open == nil {
 		m.awardHits(eff)
 		return
@@ -710,23 +731,22 @@ func (m *Machine) cashOut(eff *Effects) {
 	}
 	m.cashedOut = true
 	m.bets = baccarat.Bets{}
-	v := m.validation()
-	if !m.record(eff, meters.CashOut{At: m.ns(), Method: meters.OutTicket, Cents: credits, Ticket: v}) {
-		return
-	}
-	m.reprint = false
-	eff.Devices = append(eff.Devices, m.printTicket(false))
-	m.say("msg_printing", credits)
+	m.ticketCashOut(credits, eff)
 }
 
 // printTicket is the order to print the ticket the ledger owes.
 func (m *Machine) printTicket(reprint bool) PrintTicket {
 	t := m.st.PendingTicket
-	return PrintTicket{Validation: t.Ticket, Cents: t.Cents, MachineID: m.cfg.MachineID, At: time.Unix(0, t.At), Reprint: reprint}
+	p := PrintTicket{Validation: t.Ticket, Cents: t.Cents, MachineID: m.cfg.MachineID, At: time.Unix(0, t.At), Reprint: reprint}
+	m.ticketPrintData(&p)
+	return p
 }
 
-// validation numbers are 18 digits: the machine number and the ledger's
+// validation numbers of a development build without a host
+// configuration are 18 digits: the machine number and the ledger's
 // sequence of tickets issued, which only grows (a RAM clear included).
+// Anyone can predict them: a production build never prints them
+// (ticketCashOut).
 func (m *Machine) validation() string {
 	return fmt.Sprintf("%04d%014d", m.cfg.MachineNum%10000, m.st.TicketSeq+1)
 }

@@ -32,7 +32,8 @@ func paytable(t testing.TB) *reels.Certified {
 	return pt
 }
 
-var testCfg = Config{MachineID: "EGM-0042", MachineNum: 42, Denom: 1, HandpayLimit: 1_000_00, SpinTime: 2 * time.Second}
+var testCfg = Config{MachineID: "EGM-0042", MachineNum: 42, Denom: 1, HandpayLimit: 1_000_00, SpinTime: 2 * time.Second,
+	DevTickets: true} // the tests before host-validated tickets; ticketin_test.go turns it off
 
 func newHarness(t *testing.T, cfg Config, st *meters.State, seed uint64) *harness {
 	if st == nil {

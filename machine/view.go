@@ -18,12 +18,19 @@ type View struct {
 	Lang      string `json:"lang"`
 	// Mode is what the screen is about: starting, idle, spinning, handpay,
 	// tilt, door_open, disabled, meter_fault, no_paytable.
-	Mode         string `json:"mode"`
-	Paytable     string `json:"paytable,omitempty"`
-	Denom        int64  `json:"denom"`
-	CreditsCents int64  `json:"credits_cents"`
-	Credits      int64  `json:"credits"`
-	Level        int    `json:"level"`
+	Mode string `json:"mode"`
+	// TicketEscrow is the barcode of the ticket the validator holds while
+	// the host decides ("" none).
+	TicketEscrow string `json:"ticket_escrow,omitempty"`
+	// TicketValidation is how a cash-out ticket would be numbered now:
+	// "secure-enhanced" once the host set the validation ID, "system",
+	// or "" (no host configuration: a handpay, or a dev build's own number).
+	TicketValidation string `json:"ticket_validation,omitempty"`
+	Paytable         string `json:"paytable,omitempty"`
+	Denom            int64  `json:"denom"`
+	CreditsCents     int64  `json:"credits_cents"`
+	Credits          int64  `json:"credits"`
+	Level            int    `json:"level"`
 	// TopOffered is the highest bet level offered now, an index like
 	// Level (the operator's bet limit is a count: Config.BetLimit).
 	TopOffered  int        `json:"top_offered"`
@@ -237,6 +244,10 @@ func (m *Machine) View() View {
 		LastGame: m.st.LastGame, GamesPlayed: m.st.Get(meters.GamesPlayed), Level: m.level,
 		HandpayLimit: m.cfg.HandpayLimit, AFTLocked: m.aftLocked, AFT: m.AFTConditions(),
 	}
+	if e := m.st.TITO.Escrow; e != nil {
+		v.TicketEscrow = e.Digits
+	}
+	v.TicketValidation = m.ticketValidation()
 	if m.pt != nil {
 		v.Paytable = m.pt.ID
 		v.TopOffered = m.topOffered()

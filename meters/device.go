@@ -102,6 +102,7 @@ func (s *State) applyDevice(r Record) error {
 		}
 		m[TicketOut] += r.Cents
 		m[TicketsOut]++
+		s.ticketPrinted(p)
 		s.PendingTicket = nil
 		s.Events = keepLast(append(s.Events, Event{At: r.At, Code: EventTicketOut, Cents: r.Cents, Ref: r.Ticket}), HistoryEvents)
 	case TicketVoid:

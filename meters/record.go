@@ -189,6 +189,14 @@ type CashOut struct {
 	Method string `json:"method"`
 	Cents  int64  `json:"cents"`
 	Ticket string `json:"ticket,omitempty"` // validation number of a printed ticket
+	// Style is how Ticket was made (StyleSecureEnhanced, StyleSystem; "":
+	// a development number). Seq is the secure-enhanced sequence it was
+	// made from; TicketNo and ExpiryDays are printed and reported to the
+	// host with it (tickets.go).
+	Style      string `json:"style,omitempty"`
+	Seq        uint32 `json:"seq,omitempty"`
+	TicketNo   uint16 `json:"ticket_no,omitempty"`
+	ExpiryDays uint16 `json:"expiry_days,omitempty"`
 }
 
 // ProgressiveHit reports a game's hit on a linked level to the link
@@ -405,7 +413,9 @@ func Decode(t Type, data []byte) (Record, error) {
 	case TypeTestGame:
 		r = &TestGame{}
 	default:
-		return nil, fmt.Errorf("unknown record type %d", t)
+		if r = ticketRecord(t); r == nil {
+			return nil, fmt.Errorf("unknown record type %d", t)
+		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -463,6 +473,8 @@ func Decode(t Type, data []byte) (Record, error) {
 		v = *x
 	case *TestGame:
 		v = *x
+	default:
+		v = ticketValue(r)
 	}
 	if err := v.validate(); err != nil {
 		return nil, fmt.Errorf("%v record: %w", t, err)
@@ -586,6 +598,9 @@ func (r CashOut) validate() error {
 	}
 	if r.Method == OutTicket && r.Ticket == "" {
 		return fmt.Errorf("ticket cash-out without a validation number")
+	}
+	if err := r.validTicket(); err != nil {
+		return err
 	}
 	return positive("cents", r.Cents)
 }

@@ -248,6 +248,8 @@ type State struct {
 	Events   []Event               `json:"events"`
 	Bills    []MoneyIn             `json:"bills"`
 	Handpays []HandpayHistory      `json:"handpays"`
+	// TITO is what the casino's ticket system set and is owed (tickets.go).
+	TITO Tickets `json:"tito,omitzero"`
 }
 
 // NewState is the state of an empty ledger.
@@ -295,6 +297,7 @@ func (s *State) Clone() *State {
 	c.Events = slices.Clone(s.Events)
 	c.Bills = slices.Clone(s.Bills)
 	c.Handpays = slices.Clone(s.Handpays)
+	c.TITO = s.TITO.clone()
 	return &c
 }
 
@@ -450,6 +453,8 @@ func (s *State) apply(r Record) error {
 		return s.applyAFT(r)
 	case TestMode, TestGame:
 		return s.applyTest(r)
+	case ValidationConfig, TicketData, ValidationRead, TicketEscrow, TicketRedeem, ValidationRequest, ValidationDenied:
+		return s.applyTickets(r)
 
 	case MoneyIn:
 		if r.Source == SourceBill {
@@ -633,6 +638,9 @@ func (s *State) apply(r Record) error {
 			if s.PendingTicket != nil {
 				return fmt.Errorf("ticket %s while ticket %s is not printed", r.Ticket, s.PendingTicket.Ticket)
 			}
+			if err := s.cashOutTicket(r); err != nil {
+				return err
+			}
 			t := r
 			s.PendingTicket = &t
 			s.TicketSeq++
@@ -769,7 +777,7 @@ func (s *State) apply(r Record) error {
 
 	case RAMClear:
 		if s.Open != nil || s.Handpay != nil || s.OwedHandpay != 0 || m[Credits] != 0 || len(s.PendingHits) > 0 ||
-			s.PendingTicket != nil || s.PendingBill != nil {
+			s.PendingTicket != nil || s.PendingBill != nil || s.TITO.busy() != "" {
 			return fmt.Errorf("RAM clear with credits %d, a game in progress, a handpay or a jackpot hit pending, or a ticket or bill owed", m[Credits])
 		}
 		*m = [numMeters]int64{}

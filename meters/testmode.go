@@ -192,7 +192,8 @@ func (s *State) refusedInTest(r Record) error {
 	}
 	switch r.(type) {
 	case MoneyIn, GameStart, FreeGame, GameEnd, HandpayPending, HandpayReset, CashOut, ProgressiveHit, ProgressiveAward,
-		RAMClear, JackpotLevel, TicketPrinted, TicketVoid, BillEscrow, AFTTransfer:
+		RAMClear, JackpotLevel, TicketPrinted, TicketVoid, BillEscrow, AFTTransfer,
+		TicketEscrow, TicketRedeem, ValidationRequest, ValidationDenied:
 		return fmt.Errorf("%v refused: the machine is in test mode (entered by %s)", r.Type(), s.Test.Who)
 	}
 	return nil

@@ -106,12 +106,14 @@ func TestTestRecordsRoundTrip(t *testing.T) {
 	}
 }
 
-// An AFT transfer is money: the ledger refuses it in test mode.
-func TestAFTTransferRefusedInTestMode(t *testing.T) {
+// AFT transfers and tickets in or out are money: the ledger refuses them
+// in test mode.
+func TestCashlessRefusedInTestMode(t *testing.T) {
 	s := NewState()
 	s.Test.Active, s.Test.Who = true, "tech-1"
-	err := s.refusedInTest(AFTTransfer{})
-	if err == nil || !strings.Contains(err.Error(), "test mode") {
-		t.Fatalf("AFT transfer in test mode: %v", err)
+	for _, r := range []Record{AFTTransfer{}, TicketEscrow{}, TicketRedeem{}, ValidationRequest{}, ValidationDenied{}} {
+		if err := s.refusedInTest(r); err == nil || !strings.Contains(err.Error(), "test mode") {
+			t.Errorf("%v in test mode: %v", r.Type(), err)
+		}
 	}
 }

@@ -61,6 +61,12 @@ func ExceptionsFor(r meters.Record) []Exception {
 		return []Exception{ExcMemoryReset}
 	case meters.AFTTransfer:
 		return []Exception{ExcAFTTransferDone}
+	case meters.TicketEscrow:
+		return []Exception{ExcTicketInserted}
+	case meters.TicketRedeem:
+		return []Exception{ExcTicketTransferDone}
+	case meters.ValidationRequest:
+		return []Exception{ExcSystemValidationReq}
 	}
 	return nil
 }

@@ -36,36 +36,48 @@ const (
 	CmdSetTicketData            byte = 0x7D // host ID, expiration, location and address
 )
 
-// ticketPolls are how the host frames the ticket long polls.
-//
-// Choice: they are kept here, apart from the long-poll table of frame.go,
-// until the cabinet answers them: the table is what the cabinet's link
-// frames and its README lists (TestLongPollTableCoversSupported,
-// cmd/cabinet's SAS table). Whoever wires the cabinet's ticket handler
-// moves these rows into longPollLength. Until then TicketPollSpec frames
-// them for the host side and for lightweight peers.
+// ticketPolls are how the host frames the ticket long polls the cabinet
+// does not answer (3D, 50, 7B, 7C): kept apart from the long-poll table of
+// frame.go, which is what the cabinet's link frames and its README lists
+// (TestLongPollTableCoversSupported, cmd/cabinet's SAS table).
+// TicketPollSpec frames them for the host side and lightweight peers.
 var ticketPolls = map[byte]LongPollSpec{
 	CmdCashOutTicketInfo:        {PollR, 2, false, false},
-	CmdSetValidationID:          {PollS, 10, false, false}, // machine validation ID 3, sequence 3
-	CmdEnhancedValidationInfo:   {PollS, 5, false, false},  // function code
-	CmdValidationMeters:         {PollS, 5, false, false},  // validation type
-	CmdPendingCashoutInfo:       {PollR, 2, false, false},
-	CmdReceiveValidationNumber:  {PollS, 13, false, false}, // system ID 1 BCD, number 8 BCD
-	CmdTicketValidationData:     {PollR, 2, false, false},
-	CmdRedeemTicket:             {PollS, 5, true, false},
+	CmdValidationMeters:         {PollS, 5, false, false}, // validation type
 	CmdExtendedValidationStatus: {PollS, 5, true, false},
 	CmdSetExtendedTicketData:    {PollS, 5, true, true}, // "address 00-7F": may be broadcast
-	CmdSetTicketData:            {PollS, 5, true, true},
+}
+
+// cabinetTicketPolls are the ticket long polls the cabinet answers
+// (cmd/cabinet/sasport_tickets.go): in the long-poll table.
+var cabinetTicketPolls = map[byte]LongPollSpec{
+	CmdSetValidationID:         {PollS, 10, false, false}, // machine validation ID 3, sequence 3
+	CmdEnhancedValidationInfo:  {PollS, 5, false, false},  // function code
+	CmdPendingCashoutInfo:      {PollR, 2, false, false},
+	CmdReceiveValidationNumber: {PollS, 13, false, false}, // system ID 1 BCD, number 8 BCD
+	CmdTicketValidationData:    {PollR, 2, false, false},
+	CmdRedeemTicket:            {PollS, 5, true, false},
+	CmdSetTicketData:           {PollS, 5, true, true},
+}
+
+func init() {
+	for c, spec := range cabinetTicketPolls {
+		longPollLength[c] = spec
+	}
 }
 
 // TicketPollSpec returns how the host frames ticket long poll cmd, and
 // false if cmd is not one.
 func TicketPollSpec(cmd byte) (LongPollSpec, bool) {
-	s, ok := ticketPolls[cmd]
+	if s, ok := ticketPolls[cmd]; ok {
+		return s, true
+	}
+	s, ok := cabinetTicketPolls[cmd]
 	return s, ok
 }
 
-// TicketPollCommands returns the ticket long polls, in order.
+// TicketPollCommands returns the ticket long polls the cabinet's link
+// does not frame, in order.
 func TicketPollCommands() []byte {
 	var out []byte
 	for c := range 256 {
@@ -80,7 +92,7 @@ func TicketPollCommands() []byte {
 // cmd data… and a CRC unless the poll is type R. (LongPollFrame cannot
 // tell the type of a poll outside the long-poll table.)
 func TicketPollFrame(addr, cmd byte, data ...byte) ([]byte, error) {
-	spec, ok := ticketPolls[cmd]
+	spec, ok := TicketPollSpec(cmd)
 	if !ok {
 		return nil, fmt.Errorf("%w: %02X is not a ticket long poll", ErrTicketData, cmd)
 	}

@@ -123,7 +123,7 @@ func readLine(rd *bufio.Reader, max int) ([]byte, error) {
 // choices) is needed on every cabinet.
 var simulatorOnly = map[string]bool{
 	"bill": true, "door": true, "key": true, "jam": true, "clear_jam": true,
-	"paper_out": true, "refill": true, "tickets": true, "receipts": true,
+	"paper_out": true, "refill": true, "tickets": true, "receipts": true, "ticket": true,
 }
 
 func handle(cmd command, own *owner, dev *hardware) reply {
@@ -188,6 +188,9 @@ func handle(cmd command, own *owner, dev *hardware) reply {
 			res.view = *own.view.Load()
 		}
 		release()
+	case "ticket":
+		// The validator read this barcode (Value) and holds the ticket.
+		res = own.submitSeen(machine.TicketInserted{At: now, Digits: cmd.Value})
 	case "jam":
 		release := dev.hold("validator")
 		res, err = dev.await(func() error { sim.Bills().JamNext(); sim.Bills().Insert(500); return nil }, "bill_jam")

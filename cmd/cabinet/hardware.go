@@ -311,8 +311,14 @@ func (h *hardware) apply(d machine.Device) {
 		if sim != nil {
 			if err := sim.Printer().Print(hw.Ticket{Validation: c.Validation, Cents: c.Cents, MachineID: c.MachineID, At: c.At, Reprint: c.Reprint}); err != nil {
 				h.log.Error("printer refused the ticket", "validation", c.Validation, "err", err)
+			} else if _, err := saveTicketPNG(filepath.Join(h.data, ticketsDir), c); err != nil {
+				h.log.Error("the printed ticket's picture", "validation", c.Validation, "err", err)
 			}
 		}
+	case machine.ReturnTicket:
+		h.log.Info("ticket returned to the player", "ticket", c.Digits, "reason", c.Reason)
+	case machine.StackTicket:
+		h.log.Info("ticket stacked", "ticket", c.Digits)
 	case machine.PrintReceipt:
 		h.log.Info("handpay receipt", "kind", c.Kind, "cents", c.Cents, "game", c.Game, "paid_by", c.Who)
 		h.mu.Lock()

@@ -56,6 +56,8 @@ type options struct {
 	linkRule       string
 	linkAward      string
 	approved       string
+	validation     string        // how cash-out tickets are numbered (tickets.go)
+	ticketTimeout  time.Duration // the host's time to answer a ticket
 }
 
 func main() {
@@ -93,6 +95,8 @@ func main() {
 	flag.StringVar(&o.reportDir, "report-dir", "", "where the inspector's signed reports are written: removable media the operator mounts (default DATA/reports)")
 	flag.StringVar(&o.table, "table", "makccarat-alt1-5pct", "certified Makccarat table definition the game menu offers beside the reels (embedded: "+fmt.Sprint(assets.Tables())+"), or off")
 	flag.DurationVar(&o.cardTime, "card-time", machine.DefaultCardTime, "how long each Makccarat card takes to turn")
+	flag.StringVar(&o.validation, "validation", machine.ValidationSecureEnhanced, "how cash-out tickets are numbered: secure-enhanced (from the validation ID the host sets with SAS 0x4C) or system (the host's number, 0x57/0x58); without the host's configuration a production build pays by hand")
+	flag.DurationVar(&o.ticketTimeout, "ticket-timeout", machine.MinTicketTimeout, "how long a ticket in escrow, or a cash-out waiting for its number, waits for the host (at least 10s)")
 	flag.BoolVar(&o.handpayConfirm, "handpay-confirm", true, "the attendant confirms a handpay's amount on the screen and a receipt is printed; false: the key turn alone resets it (a cabinet without a screen)")
 	flag.Parse()
 	if o.control == "" {
@@ -233,6 +237,9 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 		PINHashes: pinHashes, Load: load, LocalJackpot: local, Linked: linked, LinkSecondHit: o.linkRule, LinkAward: o.linkAward,
 		HandpayConfirm: o.handpayConfirm, Table: table, LoadTable: assets.LoadTable, CardTime: o.cardTime,
 		Lab: labBuild,
+		// A development build (the simulator's) may print its own numbers
+		// without a host; a production one never does.
+		Validation: o.validation, TicketTimeout: o.ticketTimeout, DevTickets: simulatorSocket,
 	}, pt, state, src)
 
 	own := newOwner(m, ledger, log)
@@ -403,6 +410,9 @@ func (o options) validate() error {
 		bad("aft-limit", fmt.Errorf("%d cents outside 1-%d", o.sas.aftLimit, aft.MaxAmount))
 	}
 	if err := checkLinkAward(o.linkAward, o.linkRule); err != nil {
+		errs = append(errs, err)
+	}
+	if err := checkValidation(o.validation, o.ticketTimeout); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)

@@ -87,6 +87,8 @@ type sasPort struct {
 	ver    uint64 // queue version (under mu)
 	saveMu sync.Mutex
 	saved  uint64 // version last written (under saveMu)
+
+	tickets ticketLink // under mu
 }
 
 func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt *reels.Certified, data, machineID string,

@@ -26,6 +26,7 @@ type meterSnap struct {
 	// began) and lastBillCount the count of its denomination.
 	lastBill      int64
 	lastBillCount int64
+	tito          meters.Tickets // what the ticket polls answer from (sasport_tickets.go)
 }
 
 func (s *sasPort) publish(st *meters.State) {
@@ -46,6 +47,7 @@ func (s *sasPort) publish(st *meters.State) {
 	for _, l := range st.LocalLevels() {
 		snap.local = append(snap.local, l.Level)
 	}
+	snap.tito = st.TITO
 	s.meters.Store(snap)
 }
 

@@ -35,6 +35,9 @@ func (s *sasPort) LongPoll(r sas.Request) sas.Reply {
 	if rep, ok := s.aftPoll(r, now); ok {
 		return rep
 	}
+	if rep, ok := s.ticketPoll(r, now); ok {
+		return rep
+	}
 	if cmd, ok := hostOrders[r.Cmd]; ok {
 		s.order(machine.HostCommand{At: now, Cmd: cmd})
 		return sas.ReplyAck()
@@ -203,9 +206,9 @@ func (s *sasPort) lastBill() sas.Reply {
 //     transfers to and from the host (72, 73, 74).
 //
 // Clear: jackpot multiplier, AFT and legacy bonus awards, tournament (not
-// implemented); validation extensions, validation style 00 and ticket
-// redemption (the cabinet prints tickets with its own validation numbers
-// and redeems none; no 0x4C/0x57/0x70/0x71); tickets to total drop (ticket
+// implemented); validation extensions, validation style and ticket
+// redemption (the casino's ticket system configures and reads tickets with
+// 4C, 4D, 57/58, 70/71 and does not read these bits); tickets to total drop (ticket
 // in is not in total drop 0x24, ticket out not in cancelled credits 0x04);
 // component authentication (no 0x6E: the ROM signature 0x21 is the check);
 // jackpot keyoff exception; multi-denom extensions (the host sees one

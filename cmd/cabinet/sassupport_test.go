@@ -56,7 +56,13 @@ var answeredPolls = []sasRow{
 	{[]byte{0x54}, "SAS version and serial number", "602 and the machine ID"},
 	{[]byte{0x55}, "selected game number", "the game the player is at: 1 reels, 2 Makccarat"},
 	{[]byte{0x56}, "enabled game numbers", "the games the menu offers"},
+	{[]byte{0x4C}, "secure-enhanced validation ID and sequence", "the configuration after it, recorded in the ledger; ID 0 reads it, and a repeat of the same ID and sequence keeps the sequence where the tickets since have taken it"},
+	{[]byte{0x4D}, "validation records", "00 the oldest printed ticket the host has not read (then marked read, recorded), FF the same without marking it, 01-1F by index of the last 31; all zeros when none; unread ones survive a power loss"},
+	{[]byte{0x57, 0x58}, "system validation: the pending cash-out, the host's number", "57: the amount waiting (80: none); 58: 00 and the ticket printed with that number (system ID 00: denied, no ticket, the credits stay), 80 when no cash-out waits, 81 for a malformed number"},
 	{[]byte{0x6F, 0xAF}, "extended meters (two-byte codes)", "as 2F, with a size byte per value, widened so no meter rolls over"},
+	{[]byte{0x70}, "ticket validation data", "the barcode of the ticket in escrow (parsing code 00, amount 0: the host's record decides it), FF when none"},
+	{[]byte{0x71}, "redeem ticket", "40 and the host's amount credited (one record with 68), 80 refused and returned, 81 another ticket's digits, C0 a second answer in the same cycle; FF: 20 waiting, 40 crediting, else the last redemption's end from the ledger (00, 80-8B), or FF"},
+	{[]byte{0x7D}, "set ticket data", "01; the expiry and the location and address lines printed on tickets, recorded"},
 	{[]byte{0x7E}, "current date and time", "the cabinet's clock"},
 	{[]byte{0x7F}, "set date and time", "ACK and logged; the cabinet keeps the operating system's clock"},
 	{[]byte{0x80, 0x86}, "progressive broadcast, one level or several", "ACK when addressed (never to a broadcast); the values of the --link-group levels go to the machine; with --link-award addressed, an addressed single level confirms the award of the hit reported then (never above the value the cabinet showed)"},
@@ -76,13 +82,12 @@ var pollSamples = map[byte]string{
 	0x08: "1F000000 01", 0x0E: "00", 0x21: "3412", 0x2F: "03 0000 05", 0x6F: "04 0000 0500", 0xAF: "04 0000 0500",
 	0x7F: "01022026 123000", 0x80: "01 01 0000001000", 0x86: "07 01 01 0000001000", 0x83: "0000", 0xA0: "0000",
 	0xB4: "0000 0001", 0xB5: "0002", 0x73: "01 FF",
+	0x4C: "010000 000000", 0x4D: "00", 0x58: "01 0000000000000001", 0x71: "01 FF", 0x7D: "0A 0000 1E 06 436173696E6F",
 }
 
 var silentPolls = []sasRow{
-	{[]byte{0x4C, 0x4D}, "secure-enhanced validation ID and records", "the cabinet prints tickets with its own validation numbers"},
-	{[]byte{0x50, 0x57, 0x58, 0x7B}, "validation meters, system validation, extended validation status", "no SAS ticket validation"},
-	{[]byte{0x70, 0x71}, "ticket in (redemption)", "the cabinet redeems no tickets"},
-	{[]byte{0x7C, 0x7D}, "ticket data, ticket expiration", "its tickets carry the machine's own text"},
+	{[]byte{0x50, 0x7B}, "validation meters, extended validation status", "the casino's ticket system reads the tickets themselves (4D, 71 FF); the ticket meters are 0x0D/0x16 and the rest of the meter polls"},
+	{[]byte{0x7C}, "extended ticket data", "tickets print the location and address lines of 7D"},
 	{[]byte{0x6E}, "component authentication", "the ROM signature (21) is the check"},
 }
 
@@ -108,6 +113,8 @@ var raisedExceptions = []sasRow{
 	{[]byte{0x53}, "", "no progressive values from the link controller for 5 s"},
 	{[]byte{0x54}, "", "progressive win paid to the credit meter"},
 	{[]byte{0x56}, "", "hit on a linked level, for the link controller (priority)"},
+	{[]byte{0x57}, "", "a cash-out waits for the host's validation number (--validation system; priority)"},
+	{[]byte{0x67, 0x68}, "", "a ticket in escrow, waiting for the host; its redemption ended (credited, or refused and returned)"},
 	{[]byte{0x60, 0x61}, "", "printer fault; paper out"},
 	{[]byte{0x69}, "", "the transfer's record is in the ledger (queued, one per transfer, raised again from the ledger after a restart)"},
 	{[]byte{0x6F}, "", "the AFT lock is granted (priority), and every 5 s while it is held"},
@@ -122,7 +129,7 @@ var unraisedExceptions = []sasRow{
 	{[]byte{0x21, 0x22, 0x23, 0x24, 0x25, 0x27, 0x2D, 0x2E, 0x79, 0x80, 0x81}, "coin, hopper and cashbox level conditions", "no coin acceptor, hopper or cashbox level sensor"},
 	{[]byte{0x29, 0x2A, 0x2B, 0x2C}, "bill acceptor failure, reverse, rejected, counterfeit bill", "a returned note raises nothing; a validator fault is a jam (28)"},
 	{[]byte{0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3B}, "memory errors, low backup battery", "a damaged ledger is a meter fault: nothing more can be recorded, and the machine does not play"},
-	{[]byte{0x3E, 0x3F, 0x57, 0x67, 0x68}, "handpay validated, validation ID, system validation, ticket in", "no SAS ticket validation or redemption"},
+	{[]byte{0x3E, 0x3F}, "handpay validated, validation ID not configured", "handpay receipts are not validated by the host; without a validation ID a cash-out is a handpay (51), and the dev build's own numbers"},
 	{[]byte{0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46}, "reel tilts", "video reels"},
 	{[]byte{0x47, 0x4D}, "$1, $2 bill accepted", "no €1 or €2 notes"},
 	{[]byte{0x55}, "handpay cancelled by the player", "a handpay cannot be cancelled"},
@@ -271,6 +278,10 @@ func recordCatalogue() []meters.Record {
 		meters.TicketPrinted{Cents: 100}, meters.TicketVoid{Cents: 100}, meters.BillEscrow{Cents: 500}, meters.BillReturned{Cents: 500},
 		meters.Event{Code: meters.EventTicketReprint},
 		meters.AFTTransfer{}, meters.AFTRegistration{},
+		meters.ValidationConfig{ID: 1}, meters.TicketData{}, meters.ValidationRead{Upto: 1},
+		meters.TicketEscrow{Digits: "001234567890123456"}, meters.TicketRedeem{Digits: "001234567890123456", Cents: 100},
+		meters.TicketRedeem{Digits: "001234567890123456", Status: 0x88}, meters.ValidationRequest{Cents: 100},
+		meters.ValidationDenied{Cents: 100, Why: "denied"},
 	}
 	for _, cents := range meters.BillValues {
 		recs = append(recs, meters.MoneyIn{Source: meters.SourceBill, Cents: cents})

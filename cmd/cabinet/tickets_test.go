@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/tito"
+)
+
+// sampleTicket is the ticket the README shows: a secure-enhanced number
+// made from a validation ID, as the cabinet prints it.
+func sampleTicket(t *testing.T) machine.PrintTicket {
+	v, err := tito.SecureEnhanced(0x3A5F21, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return machine.PrintTicket{Validation: v.Digits(), Cents: 12_345, MachineID: "EGM-0042",
+		At: time.Date(2026, 12, 1, 21, 15, 0, 0, time.UTC), Style: meters.StyleSecureEnhanced, TicketNo: 42, ExpiryDays: 30,
+		Casino: "Casino Estoril", Address: []string{"Av. Dr. Stanley Ho, 2765-190 Estoril"}}
+}
+
+// TestTicketPicture renders the sample ticket as the simulated printer
+// does and compares it with docs/ticket.png, the README's picture.
+// Regenerate: UPDATE_TICKET_PNG=1 go test -run TestTicketPicture ./cmd/cabinet/
+func TestTicketPicture(t *testing.T) {
+	dir := t.TempDir()
+	path, err := saveTicketPNG(dir, sampleTicket(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, sampleTicket(t).Validation+".png"); path != want {
+		t.Fatalf("saved as %s, want %s", path, want)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const doc = "../../docs/ticket.png"
+	if os.Getenv("UPDATE_TICKET_PNG") != "" {
+		if err := os.WriteFile(doc, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(doc)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("%s differs from the printer's picture (%v): UPDATE_TICKET_PNG=1 go test -run TestTicketPicture ./cmd/cabinet/", doc, err)
+	}
+}
+
+func TestPrintedTicketFields(t *testing.T) {
+	p := sampleTicket(t)
+	p.Casino, p.Reprint = "", true
+	tk, err := printedTicket(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without the host's location the ticket still names the machine.
+	if tk.Casino != "EGM-0042" || tk.Number != 42 || tk.Expiry != 30 || !tk.Reprint || tk.Validation.Digits() != p.Validation {
+		t.Fatalf("ticket %+v", tk)
+	}
+	dir := t.TempDir()
+	if path, err := saveTicketPNG(dir, p); err != nil || !strings.HasSuffix(path, "-reprint.png") {
+		t.Fatalf("reprint saved as %q: %v", path, err)
+	}
+	// A development number (no host) is no SAS validation: no picture.
+	dev := machine.PrintTicket{Validation: "004200000000000001", Cents: 100, MachineID: "EGM-0042", At: p.At}
+	if path, err := saveTicketPNG(dir, dev); err != nil || path != "" {
+		t.Fatalf("development ticket: %q, %v", path, err)
+	}
+	bad := p
+	bad.Validation = "001234567890123457" // a check digit wrong
+	if _, err := saveTicketPNG(dir, bad); err == nil || !strings.Contains(err.Error(), bad.Validation) {
+		t.Fatalf("a number that is no secure-enhanced one: %v", err)
+	}
+}
+
+func TestCheckValidationFlags(t *testing.T) {
+	for _, c := range []struct {
+		style   string
+		timeout time.Duration
+		ok      bool
+	}{
+		{"secure-enhanced", 10 * time.Second, true}, {"system", time.Minute, true}, {"", 0, true},
+		{"standard", 10 * time.Second, false}, {"secure-enhanced", 9 * time.Second, false},
+	} {
+		if err := checkValidation(c.style, c.timeout); (err == nil) != c.ok {
+			t.Errorf("--validation %q --ticket-timeout %v: %v", c.style, c.timeout, err)
+		}
+	}
+}

@@ -1,0 +1,331 @@
+package machine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/tito"
+)
+
+// Tickets the casino's system validates (SAS 6.02 section 15). Out: the
+// cash-out ticket's number is the host's (secure-enhanced from the ID it
+// set with 0x4C, or its own with 0x58); without a host configuration a
+// production cabinet pays by hand, never with a number a host cannot
+// validate. In: the validator's ticket waits in escrow (recorded) until
+// the host answers; one record credits it and ends the cycle.
+
+// Validation styles an operator selects (Config.Validation).
+const (
+	ValidationSecureEnhanced = meters.StyleSecureEnhanced
+	ValidationSystem         = meters.StyleSystem
+)
+
+// MinTicketTimeout is the shortest wait for the host's answer to a
+// ticket in escrow or a cash-out waiting for its number: the ticket system
+// needs 10 s of a general poll cycle at least.
+const MinTicketTimeout = 10 * time.Second
+
+// TicketInserted: the validator read a ticket's barcode and holds it.
+type TicketInserted struct {
+	At     time.Time
+	Digits string
+}
+
+// HostValidationID is the host's 0x4C (validation ID 0: a read, no change).
+type HostValidationID struct {
+	At      time.Time
+	ID, Seq uint32
+}
+
+// HostTicketData is the host's 0x7D: what cash-out tickets print.
+type HostTicketData struct {
+	At                 time.Time
+	ExpiryDays         uint16
+	Location           string
+	Address1, Address2 string
+}
+
+// HostValidationsRead: the host read the validations up to Upto (0x4D 00).
+type HostValidationsRead struct {
+	At   time.Time
+	Upto uint64
+}
+
+// HostRedeem is the host's verdict on the ticket in escrow (0x71): Status
+// 00 credits Cents, 80 and up refuse it (the SAS status the machine
+// reports, already mapped from the host's transfer code).
+type HostRedeem struct {
+	At     time.Time
+	Digits string
+	Status byte
+	Cents  int64
+	Why    string
+}
+
+// HostValidationNumber is the host's 0x58: its system ID and number, or
+// system ID 0 (denied: no ticket).
+type HostValidationNumber struct {
+	At       time.Time
+	SystemID uint8
+	Number   uint64
+}
+
+func (e TicketInserted) at() time.Time       { return e.At }
+func (e HostValidationID) at() time.Time     { return e.At }
+func (e HostTicketData) at() time.Time       { return e.At }
+func (e HostValidationsRead) at() time.Time  { return e.At }
+func (e HostRedeem) at() time.Time           { return e.At }
+func (e HostValidationNumber) at() time.Time { return e.At }
+
+// ReturnTicket gives the ticket in the validator back to the player.
+type ReturnTicket struct {
+	Digits string
+	Reason string
+}
+
+// StackTicket puts the redeemed ticket in the cashbox.
+type StackTicket struct{ Digits string }
+
+func (ReturnTicket) device() {}
+func (StackTicket) device()  {}
+
+// Ticket-in statuses the machine records (SAS table 15.12d).
+const (
+	RedeemCredited      byte = 0x00
+	RedeemRefusedByHost byte = 0x80
+	RedeemBadTransfer   byte = 0x82
+	RedeemTimedOut      byte = 0x88
+)
+
+func (m *Machine) ticketTimeout() time.Duration {
+	return max(m.cfg.TicketTimeout, MinTicketTimeout)
+}
+
+// ticketEvent steps this file's events; false for any other.
+func (m *Machine) ticketEvent(ev Event, eff *Effects) bool {
+	switch e := ev.(type) {
+	case TicketInserted:
+		m.playerAt = m.now
+		m.ticketInserted(e, eff)
+	case HostValidationID:
+		cur := m.enhanced()
+		next, err := cur.Set(e.ID, e.Seq)
+		if err == nil && next != cur {
+			m.record(eff, meters.ValidationConfig{At: m.ns(), ID: next.ID, Seq: next.Seq, HostSeq: next.HostSeq})
+		}
+	case HostTicketData:
+		d := meters.TicketData{At: m.ns(), ExpiryDays: e.ExpiryDays, Location: e.Location, Address1: e.Address1, Address2: e.Address2}
+		if old := m.st.TITO.Data; old == nil || old.ExpiryDays != d.ExpiryDays || old.Location != d.Location ||
+			old.Address1 != d.Address1 || old.Address2 != d.Address2 {
+			m.record(eff, d)
+		}
+	case HostValidationsRead:
+		if e.Upto > m.st.TITO.ReadSeq && e.Upto <= m.st.TITO.ValSeq {
+			m.record(eff, meters.ValidationRead{At: m.ns(), Upto: e.Upto})
+		}
+	case HostRedeem:
+		m.hostRedeem(e, eff)
+	case HostValidationNumber:
+		m.hostValidationNumber(e, eff)
+	default:
+		return false
+	}
+	return true
+}
+
+// enhanced is the secure-enhanced configuration the ledger holds.
+func (m *Machine) enhanced() tito.Enhanced {
+	if c := m.st.TITO.Enhanced; c != nil {
+		return tito.Enhanced{ID: c.ID, Seq: c.Seq, HostSeq: c.HostSeq}
+	}
+	return tito.Enhanced{}
+}
+
+// acceptsTicket says why a ticket cannot go in now ("" when it can).
+func (m *Machine) acceptsTicket() string {
+	t := &m.st.TITO
+	switch {
+	case !m.acceptsBills():
+		return "the machine takes no money now"
+	case t.Escrow != nil:
+		return "another ticket is in escrow"
+	case m.st.PendingTicket != nil || t.Requested != nil:
+		return "a ticket is being printed"
+	}
+	return ""
+}
+
+func (m *Machine) ticketInserted(e TicketInserted, eff *Effects) {
+	why := m.acceptsTicket()
+	if why == "" && len(e.Digits) != meters.TicketDigits {
+		why = fmt.Sprintf("barcode of %d digits, want %d", len(e.Digits), meters.TicketDigits)
+	}
+	if why == "" {
+		if m.record(eff, meters.TicketEscrow{At: m.ns(), Digits: e.Digits}) {
+			m.escrowSince = m.now
+			m.say("msg_ticket_reading")
+			return
+		}
+		why = "not recorded"
+	}
+	eff.Devices = append(eff.Devices, ReturnTicket{Digits: e.Digits, Reason: why})
+	m.say("msg_ticket_rejected")
+}
+
+// hostRedeem ends the ticket in escrow as the host said. An answer for
+// another ticket, or for one whose cycle already ended (a timeout came
+// first), changes nothing: the host learns the outcome from 0x71 FF.
+func (m *Machine) hostRedeem(e HostRedeem, eff *Effects) {
+	esc := m.st.TITO.Escrow
+	if esc == nil || esc.Digits != e.Digits {
+		return
+	}
+	r := meters.TicketRedeem{At: m.ns(), Digits: e.Digits, Status: e.Status, Why: e.Why}
+	if e.Status == RedeemCredited {
+		if e.Cents <= 0 {
+			r.Status, r.Why = RedeemRefusedByHost, "host authorised no amount"
+		} else {
+			r.Cents = e.Cents
+		}
+	}
+	m.endEscrow(r, eff)
+}
+
+// endEscrow records the end of the ticket cycle and moves the ticket.
+func (m *Machine) endEscrow(r meters.TicketRedeem, eff *Effects) {
+	if !m.record(eff, r) {
+		return
+	}
+	if r.Status == RedeemCredited {
+		eff.Devices = append(eff.Devices, StackTicket{Digits: r.Digits})
+		m.say("msg_ticket_accepted", r.Cents)
+		return
+	}
+	eff.Devices = append(eff.Devices, ReturnTicket{Digits: r.Digits, Reason: r.Why})
+	m.say("msg_ticket_rejected")
+}
+
+// ticketTick ends what waited for the host too long: the ticket in escrow
+// goes back (88); a cash-out without its number is paid by hand.
+func (m *Machine) ticketTick(eff *Effects) {
+	t := &m.st.TITO
+	if t.Escrow != nil && !m.now.Before(m.escrowSince.Add(m.ticketTimeout())) {
+		m.endEscrow(meters.TicketRedeem{At: m.ns(), Digits: t.Escrow.Digits, Status: RedeemTimedOut,
+			Why: fmt.Sprintf("no answer from the host within %v", m.ticketTimeout())}, eff)
+	}
+	if q := t.Requested; q != nil && !m.now.Before(m.requestSince.Add(m.ticketTimeout())) {
+		if m.record(eff, meters.ValidationDenied{At: m.ns(), Cents: q.Cents, Why: "no validation number from the host in time"}) {
+			m.cashOutByHand(eff)
+		}
+	}
+}
+
+// ticketPowerUp restarts the host's time to answer what the ledger says
+// is still waiting: the power loss was not the host's fault.
+func (m *Machine) ticketPowerUp() {
+	m.escrowSince, m.requestSince = m.now, m.now
+}
+
+// cashOutByHand pays the whole credit meter by an attendant.
+func (m *Machine) cashOutByHand(eff *Effects) {
+	credits := m.st.Get(meters.Credits)
+	if credits > 0 && m.record(eff, meters.HandpayPending{At: m.ns(), Kind: meters.HandpayCancelled, Cents: credits}) {
+		m.say("msg_handpay", credits)
+	}
+}
+
+// ticketCashOut pays credits as a ticket with a number a host validates:
+// secure-enhanced from the host's ID, or a request for the host's number
+// (system). Without a host configuration a development build prints its
+// own numbers (Config.DevTickets); a production one pays by hand.
+func (m *Machine) ticketCashOut(credits int64, eff *Effects) {
+	if m.cfg.Validation == ValidationSystem {
+		if m.record(eff, meters.ValidationRequest{At: m.ns(), Cents: credits}) {
+			m.requestSince = m.now
+			m.say("msg_printing", credits)
+		}
+		return
+	}
+	co := meters.CashOut{At: m.ns(), Method: meters.OutTicket, Cents: credits}
+	switch next, v, err := m.enhanced().Next(); {
+	case err == nil:
+		co.Ticket, co.Style, co.Seq = v.Digits(), meters.StyleSecureEnhanced, next.Seq
+		co.TicketNo, co.ExpiryDays = m.ticketNumber(), m.expiryDays()
+	case m.cfg.DevTickets:
+		co.Ticket = m.validation()
+	default:
+		m.cashOutByHand(eff)
+		return
+	}
+	m.printCashOut(co, eff)
+}
+
+// printCashOut records the ticket cash-out and prints it.
+func (m *Machine) printCashOut(co meters.CashOut, eff *Effects) {
+	if !m.record(eff, co) {
+		return
+	}
+	m.reprint = false
+	eff.Devices = append(eff.Devices, m.printTicket(false))
+	m.say("msg_printing", co.Cents)
+}
+
+// hostValidationNumber prints the ticket the host numbered, or leaves the
+// credits on the meter when it denied one.
+func (m *Machine) hostValidationNumber(e HostValidationNumber, eff *Effects) {
+	q := m.st.TITO.Requested
+	if q == nil {
+		return
+	}
+	if e.SystemID == 0 {
+		m.record(eff, meters.ValidationDenied{At: m.ns(), Cents: q.Cents, Why: "the host denied a validation number"})
+		return
+	}
+	v, err := tito.System(e.SystemID, e.Number)
+	if err != nil {
+		m.record(eff, meters.ValidationDenied{At: m.ns(), Cents: q.Cents, Why: "the host's number: " + err.Error()})
+		m.cashOutByHand(eff)
+		return
+	}
+	m.printCashOut(meters.CashOut{At: m.ns(), Method: meters.OutTicket, Cents: q.Cents, Ticket: v.Digits(),
+		Style: meters.StyleSystem, TicketNo: m.ticketNumber(), ExpiryDays: m.expiryDays()}, eff)
+}
+
+// ticketNumber is the number printed on the next ticket, 1-9999 and on.
+func (m *Machine) ticketNumber() uint16 {
+	return uint16((m.st.TicketSeq + 1) % (tito.MaxTicketNumber + 1))
+}
+
+// expiryDays is what the host set with 0x7D (0 there: never).
+func (m *Machine) expiryDays() uint16 {
+	if d := m.st.TITO.Data; d != nil && d.ExpiryDays != 0 {
+		return d.ExpiryDays
+	}
+	return tito.ExpiryNever
+}
+
+// ticketView is what the printer prints besides the number and amount.
+func (m *Machine) ticketPrintData(p *PrintTicket) {
+	t := m.st.PendingTicket
+	p.Style, p.TicketNo, p.ExpiryDays = t.Style, t.TicketNo, t.ExpiryDays
+	if d := m.st.TITO.Data; d != nil {
+		p.Casino = d.Location
+		for _, a := range []string{d.Address1, d.Address2} {
+			if a != "" {
+				p.Address = append(p.Address, a)
+			}
+		}
+	}
+}
+
+// ticketValidation says how a cash-out would be numbered now (View).
+func (m *Machine) ticketValidation() string {
+	switch {
+	case m.cfg.Validation == ValidationSystem:
+		return ValidationSystem
+	case m.enhanced().Configured():
+		return ValidationSecureEnhanced
+	}
+	return ""
+}

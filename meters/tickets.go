@@ -1,0 +1,389 @@
+package meters
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Tickets validated by the casino's system (SAS 6.02 section 15): what the
+// host configured, the validations it has still to read, and each ticket
+// taken in, step by step, so that a power loss anywhere in a redemption
+// neither loses nor doubles the credit.
+//
+// Record types 40-49 are this file's.
+const (
+	TypeValidationConfig  Type = 40
+	TypeTicketData        Type = 41
+	TypeValidationRead    Type = 42
+	TypeTicketEscrow      Type = 43
+	TypeTicketRedeem      Type = 44
+	TypeValidationRequest Type = 45
+	TypeValidationDenied  Type = 46
+)
+
+func init() {
+	typeNames[TypeValidationConfig] = "validation configuration"
+	typeNames[TypeTicketData] = "ticket data"
+	typeNames[TypeValidationRead] = "validations read"
+	typeNames[TypeTicketEscrow] = "ticket in escrow"
+	typeNames[TypeTicketRedeem] = "ticket redemption"
+	typeNames[TypeValidationRequest] = "validation number requested"
+	typeNames[TypeValidationDenied] = "validation number denied"
+}
+
+// Validation styles a CashOut ticket's number was made in ("": the
+// cabinet's own development numbers, which no host validates).
+const (
+	StyleSecureEnhanced = "secure-enhanced"
+	StyleSystem         = "system"
+)
+
+// Max24 is the largest validation ID or sequence (3 bytes in SAS).
+const Max24 = 1<<24 - 1
+
+// HistoryValidations is how many validations the host can read back
+// (0x4D indexes 1-31; one more is kept so the oldest unread is never
+// dropped by the one that pushes it out).
+const HistoryValidations = 32
+
+// ValidationConfig is the host's secure-enhanced configuration (0x4C):
+// the validation ID, the sequence the last number was made from, and the
+// sequence the host sent, which recognises a repeated 0x4C.
+type ValidationConfig struct {
+	At      int64  `json:"at"`
+	ID      uint32 `json:"id"`
+	Seq     uint32 `json:"seq"`
+	HostSeq uint32 `json:"host_seq"`
+}
+
+// TicketData is what the host set for printed tickets (0x7D).
+type TicketData struct {
+	At         int64  `json:"at"`
+	ExpiryDays uint16 `json:"expiry_days"` // 0: never
+	Location   string `json:"location,omitempty"`
+	Address1   string `json:"address1,omitempty"`
+	Address2   string `json:"address2,omitempty"`
+}
+
+// ValidationRead: the host has read the validations up to Upto (their
+// Seq) with 0x4D 00; those after it are still owed to it.
+type ValidationRead struct {
+	At   int64  `json:"at"`
+	Upto uint64 `json:"upto"`
+}
+
+// TicketEscrow is a ticket the validator read and holds, waiting for the
+// host's answer (0x67, 0x70, 0x71). Digits are its barcode.
+type TicketEscrow struct {
+	At     int64  `json:"at"`
+	Digits string `json:"digits"`
+}
+
+// TicketRedeem ends the ticket in escrow: Status 0 credits Cents (the
+// amount the host authorised, SourceTicket), 0x80 and up refuse it (the
+// ticket goes back, Cents 0). One record does both the credit and the
+// end of the cycle, so no power loss can separate them.
+type TicketRedeem struct {
+	At     int64  `json:"at"`
+	Digits string `json:"digits"`
+	Status byte   `json:"status"` // SAS table 15.12d
+	Cents  int64  `json:"cents"`
+	Why    string `json:"why,omitempty"`
+}
+
+// ValidationRequest: a cash-out waits for the host's number (system
+// validation, 0x57); its credits stay on the meter until the number comes.
+type ValidationRequest struct {
+	At    int64 `json:"at"`
+	Cents int64 `json:"cents"`
+}
+
+// ValidationDenied ends a ValidationRequest without a ticket: the host
+// denied the number (0x58 with system ID 00) or gave none in time.
+type ValidationDenied struct {
+	At    int64  `json:"at"`
+	Cents int64  `json:"cents"`
+	Why   string `json:"why"`
+}
+
+func (ValidationConfig) Type() Type  { return TypeValidationConfig }
+func (TicketData) Type() Type        { return TypeTicketData }
+func (ValidationRead) Type() Type    { return TypeValidationRead }
+func (TicketEscrow) Type() Type      { return TypeTicketEscrow }
+func (TicketRedeem) Type() Type      { return TypeTicketRedeem }
+func (ValidationRequest) Type() Type { return TypeValidationRequest }
+func (ValidationDenied) Type() Type  { return TypeValidationDenied }
+
+func (r ValidationConfig) validate() error {
+	if r.ID == 0 || r.ID > Max24 || r.Seq > Max24 || r.HostSeq > Max24 {
+		return fmt.Errorf("validation ID %d, sequence %d, host sequence %d: want ID 1-%d and sequences 0-%d", r.ID, r.Seq, r.HostSeq, Max24, Max24)
+	}
+	return nil
+}
+
+func (r TicketData) validate() error {
+	if r.ExpiryDays > 9999 {
+		return fmt.Errorf("ticket expiry of %d days exceeds 9999", r.ExpiryDays)
+	}
+	return nil
+}
+
+func (r ValidationRead) validate() error {
+	if r.Upto == 0 {
+		return fmt.Errorf("validations read up to 0")
+	}
+	return nil
+}
+
+// TicketDigits is how many digits a ticket's barcode carries (system ID
+// and the 16-digit number).
+const TicketDigits = 18
+
+func validDigits(d string) error {
+	if len(d) != TicketDigits || strings.Trim(d, "0123456789") != "" {
+		return fmt.Errorf("ticket barcode %q: want %d decimal digits", d, TicketDigits)
+	}
+	return nil
+}
+
+func (r TicketEscrow) validate() error { return validDigits(r.Digits) }
+
+func (r TicketRedeem) validate() error {
+	if err := validDigits(r.Digits); err != nil {
+		return err
+	}
+	switch {
+	case r.Status == 0:
+		return positive("cents", r.Cents)
+	case r.Status >= 0x80 && r.Status <= 0x8B:
+		if r.Cents != 0 {
+			return fmt.Errorf("ticket %s refused (status %02X) with %d cents", r.Digits, r.Status, r.Cents)
+		}
+		return nil
+	}
+	return fmt.Errorf("ticket %s: redemption status %02X is neither 00 (redeemed) nor 80-8B (refused)", r.Digits, r.Status)
+}
+
+func (r ValidationRequest) validate() error { return positive("cents", r.Cents) }
+
+func (r ValidationDenied) validate() error {
+	if r.Why == "" {
+		return fmt.Errorf("validation denied without a reason")
+	}
+	return positive("cents", r.Cents)
+}
+
+// validCashOutTicket checks a ticket cash-out's validation fields.
+func (r CashOut) validTicket() error {
+	if r.Method != OutTicket {
+		if r.Style != "" {
+			return fmt.Errorf("%s cash-out with a validation style", r.Method)
+		}
+		return nil
+	}
+	switch r.Style {
+	case "":
+		return nil
+	case StyleSecureEnhanced, StyleSystem:
+		if err := validDigits(r.Ticket); err != nil {
+			return err
+		}
+		if sys := r.Ticket[:2] == "00"; sys != (r.Style == StyleSecureEnhanced) {
+			return fmt.Errorf("%s ticket %s: system ID %s", r.Style, r.Ticket, r.Ticket[:2])
+		}
+		return nil
+	}
+	return fmt.Errorf("validation style %q is not %q or %q", r.Style, StyleSecureEnhanced, StyleSystem)
+}
+
+// Validation is one validation the host reads with 0x4D: a ticket
+// confirmed printed.
+type Validation struct {
+	Seq        uint64 `json:"seq"` // numbers the validations, from 1
+	At         int64  `json:"at"`
+	Ticket     string `json:"ticket"` // 18 digits: system ID and number
+	Cents      int64  `json:"cents"`
+	TicketNo   uint16 `json:"ticket_no"`
+	ExpiryDays uint16 `json:"expiry_days"`
+}
+
+// Tickets is the fold of this file's records.
+type Tickets struct {
+	Enhanced *ValidationConfig `json:"enhanced,omitempty"`
+	Data     *TicketData       `json:"data,omitempty"`
+	// Validations are the last HistoryValidations, oldest first; those
+	// with Seq above ReadSeq are unread.
+	Validations []Validation  `json:"validations,omitempty"`
+	ValSeq      uint64        `json:"val_seq,omitempty"`
+	ReadSeq     uint64        `json:"read_seq,omitempty"`
+	Escrow      *TicketEscrow `json:"escrow,omitempty"`
+	// LastRedeem is the last redemption's end, for 0x71 FF after a restart.
+	LastRedeem *TicketRedeem `json:"last_redeem,omitempty"`
+	// Requested is a system-validation cash-out waiting for the host.
+	Requested *ValidationRequest `json:"requested,omitempty"`
+	// TicketsIn counts the tickets redeemed (lifetime).
+	TicketsIn uint64 `json:"tickets_in,omitempty"`
+}
+
+// Unread returns the validations the host has not read, oldest first.
+func (t *Tickets) Unread() []Validation {
+	for i, v := range t.Validations {
+		if v.Seq > t.ReadSeq {
+			return t.Validations[i:]
+		}
+	}
+	return nil
+}
+
+// busy says what of a ticket cycle is open ("" when none): a RAM clear
+// waits for it.
+func (t *Tickets) busy() string {
+	switch {
+	case t.Escrow != nil:
+		return "ticket " + t.Escrow.Digits + " in escrow"
+	case t.Requested != nil:
+		return "a cash-out waiting for its validation number"
+	}
+	return ""
+}
+
+// applyTickets folds this file's records. It replaces what it changes
+// (never writes through a pointer or a slice the previous state shares).
+func (s *State) applyTickets(r Record) error {
+	t := &s.TITO
+	switch r := r.(type) {
+	case ValidationConfig:
+		c := r
+		t.Enhanced = &c
+	case TicketData:
+		d := r
+		t.Data = &d
+	case ValidationRead:
+		if r.Upto < t.ReadSeq || r.Upto > t.ValSeq {
+			return fmt.Errorf("validations read up to %d: read %d of %d", r.Upto, t.ReadSeq, t.ValSeq)
+		}
+		t.ReadSeq = r.Upto
+	case TicketEscrow:
+		if t.Escrow != nil {
+			return fmt.Errorf("ticket %s in escrow while ticket %s is", r.Digits, t.Escrow.Digits)
+		}
+		e := r
+		t.Escrow = &e
+	case TicketRedeem:
+		if t.Escrow == nil || t.Escrow.Digits != r.Digits {
+			return fmt.Errorf("ticket %s redeemed, but the ticket in escrow is %v", r.Digits, t.Escrow)
+		}
+		if r.Status == 0 {
+			if err := s.apply(MoneyIn{At: r.At, Source: SourceTicket, Cents: r.Cents, Ref: r.Digits}); err != nil {
+				return err
+			}
+			t.TicketsIn++
+		}
+		last := r
+		t.Escrow, t.LastRedeem = nil, &last
+	case ValidationRequest:
+		if t.Requested != nil {
+			return fmt.Errorf("validation requested for %d cents while %d cents wait", r.Cents, t.Requested.Cents)
+		}
+		if err := s.idle("request a validation number"); err != nil {
+			return err
+		}
+		if r.Cents > s.Meters[Credits] {
+			return fmt.Errorf("validation requested for %d cents with %d cents of credit", r.Cents, s.Meters[Credits])
+		}
+		q := r
+		t.Requested = &q
+	case ValidationDenied:
+		if t.Requested == nil || t.Requested.Cents != r.Cents {
+			return fmt.Errorf("validation of %d cents denied, but %v is requested", r.Cents, t.Requested)
+		}
+		t.Requested = nil
+	}
+	return nil
+}
+
+// cashOutTicket folds a ticket cash-out's validation: a secure-enhanced
+// number uses up the next sequence, a system number answers the request.
+func (s *State) cashOutTicket(r CashOut) error {
+	t := &s.TITO
+	switch r.Style {
+	case StyleSecureEnhanced:
+		e := t.Enhanced
+		if e == nil {
+			return fmt.Errorf("secure-enhanced ticket %s without a validation ID from the host", r.Ticket)
+		}
+		if want := (e.Seq + 1) & Max24; r.Seq != want {
+			return fmt.Errorf("secure-enhanced ticket %s from sequence %d, want %d", r.Ticket, r.Seq, want)
+		}
+		n := *e
+		n.Seq, n.At = r.Seq, r.At
+		t.Enhanced = &n
+	case StyleSystem:
+		if t.Requested == nil || t.Requested.Cents != r.Cents {
+			return fmt.Errorf("system-validated ticket of %d cents, but %v is requested", r.Cents, t.Requested)
+		}
+		t.Requested = nil
+	}
+	return nil
+}
+
+// ticketPrinted adds a printed ticket with a host's validation to those
+// the host reads.
+func (s *State) ticketPrinted(p *CashOut) {
+	if p.Style == "" {
+		return
+	}
+	t := &s.TITO
+	t.ValSeq++
+	v := Validation{Seq: t.ValSeq, At: p.At, Ticket: p.Ticket, Cents: p.Cents, TicketNo: p.TicketNo, ExpiryDays: p.ExpiryDays}
+	keep := t.Validations[max(0, len(t.Validations)-HistoryValidations+1):]
+	t.Validations = append(append(make([]Validation, 0, len(keep)+1), keep...), v)
+}
+
+func (t Tickets) clone() Tickets {
+	c := t
+	c.Validations = append([]Validation(nil), t.Validations...)
+	return c
+}
+
+// ticketRecord is the empty record of a type of this file, to decode into.
+func ticketRecord(t Type) Record {
+	switch t {
+	case TypeValidationConfig:
+		return &ValidationConfig{}
+	case TypeTicketData:
+		return &TicketData{}
+	case TypeValidationRead:
+		return &ValidationRead{}
+	case TypeTicketEscrow:
+		return &TicketEscrow{}
+	case TypeTicketRedeem:
+		return &TicketRedeem{}
+	case TypeValidationRequest:
+		return &ValidationRequest{}
+	case TypeValidationDenied:
+		return &ValidationDenied{}
+	}
+	return nil
+}
+
+// ticketValue is the decoded record as a value.
+func ticketValue(r Record) Record {
+	switch x := r.(type) {
+	case *ValidationConfig:
+		return *x
+	case *TicketData:
+		return *x
+	case *ValidationRead:
+		return *x
+	case *TicketEscrow:
+		return *x
+	case *TicketRedeem:
+		return *x
+	case *ValidationRequest:
+		return *x
+	case *ValidationDenied:
+		return *x
+	}
+	return nil
+}
