@@ -1,9 +1,8 @@
 // Package etcdretry is how this project's etcd clients retry: which etcd
 // errors are worth another try, and a jittered pause between tries. It
 // holds for clients whose every write is guarded by compare conditions and
-// idempotent, so that another try is always safe (the ticket system; the
-// superjackpot's store keeps the same rules in jackpot/super/retry.go and
-// could use this package).
+// idempotent, so that another try is always safe (the ticket system, the
+// superjackpot's store and watch).
 package etcdretry
 
 import (
@@ -37,14 +36,18 @@ func (p *Pause) Wait(ctx context.Context) error {
 }
 
 // Transient reports whether another try of the same request may succeed:
-// it is useless only when the caller or the client is done, or the request
-// itself is wrong (invalid, too large, not permitted).
+// it is useless only when the caller or the client is done, or for errors
+// the same request would meet again (an invalid or too large request, no
+// permission, no space, a compacted revision). Everything else (member
+// down or stopped, no leader, leader changed, timeouts, too many requests,
+// not leader, a learner, connection errors) is worth another try.
 func Transient(ctx context.Context, cli *clientv3.Client, err error) bool {
 	if ctx.Err() != nil || cli.Ctx().Err() != nil {
 		return false
 	}
 	err = rpctypes.Error(err)
-	if errors.Is(err, rpctypes.ErrNotLeader) || errors.Is(err, rpctypes.ErrTooManyRequests) {
+	if errors.Is(err, rpctypes.ErrNotLeader) || errors.Is(err, rpctypes.ErrTooManyRequests) ||
+		rpctypes.ErrorDesc(err) == rpctypes.ErrorDesc(rpctypes.ErrGRPCNotSupportedForLearner) {
 		return true
 	}
 	code := status.Code(err)
@@ -53,7 +56,7 @@ func Transient(ctx context.Context, cli *clientv3.Client, err error) bool {
 		code = ee.Code()
 	}
 	switch code {
-	case codes.InvalidArgument, codes.PermissionDenied, codes.ResourceExhausted,
+	case codes.InvalidArgument, codes.NotFound, codes.AlreadyExists, codes.PermissionDenied, codes.ResourceExhausted,
 		codes.FailedPrecondition, codes.OutOfRange, codes.Unimplemented, codes.Unauthenticated:
 		return false
 	}

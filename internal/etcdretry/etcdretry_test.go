@@ -33,6 +33,9 @@ func TestTransient(t *testing.T) {
 		{rpctypes.ErrGRPCRequestTooLarge, false},
 		{status.Error(codes.InvalidArgument, "bad"), false},
 		{rpctypes.ErrGRPCPermissionDenied, false},
+		{rpctypes.ErrGRPCNotSupportedForLearner, true},
+		{status.Error(codes.NotFound, "no such user"), false},
+		{status.Error(codes.AlreadyExists, "exists"), false},
 	} {
 		if got := Transient(ctx, cli, c.err); got != c.want {
 			t.Errorf("%v: transient %v, want %v", c.err, got, c.want)
