@@ -37,8 +37,11 @@ func (a *aftHost) settle(t *testing.T, h *host.Client) {
 	if q == nil {
 		return
 	}
-	deadline := time.Now().Add(time.Minute)
+	// Generous: on a loaded machine a restart and each ledger commit can
+	// take seconds.
+	deadline := time.Now().Add(3 * time.Minute)
 	var lastErr error
+	var last aft.TransferReply
 	for time.Now().Before(deadline) {
 		r, _, err := h.AFTFind(q.ID)
 		switch {
@@ -55,6 +58,10 @@ func (a *aftHost) settle(t *testing.T, h *host.Client) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		r, err = h.AFTTransferWait(ctx, *q, 20*time.Millisecond)
 		cancel()
+		last = r
+		if err != nil {
+			lastErr = err
+		}
 		if err == nil && r.Status.Succeeded() {
 			a.resent++
 			a.complete(t, *q, r)
@@ -62,7 +69,7 @@ func (a *aftHost) settle(t *testing.T, h *host.Client) {
 		}
 		time.Sleep(100 * time.Millisecond) // the machine is still starting
 	}
-	t.Fatalf("transfer %q never completed (last error: %v)", q.ID, lastErr)
+	t.Fatalf("transfer %q never completed (last reply: ID %q status %v; last error: %v)", q.ID, last.ID, last.Status, lastErr)
 }
 
 // complete notes a transfer done (Errorf: it also runs on the host's
