@@ -84,6 +84,12 @@ func (o *owner) step(ev machine.Event) machine.Effects {
 			for _, r := range eff.Records[:n] {
 				o.log.Info("committed", "record", r.Type().String(), "commit_last_seq", o.ledger.LastSeq())
 			}
+			// The view shows what is now durable before the hooks tell
+			// anyone (the SAS host learns a transfer is done from them,
+			// and reads the credits it left from the view at once).
+			if err == nil {
+				o.publish()
+			}
 			for _, f := range o.afterCommit {
 				f(eff.Records[:n], o.ledger)
 			}

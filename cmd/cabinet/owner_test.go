@@ -1,0 +1,55 @@
+package main
+
+import (
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/book"
+	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/rng"
+)
+
+// The hooks that run after a commit (the SAS port tells the host a
+// transfer is done from them) find the view already showing what was
+// committed: a host that reads the credits right after learning of the
+// transfer must not get the credits from before it. A fresh-clone run of
+// the AFT crash loop met exactly that: a transfer out sized on the stale
+// credits, refused for good (83) after a restart.
+func TestViewPublishedBeforeTheCommitHooks(t *testing.T) {
+	l, _, err := meters.Open(t.TempDir(), meters.Options{Keys: book.FileKeys{Dir: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	pt, err := assets.LoadPaytable(assets.DefaultGame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := machine.New(machine.Config{MachineID: "O", Denom: 1, HandpayLimit: 1 << 40}, pt, l.State(), rng.NewSeeded(1))
+	o := newOwner(m, l, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	o.step(machine.PowerUp{At: time.Now()})
+	var seen []int64
+	o.afterCommit = append(o.afterCommit, func(recs []meters.Record, l *meters.Ledger) {
+		seen = append(seen, o.view.Load().CreditsCents, l.Meter(meters.Credits))
+	})
+	o.step(machine.BillEscrowed{At: time.Now(), Cents: 2000})
+	var stacked bool
+	seen = seen[:0]
+	o.step(machine.BillStacked{At: time.Now(), Cents: 2000, Order: 1})
+	if len(seen) == 0 {
+		t.Fatal("no commit hook ran for the stacked note")
+	}
+	for i := 0; i < len(seen); i += 2 {
+		if seen[i] != seen[i+1] {
+			t.Fatalf("a commit hook saw %d cents on screen with %d in the ledger", seen[i], seen[i+1])
+		}
+		stacked = seen[i+1] == 2000
+	}
+	if !stacked {
+		t.Fatalf("the note was not credited: %v", seen)
+	}
+}
