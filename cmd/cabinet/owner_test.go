@@ -20,17 +20,7 @@ import (
 // the AFT crash loop met exactly that: a transfer out sized on the stale
 // credits, refused for good (83) after a restart.
 func TestViewPublishedBeforeTheCommitHooks(t *testing.T) {
-	l, _, err := meters.Open(t.TempDir(), meters.Options{Keys: book.FileKeys{Dir: t.TempDir()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	pt, err := assets.LoadPaytable(assets.DefaultGame)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := machine.New(machine.Config{MachineID: "O", Denom: 1, HandpayLimit: 1 << 40}, pt, l.State(), rng.NewSeeded(1))
-	o := newOwner(m, l, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	o := testOwner(t, machine.Config{MachineID: "O", Denom: 1, HandpayLimit: 1 << 40}, rng.NewSeeded(1))
 	o.step(machine.PowerUp{At: time.Now()})
 	var seen []int64
 	o.afterCommit = append(o.afterCommit, func(recs []meters.Record, l *meters.Ledger) {
@@ -52,4 +42,20 @@ func TestViewPublishedBeforeTheCommitHooks(t *testing.T) {
 	if !stacked {
 		t.Fatalf("the note was not credited: %v", seen)
 	}
+}
+
+// testOwner is an owner of a machine on the default paytable with a fresh
+// ledger (closed when the test ends), as cmd/cabinet's run builds it.
+func testOwner(t *testing.T, cfg machine.Config, src rng.Source) *owner {
+	t.Helper()
+	l, _, err := meters.Open(t.TempDir(), meters.Options{Keys: book.FileKeys{Dir: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	pt, err := assets.LoadPaytable(assets.DefaultGame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newOwner(machine.New(cfg, pt, l.State(), src), l, slog.New(slog.NewTextHandler(io.Discard, nil)))
 }

@@ -2,13 +2,9 @@ package main
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"testing"
 	"time"
 
-	"github.com/openegm/cabinet/assets"
-	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/rng"
@@ -49,22 +45,12 @@ func (h blockingHasher) Verify(encoded, pin string) bool {
 // answer when the work is done. Issue 13: argon2id (19 MiB) ran on the
 // owner goroutine that every event waits for.
 func TestPINWorkDoesNotHoldTheOwner(t *testing.T) {
-	l, _, err := meters.Open(t.TempDir(), meters.Options{Keys: book.FileKeys{Dir: t.TempDir()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	pt, err := assets.LoadPaytable(assets.DefaultGame)
-	if err != nil {
-		t.Fatal(err)
-	}
 	r, err := rng.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := machine.New(machine.Config{MachineID: "P", Denom: 1, HandpayLimit: 1 << 40,
-		PINHashes: map[string]string{machine.RoleTechnician: "fake$582947"}}, pt, l.State(), r)
-	o := newOwner(m, l, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	o := testOwner(t, machine.Config{MachineID: "P", Denom: 1, HandpayLimit: 1 << 40,
+		PINHashes: map[string]string{machine.RoleTechnician: "fake$582947"}}, r)
 	h := blockingHasher{started: make(chan string), release: make(chan string), abandon: make(chan struct{})}
 	o.hasher = h
 	o.step(machine.PowerUp{At: time.Now()})
@@ -89,7 +75,7 @@ func TestPINWorkDoesNotHoldTheOwner(t *testing.T) {
 		case <-time.After(deadline):
 			t.Fatalf("the PIN never reached the hasher")
 		}
-		before := l.Meter(meters.Credits)
+		before := o.ledger.Meter(meters.Credits)
 		served := make(chan struct{})
 		go func() { o.submit(machine.BillStacked{At: time.Now(), Cents: 500}); close(served) }()
 		select {
@@ -97,7 +83,7 @@ func TestPINWorkDoesNotHoldTheOwner(t *testing.T) {
 		case <-time.After(deadline):
 			t.Fatalf("a bill waited for the PIN's hashing: the owner is held by it")
 		}
-		if got := l.Meter(meters.Credits); got != before+500 {
+		if got := o.ledger.Meter(meters.Credits); got != before+500 {
 			t.Fatalf("credits %d after a 5 € bill, were %d", got, before)
 		}
 		select {
