@@ -13,7 +13,7 @@ import (
 	"github.com/openegm/cabinet/internal/money"
 	"github.com/openegm/cabinet/poker"
 	"github.com/openegm/cabinet/poker/pokertest"
-	"github.com/openegm/cabinet/poker/tableserver"
+	"github.com/openegm/cabinet/poker/seatmsg"
 )
 
 // browser starts Debian's chromium, headless. A machine without it skips
@@ -103,7 +103,7 @@ func TestBrowserSeatsPlayToAShowdown(t *testing.T) {
 	players := []string{"ana", "bia"}
 	var tabs []*tab
 	for _, p := range players {
-		r, err := s.api.BuyIn("holdem-nl-2", tableserver.MoneyRequest{TransferID: "in-" + p, Source: "caixa-1", Player: p, Amount: 10000})
+		r, err := s.api.BuyIn("holdem-nl-2", seatmsg.MoneyRequest{TransferID: "in-" + p, Source: "caixa-1", Player: p, Amount: 10000})
 		if err != nil {
 			t.Fatal(err)
 		}

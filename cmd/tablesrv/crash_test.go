@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openegm/cabinet/poker/tableserver"
+	"github.com/openegm/cabinet/poker/seatmsg"
 )
 
 // The kill loop: the real server is SIGKILLed at random moments while bots
@@ -46,7 +46,7 @@ func TestCrashLoop(t *testing.T) {
 			// the kill comes once it is his turn (the decision timer is 20 s).
 			p.bot.Hold(true)
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			err := p.bot.Wait(ctx, "a decision of "+p.name, func(m tableserver.StateMsg) bool { return m.Options != nil })
+			err := p.bot.Wait(ctx, "a decision of "+p.name, func(m seatmsg.StateMsg) bool { return m.Options != nil })
 			cancel()
 			if err != nil {
 				t.Fatal(err)

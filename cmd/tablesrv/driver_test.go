@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/openegm/cabinet/poker/seatmsg"
 	"github.com/openegm/cabinet/poker/tableledger"
-	"github.com/openegm/cabinet/poker/tableserver"
 	"github.com/openegm/cabinet/poker/tableserver/tablesrvtest"
 )
 
@@ -32,11 +32,11 @@ type player struct {
 
 type request struct {
 	table, kind string
-	req         tableserver.MoneyRequest
+	req         seatmsg.MoneyRequest
 	answered    bool // the server answered (done or refused)
 	tries       int
 	refused     string
-	result      tableserver.TransferResult
+	result      seatmsg.TransferResult
 }
 
 func newDriver(t testing.TB, s *server, seed uint64) *driver {
@@ -53,7 +53,7 @@ func (d *driver) add(table string, names ...string) {
 // be sent again.
 func (d *driver) send(r *request) {
 	r.tries++
-	var res tableserver.TransferResult
+	var res seatmsg.TransferResult
 	var err error
 	switch r.kind {
 	case tableledger.BuyIn:
@@ -77,7 +77,7 @@ func (d *driver) send(r *request) {
 
 func (d *driver) request(p *player, kind string, amount int64, authorized string) *request {
 	p.n++
-	r := &request{table: p.table, kind: kind, req: tableserver.MoneyRequest{TransferID: fmt.Sprintf("%s-%s-%d", p.name, kind, p.n),
+	r := &request{table: p.table, kind: kind, req: seatmsg.MoneyRequest{TransferID: fmt.Sprintf("%s-%s-%d", p.name, kind, p.n),
 		Source: p.source, Player: p.name, Amount: amount, AuthorizedBy: authorized}}
 	d.journal = append(d.journal, r)
 	d.send(r)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/openegm/cabinet/internal/strictjson"
+	"github.com/openegm/cabinet/poker/seatmsg"
 )
 
 // The seats' page: plain HTML, CSS and JavaScript, embedded in the program
@@ -45,9 +46,9 @@ func (s *Server) Handler(apiToken string) http.Handler {
 			h(w, r)
 		}
 	}
-	money := func(f func(string, MoneyRequest) (TransferResult, error)) http.HandlerFunc {
+	money := func(f func(string, seatmsg.MoneyRequest) (seatmsg.TransferResult, error)) http.HandlerFunc {
 		return auth(func(w http.ResponseWriter, r *http.Request) {
-			var req MoneyRequest
+			var req seatmsg.MoneyRequest
 			if err := decode(r, &req); err != nil {
 				reply(w, nil, err)
 				return

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openegm/cabinet/poker/seatmsg"
 	"github.com/openegm/cabinet/poker/tableledger"
 )
 
@@ -48,7 +49,7 @@ func (s *Server) seatOf(token string) (table, player string, ok bool) {
 	return table, player, true
 }
 
-func sortTransfers(l []TransferResult) {
+func sortTransfers(l []seatmsg.TransferResult) {
 	sort.SliceStable(l, func(i, j int) bool {
 		if !l[i].At.Equal(l[j].At) {
 			return l[i].At.Before(l[j].At)

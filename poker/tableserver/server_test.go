@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/book"
+	"github.com/openegm/cabinet/poker/seatmsg"
 	"github.com/openegm/cabinet/poker/tabledef"
 	"github.com/openegm/cabinet/poker/tableledger"
 	. "github.com/openegm/cabinet/poker/tableserver"
@@ -129,13 +130,13 @@ func (r *rig) stop() {
 	r.srv = nil
 }
 
-func (r *rig) buyIn(table, player string) TransferResult {
+func (r *rig) buyIn(table, player string) seatmsg.TransferResult {
 	r.t.Helper()
 	info, err := r.api.Table(table)
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	res, err := r.api.BuyIn(table, MoneyRequest{TransferID: "in-" + player, Source: "cashier", Player: player, Amount: info.RequiredCave})
+	res, err := r.api.BuyIn(table, seatmsg.MoneyRequest{TransferID: "in-" + player, Source: "cashier", Player: player, Amount: info.RequiredCave})
 	if err != nil {
 		r.t.Fatalf("buy-in %s: %v", player, err)
 	}
@@ -164,7 +165,7 @@ func (r *rig) run(table, what string, step time.Duration, cond func(tableledger.
 		for p, s := range tb.Players {
 			if s.Stack < 100 && s.CashOut == "" {
 				r.rebuys++
-				r.api.Rebuy(table, MoneyRequest{TransferID: fmt.Sprintf("rb-%s-%d", p, r.rebuys), Source: s.Source, Player: p, Amount: 5000})
+				r.api.Rebuy(table, seatmsg.MoneyRequest{TransferID: fmt.Sprintf("rb-%s-%d", p, r.rebuys), Source: s.Source, Player: p, Amount: 5000})
 			}
 		}
 		r.clock.Add(step)
@@ -181,15 +182,15 @@ func TestHoldemSeatsPlayAndCashOut(t *testing.T) {
 		t.Fatalf("ana's buy-in %+v", ana)
 	}
 	// The same request again is the same transfer; another under its ID is refused.
-	again, err := r.api.BuyIn("nl", MoneyRequest{TransferID: "in-ana", Source: "cashier", Player: "ana", Amount: 5000})
+	again, err := r.api.BuyIn("nl", seatmsg.MoneyRequest{TransferID: "in-ana", Source: "cashier", Player: "ana", Amount: 5000})
 	if err != nil || again.Token != ana.Token || again.Seat != ana.Seat {
 		t.Fatalf("repeated buy-in %+v %v", again, err)
 	}
 	var ae *tablesrvtest.APIError
-	if _, err := r.api.BuyIn("nl", MoneyRequest{TransferID: "in-ana", Source: "cashier", Player: "ana", Amount: 6000}); !errors.As(err, &ae) || ae.Status != http.StatusConflict {
+	if _, err := r.api.BuyIn("nl", seatmsg.MoneyRequest{TransferID: "in-ana", Source: "cashier", Player: "ana", Amount: 6000}); !errors.As(err, &ae) || ae.Status != http.StatusConflict {
 		t.Fatalf("a different buy-in under the same ID: %v", err)
 	}
-	if _, err := r.api.BuyIn("nl", MoneyRequest{TransferID: "in-caio", Source: "cashier", Player: "caio", Amount: 4000}); !errors.As(err, &ae) || !strings.Contains(ae.Msg, "rules 9-10") {
+	if _, err := r.api.BuyIn("nl", seatmsg.MoneyRequest{TransferID: "in-caio", Source: "cashier", Player: "caio", Amount: 4000}); !errors.As(err, &ae) || !strings.Contains(ae.Msg, "rules 9-10") {
 		t.Fatalf("a cave the table does not ask: %v", err)
 	}
 	if tb := r.ledger("nl"); tb.Meters.PaidIn != 10000 {
@@ -206,12 +207,12 @@ func TestHoldemSeatsPlayAndCashOut(t *testing.T) {
 	}
 	r.run("nl", "20 hands", 700*time.Millisecond, func(tb tableledger.Table) bool { return tb.Meters.Hands >= 20 })
 	// A re-buy must come from the player's source.
-	if _, err := r.api.Rebuy("nl", MoneyRequest{TransferID: "rb-ana", Source: "elsewhere", Player: "ana", Amount: 1000}); !errors.As(err, &ae) || ae.Status != http.StatusConflict {
+	if _, err := r.api.Rebuy("nl", seatmsg.MoneyRequest{TransferID: "rb-ana", Source: "elsewhere", Player: "ana", Amount: 1000}); !errors.As(err, &ae) || ae.Status != http.StatusConflict {
 		t.Fatalf("a re-buy from another source: %v", err)
 	}
-	out := map[string]TransferResult{}
+	out := map[string]seatmsg.TransferResult{}
 	for _, p := range []string{"ana", "bia"} {
-		res, err := r.api.CashOut("nl", MoneyRequest{TransferID: "out-" + p, Player: p})
+		res, err := r.api.CashOut("nl", seatmsg.MoneyRequest{TransferID: "out-" + p, Player: p})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,7 +227,7 @@ func TestHoldemSeatsPlayAndCashOut(t *testing.T) {
 		}
 		paidOut += res.Amount
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		err = bots[i].Wait(ctx, "the left message", func(StateMsg) bool { return bots[i].Left() != nil })
+		err = bots[i].Wait(ctx, "the left message", func(seatmsg.StateMsg) bool { return bots[i].Left() != nil })
 		cancel()
 		if err != nil {
 			t.Fatal(err)
@@ -322,7 +323,7 @@ func TestResumeVoidsTheHandCut(t *testing.T) {
 	defer b.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := b.Wait(ctx, "ana's seat", func(m StateMsg) bool { return m.You != nil && m.You.Player == "ana" }); err != nil {
+	if err := b.Wait(ctx, "ana's seat", func(m seatmsg.StateMsg) bool { return m.You != nil && m.You.Player == "ana" }); err != nil {
 		t.Fatal(err)
 	}
 	cut.stop()
@@ -382,11 +383,11 @@ func TestSyntheticThroughTheServer(t *testing.T) {
 		}
 	}
 	var ae *tablesrvtest.APIError
-	if _, err := r.api.CashOut("sint", MoneyRequest{TransferID: "out-" + rich, Player: rich}); !errors.As(err, &ae) || !strings.Contains(ae.Msg, "rule 61") {
+	if _, err := r.api.CashOut("sint", seatmsg.MoneyRequest{TransferID: "out-" + rich, Player: rich}); !errors.As(err, &ae) || !strings.Contains(ae.Msg, "rule 61") {
 		t.Fatalf("leaving a partida with %d: %v", most, err)
 	}
 	for _, p := range []string{"ana", "bia", "caio", "duda"} {
-		if _, err := r.api.CashOut("sint", MoneyRequest{TransferID: "out2-" + p, Player: p, AuthorizedBy: "chefe-1"}); err != nil {
+		if _, err := r.api.CashOut("sint", seatmsg.MoneyRequest{TransferID: "out2-" + p, Player: p, AuthorizedBy: "chefe-1"}); err != nil {
 			t.Fatal(err)
 		}
 	}

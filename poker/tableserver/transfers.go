@@ -4,45 +4,12 @@ import (
 	"net/http"
 
 	"github.com/openegm/cabinet/poker"
+	"github.com/openegm/cabinet/poker/seatmsg"
 	"github.com/openegm/cabinet/poker/tableledger"
 )
 
-// MoneyRequest is a buy-in, a re-buy or a cash-out, as a seat's owner (a
-// cabinet, a cashier) asks it. TransferID is the owner's: a request
-// repeated with the same ID (after a lost answer, a restart of either
-// side) gets the recorded answer and moves no money again.
-type MoneyRequest struct {
-	TransferID string `json:"transfer_id"`
-	// Source owns the money: where a buy-in comes from and where the
-	// player's cash-out goes back (a re-buy must come from it too).
-	Source string `json:"source"`
-	Player string `json:"player"`
-	// Amount in cents: a buy-in is the cave the table asks now
-	// (GET /api/v1/tables/{id}: required_cave); a re-buy at least the
-	// minimum re-buy. A cash-out takes the player's whole stack.
-	Amount int64 `json:"amount,omitempty"`
-	// Seat asks for a seat at a buy-in (0: one is drawn).
-	Seat int `json:"seat,omitempty"`
-	// AuthorizedBy names the chief of the game who lets a player leave a
-	// synthetic-poker partida with his chips (rule 61).
-	AuthorizedBy string `json:"authorized_by,omitempty"`
-}
-
-// TransferResult is a transfer as the ledger holds it.
-type TransferResult struct {
-	tableledger.TransferState
-	// Status: "done", or "pending" for a cash-out that waits for the end
-	// of the hand its player plays.
-	Status string `json:"status"`
-	// Token is the seat's token (buy-ins): the browser page or the
-	// cabinet's screen plays the seat with it.
-	Token string `json:"token,omitempty"`
-	Seat  int    `json:"seat,omitempty"`
-	Stack int64  `json:"stack"`
-}
-
-func (s *Server) result(id string) (TransferResult, bool) {
-	var r TransferResult
+func (s *Server) result(id string) (seatmsg.TransferResult, bool) {
+	var r seatmsg.TransferResult
 	var ok bool
 	s.led.View(func(st *tableledger.State) {
 		tr := st.Transfers[id]
@@ -69,7 +36,7 @@ func (s *Server) result(id string) (TransferResult, bool) {
 
 // repeated answers a request whose transfer ID the ledger knows: the same
 // request gets the recorded transfer, another one is refused.
-func (s *Server) repeated(table, kind string, req MoneyRequest) (TransferResult, bool, error) {
+func (s *Server) repeated(table, kind string, req seatmsg.MoneyRequest) (seatmsg.TransferResult, bool, error) {
 	r, ok := s.result(req.TransferID)
 	if !ok {
 		return r, false, nil
@@ -87,7 +54,7 @@ func (s *Server) repeated(table, kind string, req MoneyRequest) (TransferResult,
 	return r, true, nil
 }
 
-func (s *Server) checkRequest(req MoneyRequest, needAmount bool) error {
+func (s *Server) checkRequest(req seatmsg.MoneyRequest, needAmount bool) error {
 	switch {
 	case !idPattern.MatchString(req.TransferID):
 		return refused(http.StatusBadRequest, "transfer_id %q: 1-100 letters, digits or . _ : @ -", req.TransferID)
@@ -112,28 +79,28 @@ func (s *Server) table(id string) (*table, error) {
 }
 
 // BuyIn seats a player with the cave his source paid.
-func (s *Server) BuyIn(tableID string, req MoneyRequest) (TransferResult, error) {
+func (s *Server) BuyIn(tableID string, req seatmsg.MoneyRequest) (seatmsg.TransferResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.checkRequest(req, true); err != nil {
-		return TransferResult{}, err
+		return seatmsg.TransferResult{}, err
 	}
 	if req.Source == "" {
-		return TransferResult{}, refused(http.StatusBadRequest, "source: missing (whose money is the cave)")
+		return seatmsg.TransferResult{}, refused(http.StatusBadRequest, "source: missing (whose money is the cave)")
 	}
 	if r, ok, err := s.repeated(tableID, tableledger.BuyIn, req); ok || err != nil {
 		return r, err
 	}
 	t, err := s.table(tableID)
 	if err != nil {
-		return TransferResult{}, err
+		return seatmsg.TransferResult{}, err
 	}
 	if t.cert == nil {
-		return TransferResult{}, refused(http.StatusConflict, "table %s is closing: it takes no new players", t.id)
+		return seatmsg.TransferResult{}, refused(http.StatusConflict, "table %s is closing: it takes no new players", t.id)
 	}
 	tr := &tableledger.Transfer{ID: req.TransferID, Kind: tableledger.BuyIn, Source: req.Source, Player: req.Player, Amount: req.Amount}
 	if _, err := s.step(t, poker.Join{At: s.at(t, s.opts.Now()), Player: req.Player, Seat: req.Seat, Amount: req.Amount}, tr); err != nil {
-		return TransferResult{}, err
+		return seatmsg.TransferResult{}, err
 	}
 	r, _ := s.result(req.TransferID)
 	return r, nil
@@ -141,18 +108,18 @@ func (s *Server) BuyIn(tableID string, req MoneyRequest) (TransferResult, error)
 
 // Rebuy adds a re-buy to a seated player's cave, between the hands he
 // plays.
-func (s *Server) Rebuy(tableID string, req MoneyRequest) (TransferResult, error) {
+func (s *Server) Rebuy(tableID string, req seatmsg.MoneyRequest) (seatmsg.TransferResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.checkRequest(req, true); err != nil {
-		return TransferResult{}, err
+		return seatmsg.TransferResult{}, err
 	}
 	if r, ok, err := s.repeated(tableID, tableledger.Rebuy, req); ok || err != nil {
 		return r, err
 	}
 	t, err := s.table(tableID)
 	if err != nil {
-		return TransferResult{}, err
+		return seatmsg.TransferResult{}, err
 	}
 	var source string
 	var seated bool
@@ -163,13 +130,13 @@ func (s *Server) Rebuy(tableID string, req MoneyRequest) (TransferResult, error)
 	})
 	switch {
 	case !seated:
-		return TransferResult{}, refused(http.StatusNotFound, "player %q is not at table %s", req.Player, t.id)
+		return seatmsg.TransferResult{}, refused(http.StatusNotFound, "player %q is not at table %s", req.Player, t.id)
 	case req.Source != source:
-		return TransferResult{}, refused(http.StatusConflict, "player %q's money comes from %q, not %q: his cash-out goes back there", req.Player, source, req.Source)
+		return seatmsg.TransferResult{}, refused(http.StatusConflict, "player %q's money comes from %q, not %q: his cash-out goes back there", req.Player, source, req.Source)
 	}
 	tr := &tableledger.Transfer{ID: req.TransferID, Kind: tableledger.Rebuy, Source: source, Player: req.Player, Amount: req.Amount}
 	if _, err := s.step(t, poker.Rebuy{At: s.at(t, s.opts.Now()), Player: req.Player, Amount: req.Amount}, tr); err != nil {
-		return TransferResult{}, err
+		return seatmsg.TransferResult{}, err
 	}
 	r, _ := s.result(req.TransferID)
 	return r, nil
@@ -178,19 +145,19 @@ func (s *Server) Rebuy(tableID string, req MoneyRequest) (TransferResult, error)
 // CashOut takes a player away with his whole stack, back to the source of
 // his buy-in. During a hand he plays, he folds (if he still can) and the
 // cash-out is paid when the hand ends: the result is then "pending".
-func (s *Server) CashOut(tableID string, req MoneyRequest) (TransferResult, error) {
+func (s *Server) CashOut(tableID string, req seatmsg.MoneyRequest) (seatmsg.TransferResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.cashOut(tableID, req)
 }
 
-func (s *Server) cashOut(tableID string, req MoneyRequest) (TransferResult, error) {
+func (s *Server) cashOut(tableID string, req seatmsg.MoneyRequest) (seatmsg.TransferResult, error) {
 	if err := s.checkRequest(req, false); err != nil {
-		return TransferResult{}, err
+		return seatmsg.TransferResult{}, err
 	}
 	t, err := s.table(tableID)
 	if err != nil {
-		return TransferResult{}, err
+		return seatmsg.TransferResult{}, err
 	}
 	var source, pending string
 	var seated bool
@@ -209,23 +176,23 @@ func (s *Server) cashOut(tableID string, req MoneyRequest) (TransferResult, erro
 	}
 	switch {
 	case !seated:
-		return TransferResult{}, refused(http.StatusNotFound, "player %q is not at table %s", req.Player, t.id)
+		return seatmsg.TransferResult{}, refused(http.StatusNotFound, "player %q is not at table %s", req.Player, t.id)
 	case req.Source != source:
-		return TransferResult{}, refused(http.StatusConflict, "player %q's money goes back to %q, not %q", req.Player, source, req.Source)
+		return seatmsg.TransferResult{}, refused(http.StatusConflict, "player %q's money goes back to %q, not %q", req.Player, source, req.Source)
 	case pending != "":
-		return TransferResult{}, refused(http.StatusConflict, "player %q leaves at the end of the hand: cash-out %q is pending", req.Player, pending)
+		return seatmsg.TransferResult{}, refused(http.StatusConflict, "player %q leaves at the end of the hand: cash-out %q is pending", req.Player, pending)
 	}
 	tr := &tableledger.Transfer{ID: req.TransferID, Kind: tableledger.CashOut, Source: source, Player: req.Player, AuthorizedBy: req.AuthorizedBy}
 	ev := poker.Leave{At: s.at(t, s.opts.Now()), Player: req.Player, Authorized: req.AuthorizedBy != ""}
 	if _, err := s.step(t, ev, tr); err != nil {
-		return TransferResult{}, err
+		return seatmsg.TransferResult{}, err
 	}
 	r, _ := s.result(req.TransferID)
 	return r, nil
 }
 
 // Transfer is a transfer the ledger holds.
-func (s *Server) Transfer(id string) (TransferResult, bool) {
+func (s *Server) Transfer(id string) (seatmsg.TransferResult, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.result(id)
@@ -233,7 +200,7 @@ func (s *Server) Transfer(id string) (TransferResult, bool) {
 
 // TransfersOf lists a source's transfers in time order: the cash-outs its
 // players asked at the table, too.
-func (s *Server) TransfersOf(source string) []TransferResult {
+func (s *Server) TransfersOf(source string) []seatmsg.TransferResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var ids []string
@@ -244,7 +211,7 @@ func (s *Server) TransfersOf(source string) []TransferResult {
 			}
 		}
 	})
-	out := make([]TransferResult, 0, len(ids))
+	out := make([]seatmsg.TransferResult, 0, len(ids))
 	for _, id := range ids {
 		r, _ := s.result(id)
 		out = append(out, r)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/openegm/cabinet/poker"
+	"github.com/openegm/cabinet/poker/seatmsg"
 	"github.com/openegm/cabinet/poker/tableledger"
 )
 
@@ -79,29 +80,6 @@ func (s *Server) publish(t *table) {
 	}
 }
 
-// LeftMsg tells a seat its player left: the cash-out paid and the
-// session's totals (SRIJ rule 80).
-type LeftMsg struct {
-	Type   string       `json:"type"` // "left"
-	Amount int64        `json:"amount"`
-	Totals poker.Totals `json:"totals"`
-}
-
-// ErrorMsg is a refused request.
-type ErrorMsg struct {
-	Type    string `json:"type"` // "error"
-	Message string `json:"message"`
-}
-
-type clientMsg struct {
-	Type  string `json:"type"`
-	Token string `json:"token"`
-	Table string `json:"table"`
-	Kind  string `json:"kind"`
-	To    int64  `json:"to"`
-	On    bool   `json:"on"`
-}
-
 var upgrader = websocket.Upgrader{ReadBufferSize: 4096, WriteBufferSize: 16384}
 
 const (
@@ -118,21 +96,21 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	defer conn.Close()
 	conn.SetReadLimit(maxClient)
 	conn.SetReadDeadline(time.Now().Add(helloWait))
-	var hello clientMsg
+	var hello seatmsg.ClientMsg
 	if err := conn.ReadJSON(&hello); err != nil || hello.Type != "hello" {
-		conn.WriteJSON(ErrorMsg{Type: "error", Message: "the first message is a hello"})
+		conn.WriteJSON(seatmsg.ErrorMsg{Type: "error", Message: "the first message is a hello"})
 		return
 	}
 	sub := newSubscriber()
 	if err := s.attach(sub, hello); err != nil {
-		conn.WriteJSON(ErrorMsg{Type: "error", Message: err.Error()})
+		conn.WriteJSON(seatmsg.ErrorMsg{Type: "error", Message: err.Error()})
 		return
 	}
 	defer s.detach(sub)
 	conn.SetReadDeadline(time.Time{})
 	go s.writer(conn, sub)
 	for {
-		var m clientMsg
+		var m seatmsg.ClientMsg
 		if err := conn.ReadJSON(&m); err != nil {
 			sub.close()
 			return
@@ -174,7 +152,7 @@ func (s *Server) writer(conn *websocket.Conn, sub *subscriber) {
 }
 
 // attach binds a subscriber to a seat (a token) or a table (a spectator).
-func (s *Server) attach(sub *subscriber, hello clientMsg) error {
+func (s *Server) attach(sub *subscriber, hello seatmsg.ClientMsg) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id := hello.Table
@@ -209,16 +187,16 @@ func (s *Server) detach(sub *subscriber) {
 }
 
 // handle carries out a seat's request.
-func (s *Server) handle(sub *subscriber, m clientMsg) {
+func (s *Server) handle(sub *subscriber, m seatmsg.ClientMsg) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.tables[sub.tableID]
 	if t == nil {
-		sub.send(ErrorMsg{Type: "error", Message: "the table closed"})
+		sub.send(seatmsg.ErrorMsg{Type: "error", Message: "the table closed"})
 		return
 	}
 	if sub.player == "" {
-		sub.send(ErrorMsg{Type: "error", Message: "a spectator does not play"})
+		sub.send(seatmsg.ErrorMsg{Type: "error", Message: "a spectator does not play"})
 		return
 	}
 	now := s.at(t, s.opts.Now())
@@ -231,9 +209,9 @@ func (s *Server) handle(sub *subscriber, m clientMsg) {
 	case "rest":
 		_, err = s.step(t, poker.Rest{At: now, Player: sub.player, On: m.On}, nil)
 	case "leave":
-		_, err = s.cashOut(t.id, MoneyRequest{TransferID: "out:" + sub.buyIn, Player: sub.player})
+		_, err = s.cashOut(t.id, seatmsg.MoneyRequest{TransferID: "out:" + sub.buyIn, Player: sub.player})
 	case "replay":
-		var r ReplayMsg
+		var r seatmsg.ReplayMsg
 		if r, err = s.replayFor(t, sub.player); err == nil {
 			sub.send(r)
 		}
@@ -241,7 +219,7 @@ func (s *Server) handle(sub *subscriber, m clientMsg) {
 		err = refused(http.StatusBadRequest, "unknown request %q", m.Type)
 	}
 	if err != nil {
-		sub.send(ErrorMsg{Type: "error", Message: err.Error()})
+		sub.send(seatmsg.ErrorMsg{Type: "error", Message: err.Error()})
 	}
 }
 
@@ -265,7 +243,7 @@ func (s *Server) left(t *table, recs []poker.Record) {
 		}
 		for sub := range t.subs {
 			if sub.player == r.Player {
-				sub.send(LeftMsg{Type: "left", Amount: r.Amount, Totals: *r.Totals})
+				sub.send(seatmsg.LeftMsg{Type: "left", Amount: r.Amount, Totals: *r.Totals})
 				sub.player, sub.buyIn = "", ""
 			}
 		}

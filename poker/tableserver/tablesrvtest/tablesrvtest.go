@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/openegm/cabinet/poker/seatmsg"
 	"github.com/openegm/cabinet/poker/tableledger"
-	"github.com/openegm/cabinet/poker/tableserver"
 )
 
 // Client is the API as a seat's owner uses it.
@@ -73,30 +73,30 @@ func (c *Client) do(method, path string, body, out any) error {
 }
 
 // BuyIn, Rebuy and CashOut are the money requests.
-func (c *Client) BuyIn(table string, r tableserver.MoneyRequest) (tableserver.TransferResult, error) {
-	var out tableserver.TransferResult
+func (c *Client) BuyIn(table string, r seatmsg.MoneyRequest) (seatmsg.TransferResult, error) {
+	var out seatmsg.TransferResult
 	return out, c.do("POST", "/api/v1/tables/"+table+"/buyin", r, &out)
 }
 
-func (c *Client) Rebuy(table string, r tableserver.MoneyRequest) (tableserver.TransferResult, error) {
-	var out tableserver.TransferResult
+func (c *Client) Rebuy(table string, r seatmsg.MoneyRequest) (seatmsg.TransferResult, error) {
+	var out seatmsg.TransferResult
 	return out, c.do("POST", "/api/v1/tables/"+table+"/rebuy", r, &out)
 }
 
-func (c *Client) CashOut(table string, r tableserver.MoneyRequest) (tableserver.TransferResult, error) {
-	var out tableserver.TransferResult
+func (c *Client) CashOut(table string, r seatmsg.MoneyRequest) (seatmsg.TransferResult, error) {
+	var out seatmsg.TransferResult
 	return out, c.do("POST", "/api/v1/tables/"+table+"/cashout", r, &out)
 }
 
 // Transfer reads a transfer.
-func (c *Client) Transfer(id string) (tableserver.TransferResult, error) {
-	var out tableserver.TransferResult
+func (c *Client) Transfer(id string) (seatmsg.TransferResult, error) {
+	var out seatmsg.TransferResult
 	return out, c.do("GET", "/api/v1/transfers/"+id, nil, &out)
 }
 
 // Table reads a table's information.
-func (c *Client) Table(id string) (tableserver.TableInfo, error) {
-	var out tableserver.TableInfo
+func (c *Client) Table(id string) (seatmsg.TableInfo, error) {
+	var out seatmsg.TableInfo
 	return out, c.do("GET", "/api/v1/tables/"+id, nil, &out)
 }
 
@@ -114,8 +114,8 @@ type Bot struct {
 	mu    sync.Mutex
 	conn  *websocket.Conn
 	rnd   *rand.Rand
-	last  tableserver.StateMsg
-	left  *tableserver.LeftMsg
+	last  seatmsg.StateMsg
+	left  *seatmsg.LeftMsg
 	acted int
 	hold  bool // decides nothing: the hand waits for it (or for the timer)
 	done  chan struct{}
@@ -156,7 +156,7 @@ func (b *Bot) run() {
 		json.Unmarshal(data, &head)
 		switch head.Type {
 		case "state":
-			var m tableserver.StateMsg
+			var m seatmsg.StateMsg
 			if json.Unmarshal(data, &m) != nil {
 				continue
 			}
@@ -165,7 +165,7 @@ func (b *Bot) run() {
 			b.mu.Unlock()
 			b.decide(m)
 		case "left":
-			var m tableserver.LeftMsg
+			var m seatmsg.LeftMsg
 			json.Unmarshal(data, &m)
 			b.mu.Lock()
 			b.left = &m
@@ -174,7 +174,7 @@ func (b *Bot) run() {
 	}
 }
 
-func (b *Bot) decide(m tableserver.StateMsg) {
+func (b *Bot) decide(m seatmsg.StateMsg) {
 	b.mu.Lock()
 	hold := b.hold
 	b.mu.Unlock()
@@ -235,14 +235,14 @@ func (b *Bot) Hold(on bool) {
 }
 
 // State is the last state the bot received.
-func (b *Bot) State() tableserver.StateMsg {
+func (b *Bot) State() seatmsg.StateMsg {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.last
 }
 
 // Left is the bot's cash-out message, once it came.
-func (b *Bot) Left() *tableserver.LeftMsg {
+func (b *Bot) Left() *seatmsg.LeftMsg {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.left
@@ -262,7 +262,7 @@ func (b *Bot) Close() {
 }
 
 // Wait waits until cond holds on the bot's last state, or the deadline.
-func (b *Bot) Wait(ctx context.Context, what string, cond func(tableserver.StateMsg) bool) error {
+func (b *Bot) Wait(ctx context.Context, what string, cond func(seatmsg.StateMsg) bool) error {
 	for {
 		if cond(b.State()) {
 			return nil
