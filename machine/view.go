@@ -87,10 +87,13 @@ type View struct {
 	// GameKind is the game the player is at (meters.GameReels or
 	// GameMakccarat); Games are those the menu offers; Table is the
 	// Makccarat table when the operator enabled one.
-	GameKind string       `json:"game_kind"`
-	Games    []string     `json:"games"`
-	Table    *TableView   `json:"table,omitempty"`
-	Service  *ServiceView `json:"service,omitempty"`
+	GameKind string     `json:"game_kind"`
+	Games    []string   `json:"games"`
+	Table    *TableView `json:"table,omitempty"`
+	// Poker is the seat at a poker table (GamePoker) when the cabinet is
+	// configured with a table server.
+	Poker   *PokerSeatView `json:"poker,omitempty"`
+	Service *ServiceView   `json:"service,omitempty"`
 	// AFTLocked: the casino host holds the AFT game lock (SAS 0x74); no
 	// game starts and no note is taken until it ends.
 	AFTLocked bool `json:"aft_locked,omitempty"`
