@@ -69,9 +69,10 @@ func hand(codes ...string) []cards.Card {
 	return out
 }
 
-// pokerSeated is the seat at a table with a state.
-func pokerSeated(t seatmsg.TableInfo, s *seatmsg.StateMsg) *machine.PokerSeatView {
-	s.Type, s.Table, s.NowMS = "state", t, pokerNow
+// pokerSeated is the seat at a table with a state seen at the server's
+// time now (each scene its own, as each state the server sends).
+func pokerSeated(t seatmsg.TableInfo, s *seatmsg.StateMsg, now int64) *machine.PokerSeatView {
+	s.Type, s.Table, s.NowMS = "state", t, now
 	tables := PokerTables()
 	return &machine.PokerSeatView{Tables: tables, Table: t.ID, Status: "seated", AtTable: t.RequiredCave, State: s}
 }
@@ -108,12 +109,13 @@ func PokerToAct() *machine.PokerSeatView {
 		You:     &seatmsg.YouMsg{Player: PokerPlayer, Seat: 1, Stack: 11280, Totals: poker.Totals{BoughtIn: 10000, Wagered: 3100, Won: 4380, Hands: 12}},
 		Last:    lastHoldem(41),
 	}
-	return pokerSeated(t, s)
+	return pokerSeated(t, s, pokerNow)
 }
 
 // PokerOffer is the seat at synthetic poker with the estardilho when the
 // hand offers the player the cards for the minimum bet.
 func PokerOffer() *machine.PokerSeatView {
+	const offerNow = pokerNow + 60_000
 	t := pokerInfo("sintetico-4-estardilho", "playing", 5)
 	s := &seatmsg.StateMsg{Hand: 7, Dealer: 2, Board: []cards.Card{}, Pots: []int64{1000},
 		Seats: []seatmsg.SeatMsg{
@@ -123,11 +125,11 @@ func PokerOffer() *machine.PokerSeatView {
 			{Seat: 7, Player: "Carla", Stack: 48800},
 			{Seat: 10, Player: "Duarte", Stack: 62400},
 		},
-		ToAct: 4, Deadline: pokerNow + 9_000,
-		Offer: &seatmsg.OfferMsg{Accept: "ante", Decline: "no_ante", Amount: 500, Deadline: pokerNow + 9_000},
+		ToAct: 4, Deadline: offerNow + 9_000,
+		Offer: &seatmsg.OfferMsg{Accept: "ante", Decline: "no_ante", Amount: 500, Deadline: offerNow + 9_000},
 		You:   &seatmsg.YouMsg{Player: PokerPlayer, Seat: 4, Stack: 50000, Totals: poker.Totals{BoughtIn: 50000, Hands: 3}},
 	}
-	return pokerSeated(t, s)
+	return pokerSeated(t, s, offerNow)
 }
 
 // PokerShowdown is the seat at hold'em just after a showdown: the board
@@ -156,5 +158,5 @@ func PokerShowdown() *machine.PokerSeatView {
 		You:     &seatmsg.YouMsg{Player: PokerPlayer, Seat: 1, Stack: 10520, Totals: poker.Totals{BoughtIn: 10000, Wagered: 4400, Won: 5900, Hands: 13}},
 		Current: last, Last: last,
 	}
-	return pokerSeated(t, s)
+	return pokerSeated(t, s, pokerNow+120_000)
 }

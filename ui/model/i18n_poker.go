@@ -33,6 +33,7 @@ var pokerTexts = map[string][2]string{
 	"poker_refused":     {"Transferência recusada: %[1]s. O crédito ficou na máquina.", "Transfer refused: %[1]s. The credit stayed on the machine."},
 
 	// The table.
+	"poker_hand_no":          {"Mão %[1]s", "Hand %[1]s"},
 	"poker_your_turn":        {"É a sua vez · %[1]s s", "Your turn · %[1]s s"},
 	"poker_turn_of":          {"Vez de %[1]s · %[2]s s", "%[1]s to act · %[2]s s"},
 	"poker_dealer_holdem":    {"B", "D"},
@@ -45,6 +46,7 @@ var pokerTexts = map[string][2]string{
 	"poker_session":          {"A SUA SESSÃO", "YOUR SESSION"},
 	"poker_stack":            {"Fichas na mesa", "Chips at the table"},
 	"poker_at_table":         {"Levado para a mesa", "Taken to the table"},
+	"poker_credit":           {"Crédito na máquina", "Credit on the machine"},
 	"poker_hands":            {"Mãos jogadas", "Hands played"},
 	"poker_your_cards":       {"AS SUAS CARTAS", "YOUR CARDS"},
 	"poker_last_hand":        {"ÚLTIMA MÃO %[1]s", "LAST HAND %[1]s"},

@@ -224,9 +224,10 @@ func (g *Screen) pokerBuyIn(t seatmsg.TableInfo) {
 	g.C.Service(machine.PokerBuyIn{At: time.Now(), Table: t.ID, Cents: t.RequiredCave})
 }
 
-// PokerNote is the screen's own refusal while it is up ("" none).
+// PokerNote is the screen's own refusal while it is up in the lobby (""
+// none): it is about a buy-in, so the table does not carry it.
 func (g *Screen) PokerNote() string {
-	if g.Poker.note == "" || g.Tick-g.Poker.noteTick > noteTicks {
+	if g.Poker.note == "" || g.Tick-g.Poker.noteTick > noteTicks || g.PokerAtTable() {
 		return ""
 	}
 	return MessageText(g.Lang, g.Poker.note, g.Poker.noteArgs)
@@ -501,7 +502,7 @@ func (g *Screen) OwnCards() []PokerCard {
 			continue
 		}
 		for k, c := range sv.Cards {
-			out = append(out, PokerCard{Card: c, Up: true, R: Rect{RectPokerSide.X + 20 + float64(k)*(OwnCardW+10), RectPokerSide.Y + 178, OwnCardW, OwnCardH}})
+			out = append(out, PokerCard{Card: c, Up: true, R: Rect{RectPokerSide.X + 20 + float64(k)*(OwnCardW+10), RectPokerSide.Y + 152, OwnCardW, OwnCardH}})
 		}
 	}
 	return out
@@ -540,7 +541,7 @@ func (g *Screen) PokerSession() []TableMeter {
 	if s := p.State; s != nil && s.You != nil {
 		out = append(out, TableMeter{g.T("poker_stack"), Euro(g.Lang, s.You.Stack)})
 	}
-	out = append(out, TableMeter{g.T("poker_at_table"), Euro(g.Lang, p.AtTable)}, TableMeter{g.T("table_credit"), Euro(g.Lang, g.V.CreditsCents)})
+	out = append(out, TableMeter{g.T("poker_at_table"), Euro(g.Lang, p.AtTable)}, TableMeter{g.T("poker_credit"), Euro(g.Lang, g.V.CreditsCents)})
 	if s := p.State; s != nil && s.You != nil {
 		out = append(out, TableMeter{g.T("poker_hands"), Itoa(s.You.Totals.Hands)})
 	}
@@ -754,9 +755,9 @@ func (g *Screen) lobbyButtons() []Button {
 	)
 	if pages > 1 {
 		bs = append(bs,
-			Button{ID: "lobby_prev", Label: "◀", R: Rect{340, y, 100, h}, Enabled: page > 0,
+			Button{ID: "lobby_prev", Label: "◄", R: Rect{340, y, 100, h}, Enabled: page > 0,
 				Act: func(g *Screen) { g.Poker.LobbySel = (page - 1) * PokerLobbyPerPage }},
-			Button{ID: "lobby_next", Label: "▶", R: Rect{450, y, 100, h}, Enabled: page < pages-1,
+			Button{ID: "lobby_next", Label: "►", R: Rect{450, y, 100, h}, Enabled: page < pages-1,
 				Act: func(g *Screen) { g.Poker.LobbySel = (page + 1) * PokerLobbyPerPage }},
 		)
 	}

@@ -575,7 +575,7 @@ func TestCatalogueHasPokerTexts(t *testing.T) {
 	for _, k := range sourceKeys(t, "../../poker/synthetic/table.go", regexp.MustCompile(`poker.ActionKind = "([a-z_]+)"`)) {
 		checkBoth(t, "poker_kind_"+k)
 	}
-	for _, k := range []string{"menu_poker", "sim_poker_keys", "sim_lobby_keys", "poker_session", "poker_your_cards", "poker_cave_now", "poker_no_last_hand"} {
-		checkBoth(t, k)
+	for _, k := range []string{"menu_poker", "sim_poker_keys", "sim_lobby_keys", "poker_session", "poker_your_cards", "poker_cave_now", "poker_no_last_hand", "poker_hand_no"} {
+		checkBoth(t, k, "1")
 	}
 }
