@@ -277,7 +277,7 @@ func recordCatalogue() []meters.Record {
 		meters.Config{Key: "denom"}, meters.RAMClear{}, meters.JackpotLevel{Level: 1},
 		meters.TicketPrinted{Cents: 100}, meters.TicketVoid{Cents: 100}, meters.BillEscrow{Cents: 500}, meters.BillReturned{Cents: 500},
 		meters.Event{Code: meters.EventTicketReprint},
-		meters.AFTTransfer{}, meters.AFTRegistration{},
+		meters.AFTTransfer{}, meters.AFTRegistration{}, meters.PromoExpired{Cents: 100},
 		meters.ValidationConfig{ID: 1}, meters.TicketData{}, meters.ValidationRead{Upto: 1},
 		meters.TicketEscrow{Digits: "001234567890123456"}, meters.TicketRedeem{Digits: "001234567890123456", Cents: 100},
 		meters.TicketRedeem{Digits: "001234567890123456", Status: 0x88}, meters.ValidationRequest{Cents: 100},
