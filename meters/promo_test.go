@@ -258,3 +258,20 @@ func TestPromoEquationPerKind(t *testing.T) {
 		}
 	}
 }
+
+// A partial transfer moves less than asked, kind by kind, and the ledger
+// counts what moved.
+func TestPromoPartialTransfer(t *testing.T) {
+	s := NewState()
+	r := promoIn(s, "IN-1", 1000, 200, 0, 7, 0)
+	r.Transfer.Code, r.Transfer.Status = aft.CodePartial, aft.StatusPartial
+	r.Transfer.Requested.Restricted, r.Transfer.Requested.NonRestricted = 500, 300
+	mustApply(t, s, r)
+	kinds(t, s, 1000, 200, 0, map[Meter]int64{RestrictedIn: 200, NonRestrictedIn: 0, ElectronicIn: 1200})
+	over := promoIn(s, "IN-2", 0, 0, 50, 0, 0)
+	over.Transfer.Code, over.Transfer.Status = aft.CodePartial, aft.StatusPartial
+	over.Transfer.Requested.NonRestricted = 40
+	if err := s.Apply(over); err == nil || !strings.Contains(err.Error(), "moved 50 non-restricted cents of 40 requested") {
+		t.Fatalf("a partial transfer that moved more than asked: %v", err)
+	}
+}
