@@ -720,6 +720,7 @@ func (m *Machine) cashOut(eff *Effects) {
 		m.say(eff.Refused)
 		return
 	}
+	eff.Devices = append(eff.Devices, CashOutPressed{})
 	credits := m.st.Redeemable() // restricted promotional credits stay (promo.go)
 	if credits == 0 {
 		eff.Refused = m.nothingToCashOut()

@@ -16,6 +16,17 @@ import (
 //   - a cash-out pays the credits but the restricted ones, which stay on
 //     the credit meter for play (or for the host to transfer out); with
 //     only restricted credits left the cash-out is refused and says why.
+//     Every press of the cash-out button is told to the owner
+//     (CashOutPressed), whatever it pays: with AFT, SAS 8.8 has the
+//     machine report it to the host (exception 66), which may then
+//     transfer out what stays.
+
+// CashOutPressed is not a device command: it tells the owner that the
+// player pressed the cash-out button (and the machine acted on it), for
+// the casino's host.
+type CashOutPressed struct{}
+
+func (CashOutPressed) device() {}
 
 // expirePromo records the end of restricted credits past their
 // expiration, when no game, handpay or ticket is under way.

@@ -86,6 +86,10 @@ func TestPromoCashOutLeavesRestricted(t *testing.T) {
 	if eff.Refused != "refused_restricted_only" || len(eff.Records) != 0 || h.m.View().Message.Key != "refused_restricted_only" {
 		t.Fatalf("cash-out of restricted credits: refused %q, records %v", eff.Refused, eff.Records)
 	}
+	// The press is told to the owner all the same, for the host (66).
+	if !slices.Contains(eff.Devices, Device(CashOutPressed{})) {
+		t.Fatalf("the refused cash-out is not told to the owner: %v", eff.Devices)
+	}
 	// By hand above the handpay limit: the restricted credits stay too.
 	for range 3 {
 		h.bill(50000)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -136,6 +137,12 @@ func TestAFTPromoOnTheCabinet(t *testing.T) {
 	v = c.WaitFor("the ticket", func(v machine.View) bool { return v.Printing == "" && v.CreditsCents == restricted })
 	if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut}); r.Refused != "refused_restricted_only" {
 		t.Fatalf("cash-out of restricted credits: refused %q", r.Refused)
+	}
+	// Both presses of the cash-out button were told to the host (66, SAS
+	// 8.8), the one that paid and the one that could not.
+	events, _ := sashostAt(t, c, "events", "--for", "3s")
+	if n := strings.Count(events, `"code":102`); n != 2 {
+		t.Fatalf("%d cash-out button exceptions (66), want 2:\n%s", n, events)
 	}
 	// The host takes them back.
 	if r := promoTransfer(t, c, "out", "P-OUT", "restricted="+strconv.FormatInt(restricted, 10)); r.Status != aft.StatusFull || r.Restricted != restricted {

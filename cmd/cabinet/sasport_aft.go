@@ -179,3 +179,14 @@ func (s *sasPort) aftSettle(t machine.AFTTransfer, eff machine.Effects) {
 	}
 	s.log.Info("AFT transfer refused by the machine", "id", p.ID, "status", st.String())
 }
+
+// cashOutPressed reports a press of the cash-out button (on the owner
+// goroutine): with AFT to the host possible, SAS 8.8 has the machine raise
+// 66 at every press, whatever the credits, so the host can transfer out
+// what a cash-out leaves (the restricted credits).
+func (s *sasPort) cashOutPressed() {
+	s.mu.Lock()
+	s.link.Exceptions.Push(sas.ExcCashOutButton)
+	s.mu.Unlock()
+	s.save()
+}

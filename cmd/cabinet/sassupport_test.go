@@ -114,6 +114,7 @@ var raisedExceptions = []sasRow{
 	{[]byte{0x54}, "", "progressive win paid to the credit meter"},
 	{[]byte{0x56}, "", "hit on a linked level, for the link controller (priority)"},
 	{[]byte{0x57}, "", "a cash-out waits for the host's validation number (--validation system; priority)"},
+	{[]byte{0x66}, "", "with --aft-asset, every press of the cash-out button, whatever it pays (SAS 8.8): the host may transfer out the restricted credits a cash-out leaves"},
 	{[]byte{0x67, 0x68}, "", "a ticket in escrow, waiting for the host; its redemption ended (credited, or refused and returned)"},
 	{[]byte{0x60, 0x61}, "", "printer fault; paper out"},
 	{[]byte{0x69}, "", "the transfer's record is in the ledger (queued, one per transfer, raised again from the ledger after a restart)"},
@@ -133,7 +134,6 @@ var unraisedExceptions = []sasRow{
 	{[]byte{0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46}, "reel tilts", "video reels"},
 	{[]byte{0x47, 0x4D}, "$1, $2 bill accepted", "no €1 or €2 notes"},
 	{[]byte{0x55}, "handpay cancelled by the player", "a handpay cannot be cancelled"},
-	{[]byte{0x66}, "cash-out button pressed", "the cash-out itself is reported (3D or 51)"},
 	{[]byte{0x6A, 0x6B, 0x6C, 0x6D, 0x6E}, "AFT host cashout, cash out win, register, registration acknowledged, cancelled", "no host cashout, no operator acknowledgement of a registration"},
 	{[]byte{0x71, 0x72}, "change lamp on, off", "the tower light is not reported"},
 	{[]byte{0x74, 0x75, 0x76, 0x77, 0x78}, "printer paper low, power off, on, ribbon, carriage jammed", "the printer reports a fault (60) or paper out (61)"},
@@ -317,8 +317,9 @@ func TestSASTableExceptionsAgreeWithTheCode(t *testing.T) {
 			t.Errorf("no %v record in the catalogue: what it raises is unchecked", ty)
 		}
 	}
-	// The queue raises 70 itself, the AFT core 6F (a lock is no record).
-	derived := map[byte]bool{byte(sas.ExcBufferOverflow): true, byte(sas.ExcGameLocked): true}
+	// The queue raises 70 itself, the AFT core 6F (a lock is no record),
+	// the SAS port 66 (a press of the cash-out button is no record).
+	derived := map[byte]bool{byte(sas.ExcBufferOverflow): true, byte(sas.ExcGameLocked): true, byte(sas.ExcCashOutButton): true}
 	st := meters.NewState()
 	for _, e := range sas.EventsFor(recs, st, sas.RealTimeConfig{MaxBetLevel: -1}) {
 		derived[byte(e.Code)] = true
