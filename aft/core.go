@@ -33,7 +33,11 @@ type Config struct {
 	// registration (SAS requires registration only for debit).
 	RequireRegistration bool `json:"require_registration"`
 	InHouse             bool `json:"in_house"`
-	Bonus               bool `json:"bonus"`
+	// Bonus: bonus coin-out wins (type 10) are accepted; BonusJackpot
+	// adds bonus jackpot wins (type 11), which the machine pays by a
+	// handpay lockup.
+	Bonus        bool `json:"bonus"`
+	BonusJackpot bool `json:"bonus_jackpot,omitempty"`
 	// TicketTransfers: type 20 (in-house to ticket) is accepted; the
 	// cabinet prints the ticket from the committed record.
 	TicketTransfers bool `json:"ticket_transfers"`
@@ -302,7 +306,7 @@ func (c *Core) admit(req TransferRequest, cond Conditions) Status {
 			return StatusInvalidFunction
 		}
 	case BonusCoinOut, BonusJackpot:
-		if !c.cfg.Bonus {
+		if !c.cfg.Bonus || req.Type == BonusJackpot && !c.cfg.BonusJackpot {
 			return StatusInvalidFunction
 		}
 		if req.Flags&FlagReceipt != 0 {

@@ -23,7 +23,7 @@ func testKey() Key {
 }
 
 func testConfig() Config {
-	return Config{Asset: asset, TransferLimit: 100_000, RequireRegistration: true, InHouse: true, Bonus: true,
+	return Config{Asset: asset, TransferLimit: 100_000, RequireRegistration: true, InHouse: true, Bonus: true, BonusJackpot: true,
 		TicketTransfers: true, PartialToHost: true, Receipts: true}
 }
 
@@ -163,6 +163,7 @@ func TestRefusalsAnswerTheirSASStatus(t *testing.T) {
 		{"unknown type", nil, func(_ *machine, q *TransferRequest) { q.Type = 0x33 }, StatusInvalidFunction},
 		{"in-house off", func(c *Config) { c.InHouse = false }, nil, StatusInvalidFunction},
 		{"bonus off", func(c *Config) { c.Bonus = false }, func(_ *machine, q *TransferRequest) { q.Type = BonusCoinOut }, StatusInvalidFunction},
+		{"bonus jackpot on a machine that pays no bonus by hand", func(c *Config) { c.BonusJackpot = false }, func(_ *machine, q *TransferRequest) { q.Type = BonusJackpot }, StatusInvalidFunction},
 		{"receipt for a bonus", nil, func(_ *machine, q *TransferRequest) { q.Type, q.Flags = BonusCoinOut, FlagReceipt }, StatusReceiptNotAllowed},
 		{"ticket transfers off", func(c *Config) { c.TicketTransfers = false }, func(_ *machine, q *TransferRequest) { q.Type = InHouseToTicket }, StatusInvalidFunction},
 		{"ticket printer not ready", nil, func(m *machine, q *TransferRequest) { q.Type, m.cond.PrinterReady = InHouseToTicket, false }, StatusTicketDeviceNotReady},
@@ -835,6 +836,10 @@ func TestCreditsWagerAndExpire(t *testing.T) {
 	t1.RestrictedExpiration = 1012026
 	if got := c.Apply(t1); got.RestrictedExpiration != 3052026 {
 		t.Fatalf("apply earlier: %+v", got)
+	}
+	// A bonus coin-out win is a win: cashable, whatever the host's split.
+	if got := c.Apply(Transfer{Type: BonusCoinOut, Amounts: Amounts{Cashable: 7, NonRestricted: 3}}); got.Cashable != 110 || got.NonRestricted != 20 {
+		t.Fatalf("bonus: %+v", got)
 	}
 	// A ticket or a bonus jackpot leaves the meter alone.
 	for _, ty := range []TransferType{InHouseToTicket, BonusJackpot} {

@@ -59,8 +59,8 @@
 // ledger: stop play. The same records move the machine's meters:
 //
 //   - credits: Credits.Apply(transfer) is the one definition (in:
-//     added by kind; to host: subtracted; to ticket and bonus jackpot:
-//     unchanged). Bets take restricted first, then non-restricted, then
+//     added by kind; bonus coin-out: a win, added as cashable; to host:
+//     subtracted; to ticket and bonus jackpot: unchanged). Bets take restricted first, then non-restricted, then
 //     cashable (Credits.Wager, whose Amounts also feed meters 0x19
 //     restricted and 0x1A non-restricted played); Credits.Expire drops
 //     expired restricted money: check it at power-up and before each
@@ -72,12 +72,12 @@
 //     one in cents (counts for the count codes). 0x17 and 0x18 are SAS
 //     credit meters: answer them converted as the cabinet's other credit
 //     meters are; A0–BD are cents meters, as they are. Meters() lists
-//     codes, names and units for sas/metercode's table (A0–BD are not
-//     there yet).
+//     the codes it keeps, named by sas/metercode's table.
 //   - a bonus is a win, not a transfer (SAS 8.5): type 10 also adds to
 //     0x1E machine-paid external bonus and 0x01 coin out; type 11 is paid
 //     by a handpay lockup of its amount (0x21 attendant-paid external
-//     bonus and 0x02 jackpot when reset).
+//     bonus and 0x02 jackpot when reset); a machine that cannot lock up
+//     for it leaves Config.BonusJackpot off and type 11 is refused (82).
 //   - type 20 prints a ticket of the moved amount: ticket-out meters, and
 //     the ticket's validation as for any cash-out ticket.
 //

@@ -4,78 +4,59 @@ import "github.com/openegm/cabinet/sas/metercode"
 
 // The AFT meter codes of SAS table C-7 (6.02), each an amount in cents (5
 // BCD bytes) followed by the count of transfers that included that kind
-// of amount. B2–B7 are not defined by the public lists; debit (A6, A7,
-// AC, AD) is listed for completeness: the cabinet does no debit
-// transfers, so those meters stay 0.
-//
-// Sources: the meter code lists of two independent open-source SAS
-// implementations (C# and C++) agree on A0–B1 and B8–BD; the Aristocrat
-// Monaco client keeps A0–A5, AE–B1 and B8–BD.
+// of amount; sas/metercode's table names them (and says where they come
+// from). B2–B7 are not defined by the public lists; debit (A6, A7, AC,
+// AD) is listed for completeness: the cabinet does no debit transfers, so
+// those meters stay 0.
 const (
-	MeterInHouseCashableIn          metercode.Code = 0xA0
-	MeterInHouseCashableInCount     metercode.Code = 0xA1
-	MeterInHouseRestrictedIn        metercode.Code = 0xA2
-	MeterInHouseRestrictedInCount   metercode.Code = 0xA3
-	MeterInHouseNonRestrictedIn     metercode.Code = 0xA4
-	MeterInHouseNonRestrictedCount  metercode.Code = 0xA5
-	MeterDebitIn                    metercode.Code = 0xA6
-	MeterDebitInCount               metercode.Code = 0xA7
-	MeterTicketCashable             metercode.Code = 0xA8
-	MeterTicketCashableCount        metercode.Code = 0xA9
-	MeterTicketRestricted           metercode.Code = 0xAA
-	MeterTicketRestrictedCount      metercode.Code = 0xAB
-	MeterDebitTicket                metercode.Code = 0xAC
-	MeterDebitTicketCount           metercode.Code = 0xAD
-	MeterBonusCashableIn            metercode.Code = 0xAE
-	MeterBonusCashableInCount       metercode.Code = 0xAF
-	MeterBonusNonRestrictedIn       metercode.Code = 0xB0
-	MeterBonusNonRestrictedInCount  metercode.Code = 0xB1
-	MeterInHouseCashableOut         metercode.Code = 0xB8
-	MeterInHouseCashableOutCount    metercode.Code = 0xB9
-	MeterInHouseRestrictedOut       metercode.Code = 0xBA
-	MeterInHouseRestrictedOutCount  metercode.Code = 0xBB
-	MeterInHouseNonRestrictedOut    metercode.Code = 0xBC
-	MeterInHouseNonRestrictedOutCnt metercode.Code = 0xBD
+	MeterInHouseCashableIn          = metercode.AFTInHouseCashableIn
+	MeterInHouseCashableInCount     = metercode.AFTInHouseCashableInCount
+	MeterInHouseRestrictedIn        = metercode.AFTInHouseRestrictedIn
+	MeterInHouseRestrictedInCount   = metercode.AFTInHouseRestrictedInCount
+	MeterInHouseNonRestrictedIn     = metercode.AFTInHouseNonRestrictedIn
+	MeterInHouseNonRestrictedCount  = metercode.AFTInHouseNonRestrictedInCount
+	MeterDebitIn                    = metercode.AFTDebitIn
+	MeterDebitInCount               = metercode.AFTDebitInCount
+	MeterTicketCashable             = metercode.AFTTicketCashable
+	MeterTicketCashableCount        = metercode.AFTTicketCashableCount
+	MeterTicketRestricted           = metercode.AFTTicketRestricted
+	MeterTicketRestrictedCount      = metercode.AFTTicketRestrictedCount
+	MeterDebitTicket                = metercode.AFTDebitTicket
+	MeterDebitTicketCount           = metercode.AFTDebitTicketCount
+	MeterBonusCashableIn            = metercode.AFTBonusCashableIn
+	MeterBonusCashableInCount       = metercode.AFTBonusCashableInCount
+	MeterBonusNonRestrictedIn       = metercode.AFTBonusNonRestrictedIn
+	MeterBonusNonRestrictedInCount  = metercode.AFTBonusNonRestrictedInCount
+	MeterInHouseCashableOut         = metercode.AFTInHouseCashableOut
+	MeterInHouseCashableOutCount    = metercode.AFTInHouseCashableOutCount
+	MeterInHouseRestrictedOut       = metercode.AFTInHouseRestrictedOut
+	MeterInHouseRestrictedOutCount  = metercode.AFTInHouseRestrictedOutCount
+	MeterInHouseNonRestrictedOut    = metercode.AFTInHouseNonRestrictedOut
+	MeterInHouseNonRestrictedOutCnt = metercode.AFTInHouseNonRestrictedOutCnt
 )
 
-// MeterInfo names an AFT meter for the meter table.
+// MeterInfo names an AFT meter.
 type MeterInfo struct {
 	Code metercode.Code
 	Name string
 	Unit metercode.Unit
 }
 
-// Meters lists the meters the AFT fold keeps, in code order: what the
-// lead adds to sas/metercode's table (0x17 and 0x18 are there already).
+// Meters lists the meters the AFT fold keeps, in code order, named as
+// sas/metercode's table names them.
 func Meters() []MeterInfo {
-	return []MeterInfo{
-		{metercode.ElectronicToMachine, "total electronic transfers to machine", metercode.Credits},
-		{metercode.ElectronicToHost, "total electronic transfers to host", metercode.Credits},
-		{MeterInHouseCashableIn, "in-house cashable transfers to machine (cents)", metercode.Cents},
-		{MeterInHouseCashableInCount, "in-house transfers to machine with cashable amounts", metercode.Count},
-		{MeterInHouseRestrictedIn, "in-house restricted transfers to machine (cents)", metercode.Cents},
-		{MeterInHouseRestrictedInCount, "in-house transfers to machine with restricted amounts", metercode.Count},
-		{MeterInHouseNonRestrictedIn, "in-house non-restricted transfers to machine (cents)", metercode.Cents},
-		{MeterInHouseNonRestrictedCount, "in-house transfers to machine with non-restricted amounts", metercode.Count},
-		{MeterDebitIn, "debit transfers to machine (cents)", metercode.Cents},
-		{MeterDebitInCount, "debit transfers to machine", metercode.Count},
-		{MeterTicketCashable, "in-house cashable transfers to ticket (cents)", metercode.Cents},
-		{MeterTicketCashableCount, "in-house cashable transfers to ticket", metercode.Count},
-		{MeterTicketRestricted, "in-house restricted transfers to ticket (cents)", metercode.Cents},
-		{MeterTicketRestrictedCount, "in-house restricted transfers to ticket", metercode.Count},
-		{MeterDebitTicket, "debit transfers to ticket (cents)", metercode.Cents},
-		{MeterDebitTicketCount, "debit transfers to ticket", metercode.Count},
-		{MeterBonusCashableIn, "bonus cashable transfers to machine (cents)", metercode.Cents},
-		{MeterBonusCashableInCount, "bonus transfers to machine with cashable amounts", metercode.Count},
-		{MeterBonusNonRestrictedIn, "bonus non-restricted transfers to machine (cents)", metercode.Cents},
-		{MeterBonusNonRestrictedInCount, "bonus transfers to machine with non-restricted amounts", metercode.Count},
-		{MeterInHouseCashableOut, "in-house cashable transfers to host (cents)", metercode.Cents},
-		{MeterInHouseCashableOutCount, "in-house transfers to host with cashable amounts", metercode.Count},
-		{MeterInHouseRestrictedOut, "in-house restricted transfers to host (cents)", metercode.Cents},
-		{MeterInHouseRestrictedOutCount, "in-house transfers to host with restricted amounts", metercode.Count},
-		{MeterInHouseNonRestrictedOut, "in-house non-restricted transfers to host (cents)", metercode.Cents},
-		{MeterInHouseNonRestrictedOutCnt, "in-house transfers to host with non-restricted amounts", metercode.Count},
+	codes := []metercode.Code{metercode.ElectronicToMachine, metercode.ElectronicToHost,
+		MeterInHouseCashableIn, MeterInHouseCashableInCount, MeterInHouseRestrictedIn, MeterInHouseRestrictedInCount,
+		MeterInHouseNonRestrictedIn, MeterInHouseNonRestrictedCount, MeterDebitIn, MeterDebitInCount,
+		MeterTicketCashable, MeterTicketCashableCount, MeterTicketRestricted, MeterTicketRestrictedCount,
+		MeterDebitTicket, MeterDebitTicketCount, MeterBonusCashableIn, MeterBonusCashableInCount,
+		MeterBonusNonRestrictedIn, MeterBonusNonRestrictedInCount, MeterInHouseCashableOut, MeterInHouseCashableOutCount,
+		MeterInHouseRestrictedOut, MeterInHouseRestrictedOutCount, MeterInHouseNonRestrictedOut, MeterInHouseNonRestrictedOutCnt}
+	out := make([]MeterInfo, len(codes))
+	for i, c := range codes {
+		out[i] = MeterInfo{c, c.Name(), c.Unit()}
 	}
+	return out
 }
 
 // kindMeters are, for a transfer type, the (cents, count) meter codes of

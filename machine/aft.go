@@ -45,10 +45,10 @@ func (e AFTLock) at() time.Time         { return e.At }
 
 // AFTConditions is what the machine is doing, as the AFT core asks it:
 // the port decides from the view's copy, the machine rechecks with its
-// own. The credit meter holds cashable money only.
+// own. The credits are the ledger's, by kind (meters/promo.go).
 func (m *Machine) AFTConditions() aft.Conditions {
 	return aft.Conditions{
-		Credits:        aft.Credits{Amounts: aft.Amounts{Cashable: m.st.Get(meters.Credits)}},
+		Credits:        m.st.CreditsByKind(),
 		CreditLimit:    AFTCreditLimit,
 		GameInProgress: m.phase != idle || m.st.Open != nil || len(m.st.PendingHits) > 0,
 		Handpay:        m.st.Handpay != nil || m.st.OwedHandpay > 0,
@@ -74,11 +74,15 @@ func (m *Machine) aftTransfer(e AFTTransfer, eff *Effects) {
 		return
 	}
 	m.record(eff, r)
-	cents := e.Transfer.Amounts.Cashable
-	if e.Transfer.Type.ToHost() {
+	cents := e.Transfer.Amounts.Total()
+	switch {
+	case e.Transfer.Type.ToHost():
 		m.cashedOut = true
 		m.say("msg_aft_out", cents)
-	} else if cents > 0 {
+	case e.Transfer.Type.Bonus():
+		m.playerAt = m.now
+		m.say("msg_aft_bonus", cents)
+	case cents > 0:
 		m.playerAt = m.now
 		m.say("msg_aft_in", cents)
 	}

@@ -64,7 +64,7 @@ func (m *Machine) ticketToHandpay(eff *Effects, why string) {
 		return
 	}
 	m.reprint = false
-	credits := m.st.Get(meters.Credits)
+	credits := m.st.Redeemable()
 	if m.record(eff, meters.HandpayPending{At: m.ns(), Kind: meters.HandpayCancelled, Cents: credits}) {
 		m.say("msg_handpay", credits)
 	}

@@ -237,6 +237,7 @@ func (m *Machine) Step(ev Event) Effects {
 		}
 		return eff
 	}
+	m.expirePromo(&eff)
 	switch e := ev.(type) {
 	case PowerUp:
 		m.powerUp(e, &eff)
@@ -433,6 +434,7 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	m.recordLinkSettings(eff)
 	m.openLocalLevels(eff)
 	m.settleDevices(e.Devices, eff)
+	m.expirePromo(eff)
 	m.ticketPowerUp()
 	m.showCommitted()
 	// Resume, never redraw (DESIGN rule 2).
@@ -718,9 +720,11 @@ func (m *Machine) cashOut(eff *Effects) {
 		m.say(eff.Refused)
 		return
 	}
-	credits := m.st.Get(meters.Credits)
+	eff.Devices = append(eff.Devices, CashOutPressed{})
+	credits := m.st.Redeemable() // restricted promotional credits stay (promo.go)
 	if credits == 0 {
-		eff.Refused = "refused_no_credit"
+		eff.Refused = m.nothingToCashOut()
+		m.say(eff.Refused)
 		return
 	}
 	if credits >= m.cfg.HandpayLimit || m.devFault[TiltPrinter] {

@@ -227,9 +227,10 @@ func (m *Machine) ticketPowerUp() {
 	m.escrowSince, m.requestSince = m.now, m.now
 }
 
-// cashOutByHand pays the whole credit meter by an attendant.
+// cashOutByHand pays the credit meter by an attendant (all of it but the
+// restricted promotional credits, which stay).
 func (m *Machine) cashOutByHand(eff *Effects) {
-	credits := m.st.Get(meters.Credits)
+	credits := m.st.Redeemable()
 	if credits > 0 && m.record(eff, meters.HandpayPending{At: m.ns(), Kind: meters.HandpayCancelled, Cents: credits}) {
 		m.say("msg_handpay", credits)
 	}

@@ -30,7 +30,13 @@ type View struct {
 	Denom            int64  `json:"denom"`
 	CreditsCents     int64  `json:"credits_cents"`
 	Credits          int64  `json:"credits"`
-	Level            int    `json:"level"`
+	// RestrictedCents and NonRestrictedCents are the promotional parts of
+	// CreditsCents (SAS AFT, meters/promo.go): restricted credits are
+	// played, never cashed out; RestrictedExpires is their last day.
+	RestrictedCents    int64          `json:"restricted_cents,omitempty"`
+	NonRestrictedCents int64          `json:"non_restricted_cents,omitempty"`
+	RestrictedExpires  aft.Expiration `json:"restricted_expires,omitempty"`
+	Level              int            `json:"level"`
 	// TopOffered is the highest bet level offered now, an index like
 	// Level (the operator's bet limit is a count: Config.BetLimit).
 	TopOffered  int        `json:"top_offered"`
@@ -247,6 +253,7 @@ func (m *Machine) View() View {
 		LastGame: m.st.LastGame, GamesPlayed: m.st.Get(meters.GamesPlayed), Level: m.level,
 		HandpayLimit: m.cfg.HandpayLimit, AFTLocked: m.aftLocked, AFT: m.AFTConditions(),
 	}
+	v.RestrictedCents, v.NonRestrictedCents, v.RestrictedExpires = v.AFT.Credits.Restricted, v.AFT.Credits.NonRestricted, v.AFT.Credits.RestrictedExpiration
 	if e := m.st.TITO.Escrow; e != nil {
 		v.TicketEscrow = e.Digits
 	}

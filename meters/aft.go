@@ -7,12 +7,12 @@ import (
 	"github.com/openegm/cabinet/sas/metercode"
 )
 
-// AFT (SAS Advanced Funds Transfer) records. The cabinet's credit meter
-// holds one kind of money, so the ledger takes cashable transfers only:
-// in from the host (ElectronicIn, SAS 0x17) and out to it (ElectronicOut,
-// 0x18). The aft package's fold (State.AFT) keeps the transfer history,
-// the registration and the AFT meters; an error from it is a refused
-// record, like any other broken rule.
+// AFT (SAS Advanced Funds Transfer) records. The ledger takes in-house
+// transfers of the three kinds of credit (promo.go) in from the host
+// (ElectronicIn, SAS 0x17) and out to it (ElectronicOut, 0x18), and bonus
+// coin-out wins (a win, not money in). The aft package's fold (State.AFT)
+// keeps the transfer history, the registration and the AFT meters; an
+// error from it is a refused record, like any other broken rule.
 
 // AFTTransfer is a completed AFT transfer, committed before the host can
 // read it as done: money moved exactly when this record is in the log.
@@ -37,22 +37,37 @@ func (r AFTTransfer) validate() error {
 	switch {
 	case !aft.ValidID(t.ID):
 		return fmt.Errorf("AFT transfer with transaction ID %q: 1-20 printable characters", t.ID)
-	case t.Type != aft.InHouseToMachine && t.Type != aft.InHouseToHost && t.Type != aft.WinToHost:
-		return fmt.Errorf("AFT transfer %q of type %v: the cabinet moves in-house cashable money only", t.ID, t.Type)
+	case t.Type != aft.InHouseToMachine && t.Type != aft.InHouseToHost && t.Type != aft.WinToHost && t.Type != aft.BonusCoinOut:
+		return fmt.Errorf("AFT transfer %q of type %v: the cabinet moves in-house money and bonus coin-out wins only", t.ID, t.Type)
 	case !t.Status.Succeeded():
 		return fmt.Errorf("AFT transfer %q with status %v, not a completed transfer", t.ID, t.Status)
-	case a.Restricted != 0 || a.NonRestricted != 0 || t.Requested.Restricted != 0 || t.Requested.NonRestricted != 0:
-		return fmt.Errorf("AFT transfer %q with restricted or non-restricted amounts: the credit meter holds cashable money only", t.ID)
-	case a.Cashable < 0 || a.Cashable > t.Requested.Cashable:
-		return fmt.Errorf("AFT transfer %q moved %d cents of %d requested", t.ID, a.Cashable, t.Requested.Cashable)
-	case t.Status == aft.StatusFull && a.Cashable != t.Requested.Cashable:
-		return fmt.Errorf("AFT transfer %q is full but moved %d cents of %d", t.ID, a.Cashable, t.Requested.Cashable)
+	case t.Type == aft.WinToHost && (a.Restricted != 0 || a.NonRestricted != 0):
+		return fmt.Errorf("AFT transfer %q: a win to the host is cashable, not %d restricted and %d non-restricted cents", t.ID, a.Restricted, a.NonRestricted)
+	case t.Type == aft.BonusCoinOut && a.Restricted != 0:
+		return fmt.Errorf("AFT bonus %q with %d restricted cents: SAS has no restricted bonus", t.ID, a.Restricted)
 	case t.Position > aft.MaxHistory:
 		return fmt.Errorf("AFT transfer %q at history position %d, above %d", t.ID, t.Position, aft.MaxHistory)
 	case t.ReceiptStatus != aft.ReceiptNone:
 		return fmt.Errorf("AFT transfer %q with a receipt: the cabinet prints none", t.ID)
 	case t.At.IsZero():
 		return fmt.Errorf("AFT transfer %q without its time", t.ID)
+	}
+	if e := t.RestrictedExpiration; a.Restricted > 0 && t.Type == aft.InHouseToMachine && e != 0 {
+		if _, ok := e.Date(); !ok {
+			return fmt.Errorf("AFT transfer %q of restricted credits expiring %v, not a date", t.ID, e)
+		}
+	}
+	for _, k := range [3]struct {
+		name             string
+		moved, requested int64
+	}{{"cashable", a.Cashable, t.Requested.Cashable}, {"restricted", a.Restricted, t.Requested.Restricted},
+		{"non-restricted", a.NonRestricted, t.Requested.NonRestricted}} {
+		switch {
+		case k.moved < 0 || k.moved > k.requested:
+			return fmt.Errorf("AFT transfer %q moved %d %s cents of %d requested", t.ID, k.moved, k.name, k.requested)
+		case t.Status == aft.StatusFull && k.moved != k.requested:
+			return fmt.Errorf("AFT transfer %q is full but moved %d %s cents of %d", t.ID, k.moved, k.name, k.requested)
+		}
 	}
 	return nil
 }
@@ -68,7 +83,7 @@ func (r AFTRegistration) validate() error {
 
 // applyAFT folds the AFT records: the aft package's state on a copy (its
 // history and meters are shared with the previous state otherwise), and a
-// transfer's money on the credit meter.
+// transfer's money on the credit meter, by kind (promo.go).
 func (s *State) applyAFT(r Record) error {
 	next := s.AFT.Clone()
 	switch r := r.(type) {
@@ -81,17 +96,8 @@ func (s *State) applyAFT(r Record) error {
 		if err := s.idle("transfer AFT " + t.ID); err != nil {
 			return err
 		}
-		m := &s.Meters
-		cents := t.Amounts.Cashable
-		if t.Type.ToHost() {
-			if cents > m[Credits] {
-				return fmt.Errorf("AFT transfer %q of %d cents to the host with %d cents of credit", t.ID, cents, m[Credits])
-			}
-			m[Credits] -= cents
-			m[ElectronicOut] += cents
-		} else {
-			m[Credits] += cents
-			m[ElectronicIn] += cents
+		if err := s.transferPromo(t); err != nil {
+			return err
 		}
 		if err := next.Apply(t); err != nil {
 			return err
@@ -102,7 +108,8 @@ func (s *State) applyAFT(r Record) error {
 }
 
 // aftMeters are the AFT meters the aft fold keeps (0xA0–0xBD, cents and
-// counts); 0x17 and 0x18 are the ledger's ElectronicIn and ElectronicOut.
+// counts) that the ledger's meters do not (0x17 and 0x18 are ElectronicIn
+// and ElectronicOut, A2, A4, BA and BC the promotional meters).
 var aftMeters = func() map[metercode.Code]bool {
 	m := map[metercode.Code]bool{}
 	for _, d := range aft.Meters() {

@@ -87,16 +87,37 @@ func TestAFTTransfersMoveCreditsAndElectronicMeters(t *testing.T) {
 	}
 }
 
+// foldRefusal is a record the fold must refuse, on the state base makes,
+// with an error that says want.
+type foldRefusal struct {
+	name string
+	base func(t *testing.T) *State
+	rec  func(s *State) Record
+	want string
+}
+
+// checkRefusals applies each case's record and expects its refusal, the
+// state left as it was.
+func checkRefusals(t *testing.T, cases []foldRefusal) {
+	t.Helper()
+	for _, c := range cases {
+		s := c.base(t)
+		before, _ := json.Marshal(s)
+		err := s.Apply(c.rec(s))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+		if after, _ := json.Marshal(s); string(before) != string(after) {
+			t.Errorf("%s: the refused record changed the state", c.name)
+		}
+	}
+}
+
 func TestAFTTransferRefusedByTheFold(t *testing.T) {
-	cases := []struct {
-		name string
-		base func(t *testing.T) *State
-		rec  func(s *State) Record
-		want string
-	}{
+	checkRefusals(t, []foldRefusal{
 		{"during a game", lawfulBase, func(s *State) Record { return aftRec(s, "A", aft.InHouseToMachine, 100) }, "in progress"},
 		{"more than the credits", func(*testing.T) *State { return NewState() },
-			func(s *State) Record { return aftRec(s, "A", aft.InHouseToHost, 100) }, "with 0 cents of credit"},
+			func(s *State) Record { return aftRec(s, "A", aft.InHouseToHost, 100) }, "with 0 cents of cashable credit"},
 		{"a handpay pending", func(t *testing.T) *State {
 			s := NewState()
 			s.Apply(MoneyIn{Source: SourceBill, Cents: 500})
@@ -117,13 +138,18 @@ func TestAFTTransferRefusedByTheFold(t *testing.T) {
 			r.Transfer.Position = 5
 			return r
 		}, "position 5"},
-		{"restricted amount", func(*testing.T) *State { return NewState() }, func(s *State) Record {
-			r := aftRec(s, "A", aft.InHouseToMachine, 100)
+		{"a restricted bonus", func(*testing.T) *State { return NewState() }, func(s *State) Record {
+			r := aftRec(s, "A", aft.BonusCoinOut, 100)
 			r.Transfer.Amounts.Restricted, r.Transfer.Requested.Restricted = 5, 5
 			return r
-		}, "cashable money only"},
-		{"a bonus", func(*testing.T) *State { return NewState() }, func(s *State) Record { return aftRec(s, "A", aft.BonusCoinOut, 100) }, "in-house cashable"},
-		{"a ticket", func(*testing.T) *State { return NewState() }, func(s *State) Record { return aftRec(s, "A", aft.InHouseToTicket, 100) }, "in-house cashable"},
+		}, "no restricted bonus"},
+		{"a restricted win to the host", func(*testing.T) *State { return NewState() }, func(s *State) Record {
+			r := aftRec(s, "A", aft.WinToHost, 0)
+			r.Transfer.Amounts.Restricted, r.Transfer.Requested.Restricted = 5, 5
+			return r
+		}, "a win to the host is cashable"},
+		{"a bonus jackpot", func(*testing.T) *State { return NewState() }, func(s *State) Record { return aftRec(s, "A", aft.BonusJackpot, 100) }, "bonus coin-out wins only"},
+		{"a ticket", func(*testing.T) *State { return NewState() }, func(s *State) Record { return aftRec(s, "A", aft.InHouseToTicket, 100) }, "bonus coin-out wins only"},
 		{"a failed status", func(*testing.T) *State { return NewState() }, func(s *State) Record {
 			r := aftRec(s, "A", aft.InHouseToMachine, 100)
 			r.Transfer.Status = aft.StatusUnable
@@ -133,23 +159,22 @@ func TestAFTTransferRefusedByTheFold(t *testing.T) {
 			r := aftRec(s, "A", aft.InHouseToMachine, 100)
 			r.Transfer.Amounts.Cashable = 101
 			return r
-		}, "moved 101 cents of 100"},
+		}, "moved 101 cashable cents of 100"},
+		{"a full transfer that moved less", func(*testing.T) *State { return NewState() }, func(s *State) Record {
+			r := aftRec(s, "A", aft.InHouseToMachine, 100)
+			r.Transfer.Requested.NonRestricted = 7
+			return r
+		}, "full but moved 0 non-restricted cents of 7"},
+		{"restricted expiring on no date", func(*testing.T) *State { return NewState() }, func(s *State) Record {
+			r := aftRec(s, "A", aft.InHouseToMachine, 100)
+			r.Transfer.Amounts.Restricted, r.Transfer.Requested.Restricted, r.Transfer.RestrictedExpiration = 5, 5, 2302027
+			return r
+		}, "not a date"},
 		{"a bad ID", func(*testing.T) *State { return NewState() }, func(s *State) Record { return aftRec(s, "", aft.InHouseToMachine, 100) }, "transaction ID"},
 		{"a registration status SAS has not", func(*testing.T) *State { return NewState() }, func(*State) Record {
 			return AFTRegistration{Registration: aft.Registration{Status: 0x07}}
 		}, "registration with status"},
-	}
-	for _, c := range cases {
-		s := c.base(t)
-		before, _ := json.Marshal(s)
-		err := s.Apply(c.rec(s))
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
-		}
-		if after, _ := json.Marshal(s); string(before) != string(after) {
-			t.Errorf("%s: the refused record changed the state", c.name)
-		}
-	}
+	})
 }
 
 func TestAFTRecordsRoundTrip(t *testing.T) {

@@ -34,9 +34,10 @@ const (
 	TypeTicketVoid       Type = 16
 	TypeBillEscrow       Type = 17
 	TypeBillReturned     Type = 18
-	// 32 and 33 are test mode's (testmode.go); 40–49 the tickets'; an AFT
-	// transaction receipt (aft.Receipt), should the cabinet print them,
-	// takes the next free number.
+	// 32 and 33 are test mode's (testmode.go); 34–39 the promotional
+	// credits' (promo.go); 40–49 the tickets'; an AFT transaction receipt
+	// (aft.Receipt), should the cabinet print them, takes the next free
+	// number.
 	TypeAFTTransfer     Type = 30
 	TypeAFTRegistration Type = 31
 )
@@ -412,6 +413,8 @@ func Decode(t Type, data []byte) (Record, error) {
 		r = &TestMode{}
 	case TypeTestGame:
 		r = &TestGame{}
+	case TypePromoExpired:
+		r = &PromoExpired{}
 	default:
 		if r = ticketRecord(t); r == nil {
 			return nil, fmt.Errorf("unknown record type %d", t)
@@ -472,6 +475,8 @@ func Decode(t Type, data []byte) (Record, error) {
 	case *TestMode:
 		v = *x
 	case *TestGame:
+		v = *x
+	case *PromoExpired:
 		v = *x
 	default:
 		v = ticketValue(r)

@@ -48,6 +48,19 @@ const (
 	DropDoorOpens                         //
 	PowerResets                           //
 	TicketsOut                            // tickets printed (numbers validation codes)
+	// Promotional credits (SAS AFT, promo.go): the credit meter holds
+	// cashable money and these two kinds, each with its own equation.
+	RestrictedCredits      // the credit meter's restricted part: played, never cashed out
+	NonRestrictedCredits   // the credit meter's non-restricted part: played, cashed out as money
+	RestrictedPlayed       //
+	NonRestrictedPlayed    //
+	RestrictedIn           //
+	NonRestrictedIn        //
+	RestrictedOut          // to the host
+	NonRestrictedOut       // to the host
+	RestrictedExpired      // taken off the credit meter when they expired: never money
+	NonRestrictedCashedOut // left with the player's cash-outs, as money
+	MachinePaidBonus       // AFT bonus coin-out wins paid to the credit meter
 	numMeters
 )
 
@@ -109,6 +122,17 @@ var Defs = [numMeters]Def{
 	DropDoorOpens:            {"drop door openings", noSAS, false, true},
 	PowerResets:              {"power resets", noSAS, false, true},
 	TicketsOut:               {"tickets printed", noSAS, false, true},
+	RestrictedCredits:        {"current restricted credits", sasCode(metercode.CurrentRestrictedCredits), true, false},
+	NonRestrictedCredits:     {"current non-restricted credits", noSAS, true, false},
+	RestrictedPlayed:         {"restricted amount played", sasCode(metercode.RestrictedPlayed), true, true},
+	NonRestrictedPlayed:      {"non-restricted amount played", sasCode(metercode.NonRestrictedPlayed), true, true},
+	RestrictedIn:             {"restricted promotional transfers in", sasCode(metercode.AFTInHouseRestrictedIn), true, true},
+	NonRestrictedIn:          {"non-restricted promotional transfers in", sasCode(metercode.AFTInHouseNonRestrictedIn), true, true},
+	RestrictedOut:            {"restricted promotional transfers out", sasCode(metercode.AFTInHouseRestrictedOut), true, true},
+	NonRestrictedOut:         {"non-restricted promotional transfers out", sasCode(metercode.AFTInHouseNonRestrictedOut), true, true},
+	RestrictedExpired:        {"restricted promotional credits expired", noSAS, true, true},
+	NonRestrictedCashedOut:   {"non-restricted promotional credits cashed out", noSAS, true, true},
+	MachinePaidBonus:         {"machine-paid external bonus win", sasCode(metercode.MachinePaidExternalBonus), true, true},
 }
 
 // BillSAS returns the SAS meter code of the count of the notes of a value
@@ -239,6 +263,9 @@ type State struct {
 	// (which IDs ran: a RAM clear keeps it) and the AFT meters (which a
 	// RAM clear zeroes with the others).
 	AFT aft.State `json:"aft,omitzero"`
+	// Promo is the pool and expiration of the restricted credits
+	// (promo.go): zero while there are none.
+	Promo Promo `json:"promo,omitzero"`
 	// Test is test mode and its test meters (testmode.go): never money.
 	Test TestMeters `json:"test,omitzero"`
 	// PerGame are the meters of each game (GameKinds) played since the
@@ -345,18 +372,23 @@ func (s *State) TicketOwed() int64 {
 // which sees the state before and after.)
 func (s *State) Check() error {
 	m := &s.Meters
-	want := s.MoneyInTotal() + m[CoinOut] - m[CoinIn] - s.MoneyOutTotal()
+	// Each kind of credit first (promo.go), so a broken equation names the
+	// kind; the total is their sum.
+	if err := s.checkPromo(); err != nil {
+		return err
+	}
+	want := s.MoneyInTotal() + m[CoinOut] - m[CoinIn] - s.MoneyOutTotal() - m[RestrictedExpired]
 	if m[Credits] != want {
-		return fmt.Errorf("credit equation broken: credits %d ≠ money in %d + wins to credits %d − bets %d − money out %d = %d",
-			m[Credits], s.MoneyInTotal(), m[CoinOut], m[CoinIn], s.MoneyOutTotal(), want)
+		return fmt.Errorf("credit equation broken: credits %d ≠ money in %d + wins to credits %d − bets %d − money out %d − restricted expired %d = %d",
+			m[Credits], s.MoneyInTotal(), m[CoinOut], m[CoinIn], s.MoneyOutTotal(), m[RestrictedExpired], want)
 	}
 	for i, v := range m {
 		if v < 0 {
 			return fmt.Errorf("meter %q is negative: %d", Defs[i].Name, v)
 		}
 	}
-	if m[CoinOut] != m[MachinePaidPaytable]+m[MachinePaidProgressive] {
-		return fmt.Errorf("coin out %d ≠ machine-paid paytable %d + progressive %d", m[CoinOut], m[MachinePaidPaytable], m[MachinePaidProgressive])
+	if m[CoinOut] != m[MachinePaidPaytable]+m[MachinePaidProgressive]+m[MachinePaidBonus] {
+		return fmt.Errorf("coin out %d ≠ machine-paid paytable %d + progressive %d + bonus %d", m[CoinOut], m[MachinePaidPaytable], m[MachinePaidProgressive], m[MachinePaidBonus])
 	}
 	var games GameMeters
 	for _, g := range s.PerGame {
@@ -451,6 +483,8 @@ func (s *State) apply(r Record) error {
 		return s.applyDevice(r)
 	case AFTTransfer, AFTRegistration:
 		return s.applyAFT(r)
+	case PromoExpired:
+		return s.applyPromo(r)
 	case TestMode, TestGame:
 		return s.applyTest(r)
 	case ValidationConfig, TicketData, ValidationRead, TicketEscrow, TicketRedeem, ValidationRequest, ValidationDenied:
@@ -492,6 +526,9 @@ func (s *State) apply(r Record) error {
 		}
 		if r.BetCents > m[Credits] {
 			return fmt.Errorf("game %d: bet %d cents with %d cents of credit", r.Game, r.BetCents, m[Credits])
+		}
+		if err := s.playPromo(r.BetCents); err != nil {
+			return fmt.Errorf("game %d: %w", r.Game, err)
 		}
 		m[CoinIn] += r.BetCents
 		if r.Linked {
@@ -585,8 +622,8 @@ func (s *State) apply(r Record) error {
 			if err := s.idle("cash out"); err != nil {
 				return err
 			}
-			if r.Cents > m[Credits] {
-				return fmt.Errorf("cancelled-credit handpay of %d cents with %d cents of credit", r.Cents, m[Credits])
+			if err := s.redeemable("cancelled-credit handpay", r.Cents); err != nil {
+				return err
 			}
 		} else {
 			if s.OwedHandpay == 0 || r.Cents != s.OwedHandpay {
@@ -610,6 +647,9 @@ func (s *State) apply(r Record) error {
 			m[HandpaidWins] += r.Cents
 			m[AttendantPaidPaytable] += r.Cents
 		case HandpayCancelled:
+			if err := s.redeem("cancelled-credit handpay", r.Cents); err != nil {
+				return err
+			}
 			m[Credits] -= r.Cents
 			m[HandpaidCancelled] += r.Cents
 			m[Cancelled] += r.Cents
@@ -628,8 +668,8 @@ func (s *State) apply(r Record) error {
 		if err := s.idle("cash out"); err != nil {
 			return err
 		}
-		if r.Cents > m[Credits] {
-			return fmt.Errorf("cash out of %d cents with %d cents of credit", r.Cents, m[Credits])
+		if err := s.redeem("cash out", r.Cents); err != nil {
+			return err
 		}
 		m[Credits] -= r.Cents
 		switch r.Method {

@@ -39,12 +39,13 @@ func TestKnownMeterCodes(t *testing.T) {
 		}
 		seen[c] = true
 	}
-	for _, c := range []MeterCode{MeterTotalCoinIn, metercode.TotalDrop, metercode.GamesSinceDoorClosure, metercode.BillValueInStacker, bill(1), bill(1_000_000)} {
+	for _, c := range []MeterCode{MeterTotalCoinIn, metercode.TotalDrop, metercode.GamesSinceDoorClosure, metercode.BillValueInStacker, bill(1), bill(1_000_000), metercode.AFTInHouseRestrictedIn, metercode.AFTInHouseNonRestrictedOutCnt} {
 		if !seen[c] {
 			t.Errorf("%v missing", c)
 		}
 	}
-	if len(cs) != 39+2+24 {
-		t.Errorf("%d codes, want %d", len(cs), 39+2+24)
+	// 39 single meters, 2 of the stacker, 24 bill meters, 24 AFT meters.
+	if len(cs) != 39+2+24+24 {
+		t.Errorf("%d codes, want %d", len(cs), 39+2+24+24)
 	}
 }

@@ -16,11 +16,14 @@ import (
 )
 
 // aftHost is a casino's funds transfer system as the kill loop plays it:
-// it knows which transfers completed (done, by ID, with the cents moved:
-// positive in, negative out) and the one whose outcome it does not know
-// (unsure), which it settles by transaction ID after a restart.
+// it knows which transfers completed (done, by ID, with what moved) and the
+// one whose outcome it does not know (unsure), which it settles by
+// transaction ID after a restart. Its transfers move the three kinds of
+// credit: cashable, restricted (of pool 3, or now and then of pool 4,
+// which the machine refuses while pool 3's credits remain) and
+// non-restricted, in and out, and bonus wins.
 type aftHost struct {
-	done   map[string]int64
+	done   map[string]aftMove
 	unsure *aft.TransferRequest
 	next   int
 	// found and resent count how unsure transfers were settled: the
@@ -88,31 +91,80 @@ func (a *aftHost) complete(t *testing.T, q aft.TransferRequest, r aft.TransferRe
 	if _, twice := a.done[q.ID]; twice {
 		t.Errorf("transfer %q completed twice", q.ID)
 	}
-	if r.ID != q.ID || r.Cashable != q.Cashable || r.Type != q.Type {
+	moved := aft.Amounts{Cashable: r.Cashable, Restricted: r.Restricted, NonRestricted: r.NonRestricted}
+	if r.ID != q.ID || moved != (aft.Amounts{Cashable: q.Cashable, Restricted: q.Restricted, NonRestricted: q.NonRestricted}) || r.Type != q.Type {
 		t.Errorf("transfer %q reported as %+v", q.ID, r)
 	}
-	cents := r.Cashable
-	if q.Type.ToHost() {
-		cents = -cents
-	}
-	a.done[q.ID] = cents
+	a.done[q.ID] = aftMove{q.Type, moved}
 	a.unsure = nil
 }
 
-// transfer sends one new transfer (in, or out of part of the credits the
-// machine reports); sent is told right after its 0x72 poll. It returns
+// aftMove is what a completed transfer moved.
+type aftMove struct {
+	typ aft.TransferType
+	aft.Amounts
+}
+
+// aftTotals are the host's completed transfers summed by direction and
+// kind, and the bonus wins.
+type aftTotals struct{ in, out, bonus aft.Amounts }
+
+func (a *aftHost) totals() aftTotals {
+	var s aftTotals
+	for _, m := range a.done {
+		into := &s.in
+		switch {
+		case m.typ.ToHost():
+			into = &s.out
+		case m.typ.Bonus():
+			into = &s.bonus
+		}
+		into.Cashable += m.Cashable
+		into.Restricted += m.Restricted
+		into.NonRestricted += m.NonRestricted
+	}
+	return s
+}
+
+// nextTransfer is a new transfer of the kinds the machine holds (st):
+// in, out of part of each kind, or a bonus win.
+func (a *aftHost) nextTransfer(st aft.StatusReply, r *rng.RNG) aft.TransferRequest {
+	a.next++
+	q := aft.TransferRequest{Code: aft.CodeFull, Type: aft.InHouseToMachine, Asset: aftAsset, ID: fmt.Sprintf("K%d", a.next)}
+	some := func(n int64) int64 { return int64(r.Intn(int(n) + 1)) }
+	switch held := st.Cashable + st.Restricted + st.NonRestricted; {
+	case held > 0 && r.Intn(2) == 0:
+		q.Type = aft.InHouseToHost
+		q.Cashable, q.Restricted, q.NonRestricted = some(st.Cashable), some(st.Restricted), some(st.NonRestricted)
+		if q.Total() == 0 {
+			q.Cashable, q.Restricted, q.NonRestricted = st.Cashable, st.Restricted, st.NonRestricted
+		}
+	case r.Intn(6) == 0:
+		q.Type, q.Cashable, q.NonRestricted = aft.BonusCoinOut, int64(r.Intn(300)), int64(1+r.Intn(200))
+	default:
+		q.Cashable, q.Restricted, q.NonRestricted = int64(r.Intn(3000)), int64(r.Intn(1500)), int64(r.Intn(800))
+		if q.Total() == 0 {
+			q.Cashable = 100
+		}
+		if q.Restricted > 0 {
+			q.PoolID, q.Expiration = 3, 30
+			if r.Intn(5) == 0 {
+				q.PoolID = 4
+			}
+		}
+	}
+	return q
+}
+
+// transfer sends one new transfer (nextTransfer); sent is told right after
+// its 0x72 poll. It returns
 // false when the machine went away.
 func (a *aftHost) transfer(t *testing.T, h *host.Client, r *rng.RNG, sent chan<- struct{}) bool {
 	st, err := h.AFTStatus()
 	if err != nil {
 		return false
 	}
-	a.next++
-	q := aft.TransferRequest{Code: aft.CodeFull, Type: aft.InHouseToMachine, Cashable: int64(100 + r.Intn(5000)),
-		Asset: aftAsset, ID: fmt.Sprintf("K%d", a.next)}
-	if st.Cashable > 0 && r.Intn(2) == 0 {
-		q.Type, q.Cashable = aft.InHouseToHost, 1+int64(r.Intn(int(st.Cashable)))
-	}
+	q := a.nextTransfer(st, r)
 	a.unsure = &q
 	rep, err := h.AFTTransfer(q)
 	select {
@@ -148,7 +200,7 @@ func TestAFTCrashLoop(t *testing.T) {
 	data := t.TempDir()
 	args := append([]string{"--spin-time", "5ms"}, aftArgs...)
 	r := rng.NewSeeded(2027)
-	a := &aftHost{done: map[string]int64{}}
+	a := &aftHost{done: map[string]aftMove{}}
 	for i := range n {
 		c := startCabinet(t, data, args...)
 		h := sasHost(t, data)
@@ -195,18 +247,24 @@ func TestAFTCrashLoop(t *testing.T) {
 	c.Stop()
 	h.Close()
 
-	var in, out int64
-	for _, cents := range a.done {
-		if cents > 0 {
-			in += cents
-		} else {
-			out -= cents
-		}
-	}
+	// The ledger holds, kind by kind, what the host's completed transfers
+	// moved (no game is played: nothing else moves the credits).
+	tot := a.totals()
 	st := readLedger(t, data)
-	if st.Get(meters.Credits) != in-out || st.Get(meters.ElectronicIn) != in || st.Get(meters.ElectronicOut) != out {
-		t.Fatalf("ledger credits %d, electronic in %d out %d; the host's transfers: in %d, out %d",
-			st.Get(meters.Credits), st.Get(meters.ElectronicIn), st.Get(meters.ElectronicOut), in, out)
+	if err := st.Check(); err != nil {
+		t.Fatal(err)
+	}
+	want := aft.Amounts{Cashable: tot.in.Cashable - tot.out.Cashable + tot.bonus.Total(), Restricted: tot.in.Restricted - tot.out.Restricted,
+		NonRestricted: tot.in.NonRestricted - tot.out.NonRestricted}
+	if got := st.CreditsByKind().Amounts; got != want {
+		t.Fatalf("ledger credits by kind %+v; the host's transfers: in %+v, out %+v, bonus %+v", got, tot.in, tot.out, tot.bonus)
+	}
+	for m, v := range map[meters.Meter]int64{meters.ElectronicIn: tot.in.Total(), meters.ElectronicOut: tot.out.Total(),
+		meters.RestrictedIn: tot.in.Restricted, meters.RestrictedOut: tot.out.Restricted, meters.NonRestrictedIn: tot.in.NonRestricted,
+		meters.NonRestrictedOut: tot.out.NonRestricted, meters.MachinePaidBonus: tot.bonus.Total()} {
+		if st.Get(m) != v {
+			t.Errorf("ledger %s = %d, the host's transfers %d", meters.Defs[m].Name, st.Get(m), v)
+		}
 	}
 	seen := map[string]bool{}
 	for _, rec := range ledgerRecords(t, data) {
@@ -226,6 +284,6 @@ func TestAFTCrashLoop(t *testing.T) {
 	if out := meterreadVerify(t, data, cabinettest.Board(data)+"/machine.pub"); !strings.HasPrefix(out, "VERIFIED") {
 		t.Fatalf("meterread verify: %s", out)
 	}
-	t.Logf("%d kills survived: %d transfers, %d cents in, %d out, each once; after a kill %d were found done, %d lost and sent again, %d refused for good when sent again",
-		n, len(a.done), in, out, a.found, a.resent, a.refused)
+	t.Logf("%d kills survived: %d transfers, in %+v, out %+v, bonus %+v, each once; after a kill %d were found done, %d lost and sent again, %d refused for good when sent again",
+		n, len(a.done), tot.in, tot.out, tot.bonus, a.found, a.resent, a.refused)
 }

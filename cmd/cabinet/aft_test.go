@@ -98,9 +98,10 @@ func TestAFTOnTheCabinet(t *testing.T) {
 	if other, err := h.AFTTransfer(aftReq("IN-1", aft.InHouseToMachine, 700)); err != nil || other.Status != aft.StatusIDNotUnique {
 		t.Fatalf("another request under a used ID: %+v %v", other, err)
 	}
-	// Refusals: restricted money, more than the credits, during a game.
+	// Refusals: restricted money expiring on no date, more than the
+	// credits, during a game.
 	restricted := aftReq("IN-R", aft.InHouseToMachine, 0)
-	restricted.Restricted = 100
+	restricted.Restricted, restricted.Expiration = 100, 13012027
 	if r := aftDo(t, h, restricted); r.Status != aft.StatusInvalidAmount {
 		t.Fatalf("restricted: %+v", r)
 	}

@@ -77,7 +77,7 @@ func main() {
 	flag.BoolVar(&o.sas.pty, "sas-pty", false, "SAS on a pseudo-terminal; its host end is written to DATA/sas-pty")
 	flag.StringVar(&o.sas.tcp, "sas-tcp", "", "SAS over TCP on this address (a serial server)")
 	flag.StringVar(&o.sas.framing, "sas-framing", "content", "framing on a pseudo-terminal: content, or parmrk when the host writes wakeup escapes")
-	flag.Func("aft-asset", "SAS AFT asset number, 1-4294967295: the cabinet answers AFT (72, 73, 74) for in-house cashable transfers (0: AFT off)", func(v string) error {
+	flag.Func("aft-asset", "SAS AFT asset number, 1-4294967295: the cabinet answers AFT (72, 73, 74) for in-house transfers of cashable, restricted and non-restricted credits and bonus wins (0: AFT off)", func(v string) error {
 		n, err := strconv.ParseUint(v, 10, 32)
 		o.sas.aftAsset = uint32(n)
 		return err

@@ -46,6 +46,10 @@ type owner struct {
 	// is closed when the loop ends, so a late worker does not wait for it.
 	hasher  machine.PINHasher
 	stopped chan struct{}
+
+	// onCashOut hooks run on the owner goroutine when the player pressed
+	// the cash-out button (machine.CashOutPressed), after the step's commit.
+	onCashOut []func()
 }
 
 type request struct {
@@ -116,6 +120,10 @@ func (o *owner) apply(devs []machine.Device) (answers []machine.Event) {
 	for _, d := range devs {
 		if il, ok := d.(machine.InspectLedger); ok {
 			answers = append(answers, o.inspect(il))
+		} else if _, ok := d.(machine.CashOutPressed); ok {
+			for _, f := range o.onCashOut {
+				f()
+			}
 		} else if _, ok := d.(machine.PINJob); ok {
 			continue // the loop hands it to a worker
 		} else if o.devices != nil {

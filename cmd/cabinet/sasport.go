@@ -167,6 +167,7 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 			// never happened (the host sends it again under its ID).
 			s.aft = aft.New(aftConfig(o.aftAsset, o.aftLimit), st.AFT)
 			go s.aftTicker(ctx)
+			own.onCashOut = append(own.onCashOut, s.cashOutPressed)
 		}
 	}
 	own.afterCommit = append(own.afterCommit, s.committed)

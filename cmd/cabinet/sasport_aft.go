@@ -17,11 +17,23 @@ import (
 	"github.com/openegm/cabinet/sas"
 )
 
-// aftConfig is the cabinet's AFT: in-house cashable transfers to and from
-// the host, registration optional (a transfer with a zero key needs none),
-// no bonus, no ticket, no receipt, no partial transfer to the host.
+// aftConfig is the cabinet's AFT: in-house transfers of cashable,
+// restricted and non-restricted credits to and from the host (the ledger
+// keeps each kind: meters/promo.go), bonus coin-out wins to the credit
+// meter, registration optional (a transfer with a zero key needs none).
+//
+// Not offered: bonus jackpot wins (type 11: the cabinet has no handpay of
+// an external bonus, so they are refused as not a valid function, 82),
+// transfers to a ticket, partial transfers to the host, and transaction
+// receipts: the cabinet prints no AFT receipt (SAS 8.11's layout and the
+// receipt data of long poll 75 are not implemented), so a transfer that
+// asks for one is refused with 90 (unable to print a transaction receipt)
+// before anything moves, and the 0x74 reply never says a printer is
+// available for receipts (its AFT status bit 0 is clear). A receipt is
+// printed only when the host asks for one; refused, the host learns why
+// and may send the transfer again without the request.
 func aftConfig(asset uint32, limit int64) aft.Config {
-	return aft.Config{Asset: asset, TransferLimit: limit, InHouse: true, CashableOnly: true}
+	return aft.Config{Asset: asset, TransferLimit: limit, InHouse: true, Bonus: true}
 }
 
 // aftTickEvery is how often the lock is moved on when the host does not
@@ -54,7 +66,9 @@ func (s *sasPort) aftPoll(r sas.Request, now time.Time) (rep sas.Reply, ok bool)
 		}
 		d := s.aft.Transfer(q, cond, now)
 		if d.Record != nil {
-			s.log.Info("AFT transfer decided", "id", d.Record.ID, "type", d.Record.Type.String(), "cents", d.Record.Amounts.Cashable)
+			a := d.Record.Amounts
+			s.log.Info("AFT transfer decided", "id", d.Record.ID, "type", d.Record.Type.String(), "cashable", a.Cashable,
+				"restricted", a.Restricted, "non_restricted", a.NonRestricted, "pool", d.Record.PoolID)
 			s.order(machine.AFTTransfer{At: now, Transfer: *d.Record})
 		}
 		return sas.ReplyData(sas.EncodeAFTTransferReply(d.Reply)...), true
@@ -164,4 +178,15 @@ func (s *sasPort) aftSettle(t machine.AFTTransfer, eff machine.Effects) {
 		s.log.Error("AFT abandon", "err", err)
 	}
 	s.log.Info("AFT transfer refused by the machine", "id", p.ID, "status", st.String())
+}
+
+// cashOutPressed reports a press of the cash-out button (on the owner
+// goroutine): with AFT to the host possible, SAS 8.8 has the machine raise
+// 66 at every press, whatever the credits, so the host can transfer out
+// what a cash-out leaves (the restricted credits).
+func (s *sasPort) cashOutPressed() {
+	s.mu.Lock()
+	s.link.Exceptions.Push(sas.ExcCashOutButton)
+	s.mu.Unlock()
+	s.save()
 }

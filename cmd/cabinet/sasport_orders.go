@@ -202,10 +202,12 @@ func (s *sasPort) lastBill() sas.Reply {
 //     cabinet has linked levels (--link-group): 0x87 reports every
 //     unconfirmed hit. Without a group it has no SAS progressive to report.
 //
-//   - AFT (features 2 bit 6) with --aft-asset: in-house cashable
-//     transfers to and from the host (72, 73, 74).
+//   - AFT (features 2 bit 6) and AFT bonus awards (features 1 bit 1) with
+//     --aft-asset: in-house transfers of cashable, restricted and
+//     non-restricted credits to and from the host, and bonus coin-out
+//     wins (72, 73, 74).
 //
-// Clear: jackpot multiplier, AFT and legacy bonus awards, tournament (not
+// Clear: jackpot multiplier, legacy bonus awards, tournament (not
 // implemented); validation extensions, validation style and ticket
 // redemption (the casino's ticket system configures and reads tickets with
 // 4C, 4D, 57/58, 70/71 and does not read these bits); tickets to total drop (ticket
@@ -222,6 +224,7 @@ func cabinetFeatures(group byte, aftOn bool) [4]byte {
 		f[2] |= sas.Feature3MultipleProgressiveWins
 	}
 	if aftOn {
+		f[0] |= sas.Feature1AFTBonusAwards
 		f[1] |= sas.Feature2AFT
 	}
 	return f

@@ -43,7 +43,7 @@ var answeredPolls = []sasRow{
 	{[]byte{0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17}, "total cancelled credits, coin in, coin out, drop, jackpot, games played, won, lost", "4-byte BCD"},
 	{[]byte{0x18}, "games since power-up and since slot door closure", "2-byte BCD each"},
 	{[]byte{0x19}, "meters: coin in, coin out, drop, jackpot, games played", "4-byte BCD each"},
-	{[]byte{0x1A}, "current credits", "4-byte BCD"},
+	{[]byte{0x1A}, "current credits", "4-byte BCD, the whole credit meter: cashable, restricted and non-restricted (meter 1B is the restricted part; no SAS meter has the non-restricted part, which 74 reports)"},
 	{[]byte{0x1B}, "handpay information", "the pending handpay (zeros when none): group, level (40 paytable win, 80 cancelled credits, 1-32 progressive), amount in cents"},
 	{[]byte{0x1C}, "meters: coin in, coin out, drop, jackpot, games played, won, slot door openings, power resets", "4-byte BCD each"},
 	{[]byte{0x1E}, "number of $1, $5, $10, $20, $50, $100 bills accepted", "counts of the notes of those face values (€5 is SAS's $5); 0 for the $1 the euro has no note for"},
@@ -69,11 +69,11 @@ var answeredPolls = []sasRow{
 	{[]byte{0x83}, "cumulative progressive wins", "every progressive win paid, in cents, for game 0"},
 	{[]byte{0x84}, "progressive win amount", "the last progressive win paid: group (0 for the local jackpot), level, amount in cents"},
 	{[]byte{0x85, 0x87}, "SAS progressive win amount, multiple amounts", "the hits on linked levels not yet paid, from the ledger; with --link-award broadcast (the default) a hit is paid the value shown once the host moves on after reading it"},
-	{[]byte{0x72}, "AFT transfer funds", "with --aft-asset: in-house cashable transfers to the credit meter (00) and to the host (80), full (00) or partial (01) to the machine, each transaction ID run once (a repeat is answered from its record, another request under a used ID gets 81), interrogation of the current transfer and of the history (127 positions, 81-FF back from the newest); 40 pending until the ledger has the record; refused: restricted and non-restricted amounts (83), bonuses, tickets, debit and win to host (82, 8B), receipts (90), partial to host (86), during a game, a handpay, a tilt, an open door or the service menu (87), beyond the credits (83) or the --aft-limit (84)"},
+	{[]byte{0x72}, "AFT transfer funds", "with --aft-asset: in-house transfers of cashable, restricted (with its pool and expiration) and non-restricted amounts to the credit meter (00) and to the host (80), bonus coin-out wins (10, a cashable win), full (00) or partial (01) to the machine, each transaction ID run once (a repeat is answered from its record, another request under a used ID gets 81), interrogation of the current transfer and of the history (127 positions, 81-FF back from the newest); 40 pending until the ledger has the record; refused: restricted amounts of another pool while some remain (8F), an expiration that is no date or has passed (83), bonus jackpots, tickets, debit and win to host (82, 8B), receipts (90: no AFT receipt is printed), partial to host (86), during a game, a handpay, a tilt, an open door or the service menu (87), beyond the credits of each kind (83) or the --aft-limit (84)"},
 	{[]byte{0x73}, "AFT register gaming machine", "with --aft-asset: initialise, register (asset, key, POS ID), unregister, read; answered at once, recorded in the ledger; a transfer with a zero key needs no registration, one with a key needs that key"},
-	{[]byte{0x74}, "AFT game lock and status", "with --aft-asset: the lock holds play and notes until the transfer or the timeout (6F while held); the status: asset, lock, available transfers, the credits and the transfer limit now"},
+	{[]byte{0x74}, "AFT game lock and status", "with --aft-asset: the lock holds play and notes until the transfer or the timeout (6F while held); the status: asset, lock, available transfers, the cashable, restricted and non-restricted credits, the restricted credits' expiration and pool, and the transfer limit now; never a printer for receipts"},
 	{[]byte{0x94}, "remote handpay reset", "addr 94 status CRC: 00 reset (recorded as the SAS host's, the handpay alone: no tilt cleared, no service session ended), 01 unable (meter fault), 02 no handpay pending"},
-	{[]byte{0xA0}, "enabled features", "for game 0: meters when won, extended meters, 40 ms polling, multiple progressive wins with a link group, AFT with --aft-asset"},
+	{[]byte{0xA0}, "enabled features", "for game 0: meters when won, extended meters, 40 ms polling, multiple progressive wins with a link group, AFT and AFT bonus awards with --aft-asset"},
 	{[]byte{0xB4}, "wager category information", "for game 0: category 0 total coin-in, category 1 the coin-in of bets that could win a linked level (what the link controller feeds its levels from), with the top bet's RTP"},
 	{[]byte{0xB5}, "game N information", "max bet (reels in credits, Makccarat in cents up to 9999), progressive group and linked levels (none for Makccarat), game name, the certified paytable or table definition ID, one wager category"},
 }
@@ -114,6 +114,7 @@ var raisedExceptions = []sasRow{
 	{[]byte{0x54}, "", "progressive win paid to the credit meter"},
 	{[]byte{0x56}, "", "hit on a linked level, for the link controller (priority)"},
 	{[]byte{0x57}, "", "a cash-out waits for the host's validation number (--validation system; priority)"},
+	{[]byte{0x66}, "", "with --aft-asset, every press of the cash-out button, whatever it pays (SAS 8.8): the host may transfer out the restricted credits a cash-out leaves"},
 	{[]byte{0x67, 0x68}, "", "a ticket in escrow, waiting for the host; its redemption ended (credited, or refused and returned)"},
 	{[]byte{0x60, 0x61}, "", "printer fault; paper out"},
 	{[]byte{0x69}, "", "the transfer's record is in the ledger (queued, one per transfer, raised again from the ledger after a restart)"},
@@ -133,7 +134,6 @@ var unraisedExceptions = []sasRow{
 	{[]byte{0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46}, "reel tilts", "video reels"},
 	{[]byte{0x47, 0x4D}, "$1, $2 bill accepted", "no €1 or €2 notes"},
 	{[]byte{0x55}, "handpay cancelled by the player", "a handpay cannot be cancelled"},
-	{[]byte{0x66}, "cash-out button pressed", "the cash-out itself is reported (3D or 51)"},
 	{[]byte{0x6A, 0x6B, 0x6C, 0x6D, 0x6E}, "AFT host cashout, cash out win, register, registration acknowledged, cancelled", "no host cashout, no operator acknowledgement of a registration"},
 	{[]byte{0x71, 0x72}, "change lamp on, off", "the tower light is not reported"},
 	{[]byte{0x74, 0x75, 0x76, 0x77, 0x78}, "printer paper low, power off, on, ribbon, carriage jammed", "the printer reports a fault (60) or paper out (61)"},
@@ -277,7 +277,7 @@ func recordCatalogue() []meters.Record {
 		meters.Config{Key: "denom"}, meters.RAMClear{}, meters.JackpotLevel{Level: 1},
 		meters.TicketPrinted{Cents: 100}, meters.TicketVoid{Cents: 100}, meters.BillEscrow{Cents: 500}, meters.BillReturned{Cents: 500},
 		meters.Event{Code: meters.EventTicketReprint},
-		meters.AFTTransfer{}, meters.AFTRegistration{},
+		meters.AFTTransfer{}, meters.AFTRegistration{}, meters.PromoExpired{Cents: 100},
 		meters.ValidationConfig{ID: 1}, meters.TicketData{}, meters.ValidationRead{Upto: 1},
 		meters.TicketEscrow{Digits: "001234567890123456"}, meters.TicketRedeem{Digits: "001234567890123456", Cents: 100},
 		meters.TicketRedeem{Digits: "001234567890123456", Status: 0x88}, meters.ValidationRequest{Cents: 100},
@@ -317,8 +317,9 @@ func TestSASTableExceptionsAgreeWithTheCode(t *testing.T) {
 			t.Errorf("no %v record in the catalogue: what it raises is unchecked", ty)
 		}
 	}
-	// The queue raises 70 itself, the AFT core 6F (a lock is no record).
-	derived := map[byte]bool{byte(sas.ExcBufferOverflow): true, byte(sas.ExcGameLocked): true}
+	// The queue raises 70 itself, the AFT core 6F (a lock is no record),
+	// the SAS port 66 (a press of the cash-out button is no record).
+	derived := map[byte]bool{byte(sas.ExcBufferOverflow): true, byte(sas.ExcGameLocked): true, byte(sas.ExcCashOutButton): true}
 	st := meters.NewState()
 	for _, e := range sas.EventsFor(recs, st, sas.RealTimeConfig{MaxBetLevel: -1}) {
 		derived[byte(e.Code)] = true

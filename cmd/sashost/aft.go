@@ -15,11 +15,14 @@ import (
 )
 
 // aftUsage lists the aft subcommands; their arguments are NAME=VALUE
-// words (amounts in cents, key in 40 hex digits).
+// words (amounts in cents, key in 40 hex digits). A restricted amount
+// comes with the pool it is from (pool=N, 0-65535) and its expiration
+// (expiration=MMDDYYYY, a date, or 0000NNNN, a number of days; 0 or none:
+// it never expires).
 const aftUsage = `aft register asset=N key=HEX [pos=N] | aft registration | aft unregister
 aft status | aft lock timeout=MS [conditions=in,out,printer,bonus] | aft unlock
 aft transfer in|out|bonus|jackpot|ticket|win id=ID asset=N [key=HEX] [cashable=C] [restricted=C]
-    [nonrestricted=C] [partial] [receipt] [locked] [expiration=N] [pool=N] [wait=D]
+    [nonrestricted=C] [partial] [receipt] [locked] [expiration=MMDDYYYY|DAYS] [pool=N] [wait=D]
 aft interrogate [index=N | id=ID] | aft history`
 
 // aftArgs are the NAME=VALUE and bare words after an aft subcommand.
@@ -345,6 +348,10 @@ func printTransfer(w io.Writer, r aft.TransferReply) {
 	if !r.At.IsZero() {
 		at = r.At.Format("2006-01-02 15:04:05")
 	}
-	fmt.Fprintf(w, "position %d: %q %v, %v: cashable %d, restricted %d, non-restricted %d cents (%s)\n",
-		r.Position, r.ID, r.Type, r.Status, r.Cashable, r.Restricted, r.NonRestricted, at)
+	promo := ""
+	if r.Restricted > 0 {
+		promo = fmt.Sprintf("; restricted of pool %d, expiration %v", r.PoolID, r.Expiration)
+	}
+	fmt.Fprintf(w, "position %d: %q %v, %v: cashable %d, restricted %d, non-restricted %d cents (%s)%s\n",
+		r.Position, r.ID, r.Type, r.Status, r.Cashable, r.Restricted, r.NonRestricted, at, promo)
 }

@@ -202,6 +202,22 @@ func TestSashostAFT(t *testing.T) {
 		t.Fatalf("%d ledger records, want 2 registrations and 4 transfers", n)
 	}
 
+	// Restricted credits with their pool and expiration, read back by the
+	// transfer and by the machine's status; another pool's are refused.
+	out, errs, code = run("aft", "transfer", "in", "id=T-6", "asset=777", "key="+key, "restricted=400", "pool=3", "expiration=30")
+	if code != 0 || !strings.Contains(out, "restricted 400, non-restricted 0 cents") || !strings.Contains(out, "restricted of pool 3, expiration 30 days") {
+		t.Fatalf("restricted in: %d %q %q", code, out, errs)
+	}
+	out, errs, code = run("aft", "status")
+	if c := m.Credits(); code != 0 || !strings.Contains(out, "restricted pool 3, expires "+c.RestrictedExpiration.String()) || c.Restricted != 400 ||
+		c.RestrictedExpiration != aft.Expiration(7012026) {
+		t.Fatalf("status with restricted credits: %d %q %q, credits %+v", code, out, errs, c)
+	}
+	out, errs, code = run("aft", "transfer", "in", "id=T-7", "asset=777", "key="+key, "restricted=1", "pool=4")
+	if code != 1 || !strings.Contains(out, "8F restricted amounts from a different pool") {
+		t.Fatalf("another pool: %d %q %q", code, out, errs)
+	}
+
 	out, _, code = run("aft", "registration")
 	if code != 0 || !strings.Contains(out, "registered, key "+key) {
 		t.Fatalf("registration: %d %q", code, out)

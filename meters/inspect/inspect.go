@@ -141,9 +141,12 @@ func WriteMeters(w io.Writer, st *meters.State) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.SAS, r.SASName, r.Name, r.Value, r.Euros)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nlast game %d; credit equation: %s in − %s bets + %s wins − %s out = %s credits\n",
+	fmt.Fprintf(w, "\nlast game %d; credit equation: %s in − %s bets + %s wins − %s out − %s restricted expired = %s credits\n",
 		st.LastGame, money.Euro("en", st.MoneyInTotal()), money.Euro("en", st.Get(meters.CoinIn)), money.Euro("en", st.Get(meters.CoinOut)),
-		money.Euro("en", st.MoneyOutTotal()), money.Euro("en", st.Get(meters.Credits)))
+		money.Euro("en", st.MoneyOutTotal()), money.Euro("en", st.Get(meters.RestrictedExpired)), money.Euro("en", st.Get(meters.Credits)))
+	c := st.CreditsByKind()
+	fmt.Fprintf(w, "credits by kind: %s cashable, %s restricted, %s non-restricted\n",
+		money.Euro("en", c.Cashable), money.Euro("en", c.Restricted), money.Euro("en", c.NonRestricted))
 }
 
 func WriteGames(w io.Writer, games []meters.GameHistory) {

@@ -40,7 +40,7 @@ var reportTexts = map[string][2]string{
 	"no_bets":           {"ainda sem apostas", "no bets yet"},
 	"h_meters":          {"CONTADORES", "METERS"},
 	"meter_cols":        {"SAS\tnome SAS\tcontador\tvalor\teuros", "SAS\tSAS name\tmeter\tvalue\teuros"},
-	"equation":          {"Último jogo %d; equação do crédito: %s entrados − %s apostados + %s ganhos − %s saídos = %s de crédito", "Last game %d; credit equation: %s in − %s bets + %s wins − %s out = %s credits"},
+	"equation":          {"Último jogo %d; equação do crédito: %s entrados − %s apostados + %s ganhos − %s saídos − %s promocional restrito expirado = %s de crédito", "Last game %d; credit equation: %s in − %s bets + %s wins − %s out − %s restricted expired = %s credits"},
 	"h_jackpot":         {"JACKPOT DA MÁQUINA (valores em depósito)", "LOCAL JACKPOT (held in trust)"},
 	"h_handpays":        {"PAGAMENTOS MANUAIS", "HANDPAYS"},
 	"handpay_cols":      {"data e hora\ttipo\tvalor\tjogo\tpago em\tpago por", "time\tkind\tamount\tgame\tpaid at\tpaid by"},
@@ -176,7 +176,7 @@ func (r Report) Text(lang string) []byte {
 		}
 		in := val["total bills accepted"] + val["coins in"] + val["ticket in"] + val["electronic transfers to machine"]
 		out := val["ticket out"] + val["hopper paid"] + val["electronic transfers from machine"] + val["hand-paid cancelled credits"]
-		fmt.Fprintln(&b, rt(lang, "equation", last, eur(in), eur(val["total coin in (bets)"]), eur(val["total coin out (wins to credits)"]), eur(out), eur(val["current credits"])))
+		fmt.Fprintln(&b, rt(lang, "equation", last, eur(in), eur(val["total coin in (bets)"]), eur(val["total coin out (wins to credits)"]), eur(out), eur(val[meters.Defs[meters.RestrictedExpired].Name]), eur(val["current credits"])))
 	}
 
 	section("h_per_game")

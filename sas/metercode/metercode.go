@@ -8,7 +8,10 @@
 //
 // Sources: ../shared/spec/sas.md, and the public Aristocrat Monaco SAS
 // client's SasMeterId list (Aristocrat.Sas.Client/Metering), which gives
-// each code's unit; the test checks the table against both.
+// each code's unit; the test checks the table against both. The AFT
+// meters A6–AD (debit and transfers to ticket), which that list leaves
+// out, are from the meter lists of two independent open-source SAS
+// implementations (C# and C++), which agree with it on the rest of A0–BD.
 package metercode
 
 import (
@@ -90,6 +93,33 @@ const (
 	BillsInStacker              Code = 0x3E
 	BillValueInStacker          Code = 0x3F
 
+	// AFT (electronic transfer) meters: each amount in cents is followed
+	// by the count of the transfers that carried that kind of amount.
+	AFTInHouseCashableIn           Code = 0xA0
+	AFTInHouseCashableInCount      Code = 0xA1
+	AFTInHouseRestrictedIn         Code = 0xA2
+	AFTInHouseRestrictedInCount    Code = 0xA3
+	AFTInHouseNonRestrictedIn      Code = 0xA4
+	AFTInHouseNonRestrictedInCount Code = 0xA5
+	AFTDebitIn                     Code = 0xA6
+	AFTDebitInCount                Code = 0xA7
+	AFTTicketCashable              Code = 0xA8
+	AFTTicketCashableCount         Code = 0xA9
+	AFTTicketRestricted            Code = 0xAA
+	AFTTicketRestrictedCount       Code = 0xAB
+	AFTDebitTicket                 Code = 0xAC
+	AFTDebitTicketCount            Code = 0xAD
+	AFTBonusCashableIn             Code = 0xAE
+	AFTBonusCashableInCount        Code = 0xAF
+	AFTBonusNonRestrictedIn        Code = 0xB0
+	AFTBonusNonRestrictedInCount   Code = 0xB1
+	AFTInHouseCashableOut          Code = 0xB8
+	AFTInHouseCashableOutCount     Code = 0xB9
+	AFTInHouseRestrictedOut        Code = 0xBA
+	AFTInHouseRestrictedOutCount   Code = 0xBB
+	AFTInHouseNonRestrictedOut     Code = 0xBC
+	AFTInHouseNonRestrictedOutCnt  Code = 0xBD
+
 	// Cabinet-local codes, not SAS codes: meters long poll 0x1C reports
 	// that Table C-7 (as known here) has no code for. Never reported to
 	// 6F/AF. Choice: sas.md names them only for poll 0x1C.
@@ -159,8 +189,34 @@ var defs = map[Code]def{
 	GamesSinceDoorClosure:       {"games since slot door closure", Count},
 	BillsInStacker:              {"bills in stacker", Count},
 	BillValueInStacker:          {"value of bills in stacker", Credits},
-	SlotDoorOpenings:            {"slot door openings (cabinet-local code)", Count},
-	PowerResets:                 {"power resets (cabinet-local code)", Count},
+
+	AFTInHouseCashableIn:           {"in-house cashable transfers to machine (cents)", Cents},
+	AFTInHouseCashableInCount:      {"in-house transfers to machine with cashable amounts", Count},
+	AFTInHouseRestrictedIn:         {"in-house restricted transfers to machine (cents)", Cents},
+	AFTInHouseRestrictedInCount:    {"in-house transfers to machine with restricted amounts", Count},
+	AFTInHouseNonRestrictedIn:      {"in-house non-restricted transfers to machine (cents)", Cents},
+	AFTInHouseNonRestrictedInCount: {"in-house transfers to machine with non-restricted amounts", Count},
+	AFTDebitIn:                     {"debit transfers to machine (cents)", Cents},
+	AFTDebitInCount:                {"debit transfers to machine", Count},
+	AFTTicketCashable:              {"in-house cashable transfers to ticket (cents)", Cents},
+	AFTTicketCashableCount:         {"in-house cashable transfers to ticket", Count},
+	AFTTicketRestricted:            {"in-house restricted transfers to ticket (cents)", Cents},
+	AFTTicketRestrictedCount:       {"in-house restricted transfers to ticket", Count},
+	AFTDebitTicket:                 {"debit transfers to ticket (cents)", Cents},
+	AFTDebitTicketCount:            {"debit transfers to ticket", Count},
+	AFTBonusCashableIn:             {"bonus cashable transfers to machine (cents)", Cents},
+	AFTBonusCashableInCount:        {"bonus transfers to machine with cashable amounts", Count},
+	AFTBonusNonRestrictedIn:        {"bonus non-restricted transfers to machine (cents)", Cents},
+	AFTBonusNonRestrictedInCount:   {"bonus transfers to machine with non-restricted amounts", Count},
+	AFTInHouseCashableOut:          {"in-house cashable transfers to host (cents)", Cents},
+	AFTInHouseCashableOutCount:     {"in-house transfers to host with cashable amounts", Count},
+	AFTInHouseRestrictedOut:        {"in-house restricted transfers to host (cents)", Cents},
+	AFTInHouseRestrictedOutCount:   {"in-house transfers to host with restricted amounts", Count},
+	AFTInHouseNonRestrictedOut:     {"in-house non-restricted transfers to host (cents)", Cents},
+	AFTInHouseNonRestrictedOutCnt:  {"in-house transfers to host with non-restricted amounts", Count},
+
+	SlotDoorOpenings: {"slot door openings (cabinet-local code)", Count},
+	PowerResets:      {"power resets (cabinet-local code)", Count},
 }
 
 // Bill returns the code of the count of bills of face value units of the

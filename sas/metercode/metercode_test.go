@@ -25,6 +25,16 @@ var published = map[Code]Unit{
 	0x22: Credits, 0x23: Credits, 0x24: Credits,
 	0x25: Count, 0x26: Count,
 	0x3E: Count, 0x3F: Credits,
+	// AFT: in-house cashable, restricted and non-restricted in (A0–A5),
+	// bonus cashable and non-restricted in (AE–B1), in-house cashable,
+	// restricted and non-restricted out (B8–BD): cents, then the count.
+	0xA0: Cents, 0xA1: Count, 0xA2: Cents, 0xA3: Count, 0xA4: Cents, 0xA5: Count,
+	0xAE: Cents, 0xAF: Count, 0xB0: Cents, 0xB1: Count,
+	0xB8: Cents, 0xB9: Count, 0xBA: Cents, 0xBB: Count, 0xBC: Cents, 0xBD: Count,
+	// Debit in, transfers to ticket and debit to ticket (A6–AD), not in
+	// the Aristocrat list: the two open-source lists of the table's
+	// comment.
+	0xA6: Cents, 0xA7: Count, 0xA8: Cents, 0xA9: Count, 0xAA: Cents, 0xAB: Count, 0xAC: Cents, 0xAD: Count,
 	// 0x40–0x57: number of $1, $2, $5, $10, $20, $25, $50, $100, $200,
 	// $250, $500, $1,000, $2,000, $2,500, $5,000, $10,000, $20,000,
 	// $25,000, $50,000, $100,000, $200,000, $250,000, $500,000 and
