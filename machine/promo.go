@@ -50,3 +50,9 @@ func (m *Machine) nothingToCashOut() string {
 	}
 	return "refused_no_credit"
 }
+
+// promoOnMeter reports whether a bet now would take promotional credits
+// (they are played first).
+func (m *Machine) promoOnMeter() bool {
+	return m.st.Meters[meters.RestrictedCredits] > 0 || m.st.Meters[meters.NonRestrictedCredits] > 0
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/aft"
+	"github.com/openegm/cabinet/baccarat"
 	"github.com/openegm/cabinet/meters"
 )
 
@@ -190,5 +191,31 @@ func TestPromoTransfersRecheckedAndBonus(t *testing.T) {
 	}
 	if got := h.m.View().AFT.Credits; got != c {
 		t.Fatalf("the AFT core is told %+v, the ledger holds %+v", got, c)
+	}
+}
+
+// Promotional credits are not turned into cash by covering both sides of a
+// Makccarat hand: with any on the meter, player and banker together are
+// refused; either alone, or both once only cashable credits are left, is
+// taken.
+func TestPromoNoHedgeAtTheTable(t *testing.T) {
+	h := newHarness(t, tableCfg(t, testTable), nil, 1)
+	h.power()
+	h.step(SelectGame{At: h.now, Game: meters.GameMakccarat})
+	h.transfer(h.promo("IN-1", aft.InHouseToMachine, 50_00, 20_00, 0, h.inAMonth()))
+	if eff := h.bet(baccarat.SpotPlayer, 10_00); eff.Refused != "" {
+		t.Fatalf("player alone: %q", eff.Refused)
+	}
+	if eff := h.bet(baccarat.SpotBanker, 10_00); eff.Refused != "refused_promo_hedge" {
+		t.Fatalf("banker against player with restricted credits: %q", eff.Refused)
+	}
+	if eff := h.bet(baccarat.SpotTie, 1_00); eff.Refused != "" {
+		t.Fatalf("a tie beside the player: %q", eff.Refused)
+	}
+	h.press(BtnClearBets)
+	h.transfer(h.promo("OUT-1", aft.InHouseToHost, 0, 20_00, 0, 0))
+	h.bet(baccarat.SpotPlayer, 10_00)
+	if eff := h.bet(baccarat.SpotBanker, 10_00); eff.Refused != "" {
+		t.Fatalf("both sides with cashable credits only: %q", eff.Refused)
 	}
 }

@@ -118,6 +118,14 @@ func (m *Machine) placeBet(e PlaceBet, eff *Effects) {
 		refuse("refused_insufficient_credit")
 		return
 	}
+	if bets[baccarat.SpotPlayer] > 0 && bets[baccarat.SpotBanker] > 0 && m.promoOnMeter() {
+		// A bet takes the promotional credits first and every win is
+		// cashable: player and banker in one hand would turn promotional
+		// credits into cash at almost no risk (one side wins, a tie gives
+		// both back), which is what promotional credits are not for.
+		refuse("refused_promo_hedge")
+		return
+	}
 	m.bets = bets
 	m.message = Message{}
 }

@@ -59,6 +59,7 @@ var texts = withPokerTexts(withPromoTexts(withTableTexts(withTestModeTexts(map[s
 	"refused_game_in_progress":    {"Jogo em curso", "A game is in progress"},
 	"refused_handpay":             {"Aguarde o pagamento manual", "Waiting for a handpay"},
 	"refused_insufficient_credit": {"Crédito insuficiente para esta aposta", "Not enough credit for this bet"},
+	"refused_promo_hedge":         {"Com crédito promocional não se aposta no jogador e na banca na mesma mão", "With promotional credit, player and banker cannot both be bet in one hand"},
 	"refused_jackpot_pending":     {"Jackpot a ser pago: aguarde", "A jackpot is being paid: please wait"},
 	"refused_link_down":           {"Sem ligação ao sistema de jackpots: a aposta máxima não está disponível", "No link to the jackpot system: the top bet is not available"},
 	"refused_key_off":             {"Rode a chave de serviço", "Turn the attendant key on"},
