@@ -34,7 +34,8 @@ const (
 	TypeTicketVoid       Type = 16
 	TypeBillEscrow       Type = 17
 	TypeBillReturned     Type = 18
-	// 32 and 33 are test mode's (testmode.go); 40–49 the tickets'; an AFT
+	// 32 and 33 are test mode's (testmode.go); 40–49 the tickets'; 50–59
+	// the poker seat's (poker.go); an AFT
 	// transaction receipt (aft.Receipt), should the cabinet print them,
 	// takes the next free number.
 	TypeAFTTransfer     Type = 30
@@ -414,7 +415,9 @@ func Decode(t Type, data []byte) (Record, error) {
 		r = &TestGame{}
 	default:
 		if r = ticketRecord(t); r == nil {
-			return nil, fmt.Errorf("unknown record type %d", t)
+			if r = pokerRecord(t); r == nil {
+				return nil, fmt.Errorf("unknown record type %d", t)
+			}
 		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -474,7 +477,9 @@ func Decode(t Type, data []byte) (Record, error) {
 	case *TestGame:
 		v = *x
 	default:
-		v = ticketValue(r)
+		if v = ticketValue(r); v == nil {
+			v = pokerValue(r)
+		}
 	}
 	if err := v.validate(); err != nil {
 		return nil, fmt.Errorf("%v record: %w", t, err)

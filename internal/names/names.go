@@ -39,6 +39,8 @@ var MeterPT = map[string]string{
 	"drop door openings":                "aberturas da porta do drop",
 	"power resets":                      "arranques",
 	"tickets printed":                   "talões impressos",
+	"transfers to poker tables":         "transferências para mesas de póquer",
+	"transfers from poker tables":       "transferências das mesas de póquer",
 }
 
 // Meter is a meter's name in a language ("pt" or "en").
