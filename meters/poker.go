@@ -63,6 +63,9 @@ type PokerTransfer struct {
 	Source string `json:"source"`
 	Player string `json:"player"`
 	Cents  int64  `json:"cents,omitempty"`
+	// AuthorizedBy names the chief of the game who lets the player leave
+	// a synthetic-poker partida with his chips (rule 61), for a cash-out.
+	AuthorizedBy string `json:"authorized_by,omitempty"`
 }
 
 // PokerDone is the server's "done" for the open transfer: a buy-in's or
@@ -94,12 +97,13 @@ var (
 	pokerPlayerPattern = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,31}$`)
 )
 
-// PokerTransferID is the ID of the buy-in or re-buy numbered seq, asked by
-// machine at at (unix ns): the name in the server's letters (without ':',
-// so the ID has three parts), the time in base 36, the number.
-func PokerTransferID(machine string, at int64, seq uint64) string {
+// PokerName is a machine's name as the table server takes it for a
+// source, a player (up to 32 of its letters) and the first part of a
+// transfer ID: ASCII letters, digits and . _ -, the others as _, starting
+// with a letter or digit, at most 40 characters.
+func PokerName(machine string) string {
 	name := strings.Map(func(r rune) rune {
-		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._@-", r)) {
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
 			return r
 		}
 		return '_'
@@ -107,8 +111,14 @@ func PokerTransferID(machine string, at int64, seq uint64) string {
 	if name == "" || !(name[0] >= 'a' && name[0] <= 'z' || name[0] >= 'A' && name[0] <= 'Z' || name[0] >= '0' && name[0] <= '9') {
 		name = "m" + name
 	}
-	name = name[:min(len(name), 40)]
-	return name + ":" + strconv.FormatInt(at, 36) + ":" + strconv.FormatUint(seq, 10)
+	return name[:min(len(name), 40)]
+}
+
+// PokerTransferID is the ID of the buy-in or re-buy numbered seq, asked by
+// machine at at (unix ns): its PokerName (without ':', so the ID has
+// three parts), the time in base 36, the number.
+func PokerTransferID(machine string, at int64, seq uint64) string {
+	return PokerName(machine) + ":" + strconv.FormatInt(at, 36) + ":" + strconv.FormatUint(seq, 10)
 }
 
 // PokerCashOutID is the ID of a seat's cash-out, attempt n (1: the first;
@@ -131,13 +141,16 @@ func (r PokerTransfer) validate() error {
 	}
 	switch r.Kind {
 	case PokerBuyIn, PokerRebuy:
+		if r.AuthorizedBy != "" {
+			return fmt.Errorf("poker %s %s authorized by %q: only a cash-out is", r.Kind, r.ID, r.AuthorizedBy)
+		}
 		if parts := strings.Split(r.ID, ":"); len(parts) != 3 || parts[2] != strconv.FormatUint(r.Seq, 10) || r.Seq == 0 {
 			return fmt.Errorf("poker %s %s: the ID does not end in its number %d (PokerTransferID)", r.Kind, r.ID, r.Seq)
 		}
 		return positive("cents", r.Cents)
 	case PokerCashOut:
-		if r.Cents != 0 || r.Seq != 0 {
-			return fmt.Errorf("poker cash-out %s with %d cents, number %d: the server pays the whole stack", r.ID, r.Cents, r.Seq)
+		if r.Cents != 0 || r.Seq != 0 || (r.AuthorizedBy != "" && !pokerPlayerPattern.MatchString(r.AuthorizedBy)) {
+			return fmt.Errorf("poker cash-out %s with %d cents, number %d, authorized by %q: the server pays the whole stack", r.ID, r.Cents, r.Seq, r.AuthorizedBy)
 		}
 		return nil
 	}
