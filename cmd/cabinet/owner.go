@@ -46,6 +46,8 @@ type owner struct {
 	// is closed when the loop ends, so a late worker does not wait for it.
 	hasher  machine.PINHasher
 	stopped chan struct{}
+	// poker carries out the poker seat's effects (nil: no table server).
+	poker *pokerEdge
 }
 
 type request struct {
@@ -118,6 +120,8 @@ func (o *owner) apply(devs []machine.Device) (answers []machine.Event) {
 			answers = append(answers, o.inspect(il))
 		} else if _, ok := d.(machine.PINJob); ok {
 			continue // the loop hands it to a worker
+		} else if o.poker != nil && o.poker.take(d) {
+			continue
 		} else if o.devices != nil {
 			o.devices.apply(d)
 		}
