@@ -270,6 +270,12 @@ func TestPokerSeatAtTheCabinet(t *testing.T) {
 		t.Fatalf("the menu %v has no poker", v.Games)
 	}
 	c.Send(cabinettest.Command{Cmd: "select_game", Value: machine.GamePoker})
+	// A cave the table does not ask: the server refuses it, the credits
+	// come back, and it is in neither ledger as money moved.
+	c.Send(cabinettest.Command{Cmd: "poker_buyin", Value: pokerTable, Cents: buy - 100})
+	if v := settled(t, c); v.Poker.Status != "refused" || v.Poker.Refused == "" || v.CreditsCents != before {
+		t.Fatalf("a buy-in the server refused: credits %d, seat %+v", v.CreditsCents, v.Poker)
+	}
 	if r := c.Send(cabinettest.Command{Cmd: "poker_buyin", Value: pokerTable, Cents: buy}); r.Refused != "" {
 		t.Fatalf("buy-in refused: %s", r.Refused)
 	}
@@ -286,10 +292,14 @@ func TestPokerSeatAtTheCabinet(t *testing.T) {
 		t.Fatalf("another game at the table: %q", r.Refused)
 	}
 
-	botAt(t, s, "bot")
+	bot := botAt(t, s, "bot")
+	info, err := s.api.Table(pokerTable)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rnd := rand.New(rand.NewPCG(11, 12))
 	const hands = 4
-	var acted, stateHands int
+	var acted, stateHands, rebuys, botRebuys int
 	var lastHand uint64
 	var last string
 	deadline := time.Now().Add(3 * time.Minute)
@@ -302,7 +312,21 @@ func TestPokerSeatAtTheCabinet(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d hands in 3 minutes (%d acts of the cabinet)", tb.Meters.Hands, acted)
+			t.Fatalf("%d hands in 3 minutes (%d acts of the cabinet); the table's seats %+v", tb.Meters.Hands, acted, tb.Players)
+		}
+		// Whoever is broke buys again, so the hands go on: the cabinet
+		// through a re-buy of the player's credits, the bot from the
+		// cashier (a re-buy during a hand he plays is refused: tried
+		// again at the next turn).
+		if p := tb.Players["bot"]; p != nil && p.Stack < 200 && tb.Hand == 0 {
+			botRebuys++
+			s.api.Rebuy(pokerTable, seatmsg.MoneyRequest{TransferID: fmt.Sprintf("bot-rebuy-%d", botRebuys), Source: "cashier", Player: "bot", Amount: info.MinRebuy})
+		}
+		if p := tb.Players[source]; p != nil && p.Stack < 200 && tb.Hand == 0 && c.State().CreditsCents >= info.MinRebuy {
+			c.Send(cabinettest.Command{Cmd: "poker_buyin", Value: pokerTable, Cents: info.MinRebuy})
+			if settled(t, c).Poker.Refused == "" {
+				rebuys++
+			}
 		}
 		st := c.State().Poker.State
 		if st == nil {
@@ -341,14 +365,20 @@ func TestPokerSeatAtTheCabinet(t *testing.T) {
 		t.Fatalf("after leaving: %+v", v.Poker)
 	}
 	in, out := agree(t, c, s, source)
-	if in != buy || v.CreditsCents != before-in+out {
+	refused := 0
+	for _, tr := range readCabinetTransfers(t, c.Data) {
+		refused += tr.refused
+	}
+	if refused < 1 || in != buy+int64(rebuys)*info.MinRebuy || v.CreditsCents != before-in+out {
+		t.Logf("%d transfers refused in the cabinet's ledger", refused)
 		t.Fatalf("credits %d; before %d, bought in %d (server %d), cashed out %d", v.CreditsCents, before, buy, in, out)
 	}
 	tr, err := s.api.Transfer(meters.PokerCashOutID(readBuyIn(t, c), 1))
 	if err != nil || tr.Status != "done" || tr.Amount != out {
 		t.Fatalf("the server's cash-out %+v %v", tr, err)
 	}
-	t.Logf("%d acts by the cabinet; bought in %d, cashed out %d (server: in %d out %d)", acted, buy, out, in, out)
+	t.Logf("%d acts by the cabinet; bought in %d and %d re-buys, cashed out %d (server: in %d out %d); the bot re-bought %d times, its last state: hand %d",
+		acted, buy, rebuys, out, in, out, botRebuys, bot.State().Hand)
 
 	// The cash-out is the cabinet's again.
 	if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut}); r.Refused != "" {
@@ -376,4 +406,117 @@ func readBuyIn(t *testing.T, c *cabinet) string {
 		t.Fatal("no buy-in done in the cabinet's ledger")
 	}
 	return last.asked.ID
+}
+
+// TestPokerSeatCrashLoop SIGKILLs the cabinet, or the table server, or
+// both, in the middle of buy-ins, re-buys and cash-outs, restarts what
+// was killed and checks after each that every transfer happened exactly
+// once on both sides: the cabinet's ledger and the server's hold the same
+// transfers, done for the same amounts, and the credits are what the
+// transfers left. Every third kill is surely between the steps: the
+// server is down when the cabinet records the request, and the cabinet is
+// killed before it can have an answer; after the restart the transfer is
+// still open, and is asked again. CRASH_ITERATIONS sets the number of
+// kills.
+func TestPokerSeatCrashLoop(t *testing.T) {
+	n := crashIterations(9)
+	dir := t.TempDir()
+	s := startTableServer(t, filepath.Join(dir, "tablesrv"))
+	data := filepath.Join(dir, "cabinet")
+	os.MkdirAll(data, 0o700)
+	c := pokerCabinet(t, data, s)
+	buy := cave(t, c)
+	info, err := s.api.Table(pokerTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rebuy := max(info.MinRebuy, 100)
+	rnd := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 18))
+	var billsIn int64
+	outcomes := map[string]int{}
+	var source string
+	for i := range n {
+		cave(t, c) // a cabinet just started has the tables after its first read
+		v := settled(t, c)
+		// The next transfer: a buy-in, a re-buy, then a leave.
+		cmd := cabinettest.Command{Cmd: "poker_leave"}
+		step := "cash-out"
+		switch {
+		case v.Poker.Status != "seated":
+			cmd, step = cabinettest.Command{Cmd: "poker_buyin", Value: pokerTable, Cents: buy}, "buy-in"
+		case v.Poker.AtTable == buy:
+			cmd, step = cabinettest.Command{Cmd: "poker_buyin", Value: pokerTable, Cents: rebuy}, "re-buy"
+		}
+		for c.State().CreditsCents < cmd.Cents {
+			c.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
+			billsIn += 5000
+		}
+		// Every kill for every step in nine: the steps go round by three,
+		// the kills by three shifted every third.
+		switch (i + i/3) % 3 {
+		case 2: // surely between the steps
+			s.kill()
+			if r := c.Send(cmd); r.Refused != "" {
+				t.Fatalf("kill %d: %s refused: %s", i, step, r.Refused)
+			}
+			c.Kill()
+			c = pokerCabinet(t, data, s)
+			if v := c.State(); v.Poker.Transfer == "" {
+				t.Fatalf("kill %d: the %s recorded before the kill is not open after it: %+v", i, step, v.Poker)
+			}
+			s.start()
+			outcomes[step+": both killed between the steps"]++
+		case 0: // the cabinet, at a random moment after the request is recorded
+			if r := c.Send(cmd); r.Refused != "" {
+				t.Fatalf("kill %d: %s refused: %s", i, step, r.Refused)
+			}
+			time.Sleep(time.Duration(rnd.IntN(8)) * time.Millisecond)
+			c.Kill()
+			c = pokerCabinet(t, data, s)
+			if c.State().Poker.Transfer != "" {
+				outcomes[step+": cabinet killed before the answer was recorded"]++
+			} else {
+				outcomes[step+": cabinet killed after the answer was recorded"]++
+			}
+		case 1: // the server, at a random moment while it is asked
+			if r := c.Send(cmd); r.Refused != "" {
+				t.Fatalf("kill %d: %s refused: %s", i, step, r.Refused)
+			}
+			time.Sleep(time.Duration(rnd.IntN(30)) * time.Millisecond)
+			s.kill()
+			s.start()
+			outcomes[step+": server killed"]++
+		}
+		v = settled(t, c)
+		if v.Poker.Source != "" {
+			source = v.Poker.Source
+		}
+		if source == "" {
+			source = meters.PokerName("EGM-TEST")
+		}
+		in, out := agree(t, c, s, source)
+		if v.CreditsCents != billsIn-in+out {
+			t.Fatalf("kill %d (%s): credits %d, notes %d − to tables %d + from tables %d", i, step, v.CreditsCents, billsIn, in, out)
+		}
+		tb, err := s.api.Ledger(pokerTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seated := tb.Players[meters.PokerName("EGM-TEST")] != nil; seated != (v.Poker.Status == "seated") {
+			t.Fatalf("kill %d (%s): the server seats the player: %v; the cabinet: %+v", i, step, seated, v.Poker)
+		}
+	}
+	if v := settled(t, c); v.Poker.Status == "seated" {
+		c.Send(cabinettest.Command{Cmd: "poker_leave"})
+		settled(t, c)
+	}
+	in, out := agree(t, c, s, source)
+	t.Logf("%d kills survived: %v; %d cents to the table, %d back", n, outcomes, in, out)
+	c.Stop()
+	s.stop()
+	s.verify()
+	if out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub()).CombinedOutput(); err != nil ||
+		!strings.Contains(string(out), "VERIFIED") {
+		t.Fatalf("meterread verify: %v\n%s", err, out)
+	}
 }
