@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -390,6 +391,12 @@ func TestPokerSeatAtTheCabinet(t *testing.T) {
 	if out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub()).CombinedOutput(); err != nil ||
 		!strings.Contains(string(out), "VERIFIED") {
 		t.Fatalf("meterread verify: %v\n%s", err, out)
+	}
+	// The inspector's readout has the poker meters with the others.
+	mr, err := exec.Command(filepath.Join(binDir, "meterread"), "meters", data).CombinedOutput()
+	if err != nil || !regexp.MustCompile(fmt.Sprintf(`transfers to poker tables +%d `, in)).Match(mr) ||
+		!regexp.MustCompile(fmt.Sprintf(`transfers from poker tables +%d `, out)).Match(mr) {
+		t.Fatalf("meterread meters: %v\n%s", err, mr)
 	}
 }
 
