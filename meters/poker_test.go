@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/openegm/cabinet/rng"
 )
 
 const pokerSrc, pokerPlayer, pokerTable = "EGM-1", "EGM-1", "holdem-nl-2"
@@ -186,8 +188,8 @@ func TestPokerBuyInNeedsAnIdleMachine(t *testing.T) {
 }
 
 func TestPokerRecordsRoundTripAndRefuseMalformed(t *testing.T) {
-	id := PokerTransferID("EGM 1/ü:x", 12345, 7)
-	if id != "EGM_1___x:9ix:7" {
+	id := PokerTransferID("EGM 1/ü:x@", 12345, 7)
+	if id != "EGM_1___x_:9ix:7" {
 		t.Fatalf("ID %q", id)
 	}
 	if got := PokerTransferID(":", 1, 1); !strings.HasPrefix(got, "m_:") {
@@ -195,7 +197,7 @@ func TestPokerRecordsRoundTripAndRefuseMalformed(t *testing.T) {
 	}
 	good := []Record{
 		PokerTransfer{At: 1, ID: id, Seq: 7, Kind: PokerRebuy, Table: "t", Source: "s", Player: "p", Cents: 5},
-		PokerTransfer{At: 1, ID: PokerCashOutID(id, 1), Kind: PokerCashOut, Table: "t", Source: "s", Player: "p"},
+		PokerTransfer{At: 1, ID: PokerCashOutID(id, 1), Kind: PokerCashOut, Table: "t", Source: "s", Player: "p", AuthorizedBy: "chefe-1"},
 		PokerDone{At: 2, ID: id, Cents: 0},
 		PokerRefused{At: 3, ID: id, Why: "no"},
 	}
@@ -219,6 +221,8 @@ func TestPokerRecordsRoundTripAndRefuseMalformed(t *testing.T) {
 		PokerTransfer{ID: id, Seq: 7, Kind: PokerRebuy, Table: "", Source: "s", Player: "p", Cents: 5},     // no table
 		PokerTransfer{ID: id, Seq: 7, Kind: PokerRebuy, Table: "t", Source: "s", Player: "a/b", Cents: 5},  // not a player name
 		PokerTransfer{ID: id, Seq: 7, Kind: PokerRebuy, Table: "t", Source: "s", Player: strings.Repeat("p", 33), Cents: 5},
+		PokerTransfer{ID: id, Seq: 7, Kind: PokerRebuy, Table: "t", Source: "s", Player: "p", Cents: 5, AuthorizedBy: "x"},
+		PokerTransfer{ID: "out:x", Kind: PokerCashOut, Table: "t", Source: "s", Player: "p", AuthorizedBy: "a/b"},
 		PokerDone{ID: "", Cents: 1},
 		PokerDone{ID: id, Cents: -1},
 		PokerRefused{ID: id},
@@ -236,6 +240,81 @@ func TestPokerMetersAreMoneyMeters(t *testing.T) {
 		d := Defs[m]
 		if d.Name == "" || !d.Cents || !d.Lifetime || d.SAS != noSAS {
 			t.Errorf("meter %d: %+v", m, d)
+		}
+	}
+}
+
+// Random lawful sequences of notes, poker transfers with their answers
+// (done, refused, a cash-out of more or less than went in) and the
+// cabinet's own cash-outs between seats: the fold's credits, money in and
+// money out follow an independent tally at every record.
+func TestPokerRandomLawfulSequences(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		r := rng.NewSeeded(seed)
+		n := func(k int) int { return r.Intn(k) }
+		s := NewState()
+		var credit, in, out, at int64
+		var seq uint64
+		apply := func(rec Record) {
+			t.Helper()
+			at++
+			if err := s.Apply(rec); err != nil {
+				t.Fatalf("seed %d: lawful %v %+v refused: %v", seed, rec.Type(), rec, err)
+			}
+			if s.Get(Credits) != credit || s.MoneyInTotal() != in || s.MoneyOutTotal() != out {
+				t.Fatalf("seed %d after %v: credits %d/%d in %d/%d out %d/%d", seed, rec.Type(), s.Get(Credits), credit, s.MoneyInTotal(), in, s.MoneyOutTotal(), out)
+			}
+		}
+		answer := func(tr PokerTransfer) {
+			switch {
+			case n(6) == 0:
+				if tr.Kind != PokerCashOut {
+					credit += tr.Cents
+					out -= tr.Cents
+				}
+				apply(PokerRefused{At: at, ID: tr.ID, Why: "refused"})
+			case tr.Kind == PokerCashOut:
+				back := int64(n(3 * int(s.Poker.AtTable+1)))
+				credit += back
+				in += back
+				apply(PokerDone{At: at, ID: tr.ID, Cents: back})
+			default:
+				apply(PokerDone{At: at, ID: tr.ID, Cents: tr.Cents})
+			}
+		}
+		for range 2000 {
+			switch k := n(10); {
+			case k < 3:
+				b := BillValues[n(4)]
+				credit += b
+				in += b
+				apply(MoneyIn{At: at, Source: SourceBill, Cents: b})
+			case k < 6 && credit > 0:
+				kind := PokerBuyIn
+				if s.Poker.Table != "" {
+					kind = PokerRebuy
+				}
+				seq++
+				tr := PokerTransfer{At: at, ID: PokerTransferID("EGM-9", at, seq), Seq: seq, Kind: kind, Table: pokerTable,
+					Source: pokerSrc, Player: pokerPlayer, Cents: int64(1 + n(int(credit)))}
+				credit -= tr.Cents
+				out += tr.Cents
+				apply(tr)
+				answer(tr)
+			case k < 8 && s.Poker.Table != "":
+				tr := pokerOut(s.Poker.BuyIn, s.Poker.CashOuts+1)
+				apply(tr)
+				answer(tr)
+			case k < 9 && s.Poker.Table == "" && credit > 0:
+				c := int64(1 + n(int(credit)))
+				credit -= c
+				out += c
+				apply(CashOut{At: at, Method: OutHopper, Cents: c})
+			}
+		}
+		if s.Get(PokerToTables)+s.Get(HopperOut) != out || s.Get(PokerFromTables)+s.Get(BillsIn) != in {
+			t.Fatalf("seed %d: to tables %d, hopper %d, from tables %d, bills %d; out %d in %d", seed,
+				s.Get(PokerToTables), s.Get(HopperOut), s.Get(PokerFromTables), s.Get(BillsIn), out, in)
 		}
 	}
 }
