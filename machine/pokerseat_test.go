@@ -285,3 +285,28 @@ func TestPokerSeatResumesFromTheLedger(t *testing.T) {
 		t.Fatalf("after a RAM clear: %+v (first %s)", next, tr.ID)
 	}
 }
+
+// With every credit at a table the credit meter reads 0, but the player's
+// money is not off the machine's books: a RAM clear and test mode wait
+// for him to leave, refused with the reason (the ledger would refuse
+// them, and a record the ledger refuses is a meter fault).
+func TestPokerSeatKeepsTheServiceMenuFromTheMoney(t *testing.T) {
+	cfg := pokerCfg()
+	cfg.Load = svcCfg().Load
+	h := newHarness(t, cfg, nil, 5)
+	h.power()
+	h.bill(5000)
+	h.step(PokerTables{At: h.now, Tables: pokerTablesList})
+	tr := asked(t, h.step(PokerBuyIn{At: h.now, Table: "holdem-nl-2", Cents: 5000}))
+	h.step(PokerAnswer{At: h.now, ID: tr.ID, Done: true, Cents: 5000})
+	login(h, RoleTechnician)
+	for _, a := range [][2]string{{SvcRAMClear, ""}, {SvcTestEnter, ""}, {SvcConfig, "denom"}} {
+		eff := h.svc(a[0], a[1], "2")
+		if eff.Refused != "refused_poker_seated" || len(eff.Records) > 1 {
+			t.Fatalf("%s at a table: %+v", a[0], eff)
+		}
+	}
+	if v := h.m.View(); v.Fault != "" || v.Mode == "meter_fault" {
+		t.Fatalf("the machine faulted: %s", v.Fault)
+	}
+}
