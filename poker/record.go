@@ -31,6 +31,10 @@ const (
 	// are the stakes given back, Amount a carried pot that waits for the
 	// next hand again.
 	KindVoid Kind = "void"
+	// KindPoAward: a carried pó paid to the last player at the table as
+	// he leaves (Amount, Rake, Shares; synthetic poker, see
+	// synthetic.Table's leave): outside any hand.
+	KindPoAward Kind = "po_award"
 )
 
 // Record is one thing that happened at a table. Records are the table's

@@ -183,6 +183,14 @@ func grab(t testing.TB, name string) *image.RGBA {
 	t.Helper()
 	var img *image.RGBA
 	on(t, func(_ *game, _ int, shot func() *image.RGBA) bool { img = shot(); return true })
+	saveShot(t, name, img)
+	return img
+}
+
+// saveShot keeps a screenshot as testdata/screenshots/name.png when
+// UI_SCREENSHOTS says where (a temporary directory otherwise).
+func saveShot(t testing.TB, name string, img *image.RGBA) {
+	t.Helper()
 	dir := os.Getenv("UI_SCREENSHOTS")
 	if dir == "" {
 		dir = t.TempDir()
@@ -194,7 +202,6 @@ func grab(t testing.TB, name string) *image.RGBA {
 		f.Close()
 		t.Logf("screenshot %s", f.Name())
 	}
-	return img
 }
 
 func useCanned(t testing.TB, v machine.View) *canned {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/openegm/cabinet/cards"
+	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/ui/model"
 )
 
@@ -45,6 +47,9 @@ func (g *game) drawGameScreen(dst *ebiten.Image) bool {
 	case g.AtTable():
 		g.fill(dst, colBackground)
 		g.drawTable(dst)
+	case g.AtPoker():
+		g.fill(dst, colBackground)
+		g.drawPoker(dst)
 	default:
 		return false
 	}
@@ -70,7 +75,8 @@ func (g *game) drawMenu(dst *ebiten.Image) {
 		g.panel(dst, b.R, 24, edge)
 		g.panel(dst, b.R.Inset(5), 20, colPanel)
 		art := rect(b.R.X+30, b.R.Y+30, b.R.W-60, b.R.H-130)
-		if b.ID == "game:"+"makccarat" {
+		switch b.ID {
+		case "game:" + "makccarat":
 			g.panel(dst, art, 16, colFelt)
 			for i, s := range []string{"A♠", "9♥"} {
 				c := rect(art.X+art.W/2-110+float64(i)*120, art.Y+12, 100, art.H-24)
@@ -81,7 +87,20 @@ func (g *game) drawMenu(dst *ebiten.Image) {
 				}
 				g.textFit(dst, s, c.Inset(8), 44, col, alignCenter, true)
 			}
-		} else {
+		case "game:" + machine.GamePoker:
+			// An oval with a pair of hole cards and a chip.
+			g.panel(dst, art, art.H/2, shade(colFeltEdge, 0.8))
+			g.panel(dst, art.Inset(6), art.H/2-6, colFelt)
+			h := art.H - 40
+			x0 := art.X + art.W/2 - (h*0.7+h*0.62)/2 - 24
+			for i, s := range []cards.Suit{cards.Hearts, cards.Spades} {
+				c := model.PokerCard{Card: cards.Card{Rank: cards.Ace, Suit: s}, Up: true, R: rect(x0+float64(i)*h*0.62, art.Y+20, h*0.7, h)}
+				g.drawPokerCard(dst, c)
+			}
+			chip := rect(x0+h*1.32+8, art.Y+art.H-62, 40, 40)
+			g.panel(dst, chip, 20, colGold)
+			g.panel(dst, chip.Inset(6), 14, colButtonHi)
+		default:
 			g.panel(dst, art, 16, colReelBack)
 			for i := range 3 {
 				g.tile(dst, g.SymbolAt(i, 1), rect(art.X+art.W/2-150+float64(i)*100, art.Y+20, 100, art.H-40))

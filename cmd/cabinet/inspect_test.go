@@ -22,7 +22,7 @@ func TestInspectorVerifiesAndExportsTheReport(t *testing.T) {
 	data, media := t.TempDir(), t.TempDir() // media: the removable drive the operator configured
 	c := startCabinet(t, data, "--spin-time", "5ms", "--report-dir", media)
 	defer c.Stop()
-	c.Send(cabinettest.Command{Cmd: "bill", Cents: 2000})
+	c.Bill(2000)
 	for range 5 {
 		c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
 		c.WaitIdle()

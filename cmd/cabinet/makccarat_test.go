@@ -81,7 +81,7 @@ func TestMakccaratOnTheCabinet(t *testing.T) {
 		t.Fatal("0xB5 answered for a game the machine does not have")
 	}
 
-	c.Send(cabinettest.Command{Cmd: "bill", Cents: 10000})
+	c.Bill(10000)
 	credits := int64(10000)
 	if r := c.Send(cabinettest.Command{Cmd: "select_game", Value: "makccarat"}); r.Refused != "" || r.View.GameKind != "makccarat" {
 		t.Fatalf("game menu: %+v", r)
@@ -148,7 +148,7 @@ func TestMakccaratHandSurvivesSIGKILL(t *testing.T) {
 	data := t.TempDir()
 	args := []string{"--spin-time", "5ms", "--card-time", "3s", "--jackpot", "off"}
 	c := startCabinet(t, data, args...)
-	c.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
+	c.Bill(5000)
 	c.Send(cabinettest.Command{Cmd: "select_game", Value: "makccarat"})
 	tableBet(t, c, "banker", 1000)
 	r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnDeal})

@@ -55,7 +55,7 @@ func TestTicketLostAtPowerLossIsReprinted(t *testing.T) {
 	var v string
 	for attempt := 0; ; attempt++ {
 		c := startCabinet(t, data, "--spin-time", "5ms")
-		c.Send(cabinettest.Command{Cmd: "bill", Cents: 2000})
+		c.Bill(2000)
 		r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut})
 		v = r.View.Printing
 		// The printer takes 300 ms: pull the cord while it prints.
@@ -128,7 +128,7 @@ func newestSegment(t testing.TB, data string) int64 {
 func TestFailedCommitIsNotShownAndTheFaultIsKept(t *testing.T) {
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
-	c.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
+	c.Bill(5000)
 	limit := unix.Rlimit{Cur: uint64(newestSegment(t, data)), Max: uint64(newestSegment(t, data))}
 	if err := unix.Prlimit(c.Cmd.Process.Pid, unix.RLIMIT_FSIZE, &limit, nil); err != nil {
 		t.Fatalf("prlimit: %v", err)
@@ -211,7 +211,7 @@ func TestRestartOnAFullDiskStaysUpInMeterFault(t *testing.T) {
 	defer syscall.Unmount(mnt, syscall.MNT_DETACH)
 	data := filepath.Join(mnt, "data")
 	c := startCabinet(t, data, "--spin-time", "5ms")
-	c.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
+	c.Bill(5000)
 	c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
 	c.WaitIdle()
 	credits := c.State().CreditsCents

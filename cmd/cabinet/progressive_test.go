@@ -38,7 +38,7 @@ func (s *standardHost) playUntilHit(c *cabinet) {
 	for games := 0; ; games++ {
 		s.broadcast()
 		if c.State().CreditsCents < 20*20 {
-			c.Send(cabinettest.Command{Cmd: "bill", Cents: 50000})
+			c.Bill(50000)
 		}
 		r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnMaxBet})
 		if r.Refused == "refused_jackpot_pending" {

@@ -170,7 +170,7 @@ func TestSASRealTimeEventsFromTheLedger(t *testing.T) {
 	if got := drainRT(t, h); len(got) != 0 {
 		t.Fatalf("events before play: %v", got)
 	}
-	c.Send(cabinettest.Command{Cmd: "bill", Cents: 10000})
+	c.Bill(10000)
 	play := func(n int) {
 		for range n {
 			c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnBetUp})

@@ -15,7 +15,7 @@ func TestHandpayConfirmedOnTheScreen(t *testing.T) {
 	c := startCabinet(t, data, "--spin-time", "5ms", "--handpay-limit", "20000")
 	defer c.Stop()
 	for range 5 {
-		c.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
+		c.Bill(5000)
 	}
 	if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut}); r.View.Mode != "handpay" || r.View.Handpay != 25000 {
 		t.Fatalf("cash-out over the limit: mode %s, handpay %d", r.View.Mode, r.View.Handpay)

@@ -46,7 +46,7 @@ func tilted(v machine.View, tilt string) bool {
 func TestForgedSnapshotIsEvidentToTheCabinetAndTheInspector(t *testing.T) {
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
-	c.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
+	c.Bill(5000)
 	c.Stop() // an orderly stop seals the meters and writes a snapshot
 	ledger := filepath.Join(data, "ledger")
 	var newest string
@@ -104,7 +104,7 @@ func TestForgedSnapshotIsEvidentToTheCabinetAndTheInspector(t *testing.T) {
 func TestRewrittenLogIsRefused(t *testing.T) {
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
-	c.Send(cabinettest.Command{Cmd: "bill", Cents: 10000})
+	c.Bill(10000)
 	c.Stop()
 	if entries, _ := os.ReadDir(filepath.Join(data, "ledger")); slices.ContainsFunc(entries, func(e os.DirEntry) bool {
 		return strings.HasSuffix(e.Name(), ".key")
@@ -157,7 +157,7 @@ func TestRewrittenLogIsRefused(t *testing.T) {
 func TestRollbackIsEvident(t *testing.T) {
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
-	c.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
+	c.Bill(5000)
 	for range 2 {
 		c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
 		c.WaitIdle()
@@ -212,7 +212,7 @@ func TestRollbackIsEvident(t *testing.T) {
 func TestHardMetersAheadOfTheLedger(t *testing.T) {
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
-	c.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
+	c.Bill(5000)
 	c.Stop()
 	old := filepath.Join(t.TempDir(), "old")
 	copyTree(t, filepath.Join(data, "ledger"), old)
@@ -247,7 +247,7 @@ func TestWitnessMissingOrBehind(t *testing.T) {
 		t.Fatal(err)
 	}
 	c = startCabinet(t, data, "--spin-time", "5ms")
-	c.Send(cabinettest.Command{Cmd: "bill", Cents: 50000})
+	c.Bill(50000)
 	for range 150 {
 		c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
 		c.WaitIdle()
@@ -281,7 +281,7 @@ func TestSashostHistorySeesMetersGoBack(t *testing.T) {
 	data := t.TempDir()
 	c := startCabinet(t, data, "--sas-addr", "1", "--sas-pty", "--spin-time", "5ms")
 	defer c.Stop()
-	c.Send(cabinettest.Command{Cmd: "bill", Cents: 500})
+	c.Bill(500)
 	c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
 	c.WaitIdle()
 	history := filepath.Join(t.TempDir(), "history.json")

@@ -44,7 +44,7 @@ func TestTestModeOnTheCabinetMovesNoMeter(t *testing.T) {
 	drain(t, h)
 
 	// Real play first, so the meters are not all zero; then a cash-out.
-	c.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
+	c.Bill(5000)
 	for range 3 {
 		c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
 		c.WaitIdle()

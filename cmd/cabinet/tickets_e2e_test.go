@@ -216,7 +216,7 @@ func TestSystemValidatedTicket(t *testing.T) {
 	c := startCabinet(t, t.TempDir(), "--sas-addr", "1", "--sas-pty", "--spin-time", "5ms", "--validation", "system")
 	f.service("egm-s", c, "style=system")
 	c.WaitFor("system validation", func(v machine.View) bool { return v.TicketValidation == machine.ValidationSystem })
-	c.Send(cabinettest.Command{Cmd: "bill", Cents: 2000})
+	c.Bill(2000)
 	if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut}); !r.OK || r.Refused != "" {
 		t.Fatalf("cash out: %+v", r)
 	}

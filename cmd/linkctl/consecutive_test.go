@@ -71,7 +71,7 @@ func awardedByGame(t *testing.T, dir, machine string) map[uint64]int64 {
 func hitOnce(t *testing.T, c *cabinettest.Cabinet) bool {
 	t.Helper()
 	if c.State().CreditsCents < 20*20 {
-		c.Send(cabinettest.Command{Cmd: "bill", Cents: 50000})
+		c.Bill(50000)
 	}
 	switch r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnMaxBet}); r.Refused {
 	case "":

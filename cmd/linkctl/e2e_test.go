@@ -119,7 +119,7 @@ func play(t *testing.T, c *cabinettest.Cabinet, i, n int) bool {
 	for range n {
 		v := c.State()
 		if v.CreditsCents < 20*20 {
-			c.Send(cabinettest.Command{Cmd: "bill", Cents: 50000})
+			c.Bill(50000)
 		}
 		r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnMaxBet})
 		switch r.Refused {

@@ -80,7 +80,7 @@ func TestReusedLineServesOnlyItsCabinet(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	for range 3 { // B plays at the bet it may: the controller must not read it as A
-		b.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
+		b.Bill(5000)
 		b.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
 		b.WaitIdle()
 	}

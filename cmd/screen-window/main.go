@@ -211,5 +211,11 @@ func (c *cabinet) Service(ev machine.Event) {
 		if e.Spot >= 0 && e.Spot < int(baccarat.NumSpots) {
 			c.async(control.Command{Cmd: "bet", Value: baccarat.Spot(e.Spot).String(), Cents: e.Cents})
 		}
+	case machine.PokerBuyIn:
+		c.async(control.Command{Cmd: "poker_buyin", Value: e.Table, Cents: e.Cents})
+	case machine.PokerAct:
+		c.async(control.Command{Cmd: "poker_act", Action: e.Kind, Cents: e.To, On: e.On})
+	case machine.PokerLeave:
+		c.async(control.Command{Cmd: "poker_leave"})
 	}
 }

@@ -198,8 +198,18 @@ func checkLedger(t testing.TB, s *server, rules map[string]pokertest.Rules) *tab
 				t.Fatalf("%s: %v", tb.ID, err)
 			}
 		}
-		if int64(played) != m.Hands || audit.Rake != m.Rake {
-			t.Fatalf("%s: %d hands audited with a rake of %d; the ledger has %d hands, rake %d", tb.ID, played, audit.Rake, m.Hands, m.Rake)
+		rake := audit.Rake
+		for _, po := range rep.PoAwards {
+			if po.Table != tb.ID {
+				continue
+			}
+			if want := r.Rake(po.Amount); po.Rake != want || po.Paid != po.Amount-want {
+				t.Fatalf("%s: a pó of %d paid to %s raked %d, paid %d; the rule's rake is %d", tb.ID, po.Amount, po.Player, po.Rake, po.Paid, want)
+			}
+			rake += po.Rake
+		}
+		if int64(played) != m.Hands || rake != m.Rake {
+			t.Fatalf("%s: %d hands audited and the pós paid with a rake of %d; the ledger has %d hands, rake %d", tb.ID, played, rake, m.Hands, m.Rake)
 		}
 		t.Logf("%s: %d hands audited (%d showdowns, %d split pots, %d with side pots, %d pós), %d void; rake %d, fees %d, paid in %d, out %d",
 			tb.ID, audit.Hands, audit.Showdowns, audit.SplitPots, audit.SidePots, audit.Carries, m.Voided, m.Rake, m.Fees, m.PaidIn, m.PaidOut)

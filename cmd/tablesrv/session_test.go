@@ -75,10 +75,9 @@ func TestSessionsThroughTheServer(t *testing.T) {
 		}
 	}
 	for _, tb := range rep.Tables {
-		// A pó carried to the next hand (rule 49) stays on the table, its
-		// session open, when every player has left: it is money still
-		// held, in the equation.
-		if len(tb.Players) != 0 || tb.Meters.PaidIn != tb.Meters.PaidOut+tb.Meters.Fees+tb.Meters.Rake+tb.Carried {
+		// A pó carried when the players leave is the last one's (docs/poker.md,
+		// rule 49): nothing stays on an empty table.
+		if len(tb.Players) != 0 || tb.Carried != 0 || tb.Meters.PaidIn != tb.Meters.PaidOut+tb.Meters.Fees+tb.Meters.Rake {
 			t.Errorf("%s at the end: %+v", tb.ID, tb)
 		}
 	}

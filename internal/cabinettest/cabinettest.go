@@ -115,6 +115,25 @@ func (c *Cabinet) Send(cmd Command) Reply {
 	return r
 }
 
+// Bill offers a note until the machine credits it and returns the view
+// then. A note offered while the machine is still starting (its validator
+// not yet enabled) goes back, as on a real cabinet; a test that needs the
+// credit offers it again, and fails if it is never credited.
+func (c *Cabinet) Bill(cents int64) machine.View {
+	c.T.Helper()
+	before := c.State().CreditsCents
+	for i := 0; ; i++ {
+		v := *c.Send(Command{Cmd: "bill", Cents: cents}).View
+		if v.CreditsCents == before+cents {
+			return v
+		}
+		if i == 200 {
+			c.T.Fatalf("a note of %d cents never credited: %+v", cents, v)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // State is the cabinet's view now.
 func (c *Cabinet) State() machine.View { return *c.Send(Command{Cmd: "state"}).View }
 

@@ -211,8 +211,29 @@ func (t *Table) leave(p *poker.Player, e poker.Leave) error {
 		}
 		return nil
 	}
+	if t.Carried > 0 && len(t.Seats.Players()) == 1 {
+		t.awardPo(p)
+	}
 	t.Leave(p, "")
 	return nil
+}
+
+// awardPo pays a carried pó to the last player at the table as he leaves.
+// The Portaria says nothing of a pó nobody is left to play; the rule
+// written here: the players who left gave up their antes in it, as a
+// player who passes gives up his stake, and the one player left takes the
+// pot without a showdown (rule 49, first paragraph), less the house's 3%
+// (rule 55). Without it the pó would stay on an empty table for good, the
+// players' money held by nobody.
+func (t *Table) awardPo(p *poker.Player) {
+	rake := poker.RakeRate(HouseBps)(t.Carried)
+	net := t.Carried - rake
+	p.Stack += net
+	p.Session.Won += net
+	t.Seats.Rake += rake
+	t.Emit(poker.Record{Kind: poker.KindPoAward, Seat: p.Seat, Player: p.ID, Amount: t.Carried, Rake: rake,
+		Shares: []poker.Share{{Seat: p.Seat, Amount: net}}})
+	t.Carried = 0
 }
 
 // present are the seated players who are not away, in seat order.

@@ -426,3 +426,37 @@ func TestPartidaPlaysOutAPo(t *testing.T) {
 		t.Fatalf("the partida goes on after the pó: %+v", recs)
 	}
 }
+
+// A pó nobody is left to play: the players who leave give up their antes
+// in it, and the last one takes it as he leaves, less the house's 3%
+// (rules 49 and 55); no chip stays on an empty table.
+func TestLastPlayerTakesACarriedPo(t *testing.T) {
+	s := newScript(t, baseConfig(), rng.NewSeeded(4), four...)
+	s.Deal()
+	s.antes("ana", "bia", "caio", "-duda")
+	if c := find(s.CallDown(), poker.KindCarry); len(c) != 1 || c[0].Amount != 300 {
+		t.Fatalf("no pó of 300: %+v", c)
+	}
+	for _, id := range []string{"ana", "bia", "caio"} {
+		recs := s.OK(poker.Leave{At: s.Now, Player: id, Authorized: true})
+		if len(find(recs, poker.KindPoAward)) != 0 {
+			t.Fatalf("%s leaves with players still seated and takes the pó: %+v", id, recs)
+		}
+	}
+	if v := s.tb.View(""); len(v.Pots) != 1 || v.Pots[0] != 300 {
+		t.Fatalf("the pó before the last player leaves: %+v", v.Pots)
+	}
+	before := s.Stack("duda")
+	recs := s.OK(poker.Leave{At: s.Now, Player: "duda", Authorized: true})
+	aw := find(recs, poker.KindPoAward)
+	if len(aw) != 1 || aw[0].Amount != 300 || aw[0].Rake != 9 || len(aw[0].Shares) != 1 || aw[0].Shares[0].Amount != 291 {
+		t.Fatalf("the pó paid to the last player: %+v", recs)
+	}
+	left := find(recs, poker.KindLeave)
+	if len(left) != 1 || left[0].Amount != before+291 || left[0].Totals.Won != 291 {
+		t.Fatalf("duda's cash-out with the pó: %+v (stack before %d)", left, before)
+	}
+	if v := s.tb.View(""); len(v.Pots) != 0 || s.tb.InPots() != 0 {
+		t.Fatalf("chips left on the empty table: %+v", v.Pots)
+	}
+}

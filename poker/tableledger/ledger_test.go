@@ -10,6 +10,7 @@ import (
 
 	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/poker"
+	"github.com/openegm/cabinet/poker/synthetic"
 	"github.com/openegm/cabinet/poker/tabledef"
 	"github.com/openegm/cabinet/reels"
 	"github.com/openegm/cabinet/rng"
@@ -380,5 +381,72 @@ func TestTransferIDsAreUsedOnce(t *testing.T) {
 	}
 	if _, err := d.l.Commit(*st); err == nil || !strings.Contains(err.Error(), `transfer "ana-in" applied twice`) {
 		t.Fatalf("%v", err)
+	}
+}
+
+// A pó carried when the players leave goes to the last of them, less the
+// house's 3%: the ledger checks every cent of it, the verifier re-runs it,
+// and a forged payment of it is refused.
+func TestLastPlayerTakesThePoInTheLedger(t *testing.T) {
+	for _, forge := range []string{"", "rake", "share"} {
+		t.Run("forge="+forge, func(t *testing.T) {
+			d := newDriver(t)
+			d.open("s", syntheticDef)
+			four := []string{"ana", "bia", "caio", "duda"}
+			for i, p := range four {
+				d.join(p, i+1)
+			}
+			d.step(poker.Deal{At: d.later()}, nil)
+			for _, p := range four {
+				kind := synthetic.Ante
+				if p == "duda" {
+					kind = synthetic.NoAnte
+				}
+				d.step(poker.Act{At: d.later(), Player: p, Action: poker.Action{Kind: kind}}, nil)
+			}
+			d.callDown()
+			d.l.View(func(s *State) {
+				if s.Tables["s"].Carried != 300 {
+					t.Fatalf("no pó of 300 carried: %+v", s.Tables["s"])
+				}
+			})
+			for _, p := range four[:3] {
+				d.step(poker.Leave{At: d.later(), Player: p, Authorized: true}, &Transfer{ID: p + "-out", Kind: CashOut, Source: "cab:" + p, Player: p})
+			}
+			st, _, err := d.s.Step(poker.Leave{At: d.later(), Player: "duda", Authorized: true}, &Transfer{ID: "duda-out", Kind: CashOut, Source: "cab:duda", Player: "duda"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if forge != "" {
+				for i, r := range st.Records {
+					if r.Kind == poker.KindPoAward {
+						st.Records[i].Shares = []poker.Share{r.Shares[0]}
+						if forge == "rake" {
+							st.Records[i].Rake--
+						}
+						st.Records[i].Shares[0].Amount++
+					}
+				}
+				if _, err := d.l.Commit(*st); err == nil || !strings.Contains(err.Error(), "a pó of 300") {
+					t.Fatalf("a forged payment of the pó (%s): %v", forge, err)
+				}
+				return
+			}
+			if _, err := d.l.Commit(*st); err != nil {
+				t.Fatal(err)
+			}
+			d.l.View(func(s *State) {
+				tb := s.Tables["s"]
+				if tb.Carried != 0 || len(tb.Players) != 0 || tb.Meters.Rake != 9 || s.Transfers["duda-out"].Amount != 20000+291 {
+					t.Fatalf("after the last player left: carried %d, players %d, rake %d, duda took %d",
+						tb.Carried, len(tb.Players), tb.Meters.Rake, s.Transfers["duda-out"].Amount)
+				}
+			})
+			lpub := d.l.PublicKey()
+			d.l.Close()
+			if v, err := Verify(d.dir, lpub, []ed25519.PublicKey{d.pub}); err != nil || !v.OK {
+				t.Fatalf("verify: %v %v", v.Problems, err)
+			}
+		})
 	}
 }

@@ -23,7 +23,9 @@ type Report struct {
 	Sources   []SourceReport  `json:"sources"`
 	Transfers []TransferState `json:"transfers"`
 	Voided    []VoidReport    `json:"voided"`
-	Events    []ServerEvent   `json:"events"`
+	// PoAwards are the carried pós paid to the last player at a table.
+	PoAwards []PoAwardReport `json:"po_awards"`
+	Events   []ServerEvent   `json:"events"`
 }
 
 // TableReport is one table.
@@ -74,13 +76,24 @@ type VoidReport struct {
 	Carried  int64         `json:"carried,omitempty"`
 }
 
+// PoAwardReport is a pó paid to the last player at a table as he left.
+type PoAwardReport struct {
+	Table   string    `json:"table"`
+	Session int       `json:"session"`
+	Player  string    `json:"player"`
+	At      time.Time `json:"at"`
+	Amount  int64     `json:"amount"`
+	Rake    int64     `json:"rake"`
+	Paid    int64     `json:"paid"`
+}
+
 // MakeReport verifies the ledger in dir (Verify) and reports it.
 func MakeReport(dir string, pub ed25519.PublicKey, trusted []ed25519.PublicKey) (*Report, error) {
 	v, err := Verify(dir, pub, trusted)
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Verdict: v, Transfers: []TransferState{}, Voided: []VoidReport{}, Sources: []SourceReport{}}
+	rep := &Report{Verdict: v, Transfers: []TransferState{}, Voided: []VoidReport{}, PoAwards: []PoAwardReport{}, Sources: []SourceReport{}}
 	st := v.State
 	if st == nil {
 		return rep, nil
@@ -103,6 +116,9 @@ func MakeReport(dir string, pub ed25519.PublicKey, trusted []ed25519.PublicKey) 
 					}
 				case poker.KindVoid:
 					rep.Voided = append(rep.Voided, VoidReport{Table: x.Table, Session: x.Session, Hand: rec.Hand, At: rec.At, Returned: rec.Shares, Carried: rec.Amount})
+				case poker.KindPoAward:
+					rep.PoAwards = append(rep.PoAwards, PoAwardReport{Table: x.Table, Session: x.Session, Player: rec.Player, At: rec.At,
+						Amount: rec.Amount, Rake: rec.Rake, Paid: rec.Amount - rec.Rake})
 				}
 			}
 		}
@@ -191,6 +207,13 @@ func (rep *Report) WriteText(w io.Writer, lang string) {
 				parts = append(parts, fmt.Sprintf("%s %d %s", tr("lugar", "seat"), sh.Seat, eur(sh.Amount)))
 			}
 			fmt.Fprintf(w, "  %s %s %d: %s %s\n", x.At.Format(time.RFC3339), x.Table, x.Hand, tr("devolvido", "returned"), strings.Join(parts, ", "))
+		}
+	}
+	if len(rep.PoAwards) > 0 {
+		fmt.Fprintf(w, "\n%s\n", tr("Pós pagos ao último jogador da mesa", "Pós paid to the last player at a table"))
+		for _, x := range rep.PoAwards {
+			fmt.Fprintf(w, "  %s %s %s: %s %s, %s %s, %s %s\n", x.At.Format(time.RFC3339), x.Table, x.Player,
+				tr("pó", "pó"), eur(x.Amount), tr("comissão", "rake"), eur(x.Rake), tr("pago", "paid"), eur(x.Paid))
 		}
 	}
 	fmt.Fprintf(w, "\n%s: %d\n", tr("Transferências", "Transfers"), len(rep.Transfers))

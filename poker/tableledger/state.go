@@ -496,6 +496,29 @@ func (f *stepFold) record(r poker.Record) error {
 		t.Carried, t.InPot = r.Amount, 0
 		t.LastHand, t.Hand, t.Stakes, t.Shown = t.Hand, 0, nil, false
 		t.Meters.Voided++
+	case poker.KindPoAward:
+		// The last player at the table takes a carried pó as he leaves.
+		p, err := f.seat(r)
+		if err != nil {
+			return err
+		}
+		switch want := r.Amount * t.RakeBps / 10000; {
+		case t.Hand != 0 || r.Hand != 0:
+			return fmt.Errorf("a pó paid during hand %d", t.Hand)
+		case len(t.Players) != 1:
+			return fmt.Errorf("a pó paid to %q with %d players at the table", r.Player, len(t.Players))
+		case r.Amount != t.Carried || r.Amount == 0:
+			return fmt.Errorf("a pó of %d paid with %d carried", r.Amount, t.Carried)
+		case r.Rake != want:
+			return fmt.Errorf("a pó of %d raked %d, the definition's %d bps make %d", r.Amount, r.Rake, t.RakeBps, want)
+		case len(r.Shares) != 1 || r.Shares[0].Seat != p.Seat || r.Shares[0].Amount != r.Amount-r.Rake:
+			return fmt.Errorf("a pó of %d less %d paid as %+v, not to seat %d alone", r.Amount, r.Rake, r.Shares, p.Seat)
+		}
+		p.Stack += r.Shares[0].Amount
+		p.Totals.Won += r.Shares[0].Amount
+		t.Carried = 0
+		t.Meters.Rake += r.Rake
+		t.Meters.Pots++
 	case poker.KindEnd:
 		if t.Hand != 0 {
 			return fmt.Errorf("the partida ends during hand %d", t.Hand)

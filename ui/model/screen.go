@@ -53,6 +53,7 @@ type Screen struct {
 	outputs    map[string]bool // I/O test: the level last asked for each output
 
 	Table TableUI // the game menu and the Makccarat table (table.go)
+	Poker PokerUI // the poker seat (poker.go)
 }
 
 // NewScreen starts the screens of a cabinet.
@@ -153,6 +154,7 @@ func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 		}
 	}
 	g.observeTable(v)
+	g.observePoker(v)
 }
 
 func (g *Screen) activity() { g.lastActivity = g.Tick }

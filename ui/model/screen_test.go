@@ -41,6 +41,12 @@ func (f *fakeCabinet) Service(ev machine.Event) {
 		f.calls = append(f.calls, "select_game "+e.Game)
 	case machine.PlaceBet:
 		f.calls = append(f.calls, fmt.Sprint("bet ", e.Spot, " ", e.Cents))
+	case machine.PokerBuyIn:
+		f.calls = append(f.calls, fmt.Sprint("poker_buyin ", e.Table, " ", e.Cents))
+	case machine.PokerAct:
+		f.calls = append(f.calls, fmt.Sprint("poker_act ", e.Kind, " ", e.To, " ", e.On))
+	case machine.PokerLeave:
+		f.calls = append(f.calls, "poker_leave")
 	}
 }
 

@@ -160,10 +160,22 @@ var (
 	RectBigRoad     = Rect{860, 366, 400, 120}
 	RectRoadCounts  = Rect{860, 494, 400, 30}
 	RectTableMsg    = Rect{20, 584, 1240, 40}
-	// RectMenuGame is the first game's tile on the menu; the next ones
-	// follow to the right.
+	// RectMenuGame is the first game's tile on a menu of two; the next
+	// ones follow to the right (MenuTileRect).
 	RectMenuGame = Rect{150, 170, 460, 300}
 )
+
+// MenuTileRect is the i-th of n game tiles on the menu, the row centred:
+// two tiles as RectMenuGame sets them, more narrower so they all fit.
+func MenuTileRect(i, n int) Rect {
+	gap := 60.0
+	if n > 2 {
+		gap = 40
+	}
+	w := min(RectMenuGame.W, (DesignW-60-float64(n-1)*gap)/float64(max(n, 1)))
+	x0 := (DesignW - float64(n)*w - float64(n-1)*gap) / 2
+	return Rect{x0 + float64(i)*(w+gap), RectMenuGame.Y, w, RectMenuGame.H}
+}
 
 // Card size on the table.
 const CardW, CardH = 100.0, 140.0
@@ -435,8 +447,7 @@ func (g *Screen) limitText() string {
 func (g *Screen) MenuButtons() []Button {
 	var bs []Button
 	for i, game := range g.V.Games {
-		r := RectMenuGame
-		r.X += float64(i) * (r.W + 60)
+		r := MenuTileRect(i, len(g.V.Games))
 		style := StyleNormal
 		if i == g.Table.MenuSel {
 			style = StyleSelected
@@ -490,6 +501,8 @@ func (g *Screen) gameButtons() ([]Button, bool) {
 		return g.MenuButtons(), true
 	case g.AtTable():
 		return g.TableButtons(), true
+	case g.AtPoker():
+		return g.PokerButtons(), true
 	}
 	return nil, false
 }
@@ -561,6 +574,8 @@ func (g *Screen) tableKey(k string) bool {
 			return false
 		}
 		return true
+	case g.AtPoker():
+		return g.pokerKey(k)
 	case k == KeyEscape && g.menuOffered():
 		g.openMenu()
 		return true

@@ -1,0 +1,293 @@
+package ui
+
+import (
+	"image/color"
+	"strings"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/openegm/cabinet/ui/model"
+)
+
+// The poker seat's screens, drawn whole every frame from model.Screen like
+// the Makccarat table: the lobby of the tables, or the table the player
+// sits at.
+
+var (
+	colCardBack  = color.RGBA{0x1C, 0x3F, 0x9A, 0xFF}
+	colSeatYou   = color.RGBA{0x4A, 0x9A, 0xF0, 0xFF}
+	colTimerLow  = color.RGBA{0xF0, 0x50, 0x40, 0xFF}
+	colEmptySeat = color.RGBA{0x14, 0x3A, 0x2A, 0xFF}
+)
+
+// timerLowMS is when the decision timer turns red.
+const timerLowMS = 5000
+
+func (g *game) drawPoker(dst *ebiten.Image) {
+	g.fillRect(dst, model.RectTopBar, colPanel)
+	g.fillRect(dst, rect(0, 54, model.DesignW, 2), colGold)
+	g.textFit(dst, g.PokerTitle(), rect(20, 8, 760, 40), 26, colGold, alignLeft, true)
+	if s := g.PokerState(); g.PokerAtTable() && s.Hand > 0 {
+		g.text(dst, g.T("poker_hand_no", model.Credits(g.Lang, int64(s.Hand))), 900, 28, 16, colDim, alignCenter, false)
+	}
+	g.text(dst, g.T("machine_id", g.V.MachineID), 1260, 28, 18, colText, alignRight, false)
+
+	msgRect := model.RectTableMsg
+	if g.PokerAtTable() {
+		g.drawPokerTable(dst)
+		msgRect = model.RectPokerMsg
+	} else {
+		g.drawLobby(dst)
+	}
+	msg, warn := g.PokerStatus()
+	c := colText
+	if warn || (g.PokerAtTable() && g.YourTurn()) {
+		c = colGold
+	}
+	g.textFit(dst, msg, msgRect, 24, c, alignCenter, true)
+	if model.Lockout(g.V.Mode) {
+		g.drawPokerLockout(dst)
+	}
+}
+
+// drawLobby draws the tables of the page on show, each with its card and
+// the cave it asks now, and the credit meter.
+func (g *game) drawLobby(dst *ebiten.Image) {
+	tiles := g.PokerTiles()
+	if len(tiles) == 0 {
+		g.textFit(dst, g.T("poker_no_tables"), rect(140, 280, 1000, 60), 30, colDim, alignCenter, true)
+	}
+	for _, t := range tiles {
+		r := t.R
+		edge := colPanelEdge
+		if t.Selected {
+			edge = colGold
+		}
+		g.panel(dst, r, 18, edge)
+		g.panel(dst, r.Inset(3), 16, colPanel)
+		g.textFit(dst, t.Title, rect(r.X+16, r.Y+12, r.W-32, 36), 24, colGold, alignCenter, true)
+		g.textFit(dst, t.Game, rect(r.X+16, r.Y+50, r.W-32, 24), 18, colDim, alignCenter, false)
+		g.textFit(dst, t.Players, rect(r.X+16, r.Y+78, r.W-32, 24), 17, colText, alignCenter, false)
+		g.fillRect(dst, rect(r.X+24, r.Y+108, r.W-48, 1), colPanelEdge)
+		top, bottom := r.Y+116, r.Y+r.H-160
+		lh := 24.0
+		if n := float64(len(t.Card)); n*lh > bottom-top {
+			lh = (bottom - top) / n
+		}
+		for i, l := range t.Card {
+			g.textFit(dst, l, rect(r.X+24, top+float64(i)*lh, r.W-48, lh), min(16, lh*0.75), colText, alignLeft, false)
+		}
+		g.textFit(dst, g.T("poker_cave_now"), rect(r.X+16, r.Y+r.H-158, r.W-32, 20), 15, colDim, alignCenter, true)
+		g.textFit(dst, t.Cave, rect(r.X+16, r.Y+r.H-138, r.W-32, 34), 30, colGold, alignCenter, true)
+		if t.Note != "" {
+			c := colDim
+			if t.Short {
+				c = colTimerLow
+			}
+			g.textFit(dst, t.Note, rect(r.X+16, r.Y+r.H-104, r.W-32, 20), 15, c, alignCenter, true)
+		}
+	}
+	if n := g.LobbyPages(); n > 1 {
+		g.text(dst, g.T("page_n", model.Itoa(g.LobbyPage()+1), model.Itoa(n)), 495, 624, 13, colDim, alignCenter, false)
+	}
+	g.panel(dst, model.RectCredit, 12, colPanel)
+	g.textFit(dst, g.T("table_credit"), rect(model.RectCredit.X+10, model.RectCredit.Y+6, model.RectCredit.W-20, 22), 15, colDim, alignCenter, true)
+	g.textFit(dst, model.Euro(g.Lang, g.V.CreditsCents), rect(model.RectCredit.X+10, model.RectCredit.Y+30, model.RectCredit.W-20, 40), 28, colGold, alignCenter, true)
+	if g.opts.Simulator {
+		g.drawLegendText(dst, g.T("sim_lobby_keys"), rect(1020, 640, 240, 64))
+	}
+}
+
+// drawPokerTable draws the felt with its seats, bets, board and pots, the
+// side panel and the decision's row.
+func (g *game) drawPokerTable(dst *ebiten.Image) {
+	oval := model.RectPokerOval
+	g.panel(dst, oval, oval.H/2, shade(colFeltEdge, 0.8))
+	g.panel(dst, oval.Inset(8), oval.H/2-8, colFelt)
+	for i := range 5 {
+		g.strokeRect(dst, model.BoardSlot(i), 1.5, shade(colFeltEdge, 0.9))
+	}
+	for _, c := range g.PokerBoard() {
+		g.drawPokerCard(dst, c)
+	}
+	cx, _ := oval.Center()
+	b0 := model.BoardSlot(0)
+	g.textFit(dst, g.PotsText(), rect(cx-300, b0.Y+b0.H+10, 600, 28), 20, colGold, alignCenter, true)
+
+	seat, left, total, timing := g.PokerTimer()
+	for _, sp := range g.PokerSeats() {
+		g.drawSeat(dst, sp)
+		if timing && sp.Seat == seat && !sp.Empty {
+			g.drawSeatTimer(dst, sp.R, left, total)
+		}
+	}
+	g.drawPokerSide(dst)
+
+	// The decision's row: an offer's question, or the bet chosen.
+	if s := g.PokerState(); s.Offer != nil {
+		g.textFit(dst, g.OfferText(), model.RectOfferText.Inset(10), 28, colGold, alignCenter, true)
+	} else if s.Options != nil && s.Options.Raise {
+		r := model.RectRaiseAmount
+		g.panel(dst, r, 12, colPanelEdge)
+		g.panel(dst, r.Inset(3), 10, colBlack)
+		g.textFit(dst, model.Euro(g.Lang, g.RaiseAmount()), r.Inset(10), 28, colGold, alignCenter, true)
+	}
+	if g.opts.Simulator {
+		g.drawLegendText(dst, g.T("sim_poker_keys"), rect(340, 640, 450, 64))
+	}
+}
+
+// drawSeat draws a seat: its player, stack and marks, his cards (face up
+// or their backs), his bet towards the centre and the dealer's disc.
+func (g *game) drawSeat(dst *ebiten.Image, sp model.PokerSeatSpot) {
+	r := sp.R
+	if sp.Empty {
+		g.panel(dst, r.Inset(10), 14, colEmptySeat)
+		g.textFit(dst, model.Itoa(sp.Seat), r.Inset(20), 20, shade(colDim, 0.6), alignCenter, true)
+		return
+	}
+	edge, inner := colPanelEdge, colPanel
+	switch {
+	case sp.ToAct:
+		edge = colGold
+	case sp.You:
+		edge = colSeatYou
+	}
+	if sp.Folded {
+		edge, inner = shade(edge, 0.6), shade(colPanel, 0.7)
+	}
+	g.panel(dst, r, 14, edge)
+	g.panel(dst, r.Inset(3), 12, inner)
+	textW := r.W - 24
+	if n := len(sp.Cards); n > 0 {
+		textW -= float64(n)*(model.SeatCardW+4) + 2
+	}
+	nameC := colText
+	if sp.Folded {
+		nameC = colDim
+	}
+	g.textFit(dst, model.Itoa(sp.Seat)+" · "+sp.Player, rect(r.X+12, r.Y+8, textW, 20), 16, nameC, alignLeft, true)
+	g.textFit(dst, sp.Stack, rect(r.X+12, r.Y+30, textW, 22), 19, colGold, alignLeft, true)
+	if len(sp.Badges) > 0 {
+		g.textFit(dst, strings.Join(sp.Badges, " · "), rect(r.X+12, r.Y+54, textW, 16), 13, colDim, alignLeft, true)
+	}
+	for _, c := range sp.Cards {
+		g.drawPokerCard(dst, c)
+	}
+	if sp.Dealer {
+		// On the box's top right corner, clear of his name and his cards.
+		d := rect(r.X+r.W-20, r.Y-12, 24, 24)
+		g.panel(dst, d, 12, colWhite)
+		g.textFit(dst, g.DealerMark(), d.Inset(5), 15, colBlack, alignCenter, true)
+	}
+	if sp.BetText != "" {
+		chip := rect(sp.BetX-44, sp.BetY-11, 22, 22)
+		g.panel(dst, chip, 11, colGold)
+		g.panel(dst, chip.Inset(4), 7, colButtonHi)
+		g.text(dst, sp.BetText, chip.X+28, sp.BetY, 17, colWhite, alignLeft, true)
+	}
+}
+
+// drawSeatTimer draws the time the deciding seat has left along the foot
+// of its box, red in the last seconds.
+func (g *game) drawSeatTimer(dst *ebiten.Image, r model.Rect, left, total int64) {
+	if total <= 0 {
+		return
+	}
+	frac := min(float64(left)/float64(total), 1)
+	c := colGold
+	if left < timerLowMS {
+		c = colTimerLow
+	}
+	bar := rect(r.X+8, r.Y+r.H-9, r.W-16, 5)
+	g.fillRect(dst, bar, colBlack)
+	bar.W *= frac
+	g.fillRect(dst, bar, c)
+}
+
+// drawPokerSide draws the player's session, his cards large, and the last
+// hand's result.
+func (g *game) drawPokerSide(dst *ebiten.Image) {
+	r := model.RectPokerSide
+	g.panel(dst, r, 14, colPanelEdge)
+	g.panel(dst, r.Inset(2), 12, colPanel)
+	x, w := r.X+18, r.W-36
+	g.text(dst, g.T("poker_session"), x, r.Y+20, 17, colGold, alignLeft, true)
+	for i, m := range g.PokerSession() {
+		y := r.Y + 46 + float64(i)*22
+		g.textFit(dst, m.Label, rect(x, y-10, w*0.6, 20), 15, colDim, alignLeft, false)
+		g.textFit(dst, m.Value, rect(x+w*0.5, y-11, w*0.5, 22), 17, colText, alignRight, true)
+	}
+	g.text(dst, g.T("poker_your_cards"), x, r.Y+140, 15, colGold, alignLeft, true)
+	for _, c := range g.OwnCards() {
+		g.drawPokerCard(dst, c)
+	}
+	y := r.Y + 270
+	lines := g.PokerLastHand()
+	if len(lines) == 0 {
+		g.text(dst, g.T("poker_last_hand", "—"), x, y, 15, colGold, alignLeft, true)
+		g.textFit(dst, g.T("poker_no_last_hand"), rect(x, y+12, w, 20), 14, colDim, alignLeft, false)
+		return
+	}
+	bottom := r.Y + r.H - 8
+	for i, l := range lines {
+		if i == 0 {
+			g.text(dst, l.Text, x, y, 15, colGold, alignLeft, true)
+			y += 22
+			continue
+		}
+		c := colText
+		if l.Won {
+			c = colGold
+		}
+		for _, t := range g.wrap(l.Text, 14, w, l.Won) {
+			if y+9 > bottom {
+				return
+			}
+			g.text(dst, t, x, y, 14, c, alignLeft, l.Won)
+			y += 18
+		}
+	}
+}
+
+// drawPokerCard draws a card face up (rank and suit scaled to its size)
+// or its back.
+func (g *game) drawPokerCard(dst *ebiten.Image, c model.PokerCard) {
+	r := c.R
+	rad := r.W * 0.12
+	g.panel(dst, rect(r.X+2, r.Y+3, r.W, r.H), rad, color.RGBA{0, 0, 0, 0x70})
+	if !c.Up {
+		g.panel(dst, r, rad, colCardFace)
+		g.panel(dst, r.Inset(3), rad*0.8, colCardBack)
+		g.strokeRect(dst, r.Inset(r.W*0.22), 1, shade(colCardFace, 0.7))
+		return
+	}
+	g.panel(dst, r, rad, colCardFace)
+	rank, suit, red := model.CardText(c.Card)
+	col := colCardBlack
+	if red {
+		col = colCardRed
+	}
+	g.textFit(dst, rank, rect(r.X+r.W*0.08, r.Y+r.H*0.05, r.W*0.84, r.H*0.32), r.H*0.3, col, alignLeft, true)
+	g.textFit(dst, suit, rect(r.X, r.Y+r.H*0.4, r.W, r.H*0.55), r.H*0.5, col, alignCenter, false)
+}
+
+// drawLegendText draws the simulator's keys in a box, wrapped.
+func (g *game) drawLegendText(dst *ebiten.Image, s string, r model.Rect) {
+	for i, l := range g.wrap(s, 13, r.W, false) {
+		if y := r.Y + 8 + float64(i)*17; y < r.Y+r.H {
+			g.text(dst, l, r.X, y, 13, colDim, alignLeft, false)
+		}
+	}
+}
+
+// drawPokerLockout covers the felt (or the lobby) with the lockout's
+// words.
+func (g *game) drawPokerLockout(dst *ebiten.Image) {
+	head, lines := g.LockoutLines()
+	r := rect(140, 160, 1000, 260)
+	g.panel(dst, r, 18, color.RGBA{0x30, 0x08, 0x10, 0xF0})
+	g.textFit(dst, head, rect(r.X+20, r.Y+20, r.W-40, 50), 40, colGold, alignCenter, true)
+	for i, l := range lines {
+		g.textFit(dst, l, rect(r.X+20, r.Y+80+float64(i)*30, r.W-40, 28), 22, colText, alignCenter, false)
+	}
+}
