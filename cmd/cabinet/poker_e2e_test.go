@@ -263,7 +263,7 @@ func TestPokerSeatAtTheCabinet(t *testing.T) {
 	os.MkdirAll(data, 0o700)
 	c := pokerCabinet(t, data, s)
 	for range 3 {
-		c.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
+		c.Bill(5000)
 	}
 	before := c.State().CreditsCents
 	buy := cave(t, c)
@@ -455,7 +455,7 @@ func TestPokerSeatCrashLoop(t *testing.T) {
 			cmd, step = cabinettest.Command{Cmd: "poker_buyin", Value: pokerTable, Cents: rebuy}, "re-buy"
 		}
 		for c.State().CreditsCents < cmd.Cents {
-			c.Send(cabinettest.Command{Cmd: "bill", Cents: 5000})
+			c.Bill(5000)
 			billsIn += 5000
 		}
 		// Every kill for every step in nine: the steps go round by three,
