@@ -27,7 +27,10 @@ type PokerSeatView struct {
 	// Status: "" (not seated), "buying_in" (credits recorded as leaving,
 	// the server not yet answered), "seated", "cashing_out" (asked, the
 	// stack not yet back), "refused" (the last transfer was refused:
-	// Refused says why; the credits are back on the meter).
+	// Refused says why; the credits are back on the meter). A refused
+	// cash-out leaves the player seated: Status "seated", Refused says
+	// why (a synthetic-poker partida he may leave only with the chief of
+	// the game's leave, rule 61).
 	Status  string `json:"status"`
 	Refused string `json:"refused,omitempty"`
 	// AtTable is what this machine's ledger holds as at the table, cents:
