@@ -79,6 +79,7 @@ crashtest: deps
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCashOutCrashLoop$$' ./cmd/cabinet/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestAFTCrashLoop$$' ./cmd/cabinet/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestTicketInCrashLoop$$' ./cmd/cabinet/ | grep -E 'survived|^(ok|FAIL|---)'
+	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestPokerSeatCrashLoop$$' ./cmd/cabinet/ | grep -E 'survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCrashLoop$$' ./jackpot/ledger/ | grep -E 'kills|survived|^(ok|FAIL|---)'
 	CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(GO) test -count=1 -v -timeout 60m -run '^TestCrashLoop$$' ./cmd/tablesrv/ | grep -E 'audited|survived|_test.go:|^(ok|FAIL|---)'
 

@@ -50,7 +50,7 @@ func (m *Machine) AFTConditions() aft.Conditions {
 	return aft.Conditions{
 		Credits:        m.st.CreditsByKind(),
 		CreditLimit:    AFTCreditLimit,
-		GameInProgress: m.phase != idle || m.st.Open != nil || len(m.st.PendingHits) > 0,
+		GameInProgress: m.phase != idle || m.st.Open != nil || len(m.st.PendingHits) > 0 || m.st.Poker.Busy() != "",
 		Handpay:        m.st.Handpay != nil || m.st.OwedHandpay > 0,
 		Tilt:           len(m.st.Tilts) > 0 || m.fault != "",
 		Disabled: !m.poweredUp || len(m.st.DoorsOpen) > 0 || m.hostDisabled || m.session != nil ||

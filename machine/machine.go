@@ -10,6 +10,7 @@ import (
 	"github.com/openegm/cabinet/baccarat"
 	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/poker/seatmsg"
 	"github.com/openegm/cabinet/reels"
 	"github.com/openegm/cabinet/rng"
 )
@@ -75,6 +76,10 @@ type Config struct {
 	Validation    string
 	DevTickets    bool
 	TicketTimeout time.Duration
+	// PokerTables: the cabinet is configured with a casino's table server;
+	// the game menu offers a seat at its poker tables (GamePoker,
+	// pokerseat.go).
+	PokerTables bool
 }
 
 // SettingProgram is the settings key holding the hash of the program that
@@ -179,6 +184,11 @@ type Machine struct {
 	// started to wait for the host (ticketin.go).
 	escrowSince  time.Time
 	requestSince time.Time
+
+	// The table server's tables and the seat's table as it last saw them
+	// (pokerseat.go): shown, never recorded.
+	pokerTables []seatmsg.TableInfo
+	pokerState  *seatmsg.StateMsg
 }
 
 // LinkTimeout is how long the machine waits for progressive information
@@ -344,7 +354,9 @@ func (m *Machine) Step(ev Event) Effects {
 	case TestOutcome:
 		m.testOutcome(e, &eff)
 	default:
-		m.ticketEvent(ev, &eff)
+		if !m.ticketEvent(ev, &eff) {
+			m.pokerEvent(ev, &eff)
+		}
 	}
 	if m.fault == "" {
 		eff.Devices = append(eff.Devices, EnableBills{On: m.acceptsBills(), Accept: m.hostBills})
@@ -361,7 +373,7 @@ const LangIdle = 2 * time.Minute
 // one has cashed out and been paid, or left the machine without credit.
 func (m *Machine) nextPlayer() {
 	if m.lang == m.opLang || m.st.Get(meters.Credits) != 0 || m.st.PendingTicket != nil || m.st.Handpay != nil ||
-		m.st.OwedHandpay != 0 || m.st.Open != nil || m.phase != idle || m.session != nil {
+		m.st.OwedHandpay != 0 || m.st.Open != nil || m.phase != idle || m.session != nil || m.st.Poker.Busy() != "" {
 		return
 	}
 	if m.cashedOut || !m.now.Before(m.playerAt.Add(LangIdle)) {
@@ -436,6 +448,7 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	m.settleDevices(e.Devices, eff)
 	m.expirePromo(eff)
 	m.ticketPowerUp()
+	m.pokerPowerUp(eff)
 	m.showCommitted()
 	// Resume, never redraw (DESIGN rule 2).
 	switch {
@@ -494,8 +507,9 @@ func (m *Machine) ledgerFault(e LedgerFault, eff *Effects) {
 	eff.Devices = append(eff.Devices, EnableBills{On: false}, ReturnBill{Reason: "meter fault"})
 }
 
-// canPlay says why a game cannot start now ("" when it can).
-func (m *Machine) canPlay() string {
+// canStart says why a game cannot start now ("" when it can), a seat at a
+// poker table apart (canPlay adds it).
+func (m *Machine) canStart() string {
 	switch {
 	case !m.poweredUp:
 		return "refused_starting"
@@ -579,6 +593,16 @@ func (m *Machine) button(e Button, eff *Effects) {
 	if why := m.canPlay(); why != "" {
 		eff.Refused = why
 		m.say(why)
+		return
+	}
+	if m.game == GamePoker {
+		// The table's decisions are PokerAct; the buttons here are the
+		// cabinet's (canPlay kept the cash-out while at a table).
+		if e.Name == BtnCashOut {
+			m.cashOut(eff)
+		} else {
+			eff.Refused = "refused_not_in_game"
+		}
 		return
 	}
 	if m.game == meters.GameMakccarat {

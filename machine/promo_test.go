@@ -219,3 +219,24 @@ func TestPromoNoHedgeAtTheTable(t *testing.T) {
 		t.Fatalf("both sides with cashable credits only: %q", eff.Refused)
 	}
 }
+
+// Restricted promotional credits never go to a poker table (its cash-out
+// is money); non-restricted ones go as at a cash-out, metered so.
+func TestPromoNotToAPokerTable(t *testing.T) {
+	h := newHarness(t, pokerCfg(), nil, 1)
+	h.power()
+	h.step(PokerTables{At: h.now, Tables: pokerTablesList})
+	h.step(SelectGame{At: h.now, Game: GamePoker})
+	h.transfer(h.promo("IN-1", aft.InHouseToMachine, 10_00, 40_00, 20_00, h.inAMonth()))
+	if eff := h.step(PokerBuyIn{At: h.now, Table: "holdem-nl-2", Cents: 40_00}); eff.Refused != "refused_insufficient_credit" || len(eff.Records) != 0 {
+		t.Fatalf("a cave of 40 € with 30 € that may leave: %+v", eff)
+	}
+	eff := h.step(PokerBuyIn{At: h.now, Table: "holdem-nl-2", Cents: 30_00})
+	if eff.Refused != "" || len(eff.Records) != 1 {
+		t.Fatalf("a cave of the cashable and non-restricted credits: %+v", eff)
+	}
+	c := h.ledger.CreditsByKind()
+	if c.Restricted != 40_00 || c.NonRestricted != 0 || c.Cashable != 0 || h.ledger.Get(meters.NonRestrictedCashedOut) != 20_00 {
+		t.Fatalf("after the buy-in: %+v, non-restricted cashed out %d", c.Amounts, h.ledger.Get(meters.NonRestrictedCashedOut))
+	}
+}

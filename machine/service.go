@@ -450,6 +450,8 @@ func (m *Machine) idleForService() string {
 		return "refused_handpay"
 	case m.inTest():
 		return "refused_test_mode"
+	case m.st.Poker.Busy() != "":
+		return "refused_poker_seated" // his credits are at a poker table
 	}
 	return ""
 }

@@ -63,6 +63,8 @@ func (m *Machine) offers(game string) bool {
 		return m.pt != nil
 	case meters.GameMakccarat:
 		return m.cfg.Table != nil
+	case GamePoker:
+		return m.cfg.PokerTables
 	}
 	return false
 }
@@ -73,6 +75,8 @@ func (m *Machine) selectGame(e SelectGame, eff *Effects) {
 		eff.Refused = "refused_game_in_progress"
 	case m.session != nil:
 		eff.Refused = "refused_service"
+	case m.st.Poker.Busy() != "" && e.Game != GamePoker:
+		eff.Refused = "refused_poker_seated"
 	case !m.offers(e.Game):
 		eff.Refused = "refused_game_not_offered"
 	default:

@@ -322,11 +322,12 @@ func (m *Machine) View() View {
 		v.FreePlayed = len(last.Free)
 	}
 	v.GameKind, v.Table = m.game, m.tableView()
-	for _, g := range meters.GameKinds {
+	for _, g := range append(meters.GameKinds[:len(meters.GameKinds):len(meters.GameKinds)], GamePoker) {
 		if m.offers(g) {
 			v.Games = append(v.Games, g)
 		}
 	}
+	v.Poker = m.pokerView()
 	v.Mode = m.mode()
 	if s := m.session; s != nil {
 		v.Mode = "service"

@@ -35,9 +35,9 @@ const (
 	TypeBillEscrow       Type = 17
 	TypeBillReturned     Type = 18
 	// 32 and 33 are test mode's (testmode.go); 34–39 the promotional
-	// credits' (promo.go); 40–49 the tickets'; an AFT transaction receipt
-	// (aft.Receipt), should the cabinet print them, takes the next free
-	// number.
+	// credits' (promo.go); 40–49 the tickets'; 50–59 the poker seat's
+	// (poker.go); an AFT transaction receipt (aft.Receipt), should the
+	// cabinet print them, takes the next free number.
 	TypeAFTTransfer     Type = 30
 	TypeAFTRegistration Type = 31
 )
@@ -417,7 +417,9 @@ func Decode(t Type, data []byte) (Record, error) {
 		r = &PromoExpired{}
 	default:
 		if r = ticketRecord(t); r == nil {
-			return nil, fmt.Errorf("unknown record type %d", t)
+			if r = pokerRecord(t); r == nil {
+				return nil, fmt.Errorf("unknown record type %d", t)
+			}
 		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -479,7 +481,9 @@ func Decode(t Type, data []byte) (Record, error) {
 	case *PromoExpired:
 		v = *x
 	default:
-		v = ticketValue(r)
+		if v = ticketValue(r); v == nil {
+			v = pokerValue(r)
+		}
 	}
 	if err := v.validate(); err != nil {
 		return nil, fmt.Errorf("%v record: %w", t, err)

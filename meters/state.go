@@ -61,6 +61,8 @@ const (
 	RestrictedExpired      // taken off the credit meter when they expired: never money
 	NonRestrictedCashedOut // left with the player's cash-outs, as money
 	MachinePaidBonus       // AFT bonus coin-out wins paid to the credit meter
+	PokerToTables          // buy-ins and re-buys the table server holds (poker.go)
+	PokerFromTables        // cash-outs the table server paid back
 	numMeters
 )
 
@@ -133,6 +135,8 @@ var Defs = [numMeters]Def{
 	RestrictedExpired:        {"restricted promotional credits expired", noSAS, true, true},
 	NonRestrictedCashedOut:   {"non-restricted promotional credits cashed out", noSAS, true, true},
 	MachinePaidBonus:         {"machine-paid external bonus win", sasCode(metercode.MachinePaidExternalBonus), true, true},
+	PokerToTables:            {"transfers to poker tables", noSAS, true, true},
+	PokerFromTables:          {"transfers from poker tables", noSAS, true, true},
 }
 
 // BillSAS returns the SAS meter code of the count of the notes of a value
@@ -277,6 +281,8 @@ type State struct {
 	Handpays []HandpayHistory      `json:"handpays"`
 	// TITO is what the casino's ticket system set and is owed (tickets.go).
 	TITO Tickets `json:"tito,omitzero"`
+	// Poker is the seat at a table of the table server (poker.go).
+	Poker PokerSeat `json:"poker,omitzero"`
 }
 
 // NewState is the state of an empty ledger.
@@ -349,14 +355,15 @@ func cloneGame(g GameHistory) GameHistory {
 // MoneyInTotal is every credit that came into the machine as money.
 func (s *State) MoneyInTotal() int64 {
 	m := &s.Meters
-	return m[BillsIn] + m[CoinsIn] + m[TicketIn] + m[ElectronicIn]
+	return m[BillsIn] + m[CoinsIn] + m[TicketIn] + m[ElectronicIn] + m[PokerFromTables]
 }
 
 // MoneyOutTotal is every credit that left the machine as money, and the
-// ticket on its way out (taken off the credit meter, not yet printed).
+// money on its way out (taken off the credit meter): a ticket not yet
+// printed, a buy-in at a poker table not yet answered.
 func (s *State) MoneyOutTotal() int64 {
 	m := &s.Meters
-	return m[TicketOut] + m[HopperOut] + m[ElectronicOut] + m[HandpaidCancelled] + s.TicketOwed()
+	return m[TicketOut] + m[HopperOut] + m[ElectronicOut] + m[HandpaidCancelled] + m[PokerToTables] + s.TicketOwed() + s.PokerInTransit()
 }
 
 // TicketOwed is the amount of the ticket being printed (0: none).
@@ -402,6 +409,9 @@ func (s *State) Check() error {
 			games.CoinIn, games.Played, games.Won, games.Lost, m[CoinIn], m[GamesPlayed], m[GamesWon], m[GamesLost])
 	}
 	if err := s.Test.check(); err != nil {
+		return err
+	}
+	if err := s.Poker.check(); err != nil {
 		return err
 	}
 	if s.LinkedCoinIn < 0 || s.LinkedCoinIn > m[CoinIn] {
@@ -489,6 +499,8 @@ func (s *State) apply(r Record) error {
 		return s.applyTest(r)
 	case ValidationConfig, TicketData, ValidationRead, TicketEscrow, TicketRedeem, ValidationRequest, ValidationDenied:
 		return s.applyTickets(r)
+	case PokerTransfer, PokerDone, PokerRefused:
+		return s.applyPoker(r)
 
 	case MoneyIn:
 		if r.Source == SourceBill {
@@ -817,7 +829,7 @@ func (s *State) apply(r Record) error {
 
 	case RAMClear:
 		if s.Open != nil || s.Handpay != nil || s.OwedHandpay != 0 || m[Credits] != 0 || len(s.PendingHits) > 0 ||
-			s.PendingTicket != nil || s.PendingBill != nil || s.TITO.busy() != "" {
+			s.PendingTicket != nil || s.PendingBill != nil || s.TITO.busy() != "" || s.Poker.Busy() != "" {
 			return fmt.Errorf("RAM clear with credits %d, a game in progress, a handpay or a jackpot hit pending, or a ticket or bill owed", m[Credits])
 		}
 		*m = [numMeters]int64{}
@@ -845,6 +857,9 @@ func (s *State) idle(what string) error {
 	}
 	if s.PendingTicket != nil {
 		return fmt.Errorf("cannot %s: ticket %s is not printed yet", what, s.PendingTicket.Ticket)
+	}
+	if why := s.Poker.Busy(); why != "" {
+		return fmt.Errorf("cannot %s: %s", what, why)
 	}
 	return nil
 }

@@ -213,6 +213,16 @@ func handle(cmd command, own *owner, dev *hardware) reply {
 		// The lab's choice of the next test game (the machine refuses it
 		// unless this is a lab build in test mode).
 		res = own.submitSeen(machine.TestOutcome{At: now, Value: cmd.Value})
+	case "poker_buyin":
+		// The poker seat's touches: a buy-in (a re-buy at the table he is
+		// at) of Cents at table Value, a decision (Action: fold, check,
+		// call, raise to Cents, all_in, …, extra, rest with On, replay),
+		// a leave (Who: the chief of the game who authorises it, rule 61).
+		res = own.submitSeen(machine.PokerBuyIn{At: now, Table: cmd.Value, Cents: cmd.Cents})
+	case "poker_act":
+		res = own.submitSeen(machine.PokerAct{At: now, Kind: cmd.Action, To: cmd.Cents, On: cmd.On})
+	case "poker_leave":
+		res = own.submitSeen(machine.PokerLeave{At: now, AuthorizedBy: cmd.Who})
 	case "handpay_paid":
 		// The attendant's touch: the handpay of this amount is paid.
 		res = own.submitSeen(machine.HandpayPaid{At: now, Cents: cmd.Cents})

@@ -58,6 +58,8 @@ type options struct {
 	approved       string
 	validation     string        // how cash-out tickets are numbered (tickets.go)
 	ticketTimeout  time.Duration // the host's time to answer a ticket
+	tablesrv       string        // the casino's poker table server (pokerseat.go)
+	tablesrvToken  string        // the file of its API token
 }
 
 func main() {
@@ -97,6 +99,8 @@ func main() {
 	flag.DurationVar(&o.cardTime, "card-time", machine.DefaultCardTime, "how long each Makccarat card takes to turn")
 	flag.StringVar(&o.validation, "validation", machine.ValidationSecureEnhanced, "how cash-out tickets are numbered: secure-enhanced (from the validation ID the host sets with SAS 0x4C) or system (the host's number, 0x57/0x58); without the host's configuration a production build pays by hand")
 	flag.DurationVar(&o.ticketTimeout, "ticket-timeout", machine.MinTicketTimeout, "how long a ticket in escrow, or a cash-out waiting for its number, waits for the host (at least 10s)")
+	flag.StringVar(&o.tablesrv, "tablesrv", "", "the casino's poker table server (http://host:port): the game menu offers a seat at its tables, the player's credits move to a table and back through its API (needs --tablesrv-token)")
+	flag.StringVar(&o.tablesrvToken, "tablesrv-token", "", "file holding the table server's API token (the server's board/api.token)")
 	flag.BoolVar(&o.handpayConfirm, "handpay-confirm", true, "the attendant confirms a handpay's amount on the screen and a receipt is printed; false: the key turn alone resets it (a cabinet without a screen)")
 	flag.Parse()
 	if o.control == "" {
@@ -240,10 +244,23 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 		// A development build (the simulator's) may print its own numbers
 		// without a host; a production one never does.
 		Validation: o.validation, TicketTimeout: o.ticketTimeout, DevTickets: simulatorSocket,
+		PokerTables: o.tablesrv != "",
 	}, pt, state, src)
 
 	own := newOwner(m, ledger, log)
 	own.data, own.mark, own.reportDir, own.approval = o.data, mark, o.reportDir, st.tests.ProgramApproval
+	if o.tablesrv != "" {
+		token, err := readToken(o.tablesrvToken)
+		if err != nil {
+			return err
+		}
+		// Started before the power-up, which asks again what the ledger
+		// holds open.
+		own.poker = newPokerEdge(own, o.tablesrv, token, log)
+		own.poker.start(ctx)
+	} else if why := state.Poker.Busy(); why != "" {
+		log.Error("the ledger holds a seat at a poker table, and no table server is configured (--tablesrv): the player's money stays there until it is", "seat", why)
+	}
 	if lerr != nil {
 		own.meterFault(fmt.Errorf("the ledger cannot be opened: %w", lerr))
 	}
@@ -415,6 +432,9 @@ func (o options) validate() error {
 	if err := checkValidation(o.validation, o.ticketTimeout); err != nil {
 		errs = append(errs, err)
 	}
+	if err := checkTableServer(o.tablesrv, o.tablesrvToken); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 
@@ -437,6 +457,9 @@ func (o options) settings() map[string]string {
 	}
 	if o.paytableVer != 0 {
 		s[machine.SettingPaytableVersion] = strconv.Itoa(o.paytableVer)
+	}
+	if o.tablesrv != "" {
+		s["tablesrv"] = o.tablesrv
 	}
 	return s
 }

@@ -50,6 +50,8 @@ type owner struct {
 	// onCashOut hooks run on the owner goroutine when the player pressed
 	// the cash-out button (machine.CashOutPressed), after the step's commit.
 	onCashOut []func()
+	// poker carries out the poker seat's effects (nil: no table server).
+	poker *pokerEdge
 }
 
 type request struct {
@@ -126,6 +128,8 @@ func (o *owner) apply(devs []machine.Device) (answers []machine.Event) {
 			}
 		} else if _, ok := d.(machine.PINJob); ok {
 			continue // the loop hands it to a worker
+		} else if o.poker != nil && o.poker.take(d) {
+			continue
 		} else if o.devices != nil {
 			o.devices.apply(d)
 		}

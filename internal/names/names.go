@@ -50,6 +50,8 @@ var MeterPT = map[string]string{
 	"restricted promotional credits expired":        "promocional restrito expirado",
 	"non-restricted promotional credits cashed out": "promocional não restrito pago ao jogador",
 	"machine-paid external bonus win":               "bónus externos pagos pela máquina",
+	"transfers to poker tables":                     "transferências para mesas de póquer",
+	"transfers from poker tables":                   "transferências das mesas de póquer",
 }
 
 // Meter is a meter's name in a language ("pt" or "en").

@@ -4,10 +4,19 @@ package model
 // the table), kept apart like the Makccarat table's; withPokerTexts joins
 // them into texts.
 var pokerTexts = map[string][2]string{
-	"menu_poker":        {"Póquer", "Poker"},
-	"poker_lobby_title": {"PÓQUER — MESAS", "POKER — TABLES"},
-	"poker_lobby_hint":  {"Escolha uma mesa e compre a cave para se sentar", "Choose a table and buy the cave to sit down"},
-	"poker_no_tables":   {"Nenhuma mesa disponível de momento", "No table is available at the moment"},
+	// The machine's messages of the seat (machine/pokerseat.go).
+	"refused_poker_seated":      {"Saia primeiro da mesa de póquer: o seu dinheiro está lá", "Leave the poker table first: your money is there"},
+	"refused_poker_busy":        {"Aguarde: uma transferência com a mesa está em curso", "Please wait: a transfer with the table is under way"},
+	"refused_poker_not_seated":  {"Não está sentado numa mesa de póquer", "You are not seated at a poker table"},
+	"refused_poker_table":       {"Mesa desconhecida ou ainda não disponível", "Unknown table, or not available yet"},
+	"refused_poker_act":         {"Jogada não reconhecida", "Action not recognised"},
+	"msg_poker_buyin_refused":   {"A mesa recusou a entrada: %s voltaram ao crédito", "The table refused the buy-in: %s back on the credit"},
+	"msg_poker_cashout_refused": {"A mesa recusou a saída: as fichas continuam na mesa", "The table refused the leave: the chips stay at the table"},
+	"msg_poker_cashed_out":      {"Saiu da mesa: %s de volta ao crédito", "Left the table: %s back on the credit"},
+	"menu_poker":                {"Póquer", "Poker"},
+	"poker_lobby_title":         {"PÓQUER — MESAS", "POKER — TABLES"},
+	"poker_lobby_hint":          {"Escolha uma mesa e compre a cave para se sentar", "Choose a table and buy the cave to sit down"},
+	"poker_no_tables":           {"Nenhuma mesa disponível de momento", "No table is available at the moment"},
 
 	// The lobby's tables.
 	"poker_game_holdem":          {"Texas hold'em", "Texas hold'em"},
