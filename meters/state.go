@@ -453,7 +453,8 @@ func (s *State) apply(r Record) error {
 		return s.applyAFT(r)
 	case TestMode, TestGame:
 		return s.applyTest(r)
-	case ValidationConfig, TicketData, ValidationRead, TicketEscrow, TicketRedeem, ValidationRequest, ValidationDenied:
+	case ValidationConfig, TicketData, ValidationRead, TicketEscrow, TicketRedeem, ValidationRequest, ValidationDenied,
+		HandpayValidated, ValidationControl:
 		return s.applyTickets(r)
 
 	case MoneyIn:
