@@ -155,6 +155,14 @@ const (
 	CtlSettable = CtlPrinterCashout | CtlPrinterHandpay | CtlValidateHandpays | CtlTicketRedemption
 )
 
+// ControlOff is the set of control bits off after the host set the bits
+// of mask to states, from off: the bits it may not change stay as they
+// are.
+func ControlOff(off, mask, states uint16) uint16 {
+	mask &= CtlSettable
+	return off&^mask | ^states&mask
+}
+
 // ValidationControl is the host's 0x7B: Off, the control bits it has
 // turned off (the whole set after the change, so one record says it),
 // and the expirations it set (0: unchanged; 9999: never). The cashable
