@@ -13,7 +13,9 @@ import (
 // set with 0x4C, or its own with 0x58); without a host configuration a
 // production cabinet pays by hand, never with a number a host cannot
 // validate. In: the validator's ticket waits in escrow (recorded) until
-// the host answers; one record credits it and ends the cycle.
+// the host answers; one record credits it and ends the cycle. Handpays
+// are validated from the same secure-enhanced sequence when reset, and
+// what the host turns off with 0x7B the cabinet stops doing.
 
 // Validation styles an operator selects (Config.Validation).
 const (
