@@ -27,15 +27,17 @@ func (e HostHandpayReset) at() time.Time { return e.At }
 // pending one.
 func (m *Machine) hostHandpayReset(e HostHandpayReset, eff *Effects) {
 	if h := m.st.Handpay; h != nil && *h == e.Pending {
-		m.resetHandpay(eff, e.Who)
+		m.resetHandpay(eff, e.Who, false)
 	}
 }
 
-// resetHandpay records the reset of the pending handpay by who, then pays
-// a jackpot that was waiting behind it.
-func (m *Machine) resetHandpay(eff *Effects, who string) {
+// resetHandpay records the reset of the pending handpay by who (validated
+// when handpays are, ticketin.go; receipt: a receipt is printed for it),
+// then pays a jackpot that was waiting behind it.
+func (m *Machine) resetHandpay(eff *Effects, who string, receipt bool) ReceiptValidation {
 	h := m.st.Handpay
-	m.record(eff, meters.HandpayReset{At: m.ns(), Who: who, Cents: h.Cents})
+	rv := m.recordHandpayReset(eff, who, receipt)
 	m.say("msg_handpay_reset", h.Cents)
 	m.awardHits(eff)
+	return rv
 }

@@ -801,7 +801,7 @@ func (m *Machine) key(e Key, eff *Effects) {
 			m.handpayKey = true // the screen asks for the amount paid
 			return
 		}
-		m.resetHandpay(eff, who)
+		m.resetHandpay(eff, who, false)
 		return
 	}
 	for _, t := range slices.Clone(m.st.Tilts) {

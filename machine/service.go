@@ -98,6 +98,7 @@ type PrintReceipt struct {
 	MachineID string    `json:"machine_id"`
 	Who       string    `json:"who"`
 	At        time.Time `json:"at"`
+	ReceiptValidation
 }
 
 func (PrintReceipt) device() {}
@@ -119,8 +120,12 @@ func (m *Machine) handpayPaid(e HandpayPaid, eff *Effects) {
 		return
 	}
 	m.handpayKey = false
-	m.resetHandpay(eff, m.keyWho)
-	eff.Devices = append(eff.Devices, PrintReceipt{Kind: h.Kind, Cents: h.Cents, Game: h.Game, MachineID: m.cfg.MachineID, Who: m.keyWho, At: m.now})
+	receipt := m.receiptsOn()
+	rv := m.resetHandpay(eff, m.keyWho, receipt)
+	if receipt {
+		eff.Devices = append(eff.Devices, PrintReceipt{Kind: h.Kind, Cents: h.Cents, Game: h.Game, MachineID: m.cfg.MachineID, Who: m.keyWho, At: m.now,
+			ReceiptValidation: rv})
+	}
 }
 
 // TestOutput drives an output from the service menu's I/O test.

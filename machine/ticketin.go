@@ -13,7 +13,9 @@ import (
 // set with 0x4C, or its own with 0x58); without a host configuration a
 // production cabinet pays by hand, never with a number a host cannot
 // validate. In: the validator's ticket waits in escrow (recorded) until
-// the host answers; one record credits it and ends the cycle.
+// the host answers; one record credits it and ends the cycle. Handpays
+// are validated from the same secure-enhanced sequence when reset, and
+// what the host turns off with 0x7B the cabinet stops doing.
 
 // Validation styles an operator selects (Config.Validation).
 const (
@@ -38,12 +40,29 @@ type HostValidationID struct {
 	ID, Seq uint32
 }
 
-// HostTicketData is the host's 0x7D: what cash-out tickets print.
+// HostTicketData is the host's 0x7D or 0x7C: what tickets and receipts
+// print. A nil field is one the host did not send, kept as it is (0x7D
+// may stop after any field; 0x7C carries only the texts it changes).
 type HostTicketData struct {
-	At                 time.Time
-	ExpiryDays         uint16
-	Location           string
-	Address1, Address2 string
+	At         time.Time
+	ExpiryDays *uint16 // 0: never
+	Location   *string
+	Address1   *string
+	Address2   *string
+	// The titles of restricted and debit tickets (0x7C), kept and
+	// reported: this cabinet prints neither kind.
+	RestrictedTitle *string
+	DebitTitle      *string
+}
+
+// HostValidationControl is the host's 0x7B: the control bits of Mask are
+// set to those of States (meters.Ctl*; the others SAS defines are not
+// this cabinet's to change, and are ignored), and the expirations, in
+// days, that are not 0 (9999: never).
+type HostValidationControl struct {
+	At                               time.Time
+	Mask, States                     uint16
+	CashableExpiry, RestrictedExpiry uint16
 }
 
 // HostValidationsRead: the host read the validations up to Upto (0x4D 00).
@@ -71,12 +90,13 @@ type HostValidationNumber struct {
 	Number   uint64
 }
 
-func (e TicketInserted) at() time.Time       { return e.At }
-func (e HostValidationID) at() time.Time     { return e.At }
-func (e HostTicketData) at() time.Time       { return e.At }
-func (e HostValidationsRead) at() time.Time  { return e.At }
-func (e HostRedeem) at() time.Time           { return e.At }
-func (e HostValidationNumber) at() time.Time { return e.At }
+func (e TicketInserted) at() time.Time        { return e.At }
+func (e HostValidationID) at() time.Time      { return e.At }
+func (e HostTicketData) at() time.Time        { return e.At }
+func (e HostValidationsRead) at() time.Time   { return e.At }
+func (e HostRedeem) at() time.Time            { return e.At }
+func (e HostValidationNumber) at() time.Time  { return e.At }
+func (e HostValidationControl) at() time.Time { return e.At }
 
 // ReturnTicket gives the ticket in the validator back to the player.
 type ReturnTicket struct {
@@ -115,11 +135,9 @@ func (m *Machine) ticketEvent(ev Event, eff *Effects) bool {
 			m.record(eff, meters.ValidationConfig{At: m.ns(), ID: next.ID, Seq: next.Seq, HostSeq: next.HostSeq})
 		}
 	case HostTicketData:
-		d := meters.TicketData{At: m.ns(), ExpiryDays: e.ExpiryDays, Location: e.Location, Address1: e.Address1, Address2: e.Address2}
-		if old := m.st.TITO.Data; old == nil || old.ExpiryDays != d.ExpiryDays || old.Location != d.Location ||
-			old.Address1 != d.Address1 || old.Address2 != d.Address2 {
-			m.record(eff, d)
-		}
+		m.hostTicketData(e, eff)
+	case HostValidationControl:
+		m.hostValidationControl(e, eff)
 	case HostValidationsRead:
 		if e.Upto > m.st.TITO.ReadSeq && e.Upto <= m.st.TITO.ValSeq {
 			m.record(eff, meters.ValidationRead{At: m.ns(), Upto: e.Upto})
@@ -132,6 +150,54 @@ func (m *Machine) ticketEvent(ev Event, eff *Effects) bool {
 		return false
 	}
 	return true
+}
+
+// hostTicketData records what the host changed of the ticket data.
+func (m *Machine) hostTicketData(e HostTicketData, eff *Effects) {
+	d := meters.TicketData{}
+	if old := m.st.TITO.Data; old != nil {
+		d = *old
+	}
+	before := d
+	if e.ExpiryDays != nil {
+		d.ExpiryDays = *e.ExpiryDays
+	}
+	for _, f := range []struct {
+		from *string
+		to   *string
+	}{{e.Location, &d.Location}, {e.Address1, &d.Address1}, {e.Address2, &d.Address2},
+		{e.RestrictedTitle, &d.RestrictedTitle}, {e.DebitTitle, &d.DebitTitle}} {
+		if f.from != nil {
+			*f.to = *f.from
+		}
+	}
+	if d != before || m.st.TITO.Data == nil {
+		d.At = m.ns()
+		m.record(eff, d)
+	}
+}
+
+// hostValidationControl records the control bits and expirations the
+// host changed (0x7B). Turning a bit off takes effect from the next
+// cash-out, handpay or ticket: what is under way finishes as it began.
+func (m *Machine) hostValidationControl(e HostValidationControl, eff *Effects) {
+	t := &m.st.TITO
+	r := meters.ValidationControl{At: m.ns(), Off: meters.ControlOff(t.Off, e.Mask, e.States)}
+	if e.CashableExpiry != 0 {
+		cur := uint16(0)
+		if t.Data != nil {
+			cur = t.Data.ExpiryDays
+		}
+		if want := e.CashableExpiry % tito.ExpiryNever; want != cur || t.Data == nil {
+			r.CashableExpiry = e.CashableExpiry
+		}
+	}
+	if e.RestrictedExpiry != 0 && e.RestrictedExpiry != t.RestrictedExpiry {
+		r.RestrictedExpiry = e.RestrictedExpiry
+	}
+	if r.Off != t.Off || r.CashableExpiry != 0 || r.RestrictedExpiry != 0 {
+		m.record(eff, r)
+	}
 }
 
 // enhanced is the secure-enhanced configuration the ledger holds.
@@ -148,6 +214,8 @@ func (m *Machine) acceptsTicket() string {
 	switch {
 	case !m.acceptsBills():
 		return "the machine takes no money now"
+	case !t.On(meters.CtlTicketRedemption):
+		return "the host turned ticket redemption off"
 	case t.Escrow != nil:
 		return "another ticket is in escrow"
 	case m.st.PendingTicket != nil || t.Requested != nil:
@@ -215,9 +283,15 @@ func (m *Machine) ticketTick(eff *Effects) {
 			Why: fmt.Sprintf("no answer from the host within %v", m.ticketTimeout())}, eff)
 	}
 	if q := t.Requested; q != nil && !m.now.Before(m.requestSince.Add(m.ticketTimeout())) {
-		if m.record(eff, meters.ValidationDenied{At: m.ns(), Cents: q.Cents, Why: "no validation number from the host in time"}) {
-			m.cashOutByHand(eff)
-		}
+		m.validationDenied(q.Cents, fmt.Sprintf("no validation number from the host within %v", m.ticketTimeout()), eff)
+	}
+}
+
+// validationDenied ends the request for a number without a ticket and pays
+// the credits by hand (hostValidationNumber says why).
+func (m *Machine) validationDenied(cents int64, why string, eff *Effects) {
+	if m.record(eff, meters.ValidationDenied{At: m.ns(), Cents: cents, Why: why}) {
+		m.cashOutByHand(eff)
 	}
 }
 
@@ -241,6 +315,10 @@ func (m *Machine) cashOutByHand(eff *Effects) {
 // (system). Without a host configuration a development build prints its
 // own numbers (Config.DevTickets); a production one pays by hand.
 func (m *Machine) ticketCashOut(credits int64, eff *Effects) {
+	if !m.st.TITO.On(meters.CtlPrinterCashout) {
+		m.cashOutByHand(eff) // the host turned the printer off as the cash-out device (0x7B)
+		return
+	}
 	if m.cfg.Validation == ValidationSystem {
 		if m.record(eff, meters.ValidationRequest{At: m.ns(), Cents: credits}) {
 			m.requestSince = m.now
@@ -272,21 +350,24 @@ func (m *Machine) printCashOut(co meters.CashOut, eff *Effects) {
 	m.say("msg_printing", co.Cents)
 }
 
-// hostValidationNumber prints the ticket the host numbered, or leaves the
-// credits on the meter when it denied one.
+// hostValidationNumber prints the ticket the host numbered. A denial is
+// what a timeout is: SAS 15.8 has the machine proceed after ten seconds
+// without 0x58 "as though system validation had been denied", and pay the
+// cash-out "by another means or abort it". Choice: another means, a
+// handpay, for both: the player asked for the credits, and the attendant
+// who pays them sees the amount the host would not put on a ticket.
 func (m *Machine) hostValidationNumber(e HostValidationNumber, eff *Effects) {
 	q := m.st.TITO.Requested
 	if q == nil {
 		return
 	}
 	if e.SystemID == 0 {
-		m.record(eff, meters.ValidationDenied{At: m.ns(), Cents: q.Cents, Why: "the host denied a validation number"})
+		m.validationDenied(q.Cents, "the host denied a validation number", eff)
 		return
 	}
 	v, err := tito.System(e.SystemID, e.Number)
 	if err != nil {
-		m.record(eff, meters.ValidationDenied{At: m.ns(), Cents: q.Cents, Why: "the host's number: " + err.Error()})
-		m.cashOutByHand(eff)
+		m.validationDenied(q.Cents, "the host's number: "+err.Error(), eff)
 		return
 	}
 	m.printCashOut(meters.CashOut{At: m.ns(), Method: meters.OutTicket, Cents: q.Cents, Ticket: v.Digits(),
@@ -306,18 +387,79 @@ func (m *Machine) expiryDays() uint16 {
 	return tito.ExpiryNever
 }
 
-// ticketView is what the printer prints besides the number and amount.
+// ticketPrintData is what the printer prints besides the number and amount.
 func (m *Machine) ticketPrintData(p *PrintTicket) {
 	t := m.st.PendingTicket
 	p.Style, p.TicketNo, p.ExpiryDays = t.Style, t.TicketNo, t.ExpiryDays
+	p.Casino, p.Address = m.ticketTexts()
+}
+
+// ticketTexts are the location and address lines the host set (0x7C,
+// 0x7D) for tickets and receipts.
+func (m *Machine) ticketTexts() (casino string, address []string) {
 	if d := m.st.TITO.Data; d != nil {
-		p.Casino = d.Location
+		casino = d.Location
 		for _, a := range []string{d.Address1, d.Address2} {
 			if a != "" {
-				p.Address = append(p.Address, a)
+				address = append(address, a)
 			}
 		}
 	}
+	return casino, address
+}
+
+// ReceiptValidation is what a handpay receipt prints of the handpay's
+// validation (empty when it was not validated).
+type ReceiptValidation struct {
+	Validation string   `json:"validation,omitempty"` // 18 digits
+	TicketNo   uint16   `json:"ticket_no,omitempty"`
+	ExpiryDays uint16   `json:"expiry_days,omitempty"`
+	Casino     string   `json:"casino,omitempty"`
+	Address    []string `json:"address,omitempty"`
+}
+
+// validatesHandpays says whether a handpay reset now gets a validation
+// number: in secure-enhanced validation, configured by the host, which
+// has not turned handpay validation off (0x7B).
+//
+// Choice: not in system validation. Its request (0x57) has cash-out types
+// for cashable and restricted tickets only, none for a handpay, so SAS
+// gives the host no way to number one; the Aristocrat client validates
+// handpays in secure-enhanced only, and reports handpay validation meters
+// only there.
+func (m *Machine) validatesHandpays() bool {
+	return m.cfg.Validation != ValidationSystem && m.enhanced().Configured() && m.st.TITO.On(meters.CtlValidateHandpays)
+}
+
+// receiptsOn says whether a handpay the attendant confirms prints its
+// receipt: the host may turn the printer off as the handpay receipt
+// device (0x7B).
+func (m *Machine) receiptsOn() bool { return m.st.TITO.On(meters.CtlPrinterHandpay) }
+
+// recordHandpayReset records the reset of the pending handpay by who:
+// validated with the next secure-enhanced number when handpays are
+// (HandpayValidated, which raises 0x3E and is read with 0x4D), plain
+// otherwise. receipt: a receipt is printed for it, which then carries the
+// number; what it prints of the validation is returned.
+func (m *Machine) recordHandpayReset(eff *Effects, who string, receipt bool) ReceiptValidation {
+	h := m.st.Handpay
+	if m.validatesHandpays() {
+		if next, v, err := m.enhanced().Next(); err == nil {
+			r := meters.HandpayValidated{At: m.ns(), Who: who, Cents: h.Cents, Ticket: v.Digits(), Seq: next.Seq,
+				Receipt: receipt, ExpiryDays: m.expiryDays()}
+			if receipt {
+				r.TicketNo = m.ticketNumber()
+			}
+			if !m.record(eff, r) || !receipt {
+				return ReceiptValidation{}
+			}
+			rv := ReceiptValidation{Validation: r.Ticket, TicketNo: r.TicketNo, ExpiryDays: r.ExpiryDays}
+			rv.Casino, rv.Address = m.ticketTexts()
+			return rv
+		}
+	}
+	m.record(eff, meters.HandpayReset{At: m.ns(), Who: who, Cents: h.Cents})
+	return ReceiptValidation{}
 }
 
 // ticketValidation says how a cash-out would be numbered now (View).

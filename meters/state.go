@@ -497,7 +497,8 @@ func (s *State) apply(r Record) error {
 		return s.applyPromo(r)
 	case TestMode, TestGame:
 		return s.applyTest(r)
-	case ValidationConfig, TicketData, ValidationRead, TicketEscrow, TicketRedeem, ValidationRequest, ValidationDenied:
+	case ValidationConfig, TicketData, ValidationRead, TicketEscrow, TicketRedeem, ValidationRequest, ValidationDenied,
+		HandpayValidated, ValidationControl:
 		return s.applyTickets(r)
 	case PokerTransfer, PokerDone, PokerRefused:
 		return s.applyPoker(r)

@@ -19,6 +19,8 @@ const (
 	TypeTicketRedeem      Type = 44
 	TypeValidationRequest Type = 45
 	TypeValidationDenied  Type = 46
+	TypeHandpayValidated  Type = 47
+	TypeValidationControl Type = 48
 )
 
 func init() {
@@ -29,6 +31,8 @@ func init() {
 	typeNames[TypeTicketRedeem] = "ticket redemption"
 	typeNames[TypeValidationRequest] = "validation number requested"
 	typeNames[TypeValidationDenied] = "validation number denied"
+	typeNames[TypeHandpayValidated] = "handpay reset and validated"
+	typeNames[TypeValidationControl] = "validation control"
 }
 
 // Validation styles a CashOut ticket's number was made in ("": the
@@ -56,14 +60,26 @@ type ValidationConfig struct {
 	HostSeq uint32 `json:"host_seq"`
 }
 
-// TicketData is what the host set for printed tickets (0x7D).
+// TicketData is what the host set for printed tickets and receipts: 0x7D
+// (expiry, location, address lines), 0x7C (the same texts and the titles
+// of restricted and debit tickets) and 0x7B's cashable expiration, which
+// is this ExpiryDays too (ValidationControl). The titles are kept and
+// reported; the cabinet prints neither kind of ticket.
 type TicketData struct {
-	At         int64  `json:"at"`
-	ExpiryDays uint16 `json:"expiry_days"` // 0: never
-	Location   string `json:"location,omitempty"`
-	Address1   string `json:"address1,omitempty"`
-	Address2   string `json:"address2,omitempty"`
+	At              int64  `json:"at"`
+	ExpiryDays      uint16 `json:"expiry_days"` // 0: never
+	Location        string `json:"location,omitempty"`
+	Address1        string `json:"address1,omitempty"`
+	Address2        string `json:"address2,omitempty"`
+	RestrictedTitle string `json:"restricted_title,omitempty"`
+	DebitTitle      string `json:"debit_title,omitempty"`
 }
+
+// Limits of the ticket texts (SAS 0x7C, 0x7D).
+const (
+	MaxTicketText  = 40
+	MaxTicketTitle = 16
+)
 
 // ValidationRead: the host has read the validations up to Upto (their
 // Seq) with 0x4D 00; those after it are still owed to it.
@@ -106,6 +122,59 @@ type ValidationDenied struct {
 	Why   string `json:"why"`
 }
 
+// HandpayValidated resets the pending handpay, as HandpayReset does, and
+// validates it with the next secure-enhanced number (SAS 6.02 15.15:
+// handpays are numbered from the same validation ID and sequence as
+// cash-out tickets), in one record: no power loss can leave a reset
+// handpay without its number, or a number without its reset. Receipt: a
+// handpay receipt carrying the number was printed (TicketNo on it), which
+// makes the validation SAS type 10/20 rather than 40/60.
+type HandpayValidated struct {
+	At         int64  `json:"at"`
+	Who        string `json:"who"`
+	Cents      int64  `json:"cents"`
+	Ticket     string `json:"ticket"` // 18 digits: system ID 00 and the number
+	Seq        uint32 `json:"seq"`
+	Receipt    bool   `json:"receipt,omitempty"`
+	TicketNo   uint16 `json:"ticket_no,omitempty"`
+	ExpiryDays uint16 `json:"expiry_days,omitempty"`
+}
+
+// Validation control bits the host turns on and off (SAS 0x7B, table
+// 15.2c). The bits are SAS's; the zero value of Tickets.Off (the host
+// never sent 0x7B) is every one on.
+const (
+	CtlPrinterCashout   uint16 = 0x0001 // cash-outs are tickets (off: paid by hand)
+	CtlPrinterHandpay   uint16 = 0x0002 // a confirmed handpay prints its receipt
+	CtlValidateHandpays uint16 = 0x0004 // handpays get a validation number
+	CtlTicketRedemption uint16 = 0x0020 // tickets are taken in
+	// CtlSettable are the bits the host may turn off on this cabinet.
+	// Restricted tickets (0x0008) and foreign restricted amounts (0x0010)
+	// are never printed, so they are never on; 0x8000 (secure-enhanced
+	// configuration) is the state of 0x4C, not a setting.
+	CtlSettable = CtlPrinterCashout | CtlPrinterHandpay | CtlValidateHandpays | CtlTicketRedemption
+)
+
+// ControlOff is the set of control bits off after the host set the bits
+// of mask to states, from off: the bits it may not change stay as they
+// are.
+func ControlOff(off, mask, states uint16) uint16 {
+	mask &= CtlSettable
+	return off&^mask | ^states&mask
+}
+
+// ValidationControl is the host's 0x7B: Off, the control bits it has
+// turned off (the whole set after the change, so one record says it),
+// and the expirations it set (0: unchanged; 9999: never). The cashable
+// expiration is the one 0x7D sets too (TicketData.ExpiryDays); the
+// restricted one is kept and reported only.
+type ValidationControl struct {
+	At               int64  `json:"at"`
+	Off              uint16 `json:"off"`
+	CashableExpiry   uint16 `json:"cashable_expiry,omitempty"`
+	RestrictedExpiry uint16 `json:"restricted_expiry,omitempty"`
+}
+
 func (ValidationConfig) Type() Type  { return TypeValidationConfig }
 func (TicketData) Type() Type        { return TypeTicketData }
 func (ValidationRead) Type() Type    { return TypeValidationRead }
@@ -113,6 +182,8 @@ func (TicketEscrow) Type() Type      { return TypeTicketEscrow }
 func (TicketRedeem) Type() Type      { return TypeTicketRedeem }
 func (ValidationRequest) Type() Type { return TypeValidationRequest }
 func (ValidationDenied) Type() Type  { return TypeValidationDenied }
+func (HandpayValidated) Type() Type  { return TypeHandpayValidated }
+func (ValidationControl) Type() Type { return TypeValidationControl }
 
 func (r ValidationConfig) validate() error {
 	if r.ID == 0 || r.ID > Max24 || r.Seq > Max24 || r.HostSeq > Max24 {
@@ -124,6 +195,41 @@ func (r ValidationConfig) validate() error {
 func (r TicketData) validate() error {
 	if r.ExpiryDays > 9999 {
 		return fmt.Errorf("ticket expiry of %d days exceeds 9999", r.ExpiryDays)
+	}
+	for _, t := range []struct {
+		name, s string
+		max     int
+	}{{"location", r.Location, MaxTicketText}, {"address 1", r.Address1, MaxTicketText}, {"address 2", r.Address2, MaxTicketText},
+		{"restricted title", r.RestrictedTitle, MaxTicketTitle}, {"debit title", r.DebitTitle, MaxTicketTitle}} {
+		if len(t.s) > t.max {
+			return fmt.Errorf("ticket %s %q: %d characters, at most %d", t.name, t.s, len(t.s), t.max)
+		}
+	}
+	return nil
+}
+
+func (r HandpayValidated) validate() error {
+	if r.Who == "" {
+		return fmt.Errorf("handpay validated without who reset it")
+	}
+	if err := validDigits(r.Ticket); err != nil {
+		return err
+	}
+	if r.Ticket[:2] != "00" {
+		return fmt.Errorf("handpay validated with %s: a secure-enhanced number has system ID 00", r.Ticket)
+	}
+	if r.Seq > Max24 || r.ExpiryDays > 9999 {
+		return fmt.Errorf("handpay validated from sequence %d, expiry %d days: want at most %d and 9999", r.Seq, r.ExpiryDays, Max24)
+	}
+	return positive("cents", r.Cents)
+}
+
+func (r ValidationControl) validate() error {
+	if r.Off&^CtlSettable != 0 {
+		return fmt.Errorf("validation control turns off %04X: only %04X can be", r.Off, CtlSettable)
+	}
+	if r.CashableExpiry > 9999 || r.RestrictedExpiry > 9999 {
+		return fmt.Errorf("expirations of %d and %d days exceed 9999", r.CashableExpiry, r.RestrictedExpiry)
 	}
 	return nil
 }
@@ -197,7 +303,8 @@ func (r CashOut) validTicket() error {
 }
 
 // Validation is one validation the host reads with 0x4D: a ticket
-// confirmed printed.
+// confirmed printed, or a handpay validated (Handpay its kind, Receipt
+// whether a receipt was printed).
 type Validation struct {
 	Seq        uint64 `json:"seq"` // numbers the validations, from 1
 	At         int64  `json:"at"`
@@ -205,6 +312,40 @@ type Validation struct {
 	Cents      int64  `json:"cents"`
 	TicketNo   uint16 `json:"ticket_no"`
 	ExpiryDays uint16 `json:"expiry_days"`
+	Handpay    string `json:"handpay,omitempty"`
+	Receipt    bool   `json:"receipt,omitempty"`
+}
+
+// ValidationMeter is one of the validation meters (SAS 0x50): how many
+// validations of a kind, and how much, over the cabinet's life (a RAM
+// clear does not reset them, as it does not reset TicketsIn).
+type ValidationMeter struct {
+	Count uint64 `json:"count"`
+	Cents int64  `json:"cents"`
+}
+
+// The validation meters, by what was validated.
+const (
+	ValMeterCashableOut      = iota // cash-out tickets with a host's number, printed
+	ValMeterCancelledReceipt        // cancelled-credit handpays, receipt printed
+	ValMeterJackpotReceipt          // win and progressive handpays, receipt printed
+	ValMeterCancelled               // cancelled-credit handpays, no receipt
+	ValMeterJackpot                 // win and progressive handpays, no receipt
+	ValMeterCashableIn              // tickets redeemed
+	numValMeters
+)
+
+// handpayMeter is the validation meter of a handpay of kind.
+func handpayMeter(kind string, receipt bool) int {
+	switch {
+	case kind == HandpayCancelled && receipt:
+		return ValMeterCancelledReceipt
+	case kind == HandpayCancelled:
+		return ValMeterCancelled
+	case receipt:
+		return ValMeterJackpotReceipt
+	}
+	return ValMeterJackpot
 }
 
 // Tickets is the fold of this file's records.
@@ -223,7 +364,16 @@ type Tickets struct {
 	Requested *ValidationRequest `json:"requested,omitempty"`
 	// TicketsIn counts the tickets redeemed (lifetime).
 	TicketsIn uint64 `json:"tickets_in,omitempty"`
+	// Off are the validation control bits the host turned off (0x7B),
+	// RestrictedExpiry the restricted expiration it set (days; 0 none).
+	Off              uint16 `json:"off,omitempty"`
+	RestrictedExpiry uint16 `json:"restricted_expiry,omitempty"`
+	// Meters are the validation meters (SAS 0x50), by ValMeter*.
+	Meters [numValMeters]ValidationMeter `json:"meters,omitzero"`
 }
+
+// On reports whether the host left validation control bit on (0x7B).
+func (t *Tickets) On(bit uint16) bool { return t.Off&bit == 0 }
 
 // Unread returns the validations the host has not read, oldest first.
 func (t *Tickets) Unread() []Validation {
@@ -278,6 +428,7 @@ func (s *State) applyTickets(r Record) error {
 				return err
 			}
 			t.TicketsIn++
+			t.count(ValMeterCashableIn, r.Cents)
 		}
 		last := r
 		t.Escrow, t.LastRedeem = nil, &last
@@ -298,8 +449,80 @@ func (s *State) applyTickets(r Record) error {
 			return fmt.Errorf("validation of %d cents denied, but %v is requested", r.Cents, t.Requested)
 		}
 		t.Requested = nil
+	case HandpayValidated:
+		return s.handpayValidated(r)
+	case ValidationControl:
+		t.Off = r.Off
+		if r.RestrictedExpiry != 0 {
+			t.RestrictedExpiry = r.RestrictedExpiry
+		}
+		if r.CashableExpiry != 0 {
+			d := TicketData{At: r.At}
+			if t.Data != nil {
+				d = *t.Data
+			}
+			d.ExpiryDays = r.CashableExpiry
+			if d.ExpiryDays == 9999 {
+				d.ExpiryDays = 0 // never, as 0x7D says it
+			}
+			t.Data = &d
+		}
 	}
 	return nil
+}
+
+// handpayValidated folds a handpay's reset and its validation: the reset
+// exactly as HandpayReset, then the number from the next sequence.
+func (s *State) handpayValidated(r HandpayValidated) error {
+	h := s.Handpay
+	if h == nil {
+		return fmt.Errorf("handpay validated with no handpay pending")
+	}
+	kind := h.Kind
+	if err := s.nextSequence(r.Ticket, r.Seq, r.At); err != nil {
+		return err
+	}
+	if err := s.apply(HandpayReset{At: r.At, Who: r.Who, Cents: r.Cents}); err != nil {
+		return err
+	}
+	no := uint16(0)
+	if r.Receipt {
+		s.TicketSeq++
+		no = r.TicketNo
+	}
+	s.TITO.add(Validation{At: r.At, Ticket: r.Ticket, Cents: r.Cents, TicketNo: no, ExpiryDays: r.ExpiryDays,
+		Handpay: kind, Receipt: r.Receipt})
+	s.TITO.count(handpayMeter(kind, r.Receipt), r.Cents)
+	return nil
+}
+
+// nextSequence uses up the secure-enhanced sequence seq for number.
+func (s *State) nextSequence(number string, seq uint32, at int64) error {
+	e := s.TITO.Enhanced
+	if e == nil {
+		return fmt.Errorf("secure-enhanced number %s without a validation ID from the host", number)
+	}
+	if want := (e.Seq + 1) & Max24; seq != want {
+		return fmt.Errorf("secure-enhanced number %s from sequence %d, want %d", number, seq, want)
+	}
+	n := *e
+	n.Seq, n.At = seq, at
+	s.TITO.Enhanced = &n
+	return nil
+}
+
+// add appends a validation the host is to read, keeping the last
+// HistoryValidations.
+func (t *Tickets) add(v Validation) {
+	t.ValSeq++
+	v.Seq = t.ValSeq
+	keep := t.Validations[max(0, len(t.Validations)-HistoryValidations+1):]
+	t.Validations = append(append(make([]Validation, 0, len(keep)+1), keep...), v)
+}
+
+func (t *Tickets) count(meter int, cents int64) {
+	t.Meters[meter].Count++
+	t.Meters[meter].Cents += cents
 }
 
 // cashOutTicket folds a ticket cash-out's validation: a secure-enhanced
@@ -308,16 +531,9 @@ func (s *State) cashOutTicket(r CashOut) error {
 	t := &s.TITO
 	switch r.Style {
 	case StyleSecureEnhanced:
-		e := t.Enhanced
-		if e == nil {
-			return fmt.Errorf("secure-enhanced ticket %s without a validation ID from the host", r.Ticket)
+		if err := s.nextSequence(r.Ticket, r.Seq, r.At); err != nil {
+			return err
 		}
-		if want := (e.Seq + 1) & Max24; r.Seq != want {
-			return fmt.Errorf("secure-enhanced ticket %s from sequence %d, want %d", r.Ticket, r.Seq, want)
-		}
-		n := *e
-		n.Seq, n.At = r.Seq, r.At
-		t.Enhanced = &n
 	case StyleSystem:
 		if t.Requested == nil || t.Requested.Cents != r.Cents {
 			return fmt.Errorf("system-validated ticket of %d cents, but %v is requested", r.Cents, t.Requested)
@@ -333,11 +549,8 @@ func (s *State) ticketPrinted(p *CashOut) {
 	if p.Style == "" {
 		return
 	}
-	t := &s.TITO
-	t.ValSeq++
-	v := Validation{Seq: t.ValSeq, At: p.At, Ticket: p.Ticket, Cents: p.Cents, TicketNo: p.TicketNo, ExpiryDays: p.ExpiryDays}
-	keep := t.Validations[max(0, len(t.Validations)-HistoryValidations+1):]
-	t.Validations = append(append(make([]Validation, 0, len(keep)+1), keep...), v)
+	s.TITO.add(Validation{At: p.At, Ticket: p.Ticket, Cents: p.Cents, TicketNo: p.TicketNo, ExpiryDays: p.ExpiryDays})
+	s.TITO.count(ValMeterCashableOut, p.Cents)
 }
 
 func (t Tickets) clone() Tickets {
@@ -363,6 +576,10 @@ func ticketRecord(t Type) Record {
 		return &ValidationRequest{}
 	case TypeValidationDenied:
 		return &ValidationDenied{}
+	case TypeHandpayValidated:
+		return &HandpayValidated{}
+	case TypeValidationControl:
+		return &ValidationControl{}
 	}
 	return nil
 }
@@ -383,6 +600,10 @@ func ticketValue(r Record) Record {
 	case *ValidationRequest:
 		return *x
 	case *ValidationDenied:
+		return *x
+	case *HandpayValidated:
+		return *x
+	case *ValidationControl:
 		return *x
 	}
 	return nil

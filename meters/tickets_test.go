@@ -154,3 +154,62 @@ func TestTicketStateSurvivesReopen(t *testing.T) {
 		t.Fatalf("reopened: %+v", st.TITO)
 	}
 }
+
+// TestHandpayValidatedResetsAndNumbersInOneRecord: the reset and the
+// validation are one record, folded exactly as a HandpayReset plus the next
+// secure-enhanced sequence and a validation the host reads.
+func TestHandpayValidatedResetsAndNumbersInOneRecord(t *testing.T) {
+	s := NewState()
+	mustApply(t, s, MoneyIn{At: 1, Source: SourceTicket, Cents: 5000}, HandpayPending{At: 2, Kind: HandpayCancelled, Cents: 5000})
+	hv := HandpayValidated{At: 3, Who: "att-1", Cents: 5000, Ticket: ticketA, Seq: 8, Receipt: true, TicketNo: 1, ExpiryDays: 30}
+	mustRefuse(t, s, hv, "without a validation ID")
+	mustApply(t, s, ValidationConfig{At: 3, ID: 77, Seq: 6, HostSeq: 6})
+	mustRefuse(t, s, hv, "want 7")
+	hv.Seq = 7
+	mustApply(t, s, hv)
+	if s.Handpay != nil || s.Get(Credits) != 0 || s.Get(HandpaidCancelled) != 5000 || s.Get(TotalHandPaid) != 5000 {
+		t.Fatalf("not reset as HandpayReset resets: handpay %v credits %d hand-paid %d", s.Handpay, s.Get(Credits), s.Get(HandpaidCancelled))
+	}
+	if r := s.Handpays[len(s.Handpays)-1].Reset; r == nil || r.Who != "att-1" {
+		t.Fatalf("handpay history: %+v", s.Handpays)
+	}
+	if s.TITO.Enhanced.Seq != 7 || s.TicketSeq != 1 {
+		t.Fatalf("sequence %d, tickets %d", s.TITO.Enhanced.Seq, s.TicketSeq)
+	}
+	u := s.TITO.Unread()
+	if len(u) != 1 || u[0].Ticket != ticketA || u[0].Handpay != HandpayCancelled || !u[0].Receipt || u[0].TicketNo != 1 {
+		t.Fatalf("unread %+v", u)
+	}
+	if m := s.TITO.Meters[ValMeterCancelledReceipt]; m.Count != 1 || m.Cents != 5000 {
+		t.Fatalf("validation meter %+v", m)
+	}
+	mustRefuse(t, s, HandpayValidated{At: 4, Who: "att-1", Cents: 5000, Ticket: ticketA, Seq: 8}, "no handpay pending")
+}
+
+func TestValidationControlAndTicketData(t *testing.T) {
+	s := NewState()
+	if !s.TITO.On(CtlTicketRedemption) || !s.TITO.On(CtlPrinterCashout) {
+		t.Fatal("a control bit off before the host sent 0x7B")
+	}
+	mustApply(t, s, TicketData{At: 1, ExpiryDays: 30, Location: "Casino"})
+	mustApply(t, s, ValidationControl{At: 2, Off: CtlTicketRedemption, CashableExpiry: 9999, RestrictedExpiry: 15})
+	if s.TITO.On(CtlTicketRedemption) || !s.TITO.On(CtlPrinterCashout) || s.TITO.Data.ExpiryDays != 0 ||
+		s.TITO.Data.Location != "Casino" || s.TITO.RestrictedExpiry != 15 {
+		t.Fatalf("after 0x7B: %+v data %+v", s.TITO, s.TITO.Data)
+	}
+	mustApply(t, s, ValidationControl{At: 3})
+	if !s.TITO.On(CtlTicketRedemption) || s.TITO.RestrictedExpiry != 15 {
+		t.Fatalf("0x7B with nothing off and no expirations: %+v", s.TITO)
+	}
+	for _, r := range []Record{
+		ValidationControl{Off: 0x0008},
+		ValidationControl{CashableExpiry: 10000},
+		TicketData{RestrictedTitle: strings.Repeat("x", 17)},
+		HandpayValidated{Who: "a", Cents: 5, Ticket: "011234567890123456", Seq: 1},
+		HandpayValidated{Cents: 5, Ticket: ticketA, Seq: 1},
+	} {
+		if _, err := Encode(r); err == nil {
+			t.Errorf("%T %+v encoded", r, r)
+		}
+	}
+}

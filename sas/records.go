@@ -27,6 +27,13 @@ func ExceptionsFor(r meters.Record) []Exception {
 		return []Exception{ExcHandpayPending}
 	case meters.HandpayReset:
 		return []Exception{ExcHandpayReset}
+	case meters.HandpayValidated:
+		// Reset, and a validation record for the host to read (4D).
+		// Choice: 3E is queued, not a priority flag: the priority order
+		// the queue saves has no bit for it, and the host reads every
+		// unread record on any 3D or 3E (and at its start), so a late 3E
+		// loses nothing.
+		return []Exception{ExcHandpayReset, ExcHandpayValidated}
 	case meters.TicketPrinted:
 		// When the printer confirms it, not when the cash-out is recorded:
 		// a ticket may still become a handpay (TicketVoid, then 0x51).

@@ -20,6 +20,8 @@ func TestExceptionsForRecords(t *testing.T) {
 		{meters.GameEnd{Game: 1}, []Exception{0x7F}},
 		{meters.HandpayPending{Kind: meters.HandpayWin, Cents: 1}, []Exception{0x51}},
 		{meters.HandpayReset{Who: "a", Cents: 1}, []Exception{0x52}},
+		{meters.HandpayValidated{Who: "a", Cents: 1, Ticket: "001234567890123456", Seq: 1}, []Exception{0x52, 0x3E}},
+		{meters.ValidationControl{Off: meters.CtlTicketRedemption}, nil},
 		{meters.CashOut{Method: meters.OutTicket, Cents: 1, Ticket: "1"}, nil},
 		{meters.TicketPrinted{Cents: 1, Ticket: "1"}, []Exception{0x3D}},
 		{meters.Event{Code: meters.EventDoorOpen, Door: meters.DoorMain}, []Exception{0x11}},

@@ -37,27 +37,29 @@ const (
 )
 
 // ticketPolls are how the host frames the ticket long polls the cabinet
-// does not answer (3D, 50, 7B, 7C): kept apart from the long-poll table of
-// frame.go, which is what the cabinet's link frames and its README lists
-// (TestLongPollTableCoversSupported, cmd/cabinet's SAS table).
-// TicketPollSpec frames them for the host side and lightweight peers.
+// does not answer (3D: SAS 15.5, a machine in secure-enhanced or system
+// validation does not answer it to the validation controller): kept apart
+// from the long-poll table of frame.go, which is what the cabinet's link
+// frames and its README lists (TestLongPollTableCoversSupported,
+// cmd/cabinet's SAS table). TicketPollSpec frames them for the host side
+// and lightweight peers.
 var ticketPolls = map[byte]LongPollSpec{
-	CmdCashOutTicketInfo:        {PollR, 2, false, false},
-	CmdValidationMeters:         {PollS, 5, false, false}, // validation type
-	CmdExtendedValidationStatus: {PollS, 5, true, false},
-	CmdSetExtendedTicketData:    {PollS, 5, true, true}, // "address 00-7F": may be broadcast
+	CmdCashOutTicketInfo: {PollR, 2, false, false},
 }
 
 // cabinetTicketPolls are the ticket long polls the cabinet answers
 // (cmd/cabinet/sasport_tickets.go): in the long-poll table.
 var cabinetTicketPolls = map[byte]LongPollSpec{
-	CmdSetValidationID:         {PollS, 10, false, false}, // machine validation ID 3, sequence 3
-	CmdEnhancedValidationInfo:  {PollS, 5, false, false},  // function code
-	CmdPendingCashoutInfo:      {PollR, 2, false, false},
-	CmdReceiveValidationNumber: {PollS, 13, false, false}, // system ID 1 BCD, number 8 BCD
-	CmdTicketValidationData:    {PollR, 2, false, false},
-	CmdRedeemTicket:            {PollS, 5, true, false},
-	CmdSetTicketData:           {PollS, 5, true, true},
+	CmdSetValidationID:          {PollS, 10, false, false}, // machine validation ID 3, sequence 3
+	CmdEnhancedValidationInfo:   {PollS, 5, false, false},  // function code
+	CmdValidationMeters:         {PollS, 5, false, false},  // validation type
+	CmdPendingCashoutInfo:       {PollR, 2, false, false},
+	CmdReceiveValidationNumber:  {PollS, 13, false, false}, // system ID 1 BCD, number 8 BCD
+	CmdTicketValidationData:     {PollR, 2, false, false},
+	CmdRedeemTicket:             {PollS, 5, true, false},
+	CmdExtendedValidationStatus: {PollS, 5, true, false},
+	CmdSetExtendedTicketData:    {PollS, 5, true, true}, // "address 00-7F": may be broadcast
+	CmdSetTicketData:            {PollS, 5, true, true},
 }
 
 func init() {

@@ -18,6 +18,10 @@ const (
 	// KindHandpayReceipt: the receipt of a win or cash-out paid by an
 	// attendant; it is validated like a ticket but not played.
 	KindHandpayReceipt
+	// KindHandpay: a win or cash-out paid by an attendant and validated
+	// without a receipt (SAS types 40, 60): nothing was printed, the
+	// casino's system records it as paid.
+	KindHandpay
 )
 
 func (k Kind) String() string {
@@ -26,6 +30,8 @@ func (k Kind) String() string {
 		return "cashout"
 	case KindHandpayReceipt:
 		return "handpay receipt"
+	case KindHandpay:
+		return "validated handpay"
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
@@ -96,8 +102,8 @@ func (t Ticket) Check() error {
 		}
 	}
 	switch {
-	case t.Kind != KindCashout && t.Kind != KindHandpayReceipt:
-		return bad("kind", "%v is neither a cashout ticket nor a handpay receipt", t.Kind)
+	case t.Kind != KindCashout && t.Kind != KindHandpayReceipt && t.Kind != KindHandpay:
+		return bad("kind", "%v is neither a cashout ticket, a handpay receipt nor a validated handpay", t.Kind)
 	case t.Cents < 1 || t.Cents > MaxCents:
 		return bad("amount", "%d cents, want 1-%d", t.Cents, int64(MaxCents))
 	case t.Issued.IsZero():
@@ -177,6 +183,7 @@ func (t Ticket) Lines(first Lang) ([]Line, error) {
 	titles := map[Kind]map[Lang]string{
 		KindCashout:        {PT: "TALÃO VÁLIDO PARA JOGO OU PAGAMENTO", EN: "CASHOUT TICKET"},
 		KindHandpayReceipt: {PT: "RECIBO DE PAGAMENTO MANUAL", EN: "HANDPAY RECEIPT"},
+		KindHandpay:        {PT: "PAGAMENTO MANUAL VALIDADO", EN: "VALIDATED HANDPAY"},
 	}[t.Kind]
 	add(SizeLarge, titles[first])
 	add(SizeNormal, titles[second])

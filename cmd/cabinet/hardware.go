@@ -320,7 +320,10 @@ func (h *hardware) apply(d machine.Device) {
 	case machine.StackTicket:
 		h.log.Info("ticket stacked", "ticket", c.Digits)
 	case machine.PrintReceipt:
-		h.log.Info("handpay receipt", "kind", c.Kind, "cents", c.Cents, "game", c.Game, "paid_by", c.Who)
+		h.log.Info("handpay receipt", "kind", c.Kind, "cents", c.Cents, "game", c.Game, "paid_by", c.Who, "validation", c.Validation)
+		if _, err := saveReceiptPNG(filepath.Join(h.data, ticketsDir), c); err != nil {
+			h.log.Error("the handpay receipt's picture", "validation", c.Validation, "err", err)
+		}
 		h.mu.Lock()
 		h.receipts = append(h.receipts, c)
 		h.mu.Unlock()

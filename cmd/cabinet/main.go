@@ -283,6 +283,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	// SAS starts after the self-tests (it is opened here, before the machine
 	// powers up, so exceptions from the power-up records are queued).
 	if o.sas.addr != 0 {
+		o.sas.validation, o.sas.receipts = o.validation, o.handpayConfirm
 		rom, err := romImage(st.image, o.paytableDir, o.jackpot)
 		if err != nil {
 			log.Error("SAS: no ROM signature (0x21) without the image it covers", "err", err)

@@ -93,7 +93,8 @@ func TestSASBillDenominationsLastBillFeatures(t *testing.T) {
 	}
 
 	f, err := h.Features(0)
-	if err != nil || f.Bits != [4]byte{0x00, sas.Feature2MeterModelWhenWon | sas.Feature2ExtendedMeters, sas.Feature3MaxPollingRate40ms, 0x00} {
+	tickets := sas.Feature1ValidationExtensions | sas.Feature1ValidationStyleBit1 | sas.Feature1TicketRedemption
+	if err != nil || f.Bits != [4]byte{tickets, sas.Feature2MeterModelWhenWon | sas.Feature2ExtendedMeters, sas.Feature3MaxPollingRate40ms, 0x00} {
 		t.Fatalf("0xA0: %+v %v", f, err)
 	}
 	if _, err := h.Features(1); !errors.Is(err, host.ErrNoReply) {

@@ -34,6 +34,11 @@ type sasOptions struct {
 	// aftLimit the most one transfer may put on the credit meter, cents.
 	aftAsset uint32
 	aftLimit int64
+	// validation is how cash-outs are numbered (machine.Config.Validation)
+	// and receipts whether handpay receipts are printed (--handpay-confirm):
+	// what 0x7B and 0xA0 report (sasport_tickets_ext.go).
+	validation string
+	receipts   bool
 }
 
 // sasPort is the cabinet's SAS gaming-machine side. The serve loop holds mu
@@ -89,6 +94,9 @@ type sasPort struct {
 	saved  uint64 // version last written (under saveMu)
 
 	tickets ticketLink // under mu
+	// validation and receipts: sasOptions'.
+	validation string
+	receipts   bool
 }
 
 func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt *reels.Certified, data, machineID string,
@@ -101,7 +109,7 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 	}
 	s := &sasPort{link: sas.NewLink(byte(o.addr)), own: own, log: log, qfile: filepath.Join(data, "sas-queue.json"),
 		serial: machineID, group: byte(o.group), linkCh: make(chan machine.Event, 256),
-		ordersWake: make(chan struct{}, 1)}
+		ordersWake: make(chan struct{}, 1), validation: o.validation, receipts: o.receipts}
 	s.link.Handler = s
 	s.rt = sas.RealTimeConfig{Group: s.group, MaxBetLevel: -1}
 	if pt != nil {

@@ -207,10 +207,10 @@ func (s *sasPort) lastBill() sas.Reply {
 //     non-restricted credits to and from the host, and bonus coin-out
 //     wins (72, 73, 74).
 //
+//   - the validation features (features 1 bits 4-7): ticketFeatures.
+//
 // Clear: jackpot multiplier, legacy bonus awards, tournament (not
-// implemented); validation extensions, validation style and ticket
-// redemption (the casino's ticket system configures and reads tickets with
-// 4C, 4D, 57/58, 70/71 and does not read these bits); tickets to total drop (ticket
+// implemented); tickets to total drop (ticket
 // in is not in total drop 0x24, ticket out not in cancelled credits 0x04);
 // component authentication (no 0x6E: the ROM signature 0x21 is the check);
 // jackpot keyoff exception; multi-denom extensions (the host sees one
@@ -240,7 +240,9 @@ func (s *sasPort) enabledFeatures(data []byte) sas.Reply {
 	if err != nil || game != 0 {
 		return sas.NoReply()
 	}
-	out, err := sas.EnabledFeaturesData(sas.Features{Game: 0, Bits: cabinetFeatures(s.group, s.aft != nil)})
+	f := cabinetFeatures(s.group, s.aft != nil)
+	f[0] |= s.ticketFeatures()
+	out, err := sas.EnabledFeaturesData(sas.Features{Game: 0, Bits: f})
 	if err != nil {
 		return sas.NoReply()
 	}

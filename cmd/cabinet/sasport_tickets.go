@@ -39,19 +39,13 @@ func (s *sasPort) ticketPoll(r sas.Request, now time.Time) (sas.Reply, bool) {
 	case sas.CmdEnhancedValidationInfo:
 		return s.validationInfo(t, r.Data, now), true
 	case sas.CmdSetTicketData:
-		d, err := sas.DecodeTicketData(r.Data)
-		if err != nil {
-			s.log.Warn("SAS 0x7D refused", "err", err)
-			return sas.NoReply(), true
-		}
-		if d.Fields >= 2 {
-			ev := machine.HostTicketData{At: now, ExpiryDays: uint16(d.Expiry), Location: d.Location, Address1: d.Address1, Address2: d.Address2}
-			if d.Fields < 3 && t.Data != nil { // the texts were not sent: keep them
-				ev.Location, ev.Address1, ev.Address2 = t.Data.Location, t.Data.Address1, t.Data.Address2
-			}
-			s.order(ev)
-		}
-		return sas.ReplyData(1), true // ticket data valid
+		return s.setTicketData(r.Data, now), true
+	case sas.CmdSetExtendedTicketData:
+		return s.setExtendedTicketData(r.Data, now), true
+	case sas.CmdExtendedValidationStatus:
+		return s.extendedValidationStatus(t, r.Data, now), true
+	case sas.CmdValidationMeters:
+		return s.validationMeters(t, r.Data), true
 	case sas.CmdPendingCashoutInfo:
 		p := sas.PendingCashout{Type: sas.CashoutNotWaiting}
 		if q := t.Requested; q != nil {
@@ -158,13 +152,35 @@ func (s *sasPort) validationInfo(t *meters.Tickets, data []byte, now time.Time) 
 	return encoded(s, sas.CmdEnhancedValidationInfo, rec.Encode)
 }
 
+// validationRecord is v as 0x4D reports it. A handpay validated without a
+// receipt printed no ticket: ticket number FFFF and no expiration, as
+// table 15.13c's "no receipt" types say.
 func validationRecord(v meters.Validation, index int) sas.ValidationRecord {
 	at := time.Unix(0, v.At)
 	sys, _ := strconv.Atoi(v.Ticket[:2])
 	num, _ := strconv.ParseUint(v.Ticket[2:], 10, 64)
-	return sas.ValidationRecord{Type: sas.ValCashableTicket, Index: byte(index),
+	r := sas.ValidationRecord{Type: validationType(v), Index: byte(index),
 		At:     time.Date(at.Year(), at.Month(), at.Day(), at.Hour(), at.Minute(), at.Second(), 0, time.UTC),
 		Number: num, Cents: uint64(v.Cents), TicketNumber: v.TicketNo, SystemID: byte(sys), Expiration: uint32(v.ExpiryDays)}
+	if v.Handpay != "" && !v.Receipt {
+		r.TicketNumber, r.Expiration = sas.NoTicketNumber, sas.ExpirationNone
+	}
+	return r
+}
+
+// validationType is the SAS type (table 15.13c) of a validation.
+func validationType(v meters.Validation) sas.ValidationType {
+	switch {
+	case v.Handpay == "":
+		return sas.ValCashableTicket
+	case v.Handpay == meters.HandpayCancelled && v.Receipt:
+		return sas.ValHandpayCancelledReceipt
+	case v.Handpay == meters.HandpayCancelled:
+		return sas.ValHandpayCancelled
+	case v.Receipt:
+		return sas.ValHandpayJackpotReceipt
+	}
+	return sas.ValHandpayJackpot
 }
 
 // redeemTicket answers 0x71. FF: the cycle's status from the ledger (20

@@ -156,3 +156,142 @@ func TestPortValidationRecords(t *testing.T) {
 		t.Fatal("57 with nothing waiting")
 	}
 }
+
+// handpayLedger is a configured secure-enhanced ledger with a printed
+// ticket, a cancelled-credit handpay validated with its receipt and a
+// jackpot handpay validated without one, and a ticket redeemed.
+func handpayLedger(t *testing.T) (*meters.State, [3]tito.Validation) {
+	t.Helper()
+	st := meters.NewState()
+	var v [3]tito.Validation
+	for i := range v {
+		v[i], _ = tito.SecureEnhanced(77, uint32(i+1))
+	}
+	for _, r := range []meters.Record{
+		meters.MoneyIn{At: 1, Source: meters.SourceBill, Cents: 5000}, meters.ValidationConfig{At: 1, ID: 77},
+		meters.CashOut{At: 2, Method: meters.OutTicket, Cents: 1000, Ticket: v[0].Digits(), Style: meters.StyleSecureEnhanced, Seq: 1, TicketNo: 1, ExpiryDays: 30},
+		meters.TicketPrinted{At: 3, Ticket: v[0].Digits(), Cents: 1000},
+		meters.HandpayPending{At: 4, Kind: meters.HandpayCancelled, Cents: 4000},
+		meters.HandpayValidated{At: 5, Who: "att-1", Cents: 4000, Ticket: v[1].Digits(), Seq: 2, Receipt: true, TicketNo: 2, ExpiryDays: 30},
+		meters.TicketEscrow{At: 6, Digits: portTicket}, meters.TicketRedeem{At: 7, Digits: portTicket, Cents: 900},
+	} {
+		if err := st.Apply(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return st, v
+}
+
+// TestPortHandpayValidations: 4D reports a validated handpay with its SAS
+// type (10 with a receipt, its ticket number and expiration; 60 without,
+// FFFF and no expiration), and 50 counts each type from the ledger.
+func TestPortHandpayValidations(t *testing.T) {
+	st, v := handpayLedger(t)
+	st.Handpay, st.OwedHandpay = &meters.HandpayPending{At: 8, Kind: meters.HandpayWin, Cents: 2500}, 0
+	if err := st.Apply(meters.HandpayValidated{At: 9, Who: "SAS host (0x94)", Cents: 2500, Ticket: v[2].Digits(), Seq: 3}); err != nil {
+		t.Fatal(err)
+	}
+	p := newTestPort(t, st, machine.View{Mode: "idle"})
+	read := func() sas.ValidationRecord {
+		r, err := sas.DecodeValidationRecord(p.ticketPoll(sas.CmdEnhancedValidationInfo, sas.ValidationCurrent))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := read(); r.Type != sas.ValCashableTicket || r.Number != v[0].Uint() {
+		t.Fatalf("first: %+v", r)
+	}
+	if r := read(); r.Type != sas.ValHandpayCancelledReceipt || r.Number != v[1].Uint() || r.Cents != 4000 || r.TicketNumber != 2 || r.Expiration != 30 || r.SystemID != 0 {
+		t.Fatalf("handpay with receipt: %+v", r)
+	}
+	if r := read(); r.Type != sas.ValHandpayJackpot || r.Number != v[2].Uint() || r.TicketNumber != sas.NoTicketNumber || r.Expiration != sas.ExpirationNone {
+		t.Fatalf("handpay without receipt: %+v", r)
+	}
+	meter := func(ty sas.ValidationType) sas.ValidationMeters {
+		m, err := sas.DecodeValidationMeters(p.ticketPoll(sas.CmdValidationMeters, byte(ty)))
+		if err != nil || m.Type != ty {
+			t.Fatalf("50 %v: %+v %v", ty, m, err)
+		}
+		return m
+	}
+	for ty, want := range map[sas.ValidationType]sas.ValidationMeters{
+		sas.ValCashableTicket:          {Count: 1, Cents: 1000},
+		sas.ValHandpayCancelledReceipt: {Count: 1, Cents: 4000},
+		sas.ValHandpayJackpot:          {Count: 1, Cents: 2500},
+		sas.ValHandpayJackpotReceipt:   {},
+		sas.ValHandpayCancelled:        {},
+		sas.ValCashableRedeemed:        {Count: 1, Cents: 900},
+		sas.ValRestrictedTicket:        {},
+	} {
+		if m := meter(ty); m.Count != want.Count || m.Cents != want.Cents {
+			t.Errorf("50 %v: %d, %d cents; want %d, %d", ty, m.Count, m.Cents, want.Count, want.Cents)
+		}
+	}
+}
+
+// TestPortExtendedValidation: 7B answers the status after the change it
+// orders (what the host may turn off, and what the cabinet does now) and
+// the expirations; 7C orders the texts it names; A0's ticket redemption
+// bit follows the ledger.
+func TestPortExtendedValidation(t *testing.T) {
+	st, _ := handpayLedger(t)
+	p := newTestPort(t, st, machine.View{Mode: "idle"})
+	p.receipts = true
+	status := func(c sas.ValidationControl) sas.ValidationStatus {
+		b, err := c.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := sas.DecodeValidationStatus(p.ticketPoll(sas.CmdExtendedValidationStatus, b...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	all := sas.ValCtlPrinterCashout | sas.ValCtlPrinterHandpay | sas.ValCtlValidateHandpays | sas.ValCtlTicketRedemption | sas.ValCtlSecureEnhancedConfig
+	if s := status(sas.ValidationControl{}); s.Status != all || s.CashableExpiration != 9999 || s.RestrictedExpiration != 9999 || len(p.pendingOrders()) != 0 {
+		t.Fatalf("a read: %+v, orders %v", s, p.pendingOrders())
+	}
+	s := status(sas.ValidationControl{Mask: sas.ValCtlTicketRedemption | sas.ValCtlPrintRestricted, States: sas.ValCtlPrintRestricted, CashableExpiration: 60})
+	if s.Status != all&^sas.ValCtlTicketRedemption || s.CashableExpiration != 60 {
+		t.Fatalf("redemption off, restricted asked on: %+v", s)
+	}
+	o := p.pendingOrders()
+	if len(o) != 1 || o[0].(machine.HostValidationControl).Mask&sas.ValCtlTicketRedemption == 0 || o[0].(machine.HostValidationControl).CashableExpiry != 60 {
+		t.Fatalf("orders %+v", o)
+	}
+	// The machine records it: A0 then drops ticket redemption.
+	if err := st.Apply(meters.ValidationControl{At: 9, Off: meters.CtlTicketRedemption, CashableExpiry: 60}); err != nil {
+		t.Fatal(err)
+	}
+	p.publish(st)
+	f, err := sas.DecodeEnabledFeatures(p.ticketPollA0())
+	if err != nil || f.Bits[0] != sas.Feature1ValidationExtensions|sas.Feature1ValidationStyleBit1 {
+		t.Fatalf("A0 with redemption off: %+v %v", f, err)
+	}
+	if s := status(sas.ValidationControl{}); s.Status != all&^sas.ValCtlTicketRedemption || s.CashableExpiration != 60 {
+		t.Fatalf("7B read after the record: %+v", s)
+	}
+
+	texts, _ := sas.EncodeExtendedTicketData([]sas.TicketText{{Code: sas.TicketAddress2, Text: "1250 Lisboa"}, {Code: sas.TicketDebitTitle, Text: "DEBITO"}})
+	if got := p.ticketPoll(sas.CmdSetExtendedTicketData, texts...); !bytes.Equal(got, []byte{1}) {
+		t.Fatalf("7C: % X", got)
+	}
+	o = p.pendingOrders()
+	d, ok := o[len(o)-1].(machine.HostTicketData)
+	if !ok || d.Address2 == nil || *d.Address2 != "1250 Lisboa" || d.DebitTitle == nil || d.Location != nil || d.ExpiryDays != nil {
+		t.Fatalf("7C order %+v", o[len(o)-1])
+	}
+}
+
+// ticketPollA0 asks 0xA0 for game 0000.
+func (p *testPort) ticketPollA0() []byte {
+	p.t.Helper()
+	reply := p.poll(sas.LongPollFrame(1, sas.CmdEnabledFeatures, 0, 0))
+	p.poll([]byte{0x81})
+	if len(reply) < 4 {
+		p.t.Fatalf("A0: % X", reply)
+	}
+	return reply[2 : len(reply)-2]
+}

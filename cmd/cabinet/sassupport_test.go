@@ -57,12 +57,15 @@ var answeredPolls = []sasRow{
 	{[]byte{0x55}, "selected game number", "the game the player is at: 1 reels, 2 Makccarat"},
 	{[]byte{0x56}, "enabled game numbers", "the games the menu offers"},
 	{[]byte{0x4C}, "secure-enhanced validation ID and sequence", "the configuration after it, recorded in the ledger; ID 0 reads it, and a repeat of the same ID and sequence keeps the sequence where the tickets since have taken it"},
-	{[]byte{0x4D}, "validation records", "00 the oldest printed ticket the host has not read (then marked read, recorded), FF the same without marking it, 01-1F by index of the last 31; all zeros when none; unread ones survive a power loss"},
-	{[]byte{0x57, 0x58}, "system validation: the pending cash-out, the host's number", "57: the amount waiting (80: none); 58: 00 and the ticket printed with that number (system ID 00: denied, no ticket, the credits stay), 80 when no cash-out waits, 81 for a malformed number"},
+	{[]byte{0x4D}, "validation records", "00 the oldest validation the host has not read (then marked read, recorded), FF the same without marking it, 01-1F by index of the last 31; all zeros when none; type 00 a printed ticket, 10/20 a cancelled-credit/jackpot handpay validated with its receipt, 40/60 without one (ticket number FFFF); unread ones survive a power loss"},
+	{[]byte{0x50}, "validation meters", "count and amount of each validation type, from the ledger over the cabinet's life: 00 tickets printed with a host's number, 10, 20, 40, 60 handpays validated, 80 tickets redeemed; 0 for the types the cabinet never validates (restricted, AFT, promotional)"},
+	{[]byte{0x57, 0x58}, "system validation: the pending cash-out, the host's number", "57: the amount waiting (80: none); 58: 00 and the ticket printed with that number (system ID 00: denied, no ticket, the cash-out paid by hand, as when no 58 comes within --ticket-timeout), 80 when no cash-out waits, 81 for a malformed number"},
 	{[]byte{0x6F, 0xAF}, "extended meters (two-byte codes)", "as 2F, with a size byte per value, widened so no meter rolls over"},
 	{[]byte{0x70}, "ticket validation data", "the barcode of the ticket in escrow (parsing code 00, amount 0: the host's record decides it), FF when none"},
 	{[]byte{0x71}, "redeem ticket", "40 and the host's amount credited (one record with 68), 80 refused and returned, 81 another ticket's digits, C0 a second answer in the same cycle; FF: 20 waiting, 40 crediting, else the last redemption's end from the ledger (00, 80-8B), or FF"},
-	{[]byte{0x7D}, "set ticket data", "01; the expiry and the location and address lines printed on tickets, recorded"},
+	{[]byte{0x7B}, "extended validation status", "the control bits the host sets (printer as cash-out device: off, cash-outs are handpays; handpay receipts; handpay validation; ticket redemption: off, tickets go back) and the expirations, recorded; the status says what the cabinet does now (restricted tickets never; bit 15 the secure-enhanced configuration of 4C) and the asset number"},
+	{[]byte{0x7C}, "set extended ticket data", "01; location, address lines (printed on tickets and receipts) and the restricted and debit titles (kept: neither ticket is printed), recorded"},
+	{[]byte{0x7D}, "set ticket data", "01; the expiry and the location and address lines printed on tickets and receipts (an empty text keeps the cabinet's), recorded"},
 	{[]byte{0x7E}, "current date and time", "the cabinet's clock"},
 	{[]byte{0x7F}, "set date and time", "ACK and logged; the cabinet keeps the operating system's clock"},
 	{[]byte{0x80, 0x86}, "progressive broadcast, one level or several", "ACK when addressed (never to a broadcast); the values of the --link-group levels go to the machine; with --link-award addressed, an addressed single level confirms the award of the hit reported then (never above the value the cabinet showed)"},
@@ -73,7 +76,7 @@ var answeredPolls = []sasRow{
 	{[]byte{0x73}, "AFT register gaming machine", "with --aft-asset: initialise, register (asset, key, POS ID), unregister, read; answered at once, recorded in the ledger; a transfer with a zero key needs no registration, one with a key needs that key"},
 	{[]byte{0x74}, "AFT game lock and status", "with --aft-asset: the lock holds play and notes until the transfer or the timeout (6F while held); the status: asset, lock, available transfers, the cashable, restricted and non-restricted credits, the restricted credits' expiration and pool, and the transfer limit now; never a printer for receipts"},
 	{[]byte{0x94}, "remote handpay reset", "addr 94 status CRC: 00 reset (recorded as the SAS host's, the handpay alone: no tilt cleared, no service session ended), 01 unable (meter fault), 02 no handpay pending"},
-	{[]byte{0xA0}, "enabled features", "for game 0: meters when won, extended meters, 40 ms polling, multiple progressive wins with a link group, AFT and AFT bonus awards with --aft-asset"},
+	{[]byte{0xA0}, "enabled features", "for game 0: meters when won, extended meters, 40 ms polling, multiple progressive wins with a link group, AFT and AFT bonus awards with --aft-asset, validation extensions, the validation style (--validation), ticket redemption while the host leaves it on"},
 	{[]byte{0xB4}, "wager category information", "for game 0: category 0 total coin-in, category 1 the coin-in of bets that could win a linked level (what the link controller feeds its levels from), with the top bet's RTP"},
 	{[]byte{0xB5}, "game N information", "max bet (reels in credits, Makccarat in cents up to 9999), progressive group and linked levels (none for Makccarat), game name, the certified paytable or table definition ID, one wager category"},
 }
@@ -83,11 +86,10 @@ var pollSamples = map[byte]string{
 	0x7F: "01022026 123000", 0x80: "01 01 0000001000", 0x86: "07 01 01 0000001000", 0x83: "0000", 0xA0: "0000",
 	0xB4: "0000 0001", 0xB5: "0002", 0x73: "01 FF",
 	0x4C: "010000 000000", 0x4D: "00", 0x58: "01 0000000000000001", 0x71: "01 FF", 0x7D: "0A 0000 1E 06 436173696E6F",
+	0x50: "00", 0x7B: "08 0000 0000 0000 0000", 0x7C: "08 00 06 436173696E6F",
 }
 
 var silentPolls = []sasRow{
-	{[]byte{0x50, 0x7B}, "validation meters, extended validation status", "the casino's ticket system reads the tickets themselves (4D, 71 FF); the ticket meters are 0x0D/0x16 and the rest of the meter polls"},
-	{[]byte{0x7C}, "extended ticket data", "tickets print the location and address lines of 7D"},
 	{[]byte{0x6E}, "component authentication", "the ROM signature (21) is the check"},
 }
 
@@ -106,10 +108,11 @@ var raisedExceptions = []sasRow{
 	{[]byte{0x3A}, "", "RAM clear"},
 	{[]byte{0x3C}, "", "a setting changed in the service menu or in the start-up configuration (one for the settings changed together), or another program powered up"},
 	{[]byte{0x3D}, "", "the printer confirmed a cash-out ticket (priority)"},
+	{[]byte{0x3E}, "", "a handpay was reset and validated (secure-enhanced, configured by 4C, handpay validation on): the host reads it with 4D"},
 	{[]byte{0x48, 0x49, 0x4A, 0x4B, 0x4C, 0x50, 0x4E}, "", "€5, €10, €20, €50, €100, €200, €500 note accepted (by face value)"},
 	{[]byte{0x4F}, "", "in real-time mode, every note accepted, with country, denomination and count"},
 	{[]byte{0x51}, "", "handpay pending (priority): win or cash-out at the handpay limit, attendant-paid jackpot"},
-	{[]byte{0x52}, "", "handpay reset, by the attendant's key or 94"},
+	{[]byte{0x52}, "", "handpay reset, by the attendant's key or 94 (with 3E when it was validated)"},
 	{[]byte{0x53}, "", "no progressive values from the link controller for 5 s"},
 	{[]byte{0x54}, "", "progressive win paid to the credit meter"},
 	{[]byte{0x56}, "", "hit on a linked level, for the link controller (priority)"},
@@ -130,7 +133,7 @@ var unraisedExceptions = []sasRow{
 	{[]byte{0x21, 0x22, 0x23, 0x24, 0x25, 0x27, 0x2D, 0x2E, 0x79, 0x80, 0x81}, "coin, hopper and cashbox level conditions", "no coin acceptor, hopper or cashbox level sensor"},
 	{[]byte{0x29, 0x2A, 0x2B, 0x2C}, "bill acceptor failure, reverse, rejected, counterfeit bill", "a returned note raises nothing; a validator fault is a jam (28)"},
 	{[]byte{0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3B}, "memory errors, low backup battery", "a damaged ledger is a meter fault: nothing more can be recorded, and the machine does not play"},
-	{[]byte{0x3E, 0x3F}, "handpay validated, validation ID not configured", "handpay receipts are not validated by the host; without a validation ID a cash-out is a handpay (51), and the dev build's own numbers"},
+	{[]byte{0x3F}, "validation ID not configured", "without a validation ID a cash-out is a handpay (51), and the dev build's own numbers"},
 	{[]byte{0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46}, "reel tilts", "video reels"},
 	{[]byte{0x47, 0x4D}, "$1, $2 bill accepted", "no €1 or €2 notes"},
 	{[]byte{0x55}, "handpay cancelled by the player", "a handpay cannot be cancelled"},
@@ -282,6 +285,7 @@ func recordCatalogue() []meters.Record {
 		meters.TicketEscrow{Digits: "001234567890123456"}, meters.TicketRedeem{Digits: "001234567890123456", Cents: 100},
 		meters.TicketRedeem{Digits: "001234567890123456", Status: 0x88}, meters.ValidationRequest{Cents: 100},
 		meters.ValidationDenied{Cents: 100, Why: "denied"},
+		meters.HandpayValidated{Who: "a", Cents: 100, Ticket: "001234567890123456", Seq: 1}, meters.ValidationControl{},
 	}
 	for _, cents := range meters.BillValues {
 		recs = append(recs, meters.MoneyIn{Source: meters.SourceBill, Cents: cents})

@@ -1,5 +1,6 @@
-// Tickets at the cabinet: the printed ticket's picture, the simulated
-// validator's tickets, and the operator's validation setting.
+// Tickets at the cabinet: the printed ticket's and handpay receipt's
+// pictures, the simulated validator's tickets, and the operator's
+// validation setting.
 
 package main
 
@@ -22,7 +23,10 @@ const ticketsDir = "tickets"
 // printedTicket is what the printer prints for c: a ticket with a host's
 // validation number. A development number (no host configured) is not a
 // SAS validation and has no picture.
-func printedTicket(c machine.PrintTicket) (tito.Ticket, error) {
+func printedTicket(c machine.PrintTicket) (tito.Ticket, error) { return printed(c, tito.KindCashout) }
+
+// printed is c printed as a kind of ticket.
+func printed(c machine.PrintTicket, kind tito.Kind) (tito.Ticket, error) {
 	v, err := tito.ParseDigits(c.Validation)
 	if err != nil {
 		return tito.Ticket{}, err
@@ -31,7 +35,7 @@ func printedTicket(c machine.PrintTicket) (tito.Ticket, error) {
 	if casino == "" {
 		casino = c.MachineID // the host set no location (0x7D): the machine still names itself
 	}
-	t := tito.Ticket{Casino: casino, Address: c.Address, Kind: tito.KindCashout, Cents: c.Cents, Validation: v,
+	t := tito.Ticket{Casino: casino, Address: c.Address, Kind: kind, Cents: c.Cents, Validation: v,
 		Issued: c.At, Machine: c.MachineID, Number: c.TicketNo, Expiry: c.ExpiryDays, Reprint: c.Reprint}
 	return t, t.Check()
 }
@@ -45,16 +49,42 @@ func saveTicketPNG(dir string, c machine.PrintTicket) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("ticket %s: %w", c.Validation, err)
 	}
-	var buf bytes.Buffer
-	if err := t.RenderPNG(&buf, tito.PT); err != nil {
-		return "", fmt.Errorf("ticket %s: %w", c.Validation, err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
 	name := c.Validation
 	if c.Reprint {
 		name += "-reprint"
+	}
+	return savePicture(dir, name, t)
+}
+
+// printedReceipt is what the printer prints for a handpay receipt with a
+// validation number.
+func printedReceipt(c machine.PrintReceipt) (tito.Ticket, error) {
+	return printed(machine.PrintTicket{Validation: c.Validation, Cents: c.Cents, MachineID: c.MachineID, At: c.At,
+		TicketNo: c.TicketNo, ExpiryDays: c.ExpiryDays, Casino: c.Casino, Address: c.Address}, tito.KindHandpayReceipt)
+}
+
+// saveReceiptPNG renders a validated handpay receipt into dir, as
+// NUMBER-receipt.png. A receipt without a validation number (handpays not
+// validated) has no barcode to print and no picture.
+func saveReceiptPNG(dir string, c machine.PrintReceipt) (string, error) {
+	if c.Validation == "" {
+		return "", nil
+	}
+	t, err := printedReceipt(c)
+	if err != nil {
+		return "", fmt.Errorf("handpay receipt %s: %w", c.Validation, err)
+	}
+	return savePicture(dir, c.Validation+"-receipt", t)
+}
+
+// savePicture writes t's picture as dir/name.png.
+func savePicture(dir, name string, t tito.Ticket) (string, error) {
+	var buf bytes.Buffer
+	if err := t.RenderPNG(&buf, tito.PT); err != nil {
+		return "", fmt.Errorf("ticket %s: %w", name, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
 	}
 	path := filepath.Join(dir, name+".png")
 	return path, atomicfile.Write(path, buf.Bytes(), 0o644)

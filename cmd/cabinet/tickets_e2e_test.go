@@ -28,7 +28,9 @@ var buildTicketsys = sync.OnceValue(func() error { return cabinettest.Build("../
 
 type ticketFloor struct {
 	t    *testing.T
+	cl   *etcdtest.Cluster
 	etcd []string // --etcd, --prefix and the client TLS flags
+	tls  []string // the client TLS flags
 }
 
 func newTicketFloor(t *testing.T) *ticketFloor {
@@ -40,8 +42,16 @@ func newTicketFloor(t *testing.T) *ticketFloor {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &ticketFloor{t: t, etcd: []string{"--etcd", strings.Join(cl.Endpoints(), ","), "--prefix", "/e2e/tickets/",
-		"--etcd-ca", ca, "--etcd-cert", cert, "--etcd-key", key}}
+	tls := []string{"--etcd-ca", ca, "--etcd-cert", cert, "--etcd-key", key}
+	return &ticketFloor{t: t, cl: cl, tls: tls,
+		etcd: append([]string{"--etcd", strings.Join(cl.Endpoints(), ","), "--prefix", "/e2e/tickets/"}, tls...)}
+}
+
+// proxiedEtcd are --etcd flags that reach the cluster through proxies the
+// test can cut (the ticket system's etcd unreachable for a while).
+func (f *ticketFloor) proxiedEtcd() ([]string, etcdtest.Proxies) {
+	ps := f.cl.Proxies(f.t)
+	return append([]string{"--etcd", strings.Join(ps.Addrs(), ","), "--prefix", "/e2e/tickets/"}, f.tls...), ps
 }
 
 // service starts "ticketsys run" polling one cabinet by its stable SAS
@@ -49,11 +59,19 @@ func newTicketFloor(t *testing.T) *ticketFloor {
 // (SIGKILL).
 func (f *ticketFloor) service(name string, c *cabinet, opts ...string) (stop func()) {
 	f.t.Helper()
-	spec := name + "=pty:" + c.SASTTY()
+	spec := "pty:" + c.SASTTY()
 	for _, o := range opts {
 		spec += "," + o
 	}
-	args := append([]string{"run", "--casino", "Casino Estoril", "--poll", "20ms", "--cabinet", spec}, f.etcd...)
+	return f.run(name, spec, f.etcd)
+}
+
+// run starts "ticketsys run" polling cabinet name at spec
+// (TRANSPORT:TARGET[,options]) with etcd flags and more flags.
+func (f *ticketFloor) run(name, spec string, etcd []string, flags ...string) (stop func()) {
+	f.t.Helper()
+	args := append([]string{"run", "--casino", "Casino Estoril", "--poll", "20ms", "--cabinet", name + "=" + spec}, etcd...)
+	args = append(args, flags...)
 	cmd := exec.Command(filepath.Join(binDir, "ticketsys"), args...)
 	logf, err := os.OpenFile(filepath.Join(f.t.TempDir(), "ticketsys-"+name+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
@@ -88,21 +106,39 @@ func tail(b []byte, lines int) string {
 // show reads a ticket with the ticketsys binary (zero: not recorded).
 func (f *ticketFloor) show(digits string) ticketsys.Ticket {
 	f.t.Helper()
-	cmd := exec.Command(filepath.Join(binDir, "ticketsys"), append([]string{"show", digits, "--json"}, f.etcd...)...)
+	var tk ticketsys.Ticket
+	if !f.query(&tk, "show", digits) {
+		return ticketsys.Ticket{}
+	}
+	return tk
+}
+
+// list reads the tickets in state ("": all) with the ticketsys binary.
+func (f *ticketFloor) list(state ticketsys.State) []ticketsys.Ticket {
+	f.t.Helper()
+	var ts []ticketsys.Ticket
+	f.query(&ts, "list", "--state", string(state))
+	return ts
+}
+
+// query runs a ticketsys command with --json into v; false when the
+// ticket is not found.
+func (f *ticketFloor) query(v any, args ...string) bool {
+	f.t.Helper()
+	cmd := exec.Command(filepath.Join(binDir, "ticketsys"), append(append(args, "--json"), f.etcd...)...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	if err := cmd.Run(); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && strings.Contains(e.String(), "not found") {
-			return ticketsys.Ticket{}
+			return false
 		}
-		f.t.Fatalf("show %s: %v: %s", digits, err, e.String())
+		f.t.Fatalf("ticketsys %v: %v: %s", args, err, e.String())
 	}
-	var tk ticketsys.Ticket
-	if err := json.Unmarshal(o.Bytes(), &tk); err != nil {
-		f.t.Fatalf("show %s: %v in %q", digits, err, o.String())
+	if err := json.Unmarshal(o.Bytes(), v); err != nil {
+		f.t.Fatalf("ticketsys %v: %v in %q", args, err, o.String())
 	}
-	return tk
+	return true
 }
 
 func waitUntil(t *testing.T, what string, cond func() bool) {
@@ -136,9 +172,7 @@ func (f *ticketFloor) cashOutTicket(c *cabinet, cents int64) string {
 	f.t.Helper()
 	c.WaitFor("the host's validation ID", func(v machine.View) bool { return v.TicketValidation == machine.ValidationSecureEnhanced })
 	for left := cents; left > 0; left -= 500 {
-		if r := c.Send(cabinettest.Command{Cmd: "bill", Cents: 500}); !r.OK {
-			f.t.Fatalf("bill: %+v", r)
-		}
+		c.Bill(500)
 	}
 	before := len(c.Send(cabinettest.Command{Cmd: "tickets"}).Tickets)
 	if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut}); !r.OK || r.Refused != "" {

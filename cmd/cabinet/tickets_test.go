@@ -94,3 +94,27 @@ func TestCheckValidationFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestReceiptPicture: a validated handpay receipt is drawn as a handpay
+// receipt with its number; one without a number has no picture.
+func TestReceiptPicture(t *testing.T) {
+	p := sampleTicket(t)
+	r := machine.PrintReceipt{Kind: meters.HandpayWin, Cents: 250_000, MachineID: p.MachineID, Who: "att-1", At: p.At,
+		ReceiptValidation: machine.ReceiptValidation{Validation: p.Validation, TicketNo: 7, ExpiryDays: 30, Casino: p.Casino}}
+	tk, err := printedReceipt(r)
+	if err != nil || tk.Kind != tito.KindHandpayReceipt || tk.Validation.Digits() != p.Validation || tk.Number != 7 || tk.Cents != 250_000 {
+		t.Fatalf("receipt %+v: %v", tk, err)
+	}
+	dir := t.TempDir()
+	path, err := saveReceiptPNG(dir, r)
+	if err != nil || path != filepath.Join(dir, p.Validation+"-receipt.png") {
+		t.Fatalf("saved as %q: %v", path, err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() < 1000 {
+		t.Fatalf("picture %s: %v", path, err)
+	}
+	r.ReceiptValidation = machine.ReceiptValidation{}
+	if path, err := saveReceiptPNG(dir, r); path != "" || err != nil {
+		t.Fatalf("a receipt without a number: %q, %v", path, err)
+	}
+}

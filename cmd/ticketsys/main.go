@@ -10,12 +10,15 @@
 // Commands:
 //
 //	run --cabinet SPEC [--cabinet SPEC ...] [--casino NAME] [--system-id N] [--expiry DAYS]
-//	    [--poll D] [--auto-limit CENTS]
+//	    [--poll D] [--auto-limit CENTS] [--ticket-limit CENTS]
 //	        Polls the cabinets until SIGINT or SIGTERM. At the start of each
 //	        cabinet: its secure-enhanced validation ID (0x4C, made once per
 //	        cabinet and kept in etcd), the ticket data (0x7D: casino name,
-//	        expiry), and the holds it had when the service last stopped are
-//	        settled with 0x71 FF. SPEC is NAME=tcp:HOST:PORT, NAME=pty:PATH or
+//	        expiry), the holds it had when the service last stopped are
+//	        settled with 0x71 FF, and its unread validations read (0x4D);
+//	        all of it again whenever its link comes back (a connection that
+//	        dropped or a cabinet that restarted: the link is opened again,
+//	        with a pause growing to 5 s). SPEC is NAME=tcp:HOST:PORT, NAME=pty:PATH or
 //	        NAME=serial:DEV, followed by options: ,addr=N (1), ,style=system
 //	        (secure-enhanced by default), ,framing=parmrk|content.
 //	redeem DIGITS --cashier NAME [--id ID] [--cents N]
@@ -90,12 +93,13 @@ type config struct {
 	prefix                 string
 	json                   bool
 
-	cabinets  cabinetFlag
-	casino    string
-	systemID  uint
-	expiry    uint
-	poll      time.Duration
-	autoLimit int64
+	cabinets    cabinetFlag
+	casino      string
+	systemID    uint
+	expiry      uint
+	poll        time.Duration
+	autoLimit   int64
+	ticketLimit int64
 
 	cashier string
 	id      string
@@ -125,6 +129,7 @@ func (c *config) flags(stderr io.Writer) *flag.FlagSet {
 	fs.UintVar(&c.expiry, "expiry", c.expiry, "run: days a ticket is valid (9999: never)")
 	fs.DurationVar(&c.poll, "poll", c.poll, "run: pause between general polls of a cabinet")
 	fs.Int64Var(&c.autoLimit, "auto-limit", c.autoLimit, "run: tickets above these `cents` are refused at cabinets (SAS 88), paid by the cashier (0: no limit)")
+	fs.Int64Var(&c.ticketLimit, "ticket-limit", c.ticketLimit, "run: system validation of a cash-out above these `cents` is denied (58 system ID 00): the cabinet pays it by hand (0: no limit)")
 	fs.StringVar(&c.cashier, "cashier", c.cashier, "redeem: the cashier's `name`")
 	fs.StringVar(&c.id, "id", c.id, "redeem: redemption `ID` (a repeat with the same ID pays nothing twice; default: a new one)")
 	fs.Int64Var(&c.cents, "cents", c.cents, "redeem: the amount printed on the ticket (0: not checked)")
@@ -379,35 +384,23 @@ func (cs cabinetSpec) open(ctx context.Context) (*host.Client, error) {
 func (c *config) runService(ctx context.Context, st *ticketsys.Store, cabs []cabinetSpec, stderr io.Writer) error {
 	var logMu sync.Mutex
 	sv := ticketsys.NewService(st, ticketsys.ServiceConfig{
-		Casino: c.casino, SystemID: uint8(c.systemID), Expiry: uint16(c.expiry), Poll: c.poll,
+		Casino: c.casino, SystemID: uint8(c.systemID), Expiry: uint16(c.expiry), Poll: c.poll, TicketLimit: c.ticketLimit,
 		Log: func(format string, a ...any) {
 			logMu.Lock()
 			defer logMu.Unlock()
 			fmt.Fprintf(stderr, "%s ticketsys: %s\n", time.Now().UTC().Format(time.RFC3339Nano), fmt.Sprintf(format, a...))
 		},
 	})
-	clients := make([]*host.Client, len(cabs))
-	defer func() {
-		for _, cl := range clients {
-			if cl != nil {
-				cl.Close()
-			}
-		}
-	}()
-	for i, cs := range cabs {
-		cl, err := cs.open(ctx)
-		if err != nil {
-			return err
-		}
-		clients[i] = cl
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errs := make([]error, len(cabs))
 	var wg sync.WaitGroup
 	for i, cs := range cabs {
 		wg.Go(func() {
-			errs[i] = sv.Run(ctx, ticketsys.Cabinet{Name: cs.name, Client: clients[i], Style: cs.style})
+			// The service opens the link itself, and again whenever it
+			// drops or the cabinet restarts (a new pseudo-terminal behind
+			// DATA/sas-tty, a new TCP connection).
+			errs[i] = sv.Run(ctx, ticketsys.Cabinet{Name: cs.name, Dial: cs.open, Style: cs.style})
 			if errs[i] != nil {
 				cancel() // an etcd failure that outlived its retries: stop, so a supervisor restarts us
 			}

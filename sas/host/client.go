@@ -57,7 +57,19 @@ var (
 	ErrNacked = errors.New("sas host: poll NACKed")
 	// ErrBusy: the machine answered busy to every attempt.
 	ErrBusy = errors.New("sas host: machine busy")
+	// ErrPort: the port itself failed (a connection closed or reset, a
+	// pseudo-terminal whose machine end is gone): no poll can pass until
+	// the link is opened again.
+	ErrPort = errors.New("sas host: the port failed")
 )
+
+// portErr marks err, from the port, as ErrPort.
+func portErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%w: %w", ErrPort, err)
+}
 
 // Options configure a Client.
 type Options struct {
@@ -386,7 +398,9 @@ func (c *Client) send(frame []byte, first bool) error {
 }
 
 // write sends messages, each with the wakeup bit on its first byte.
-func (c *Client) write(msgs [][]byte) error {
+func (c *Client) write(msgs [][]byte) error { return portErr(c.writePort(msgs)) }
+
+func (c *Client) writePort(msgs [][]byte) error {
 	defer func() { c.lastTx = c.opt.Now() }()
 	if c.serial {
 		for _, m := range msgs {
@@ -457,7 +471,7 @@ func (c *Client) read(complete func([]byte) bool) ([]byte, error) {
 	t := Timing{}
 	for {
 		if err := c.port.SetReadDeadline(deadline); err != nil {
-			return msg, err
+			return msg, portErr(err)
 		}
 		n, err := c.port.Read(c.buf)
 		now := time.Now()
@@ -481,7 +495,7 @@ func (c *Client) read(complete func([]byte) bool) ([]byte, error) {
 		}
 		if err != nil {
 			if !errors.Is(err, os.ErrDeadlineExceeded) {
-				return msg, err
+				return msg, portErr(err)
 			}
 			if len(msg) == 0 {
 				if now.Before(deadline) {

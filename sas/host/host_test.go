@@ -358,3 +358,26 @@ func TestStreamPipe(t *testing.T) {
 		t.Fatalf("%+v %v", g, err)
 	}
 }
+
+// TestPortFailureIsErrPort: a link that is gone (the machine end closed)
+// is ErrPort, which a host reconnects on; silence and NACKs are not.
+func TestPortFailureIsErrPort(t *testing.T) {
+	a, b := net.Pipe()
+	c := New(sas.NewStreamPort(a, sas.ModeContent), Options{Addr: addr, Timeout: 5 * time.Millisecond})
+	go func() {
+		buf := make([]byte, 16)
+		for { // the polls, never answered, until the machine end closes
+			if _, err := b.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	if _, err := c.GeneralPoll(); !errors.Is(err, ErrNoReply) || errors.Is(err, ErrPort) {
+		t.Fatalf("silence: %v", err)
+	}
+	b.Close()
+	if _, err := c.GeneralPoll(); !errors.Is(err, ErrPort) {
+		t.Fatalf("closed link: %v", err)
+	}
+	a.Close()
+}

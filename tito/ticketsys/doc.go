@@ -42,6 +42,14 @@
 // its own status may free the ticket (the service asks it with 0x71 FF).
 // The cashier redeems in one phase (Redeem).
 //
+// # Handpays
+//
+// A handpay the cabinet validated is recorded too: with its receipt
+// printed (tito.KindHandpayReceipt) it is the cashier's to pay, never a
+// cabinet's; validated without one (tito.KindHandpay) it was paid by the
+// attendant at the machine, and is recorded redeemed at once, so that
+// nothing pays it again.
+//
 // # Time
 //
 // No decision takes the time from a clock: every operation carries its

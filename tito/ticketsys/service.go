@@ -35,8 +35,12 @@ import (
 //     FF and commits (credited) or releases (rejected, timed out).
 //
 // At start it gives each secure-enhanced cabinet its validation ID (0x4C;
-// one ID per cabinet, made once and kept in etcd) and settles the holds the
-// cabinet had when the service last stopped, by asking it with 0x71 FF.
+// one ID per cabinet, made once and kept in etcd), settles the holds the
+// cabinet had when the service last stopped, by asking it with 0x71 FF, and
+// reads the validations the cabinet kept unread (0x4D). It does all that
+// again whenever the cabinet's link comes back after it went down (the
+// connection dropped, the cabinet restarted): with Cabinet.Dial it opens
+// the link again itself, with a growing pause between attempts.
 
 // Cabinet is one machine the service polls.
 type Cabinet struct {
@@ -44,6 +48,10 @@ type Cabinet struct {
 	// machine of its tickets. A key segment (no '/').
 	Name   string
 	Client *host.Client
+	// Dial, if set, opens the link to the cabinet (Client may then be
+	// nil): Run opens it at its start, and closes and opens it again when
+	// the link fails. Without it Run polls Client for good.
+	Dial func(ctx context.Context) (*host.Client, error)
 	// Style is how its tickets are validated: tito.StyleSecureEnhanced
 	// (default) or tito.StyleSystem.
 	Style tito.Style
@@ -62,6 +70,17 @@ type ServiceConfig struct {
 	// Poll is the pause between two general polls of a cabinet (40 ms if
 	// 0, the fastest SAS allows when ticketing).
 	Poll time.Duration
+	// LinkDown is how long a cabinet may leave every poll unanswered
+	// before its link counts as down and the cabinet as restarted (5 s if
+	// 0: SAS's own link-down time). A port that fails (ErrPort) is down at
+	// once.
+	LinkDown time.Duration
+	// Redial is the longest pause between two attempts to bring a link
+	// back (5 s if 0); the pause doubles from Poll up to it.
+	Redial time.Duration
+	// TicketLimit denies system validation (0x58 system ID 00) of a
+	// cash-out above these cents: the cabinet pays it by hand (0: none).
+	TicketLimit int64
 	// Now is the clock of the times recorded (time.Now if nil).
 	Now func() time.Time
 	// Rand makes validation IDs and system numbers (crypto/rand if nil).
@@ -87,6 +106,12 @@ func NewService(s *Store, cfg ServiceConfig) *Service {
 	if cfg.Poll <= 0 {
 		cfg.Poll = 40 * time.Millisecond
 	}
+	if cfg.LinkDown <= 0 {
+		cfg.LinkDown = 5 * time.Second
+	}
+	if cfg.Redial <= 0 {
+		cfg.Redial = 5 * time.Second
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -109,10 +134,26 @@ type poller struct {
 	// current is the redemption authorised at the cabinet and not yet
 	// finished ("" when none).
 	current string
+	// pause is the wait before the next attempt to bring the link back
+	// (0: the link was up at the last poll).
+	pause time.Duration
+}
+
+// errLinkDown ends polling on a link that is down, to open it again.
+var errLinkDown = errors.New("link down")
+
+// linkErr is err as the end of the link when it is a port failure.
+func linkErr(err error) error {
+	if errors.Is(err, host.ErrPort) {
+		return fmt.Errorf("%w: %w", errLinkDown, err)
+	}
+	return err
 }
 
 // Run polls cab until ctx is done (it then returns nil). SAS errors are
-// logged and polling goes on; an etcd error that outlives ctx ends it.
+// logged and polling goes on; a link that goes down is brought back and
+// the cabinet started again (start); an etcd error that outlives ctx ends
+// it.
 func (sv *Service) Run(ctx context.Context, cab Cabinet) error {
 	if err := checkName("cabinet", cab.Name); err != nil {
 		return err
@@ -127,24 +168,90 @@ func (sv *Service) Run(ctx context.Context, cab Cabinet) error {
 		// accept them.
 		return fmt.Errorf("ticketsys: cabinet %s: %w: validation style %v, want secure-enhanced or system", cab.Name, ErrInvalid, cab.Style)
 	}
-	p := &poller{sv: sv, cab: cab}
-	if err := p.start(ctx); err != nil {
-		if ctx.Err() != nil {
-			return nil
-		}
-		return err
+	if cab.Client == nil && cab.Dial == nil {
+		return fmt.Errorf("ticketsys: cabinet %s: %w: neither a client nor a way to dial one", cab.Name, ErrInvalid)
 	}
-	tk := time.NewTicker(sv.cfg.Poll)
-	defer tk.Stop()
+	p := &poller{sv: sv, cab: cab}
+	defer p.hangUp()
 	for {
-		g, err := cab.Client.GeneralPoll()
-		if err != nil {
-			sv.cfg.Log("%s: general poll: %v", cab.Name, err)
-		} else if err := p.exception(ctx, g.Exception); err != nil {
-			if ctx.Err() != nil {
-				return nil
+		err := p.connect(ctx)
+		if err == nil {
+			err = p.poll(ctx)
+		}
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case !errors.Is(err, errLinkDown):
+			return err
+		}
+		sv.cfg.Log("%s: %v: starting the cabinet again", cab.Name, err)
+		p.pause = min(max(2*p.pause, sv.cfg.Poll), sv.cfg.Redial)
+	}
+}
+
+// connect (re)opens the link after the pause a failure asks for, and
+// starts the cabinet on it.
+func (p *poller) connect(ctx context.Context) error {
+	for {
+		if p.pause > 0 {
+			t := time.NewTimer(p.pause)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return ctx.Err()
+			case <-t.C:
 			}
-			sv.cfg.Log("%s: exception %v: %v", cab.Name, g.Exception, err)
+		}
+		if p.cab.Dial != nil {
+			p.hangUp()
+			cl, err := p.cab.Dial(ctx)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				p.sv.cfg.Log("%s: open the link: %v", p.cab.Name, err)
+				p.pause = min(max(2*p.pause, p.sv.cfg.Poll), p.sv.cfg.Redial)
+				continue
+			}
+			p.cab.Client = cl
+		}
+		return p.start(ctx)
+	}
+}
+
+// hangUp closes a link the poller opened.
+func (p *poller) hangUp() {
+	if p.cab.Dial != nil && p.cab.Client != nil {
+		p.cab.Client.Close()
+		p.cab.Client = nil
+	}
+}
+
+// poll polls the cabinet until ctx ends or its link is down.
+func (p *poller) poll(ctx context.Context) error {
+	tk := time.NewTicker(p.sv.cfg.Poll)
+	defer tk.Stop()
+	lastOK := time.Now()
+	for {
+		g, err := p.cab.Client.GeneralPoll()
+		switch {
+		case errors.Is(err, host.ErrPort):
+			return linkErr(err)
+		case err != nil && time.Since(lastOK) >= p.sv.cfg.LinkDown:
+			return fmt.Errorf("%w: no answer for %v: %w", errLinkDown, p.sv.cfg.LinkDown, err)
+		case err != nil:
+			p.sv.cfg.Log("%s: general poll: %v", p.cab.Name, err)
+		default:
+			lastOK, p.pause = time.Now(), 0
+			if err := p.exception(ctx, g.Exception); err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				if errors.Is(err, host.ErrPort) {
+					return linkErr(err)
+				}
+				p.sv.cfg.Log("%s: exception %v: %v", p.cab.Name, g.Exception, err)
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -154,7 +261,10 @@ func (sv *Service) Run(ctx context.Context, cab Cabinet) error {
 	}
 }
 
-// start configures the cabinet and settles its holds.
+// start configures the cabinet, settles its holds and reads the
+// validations it has not reported: at the service's start, and again
+// each time the link comes back, since what happened while it was down
+// (a ticket printed, a redemption ended, a restart) was not seen.
 func (p *poller) start(ctx context.Context) error {
 	c := p.cab
 	if c.Style == tito.StyleSecureEnhanced {
@@ -164,8 +274,12 @@ func (p *poller) start(ctx context.Context) error {
 		}
 		// Sequence 0 every time: a machine that had the same ID and
 		// sequence goes on from its own sequence (SAS 4C).
-		if got, err := c.Client.SetValidationID(sas.ValidationID{MachineID: id}); err != nil || got.MachineID != id {
+		got, err := c.Client.SetValidationID(sas.ValidationID{MachineID: id})
+		if err != nil || got.MachineID != id {
 			p.sv.cfg.Log("%s: 4C validation ID %06X: answered %+v, %v", c.Name, id, got, err)
+		}
+		if errors.Is(err, host.ErrPort) {
+			return linkErr(err)
 		}
 	}
 	expiry := byte(0) // 7D carries 1-255 days, 0 never
@@ -182,7 +296,15 @@ func (p *poller) start(ctx context.Context) error {
 	}
 	for _, h := range holds {
 		if err := p.settle(ctx, h); err != nil {
-			return err
+			return linkErr(err)
+		}
+	}
+	if c.Style == tito.StyleSecureEnhanced {
+		if err := p.records(ctx); err != nil {
+			if errors.Is(err, host.ErrPort) || ctx.Err() != nil {
+				return linkErr(err)
+			}
+			p.sv.cfg.Log("%s: 4D validations: %v", c.Name, err) // the next 3D or 3E reads them
 		}
 	}
 	return nil
@@ -193,8 +315,11 @@ func (p *poller) settle(ctx context.Context, t Ticket) error {
 	id := t.Hold.Redemption
 	r, err := p.cab.Client.RedeemTicket(sas.RedeemTicket{Code: sas.TransferStatusRequest})
 	if err != nil {
-		p.current = id // the 0x68 will tell
+		p.current = id // the 0x68 will tell, or the next start
 		p.sv.cfg.Log("%s: 71 FF for hold %s: %v", p.cab.Name, id, err)
+		if errors.Is(err, host.ErrPort) {
+			return err
+		}
 		return nil
 	}
 	digits, _ := sas.ValidationDigits(r.Data)
@@ -232,31 +357,57 @@ func (p *poller) exception(ctx context.Context, e sas.Exception) error {
 	return nil
 }
 
-// records records every validation the cabinet has not reported yet.
+// records records every validation the cabinet has not reported yet. Each
+// is looked at (4D FF) and recorded before it is read (4D 00, which marks
+// it read at the cabinet): a link or etcd failure in between leaves it
+// unread, for the next 3D, 3E or start. A record the store refuses for
+// good (another ticket recorded under its number) is logged and read,
+// or it would hold back every later one.
 func (p *poller) records(ctx context.Context) error {
 	for range sas.ValidationMaxIndex {
-		r, err := p.cab.Client.EnhancedValidation(sas.ValidationCurrent)
+		r, err := p.cab.Client.EnhancedValidation(sas.ValidationLookAhead)
 		if err != nil || r.IsZero() {
 			return err
 		}
 		if err := p.record(ctx, r); err != nil {
+			if !errors.Is(err, ErrConflict) && !errors.Is(err, ErrInvalid) {
+				return err
+			}
+			p.sv.cfg.Log("%s: 4D record %+v not recorded: %v", p.cab.Name, r, err)
+		}
+		read, err := p.cab.Client.EnhancedValidation(sas.ValidationCurrent)
+		if err != nil {
 			return err
+		}
+		if !read.IsZero() && (read.Number != r.Number || read.SystemID != r.SystemID) {
+			// Another record became current in between: it is recorded
+			// on the next round (Issue is a replay for the same ticket).
+			p.sv.cfg.Log("%s: 4D 00 read %016d after looking at %016d", p.cab.Name, read.Number, r.Number)
+			if err := p.record(ctx, read); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
+// recordKinds are the validations recorded, as what.
+var recordKinds = map[sas.ValidationType]tito.Kind{
+	sas.ValCashableTicket:          tito.KindCashout,
+	sas.ValHandpayCancelledReceipt: tito.KindHandpayReceipt,
+	sas.ValHandpayJackpotReceipt:   tito.KindHandpayReceipt,
+	sas.ValHandpayCancelled:        tito.KindHandpay,
+	sas.ValHandpayJackpot:          tito.KindHandpay,
+}
+
 func (p *poller) record(ctx context.Context, r sas.ValidationRecord) error {
-	if r.Type != sas.ValCashableTicket && r.Type != sas.ValHandpayCancelledReceipt && r.Type != sas.ValHandpayJackpotReceipt {
-		return nil // redemptions and handpays without receipt are not tickets
+	kind, ok := recordKinds[r.Type]
+	if !ok {
+		return nil // redemptions, and restricted and AFT tickets, which no cabinet here prints
 	}
 	v, err := tito.ParseDigits(fmt.Sprintf("%02d%016d", r.SystemID, r.Number))
 	if err != nil {
 		return fmt.Errorf("4D record %d: %w", r.Index, err)
-	}
-	kind := tito.KindCashout
-	if r.Type != sas.ValCashableTicket {
-		kind = tito.KindHandpayReceipt
 	}
 	expiry := p.sv.cfg.Expiry
 	if r.Expiration >= 1 && r.Expiration <= tito.ExpiryNever {
@@ -281,8 +432,10 @@ func (p *poller) systemValidation(ctx context.Context) error {
 	if err != nil || pc.Type == sas.CashoutNotWaiting {
 		return err
 	}
-	if pc.Type != sas.CashoutCashable {
-		// Restricted tickets are not kept here: deny, the credits stay.
+	if lim := p.sv.cfg.TicketLimit; pc.Type != sas.CashoutCashable || lim > 0 && int64(pc.Cents) > lim {
+		// Restricted tickets are not kept here, and the casino may limit
+		// a ticket's amount: deny (the cabinet pays it by hand).
+		p.sv.cfg.Log("%s: 58 denied: cash-out type %02X of %d cents (limit %d)", p.cab.Name, pc.Type, pc.Cents, lim)
 		_, err := p.cab.Client.ReceiveValidationNumber(sas.ValidationNumber{})
 		return err
 	}

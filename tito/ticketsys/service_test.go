@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -319,4 +320,91 @@ func fresh(t testing.TB, m string, seq uint32, cents int64) tito.Ticket {
 	tk := printed(t, m, seq, cents)
 	tk.Issued = time.Now()
 	return tk
+}
+
+// TestServiceReconnectsMidRedemption: the link drops as the cabinet
+// credits a ticket, before the service reads its reply; the service opens
+// the link again, settles its hold with 0x71 FF and commits it. The
+// ticket is credited once and the store agrees. A ticket printed while
+// the link was down is recorded when it comes back.
+func TestServiceReconnectsMidRedemption(t *testing.T) {
+	f := newFloor(t, newStore(t, sharedCluster(t)))
+	tk := fresh(t, "m", 1, 2500)
+	issue(t, f.store, tk)
+	var mu sync.Mutex
+	var conn net.Conn // the machine's end of the link being served
+	dials := 0
+	cut := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		conn.Close()
+	}
+	var p *titopeer.Peer
+	p = titopeer.New(titopeer.Config{Name: "d", OnRedeemed: func(titopeer.Result) {
+		// The credit is done; its reply (40) never leaves.
+		go cut()
+	}})
+	dial := func(ctx context.Context) (*host.Client, error) {
+		m, h := titopeer.Pipe()
+		mu.Lock()
+		conn, dials = m, dials+1
+		mu.Unlock()
+		f.wg.Go(func() { p.Serve(f.ctx, m) })
+		return host.New(h, host.Options{Addr: 1, Timeout: time.Second}), nil
+	}
+	f.wg.Go(func() {
+		if err := f.sv.Run(f.ctx, Cabinet{Name: "d", Dial: dial}); err != nil {
+			t.Error(err)
+		}
+	})
+	waitFor(t, "the validation ID", func() bool { return p.Enhanced().Configured() })
+	if err := p.Insert(tk.Validation.Digits()); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the ticket redeemed by d", func() bool { r, _ := f.ticket(tk.Validation.Digits()); return r.State == Redeemed })
+	if r := p.Results(); len(r) != 1 || r[0].Status != sas.RedeemedCashable || p.Credits() != 2500 {
+		t.Fatalf("cabinet: %+v, credits %d", r, p.Credits())
+	}
+	if r, _ := f.ticket(tk.Validation.Digits()); r.Final.By != "d" || r.Released != 0 {
+		t.Fatalf("store: %+v", r)
+	}
+	if h, err := f.store.Holds(f.ctx, "d"); err != nil || len(h) != 0 {
+		t.Fatalf("holds %v %v", h, err)
+	}
+	mu.Lock()
+	if dials < 2 {
+		t.Fatalf("dialled %d times: the link was never opened again", dials)
+	}
+	mu.Unlock()
+
+	// Down again, a ticket printed meanwhile: recorded when it is back.
+	cut()
+	p.AddCredits(700)
+	if err := p.Cashout(700); err != nil {
+		t.Fatal(err)
+	}
+	digits := p.Printed()[0].Validation.Digits()
+	waitFor(t, "the ticket printed while down, recorded", func() bool { _, ok := f.ticket(digits); return ok })
+}
+
+// TestServiceDeniesAboveTheTicketLimit: system validation of a cash-out
+// above the limit is denied (58 with system ID 00); nothing is recorded.
+func TestServiceDeniesAboveTheTicketLimit(t *testing.T) {
+	s := newStore(t, sharedCluster(t))
+	f := newFloor(t, s)
+	f.sv.cfg.TicketLimit = 1000
+	p, _ := f.add(titopeer.Config{Name: "l", Style: tito.StyleSystem})
+	p.AddCredits(5000)
+	if err := p.Cashout(2000); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the denial", func() bool { return p.Cashout(500) == nil }) // not busy: the 2000 was answered
+	waitFor(t, "the ticket under the limit", func() bool { return len(p.Printed()) == 1 })
+	if pt := p.Printed(); pt[0].Cents != 500 || p.Credits() != 4500 {
+		t.Fatalf("printed %+v, credits %d", pt, p.Credits())
+	}
+	all, err := s.List(f.ctx)
+	if err != nil || len(all) != 1 || all[0].Cents != 500 {
+		t.Fatalf("recorded %+v %v", all, err)
+	}
 }

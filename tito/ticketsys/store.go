@@ -357,6 +357,14 @@ func (s *Store) Issue(ctx context.Context, tk tito.Ticket) (rec Ticket, replayed
 	}
 	want.History = []Event{{At: want.Issued, What: "issued", By: tk.Machine,
 		Detail: fmt.Sprintf("%s %d cents, ticket %04d", tk.Kind, tk.Cents, tk.Number)}}
+	if tk.Kind == tito.KindHandpay {
+		// Paid by the attendant at the machine and nothing printed:
+		// recorded paid, so that nothing can pay it again.
+		const why = "paid by an attendant at the machine, no receipt"
+		want.State, want.Expires = Redeemed, 0
+		want.Final = &Final{By: tk.Machine, Reason: why, At: want.Issued}
+		want.History = append(want.History, Event{At: want.Issued, What: "redeemed", By: tk.Machine, Detail: why})
+	}
 	err = s.apply(ctx, s.ticketKey(want.Digits), "", func(t *Ticket, _ *Redemption) (change, error) {
 		if t == nil {
 			rec, replayed = want, false

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -466,5 +467,53 @@ func TestHoldsIndex(t *testing.T) {
 	}
 	if _, err := s.Holds(ctx(t), "a/b"); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("holds of a name with '/': %v", err)
+	}
+}
+
+// A handpay validated without a receipt (SAS 40, 60) was paid at the
+// machine: recorded paid, so neither a cabinet nor the cashier pays it;
+// a handpay receipt is the cashier's to pay, never a cabinet's.
+func TestValidatedHandpaysAreNotPaidTwice(t *testing.T) {
+	s := newStore(t, sharedCluster(t))
+	hp := printed(t, "m9", 1, 250_000)
+	hp.Kind = tito.KindHandpay
+	rec, _, err := s.Issue(ctx(t), hp)
+	if err != nil || rec.State != Redeemed || rec.Final == nil || rec.Final.By != "m9" || len(rec.History) != 2 {
+		t.Fatalf("validated handpay recorded %+v: %v", rec, err)
+	}
+	for _, r := range []struct {
+		by      string
+		cashier bool
+	}{{"c1", false}, {CashierPrefix + "ana", true}} {
+		q := req(hp, r.by, r.by+"-1", t0.Add(time.Hour))
+		redeem := s.Authorize
+		if r.cashier {
+			redeem = s.Redeem
+		}
+		if a, err := redeem(ctx(t), q); err != nil || a.Phase != Refused || a.Code != sas.TransferAlreadyRedeemed {
+			t.Fatalf("%s paid a validated handpay: %+v %v", r.by, a, err)
+		}
+	}
+	receipt := printed(t, "m9", 2, 4000)
+	receipt.Kind = tito.KindHandpayReceipt
+	issue(t, s, receipt)
+	if a, err := s.Authorize(ctx(t), req(receipt, "c1", "c1-2", t0.Add(time.Hour))); err != nil || a.Code != sas.TransferNotThisMachine {
+		t.Fatalf("a cabinet took a handpay receipt: %+v %v", a, err)
+	}
+	if a, err := s.Redeem(ctx(t), req(receipt, CashierPrefix+"ana", "ana-2", t0.Add(time.Hour))); err != nil || a.Phase != Committed {
+		t.Fatalf("the cashier and a handpay receipt: %+v %v", a, err)
+	}
+	evs, err := s.Audit(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := 0
+	for _, e := range evs {
+		if e.What == "issued" && (strings.Contains(e.Detail, "validated handpay") || strings.Contains(e.Detail, "handpay receipt")) {
+			listed++
+		}
+	}
+	if listed != 2 {
+		t.Fatalf("the audit lists %d of the 2 handpays: %+v", listed, evs)
 	}
 }
