@@ -63,9 +63,7 @@ func TestSASBillMetersByFaceValue(t *testing.T) {
 	h := sasHost(t, data)
 	drain(t, h)
 	for _, cents := range []int64{500, 10000, 2000, 2000} {
-		if !billIn(t, c, cents) {
-			t.Fatalf("note of %d cents refused", cents)
-		}
+		c.Bill(cents)
 	}
 
 	// $1 0, $5 1, $10 0, $20 2, $50 0, $100 1.
@@ -186,9 +184,7 @@ func TestSASRemoteHandpayReset(t *testing.T) {
 
 	// A cash-out handpay. (A device tilt during a handpay cannot be made
 	// from outside: the validator is off; machine/host_test.go covers it.)
-	if !billIn(t, c, 2000) {
-		t.Fatal("€20 refused")
-	}
+	c.Bill(2000)
 	c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut})
 	c.WaitFor("the handpay", func(v machine.View) bool { return v.Handpay == 2000 })
 	drain(t, h)
@@ -322,9 +318,7 @@ func TestSASROMSignatureFlood(t *testing.T) {
 	h := sasHost(t, data)
 	defer h.Close()
 	drain(t, h)
-	if !billIn(t, c, 5000) {
-		t.Fatal("€50 refused")
-	}
+	c.Bill(5000)
 	drain(t, h)
 	credits := wantReply(t, 1, 0x1A, "00005000")
 	var acked []uint16

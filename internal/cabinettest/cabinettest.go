@@ -97,22 +97,34 @@ func Start(t testing.TB, bin, data string, args ...string) *Cabinet {
 // Send sends one command and fails the test if it is not OK.
 func (c *Cabinet) Send(cmd Command) Reply {
 	c.T.Helper()
-	b, _ := json.Marshal(cmd)
-	if _, err := c.Conn.Write(append(b, '\n')); err != nil {
-		c.T.Fatal(err)
-	}
-	line, err := c.Rd.ReadBytes('\n')
+	r, err := c.TrySend(cmd)
 	if err != nil {
-		c.T.Fatal(err)
-	}
-	var r Reply
-	if err := json.Unmarshal(line, &r); err != nil {
 		c.T.Fatal(err)
 	}
 	if !r.OK {
 		c.T.Fatalf("%+v: %s", cmd, r.Error)
 	}
 	return r
+}
+
+// TrySend sends one command and returns its reply, or the error of a
+// socket that closed: a test that kills the cabinet while a command waits
+// for its reply (the reply of a device command comes after the machine's
+// step) decides what that means.
+func (c *Cabinet) TrySend(cmd Command) (Reply, error) {
+	var r Reply
+	b, _ := json.Marshal(cmd)
+	if _, err := c.Conn.Write(append(b, '\n')); err != nil {
+		return r, err
+	}
+	line, err := c.Rd.ReadBytes('\n')
+	if err != nil {
+		return r, err
+	}
+	if err := json.Unmarshal(line, &r); err != nil {
+		return r, fmt.Errorf("reply %q: %w", line, err)
+	}
+	return r, nil
 }
 
 // Bill offers a note until the machine credits it and returns the view
