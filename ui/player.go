@@ -324,11 +324,20 @@ func (g *game) drawAttract(dst *ebiten.Image) {
 
 // lockoutLayout is where a lockout's panel and title are, and the middle
 // of its first line. A handpay's panel is over the top of the reels: the
-// winning lines below it stay visible while the attendant comes.
+// winning lines below it stay visible while the attendant comes. It is as
+// tall as its lines (a cash-out's says what stays on the meter).
 func (g *game) lockoutLayout() (panel, title model.Rect, firstY float64) {
 	reelsR := g.ReelsRect()
 	if g.V.Mode == "handpay" {
-		r := rect(reelsR.X+120, reelsR.Y+6, reelsR.W-240, 236)
+		w := reelsR.W - 240
+		_, lines := g.LockoutLines()
+		more := 0 // lines under the amount, beyond the two the panel has room for
+		for i, l := range lines {
+			if i > 0 {
+				more += len(g.wrap(l, 26, w-60, true))
+			}
+		}
+		r := rect(reelsR.X+120, reelsR.Y+6, w, 236+26*1.5*float64(max(more-2, 0)))
 		return r, rect(r.X+20, r.Y+6, r.W-40, 60), r.Y + 100
 	}
 	r := rect(reelsR.X+80, reelsR.Y+50, reelsR.W-160, reelsR.H-100)
@@ -370,7 +379,7 @@ func (g *game) drawMeters(dst *ebiten.Image, still bool) {
 		label, big, small string
 		r                 model.Rect
 	}{
-		{"credit", model.Euro(g.Lang, cents), model.Tn(g.Lang, "credits_n", credits, model.Credits(g.Lang, credits)), rect(140, 496, 330, 80)},
+		{"credit", model.Euro(g.Lang, cents), model.Tn(g.Lang, "credits_n", credits, model.Credits(g.Lang, credits)), model.RectCreditCell},
 		{"bet", model.Euro(g.Lang, g.V.BetCents), model.Tn(g.Lang, "credits_n", g.V.BetCredits, model.Credits(g.Lang, g.V.BetCredits)), rect(485, 496, 310, 80)},
 		{"win", model.Euro(g.Lang, win), "", rect(810, 496, 330, 80)},
 	}
@@ -390,10 +399,19 @@ func (g *game) drawMeters(dst *ebiten.Image, still bool) {
 	}
 }
 
+// drawMessage is the row under the meters: the message, and with
+// promotional credit the credit's split under the credit meter.
 func (g *game) drawMessage(dst *ebiten.Image, still bool) {
+	split, msgR, parts := g.ReelsMessageRow()
 	if still {
-		g.panel(dst, model.RectMessage, 10, color.RGBA{0x06, 0x0A, 0x1A, 0xFF})
+		g.panel(dst, msgR, 10, color.RGBA{0x06, 0x0A, 0x1A, 0xFF})
+		if parts != nil {
+			g.drawSplitPanel(dst, split)
+		}
 		return
+	}
+	if parts != nil {
+		g.drawSplitText(dst, parts, split)
 	}
 	c := colText
 	if k := g.V.Message.Key; len(k) > 8 && k[:8] == "refused_" {
@@ -407,7 +425,7 @@ func (g *game) drawMessage(dst *ebiten.Image, still bool) {
 			c = lineColor(it.Line)
 		}
 	}
-	g.textFit(dst, g.MessageText(), model.RectMessage.Inset(6), 22, c, alignCenter, true)
+	g.textBox(dst, g.MessageText(), msgR.Inset(6), 22, c, alignCenter, true)
 }
 
 // drawLegend is the simulator's help: switches on the left, keys on the right.

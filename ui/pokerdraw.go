@@ -37,13 +37,17 @@ func (g *game) drawPoker(dst *ebiten.Image) {
 		msgRect = model.RectPokerMsg
 	} else {
 		g.drawLobby(dst)
+		var split model.Rect
+		var parts []model.CreditPart
+		split, msgRect, parts = g.LobbyMessageRow()
+		g.drawSplit(dst, parts, split)
 	}
 	msg, warn := g.PokerStatus()
 	c := colText
 	if warn || (g.PokerAtTable() && g.YourTurn()) {
 		c = colGold
 	}
-	g.textFit(dst, msg, msgRect, 24, c, alignCenter, true)
+	g.textBox(dst, msg, msgRect, 24, c, alignCenter, true)
 	if model.Lockout(g.V.Mode) {
 		g.drawPokerLockout(dst)
 	}

@@ -699,6 +699,15 @@ func TestScreenServiceMenu(t *testing.T) {
 	if n := inked(img, theGame, model.RectSvcContent.Inset(10)); n < 5000 {
 		t.Errorf("the meters page is nearly empty (%d pixels of text)", n)
 	}
+	// Every meter is inside the page: nothing written between the page
+	// and the message bar, nor between the bar and the buttons.
+	page := model.RectSvcContent
+	for _, gap := range []model.Rect{{X: page.X, Y: page.Y + page.H + 1, W: page.W, H: model.RectSvcMessage.Y - page.Y - page.H - 2},
+		{X: page.X, Y: model.RectSvcMessage.Y + model.RectSvcMessage.H + 1, W: page.W, H: 8}} {
+		if n := coloured(img, theGame, gap, colText) + coloured(img, theGame, gap, colGold); n > 0 {
+			t.Errorf("meters written outside the page, in %v (%d pixels)", gap, n)
+		}
+	}
 	press("page:recall")
 	wait(t, 2, func(g *game) bool { return g.V.Service.Page == "recall" && len(g.V.Service.Recall) == 3 })
 	img = grab(t, "recall")

@@ -65,22 +65,23 @@ func (g *game) tableHeader(dst *ebiten.Image, y float64, cols []float64, heads .
 }
 
 func (g *game) drawMetersPage(dst *ebiten.Image, s *machine.ServiceView) {
-	half := (len(s.Meters) + 1) / 2
-	for c := 0; c < 2; c++ {
+	grid := model.MetersGrid(len(s.Meters))
+	colsOf := func(c int) []float64 {
 		x := model.RectSvcContent.X + 14 + float64(c)*620
-		cols := []float64{x, x + 44, x + 600}
-		y := model.RectSvcContent.Y + 18
-		g.text(dst, g.T("col_sas"), cols[0], y, 15, colDim, alignLeft, true)
-		g.text(dst, g.T("col_meter"), cols[1], y, 15, colDim, alignLeft, true)
-		g.text(dst, g.T("col_value"), cols[2], y, 15, colDim, alignRight, true)
-		y += 24
-		for i := c * half; i < min((c+1)*half, len(s.Meters)); i++ {
-			m := s.Meters[i]
-			g.text(dst, sasCode(m.SAS), cols[0], y, 15, colGold, alignLeft, true)
-			g.textFit(dst, model.MeterName(g.Lang, m.Name), rect(cols[1], y-10, 330, 20), 15, colText, alignLeft, false)
-			g.text(dst, g.MeterValue(m), cols[2], y, 15, colText, alignRight, false)
-			y += 24.5
-		}
+		return []float64{x, x + 44, x + 600}
+	}
+	for c := 0; c < 2; c++ {
+		cols := colsOf(c)
+		g.text(dst, g.T("col_sas"), cols[0], grid.Head, 15, colDim, alignLeft, true)
+		g.text(dst, g.T("col_meter"), cols[1], grid.Head, 15, colDim, alignLeft, true)
+		g.text(dst, g.T("col_value"), cols[2], grid.Head, 15, colDim, alignRight, true)
+	}
+	for i, m := range s.Meters {
+		c, y := grid.Row(i)
+		cols, size := colsOf(c), grid.Size
+		g.text(dst, sasCode(m.SAS), cols[0], y, size, colGold, alignLeft, true)
+		g.textFit(dst, model.MeterName(g.Lang, m.Name), rect(cols[1], y-grid.Pitch/2, 330, grid.Pitch), size, colText, alignLeft, false)
+		g.text(dst, g.MeterValue(m), cols[2], y, size, colText, alignRight, false)
 	}
 	if len(s.Meters) == 0 {
 		g.text(dst, g.T("none_yet"), model.RectSvcContent.X+20, model.RectSvcContent.Y+30, 18, colDim, alignLeft, false)

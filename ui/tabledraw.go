@@ -143,7 +143,9 @@ func (g *game) drawTable(dst *ebiten.Image) {
 		c = sideColor(t.Hand.Winner)
 		c = color.RGBA{min(c.R+0x50, 0xFF), min(c.G+0x50, 0xFF), min(c.B+0x50, 0xFF), 0xFF}
 	}
-	g.textFit(dst, msg, model.RectTableMsg, 26, c, alignCenter, true)
+	split, msgR, parts := g.TableMessageRow()
+	g.drawSplit(dst, parts, split)
+	g.textBox(dst, msg, msgR, 26, c, alignCenter, true)
 	if model.Lockout(g.V.Mode) {
 		g.drawTableLockout(dst)
 	}

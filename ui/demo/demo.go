@@ -6,9 +6,11 @@
 package demo
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/baccarat"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
@@ -20,6 +22,7 @@ import (
 type Cabinet struct {
 	mu       sync.Mutex
 	m        *machine.Machine
+	aftPos   byte // the AFT history's position of the last transfer (Promo)
 	pt       *reels.Certified
 	now      time.Time
 	switches map[string]bool
@@ -187,6 +190,27 @@ func (c *Cabinet) InsertBill(cents int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.step(machine.BillStacked{At: c.now, Cents: cents})
+}
+
+// Promo transfers promotional credit to the credit meter as the casino's
+// host does (an AFT in-house transfer): restricted cents, of pool 1 and
+// lasting until exp (0 never), and non-restricted cents. It says why the
+// machine refused it ("" when it took it).
+func (c *Cabinet) Promo(id string, restricted, nonRestricted int64, exp aft.Expiration) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a := aft.Amounts{Restricted: restricted, NonRestricted: nonRestricted}
+	t := aft.Transfer{ID: id, Code: aft.CodeFull, Type: aft.InHouseToMachine, Status: aft.StatusFull, Asset: 1,
+		Requested: a, Amounts: a, At: c.now, ReceiptStatus: aft.ReceiptNone, Position: c.aftPos%aft.MaxHistory + 1}
+	if restricted > 0 {
+		t.PoolID, t.Expiration, t.RestrictedExpiration = 1, exp, exp
+	}
+	eff := c.m.Step(machine.AFTTransfer{At: c.now, Transfer: t})
+	if eff.AFTRefused != 0 {
+		return fmt.Sprintf("AFT transfer %s refused: status %v", id, eff.AFTRefused)
+	}
+	c.aftPos = t.Position
+	return ""
 }
 
 // Service restamps the event with the demo clock and steps it.

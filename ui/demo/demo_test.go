@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/machine"
 )
@@ -45,5 +46,32 @@ func TestDefaultJackpot(t *testing.T) {
 	}
 	if v := New(pt, Config{NoJackpot: true}).View(); len(v.Jackpots) != 0 {
 		t.Errorf("NoJackpot: %+v", v.Jackpots)
+	}
+}
+
+// Promotional credit reaches the demo machine as the host's transfer does:
+// the view tells it by kind, the restricted credit with its last day, and
+// a second restricted transfer in a row is taken too (the positions of
+// the AFT history follow one another).
+func TestPromo(t *testing.T) {
+	pt, err := assets.LoadPaytable(assets.DefaultGame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New(pt, Config{MachineID: "EGM-DEMO", Denom: 1, Seed: 3})
+	c.InsertBill(1000)
+	exp := aft.DateOf(c.Now().AddDate(0, 1, 0))
+	if why := c.Promo("P-1", 1500, 500, exp); why != "" {
+		t.Fatal(why)
+	}
+	if why := c.Promo("P-2", 100, 0, exp); why != "" {
+		t.Fatal(why)
+	}
+	v := c.View()
+	if v.CreditsCents != 3100 || v.RestrictedCents != 1600 || v.NonRestrictedCents != 500 || v.RestrictedExpires != exp {
+		t.Fatalf("view: credits %d, restricted %d until %v, non-restricted %d", v.CreditsCents, v.RestrictedCents, v.RestrictedExpires, v.NonRestrictedCents)
+	}
+	if why := c.Promo("P-2", 100, 0, exp); why == "" {
+		t.Fatal("a transfer ID run twice was taken twice")
 	}
 }

@@ -13,6 +13,7 @@ var (
 	RectTopBar     = Rect{0, 0, DesignW, 56}
 	RectReels      = Rect{140, 66, 1000, 420}
 	RectMeters     = Rect{140, 496, 1000, 80}
+	RectCreditCell = Rect{140, 496, 330, 80} // the credit meter, first of RectMeters
 	RectMessage    = Rect{140, 584, 1000, 40}
 	RectLeft       = Rect{0, 66, 134, 510}
 	RectRight      = Rect{1146, 66, 134, 510}

@@ -22,6 +22,11 @@ func (g *Screen) LockoutLines() (head string, lines []string) {
 		if v.HandpayKind != "" {
 			lines = append(lines, g.T("handpay_"+v.HandpayKind))
 		}
+		if g.cancelledHandpay() {
+			if p := g.promoStays(); p != "" {
+				lines = append(lines, p)
+			}
+		}
 		lines = append(lines, g.T("lock_call_attendant"))
 	case "tilt":
 		for _, t := range v.Tilts {
@@ -54,11 +59,11 @@ func (g *Screen) MessageText() string {
 	item, winShown := g.WinItemNow()
 	switch {
 	case v.Printing != "":
-		return g.T("lock_printing", v.Printing, Euro(g.Lang, v.PrintingCents))
+		return g.PrintingText()
 	case winShown && !Lockout(v.Mode) && (v.Message.Key == "" || v.Message.Key == "msg_win"):
 		return item.Text
 	case v.Message.Key != "" && (!g.Spinning() || strings.HasPrefix(v.Message.Key, "refused_")):
-		return MessageText(g.Lang, v.Message.Key, v.Message.Args)
+		return g.Said()
 	case g.Spinning() || v.Mode == "spinning":
 		return g.T("mode_spinning")
 	case Lockout(v.Mode):

@@ -648,9 +648,9 @@ func (g *Screen) PokerStatus() (text string, warn bool) {
 	case g.PokerNote() != "":
 		return g.PokerNote(), true
 	case v.Printing != "":
-		return g.T("lock_printing", v.Printing, Euro(g.Lang, v.PrintingCents)), false
+		return g.PrintingText(), false
 	case v.Message.Key != "":
-		return MessageText(g.Lang, v.Message.Key, v.Message.Args), strings.HasPrefix(v.Message.Key, "refused_")
+		return g.Said(), strings.HasPrefix(v.Message.Key, "refused_")
 	case Lockout(v.Mode):
 		t, _ := g.LockoutLines()
 		return t, true

@@ -24,6 +24,9 @@ func (g *Screen) present(v machine.View) machine.View {
 		p.Mode = "spinning" // the end of the game, or its handpay, is the outcome
 	}
 	p.Credits, p.CreditsCents = g.heldCredits, g.heldCents
+	// Restricted credit expiring as the game ends is the end's news too.
+	p.RestrictedCents, p.NonRestrictedCents, p.RestrictedExpires = g.heldPromo.RestrictedCents, g.heldPromo.NonRestrictedCents,
+		g.heldPromo.RestrictedExpires
 	p.Lines, p.Scatters, p.FreeAwarded, p.SpinWinCents = nil, nil, 0, 0
 	p.GameWinCents, p.CreditedCents, p.GameOpen = g.WinCount.from, 0, true
 	if !strings.HasPrefix(v.Message.Key, "refused_") {

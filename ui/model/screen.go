@@ -1,6 +1,8 @@
 package model
 
 import (
+	"time"
+
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/reels"
 )
@@ -15,6 +17,9 @@ const attractAfter = 10 * 60
 type Screen struct {
 	C         Cabinet
 	Simulator bool // the keyboard stands in for the key, the doors and the bill validator
+	// Now is the cabinet's clock, which the machine's dates are of
+	// (time.Now when nil).
+	Now func() time.Time
 
 	Tick int // updates so far (60 a second)
 	// V is the view presented (see present): the machine's view, with the
@@ -31,6 +36,7 @@ type Screen struct {
 	WinCount     winCount
 	heldCredits  int64 // the credit meter as it was when the reels started
 	heldCents    int64
+	heldPromo    machine.View // and its promotional parts (RestrictedCents...)
 	held         machine.View // the view presented before the spin on screen
 	ShownDone    int          // tick the reels finished (the win presentation starts)
 	lastActivity int
@@ -99,6 +105,8 @@ func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 			g.Anim = NewReelAnim(g.Tick, v, pt)
 			g.WinCount = winCount{from: from, start: g.Anim.DoneAt()}
 			g.heldCredits, g.heldCents = v.Credits, v.CreditsCents
+			g.heldPromo = machine.View{RestrictedCents: v.RestrictedCents, NonRestrictedCents: v.NonRestrictedCents,
+				RestrictedExpires: v.RestrictedExpires}
 			g.held = prev
 			if first {
 				g.held = machine.View{}

@@ -140,3 +140,37 @@ func (g *Screen) MeterValue(m machine.MeterLine) string {
 	}
 	return s
 }
+
+// MeterGrid lays the meters page out: every meter of the ledger on the
+// one page, in two columns, the rows as tall as the page allows (24.5
+// design units, 15-unit text, at most), so an inspector reads them all at
+// once and none runs under the message bar as the ledger gains meters.
+type MeterGrid struct {
+	PerCol int     // rows in a column
+	Head   float64 // the middle of the columns' headings
+	Top    float64 // the middle of the first row
+	Pitch  float64 // from a row to the next
+	Size   float64 // text size
+}
+
+// meterGridPad is the room kept under the last row, inside the page.
+const meterGridPad = 8
+
+// MetersGrid is the grid of n meters.
+func MetersGrid(n int) MeterGrid {
+	g := MeterGrid{PerCol: max((n+1)/2, 1), Head: RectSvcContent.Y + 18, Top: RectSvcContent.Y + 42, Pitch: 24.5, Size: 15}
+	// The last row's middle, half a row and the pad fit above the bottom.
+	room := RectSvcContent.Y + RectSvcContent.H - meterGridPad - g.Top
+	if need := (float64(g.PerCol) - 0.5) * g.Pitch; need > room {
+		g.Pitch = room / (float64(g.PerCol) - 0.5)
+		g.Size = min(g.Size, g.Pitch*0.75)
+	}
+	return g
+}
+
+// Row is where the i-th meter goes: its column (0 left, 1 right) and the
+// middle of its row.
+func (m MeterGrid) Row(i int) (col int, y float64) {
+	col = i / m.PerCol
+	return col, m.Top + float64(i%m.PerCol)*m.Pitch
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/openegm/cabinet/hw"
 	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/ui/demo"
 )
 
@@ -356,5 +357,38 @@ func TestIdentityPageVerdictAndButtons(t *testing.T) {
 	}
 	if tech := ids(machine.RoleTechnician); !slices.Contains(tech, "svc:verify") || slices.Contains(tech, "svc:export") {
 		t.Errorf("technician buttons %v", tech)
+	}
+}
+
+// Every meter of the ledger is on the meters page, inside the page: none
+// under the message bar (the promotional meters made the page's rows run
+// past it), none over another, the text no smaller than can be read (the
+// ledger's meters outgrowing one page fail here: the page would need a
+// second).
+func TestMetersGridFitsThePage(t *testing.T) {
+	for _, n := range []int{1, 34, len(meters.Defs)} {
+		g := MetersGrid(n)
+		bottom := RectSvcContent.Y + RectSvcContent.H
+		seen := map[[2]int]bool{}
+		for i := range n {
+			c, y := g.Row(i)
+			if c < 0 || c > 1 {
+				t.Fatalf("%d meters: meter %d in column %d", n, i, c)
+			}
+			if y-g.Pitch/2 < g.Head+8 || y+g.Pitch/2 > bottom {
+				t.Errorf("%d meters: meter %d's row (middle %.1f, %.1f tall) is outside the page (%.0f–%.0f)", n, i, y, g.Pitch, g.Head, bottom)
+			}
+			k := [2]int{c, int(y * 10)}
+			if seen[k] {
+				t.Errorf("%d meters: meter %d on another's row", n, i)
+			}
+			seen[k] = true
+		}
+		if g.Size < 12 || g.Size > g.Pitch {
+			t.Errorf("%d meters: text of %.1f in rows of %.1f", n, g.Size, g.Pitch)
+		}
+	}
+	if g := MetersGrid(34); g.Pitch != 24.5 || g.Size != 15 {
+		t.Errorf("34 meters (the page before the promotional meters) laid out anew: %+v", g)
 	}
 }

@@ -385,7 +385,7 @@ func (g *Screen) TableMessage() string {
 	v := g.V
 	switch {
 	case v.Printing != "":
-		return g.T("lock_printing", v.Printing, Euro(g.Lang, v.PrintingCents))
+		return g.PrintingText()
 	case v.Message.Key == "refused_table_limits":
 		if s := g.limitText(); s != "" {
 			return s
@@ -402,7 +402,7 @@ func (g *Screen) TableMessage() string {
 		}
 		return r + " · " + g.T("table_no_win")
 	case v.Message.Key != "":
-		return MessageText(g.Lang, v.Message.Key, v.Message.Args)
+		return g.Said()
 	case Lockout(v.Mode):
 		t, _ := g.LockoutLines()
 		return t
