@@ -34,6 +34,7 @@ var pokerTexts = map[string][2]string{
 	"poker_table_full":           {"Mesa completa", "Table full"},
 	"poker_need_credit":          {"Precisa de %[1]s de crédito", "You need %[1]s of credit"},
 	"poker_short_credit":         {"Crédito insuficiente: a cave desta mesa é %[1]s e o seu crédito %[2]s", "Not enough credit: this table's cave is %[1]s and your credit %[2]s"},
+	"poker_short_credit_promo":   {"Crédito insuficiente: a cave desta mesa é %[1]s e pode levar para a mesa %[2]s (o crédito PROMO não vai para a mesa)", "Not enough credit: this table's cave is %[1]s and you may take %[2]s to the table (PROMO credit does not go to a table)"},
 
 	// The seat's transfers.
 	"poker_buying_in":   {"A levar %[2]s para a mesa %[1]s…", "Taking %[2]s to table %[1]s…"},

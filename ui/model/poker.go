@@ -211,13 +211,21 @@ func (g *Screen) pokerLeave() {
 	g.C.Service(machine.PokerLeave{At: time.Now()})
 }
 
+// toTable is the credit a buy-in may take: restricted PROMO credits never go
+// to a table (the machine refuses them too).
+func (g *Screen) toTable() int64 { return max(0, g.V.CreditsCents-g.V.RestrictedCents) }
+
 // pokerBuyIn asks to sit at a table with the cave it asks now. A credit
 // below the cave is refused here, with the figures, so the player is told
 // at once what is missing (the machine refuses it too).
 func (g *Screen) pokerBuyIn(t seatmsg.TableInfo) {
 	g.activity()
-	if g.V.CreditsCents < t.RequiredCave {
-		g.Poker.note, g.Poker.noteArgs, g.Poker.noteTick = "poker_short_credit", []int64{t.RequiredCave, g.V.CreditsCents}, g.Tick
+	if have := g.toTable(); have < t.RequiredCave {
+		key := "poker_short_credit"
+		if g.V.RestrictedCents > 0 {
+			key = "poker_short_credit_promo"
+		}
+		g.Poker.note, g.Poker.noteArgs, g.Poker.noteTick = key, []int64{t.RequiredCave, have}, g.Tick
 		return
 	}
 	g.Poker.note = ""
@@ -325,7 +333,7 @@ func (g *Screen) PokerTiles() []PokerTile {
 			tile.Note = g.T("poker_table_closed")
 		case t.Players >= t.Seats:
 			tile.Note = g.T("poker_table_full")
-		case g.V.CreditsCents < t.RequiredCave:
+		case g.toTable() < t.RequiredCave:
 			tile.Short = true
 			tile.Note = g.T("poker_need_credit", tile.Cave)
 		}

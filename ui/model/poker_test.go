@@ -579,3 +579,27 @@ func TestCatalogueHasPokerTexts(t *testing.T) {
 		checkBoth(t, k, "1")
 	}
 }
+
+// PROMO credit never goes to a table: the lobby counts the credit without
+// it, and says why a buy-in is short.
+func TestPokerLobbyLeavesPromoOut(t *testing.T) {
+	s, c := pokerScreen(t, demo.PokerLobby(), 5000)
+	c.view.CreditsCents, c.view.Credits, c.view.RestrictedCents = 12000, 12000, 3000
+	s.Update()
+	if nl := s.PokerTiles()[0]; !nl.Short {
+		t.Errorf("120 € of credit, 30 € of it PROMO, for a cave of 100 €: the tile is not short (%q)", nl.Note)
+	}
+	clickOn(t, s, "poker:buyin:holdem-nl-2")
+	if got := c.take(); len(got) != 0 {
+		t.Fatalf("a buy-in with PROMO credit in it was sent: %v", got)
+	}
+	if msg, warn := s.PokerStatus(); !warn || msg != "Crédito insuficiente: a cave desta mesa é 100,00 € e pode levar para a mesa 90,00 € (o crédito PROMO não vai para a mesa)" {
+		t.Errorf("refusal %q (warn %v)", msg, warn)
+	}
+	c.view.RestrictedCents = 2000
+	s.Update()
+	clickOn(t, s, "poker:buyin:holdem-nl-2")
+	if got := c.take(); !slices.Equal(got, []string{"poker_buyin holdem-nl-2 10000"}) {
+		t.Errorf("100 € that may go to the table: calls %v", got)
+	}
+}
