@@ -48,6 +48,9 @@ type PulserStatus struct {
 type Pulser struct {
 	cfg  PulserConfig
 	file string
+	// write replaces the state file atomically; a test may wrap it to act
+	// while a state is being written.
+	write func(dir, name string, data []byte) error
 
 	mu        sync.Mutex
 	st        PulseState
@@ -93,6 +96,7 @@ func NewPulser(cfg PulserConfig) (*Pulser, error) {
 	p := &Pulser{
 		cfg:     cfg,
 		file:    filepath.Join(cfg.StateDir, StateFileName(cfg.Meter)),
+		write:   writeFileAtomic,
 		wake:    make(chan struct{}, 1),
 		changed: make(chan struct{}),
 	}
@@ -156,7 +160,7 @@ func (p *Pulser) persist(s PulseState) error {
 	if err != nil {
 		return p.errorf("encoding state: %w", err)
 	}
-	if err := writeFileAtomic(p.cfg.StateDir, StateFileName(p.cfg.Meter), append(data, '\n')); err != nil {
+	if err := p.write(p.cfg.StateDir, StateFileName(p.cfg.Meter), append(data, '\n')); err != nil {
 		return p.errorf("writing state: %w", err)
 	}
 	return nil
@@ -335,6 +339,10 @@ func (p *Pulser) pulse() error {
 		return err
 	}
 	p.mu.Lock()
+	// SetTarget may have raised the target while the state was written:
+	// keep it, or the pulse it owes is never delivered (the owner sets a
+	// target only when the ledger changes).
+	done.Target = p.st.Target
 	p.setLocked(done)
 	p.mu.Unlock()
 	return nil

@@ -596,43 +596,17 @@ func TestHardMetersCountOnAfterRAMClear(t *testing.T) {
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	defer c.Stop()
-	hard := func() int64 { return c.Send(cabinettest.Command{Cmd: "meters"}).Meters["hard meter_games"] }
-	waitHard := func(want int64) {
-		t.Helper()
-		// Pulses are timed (on, off) by the meter driver; a loaded machine
-		// delivers them late, never wrong: wait generously.
-		deadline := time.Now().Add(30 * time.Second)
-		for hard() != want {
-			if time.Now().After(deadline) {
-				// What the driver and the offsets say, to find the pulse
-				// this rare failure (seen twice under heavy load) lost.
-				offsets, _ := os.ReadFile(filepath.Join(data, "hardmeters", offsetsFile))
-				state, _ := os.ReadFile(filepath.Join(data, "hardmeters", "meter_games.pulses.json"))
-				m := c.Send(cabinettest.Command{Cmd: "meters"}).Meters
-				t.Fatalf("hard games meter %d, want %d; games played %d; offsets %s; pulser %s", hard(), want, m["games played"], offsets, state)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
 	c.Bill(500)
 	for range 3 {
 		c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
 		c.WaitIdle()
 	}
-	waitHard(3)
+	waitHardMeter(t, c, "meter_games", 3, 30*time.Second)
 	c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut})
 	for c.State().Printing != "" {
 		time.Sleep(20 * time.Millisecond)
 	}
-	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech"})
-	c.Send(cabinettest.Command{Cmd: "pin", Role: machine.RoleTechnician, PIN: machine.DefaultPIN})
-	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcSetPIN, Value: "518273"})
-	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcRAMClear})
-	if r := c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcRAMClearConfirm, Value: "test"}); r.Refused != "" {
-		t.Fatalf("RAM clear: %s", r.Refused)
-	}
-	c.Send(cabinettest.Command{Cmd: "service", Action: machine.SvcLogout})
-	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: false})
+	ramClear(t, c)
 	if m := c.Send(cabinettest.Command{Cmd: "meters"}).Meters; m["games played"] != 0 {
 		t.Fatalf("games after RAM clear %d", m["games played"])
 	}
@@ -644,7 +618,7 @@ func TestHardMetersCountOnAfterRAMClear(t *testing.T) {
 		}
 		c.WaitIdle()
 	}
-	waitHard(5)
+	waitHardMeter(t, c, "meter_games", 5, 30*time.Second)
 }
 
 // The real sashost binary against the real cabinet over a pseudo-terminal, in

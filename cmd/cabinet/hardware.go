@@ -124,6 +124,24 @@ func (h *hardware) openMeters(l *meters.Ledger) error {
 			}
 		}
 	}
+	// A RAM clear the offsets do not account for (a new board, offsets of
+	// the first version, a power loss before they were saved): what the ledger
+	// owed before it is unknown, so each hard meter counts on from what it
+	// shows, read while no pulser runs.
+	if l != nil && l.State().RAMClears > h.ramClears {
+		for meter, target := range hardTargets(l) {
+			if st, err := h.pulsers.Status(meter); err == nil {
+				h.offsets[meter] = 0
+				if st.Delivered > target {
+					h.offsets[meter] = st.Delivered - target
+				}
+			}
+		}
+		h.ramClears = l.State().RAMClears
+		if err := h.saveOffsets(); err != nil {
+			h.log.Error("hard meter offsets not saved", "err", err)
+		}
+	}
 	return nil
 }
 
@@ -368,22 +386,19 @@ type offsetsData struct {
 // ledger with no RAM clear to explain it means the ledger went back behind
 // the machine's back: that is returned as evidence for the machine.
 func (h *hardware) follow(v machine.View, l *meters.Ledger) []machine.Event {
-	if v.Mode == "service" {
-		return nil // the I/O test owns the lamps while the menu is open
-	}
-	play := v.Mode == "idle"
-	alarm := v.Mode == "tilt" || v.Mode == "handpay" || v.Mode == "meter_fault" || v.Mode == "door_open"
-	for lamp, on := range map[string]bool{
-		"lamp_spin": play && v.CreditsCents >= v.BetCents, "lamp_cash_out": play && v.CreditsCents > 0,
-		"lamp_bet": play, "tower_top": alarm, "tower_bottom": v.Mode == "handpay" || v.Mode == "service",
-	} {
-		h.board.SetLamp(lamp, on)
+	// The I/O test owns the lamps while the menu is open; the hard meters
+	// follow the ledger there too (a RAM clear is made there).
+	if v.Mode != "service" {
+		h.followLamps(v)
 	}
 	if l == nil || l.Fault() != nil || h.pulsers == nil {
 		return nil
 	}
 	var evidence []machine.Event
 	clears := l.State().RAMClears
+	if clears > h.ramClears {
+		h.countOnAfterRAMClear(clears)
+	}
 	for meter, target := range hardTargets(l) {
 		err := h.pulsers.SetTarget(meter, target+h.offsets[meter])
 		if errors.Is(err, hw.ErrTargetBelowDelivered) {
@@ -392,28 +407,46 @@ func (h *hardware) follow(v machine.View, l *meters.Ledger) []machine.Event {
 			if st.InFlight {
 				shown++
 			}
-			if clears <= h.ramClears {
-				evidence = append(evidence, machine.Tamper{At: time.Now(), Tilt: machine.TiltRollback,
-					Detail: fmt.Sprintf("hard meter %s shows %d, the ledger %d, with no RAM clear since: the ledger is older than the meters", meter, shown, target+h.offsets[meter])})
-				continue
-			}
-			// The ledger went back by a RAM clear: from here on the hard
-			// meter counts on from what it has shown.
-			h.offsets[meter] = shown - target
-			h.log.Info("hard meter continues after the RAM clear", "meter", meter, "offset", h.offsets[meter])
-			err = h.pulsers.SetTarget(meter, target+h.offsets[meter])
+			evidence = append(evidence, machine.Tamper{At: time.Now(), Tilt: machine.TiltRollback,
+				Detail: fmt.Sprintf("hard meter %s shows %d, the ledger %d, with no RAM clear since: the ledger is older than the meters", meter, shown, target+h.offsets[meter])})
+			continue
 		}
 		if err != nil {
 			h.log.Error("hard meter", "meter", meter, "err", err)
 		}
 	}
-	if clears > h.ramClears && len(evidence) == 0 {
-		h.ramClears = clears
-		if werr := h.saveOffsets(); werr != nil {
-			h.log.Error("hard meter offsets not saved", "err", werr)
+	return evidence
+}
+
+func (h *hardware) followLamps(v machine.View) {
+	play := v.Mode == "idle"
+	alarm := v.Mode == "tilt" || v.Mode == "handpay" || v.Mode == "meter_fault" || v.Mode == "door_open"
+	for lamp, on := range map[string]bool{
+		"lamp_spin": play && v.CreditsCents >= v.BetCents, "lamp_cash_out": play && v.CreditsCents > 0,
+		"lamp_bet": play, "tower_top": alarm, "tower_bottom": v.Mode == "handpay" || v.Mode == "service",
+	} {
+		h.board.SetLamp(lamp, on)
+	}
+}
+
+// countOnAfterRAMClear takes the RAM clear the ledger just made into the
+// offsets: every hard meter counts on from the target it had, which is what
+// the ledger owed it before the clear (its pulses delivered or still owed).
+// Not from what it shows: the driver is still delivering the owed pulses,
+// which would be lost, and the count moves while it is read. The target is
+// the last one follow set from the ledger before the clear (a commit always
+// follows power-up, before any clear can).
+func (h *hardware) countOnAfterRAMClear(clears uint64) {
+	for _, meter := range h.pulsers.Meters() {
+		if st, err := h.pulsers.Status(meter); err == nil {
+			h.offsets[meter] = st.Target
+			h.log.Info("hard meter continues after the RAM clear", "meter", meter, "offset", st.Target, "shown", st.Delivered)
 		}
 	}
-	return evidence
+	h.ramClears = clears
+	if err := h.saveOffsets(); err != nil {
+		h.log.Error("hard meter offsets not saved", "err", err)
+	}
 }
 
 func (h *hardware) saveOffsets() error {
