@@ -50,6 +50,7 @@ var MeterPT = map[string]string{
 	"restricted promotional credits expired":        "promocional restrito expirado",
 	"non-restricted promotional credits cashed out": "promocional não restrito pago ao jogador",
 	"machine-paid external bonus win":               "bónus externos pagos pela máquina",
+	"attendant-paid external bonus win":             "bónus externos pagos manualmente",
 }
 
 // Meter is a meter's name in a language ("pt" or "en").
