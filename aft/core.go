@@ -507,12 +507,4 @@ func Recheck(rec Transfer, cond Conditions) (Status, bool) {
 // ReceiptDue returns the committed transfers whose receipt is still to be
 // printed: after a power-up the cabinet prints them (the ledger drives
 // the devices), then commits a Receipt for each.
-func (c *Core) ReceiptDue() []Transfer {
-	var out []Transfer
-	for _, e := range c.st.History {
-		if e.ReceiptStatus == ReceiptPending {
-			out = append(out, e.Transfer)
-		}
-	}
-	return out
-}
+func (c *Core) ReceiptDue() []Transfer { return c.st.ReceiptDue() }

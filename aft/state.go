@@ -176,6 +176,18 @@ func (s *State) At(p byte) (Entry, bool) {
 	return Entry{}, false
 }
 
+// ReceiptDue returns the committed transfers whose receipt is still to
+// be printed, oldest first.
+func (s *State) ReceiptDue() []Transfer {
+	var out []Transfer
+	for _, e := range s.History {
+		if e.ReceiptStatus == ReceiptPending {
+			out = append(out, e.Transfer)
+		}
+	}
+	return out
+}
+
 // Logged reports whether a transfer of this type and amounts goes into
 // the history: SAS logs successful transfers of non-zero amounts, and
 // every bonus.
