@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/aft"
+	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/internal/cabinettest"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
@@ -254,5 +255,78 @@ func onPaper(t *testing.T, data, ref string) {
 	}
 	if n := strings.Count(string(b), `"validation":"`+ref+`"`); n != 1 {
 		t.Fatalf("receipt %s on paper %d times:\n%s", ref, n, b)
+	}
+}
+
+// A bonus jackpot at the handpay limit survives the power cord: killed
+// with its handpay pending, the cabinet comes back locked up for it; and
+// when the power went between the bonus's record and its lockout's (the
+// ledger as such a kill leaves it, written here by the cabinet's own
+// ledger code), the power-up locks up for that bonus, on a cabinet that
+// never played a game, and the attendant resets it as such.
+func TestAFTBonusHandpayAcrossPowerLoss(t *testing.T) {
+	data := t.TempDir()
+	args := append(slices.Clone(aftArgs), "--spin-time", "5ms", "--handpay-limit", "50000")
+	c := startCabinet(t, data, args...)
+	c.WaitIdle()
+	if out, code := sashostAt(t, c, "aft", "register", "asset=4321", "key="+aftKeyHex()); code != 0 {
+		t.Fatalf("register: %s", out)
+	}
+	if r := promoTransfer(t, c, "jackpot", "J-1", "cashable=60000"); r.Status != aft.StatusFull {
+		t.Fatalf("bonus jackpot: %+v", r)
+	}
+	c.WaitFor("the handpay", func(v machine.View) bool { return v.Mode == "handpay" })
+	c.Kill()
+	c = startCabinet(t, data, args...)
+	v := c.WaitFor("the handpay after the kill", func(v machine.View) bool { return v.Mode == "handpay" })
+	if v.Handpay != 60000 || v.HandpayKind != meters.HandpayBonus {
+		t.Fatalf("after the kill: handpay %d of kind %q", v.Handpay, v.HandpayKind)
+	}
+	c.TurnKey("att-2")
+	c.WaitFor("the reset", func(v machine.View) bool { return v.Mode == "idle" })
+	c.Stop()
+
+	// The power goes after the next bonus's record, before its lockout's.
+	board := cabinettest.Board(data)
+	witness, err := book.OpenFileWitness(filepath.Join(board, "witness"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _, err := meters.Open(filepath.Join(data, "ledger"), meters.Options{Keys: book.FileKeys{Dir: board}, Witness: witness})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := l.State()
+	bonus := aft.Transfer{Position: st.AFT.NextPosition(), ID: "J-2", Code: aft.CodeFull, Type: aft.BonusJackpot, Status: aft.StatusFull,
+		Asset: aftAsset, Requested: aft.Amounts{Cashable: 75000}, Amounts: aft.Amounts{Cashable: 75000}, At: time.Now(),
+		ReceiptStatus: aft.ReceiptNone, Handpay: true}
+	if err := l.Commit(meters.AFTTransfer{At: time.Now().UnixNano(), Transfer: bonus}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	witness.Close()
+
+	c = startCabinet(t, data, args...)
+	defer c.Stop()
+	v = c.WaitFor("the bonus's lockout at power-up", func(v machine.View) bool { return v.Mode == "handpay" })
+	if v.Handpay != 75000 || v.HandpayKind != meters.HandpayBonus || v.Fault != "" || len(v.Tilts) != 0 {
+		t.Fatalf("at power-up: handpay %d of kind %q, fault %q, tilts %v", v.Handpay, v.HandpayKind, v.Fault, v.Tilts)
+	}
+	// The host reads the bonus done (it happened), and its handpay.
+	var r aft.TransferReply
+	if sashostJSON(t, c, &r, "aft", "interrogate", "id=J-2"); r.Status != aft.StatusFull || r.Type != aft.BonusJackpot {
+		t.Fatalf("the host reads J-2: %+v", r)
+	}
+	c.TurnKey("att-3")
+	c.WaitFor("the reset", func(v machine.View) bool { return v.Mode == "idle" })
+	c.Stop()
+	ledger := readLedger(t, data)
+	if err := ledger.Check(); err != nil {
+		t.Fatal(err)
+	}
+	last := ledger.Handpays[len(ledger.Handpays)-1]
+	if last.Pending.Ref != "J-2" || last.Pending.Kind != meters.HandpayBonus || last.Reset == nil || last.Reset.Who != "att-3" ||
+		ledger.Get(meters.AttendantPaidBonus) != 135000 || ledger.Get(meters.GamesPlayed) != 0 {
+		t.Fatalf("ledger: handpay %+v, 0x21 %d, games %d", last, ledger.Get(meters.AttendantPaidBonus), ledger.Get(meters.GamesPlayed))
 	}
 }
