@@ -3,6 +3,7 @@ package aft
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -272,7 +273,9 @@ func (c *Core) decide(req TransferRequest, cond Conditions, now time.Time) (Tran
 		rec.Position = c.st.NextPosition()
 	}
 	if req.Flags&FlagReceipt != 0 && moved.Total() > 0 {
-		rec.ReceiptStatus = ReceiptPending // printed after the commit
+		// Printed after the commit, with the host's data (SAS 8.3: only
+		// for a successful transfer of a non-zero amount).
+		rec.ReceiptStatus, rec.ReceiptData = ReceiptPending, slices.Clone(req.Receipt)
 	}
 	return rec, rec.Status
 }
@@ -335,6 +338,8 @@ func (c *Core) admit(req TransferRequest, cond Conditions) Status {
 		return StatusInvalidAmount
 	case req.Flags&FlagReceipt != 0 && (!c.cfg.Receipts || !cond.PrinterReady):
 		return StatusCannotPrintReceipt
+	case req.Flags&FlagReceipt != 0 && !receiptDataOK(req.Receipt):
+		return StatusInvalidFunction // table 8.3f broken: nothing to print it from
 	case req.Code == CodePartial && req.Type.ToHost() && !c.cfg.PartialToHost:
 		return StatusNoPartialToHost
 	case !cond.playable():
@@ -393,6 +398,11 @@ func fill(want Amounts, room int64) Amounts {
 	return got
 }
 
+func receiptDataOK(b []byte) bool {
+	_, err := ParseReceiptData(b)
+	return err == nil
+}
+
 // ValidID reports whether id is a transaction ID SAS allows: 1–20
 // printable ASCII characters (0x20–0x7E).
 func ValidID(id string) bool {
@@ -412,7 +422,8 @@ func ValidID(id string) bool {
 var ErrNotPending = errors.New("aft: not the pending transfer")
 
 // Committed tells the core that rec is durable in the ledger: a
-// Transfer from a Decision, a Registration, or a Receipt. It returns the
+// Transfer from a Decision, a Registration, a Receipt or a
+// ReceiptTextSet. It returns the
 // exceptions to raise: 69 when a transfer completes (and 6F when it
 // locks the machine again), 6D when the operator acknowledged a
 // registration.
@@ -496,12 +507,4 @@ func Recheck(rec Transfer, cond Conditions) (Status, bool) {
 // ReceiptDue returns the committed transfers whose receipt is still to be
 // printed: after a power-up the cabinet prints them (the ledger drives
 // the devices), then commits a Receipt for each.
-func (c *Core) ReceiptDue() []Transfer {
-	var out []Transfer
-	for _, e := range c.st.History {
-		if e.ReceiptStatus == ReceiptPending {
-			out = append(out, e.Transfer)
-		}
-	}
-	return out
-}
+func (c *Core) ReceiptDue() []Transfer { return c.st.ReceiptDue() }

@@ -841,11 +841,16 @@ func TestCreditsWagerAndExpire(t *testing.T) {
 	if got := c.Apply(Transfer{Type: BonusCoinOut, Amounts: Amounts{Cashable: 7, NonRestricted: 3}}); got.Cashable != 110 || got.NonRestricted != 20 {
 		t.Fatalf("bonus: %+v", got)
 	}
-	// A ticket or a bonus jackpot leaves the meter alone.
-	for _, ty := range []TransferType{InHouseToTicket, BonusJackpot} {
-		if got := c.Apply(Transfer{Type: ty, Amounts: Amounts{Cashable: 9}}); got != c {
-			t.Errorf("%v moved the credits: %+v", ty, got)
+	// A ticket or a bonus jackpot paid by handpay leaves the meter alone;
+	// a bonus jackpot below the handpay limit is a cashable win.
+	for _, tr := range []Transfer{{Type: InHouseToTicket}, {Type: BonusJackpot, Handpay: true}} {
+		tr.Amounts = Amounts{Cashable: 9}
+		if got := c.Apply(tr); got != c {
+			t.Errorf("%v moved the credits: %+v", tr.Type, got)
 		}
+	}
+	if got := c.Apply(Transfer{Type: BonusJackpot, Amounts: Amounts{Cashable: 9, NonRestricted: 1}}); got.Cashable != 110 || got.NonRestricted != 20 {
+		t.Fatalf("bonus jackpot to the credits: %+v", got)
 	}
 }
 

@@ -29,17 +29,19 @@ type Credits struct {
 }
 
 // Apply returns the credits after the committed transfer t: money in
-// adds by kind, money out subtracts, a bonus coin-out win adds its whole
-// amount as cashable credits (SAS 8.5: a bonus is a win, and wins are
-// cashable; the host's split of it is kept by the AFT bonus meters AE and
-// B0), a transfer to a ticket or a bonus jackpot (paid by handpay) leaves
-// the meter alone. Restricted money brings its pool and the later of the
+// adds by kind, money out subtracts, a bonus win (coin-out, or a jackpot
+// below the handpay limit) adds its whole amount as cashable credits
+// (SAS 8.5: a bonus is a win, and wins are cashable; the host's split of
+// it is kept by the AFT bonus meters AE and B0), a transfer to a ticket or
+// a bonus jackpot paid by handpay leaves the meter alone. Restricted money brings its pool and the later of the
 // two expirations; when the restricted amount reaches zero they are
 // cleared.
 func (c Credits) Apply(t Transfer) Credits {
 	switch t.Type {
-	case BonusCoinOut:
-		c.Cashable += t.Amounts.Total()
+	case BonusCoinOut, BonusJackpot:
+		if !t.Handpay {
+			c.Cashable += t.Amounts.Total()
+		}
 	case InHouseToMachine, DebitToMachine:
 		if t.Amounts.Restricted > 0 {
 			if c.Restricted == 0 {

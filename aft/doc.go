@@ -49,10 +49,14 @@
 //     code, type, status (00/01), flags, asset, requested and moved
 //     amounts (cashable, restricted, non-restricted cents), time,
 //     expiration as sent and as resolved, pool ID, receipt status (40 to
-//     print, FF none), host cashout state after it, lock timeout.
+//     print, FF none) and the host's receipt data, host cashout state
+//     after it, lock timeout, and whether a bonus jackpot is paid by
+//     handpay (Handpay, set by the machine before it records it).
 //   - AFTRegistration (aft.Registration): status, key, POS ID.
 //   - AFTReceipt (aft.Receipt): position and ID of a transfer whose
-//     receipt came out of the printer.
+//     receipt came out of the printer (once: the history then reads 00).
+//   - AFTReceiptText (aft.ReceiptTextSet): the texts of every receipt
+//     the host set with 0x75 (receiptdata.go).
 //
 // The ledger's fold gives these, in order, to Fold (or State.Apply); a
 // returned ErrRecord (an ID twice, a position out of turn) is a damaged
@@ -74,10 +78,12 @@
 //     meters are; A0–BD are cents meters, as they are. Meters() lists
 //     the codes it keeps, named by sas/metercode's table.
 //   - a bonus is a win, not a transfer (SAS 8.5): type 10 also adds to
-//     0x1E machine-paid external bonus and 0x01 coin out; type 11 is paid
-//     by a handpay lockup of its amount (0x21 attendant-paid external
-//     bonus and 0x02 jackpot when reset); a machine that cannot lock up
-//     for it leaves Config.BonusJackpot off and type 11 is refused (82).
+//     0x1E machine-paid external bonus and 0x01 coin out; so does type
+//     11 below the machine's handpay limit, and at or above it the
+//     machine pays it by a handpay lockup of its amount (Transfer.Handpay;
+//     0x21 attendant-paid external bonus and 0x02 jackpot when reset); a
+//     machine that cannot lock up for it leaves Config.BonusJackpot off
+//     and type 11 is refused (82).
 //   - type 20 prints a ticket of the moved amount: ticket-out meters, and
 //     the ticket's validation as for any cash-out ticket.
 //
@@ -132,7 +138,8 @@
 //
 // At power-up: st := the ledger's AFT state (snapshot or Fold), core :=
 // aft.New(cfg, st); print the receipts of core.ReceiptDue() and commit an
-// AFTReceipt for each (the ledger drives the devices).
+// AFTReceipt for each (the ledger drives the devices). Receipts are laid
+// out and drawn by package aft/receipt.
 //
 // # Choices where SAS 6.02 (as publicly described) is silent
 //

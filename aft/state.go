@@ -10,7 +10,8 @@ import (
 	"github.com/openegm/cabinet/sas/metercode"
 )
 
-// Record is a ledger record of AFT: Transfer, Registration or Receipt. The cabinet commits each before it shows its effect,
+// Record is a ledger record of AFT: Transfer, Registration, Receipt or
+// ReceiptTextSet. The cabinet commits each before it shows its effect,
 // and State is the fold of the committed ones.
 type Record interface {
 	apply(s *State) error
@@ -42,8 +43,13 @@ type Transfer struct {
 	RestrictedExpiration Expiration `json:"restricted_expiration,omitempty"`
 	PoolID               uint16     `json:"pool_id"`
 	// ReceiptStatus is ReceiptPending when a receipt is to be printed,
-	// ReceiptNone otherwise.
+	// ReceiptNone otherwise; ReceiptData is the host's receipt data (table
+	// 8.3f) for it, kept to print it again after a power loss.
 	ReceiptStatus ReceiptStatus `json:"receipt_status"`
+	ReceiptData   []byte        `json:"receipt_data,omitempty"`
+	// Handpay: a bonus jackpot win the machine pays by a handpay lockup
+	// (at or above its handpay limit) instead of to the credit meter.
+	Handpay bool `json:"handpay,omitempty"`
 	// HostCashout is the host cashout state from this transfer on.
 	HostCashout HostCashout `json:"host_cashout"`
 	// LockTimeout: hundredths of a second, for a lock after transfer.
@@ -86,6 +92,8 @@ type State struct {
 	// MaxHistory.
 	History     []Entry     `json:"history,omitempty"`
 	HostCashout HostCashout `json:"host_cashout"`
+	// ReceiptText is what the host set with 0x75 for every receipt.
+	ReceiptText ReceiptText `json:"receipt_text,omitzero"`
 	// Meters are the AFT meters (0xA0–0xBD) and the electronic transfer
 	// totals 0x17 and 0x18, in cents.
 	Meters map[metercode.Code]int64 `json:"meters,omitempty"`
@@ -168,6 +176,18 @@ func (s *State) At(p byte) (Entry, bool) {
 	return Entry{}, false
 }
 
+// ReceiptDue returns the committed transfers whose receipt is still to
+// be printed, oldest first.
+func (s *State) ReceiptDue() []Transfer {
+	var out []Transfer
+	for _, e := range s.History {
+		if e.ReceiptStatus == ReceiptPending {
+			out = append(out, e.Transfer)
+		}
+	}
+	return out
+}
+
 // Logged reports whether a transfer of this type and amounts goes into
 // the history: SAS logs successful transfers of non-zero amounts, and
 // every bonus.
@@ -184,6 +204,9 @@ func (t Transfer) apply(s *State) error {
 	}
 	if !t.Status.Succeeded() {
 		return fmt.Errorf("%w: transfer %q with status %v", ErrRecord, t.ID, t.Status)
+	}
+	if t.Handpay && t.Type != BonusJackpot {
+		return fmt.Errorf("%w: transfer %q of type %v paid by handpay: only a bonus jackpot is", ErrRecord, t.ID, t.Type)
 	}
 	logged := Logged(t.Type, t.Amounts)
 	switch {
@@ -220,18 +243,24 @@ func (r Registration) apply(s *State) error {
 	return nil
 }
 
+// apply marks the receipt printed, once: a receipt for a transfer that
+// asked for none, or printed already, is a device confirmation the
+// ledger did not order.
 func (r Receipt) apply(s *State) error {
-	found := false
-	for i := range s.History {
-		if e := &s.History[i]; e.Position == r.Position && e.ID == r.ID {
-			e.ReceiptStatus, found = ReceiptPrinted, true
-		}
-	}
-	if s.Current != nil && s.Current.ID == r.ID {
-		s.Current.ReceiptStatus, found = ReceiptPrinted, true
-	}
-	if !found {
+	i := slices.IndexFunc(s.History, func(e Entry) bool { return e.Position == r.Position && e.ID == r.ID })
+	switch {
+	case i < 0:
 		return fmt.Errorf("%w: receipt printed for transfer %q at position %d, not in the history", ErrRecord, r.ID, r.Position)
+	case s.History[i].ReceiptStatus != ReceiptPending:
+		return fmt.Errorf("%w: receipt printed for transfer %q, whose receipt status is %02X (not pending)", ErrRecord, r.ID, byte(s.History[i].ReceiptStatus))
+	}
+	// The history is shared with the state this one was cloned from.
+	s.History = slices.Clone(s.History)
+	s.History[i].ReceiptStatus = ReceiptPrinted
+	if s.Current != nil && s.Current.ID == r.ID {
+		c := *s.Current
+		c.ReceiptStatus = ReceiptPrinted
+		s.Current = &c
 	}
 	return nil
 }

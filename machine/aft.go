@@ -66,7 +66,8 @@ func (m *Machine) aftTransfer(e AFTTransfer, eff *Effects) {
 		eff.AFTRefused = st
 		return
 	}
-	r := meters.AFTTransfer{At: m.ns(), Transfer: e.Transfer}
+	t := m.bonusByHand(e.Transfer)
+	r := meters.AFTTransfer{At: m.ns(), Transfer: t}
 	if _, err := m.st.Next(r); err != nil {
 		// The core and the ledger disagree (an ID the ledger ran, a
 		// position out of turn): the host is refused, the machine plays on.
@@ -74,12 +75,15 @@ func (m *Machine) aftTransfer(e AFTTransfer, eff *Effects) {
 		return
 	}
 	m.record(eff, r)
-	cents := e.Transfer.Amounts.Total()
+	cents := t.Amounts.Total()
 	switch {
-	case e.Transfer.Type.ToHost():
+	case t.Type.ToHost():
 		m.cashedOut = true
 		m.say("msg_aft_out", cents)
-	case e.Transfer.Type.Bonus():
+	case t.Handpay:
+		m.playerAt = m.now
+		m.bonusLockout(eff, t)
+	case t.Type.Bonus():
 		m.playerAt = m.now
 		m.say("msg_aft_bonus", cents)
 	case cents > 0:

@@ -173,6 +173,8 @@ type Machine struct {
 
 	test *testMode // what test mode set aside (testmode.go)
 
+	receipts receiptJob // the AFT receipt at the printer (aftreceipt.go)
+
 	// The link controller's latest values of the linked levels (cents) and
 	// when each arrived; the link is down after 5 s without one.
 	link     map[int]int64
@@ -291,9 +293,12 @@ func (m *Machine) Step(ev Event) Effects {
 				m.reprint = false
 				m.say("msg_ticket_printed")
 			}
+		} else {
+			m.receiptPrinted(e.Validation, &eff)
 		}
 	case PrinterFault:
 		m.devFault[TiltPrinter] = true
+		m.receiptStopped()
 		m.tilt(&eff, TiltPrinter, e.Reason)
 		if m.st.PendingTicket != nil {
 			m.ticketToHandpay(&eff, "printer fault: "+e.Reason)
@@ -323,6 +328,8 @@ func (m *Machine) Step(ev Event) Effects {
 		m.record(&eff, meters.AFTRegistration{At: m.ns(), Registration: e.Registration})
 	case AFTLock:
 		m.aftLock(e)
+	case AFTReceiptText:
+		m.aftReceiptText(e, &eff)
 	case HostBillDenominations:
 		m.hostBills, m.hostBillOnce = slices.Clone(e.Accept), e.DisableAfterAccept
 	case LedgerFault:
@@ -358,6 +365,7 @@ func (m *Machine) Step(ev Event) Effects {
 			m.pokerEvent(ev, &eff)
 		}
 	}
+	m.printReceipts(&eff)
 	if m.fault == "" {
 		eff.Devices = append(eff.Devices, EnableBills{On: m.acceptsBills(), Accept: m.hostBills})
 	}
@@ -446,6 +454,7 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	m.recordLinkSettings(eff)
 	m.openLocalLevels(eff)
 	m.settleDevices(e.Devices, eff)
+	m.receiptsAtPowerUp(e.Devices)
 	m.expirePromo(eff)
 	m.ticketPowerUp()
 	m.pokerPowerUp(eff)
@@ -468,9 +477,8 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 		m.level = m.st.Open.Start.Level
 		m.phase, m.until = spinning, m.now // continue at the next tick
 	case m.st.OwedHandpay > 0 && m.st.Handpay == nil:
-		// The game end was committed, its handpay lockout was not.
-		last := m.st.Games[len(m.st.Games)-1]
-		m.record(eff, meters.HandpayPending{At: m.ns(), Kind: meters.HandpayWin, Cents: m.st.OwedHandpay, Game: last.Start.Game})
+		// A win was committed, its handpay lockout was not.
+		m.resumeOwed(eff)
 	}
 }
 
@@ -527,7 +535,7 @@ func (m *Machine) canStart() string {
 		return "refused_game_in_progress"
 	case len(m.st.PendingHits) > 0:
 		return "refused_jackpot_pending"
-	case m.st.PendingTicket != nil || m.st.TITO.Requested != nil:
+	case m.st.PendingTicket != nil || m.st.TITO.Requested != nil || m.printingReceipt():
 		return "refused_printing"
 	case m.session != nil:
 		return "refused_service"

@@ -92,9 +92,10 @@ func (e HandpayPaid) at() time.Time { return e.At }
 // 13: a prize paid by the cashier on a voucher): what was paid, to whom it
 // was owed, and by whom.
 type PrintReceipt struct {
-	Kind      string    `json:"kind"` // a handpay's kind: win, cancelled, progressive
+	Kind      string    `json:"kind"` // a handpay's kind: win, cancelled, progressive, aft_bonus
 	Cents     int64     `json:"cents"`
 	Game      uint64    `json:"game,omitempty"`
+	Ref       string    `json:"ref,omitempty"` // the AFT transaction of a bonus jackpot
 	MachineID string    `json:"machine_id"`
 	Who       string    `json:"who"`
 	At        time.Time `json:"at"`
@@ -123,7 +124,7 @@ func (m *Machine) handpayPaid(e HandpayPaid, eff *Effects) {
 	receipt := m.receiptsOn()
 	rv := m.resetHandpay(eff, m.keyWho, receipt)
 	if receipt {
-		eff.Devices = append(eff.Devices, PrintReceipt{Kind: h.Kind, Cents: h.Cents, Game: h.Game, MachineID: m.cfg.MachineID, Who: m.keyWho, At: m.now,
+		eff.Devices = append(eff.Devices, PrintReceipt{Kind: h.Kind, Cents: h.Cents, Game: h.Game, Ref: h.Ref, MachineID: m.cfg.MachineID, Who: m.keyWho, At: m.now,
 			ReceiptValidation: rv})
 	}
 }

@@ -201,7 +201,7 @@ func (m *Machine) events(n int) []ViewEvent {
 	}
 	for _, h := range m.st.Handpays {
 		p := h.Pending
-		out = append(out, ViewEvent{Event: meters.Event{At: p.At, Code: EventHandpay, Cents: p.Cents}, Kind: p.Kind, Game: p.Game})
+		out = append(out, ViewEvent{Event: meters.Event{At: p.At, Code: EventHandpay, Cents: p.Cents, Ref: p.Ref}, Kind: p.Kind, Game: p.Game})
 		if r := h.Reset; r != nil {
 			out = append(out, ViewEvent{Event: meters.Event{At: r.At, Code: EventHandpayReset, Cents: r.Cents, Who: r.Who}, Kind: p.Kind, Game: p.Game})
 		}

@@ -10,7 +10,8 @@ import (
 // AFT (SAS Advanced Funds Transfer) records. The ledger takes in-house
 // transfers of the three kinds of credit (promo.go) in from the host
 // (ElectronicIn, SAS 0x17) and out to it (ElectronicOut, 0x18), and bonus
-// coin-out wins (a win, not money in). The aft package's fold (State.AFT)
+// wins (a win, not money in; a bonus jackpot may be paid by hand:
+// aftbonus.go). The aft package's fold (State.AFT)
 // keeps the transfer history, the registration and the AFT meters; an
 // error from it is a refused record, like any other broken rule.
 
@@ -37,20 +38,23 @@ func (r AFTTransfer) validate() error {
 	switch {
 	case !aft.ValidID(t.ID):
 		return fmt.Errorf("AFT transfer with transaction ID %q: 1-20 printable characters", t.ID)
-	case t.Type != aft.InHouseToMachine && t.Type != aft.InHouseToHost && t.Type != aft.WinToHost && t.Type != aft.BonusCoinOut:
-		return fmt.Errorf("AFT transfer %q of type %v: the cabinet moves in-house money and bonus coin-out wins only", t.ID, t.Type)
+	case t.Type != aft.InHouseToMachine && t.Type != aft.InHouseToHost && t.Type != aft.WinToHost && !t.Type.Bonus():
+		return fmt.Errorf("AFT transfer %q of type %v: the cabinet moves in-house money and bonus wins only", t.ID, t.Type)
+	case t.Handpay && t.Type != aft.BonusJackpot:
+		return fmt.Errorf("AFT transfer %q of type %v paid by handpay: only a bonus jackpot is", t.ID, t.Type)
 	case !t.Status.Succeeded():
 		return fmt.Errorf("AFT transfer %q with status %v, not a completed transfer", t.ID, t.Status)
 	case t.Type == aft.WinToHost && (a.Restricted != 0 || a.NonRestricted != 0):
 		return fmt.Errorf("AFT transfer %q: a win to the host is cashable, not %d restricted and %d non-restricted cents", t.ID, a.Restricted, a.NonRestricted)
-	case t.Type == aft.BonusCoinOut && a.Restricted != 0:
+	case t.Type.Bonus() && a.Restricted != 0:
 		return fmt.Errorf("AFT bonus %q with %d restricted cents: SAS has no restricted bonus", t.ID, a.Restricted)
 	case t.Position > aft.MaxHistory:
 		return fmt.Errorf("AFT transfer %q at history position %d, above %d", t.ID, t.Position, aft.MaxHistory)
-	case t.ReceiptStatus != aft.ReceiptNone:
-		return fmt.Errorf("AFT transfer %q with a receipt: the cabinet prints none", t.ID)
 	case t.At.IsZero():
 		return fmt.Errorf("AFT transfer %q without its time", t.ID)
+	}
+	if err := validReceipt(t); err != nil {
+		return err
 	}
 	if e := t.RestrictedExpiration; a.Restricted > 0 && t.Type == aft.InHouseToMachine && e != 0 {
 		if _, ok := e.Date(); !ok {
@@ -100,6 +104,14 @@ func (s *State) applyAFT(r Record) error {
 			return err
 		}
 		if err := next.Apply(t); err != nil {
+			return err
+		}
+	case AFTReceipt:
+		if err := next.Apply(r.Receipt); err != nil {
+			return err
+		}
+	case AFTReceiptText:
+		if err := next.Apply(r.Text); err != nil {
 			return err
 		}
 	}

@@ -148,8 +148,7 @@ func TestAFTTransferRefusedByTheFold(t *testing.T) {
 			r.Transfer.Amounts.Restricted, r.Transfer.Requested.Restricted = 5, 5
 			return r
 		}, "a win to the host is cashable"},
-		{"a bonus jackpot", func(*testing.T) *State { return NewState() }, func(s *State) Record { return aftRec(s, "A", aft.BonusJackpot, 100) }, "bonus coin-out wins only"},
-		{"a ticket", func(*testing.T) *State { return NewState() }, func(s *State) Record { return aftRec(s, "A", aft.InHouseToTicket, 100) }, "bonus coin-out wins only"},
+		{"a ticket", func(*testing.T) *State { return NewState() }, func(s *State) Record { return aftRec(s, "A", aft.InHouseToTicket, 100) }, "bonus wins only"},
 		{"a failed status", func(*testing.T) *State { return NewState() }, func(s *State) Record {
 			r := aftRec(s, "A", aft.InHouseToMachine, 100)
 			r.Transfer.Status = aft.StatusUnable

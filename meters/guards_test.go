@@ -25,10 +25,10 @@ func equationState() *State {
 	s := NewState()
 	m := &s.Meters
 	m[BillsIn], m[CoinsIn], m[TicketIn], m[ElectronicIn] = 1_000_00, 3_00, 50_00, 7_00
-	m[CoinOut], m[MachinePaidPaytable], m[MachinePaidProgressive] = 90_00, 80_00, 10_00
+	m[CoinOut], m[MachinePaidPaytable], m[MachinePaidProgressive], m[TotalWon] = 90_00, 80_00, 10_00, 90_00
 	m[CoinIn] = 110_00
 	s.PerGame = map[string]GameMeters{GameReels: {CoinIn: 60_00}, GameMakccarat: {CoinIn: 50_00}}
-	m[TicketOut], m[HopperOut], m[ElectronicOut], m[HandpaidCancelled] = 200_00, 11_00, 13_00, 300_00
+	m[TicketOut], m[HopperOut], m[ElectronicOut], m[HandpaidCancelled], m[TotalHandPaid] = 200_00, 11_00, 13_00, 300_00, 300_00
 	s.PendingTicket = &CashOut{Method: OutTicket, Cents: 17_00, Ticket: "1"}
 	in := int64(1_000_00 + 3_00 + 50_00 + 7_00)
 	out := int64(200_00 + 11_00 + 13_00 + 300_00 + 17_00)
@@ -64,6 +64,9 @@ func TestCheckCatchesEveryTermOfTheCreditEquation(t *testing.T) {
 			g.CoinIn++
 			s.PerGame[GameMakccarat] = g
 		}
+		if c.meter == HandpaidCancelled {
+			s.Meters[TotalHandPaid]++ // its other sum (aftbonus.go)
+		}
 		if c.meter != Credits {
 			s.Meters[Credits] += c.sign
 			if err := s.Check(); err != nil {
@@ -79,6 +82,7 @@ func TestCheckCatchesEveryTermOfTheCreditEquation(t *testing.T) {
 		t.Errorf("a win not on the credit meter: %v", err)
 	}
 	s.Meters[Credits]++
+	s.Meters[TotalWon]++
 	if err := s.Check(); err != nil {
 		t.Errorf("a win on the credit meter: %v", err)
 	}

@@ -152,7 +152,7 @@ func (s *State) redeem(what string, cents int64) error {
 
 // transferPromo moves an AFT transfer's money by kind: in-house money in
 // or out (electronic transfers 0x17/0x18 and the promotional meters), or a
-// bonus coin-out win (coin out and machine-paid external bonus, 0x1E).
+// bonus win (aftbonus.go).
 func (s *State) transferPromo(t aft.Transfer) error {
 	m := &s.Meters
 	before, a := s.CreditsByKind(), t.Amounts
@@ -178,10 +178,8 @@ func (s *State) transferPromo(t aft.Transfer) error {
 		m[ElectronicIn] += a.Total()
 		m[RestrictedIn] += a.Restricted
 		m[NonRestrictedIn] += a.NonRestricted
-	case aft.BonusCoinOut:
-		m[CoinOut] += a.Total()
-		m[MachinePaidBonus] += a.Total()
-		m[TotalWon] += a.Total()
+	case aft.BonusCoinOut, aft.BonusJackpot:
+		s.bonusJackpot(t) // a coin-out bonus is never paid by hand
 	default:
 		return fmt.Errorf("AFT transfer %q of type %v: the cabinet does not make it", t.ID, t.Type)
 	}
@@ -220,7 +218,7 @@ var promoAFTMeters = []struct {
 	{NonRestrictedIn, []metercode.Code{aft.MeterInHouseNonRestrictedIn}},
 	{RestrictedOut, []metercode.Code{aft.MeterInHouseRestrictedOut}},
 	{NonRestrictedOut, []metercode.Code{aft.MeterInHouseNonRestrictedOut}},
-	{MachinePaidBonus, []metercode.Code{aft.MeterBonusCashableIn, aft.MeterBonusNonRestrictedIn}},
+	// The bonus meters: checkWins (a bonus jackpot may be owed by hand).
 }
 
 // checkPromo is the equation of each kind of credit: restricted,

@@ -9,6 +9,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/openegm/cabinet/aft"
 )
 
 // Type identifies a record kind in the log. The numbers are part of the
@@ -34,10 +36,9 @@ const (
 	TypeTicketVoid       Type = 16
 	TypeBillEscrow       Type = 17
 	TypeBillReturned     Type = 18
-	// 32 and 33 are test mode's (testmode.go); 34–39 the promotional
-	// credits' (promo.go); 40–49 the tickets'; 50–59 the poker seat's
-	// (poker.go); an AFT transaction receipt (aft.Receipt), should the
-	// cabinet print them, takes the next free number.
+	// 32 and 33 are test mode's (testmode.go); 34 the promotional
+	// credits' (promo.go); 35–39 AFT's receipts (aftbonus.go); 40–49 the
+	// tickets'; 50–59 the poker seat's (poker.go).
 	TypeAFTTransfer     Type = 30
 	TypeAFTRegistration Type = 31
 )
@@ -166,6 +167,7 @@ const (
 	HandpayWin         = "win"         // a game win at or above the limit
 	HandpayCancelled   = "cancelled"   // credits cashed out by an attendant
 	HandpayProgressive = "progressive" // a jackpot paid by an attendant
+	HandpayBonus       = "aft_bonus"   // an AFT bonus jackpot win paid by an attendant (aftbonus.go)
 )
 
 // HandpayPending locks the machine until an attendant pays and resets.
@@ -175,6 +177,7 @@ type HandpayPending struct {
 	Cents int64  `json:"cents"`
 	Game  uint64 `json:"game,omitempty"`
 	Level int    `json:"level,omitempty"` // progressive level, for HandpayProgressive
+	Ref   string `json:"ref,omitempty"`   // the AFT transaction ID, for HandpayBonus
 }
 
 // HandpayReset is the attendant's key action that releases the lockout.
@@ -415,6 +418,10 @@ func Decode(t Type, data []byte) (Record, error) {
 		r = &TestGame{}
 	case TypePromoExpired:
 		r = &PromoExpired{}
+	case TypeAFTReceipt:
+		r = &AFTReceipt{}
+	case TypeAFTReceiptText:
+		r = &AFTReceiptText{}
 	default:
 		if r = ticketRecord(t); r == nil {
 			if r = pokerRecord(t); r == nil {
@@ -479,6 +486,10 @@ func Decode(t Type, data []byte) (Record, error) {
 	case *TestGame:
 		v = *x
 	case *PromoExpired:
+		v = *x
+	case *AFTReceipt:
+		v = *x
+	case *AFTReceiptText:
 		v = *x
 	default:
 		if v = ticketValue(r); v == nil {
@@ -588,8 +599,11 @@ func (r GameEnd) validate() error {
 }
 
 func (r HandpayPending) validate() error {
-	if err := oneOf("kind", r.Kind, HandpayWin, HandpayCancelled, HandpayProgressive); err != nil {
+	if err := oneOf("kind", r.Kind, HandpayWin, HandpayCancelled, HandpayProgressive, HandpayBonus); err != nil {
 		return err
+	}
+	if (r.Kind == HandpayBonus) != aft.ValidID(r.Ref) {
+		return fmt.Errorf("%s handpay with AFT transaction %q: only an AFT bonus names one, and it must", r.Kind, r.Ref)
 	}
 	return positive("cents", r.Cents)
 }

@@ -60,7 +60,8 @@ const (
 	NonRestrictedOut       // to the host
 	RestrictedExpired      // taken off the credit meter when they expired: never money
 	NonRestrictedCashedOut // left with the player's cash-outs, as money
-	MachinePaidBonus       // AFT bonus coin-out wins paid to the credit meter
+	MachinePaidBonus       // AFT bonus wins paid to the credit meter
+	AttendantPaidBonus     // AFT bonus jackpot wins paid by an attendant (aftbonus.go)
 	PokerToTables          // buy-ins and re-buys the table server holds (poker.go)
 	PokerFromTables        // cash-outs the table server paid back
 	numMeters
@@ -135,6 +136,7 @@ var Defs = [numMeters]Def{
 	RestrictedExpired:        {"restricted promotional credits expired", noSAS, true, true},
 	NonRestrictedCashedOut:   {"non-restricted promotional credits cashed out", noSAS, true, true},
 	MachinePaidBonus:         {"machine-paid external bonus win", sasCode(metercode.MachinePaidExternalBonus), true, true},
+	AttendantPaidBonus:       {"attendant-paid external bonus win", sasCode(metercode.AttendantPaidExternalBonus), true, true},
 	PokerToTables:            {"transfers to poker tables", noSAS, true, true},
 	PokerFromTables:          {"transfers from poker tables", noSAS, true, true},
 }
@@ -225,6 +227,10 @@ type State struct {
 	// at the handpay limit, an attendant-paid jackpot): the HandpayPending
 	// that follows must be for exactly this amount.
 	OwedHandpay int64 `json:"owed_handpay,omitempty"`
+	// Owed is that HandpayPending (its time aside): a power-up that finds
+	// a win owed records it (aftbonus.go). Nil in states folded before it
+	// was kept.
+	Owed *HandpayPending `json:"owed,omitempty"`
 	// Tilts and open doors survive a power loss: a machine that powers up
 	// finds them still active (sorted, no duplicates).
 	Tilts     []string `json:"tilts,omitempty"`
@@ -304,6 +310,10 @@ func (s *State) Clone() *State {
 	if s.Handpay != nil {
 		h := *s.Handpay
 		c.Handpay = &h
+	}
+	if s.Owed != nil {
+		o := *s.Owed
+		c.Owed = &o
 	}
 	c.PendingHits = slices.Clone(s.PendingHits)
 	if s.PendingTicket != nil {
@@ -396,6 +406,9 @@ func (s *State) Check() error {
 	}
 	if m[CoinOut] != m[MachinePaidPaytable]+m[MachinePaidProgressive]+m[MachinePaidBonus] {
 		return fmt.Errorf("coin out %d ≠ machine-paid paytable %d + progressive %d + bonus %d", m[CoinOut], m[MachinePaidPaytable], m[MachinePaidProgressive], m[MachinePaidBonus])
+	}
+	if err := s.checkWins(); err != nil {
+		return err
 	}
 	var games GameMeters
 	for _, g := range s.PerGame {
@@ -491,7 +504,7 @@ func (s *State) apply(r Record) error {
 	switch r := r.(type) {
 	case TicketPrinted, TicketVoid, BillEscrow, BillReturned:
 		return s.applyDevice(r)
-	case AFTTransfer, AFTRegistration:
+	case AFTTransfer, AFTRegistration, AFTReceipt, AFTReceiptText:
 		return s.applyAFT(r)
 	case PromoExpired:
 		return s.applyPromo(r)
@@ -603,7 +616,7 @@ func (s *State) apply(r Record) error {
 			m[GamesLost]++
 		}
 		if r.Handpay {
-			s.OwedHandpay = r.WinCents
+			s.owe(HandpayPending{Kind: HandpayWin, Cents: r.WinCents, Game: r.Game})
 		} else {
 			m[Credits] += r.WinCents
 			m[CoinOut] += r.WinCents
@@ -638,11 +651,8 @@ func (s *State) apply(r Record) error {
 			if err := s.redeemable("cancelled-credit handpay", r.Cents); err != nil {
 				return err
 			}
-		} else {
-			if s.OwedHandpay == 0 || r.Cents != s.OwedHandpay {
-				return fmt.Errorf("%s handpay of %d cents, but the win owed by handpay is %d", r.Kind, r.Cents, s.OwedHandpay)
-			}
-			s.OwedHandpay = 0
+		} else if err := s.takeOwed(r); err != nil {
+			return err
 		}
 		h := r
 		s.Handpay = &h
@@ -669,6 +679,9 @@ func (s *State) apply(r Record) error {
 		case HandpayProgressive:
 			m[HandpaidWins] += r.Cents
 			m[AttendantPaidProgressive] += r.Cents
+		case HandpayBonus:
+			m[HandpaidWins] += r.Cents
+			m[AttendantPaidBonus] += r.Cents
 		}
 		m[TotalHandPaid] += r.Cents
 		reset := r
@@ -742,7 +755,7 @@ func (s *State) apply(r Record) error {
 			if s.OwedHandpay != 0 {
 				return fmt.Errorf("attendant-paid award while a handpay of %d cents is owed", s.OwedHandpay)
 			}
-			s.OwedHandpay = r.Cents
+			s.owe(HandpayPending{Kind: HandpayProgressive, Cents: r.Cents, Game: r.Game, Level: r.Level})
 		} else {
 			m[Credits] += r.Cents
 			m[CoinOut] += r.Cents

@@ -539,6 +539,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add(uint16(TypeJackpotLevel), []byte(`{"at":1,"who":"op","level":9,"mystery":true,"reset_cents":100,"rate_ppm":1000,"cap_cents":200,"target":150000}`))
 	f.Add(uint16(TypeGameStart), []byte(`{"at":2,"game":1,"paytable":"p","digest":"d","denom":1,"level":0,"bet_credits":20,"bet_cents":20,"stops":[1],"win_cents":0,"free_awarded":0,"progressives":[1],"contributions":[{"level":1,"millicents":200},{"level":9,"millicents":20}],"mystery":[9]}`))
 	f.Add(uint16(TypePromoExpired), []byte(`{"at":1,"cents":500,"pool":7,"expiration":3102026,"day":3112026}`))
+	f.Add(uint16(TypeAFTReceipt), []byte(`{"at":1,"receipt":{"position":3,"id":"T-3"},"reprint":true}`))
+	f.Add(uint16(TypeAFTReceiptText), []byte(`{"at":1,"text":{"fields":[{"code":0,"text":"CASINO"},{"code":16,"text":""}]}}`))
 	f.Fuzz(func(t *testing.T, typ uint16, data []byte) {
 		r, err := Decode(Type(typ), data)
 		if err != nil {

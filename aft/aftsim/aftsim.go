@@ -3,10 +3,11 @@
 // (sas/host, cmd/sashost) talk to until the cabinet answers AFT itself.
 //
 // It frames by content what the host writes (general polls and long
-// polls 72, 73 and 74; anything else is dropped unanswered), answers from
-// the core, keeps a ledger of the committed records, and commits a
+// polls 72, 73, 74 and 75; anything else is dropped unanswered), answers
+// from the core, keeps a ledger of the committed records, and commits a
 // transfer's record one poll after it accepted it, so that the host sees
-// it pending first. PowerLossNext makes it lose the next accepted
+// it pending first; a receipt asked for comes out of its printer one poll
+// after that. PowerLossNext makes it lose the next accepted
 // transfer before its commit and come back from its ledger, as a power
 // loss would.
 package aftsim
@@ -35,6 +36,7 @@ type Machine struct {
 	ledger    []aft.Record
 	exc       []aft.Exception
 	pending   *aft.Transfer
+	receipt   *aft.Receipt // to print at the next poll
 	waited    bool
 	powerLoss bool
 	now       time.Time
@@ -88,6 +90,12 @@ func (m *Machine) commit(r aft.Record) error {
 // accepted, or loses it to a power loss.
 func (m *Machine) step() error {
 	m.now = m.now.Add(time.Second)
+	if r := m.receipt; r != nil && m.pending == nil {
+		m.receipt = nil
+		if err := m.commit(*r); err != nil {
+			return err
+		}
+	}
 	if m.pending == nil {
 		return nil
 	}
@@ -102,6 +110,9 @@ func (m *Machine) step() error {
 	case m.waited:
 		rec := *m.pending
 		m.pending = nil
+		if rec.ReceiptStatus == aft.ReceiptPending {
+			m.receipt = &aft.Receipt{Position: rec.Position, ID: rec.ID}
+		}
 		return m.commit(rec)
 	default:
 		m.waited = true
@@ -148,9 +159,18 @@ func (m *Machine) longPoll(cmd byte, data []byte) ([]byte, error) {
 		r, exc := m.core.Lock(q, m.cond, m.now)
 		m.exc = append(m.exc, exc...)
 		return sas.EncodeAFTStatusReply(r), nil
+	case sas.CmdAFTReceiptData:
+		q, err := sas.DecodeAFTReceiptData(data)
+		if err != nil {
+			return nil, nil
+		}
+		return ack, m.commit(q)
 	}
 	return nil, nil
 }
+
+// ack is longPoll's answer for an ACK (the address byte alone).
+var ack = []byte{}
 
 func (m *Machine) generalPoll() (byte, error) {
 	m.mu.Lock()
@@ -208,7 +228,7 @@ func (m *Machine) Serve(ctx context.Context, p sas.Port) error {
 }
 
 // pollLength is the length of the long poll buf starts with, when known
-// yet: 74 is fixed, 72 and 73 carry a length byte.
+// yet: 74 is fixed, 72, 73 and 75 carry a length byte.
 func pollLength(buf []byte) (int, bool) {
 	switch {
 	case len(buf) >= 2 && buf[1] == sas.CmdAFTLock:
@@ -242,8 +262,11 @@ func (m *Machine) next(buf []byte) (rest, reply []byte, ok bool, err error) {
 		return buf[n:], nil, true, nil
 	}
 	data, err := m.longPoll(frame[1], frame[2:n-2])
-	if err != nil || data == nil {
+	switch {
+	case err != nil || data == nil:
 		return buf[n:], nil, true, err
+	case len(data) == 0:
+		return buf[n:], []byte{m.addr}, true, nil
 	}
 	return buf[n:], sas.BuildReply(m.addr, frame[1], data...), true, nil
 }

@@ -10,8 +10,10 @@ import (
 
 	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/internal/cabinettest"
+	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/rng"
+	"github.com/openegm/cabinet/sas"
 	"github.com/openegm/cabinet/sas/host"
 )
 
@@ -21,7 +23,9 @@ import (
 // transaction ID after a restart. Its transfers move the three kinds of
 // credit: cashable, restricted (of pool 3, or now and then of pool 4,
 // which the machine refuses while pool 3's credits remain) and
-// non-restricted, in and out, and bonus wins.
+// non-restricted, in and out, and bonus wins: coin-out wins and jackpot
+// wins, some at the handpay limit, which lock the machine up until the
+// host resets the handpay (0x94).
 type aftHost struct {
 	done   map[string]aftMove
 	unsure *aft.TransferRequest
@@ -29,6 +33,18 @@ type aftHost struct {
 	// found and resent count how unsure transfers were settled: the
 	// machine had it, or it was lost and sent again.
 	found, resent, refused int
+}
+
+// aftHandpayLimit is the cabinet's handpay limit in the kill loop (the
+// default of --handpay-limit).
+const aftHandpayLimit = 120000
+
+// resetHandpay resets the machine's handpay, if it is locked up for one
+// (a bonus jackpot at the limit, perhaps resumed at power-up), as the
+// host's 0x94 does; it reports whether it asked the machine to.
+func (a *aftHost) resetHandpay(h *host.Client) bool {
+	st, err := h.RemoteHandpayReset()
+	return err == nil && st == sas.HandpayResetDone
 }
 
 // settle learns the outcome of the unsure transfer: the machine has it
@@ -70,6 +86,9 @@ func (a *aftHost) settle(t *testing.T, h *host.Client) {
 			a.complete(t, *q, r)
 			return
 		}
+		if err == nil && r.Status == aft.StatusUnable && a.resetHandpay(h) {
+			continue // locked up for a bonus handpay: reset, then again
+		}
 		if err == nil && r.ID == q.ID && r.Status.Failed() && r.Status != aft.StatusUnable {
 			// Refused for good (an amount out beyond the credits: the host
 			// computed it from a status read just before a transfer it had
@@ -106,8 +125,8 @@ type aftMove struct {
 }
 
 // aftTotals are the host's completed transfers summed by direction and
-// kind, and the bonus wins.
-type aftTotals struct{ in, out, bonus aft.Amounts }
+// kind, and the bonus wins: to the credit meter, and by hand.
+type aftTotals struct{ in, out, bonus, byHand aft.Amounts }
 
 func (a *aftHost) totals() aftTotals {
 	var s aftTotals
@@ -116,6 +135,8 @@ func (a *aftHost) totals() aftTotals {
 		switch {
 		case m.typ.ToHost():
 			into = &s.out
+		case m.typ == aft.BonusJackpot && m.Total() >= aftHandpayLimit:
+			into = &s.byHand
 		case m.typ.Bonus():
 			into = &s.bonus
 		}
@@ -141,6 +162,12 @@ func (a *aftHost) nextTransfer(st aft.StatusReply, r *rng.RNG) aft.TransferReque
 		}
 	case r.Intn(6) == 0:
 		q.Type, q.Cashable, q.NonRestricted = aft.BonusCoinOut, int64(r.Intn(300)), int64(1+r.Intn(200))
+	case r.Intn(5) == 0:
+		// A bonus jackpot: a third of them at the handpay limit or above.
+		q.Type, q.Cashable, q.NonRestricted = aft.BonusJackpot, int64(1+r.Intn(900)), int64(r.Intn(2)*r.Intn(100))
+		if r.Intn(3) == 0 {
+			q.Cashable += aftHandpayLimit
+		}
 	default:
 		q.Cashable, q.Restricted, q.NonRestricted = int64(r.Intn(3000)), int64(r.Intn(1500)), int64(r.Intn(800))
 		if q.Total() == 0 {
@@ -160,6 +187,7 @@ func (a *aftHost) nextTransfer(st aft.StatusReply, r *rng.RNG) aft.TransferReque
 // its 0x72 poll. It returns
 // false when the machine went away.
 func (a *aftHost) transfer(t *testing.T, h *host.Client, r *rng.RNG, sent chan<- struct{}) bool {
+	a.resetHandpay(h)
 	st, err := h.AFTStatus()
 	if err != nil {
 		return false
@@ -244,6 +272,8 @@ func TestAFTCrashLoop(t *testing.T) {
 	h := sasHost(t, data)
 	c.WaitIdle()
 	a.settle(t, h)
+	a.resetHandpay(h)
+	c.WaitFor("no handpay", func(v machine.View) bool { return v.Mode != "handpay" })
 	c.Stop()
 	h.Close()
 
@@ -261,13 +291,29 @@ func TestAFTCrashLoop(t *testing.T) {
 	}
 	for m, v := range map[meters.Meter]int64{meters.ElectronicIn: tot.in.Total(), meters.ElectronicOut: tot.out.Total(),
 		meters.RestrictedIn: tot.in.Restricted, meters.RestrictedOut: tot.out.Restricted, meters.NonRestrictedIn: tot.in.NonRestricted,
-		meters.NonRestrictedOut: tot.out.NonRestricted, meters.MachinePaidBonus: tot.bonus.Total()} {
+		meters.NonRestrictedOut: tot.out.NonRestricted, meters.MachinePaidBonus: tot.bonus.Total(),
+		meters.AttendantPaidBonus: tot.byHand.Total()} {
 		if st.Get(m) != v {
 			t.Errorf("ledger %s = %d, the host's transfers %d", meters.Defs[m].Name, st.Get(m), v)
 		}
 	}
 	seen := map[string]bool{}
+	lockouts, resumed := map[string]int{}, 0
+	var prev meters.Record
 	for _, rec := range ledgerRecords(t, data) {
+		// Each bonus handpay locks up once, for a jackpot at the limit
+		// the host completed: right after its transfer, or at the
+		// power-up after a kill in between.
+		if x, ok := rec.(meters.HandpayPending); ok && x.Kind == meters.HandpayBonus {
+			if m, ok := a.done[x.Ref]; !ok || m.typ != aft.BonusJackpot || m.Total() != x.Cents || m.Total() < aftHandpayLimit {
+				t.Fatalf("bonus handpay %+v: the host completed %+v", x, m)
+			}
+			lockouts[x.Ref]++
+			if p, ok := prev.(meters.AFTTransfer); !ok || p.Transfer.ID != x.Ref {
+				resumed++
+			}
+		}
+		prev = rec
 		if x, ok := rec.(meters.AFTTransfer); ok {
 			if seen[x.Transfer.ID] {
 				t.Fatalf("transfer %q recorded twice", x.Transfer.ID)
@@ -281,9 +327,18 @@ func TestAFTCrashLoop(t *testing.T) {
 	if len(seen) != len(a.done) {
 		t.Fatalf("%d transfers recorded, the host completed %d", len(seen), len(a.done))
 	}
+	byHand := 0
+	for id, m := range a.done {
+		if m.typ == aft.BonusJackpot && m.Total() >= aftHandpayLimit {
+			byHand++
+			if lockouts[id] != 1 {
+				t.Fatalf("bonus jackpot %q locked up %d times", id, lockouts[id])
+			}
+		}
+	}
 	if out := meterreadVerify(t, data, cabinettest.Board(data)+"/machine.pub"); !strings.HasPrefix(out, "VERIFIED") {
 		t.Fatalf("meterread verify: %s", out)
 	}
-	t.Logf("%d kills survived: %d transfers, in %+v, out %+v, bonus %+v, each once; after a kill %d were found done, %d lost and sent again, %d refused for good when sent again",
-		n, len(a.done), tot.in, tot.out, tot.bonus, a.found, a.resent, a.refused)
+	t.Logf("%d kills survived: %d transfers, in %+v, out %+v, bonus to credits %+v, by hand %+v (%d handpays, %d of them locked up at the power-up after a kill), each once; after a kill %d were found done, %d lost and sent again, %d refused for good when sent again",
+		n, len(a.done), tot.in, tot.out, tot.bonus, tot.byHand, byHand, resumed, a.found, a.resent, a.refused)
 }

@@ -73,7 +73,7 @@ func playUntil(t *testing.T, c *cabinet, what string, done func(v machine.View) 
 
 // Restricted and non-restricted credits through the real cabinet and
 // the real sashost: in with a pool and an expiration, refusals the host
-// reads (another pool, a receipt, over the limit, a bonus jackpot), play
+// reads (another pool, a receipt of a bonus, over the limit, a ticket), play
 // that takes restricted credits first, then non-restricted, a cash-out
 // that leaves the restricted ones, the host's transfer of those out, a
 // bonus win, the 0x74 status, and every SAS meter read back equal to the
@@ -102,7 +102,7 @@ func TestAFTPromoOnTheCabinet(t *testing.T) {
 	out, _ := sashostAt(t, c, "aft", "status")
 	var st aft.StatusReply
 	if err := json.Unmarshal([]byte(out), &st); err != nil || st.Cashable != 1500 || st.Restricted != 700 || st.NonRestricted != 300 ||
-		st.RestrictedPool != 12 || st.RestrictedExpiration != v.RestrictedExpires || st.AFTStatus&aft.StatusPrinterForReceipts != 0 {
+		st.RestrictedPool != 12 || st.RestrictedExpiration != v.RestrictedExpires || st.AFTStatus&aft.StatusPrinterForReceipts == 0 {
 		t.Fatalf("0x74: %s", out)
 	}
 
@@ -113,9 +113,9 @@ func TestAFTPromoOnTheCabinet(t *testing.T) {
 		want aft.Status
 	}{
 		{"restricted credits of another pool", "in", []string{"restricted=10", "pool=13"}, aft.StatusOtherPool},
-		{"a receipt", "in", []string{"cashable=100", "receipt"}, aft.StatusCannotPrintReceipt},
+		{"a receipt of a bonus", "bonus", []string{"cashable=100", "receipt"}, aft.StatusReceiptNotAllowed},
 		{"over the transfer limit", "in", []string{"cashable=100001"}, aft.StatusExceedsLimit},
-		{"a bonus jackpot", "jackpot", []string{"cashable=100"}, aft.StatusInvalidFunction},
+		{"a transfer to a ticket", "ticket", []string{"cashable=100"}, aft.StatusInvalidFunction},
 		{"restricted out beyond the credits", "out", []string{"restricted=701"}, aft.StatusInvalidAmount},
 	} {
 		if r := promoTransfer(t, c, c2.typ, "R-"+strconv.Itoa(i), c2.kv...); r.Status != c2.want {

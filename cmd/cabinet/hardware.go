@@ -337,8 +337,10 @@ func (h *hardware) apply(d machine.Device) {
 		h.log.Info("ticket returned to the player", "ticket", c.Digits, "reason", c.Reason)
 	case machine.StackTicket:
 		h.log.Info("ticket stacked", "ticket", c.Digits)
+	case machine.PrintAFTReceipt:
+		h.printAFTReceipt(c)
 	case machine.PrintReceipt:
-		h.log.Info("handpay receipt", "kind", c.Kind, "cents", c.Cents, "game", c.Game, "paid_by", c.Who, "validation", c.Validation)
+		h.log.Info("handpay receipt", "kind", c.Kind, "cents", c.Cents, "game", c.Game, "ref", c.Ref, "paid_by", c.Who, "validation", c.Validation)
 		if _, err := saveReceiptPNG(filepath.Join(h.data, ticketsDir), c); err != nil {
 			h.log.Error("the handpay receipt's picture", "validation", c.Validation, "err", err)
 		}

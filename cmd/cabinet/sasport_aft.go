@@ -19,21 +19,16 @@ import (
 
 // aftConfig is the cabinet's AFT: in-house transfers of cashable,
 // restricted and non-restricted credits to and from the host (the ledger
-// keeps each kind: meters/promo.go), bonus coin-out wins to the credit
-// meter, registration optional (a transfer with a zero key needs none).
+// keeps each kind: meters/promo.go), bonus wins (coin-out wins to the
+// credit meter, jackpot wins too below the handpay limit and by a handpay
+// lockup at or above it: machine/aftbonus.go), transaction receipts on
+// the ticket printer (machine/aftreceipt.go: offered in the 0x74 status,
+// and accepted, only while the printer can print), registration optional
+// (a transfer with a zero key needs none).
 //
-// Not offered: bonus jackpot wins (type 11: the cabinet has no handpay of
-// an external bonus, so they are refused as not a valid function, 82),
-// transfers to a ticket, partial transfers to the host, and transaction
-// receipts: the cabinet prints no AFT receipt (SAS 8.11's layout and the
-// receipt data of long poll 75 are not implemented), so a transfer that
-// asks for one is refused with 90 (unable to print a transaction receipt)
-// before anything moves, and the 0x74 reply never says a printer is
-// available for receipts (its AFT status bit 0 is clear). A receipt is
-// printed only when the host asks for one; refused, the host learns why
-// and may send the transfer again without the request.
+// Not offered: transfers to a ticket and partial transfers to the host.
 func aftConfig(asset uint32, limit int64) aft.Config {
-	return aft.Config{Asset: asset, TransferLimit: limit, InHouse: true, Bonus: true}
+	return aft.Config{Asset: asset, TransferLimit: limit, InHouse: true, Bonus: true, BonusJackpot: true, Receipts: true}
 }
 
 // aftTickEvery is how often the lock is moved on when the host does not
@@ -44,7 +39,7 @@ const aftTickEvery = 250 * time.Millisecond
 // runs in the serve loop, with mu held.
 func (s *sasPort) aftPoll(r sas.Request, now time.Time) (rep sas.Reply, ok bool) {
 	switch r.Cmd {
-	case sas.CmdAFTTransfer, sas.CmdAFTRegister, sas.CmdAFTLock:
+	case sas.CmdAFTTransfer, sas.CmdAFTRegister, sas.CmdAFTLock, sas.CmdAFTReceiptData:
 	default:
 		return sas.Reply{}, false
 	}
@@ -72,6 +67,14 @@ func (s *sasPort) aftPoll(r sas.Request, now time.Time) (rep sas.Reply, ok bool)
 			s.order(machine.AFTTransfer{At: now, Transfer: *d.Record})
 		}
 		return sas.ReplyData(sas.EncodeAFTTransferReply(d.Reply)...), true
+	case sas.CmdAFTReceiptData:
+		q, err := sas.DecodeAFTReceiptData(r.Data)
+		if err != nil {
+			s.log.Warn("SAS 0x75 refused", "err", err)
+			return sas.NoReply(), true
+		}
+		s.order(machine.AFTReceiptText{At: now, Text: q})
+		return sas.ReplyAck(), true
 	case sas.CmdAFTRegister:
 		q, err := sas.DecodeAFTRegister(r.Data)
 		if err != nil {
@@ -146,6 +149,10 @@ func (s *sasPort) aftCommitted(recs []meters.Record, st *meters.State, now time.
 			rec = r.Transfer
 		case meters.AFTRegistration:
 			rec = r.Registration
+		case meters.AFTReceipt:
+			rec = r.Receipt
+		case meters.AFTReceiptText:
+			rec = r.Text
 		default:
 			continue
 		}

@@ -22,8 +22,10 @@ import (
 const aftUsage = `aft register asset=N key=HEX [pos=N] | aft registration | aft unregister
 aft status | aft lock timeout=MS [conditions=in,out,printer,bonus] | aft unlock
 aft transfer in|out|bonus|jackpot|ticket|win id=ID asset=N [key=HEX] [cashable=C] [restricted=C]
-    [nonrestricted=C] [partial] [receipt] [locked] [expiration=MMDDYYYY|DAYS] [pool=N] [wait=D]
-aft interrogate [index=N | id=ID] | aft history`
+    [nonrestricted=C] [partial] [receipt [source=T] [patron=T] [account=T] [balance=C]] [locked]
+    [expiration=MMDDYYYY|DAYS] [pool=N] [wait=D]
+aft interrogate [index=N | id=ID] | aft history
+aft receipt-data [location=T] [address1=T] [address2=T] [inhouse1..4=T] [debit1..4=T]`
 
 // aftArgs are the NAME=VALUE and bare words after an aft subcommand.
 type aftArgs struct {
@@ -221,6 +223,17 @@ func (c *config) aftCommand(ctx context.Context, cl *host.Client, o *out, sub st
 			}
 			return emitTransfer(o, r)
 		}, nil
+	case "receipt-data":
+		set, err := receiptTextSet(a)
+		if err != nil {
+			return nil, err
+		}
+		return func() error {
+			if err := cl.AFTSetReceiptText(set); err != nil {
+				return err
+			}
+			return o.emit(set, func(w io.Writer) { fmt.Fprintf(w, "receipt data set: %d fields\n", len(set.Fields)) })
+		}, nil
 	case "history":
 		return func() error {
 			h, err := cl.AFTHistory()
@@ -297,6 +310,9 @@ func transferRequest(typ aft.TransferType, a aftArgs) (aft.TransferRequest, time
 	if q.Key, err = a.key(); err != nil {
 		return q, 0, err
 	}
+	if q.Receipt, err = receiptData(a); err != nil {
+		return q, 0, err
+	}
 	wait := 30 * time.Second
 	if s, ok := a.str("wait"); ok {
 		if wait, err = time.ParseDuration(s); err != nil || wait <= 0 {
@@ -352,6 +368,6 @@ func printTransfer(w io.Writer, r aft.TransferReply) {
 	if r.Restricted > 0 {
 		promo = fmt.Sprintf("; restricted of pool %d, expiration %v", r.PoolID, r.Expiration)
 	}
-	fmt.Fprintf(w, "position %d: %q %v, %v: cashable %d, restricted %d, non-restricted %d cents (%s)%s\n",
-		r.Position, r.ID, r.Type, r.Status, r.Cashable, r.Restricted, r.NonRestricted, at, promo)
+	fmt.Fprintf(w, "position %d: %q %v, %v: cashable %d, restricted %d, non-restricted %d cents (%s)%s%s\n",
+		r.Position, r.ID, r.Type, r.Status, r.Cashable, r.Restricted, r.NonRestricted, at, promo, receiptStatus(r.ReceiptStatus))
 }

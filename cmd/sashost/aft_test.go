@@ -21,11 +21,15 @@ import (
 
 func serveAFT(t *testing.T) (*aftsim.Machine, string) {
 	t.Helper()
+	return serveAFTWith(t, aft.Config{Asset: 777, TransferLimit: 100_000, RequireRegistration: true, InHouse: true, Bonus: true, PartialToHost: true})
+}
+
+func serveAFTWith(t *testing.T, cfg aft.Config) (*aftsim.Machine, string) {
+	t.Helper()
 	p, err := sas.OpenPTY(sas.ModeContent)
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
-	cfg := aft.Config{Asset: 777, TransferLimit: 100_000, RequireRegistration: true, InHouse: true, Bonus: true, PartialToHost: true}
 	m := aftsim.New(addr, cfg, 200_000, time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -52,6 +52,7 @@ var MeterPT = map[string]string{
 	"machine-paid external bonus win":               "bónus externos pagos pela máquina",
 	"transfers to poker tables":                     "transferências para mesas de póquer",
 	"transfers from poker tables":                   "transferências das mesas de póquer",
+	"attendant-paid external bonus win":             "bónus externos pagos manualmente",
 }
 
 // Meter is a meter's name in a language ("pt" or "en").

@@ -69,6 +69,7 @@ var reportTexts = map[string][2]string{
 	"kind_win":          {"prémio", "win"},
 	"kind_cancelled":    {"crédito cancelado", "cancelled credit"},
 	"kind_progressive":  {"jackpot", "jackpot"},
+	"kind_aft_bonus":    {"prémio de bónus do casino", "casino bonus jackpot"},
 }
 
 // rt is a report text in the language (Portuguese unless "en").

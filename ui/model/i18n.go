@@ -125,6 +125,7 @@ var texts = withPokerTexts(withPromoTexts(withTableTexts(withTestModeTexts(map[s
 	"handpay_win":         {"Prémio", "Win"},
 	"handpay_cancelled":   {"Crédito cancelado", "Cancelled credit"},
 	"handpay_progressive": {"Jackpot", "Jackpot"},
+	"handpay_aft_bonus":   {"Prémio de bónus do casino", "Casino bonus jackpot"},
 
 	// Player screen.
 	"credit":           {"CRÉDITO", "CREDIT"},

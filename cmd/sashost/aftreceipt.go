@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/openegm/cabinet/aft"
+)
+
+// Transaction receipts (SAS 8.11): the receipt data a transfer carries
+// for its receipt (table 8.3f), the texts of every receipt (0x75), and
+// the receipt status a transfer reports.
+
+// receiptData is the receipt data of a transfer from source=, patron=,
+// account= and balance= (cents): nil when none is given.
+func receiptData(a aftArgs) ([]byte, error) {
+	var b []byte
+	for _, f := range []struct {
+		name string
+		code byte
+	}{{"source", aft.FieldSource}, {"patron", aft.FieldPatronName}, {"account", aft.FieldPatronAccount}} {
+		if v, ok := a.str(f.name); ok {
+			if len(v) > aft.MaxReceiptText {
+				return nil, fmt.Errorf("%w: %s=%q: at most %d characters", errUsage, f.name, v, aft.MaxReceiptText)
+			}
+			b = append(append(b, f.code, byte(len(v))), v...)
+		}
+	}
+	if _, ok := a.kv["balance"]; ok {
+		c, err := a.num("balance", 0, uint64(aft.MaxAmount))
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, aft.FieldAccountBalance, 5)
+		for d := uint64(100_000_000); d > 0; d /= 100 {
+			n := c / d % 100
+			b = append(b, byte(n/10<<4|n%10))
+		}
+	}
+	if _, err := aft.ParseReceiptData(b); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return b, nil
+}
+
+// receiptTexts are 0x75's fields by the name sashost gives them.
+var receiptTexts = []struct {
+	name string
+	code byte
+}{
+	{"location", aft.TextLocation}, {"address1", aft.TextAddress1}, {"address2", aft.TextAddress2},
+	{"inhouse1", aft.TextInHouse1}, {"inhouse2", aft.TextInHouse1 + 1}, {"inhouse3", aft.TextInHouse1 + 2}, {"inhouse4", aft.TextInHouse1 + 3},
+	{"debit1", aft.TextDebit1}, {"debit2", aft.TextDebit1 + 1}, {"debit3", aft.TextDebit1 + 2}, {"debit4", aft.TextDebit1 + 3},
+}
+
+// receiptTextSet is the 0x75 of the NAME=TEXT arguments (an empty TEXT
+// puts the machine's default back).
+func receiptTextSet(a aftArgs) (aft.ReceiptTextSet, error) {
+	var set aft.ReceiptTextSet
+	for _, t := range receiptTexts {
+		if v, ok := a.str(t.name); ok {
+			set.Fields = append(set.Fields, aft.TextField{Code: t.code, Text: v})
+		}
+	}
+	if err := set.Check(); err != nil {
+		return set, fmt.Errorf("%w: aft receipt-data: %v", errUsage, err)
+	}
+	return set, nil
+}
+
+// receiptStatus describes a transfer's receipt for the printed line
+// ("" when none was asked for).
+func receiptStatus(s aft.ReceiptStatus) string {
+	switch s {
+	case aft.ReceiptPrinted:
+		return ", receipt printed"
+	case aft.ReceiptPrinting:
+		return ", receipt printing"
+	case aft.ReceiptPending:
+		return ", receipt pending"
+	}
+	return ""
+}
