@@ -187,7 +187,10 @@ func handpayLedger(t *testing.T) (*meters.State, [3]tito.Validation) {
 // FFFF and no expiration), and 50 counts each type from the ledger.
 func TestPortHandpayValidations(t *testing.T) {
 	st, v := handpayLedger(t)
+	// A win at the handpay limit, planted: total won counts it from the
+	// moment the machine owes it (the ledger's rule for a game's win).
 	st.Handpay, st.OwedHandpay = &meters.HandpayPending{At: 8, Kind: meters.HandpayWin, Cents: 2500}, 0
+	st.Meters[meters.TotalWon] += 2500
 	if err := st.Apply(meters.HandpayValidated{At: 9, Who: "SAS host (0x94)", Cents: 2500, Ticket: v[2].Digits(), Seq: 3}); err != nil {
 		t.Fatal(err)
 	}
