@@ -13,7 +13,7 @@ UI_TEST_DEPS := xvfb xauth
 # The table server's browser seat is tested in a real headless chromium
 # (cmd/tablesrv/browser_test.go); a font so its buttons lay out as shown.
 BROWSER_TEST_DEPS := chromium fonts-dejavu-core
-FUZZTIME ?= 5s
+FUZZTIME ?= 3s
 CRASH_ITERATIONS ?= 500
 # package:target of every fuzz target; make test runs each for FUZZTIME.
 FUZZ_TARGETS := ./reels/:FuzzParse ./meters/:FuzzDecode ./meters/walog/:FuzzDecodeFrame \
@@ -63,7 +63,7 @@ test: check
 # The race detector over every package and command, the link controller's
 # binary included (longer than make test allows).
 race-all: deps
-	$(GO) test -count=1 -race -short ./...
+	RACE_ALL=1 $(GO) test -count=1 -race -short ./...
 
 # Every fuzz target for FUZZTIME each; long runs: make fuzz FUZZTIME=10m
 fuzz: deps

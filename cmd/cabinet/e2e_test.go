@@ -49,6 +49,7 @@ func startCabinet(t testing.TB, data string, args ...string) *cabinet {
 }
 
 func TestEndToEndSession(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms", "--handpay-limit", "20000")
 	var billsIn, ticketsOut, handpaid int64

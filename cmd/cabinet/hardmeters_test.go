@@ -84,6 +84,7 @@ func slowMeterMapping(t *testing.T, meter string) string {
 // reading and the new target left the meter ahead of its new target: a
 // rollback tilt on the next commit.
 func TestHardMeterOwedPulsesSurviveRAMClear(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms", "--hw", slowMeterMapping(t, "meter_drop"))
 	defer c.Stop()

@@ -239,6 +239,7 @@ func TestHardMetersAheadOfTheLedger(t *testing.T) {
 // technician, who clears it; a commit cut by a power loss before its
 // witness write is not an alarm (the crash loops check that too).
 func TestWitnessMissingOrBehind(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	c.Stop()

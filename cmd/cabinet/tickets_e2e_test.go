@@ -277,6 +277,7 @@ func TestSystemValidatedTicket(t *testing.T) {
 // most once and exactly when the system recorded it redeemed by B.
 // CRASH_ITERATIONS sets the number of kills.
 func TestTicketInCrashLoop(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	n := crashIterations(4)
 	f := newTicketFloor(t)
 	a := ticketCabinet(t, t.TempDir())

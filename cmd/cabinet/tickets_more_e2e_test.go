@@ -83,6 +83,7 @@ func TestHandpayValidatedAndRecorded(t *testing.T) {
 // paid by hand, no ticket printed; the late number, which the cabinet
 // answers 80 (no cash-out waiting), is voided by the system.
 func TestSystemValidationRefused(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	f := newTicketFloor(t)
 	sys := []string{"--sas-addr", "1", "--sas-pty", "--spin-time", "5ms", "--validation", "system", "--ticket-timeout", "10s"}
 
