@@ -49,9 +49,19 @@ func TestCrashLoop(t *testing.T) {
 			err := p.bot.Wait(ctx, "a decision of "+p.name, func(m seatmsg.StateMsg) bool { return m.Options != nil })
 			cancel()
 			if err != nil {
-				t.Fatal(err)
+				// The server must be up: a dropped seat's socket is no
+				// reason to stop, a server that died is a failure (with
+				// its log). Seen once in a loaded run: the held bot's
+				// socket closed without a close frame (1006).
+				if _, aerr := d.s.api.Table("holdem-nl-2"); aerr != nil {
+					log, _ := readLog(s)
+					t.Fatalf("%v; the server does not answer: %v\n%s", err, aerr, log)
+				}
+				t.Logf("kill %d: %v; the server is up, the kill comes at a random moment instead", i+1, err)
+				hold = false
+			} else {
+				held++
 			}
-			held++
 		}
 		before := d.ledger("holdem-nl-2").Meters.Voided
 		if hold {
