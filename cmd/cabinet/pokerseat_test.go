@@ -134,3 +134,15 @@ func TestPokerSettleRefusals(t *testing.T) {
 		t.Fatalf("a token the server refused ended the buy-in: %+v", a)
 	}
 }
+
+// The cabinet's ledger names a poker transfer's kind as the table server
+// does (meters keeps its own constants so that the pure fold does not
+// import the server's ledger): settle compares the server's kind with the
+// record's, so a name that drifted would refuse every answer.
+func TestPokerKindsAreTheServers(t *testing.T) {
+	for _, k := range [][2]string{{meters.PokerBuyIn, tableledger.BuyIn}, {meters.PokerRebuy, tableledger.Rebuy}, {meters.PokerCashOut, tableledger.CashOut}} {
+		if k[0] != k[1] {
+			t.Errorf("the cabinet's kind %q, the server's %q", k[0], k[1])
+		}
+	}
+}
