@@ -159,10 +159,10 @@ func handle(cmd command, own *owner, dev *hardware) reply {
 			break
 		}
 		release := dev.hold(cmd.Button)
-		res, err = dev.await(func() error { return sim.Set(cmd.Button, true) }, cmd.Button)
+		res, err = dev.awaitLevel(func() error { return sim.Set(cmd.Button, true) }, cmd.Button, true)
 		if err == nil {
 			// The reply is the press's; the release changes nothing.
-			_, err = dev.await(func() error { return sim.Set(cmd.Button, false) }, cmd.Button)
+			_, err = dev.awaitLevel(func() error { return sim.Set(cmd.Button, false) }, cmd.Button, false)
 		}
 		release()
 	case "bill":
@@ -183,7 +183,7 @@ func handle(cmd command, own *owner, dev *hardware) reply {
 		if cur, e := sim.Active(pin); e != nil {
 			err = e
 		} else if cur != on {
-			res, err = dev.await(func() error { return sim.Set(pin, on) }, pin)
+			res, err = dev.awaitLevel(func() error { return sim.Set(pin, on) }, pin, on)
 		} else {
 			res.view = *own.view.Load()
 		}

@@ -144,3 +144,23 @@ func TestNewMeterBoardAfterRAMClear(t *testing.T) {
 		t.Fatalf("tilts on the new board: %v", v.Tilts)
 	}
 }
+
+// A press sent while the button's power-up level (up) is still on its way
+// to the machine: the wait is for the press, not for that first report. It
+// took the first report for the press, released the button within the
+// debounce window, and the press was never seen (a cabinet test pressed
+// spin right after a restart and waited 30 s for nothing).
+func TestPressWaitsForThePressNotThePowerUpLevel(t *testing.T) {
+	h := &hardware{processed: map[string]int{}, last: map[string]stepped{}, handled: map[string]bool{}}
+	pressed := stepped{view: machine.View{CreditsCents: 2}}
+	res, err := h.awaitLevel(func() error {
+		// The power-up report (button up) is handled as the act sets
+		// the pin; the press comes after it.
+		h.handledInput(hw.Input{Name: machine.BtnSpin, Active: false}, stepped{view: machine.View{CreditsCents: 1}})
+		go h.handledInput(hw.Input{Name: machine.BtnSpin, Active: true}, pressed)
+		return nil
+	}, machine.BtnSpin, true)
+	if err != nil || res.view.CreditsCents != 2 {
+		t.Fatalf("the wait answered %+v, %v: want the press's result", res, err)
+	}
+}

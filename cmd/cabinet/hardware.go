@@ -38,6 +38,7 @@ type hardware struct {
 	driving map[string]*sync.Mutex
 	who     map[string]string // key holder announced for the next key turn
 	levels  map[string]bool   // last debounced level of every input (I/O test)
+	handled map[string]bool   // level of the last change of each input the machine handled
 	// offsets are added to the ledger's counts to give the hard meters'
 	// targets: a RAM clear zeroes the ledger, a hard meter never goes back.
 	// ramClears is the ledger's count of RAM clears they account for.
@@ -62,7 +63,7 @@ func openHardware(ctx context.Context, mapping *hw.Mapping, simulated bool, own 
 		return nil, err
 	}
 	h := &hardware{board: board, own: own, data: data, log: log,
-		processed: map[string]int{}, last: map[string]stepped{}, driving: map[string]*sync.Mutex{}, who: map[string]string{}, levels: map[string]bool{}}
+		processed: map[string]int{}, last: map[string]stepped{}, driving: map[string]*sync.Mutex{}, who: map[string]string{}, levels: map[string]bool{}, handled: map[string]bool{}}
 	if sim := board.Sim(); sim != nil {
 		// What the simulated validator and printer keep across a power
 		// loss lives beside the ledger, as the devices' own memory.
@@ -192,7 +193,7 @@ func (h *hardware) inputs(ctx context.Context) {
 		if ev != nil {
 			res = h.own.submitSeen(ev)
 		}
-		h.done(in.Name, res)
+		h.handledInput(in, res)
 		if ctx.Err() != nil {
 			return
 		}
@@ -250,6 +251,17 @@ func (h *hardware) deviceEvents(ctx context.Context, sim *hw.Sim) {
 	}
 }
 
+// handledInput counts a change of an input the machine has handled. The
+// level goes with the count, under one lock: a waiter (awaitLevel) sees the
+// level and the result of the same change.
+func (h *hardware) handledInput(in hw.Input, res stepped) {
+	h.mu.Lock()
+	h.handled[in.Name] = in.Active
+	h.processed[in.Name]++
+	h.last[in.Name] = res
+	h.mu.Unlock()
+}
+
 func (h *hardware) done(source string, res stepped) {
 	h.mu.Lock()
 	h.processed[source]++
@@ -279,6 +291,21 @@ func (h *hardware) hold(what string) (release func()) {
 // from one of sources (the control socket answers after the commit). The
 // caller holds the device (hold).
 func (h *hardware) await(act func() error, sources ...string) (stepped, error) {
+	return h.awaitWhen(act, func(string) bool { return true }, sources...)
+}
+
+// awaitLevel runs act (which sets pin to level) and waits until the machine
+// has handled that pin at that level. Any report will not do: at power-up
+// the pin's first stable level (the button up) may still be on its way, and
+// taking it for the press let the release follow within the debounce
+// window, so the press was never seen and the release waited in vain.
+func (h *hardware) awaitLevel(act func() error, pin string, level bool) (stepped, error) {
+	return h.awaitWhen(act, func(s string) bool { return h.handled[s] == level }, pin)
+}
+
+// awaitWhen waits for a new event from one of sources after which ok holds
+// (called with h.mu held).
+func (h *hardware) awaitWhen(act func() error, ok func(source string) bool, sources ...string) (stepped, error) {
 	h.mu.Lock()
 	before := make([]int, len(sources))
 	for i, s := range sources {
@@ -295,7 +322,7 @@ func (h *hardware) await(act func() error, sources ...string) (stepped, error) {
 	for {
 		h.mu.Lock()
 		for i, s := range sources {
-			if h.processed[s] != before[i] {
+			if h.processed[s] != before[i] && ok(s) {
 				res := h.last[s]
 				h.mu.Unlock()
 				return res, nil
