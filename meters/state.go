@@ -217,12 +217,12 @@ type HandpayHistory struct {
 // State is the fold of the ledger. Apply is its only mutator, and it is pure:
 // the same records give the same state.
 type State struct {
-	Meters     [numMeters]int64 `json:"meters"`
-	BillCounts []int64          `json:"bill_counts"` // lifetime, per BillValues
-	LastGame   uint64           `json:"last_game"`
-	Open       *GameHistory     `json:"open,omitempty"` // a started game not yet ended
-	FreeLeft   int              `json:"free_left"`      // free games still owed to the open game
-	Handpay    *HandpayPending  `json:"handpay,omitempty"`
+	Meters     Values          `json:"meters"`
+	BillCounts []int64         `json:"bill_counts"` // lifetime, per BillValues
+	LastGame   uint64          `json:"last_game"`
+	Open       *GameHistory    `json:"open,omitempty"` // a started game not yet ended
+	FreeLeft   int             `json:"free_left"`      // free games still owed to the open game
+	Handpay    *HandpayPending `json:"handpay,omitempty"`
 	// OwedHandpay is a win the machine will not pay to credits (a game end
 	// at the handpay limit, an attendant-paid jackpot): the HandpayPending
 	// that follows must be for exactly this amount.
@@ -846,7 +846,7 @@ func (s *State) apply(r Record) error {
 			s.PendingTicket != nil || s.PendingBill != nil || s.TITO.busy() != "" || s.Poker.Busy() != "" {
 			return fmt.Errorf("RAM clear with credits %d, a game in progress, a handpay or a jackpot hit pending, or a ticket or bill owed", m[Credits])
 		}
-		*m = [numMeters]int64{}
+		*m = Values{}
 		s.LinkedCoinIn = 0
 		s.PerGame = nil
 		s.AFT = s.AFT.Clone()
