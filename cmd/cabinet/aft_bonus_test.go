@@ -87,6 +87,7 @@ func sashostJSON(t *testing.T, c *cabinet, v any, args ...string) int {
 // waits, the 74 status stops offering receipts, and the receipt comes out
 // once the paper is back and the attendant has cleared the tilt.
 func TestAFTBonusJackpotAndReceiptsOnTheCabinet(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	data := t.TempDir()
 	c := startCabinet(t, data, append(slices.Clone(aftArgs), "--spin-time", "5ms", "--handpay-limit", "50000")...)
 	defer c.Stop()
@@ -265,6 +266,7 @@ func onPaper(t *testing.T, data, ref string) {
 // ledger code), the power-up locks up for that bonus, on a cabinet that
 // never played a game, and the attendant resets it as such.
 func TestAFTBonusHandpayAcrossPowerLoss(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	data := t.TempDir()
 	args := append(slices.Clone(aftArgs), "--spin-time", "5ms", "--handpay-limit", "50000")
 	c := startCabinet(t, data, args...)

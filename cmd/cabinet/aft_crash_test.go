@@ -224,6 +224,7 @@ func (a *aftHost) transfer(t *testing.T, h *host.Client, r *rng.RNG, sent chan<-
 // of the transfers done. CRASH_ITERATIONS sets the number of kills (make
 // crashtest).
 func TestAFTCrashLoop(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	n := crashIterations(6)
 	data := t.TempDir()
 	args := append([]string{"--spin-time", "5ms"}, aftArgs...)

@@ -79,6 +79,7 @@ func playUntil(t *testing.T, c *cabinet, what string, done func(v machine.View) 
 // bonus win, the 0x74 status, and every SAS meter read back equal to the
 // ledger's.
 func TestAFTPromoOnTheCabinet(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	data := t.TempDir()
 	c := startCabinet(t, data, append(slices.Clone(aftArgs), "--spin-time", "5ms")...)
 	defer c.Stop()

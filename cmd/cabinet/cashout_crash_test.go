@@ -33,6 +33,7 @@ func ledgerRecords(t testing.TB, data string) []meters.Record {
 // the cashbox holds exactly the notes the meters credit.
 // CRASH_ITERATIONS sets the number of kills (make crashtest: 500).
 func TestCashOutCrashLoop(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	n := crashIterations(10)
 	data := t.TempDir()
 	args := []string{"--spin-time", "5ms", "--jackpot", "off"}

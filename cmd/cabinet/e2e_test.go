@@ -188,6 +188,7 @@ func crashIterations(def int) int {
 // stops, the ledger opens (so its invariants hold) and no game is counted
 // twice. CRASH_ITERATIONS sets the number of kills.
 func TestCrashLoop(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	n := crashIterations(8)
 	data := t.TempDir()
 	// A mystery level that hits at least every 5 games: kills land around

@@ -297,6 +297,7 @@ func TestStartUpConfigurationIsValidated(t *testing.T) {
 // table copied under its name is refused, naming both; a new version of
 // the same table plays only when it is configured.
 func TestConfiguredPaytableIsEnforced(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	dir := t.TempDir()
 	copyFile := func(from, to string) {
 		b, err := os.ReadFile(filepath.Join("../../assets/paytables", from))

@@ -426,6 +426,7 @@ func readBuyIn(t *testing.T, c *cabinet) string {
 // still open, and is asked again. CRASH_ITERATIONS sets the number of
 // kills.
 func TestPokerSeatCrashLoop(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	n := crashIterations(9)
 	dir := t.TempDir()
 	s := startTableServer(t, filepath.Join(dir, "tablesrv"))

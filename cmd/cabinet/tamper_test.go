@@ -155,6 +155,7 @@ func TestRewrittenLogIsRefused(t *testing.T) {
 // again. Then the ledger alone rolled back (the hard meters newer): the
 // same, from the witness and from the hard meters.
 func TestRollbackIsEvident(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	c.Bill(5000)

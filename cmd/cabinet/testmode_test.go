@@ -37,6 +37,7 @@ func enterTestMode(t *testing.T, c *cabinet, pin string) machine.View {
 // mode was not taken, this build refuses to choose an outcome, and the
 // ledger still verifies.
 func TestTestModeOnTheCabinetMovesNoMeter(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	data := t.TempDir()
 	c := startCabinet(t, data, "--sas-addr", "1", "--sas-pty", "--spin-time", "5ms", "--card-time", "5ms", "--jackpot", "off")
 	h := sasHost(t, data)

@@ -27,6 +27,7 @@ import (
 // after the restart and recorded by the ticket system as a handpay
 // receipt, which no cabinet takes as a ticket and the audit lists.
 func TestHandpayValidatedAndRecorded(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	f := newTicketFloor(t)
 	data := t.TempDir()
 	args := []string{"--sas-addr", "1", "--sas-pty", "--spin-time", "5ms", "--handpay-limit", "2000"}
