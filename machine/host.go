@@ -37,7 +37,12 @@ func (m *Machine) hostHandpayReset(e HostHandpayReset, eff *Effects) {
 func (m *Machine) resetHandpay(eff *Effects, who string, receipt bool) ReceiptValidation {
 	h := m.st.Handpay
 	rv := m.recordHandpayReset(eff, who, receipt)
-	m.say("msg_handpay_reset", h.Cents)
+	if rv.Validation != "" {
+		// The receipt is the voucher the cashier pays (handpayVoucher).
+		m.say("msg_handpay_voucher", h.Cents)
+	} else {
+		m.say("msg_handpay_reset", h.Cents)
+	}
 	m.awardHits(eff)
 	return rv
 }

@@ -436,6 +436,16 @@ func (m *Machine) validatesHandpays() bool {
 // device (0x7B).
 func (m *Machine) receiptsOn() bool { return m.st.TITO.On(meters.CtlPrinterHandpay) }
 
+// handpayVoucher says whether the attendant's confirmation of the pending
+// handpay prints a receipt with a validation number. The casino's ticket
+// system records such a receipt as the cashier's to pay (tito/ticketsys),
+// so the attendant must pay nothing at the machine: paying both ways would
+// pay the win twice. Without a number the receipt is a record of what the
+// attendant paid.
+func (m *Machine) handpayVoucher() bool {
+	return m.cfg.HandpayConfirm && m.receiptsOn() && m.validatesHandpays()
+}
+
 // recordHandpayReset records the reset of the pending handpay by who:
 // validated with the next secure-enhanced number when handpays are
 // (HandpayValidated, which raises 0x3E and is read with 0x4D), plain

@@ -216,7 +216,14 @@ func TestHandpayValidatedWithItsReceipt(t *testing.T) {
 	cfg.HandpayConfirm = true
 	h := handpayHarness(t, cfg)
 	h.keyOn("att-7")
+	if !h.m.View().HandpayVoucher {
+		// The attendant must be told not to pay: the cashier pays the receipt.
+		t.Fatal("the confirmation of a numbered receipt is not marked as the cashier's voucher")
+	}
 	eff := h.step(HandpayPaid{At: h.now, Cents: 100000})
+	if msg := h.m.View().Message; msg.Key != "msg_handpay_voucher" || len(msg.Args) != 1 || msg.Args[0] != 100000 {
+		t.Fatalf("the player is told %+v, not that the cashier pays the receipt", msg)
+	}
 	want, _ := tito.SecureEnhanced(0x123456, 11)
 	hv := recordsOf[meters.HandpayValidated](eff.Records)
 	if len(hv) != 1 || hv[0].Ticket != want.Digits() || hv[0].Seq != 11 || !hv[0].Receipt || hv[0].Who != "att-7" ||
@@ -273,9 +280,15 @@ func TestHandpayValidationFollowsTheHost(t *testing.T) {
 	h = handpayHarness(t, cfg)
 	h.step(HostValidationControl{At: h.now, Mask: meters.CtlPrinterHandpay})
 	h.keyOn("att-2")
+	if h.m.View().HandpayVoucher {
+		t.Fatal("receipts off: the attendant is told not to pay")
+	}
 	eff = h.step(HandpayPaid{At: h.now, Cents: 100000})
 	if hv := recordsOf[meters.HandpayValidated](eff.Records); len(hv) != 1 || hv[0].Receipt || len(devicesOf[PrintReceipt](eff)) != 0 {
 		t.Fatalf("receipts off: %+v", eff)
+	}
+	if k := h.m.View().Message.Key; k != "msg_handpay_reset" {
+		t.Fatalf("receipts off: the player is told %s", k)
 	}
 
 	cfg.Validation = ValidationSystem
@@ -284,6 +297,9 @@ func TestHandpayValidationFollowsTheHost(t *testing.T) {
 	h.bill(50000)
 	h.press(BtnCashOut)
 	h.keyOn("att-3")
+	if h.m.View().HandpayVoucher {
+		t.Fatal("system validation: a receipt without a number is marked as the cashier's voucher")
+	}
 	eff = h.step(HandpayPaid{At: h.now, Cents: 100000})
 	if len(recordsOf[meters.HandpayReset](eff.Records)) != 1 || len(devicesOf[PrintReceipt](eff)) != 1 || devicesOf[PrintReceipt](eff)[0].Validation != "" {
 		t.Fatalf("system validation: %+v", eff)

@@ -70,7 +70,11 @@ type View struct {
 	HandpayKind   string   `json:"handpay_kind,omitempty"`
 	// HandpayConfirm: the attendant key is on for the handpay; the screen
 	// asks the attendant to confirm the amount paid.
-	HandpayConfirm bool   `json:"handpay_confirm,omitempty"`
+	HandpayConfirm bool `json:"handpay_confirm,omitempty"`
+	// HandpayVoucher: the attendant's confirmation prints a receipt with a
+	// validation number, which the cashier pays (rule 13's voucher): the
+	// attendant pays nothing at the machine.
+	HandpayVoucher bool   `json:"handpay_voucher,omitempty"`
 	Printing       string `json:"printing,omitempty"` // validation number of a ticket being printed
 	// PrintingCents is the amount of the ticket being printed.
 	PrintingCents int64 `json:"printing_cents,omitempty"`
@@ -267,6 +271,7 @@ func (m *Machine) View() View {
 	}
 	if h := m.st.Handpay; h != nil {
 		v.Handpay, v.HandpayKind, v.HandpayConfirm = h.Cents, h.Kind, m.handpayKey
+		v.HandpayVoucher = m.handpayVoucher()
 	}
 	for _, l := range m.st.LocalLevels() {
 		v.Jackpots = append(v.Jackpots, JackpotView{Level: l.Level, Cents: l.Cents, Mystery: l.Mystery, Pending: l.Pending,

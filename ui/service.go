@@ -407,7 +407,7 @@ func (g *game) drawKeypad(dst *ebiten.Image) {
 		g.textFit(dst, g.T("handpay_confirm_head"), rect(p.X+20, p.Y+14, p.W-40, 40), 26, colGold, alignCenter, true)
 		g.textFit(dst, model.Euro(g.Lang, g.V.Handpay), rect(p.X+20, p.Y+80, p.W-40, 70), 56, colWhite, alignCenter, true)
 		y := p.Y + 190
-		for _, l := range g.wrap(g.T("handpay_confirm_text", model.Euro(g.Lang, g.V.Handpay)), 22, p.W-60, false) {
+		for _, l := range g.wrap(g.T(g.HandpayText(), model.Euro(g.Lang, g.V.Handpay)), 22, p.W-60, false) {
 			g.text(dst, l, p.X+p.W/2, y, 22, colText, alignCenter, false)
 			y += 32
 		}

@@ -114,7 +114,7 @@ func (g *Screen) KeypadButtons() []Button {
 	if g.Pad.Mode == "handpay" {
 		cents := g.V.Handpay
 		return []Button{
-			{ID: "handpay:paid", Label: g.T("handpay_paid_btn", Euro(g.Lang, cents)), R: Rect{p.X + 40, p.Y + 330, p.W - 80, 80}, Enabled: true, Style: StyleHot,
+			{ID: "handpay:paid", Label: g.T(g.handpayButton(), Euro(g.Lang, cents)), R: Rect{p.X + 40, p.Y + 330, p.W - 80, 80}, Enabled: true, Style: StyleHot,
 				Act: func(g *Screen) { g.service(machine.HandpayPaid{At: time.Now(), Cents: cents}) }},
 			{ID: "pad:cancel", Label: g.T("svc_cancel"), R: Rect{p.X + 150, p.Y + p.H - 60, 200, 46}, Enabled: true,
 				Act: (*Screen).padCancel},
@@ -153,3 +153,20 @@ func (g *Screen) KeypadButtons() []Button {
 
 // PadMessages are the machine's answers shown on the Keypad.
 var PadMessages = []string{"refused_wrong_pin", "refused_pin_locked", "refused_weak_pin", "refused_change_default_pin", "refused_no_rng", "refused_key_off", "refused_unknown_role", "refused_handpay_amount", "refused_no_handpay"}
+
+// HandpayText and handpayButton are the handpay confirmation's texts: the
+// attendant pays and confirms, or (a voucher the cashier pays) only
+// confirms that the receipt is to print.
+func (g *Screen) HandpayText() string {
+	if g.V.HandpayVoucher {
+		return "handpay_voucher_text"
+	}
+	return "handpay_confirm_text"
+}
+
+func (g *Screen) handpayButton() string {
+	if g.V.HandpayVoucher {
+		return "handpay_voucher_btn"
+	}
+	return "handpay_paid_btn"
+}

@@ -93,7 +93,7 @@ func (g *Screen) now() time.Time {
 // payment), with which restricted credit left on the meter is told.
 func (g *Screen) cashOutMessage(key string) bool {
 	switch key {
-	case "msg_printing", "msg_reprinting", "msg_ticket_printed", "msg_aft_out", "msg_handpay_reset":
+	case "msg_printing", "msg_reprinting", "msg_ticket_printed", "msg_aft_out", "msg_handpay_reset", "msg_handpay_voucher":
 		// A handpay paid may be a win's: what is left on the meter stays
 		// for play all the same.
 		return true

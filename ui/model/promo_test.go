@@ -154,7 +154,7 @@ func TestCashOutSaysPromoStays(t *testing.T) {
 			check("printing at the table", s.TableMessage())
 			st, _ := s.PokerStatus()
 			check("printing in the poker lobby", st)
-			for _, key := range []string{"msg_printing", "msg_ticket_printed", "msg_aft_out", "msg_handpay_reset"} {
+			for _, key := range []string{"msg_printing", "msg_ticket_printed", "msg_aft_out", "msg_handpay_reset", "msg_handpay_voucher"} {
 				v.Printing, v.Message = "", machine.Message{Key: key, Args: []int64{35_00}}
 				c.view = v
 				s.Update()

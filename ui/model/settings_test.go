@@ -164,9 +164,22 @@ func TestHandpayConfirmPad(t *testing.T) {
 	if s.Pad.Mode != "handpay" {
 		t.Fatalf("key on for a handpay: pad %q", s.Pad.Mode)
 	}
-	if l := button(t, s, "handpay:paid").Label; !strings.Contains(l, "1.500,00 €") {
-		t.Errorf("the confirmation says %q", l)
+	if l := button(t, s, "handpay:paid").Label; !strings.Contains(l, "1.500,00 €") || !strings.HasPrefix(l, "PAGO") || s.HandpayText() != "handpay_confirm_text" {
+		t.Errorf("the confirmation says %q, %s", l, s.HandpayText())
 	}
+	// A receipt with a validation number is the cashier's to pay: the
+	// attendant is told to pay nothing, in both languages.
+	c.view.HandpayVoucher = true
+	s.Update()
+	if l := button(t, s, "handpay:paid").Label; !strings.HasPrefix(l, "IMPRIMIR RECIBO") || !strings.Contains(l, "1.500,00 €") ||
+		!strings.HasPrefix(s.T(s.HandpayText(), "x"), "Não pague nada na máquina") {
+		t.Errorf("a voucher's confirmation says %q, %q", l, s.T(s.HandpayText(), "x"))
+	}
+	s.Lang = "en"
+	if l := button(t, s, "handpay:paid").Label; !strings.HasPrefix(l, "PRINT RECEIPT") || !strings.HasPrefix(s.T(s.HandpayText(), "x"), "Pay nothing at the machine") {
+		t.Errorf("a voucher's confirmation says %q, %q", l, s.T(s.HandpayText(), "x"))
+	}
+	s.Lang = "pt"
 	clickOn(t, s, "handpay:paid")
 	if got := c.take(); !slices.Equal(got, []string{"handpay 150000"}) {
 		t.Fatalf("confirmed: sent %v", got)
