@@ -33,12 +33,19 @@ type v2grown struct {
 	Name   string   `json:"name"`
 }
 
+type inner struct {
+	A int `json:"a"`
+}
+
 type v2added struct {
 	Meters [3]int64 `json:"meters"`
 	Name   string   `json:"name"`
 	Plain  int      `json:"plain"`
 	Left   int      `json:"left,omitempty"`
-	Zero   struct{} `json:"zero,omitzero"`
+	Zero   inner    `json:"zero,omitzero"` // inner's a: its parent is new
+	Kept   inner    `json:"kept,omitempty"`
+	Fixed  [2]int   `json:"fixed,omitempty"`
+	List   []inner  `json:"list,omitempty"`
 }
 
 // What a later build may and may not do to a sealed state's encoding.
@@ -55,7 +62,7 @@ func TestCheckRefusesWhatChangesAnEarlierEncoding(t *testing.T) {
 		{"same", reflect.TypeFor[v1](), nil},
 		{"type and field renamed, same JSON", reflect.TypeFor[v2renamed](), nil},
 		{"array grown", reflect.TypeFor[v2grown](), []string{"gone", "not omitted at zero"}},
-		{"fields added", reflect.TypeFor[v2added](), []string{"not omitted at zero"}},
+		{"fields added", reflect.TypeFor[v2added](), []string{"fixed-size array", "struct, which omitempty", "not omitted at zero"}},
 	} {
 		r := &recorder{TB: t}
 		Check(r, golden, Lines(c.typ))
@@ -68,6 +75,10 @@ func TestCheckRefusesWhatChangesAnEarlierEncoding(t *testing.T) {
 			}
 		}
 	}
+	// -update-encoding does not bury a line gone.
+	*update = true
+	Check(&recorder{TB: t}, golden, Lines(reflect.TypeFor[v2grown]()))
+	*update = false
 	if b, _ := os.ReadFile(golden); !strings.Contains(string(b), `field .meters json:"meters" [3]int64`) {
 		t.Fatalf("golden %s", b)
 	}
