@@ -191,6 +191,11 @@ type Machine struct {
 	// (pokerseat.go): shown, never recorded.
 	pokerTables []seatmsg.TableInfo
 	pokerState  *seatmsg.StateMsg
+	// The player's replay and his ended session's summary: shown until he
+	// closes them, never recorded (a power loss forgets them).
+	pokerReplay    *seatmsg.ReplayMsg
+	pokerReplaySeq uint64
+	pokerEnded     *PokerSessionEnd
 }
 
 // LinkTimeout is how long the machine waits for progressive information

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/poker"
 	"github.com/openegm/cabinet/poker/seatmsg"
 )
 
@@ -44,6 +45,29 @@ type PokerSeatView struct {
 	Player   string `json:"player,omitempty"`
 	Source   string `json:"source,omitempty"`
 	Transfer string `json:"transfer,omitempty"`
+	// Replay is the player's last hands as the server last sent them at
+	// his asking (SRIJ rule 78), until he closes it; ReplaySeq counts the
+	// replays received, so the screen tells the answer to its request
+	// from one it already showed. Display only: nothing in it is money.
+	Replay    *seatmsg.ReplayMsg `json:"replay,omitempty"`
+	ReplaySeq uint64             `json:"replay_seq,omitempty"`
+	// Ended is the session the player ended by leaving, until he closes
+	// it (or sits down again).
+	Ended *PokerSessionEnd `json:"ended,omitempty"`
+}
+
+// PokerSessionEnd is a session at a table that ended: what the cash-out
+// put back on the credit meter and the session's totals (SRIJ rule 80).
+// Server says the totals are the server's own, from its "left" message;
+// without it they are the last ones the seat saw, with the cash-out this
+// machine recorded (the message can be lost when the seat's WebSocket is
+// dropped as the cash-out is answered), until the server's come.
+type PokerSessionEnd struct {
+	Table    string       `json:"table"`
+	Transfer string       `json:"transfer,omitempty"` // the cash-out's ID
+	Amount   int64        `json:"amount"`
+	Totals   poker.Totals `json:"totals"`
+	Server   bool         `json:"server"`
 }
 
 // PokerBuyIn asks to seat the player at Table with Cents of his credits
@@ -57,7 +81,8 @@ type PokerBuyIn struct {
 // PokerAct is the seated player's decision (seatmsg.ClientMsg's kinds:
 // fold, check, call, raise with To, all_in; ante, no_ante, estardilho,
 // no_estardilho, restardilho, no_restardilho; and "extra", "rest",
-// "replay").
+// "replay"), or the closing of what the screen shows of the seat:
+// "close_replay", "close_ended" (the machine's alone: nothing is sent).
 type PokerAct struct {
 	At   time.Time
 	Kind string
@@ -108,9 +133,28 @@ type PokerAnswer struct {
 	Why   string
 }
 
-func (e PokerTables) at() time.Time    { return e.At }
-func (e PokerSeatState) at() time.Time { return e.At }
-func (e PokerAnswer) at() time.Time    { return e.At }
+// PokerSeatReplay is the server's replay of the player's last hands at
+// Table, from the seat's WebSocket, as he asked it: shown, never recorded.
+type PokerSeatReplay struct {
+	At     time.Time
+	Table  string
+	Replay seatmsg.ReplayMsg
+}
+
+// PokerSeatLeft is the server's word on the seat's WebSocket that the
+// player left Table: the cash-out paid and his session's totals. Shown,
+// never recorded: the cash-out is money only as its PokerAnswer.
+type PokerSeatLeft struct {
+	At    time.Time
+	Table string
+	Left  seatmsg.LeftMsg
+}
+
+func (e PokerTables) at() time.Time     { return e.At }
+func (e PokerSeatState) at() time.Time  { return e.At }
+func (e PokerAnswer) at() time.Time     { return e.At }
+func (e PokerSeatReplay) at() time.Time { return e.At }
+func (e PokerSeatLeft) at() time.Time   { return e.At }
 
 // Effects for the edge, carried out after the records are committed.
 
@@ -168,6 +212,14 @@ func (m *Machine) pokerEvent(ev Event, eff *Effects) bool {
 			s := e.State
 			m.pokerState = &s
 		}
+	case PokerSeatReplay:
+		if p := &m.st.Poker; p.Table != "" && e.Table == p.Table {
+			r := e.Replay
+			m.pokerReplay = &r
+			m.pokerReplaySeq++
+		}
+	case PokerSeatLeft:
+		m.pokerLeft(e)
 	case PokerAnswer:
 		m.pokerAnswer(e, eff)
 	default:
@@ -232,6 +284,9 @@ func (m *Machine) pokerBuyIn(e PokerBuyIn, eff *Effects) {
 	if !m.record(eff, t) {
 		return
 	}
+	if kind == meters.PokerBuyIn {
+		m.pokerEnded = nil // a new session
+	}
 	m.game = GamePoker
 	m.message = Message{}
 	eff.Devices = append(eff.Devices, PokerAsk{Transfer: t})
@@ -262,6 +317,14 @@ func (m *Machine) pokerLeave(e PokerLeave, eff *Effects) {
 }
 
 func (m *Machine) pokerAct(e PokerAct, eff *Effects) {
+	switch e.Kind {
+	case "close_replay":
+		m.pokerReplay = nil
+		return
+	case "close_ended":
+		m.pokerEnded = nil
+		return
+	}
 	if m.st.Poker.Table == "" {
 		m.pokerRefuse(eff, "refused_poker_not_seated")
 		return
@@ -324,10 +387,41 @@ func (m *Machine) pokerAnswer(e PokerAnswer, eff *Effects) {
 	case o.Kind == meters.PokerBuyIn:
 		eff.Devices = append(eff.Devices, PokerSeatLink{Table: o.Table, BuyIn: o.ID})
 	case o.Kind == meters.PokerCashOut:
-		m.pokerState = nil
+		m.pokerEnd(o.Table, o.ID, e.Cents)
+		m.pokerState, m.pokerReplay = nil, nil
 		eff.Devices = append(eff.Devices, PokerSeatLink{})
 		m.say("msg_poker_cashed_out", e.Cents)
 	}
+}
+
+// pokerLeft takes the server's word that the player left: his totals for
+// the session that ends (the cash-out's answer may come before or after).
+func (m *Machine) pokerLeft(e PokerSeatLeft) {
+	p := &m.st.Poker
+	end := m.pokerEnded
+	switch {
+	case p.Table != "" && e.Table == p.Table:
+		// Before the cash-out's answer: kept for the summary it makes.
+		m.pokerEnded = &PokerSessionEnd{Table: e.Table, Amount: e.Left.Amount, Totals: e.Left.Totals, Server: true}
+	case end != nil && end.Table == e.Table && !end.Server:
+		end.Totals, end.Server = e.Left.Totals, true
+	}
+}
+
+// pokerEnd makes the summary of the session whose cash-out of cents was
+// just recorded: the server's totals if its word came first, else the
+// last ones the seat saw with this cash-out.
+func (m *Machine) pokerEnd(table, id string, cents int64) {
+	if end := m.pokerEnded; end != nil && end.Server && end.Table == table && end.Transfer == "" {
+		end.Transfer, end.Amount = id, cents // the ledger's amount is the one on the meter
+		return
+	}
+	end := &PokerSessionEnd{Table: table, Transfer: id, Amount: cents}
+	if s := m.pokerState; s != nil && s.You != nil {
+		end.Totals = s.You.Totals
+	}
+	end.Totals.CashedOut += cents
+	m.pokerEnded = end
 }
 
 // pokerPowerUp drives the seat's edge to what the ledger holds: the
@@ -387,6 +481,14 @@ func (m *Machine) pokerView() *PokerSeatView {
 	if m.pokerState != nil && p.Table != "" {
 		s := *m.pokerState
 		v.State = &s
+	}
+	if m.pokerReplay != nil && p.Table != "" {
+		r := *m.pokerReplay
+		v.Replay, v.ReplaySeq = &r, m.pokerReplaySeq
+	}
+	if e := m.pokerEnded; e != nil {
+		c := *e
+		v.Ended = &c
 	}
 	return v
 }

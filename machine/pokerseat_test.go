@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/poker"
 	"github.com/openegm/cabinet/poker/seatmsg"
 )
 
@@ -308,5 +309,122 @@ func TestPokerSeatKeepsTheServiceMenuFromTheMoney(t *testing.T) {
 	}
 	if v := h.m.View(); v.Fault != "" || v.Mode == "meter_fault" {
 		t.Fatalf("the machine faulted: %s", v.Fault)
+	}
+}
+
+// toServer says whether a step sends the seat's server anything.
+func toServer(eff Effects) bool {
+	return slices.ContainsFunc(eff.Devices, func(d Device) bool {
+		switch d.(type) {
+		case PokerAsk, PokerSend, PokerSeatLink:
+			return true
+		}
+		return false
+	})
+}
+
+// sitDown seats the player at holdem-nl-2 with 4000 cents; the buy-in's
+// transfer.
+func sitDown(t *testing.T, h *harness) meters.PokerTransfer {
+	t.Helper()
+	tr := asked(t, h.step(PokerBuyIn{At: h.now, Table: "holdem-nl-2", Cents: 4000}))
+	h.step(PokerAnswer{At: h.now, ID: tr.ID, Done: true, Cents: 4000})
+	if v := h.m.View(); v.Poker.Status != "seated" {
+		t.Fatalf("not seated: %+v", v.Poker)
+	}
+	return tr
+}
+
+// The replay the player asked is shown as the server sent it, its own
+// table's only, until he closes it or leaves; it is never recorded and
+// moves nothing.
+func TestPokerSeatReplayShown(t *testing.T) {
+	h := seatedHarness(t)
+	sitDown(t, h)
+	before := h.m.View()
+	rp := seatmsg.ReplayMsg{Type: "replay", Hands: []seatmsg.ReplayHand{{Hand: 7, Frames: []seatmsg.ReplayFrame{{Pot: 150}, {Pot: 300}}}}}
+	if eff := h.step(PokerSeatReplay{At: h.now, Table: "other", Replay: rp}); len(eff.Records) != 0 || h.m.View().Poker.Replay != nil {
+		t.Fatalf("another table's replay: %+v, view %+v", eff, h.m.View().Poker.Replay)
+	}
+	for i := range 2 {
+		eff := h.step(PokerSeatReplay{At: h.now, Table: "holdem-nl-2", Replay: rp})
+		v := h.m.View()
+		if len(eff.Records) != 0 || toServer(eff) || v.Poker.Replay == nil || len(v.Poker.Replay.Hands[0].Frames) != 2 || v.Poker.ReplaySeq != uint64(i+1) {
+			t.Fatalf("replay %d: effects %+v, seat %+v", i, eff, v.Poker)
+		}
+		if v.CreditsCents != before.CreditsCents || v.Poker.AtTable != before.Poker.AtTable {
+			t.Fatalf("a replay changed money: credits %d at table %d", v.CreditsCents, v.Poker.AtTable)
+		}
+	}
+	eff := h.step(PokerAct{At: h.now, Kind: "close_replay"})
+	if eff.Refused != "" || toServer(eff) || len(eff.Records) != 0 || h.m.View().Poker.Replay != nil {
+		t.Fatalf("close: %+v, replay %+v", eff, h.m.View().Poker.Replay)
+	}
+	// A replay up when he leaves goes with the table.
+	h.step(PokerSeatReplay{At: h.now, Table: "holdem-nl-2", Replay: rp})
+	out := asked(t, h.step(PokerLeave{At: h.now}))
+	h.step(PokerAnswer{At: h.now, ID: out.ID, Done: true, Cents: 4000})
+	if v := h.m.View(); v.Poker.Replay != nil {
+		t.Fatalf("the replay stays after leaving: %+v", v.Poker.Replay)
+	}
+	sitDown(t, h)
+	if v := h.m.View(); v.Poker.Replay != nil {
+		t.Fatalf("the last session's replay at the next: %+v", v.Poker.Replay)
+	}
+}
+
+// The session's summary after a leave: the server's totals whether its
+// word comes before the cash-out's answer or after it, the last totals
+// seen with the cash-out meanwhile; shown until closed or a new buy-in.
+func TestPokerSeatSessionEnd(t *testing.T) {
+	totals := poker.Totals{BoughtIn: 4000, Fees: 200, Wagered: 900, Won: 1300, Hands: 5, CashedOut: 4150}
+	for _, leftFirst := range []bool{true, false} {
+		h := seatedHarness(t)
+		sitDown(t, h)
+		st := seatmsg.StateMsg{Type: "state", Table: seatmsg.TableInfo{ID: "holdem-nl-2"}, Hand: 4,
+			You: &seatmsg.YouMsg{Seat: 2, Stack: 4150, Totals: poker.Totals{BoughtIn: 4000, Fees: 200, Wagered: 800, Won: 1150, Hands: 4}}}
+		h.step(PokerSeatState{At: h.now, State: st})
+		out := asked(t, h.step(PokerLeave{At: h.now}))
+		left := PokerSeatLeft{At: h.now, Table: "holdem-nl-2", Left: seatmsg.LeftMsg{Type: "left", Amount: 4150, Totals: totals}}
+		if leftFirst {
+			if eff := h.step(left); len(eff.Records) != 0 {
+				t.Fatalf("the server's word recorded: %+v", eff.Records)
+			}
+			if v := h.m.View(); v.Poker.Status != "cashing_out" || v.CreditsCents != 6000 {
+				t.Fatalf("the word alone moved the seat or the credit: credits %d seat %+v", v.CreditsCents, v.Poker)
+			}
+		}
+		h.step(PokerAnswer{At: h.now, ID: out.ID, Done: true, Cents: 4150})
+		v := h.m.View()
+		want := PokerSessionEnd{Table: "holdem-nl-2", Transfer: out.ID, Amount: 4150, Totals: totals, Server: true}
+		if !leftFirst {
+			// The last totals seen, with the cash-out: one hand behind.
+			want.Totals, want.Server = st.You.Totals, false
+			want.Totals.CashedOut = 4150
+			if v.Poker.Ended == nil || *v.Poker.Ended != want {
+				t.Fatalf("before the server's word: %+v, want %+v", v.Poker.Ended, want)
+			}
+			h.step(left)
+			v = h.m.View()
+			want.Totals, want.Server = totals, true
+		}
+		if v.Poker.Ended == nil || *v.Poker.Ended != want || v.CreditsCents != 6000+4150 {
+			t.Fatalf("left first %v: ended %+v, want %+v; credits %d", leftFirst, v.Poker.Ended, want, v.CreditsCents)
+		}
+		// Another "left" (repeated) changes nothing now.
+		h.step(PokerSeatLeft{At: h.now, Table: "holdem-nl-2", Left: seatmsg.LeftMsg{Amount: 1, Totals: poker.Totals{Hands: 99}}})
+		if e := h.m.View().Poker.Ended; *e != want {
+			t.Fatalf("a second word changed the summary: %+v", e)
+		}
+		if leftFirst {
+			if eff := h.step(PokerAct{At: h.now, Kind: "close_ended"}); eff.Refused != "" || toServer(eff) || h.m.View().Poker.Ended != nil {
+				t.Fatalf("close: %+v, ended %+v", eff, h.m.View().Poker.Ended)
+			}
+		} else {
+			sitDown(t, h)
+			if e := h.m.View().Poker.Ended; e != nil {
+				t.Fatalf("the last session's summary at the next: %+v", e)
+			}
+		}
 	}
 }

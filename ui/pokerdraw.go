@@ -32,15 +32,22 @@ func (g *game) drawPoker(dst *ebiten.Image) {
 	g.text(dst, g.T("machine_id", g.V.MachineID), 1260, 28, 18, colText, alignRight, false)
 
 	msgRect := model.RectTableMsg
-	if g.PokerAtTable() {
+	switch {
+	case g.ReplayUp():
+		g.drawReplay(dst)
+		msgRect = model.RectPokerMsg
+	case g.PokerAtTable():
 		g.drawPokerTable(dst)
 		msgRect = model.RectPokerMsg
-	} else {
+	default:
 		g.drawLobby(dst)
 		var split model.Rect
 		var parts []model.CreditPart
 		split, msgRect, parts = g.LobbyMessageRow()
 		g.drawSplit(dst, parts, split)
+		if g.EndedUp() {
+			g.drawEnded(dst)
+		}
 	}
 	msg, warn := g.PokerStatus()
 	c := colText
@@ -104,19 +111,7 @@ func (g *game) drawLobby(dst *ebiten.Image) {
 // drawPokerTable draws the felt with its seats, bets, board and pots, the
 // side panel and the decision's row.
 func (g *game) drawPokerTable(dst *ebiten.Image) {
-	oval := model.RectPokerOval
-	g.panel(dst, oval, oval.H/2, shade(colFeltEdge, 0.8))
-	g.panel(dst, oval.Inset(8), oval.H/2-8, colFelt)
-	for i := range 5 {
-		g.strokeRect(dst, model.BoardSlot(i), 1.5, shade(colFeltEdge, 0.9))
-	}
-	for _, c := range g.PokerBoard() {
-		g.drawPokerCard(dst, c)
-	}
-	cx, _ := oval.Center()
-	b0 := model.BoardSlot(0)
-	g.textFit(dst, g.PotsText(), rect(cx-300, b0.Y+b0.H+10, 600, 28), 20, colGold, alignCenter, true)
-
+	g.drawFelt(dst, g.PokerBoard(), g.PotsText())
 	seat, left, total, timing := g.PokerTimer()
 	for _, sp := range g.PokerSeats() {
 		g.drawSeat(dst, sp)
@@ -130,13 +125,111 @@ func (g *game) drawPokerTable(dst *ebiten.Image) {
 	if s := g.PokerState(); s.Offer != nil {
 		g.textFit(dst, g.OfferText(), model.RectOfferText.Inset(10), 28, colGold, alignCenter, true)
 	} else if s.Options != nil && s.Options.Raise {
-		r := model.RectRaiseAmount
-		g.panel(dst, r, 12, colPanelEdge)
-		g.panel(dst, r.Inset(3), 10, colBlack)
-		g.textFit(dst, model.Euro(g.Lang, g.RaiseAmount()), r.Inset(10), 28, colGold, alignCenter, true)
+		g.drawAmountBox(dst, g.RaiseAmount())
+	} else if g.RebuyUp() {
+		g.drawAmountBox(dst, g.RebuyAmount())
+		a := model.RectPokerActions
+		g.textBox(dst, g.T("poker_rebuy"), rect(a.X, a.Y, 368, a.H), 24, colGold, alignCenter, true)
 	}
 	if g.opts.Simulator {
 		g.drawLegendText(dst, g.T("sim_poker_keys"), rect(340, 640, 450, 64))
+	}
+}
+
+// drawFelt draws the oval with the board's places, the cards on it and
+// the pots' line under them.
+func (g *game) drawFelt(dst *ebiten.Image, board []model.PokerCard, pots string) {
+	oval := model.RectPokerOval
+	g.panel(dst, oval, oval.H/2, shade(colFeltEdge, 0.8))
+	g.panel(dst, oval.Inset(8), oval.H/2-8, colFelt)
+	for i := range 5 {
+		g.strokeRect(dst, model.BoardSlot(i), 1.5, shade(colFeltEdge, 0.9))
+	}
+	for _, c := range board {
+		g.drawPokerCard(dst, c)
+	}
+	cx, _ := oval.Center()
+	b0 := model.BoardSlot(0)
+	g.textFit(dst, pots, rect(cx-300, b0.Y+b0.H+10, 600, 28), 20, colGold, alignCenter, true)
+}
+
+// drawAmountBox draws an amount being chosen, between its − and +.
+func (g *game) drawAmountBox(dst *ebiten.Image, cents int64) {
+	r := model.RectRaiseAmount
+	g.panel(dst, r, 12, colPanelEdge)
+	g.panel(dst, r.Inset(3), 10, colBlack)
+	g.textFit(dst, model.Euro(g.Lang, cents), r.Inset(10), 28, colGold, alignCenter, true)
+}
+
+// drawReplay draws the replay's frame over the felt: the seats, board
+// and pot as the player saw them, a REPLAY mark, the frame's records in
+// the side panel, and where the frame and the hand are among the others.
+func (g *game) drawReplay(dst *ebiten.Image) {
+	sc, ok := g.PokerReplay()
+	g.drawFelt(dst, sc.Board, sc.Pot)
+	oval := model.RectPokerOval
+	g.textFit(dst, g.T("poker_replay_badge"), rect(oval.X+oval.W/2-150, oval.Y+24, 300, 30), 26, shade(colGold, 0.8), alignCenter, true)
+	for _, sp := range sc.Seats {
+		g.drawSeat(dst, sp)
+	}
+	r := model.RectPokerSide
+	g.panel(dst, r, 14, colGold)
+	g.panel(dst, r.Inset(2), 12, colPanel)
+	x, w := r.X+18, r.W-36
+	if !ok {
+		g.text(dst, g.T("poker_replay_badge"), x, r.Y+20, 17, colGold, alignLeft, true)
+		return
+	}
+	g.text(dst, g.T("poker_replay_heading", model.Itoa(sc.Hand)), x, r.Y+20, 17, colGold, alignLeft, true)
+	for _, c := range sc.Own {
+		c.R.Y = r.Y + 40
+		g.drawPokerCard(dst, c)
+	}
+	// The records up to this frame, the latest at the foot in gold.
+	var rows []string
+	var gold []bool
+	for i, l := range sc.Log {
+		last := i == len(sc.Log)-1
+		for _, t := range g.wrap(l.Text, 14, w, last) {
+			rows = append(rows, t)
+			gold = append(gold, last)
+		}
+	}
+	top, bottom := r.Y+136, r.Y+r.H-14
+	n := int((bottom - top) / 18)
+	if len(rows) > n {
+		rows, gold = rows[len(rows)-n:], gold[len(gold)-n:]
+	}
+	for i, t := range rows {
+		c := colDim
+		if gold[i] {
+			c = colGold
+		}
+		g.text(dst, t, x, top+float64(i)*18+9, 14, c, alignLeft, gold[i])
+	}
+	g.textFit(dst, g.ReplayCounter(), model.RectReplayCounter.Inset(6), 22, colText, alignCenter, true)
+	g.textFit(dst, g.ReplayHandText(), model.RectReplayHand.Inset(6), 22, colText, alignCenter, true)
+}
+
+// drawEnded draws the summary of the session that ended over the lobby.
+func (g *game) drawEnded(dst *ebiten.Image) {
+	r := model.RectEnded
+	g.panel(dst, r, 18, colGold)
+	g.panel(dst, r.Inset(3), 16, colPanel)
+	g.textFit(dst, g.EndedTitle(), rect(r.X+24, r.Y+16, r.W-48, 40), 28, colGold, alignCenter, true)
+	x, w := r.X+60, r.W-120
+	rows := g.EndedRows()
+	for i, m := range rows {
+		y := r.Y + 76 + float64(i)*32
+		c, bold := colText, false
+		if i == 6 { // the result
+			c, bold = colGold, true
+		}
+		g.textFit(dst, m.Label, rect(x, y, w*0.6, 28), 20, colDim, alignLeft, bold)
+		g.textFit(dst, m.Value, rect(x+w*0.5, y, w*0.5, 28), 22, c, alignRight, true)
+	}
+	if note := g.EndedNote(); note != "" {
+		g.textFit(dst, note, rect(r.X+24, r.Y+76+float64(len(rows))*32, r.W-48, 22), 15, colDim, alignCenter, false)
 	}
 }
 
@@ -217,15 +310,15 @@ func (g *game) drawPokerSide(dst *ebiten.Image) {
 	x, w := r.X+18, r.W-36
 	g.text(dst, g.T("poker_session"), x, r.Y+20, 17, colGold, alignLeft, true)
 	for i, m := range g.PokerSession() {
-		y := r.Y + 46 + float64(i)*22
-		g.textFit(dst, m.Label, rect(x, y-10, w*0.6, 20), 15, colDim, alignLeft, false)
-		g.textFit(dst, m.Value, rect(x+w*0.5, y-11, w*0.5, 22), 17, colText, alignRight, true)
+		y := r.Y + 42 + float64(i)*17
+		g.textFit(dst, m.Label, rect(x, y-8, w*0.62, 17), 13, colDim, alignLeft, false)
+		g.textFit(dst, m.Value, rect(x+w*0.55, y-9, w*0.45, 18), 15, colText, alignRight, true)
 	}
-	g.text(dst, g.T("poker_your_cards"), x, r.Y+140, 15, colGold, alignLeft, true)
+	g.text(dst, g.T("poker_your_cards"), x, r.Y+model.OwnCardsY-10, 15, colGold, alignLeft, true)
 	for _, c := range g.OwnCards() {
 		g.drawPokerCard(dst, c)
 	}
-	y := r.Y + 270
+	y := r.Y + 284
 	lines := g.PokerLastHand()
 	if len(lines) == 0 {
 		g.text(dst, g.T("poker_last_hand", "—"), x, y, 15, colGold, alignLeft, true)

@@ -321,3 +321,133 @@ func TestScreenPokerShowdown(t *testing.T) {
 	}
 	useCanned(t, idleView())
 }
+
+// The replay: asked by its button, the server's last hands drawn over the
+// felt frame by frame (the board as it was turned, his cards, the records
+// in words in the side panel, where the frame is), and closed back to the
+// live table.
+func TestScreenPokerReplay(t *testing.T) {
+	seat := demo.PokerReplay()
+	answer := seat.Replay
+	seat.Replay, seat.ReplaySeq = nil, 0
+	c := useCanned(t, pokerView(seat, 2500))
+	wait(t, 3, func(g *game) bool { return g.PokerAtTable() })
+	table := grab(t, "poker_replay_before")
+	stateOf(t, func(g *game) {
+		x, y := g.toScreenInt(buttonRectOf(g, "poker:replay").Center())
+		g.clickPixel(x, y)
+	})
+	wait(t, 2, func(g *game) bool { return g.ReplayWaiting() })
+	asked := grab(t, "poker_replay_asking")
+	if n := changed(table, asked, theGame, model.RectPokerMsg); n < 300 {
+		t.Errorf("the asking is not said on the line (%d pixels changed)", n)
+	}
+	withAnswer := *seat
+	withAnswer.Replay, withAnswer.ReplaySeq = answer, 1
+	c.setView(pokerView(&withAnswer, 2500))
+	wait(t, 3, func(g *game) bool { _, ok := g.PokerReplay(); return ok })
+	// To the frame after his raise's call: the flop turned.
+	var sc model.ReplayScene
+	for range 30 {
+		stateOf(t, func(g *game) { sc, _ = g.PokerReplay() })
+		if len(sc.Board) == 3 {
+			break
+		}
+		stateOf(t, func(g *game) { g.key(model.KeyRight) })
+	}
+	img := grab(t, "poker_replay")
+	notBlank(t, img)
+	for i := range 5 {
+		face, _, _, _ := cardFace(img, model.BoardSlot(i))
+		if (i < 3) != (face > 0.5) {
+			t.Errorf("replay board card %d: face %.2f with the flop turned", i+1, face)
+		}
+	}
+	for _, own := range sc.Own {
+		r := own.R
+		r.Y = model.RectPokerSide.Y + 40
+		if face, _, red, _ := cardFace(img, r); face < 0.5 || red < 60 {
+			t.Errorf("his card %s in the replay's panel: face %.2f red %d", own.Card, face, red)
+		}
+	}
+	side := model.RectPokerSide
+	if n := coloured(img, theGame, model.Rect{X: side.X + 18, Y: side.Y + 136, W: side.W - 36, H: side.H - 150}, colGold); n < 100 {
+		t.Errorf("the frame's record is not in gold in the panel (%d pixels)", n)
+	}
+	if n := inked(img, theGame, model.Rect{X: side.X + 18, Y: side.Y + 136, W: side.W - 36, H: side.H - 150}); n < 1500 {
+		t.Errorf("the records are not written in the panel (%d pixels)", n)
+	}
+	for _, r := range []model.Rect{model.RectReplayCounter, model.RectReplayHand} {
+		if n := inked(img, theGame, r.Inset(6)); n < 150 {
+			t.Errorf("the replay's row at %+v is empty (%d pixels)", r, n)
+		}
+	}
+	if n := changed(table, img, theGame, model.RectPokerOval); n < 3000 {
+		t.Errorf("the felt shows the live table, not the replay (%d pixels changed)", n)
+	}
+	// One step on: the felt and the line change.
+	stateOf(t, func(g *game) { g.key(model.KeyRight) })
+	wait(t, 2, nil)
+	next := grab(t, "poker_replay_next")
+	if n := changed(img, next, theGame, model.RectPokerMsg); n < 100 {
+		t.Errorf("the next frame's words are not on the line (%d pixels changed)", n)
+	}
+	// Closed: the live table again.
+	stateOf(t, func(g *game) { g.key(model.KeyEscape) })
+	wait(t, 2, func(g *game) bool { return !g.ReplayUp() })
+	back := grab(t, "poker_replay_closed")
+	if n := changed(table, back, theGame, model.RectPokerOval); n > 500 {
+		t.Errorf("the live table is not back after the replay (%d pixels differ)", n)
+	}
+	useCanned(t, idleView())
+}
+
+// buttonRectOf is a button's rectangle on the game's goroutine (zero
+// without it).
+func buttonRectOf(g *game, id string) model.Rect {
+	for _, b := range g.Buttons() {
+		if b.ID == id {
+			return b.R
+		}
+	}
+	return model.Rect{}
+}
+
+// The summary after a leave: the session's figures over the lobby, the
+// result in gold, closed by its button.
+func TestScreenPokerEnded(t *testing.T) {
+	c := useCanned(t, pokerView(demo.PokerEnded(), 10845))
+	wait(t, 3, func(g *game) bool { return g.EndedUp() })
+	img := grab(t, "poker_ended")
+	r := model.RectEnded
+	if n := coloured(img, theGame, model.Rect{X: r.X, Y: r.Y, W: r.W, H: 3}, colGold); n < int(r.W/2) {
+		t.Errorf("the summary's frame is not drawn (%d pixels)", n)
+	}
+	var rows []model.TableMeter
+	stateOf(t, func(g *game) { rows = g.EndedRows() })
+	for i := range rows {
+		row := model.Rect{X: r.X + 60, Y: r.Y + 76 + float64(i)*32, W: r.W - 120, H: 28}
+		if n := inked(img, theGame, row); n < 150 {
+			t.Errorf("row %d (%s) is not drawn (%d pixels)", i, rows[i].Label, n)
+		}
+	}
+	result := model.Rect{X: r.X + 60 + (r.W-120)/2, Y: r.Y + 76 + 6*32, W: (r.W - 120) / 2, H: 28}
+	if n := coloured(img, theGame, result, colGold); n < 60 {
+		t.Errorf("the result is not in gold (%d pixels)", n)
+	}
+	closeR := buttonRect(t, "poker:ended_close").Inset(8)
+	if n := coloured(img, theGame, closeR, colButtonHi); n < int(closeR.W*closeR.H/3) {
+		t.Errorf("the close button is not lit (%d pixels)", n)
+	}
+	stateOf(t, func(g *game) {
+		x, y := g.toScreenInt(closeR.Center())
+		g.clickPixel(x, y)
+	})
+	wait(t, 2, func(g *game) bool { return !g.EndedUp() })
+	lobby := grab(t, "poker_ended_closed")
+	if n := changed(img, lobby, theGame, r.Inset(20)); n < 2000 {
+		t.Errorf("the summary stays on screen after its close (%d pixels changed)", n)
+	}
+	c.setView(idleView())
+	wait(t, 2, nil)
+}

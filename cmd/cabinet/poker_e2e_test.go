@@ -309,24 +309,27 @@ func TestPokerSeatAtTheCabinet(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tb.Meters.Hands >= hands {
+		if tb.Meters.Hands >= hands && rebuys > 0 {
 			break
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%d hands in 3 minutes (%d acts of the cabinet); the table's seats %+v", tb.Meters.Hands, acted, tb.Players)
 		}
 		// Whoever is broke buys again, so the hands go on: the cabinet
-		// through a re-buy of the player's credits, the bot from the
+		// through a re-buy of the player's credits (and once in any case,
+		// as the screen's re-buy button asks it), the bot from the
 		// cashier (a re-buy during a hand he plays is refused: tried
 		// again at the next turn).
 		if p := tb.Players["bot"]; p != nil && p.Stack < 200 && tb.Hand == 0 {
 			botRebuys++
 			s.api.Rebuy(pokerTable, seatmsg.MoneyRequest{TransferID: fmt.Sprintf("bot-rebuy-%d", botRebuys), Source: "cashier", Player: "bot", Amount: info.MinRebuy})
 		}
-		if p := tb.Players[source]; p != nil && p.Stack < 200 && tb.Hand == 0 && c.State().CreditsCents >= info.MinRebuy {
+		if p := tb.Players[source]; p != nil && (p.Stack < 200 || rebuys == 0) && tb.Hand == 0 && c.State().CreditsCents >= info.MinRebuy {
 			c.Send(cabinettest.Command{Cmd: "poker_buyin", Value: pokerTable, Cents: info.MinRebuy})
-			if settled(t, c).Poker.Refused == "" {
+			if why := settled(t, c).Poker.Refused; why == "" {
 				rebuys++
+			} else if !strings.Contains(why, "re-buy") {
+				t.Fatalf("a re-buy refused for another reason than a hand under way: %s", why)
 			}
 		}
 		st := c.State().Poker.State
@@ -358,6 +361,34 @@ func TestPokerSeatAtTheCabinet(t *testing.T) {
 		t.Fatalf("the cabinet acted %d times over %d hands it saw", acted, stateHands)
 	}
 
+	// The replay of his last hands, as the screen's button asks it: the
+	// server's frames in the view, and nothing of the money moved.
+	pre := settled(t, c)
+	if r := c.Send(cabinettest.Command{Cmd: "poker_act", Action: "replay"}); r.Refused != "" {
+		t.Fatalf("replay refused: %s", r.Refused)
+	}
+	v = c.WaitFor("the replay in the view", func(v machine.View) bool {
+		return v.Poker != nil && v.Poker.Replay != nil && len(v.Poker.Replay.Hands) > 0
+	})
+	ownCards := false
+	for _, h := range v.Poker.Replay.Hands {
+		if len(h.Frames) == 0 || h.Frames[0].Record.Kind != "hand_start" {
+			t.Fatalf("replay of hand %d: %d frames, the first %+v", h.Hand, len(h.Frames), h.Frames)
+		}
+		for _, f := range h.Frames {
+			for _, fs := range f.Seats {
+				ownCards = ownCards || (fs.Player == source && len(fs.Cards) == 2)
+			}
+		}
+	}
+	if !ownCards || v.CreditsCents != pre.CreditsCents || v.Poker.AtTable != pre.Poker.AtTable {
+		t.Fatalf("replay: his cards in a frame %v; credits %d (was %d), at the table %d (was %d)", ownCards, v.CreditsCents, pre.CreditsCents, v.Poker.AtTable, pre.Poker.AtTable)
+	}
+	c.Send(cabinettest.Command{Cmd: "poker_act", Action: "close_replay"})
+	if v := c.State(); v.Poker.Replay != nil {
+		t.Fatal("the replay stays after it is closed")
+	}
+
 	if r := c.Send(cabinettest.Command{Cmd: "poker_leave"}); r.Refused != "" {
 		t.Fatalf("leave refused: %s", r.Refused)
 	}
@@ -366,6 +397,13 @@ func TestPokerSeatAtTheCabinet(t *testing.T) {
 		t.Fatalf("after leaving: %+v", v.Poker)
 	}
 	in, out := agree(t, c, s, source)
+	// The session's totals: the server's, from its "left" message.
+	v = c.WaitFor("the session's totals from the server", func(v machine.View) bool {
+		return v.Poker != nil && v.Poker.Ended != nil && v.Poker.Ended.Server
+	})
+	if e := v.Poker.Ended; e.Table != pokerTable || e.Amount != out || e.Totals.CashedOut != out || e.Totals.BoughtIn != in || e.Totals.Hands < 1 {
+		t.Fatalf("the session's summary %+v; bought in %d, cashed out %d", e, in, out)
+	}
 	refused := 0
 	for _, tr := range readCabinetTransfers(t, c.Data) {
 		refused += tr.refused

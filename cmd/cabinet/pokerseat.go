@@ -22,12 +22,14 @@ import (
 )
 
 // How often the tables are read, how soon a cash-out waiting for the end
-// of its hand is read again, and the longest pause between two tries of a
-// request the server did not answer.
+// of its hand is read again, the longest pause between two tries of a
+// request the server did not answer, and how long a seat whose cash-out
+// is recorded still waits for the server's "left" (the session's totals).
 const (
 	pokerTablesEvery = 2 * time.Second
 	pokerPendingPoll = 250 * time.Millisecond
 	pokerMaxBackoff  = 5 * time.Second
+	pokerLeftGrace   = 3 * time.Second
 )
 
 // pokerEdge carries out the machine's poker effects: it asks the server
@@ -116,7 +118,14 @@ func (e *pokerEdge) take(d machine.Device) bool {
 		e.mu.Lock()
 		e.link = d
 		if s := e.seat; s != nil {
-			s.Close() // the link worker connects to the new one, if any
+			if d.BuyIn == "" {
+				// The cash-out is recorded: the server's "left" with the
+				// session's totals may still be on its way; the seat
+				// reads it, or is closed after a while.
+				time.AfterFunc(pokerLeftGrace, func() { s.Close() })
+			} else {
+				s.Close() // the link worker connects to the new one
+			}
 		}
 		e.mu.Unlock()
 		nudge(e.relk)
@@ -358,9 +367,17 @@ func (e *pokerEdge) hold(ctx context.Context, l machine.PokerSeatLink) error {
 			if !e.submit(machine.PokerSeatState{At: time.Now(), State: *m.State}) {
 				return nil
 			}
+		case m.Replay != nil:
+			if !e.submit(machine.PokerSeatReplay{At: time.Now(), Table: l.Table, Replay: *m.Replay}) {
+				return nil
+			}
 		case m.Left != nil:
 			e.log.Info("the server says the player left", "amount", m.Left.Amount)
 			nudge(e.wake) // the cash-out is paid: read it now
+			if !e.submit(machine.PokerSeatLeft{At: time.Now(), Table: l.Table, Left: *m.Left}) {
+				return nil
+			}
+			return nil // the seat is over: nothing more comes for it
 		case m.Error != nil:
 			e.log.Warn("the table server refused a request of the seat", "message", m.Error.Message)
 		}

@@ -160,3 +160,95 @@ func PokerShowdown() *machine.PokerSeatView {
 	}
 	return pokerSeated(t, s, pokerNow+120_000)
 }
+
+// replayHands are three hands of hold'em the player took part in, as the
+// table's records hold them: a hand that folds to his big blind, a
+// showdown he loses, a bet that wins uncalled.
+func replayHands() [][]poker.Record {
+	const me, bruno, duarte = PokerPlayer, "Bruno", "Duarte"
+	start := func(no uint64, button int, stacks ...int64) []poker.Record {
+		return []poker.Record{{Kind: poker.KindHandStart, Hand: no, Seat: button, Stacks: []poker.SeatStack{
+			{Seat: 1, Player: me, Stack: stacks[0]}, {Seat: 3, Player: bruno, Stack: stacks[1]}, {Seat: 6, Player: duarte, Stack: stacks[2]}}}}
+	}
+	deal := func(seat int, player string, cs ...string) poker.Record {
+		return poker.Record{Kind: poker.KindDeal, Seat: seat, Player: player, Cards: hand(cs...)}
+	}
+	post := func(seat int, action string, amount int64) poker.Record {
+		return poker.Record{Kind: poker.KindPost, Seat: seat, Action: action, Amount: amount, To: amount}
+	}
+	act := func(seat int, action string, amount, to int64) poker.Record {
+		return poker.Record{Kind: poker.KindAct, Seat: seat, Action: action, Amount: amount, To: to}
+	}
+	board := func(cs ...string) poker.Record { return poker.Record{Kind: poker.KindBoard, Cards: hand(cs...)} }
+	award := func(amount, rake int64, seat int) poker.Record {
+		return poker.Record{Kind: poker.KindAward, Amount: amount, Rake: rake, Shares: []poker.Share{{Seat: seat, Amount: amount - rake}}}
+	}
+	end := func(stacks ...int64) poker.Record {
+		return poker.Record{Kind: poker.KindHandEnd, Stacks: []poker.SeatStack{
+			{Seat: 1, Player: me, Stack: stacks[0]}, {Seat: 3, Player: bruno, Stack: stacks[1]}, {Seat: 6, Player: duarte, Stack: stacks[2]}}}
+	}
+	h38 := append(start(38, 3, 10000, 8000, 9000),
+		deal(6, duarte, "4C", "9S"), deal(1, me, "8H", "8C"), deal(3, bruno, "TD", "2H"),
+		post(6, "small_blind", 100), post(1, "big_blind", 200), act(3, "fold", 0, 0), act(6, "fold", 0, 100),
+		poker.Record{Kind: poker.KindReturn, Seat: 1, Amount: 100}, award(200, 10, 1), end(10090, 8000, 8900))
+	h39 := append(start(39, 6, 10090, 8000, 8900),
+		deal(1, me, "JC", "JD"), deal(3, bruno, "QH", "9H"), deal(6, duarte, "5S", "6S"),
+		post(1, "small_blind", 100), post(3, "big_blind", 200), act(6, "call", 200, 200), act(1, "call", 100, 200), act(3, "check", 0, 200),
+		board("JH", "TH", "3C"), act(1, "check", 0, 0), act(3, "bet", 400, 400), act(6, "fold", 0, 0), act(1, "call", 400, 400),
+		board("8D"), act(1, "check", 0, 0), act(3, "check", 0, 0), board("2S"), act(1, "check", 0, 0), act(3, "check", 0, 0),
+		poker.Record{Kind: poker.KindShow, Seat: 1, Player: me, Cards: hand("JC", "JD"), Value: "trio: JC JD JH TH 8D"},
+		poker.Record{Kind: poker.KindShow, Seat: 3, Player: bruno, Cards: hand("QH", "9H"), Value: "sequência: QH JH TH 9H 8D"},
+		award(1400, 70, 3), end(9490, 8730, 8700))
+	h40 := append(start(40, 1, 9490, 8730, 8700),
+		deal(3, bruno, "7C", "2D"), deal(6, duarte, "KS", "QC"), deal(1, me, "AH", "KH"),
+		post(3, "small_blind", 100), post(6, "big_blind", 200), act(1, "raise", 600, 600), act(3, "fold", 0, 100), act(6, "call", 400, 600),
+		board("AS", "KD", "7H"), act(6, "check", 0, 0), act(1, "bet", 800, 800), act(6, "call", 800, 800),
+		board("2C"), act(6, "check", 0, 0), act(1, "bet", 1500, 1500), act(6, "fold", 0, 0),
+		poker.Record{Kind: poker.KindReturn, Seat: 1, Amount: 1500}, award(2900, 145, 1), end(10845, 8630, 7300))
+	out := [][]poker.Record{h38, h39, h40}
+	for _, h := range out {
+		for i := range h {
+			h[i].Hand = h[0].Hand
+		}
+	}
+	return out
+}
+
+// PokerReplay is the seat at no-limit hold'em with the server's replay of
+// the player's last three hands, as it answers his REPLAY: each hand
+// frame by frame, the others' cards hidden until shown.
+func PokerReplay() *machine.PokerSeatView {
+	v := PokerToAct()
+	v.State.ToAct, v.State.Options = 3, nil
+	rp := &seatmsg.ReplayMsg{Type: "replay"}
+	for _, recs := range replayHands() {
+		frames, err := poker.Replay(recs, PokerPlayer)
+		if err != nil {
+			panic(fmt.Sprintf("demo: the replay's hand %d: %v", recs[0].Hand, err))
+		}
+		h := seatmsg.ReplayHand{Hand: recs[0].Hand}
+		for _, f := range frames {
+			shown := f.Record
+			if shown.Kind == poker.KindDeal && shown.Player != PokerPlayer {
+				shown.Cards = nil // as the server sends it: not his to see
+			}
+			fr := seatmsg.ReplayFrame{Record: shown, Board: append([]cards.Card{}, f.Board...), Pot: f.Pot}
+			for _, s := range f.Seats {
+				fr.Seats = append(fr.Seats, seatmsg.ReplaySeatFr(s))
+			}
+			h.Frames = append(h.Frames, fr)
+		}
+		rp.Hands = append(rp.Hands, h)
+	}
+	v.Replay, v.ReplaySeq = rp, 1
+	return v
+}
+
+// PokerEnded is the lobby after the player left a table: the summary of
+// his session, the server's totals and what came back to the credit.
+func PokerEnded() *machine.PokerSeatView {
+	v := PokerLobby()
+	v.Ended = &machine.PokerSessionEnd{Table: "holdem-nl-2", Transfer: "out:EGM-0042:1", Amount: 10845, Server: true,
+		Totals: poker.Totals{BoughtIn: 10000, Wagered: 6900, Won: 7745, Hands: 14, CashedOut: 10845}}
+	return v
+}

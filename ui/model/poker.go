@@ -35,6 +35,16 @@ type PokerUI struct {
 	note     string
 	noteArgs []int64
 	noteTick int
+	// noteTable: the note is the table's (a re-buy's), not the lobby's.
+	noteTable bool
+
+	Replay replayUI // the replay of the last hands (pokerreplay.go)
+	// rebuy: the re-buy's amount is being chosen; RebuyTo is it, cents
+	// (RebuyAmount keeps it in bounds).
+	rebuy   bool
+	RebuyTo int64
+	// endedClosed is the ended session whose summary the player closed.
+	endedClosed string
 }
 
 // decisionKey tells one decision from the next, so a new decision starts
@@ -93,6 +103,8 @@ func (g *Screen) PokerAtTable() bool {
 // bet starting at its minimum.
 func (g *Screen) observePoker(v machine.View) {
 	if v.Poker == nil || v.Poker.State == nil {
+		g.Poker.rebuy = false
+		g.observeReplay()
 		return
 	}
 	s := v.Poker.State
@@ -108,6 +120,10 @@ func (g *Screen) observePoker(v machine.View) {
 	if n := len(v.Poker.Tables); g.Poker.LobbySel >= n {
 		g.Poker.LobbySel = max(n-1, 0)
 	}
+	if g.Poker.rebuy && (g.YourTurn() || !g.rebuyOffered()) {
+		g.Poker.rebuy = false // a decision, or the seat leaving, comes first
+	}
+	g.observeReplay()
 }
 
 // PokerNowMS is the table server's time now as the screen reckons it: its
@@ -225,17 +241,17 @@ func (g *Screen) pokerBuyIn(t seatmsg.TableInfo) {
 		if g.V.RestrictedCents > 0 {
 			key = "poker_short_credit_promo"
 		}
-		g.Poker.note, g.Poker.noteArgs, g.Poker.noteTick = key, []int64{t.RequiredCave, have}, g.Tick
+		g.Poker.note, g.Poker.noteArgs, g.Poker.noteTick, g.Poker.noteTable = key, []int64{t.RequiredCave, have}, g.Tick, false
 		return
 	}
 	g.Poker.note = ""
 	g.C.Service(machine.PokerBuyIn{At: time.Now(), Table: t.ID, Cents: t.RequiredCave})
 }
 
-// PokerNote is the screen's own refusal while it is up in the lobby (""
-// none): it is about a buy-in, so the table does not carry it.
+// PokerNote is the screen's own refusal while it is up (""
+// none): a buy-in's in the lobby, a re-buy's at the table.
 func (g *Screen) PokerNote() string {
-	if g.Poker.note == "" || g.Tick-g.Poker.noteTick > noteTicks || g.PokerAtTable() {
+	if g.Poker.note == "" || g.Tick-g.Poker.noteTick > noteTicks || g.PokerAtTable() != g.Poker.noteTable {
 		return ""
 	}
 	return MessageText(g.Lang, g.Poker.note, g.Poker.noteArgs)
@@ -286,7 +302,10 @@ const (
 	PokerSeatW, PokerSeatH = 176.0, 76.0
 	SeatCardW, SeatCardH   = 32.0, 46.0
 	BoardCardW, BoardCardH = 62.0, 86.0
-	OwnCardW, OwnCardH     = 70.0, 98.0
+	OwnCardW, OwnCardH     = 54.0, 76.0
+	// OwnCardsY is where the player's cards stand in the side panel,
+	// under his session's lines.
+	OwnCardsY = 190.0
 )
 
 // lobbyTileRect is the k-th of n tiles on a lobby page, centred.
@@ -421,22 +440,13 @@ func (g *Screen) PokerSeats() []PokerSeatSpot {
 	if s.You != nil {
 		me = s.You.Seat
 	}
-	cx, cy := pokerCentre()
-	out := make([]PokerSeatSpot, n)
-	for i := range n {
-		r := PokerSeatRect(i, n)
-		x, y := pokerSeatCentre(i, n)
-		out[i] = PokerSeatSpot{Seat: i + 1, Empty: true, R: r, BetX: cx + (x-cx)*0.6, BetY: cy + (y-cy)*0.6}
-	}
+	out := emptySeats(n)
 	for _, sv := range s.Seats {
 		if sv.Seat < 1 || sv.Seat > n {
 			continue
 		}
 		sp := &out[sv.Seat-1]
-		sp.Empty, sp.Player, sp.Stack, sp.Bet = false, sv.Player, Euro(g.Lang, sv.Stack), sv.Bet
-		if sv.Bet > 0 {
-			sp.BetText = Euro(g.Lang, sv.Bet)
-		}
+		g.fillSeat(sp, sv.Player, sv.Stack, sv.Bet)
 		sp.You, sp.ToAct, sp.Folded = sv.Seat == me, sv.Seat == s.ToAct, sv.Folded
 		sp.Dealer = s.Hand > 0 && s.Dealer == sv.Seat
 		if sv.Resting {
@@ -450,21 +460,50 @@ func (g *Screen) PokerSeats() []PokerSeatSpot {
 		}
 		// His own and shown cards face up; the others' in the hand face
 		// down, as many as a hand is dealt.
-		var cs []PokerCard
-		switch {
-		case len(sv.Cards) > 0:
-			for _, c := range sv.Cards {
-				cs = append(cs, PokerCard{Card: c, Up: true})
-			}
-		case sv.InHand && !sv.Folded:
-			cs = []PokerCard{{}, {}}
-		}
-		for k := range cs {
-			cs[k].R = Rect{sp.R.X + sp.R.W - 6 - float64(len(cs)-k)*(SeatCardW+4), sp.R.Y + (sp.R.H-SeatCardH)/2, SeatCardW, SeatCardH}
-		}
-		sp.Cards = cs
+		sp.placeCards(seatCards(sv.Cards, sv.InHand && !sv.Folded))
 	}
 	return out
+}
+
+// emptySeats are n seats around the table, all empty, each in its place.
+func emptySeats(n int) []PokerSeatSpot {
+	cx, cy := pokerCentre()
+	out := make([]PokerSeatSpot, n)
+	for i := range n {
+		r := PokerSeatRect(i, n)
+		x, y := pokerSeatCentre(i, n)
+		out[i] = PokerSeatSpot{Seat: i + 1, Empty: true, R: r, BetX: cx + (x-cx)*0.6, BetY: cy + (y-cy)*0.6}
+	}
+	return out
+}
+
+// fillSeat puts a player with his stack and bet in a seat.
+func (g *Screen) fillSeat(sp *PokerSeatSpot, player string, stack, bet int64) {
+	sp.Empty, sp.Player, sp.Stack, sp.Bet = false, player, Euro(g.Lang, stack), bet
+	if bet > 0 {
+		sp.BetText = Euro(g.Lang, bet)
+	}
+}
+
+// seatCards are a seat's cards: those he may see face up, else two backs
+// when he holds cards nobody was shown (held), else none.
+func seatCards(shown []cards.Card, held bool) []PokerCard {
+	var cs []PokerCard
+	for _, c := range shown {
+		cs = append(cs, PokerCard{Card: c, Up: true})
+	}
+	if len(cs) == 0 && held {
+		cs = []PokerCard{{}, {}}
+	}
+	return cs
+}
+
+// placeCards lays a seat's cards along the right of its box.
+func (sp *PokerSeatSpot) placeCards(cs []PokerCard) {
+	for k := range cs {
+		cs[k].R = Rect{sp.R.X + sp.R.W - 6 - float64(len(cs)-k)*(SeatCardW+4), sp.R.Y + (sp.R.H-SeatCardH)/2, SeatCardW, SeatCardH}
+	}
+	sp.Cards = cs
 }
 
 // DealerMark is the letter of the dealer's disc: the button (hold'em) or
@@ -510,10 +549,15 @@ func (g *Screen) OwnCards() []PokerCard {
 			continue
 		}
 		for k, c := range sv.Cards {
-			out = append(out, PokerCard{Card: c, Up: true, R: Rect{RectPokerSide.X + 20 + float64(k)*(OwnCardW+10), RectPokerSide.Y + 152, OwnCardW, OwnCardH}})
+			out = append(out, PokerCard{Card: c, Up: true, R: ownCardRect(k)})
 		}
 	}
 	return out
+}
+
+// ownCardRect is the k-th of the player's cards in the side panel.
+func ownCardRect(k int) Rect {
+	return Rect{RectPokerSide.X + 20 + float64(k)*(OwnCardW+10), RectPokerSide.Y + OwnCardsY, OwnCardW, OwnCardH}
 }
 
 // PotsText is the pots line under the board: one pot while nobody is all
@@ -538,22 +582,6 @@ func (g *Screen) PotsText() string {
 		parts = append(parts, g.T("poker_side_pot", Itoa(k+1), Euro(g.Lang, p)))
 	}
 	return strings.Join(parts, " · ")
-}
-
-// PokerSession are the lines of the side panel about the player: his
-// chips at the table, what the machine moved there, the credit meter,
-// the hands he played.
-func (g *Screen) PokerSession() []TableMeter {
-	p := g.PokerSeat()
-	out := []TableMeter{}
-	if s := p.State; s != nil && s.You != nil {
-		out = append(out, TableMeter{g.T("poker_stack"), Euro(g.Lang, s.You.Stack)})
-	}
-	out = append(out, TableMeter{g.T("poker_at_table"), Euro(g.Lang, p.AtTable)}, TableMeter{g.T("poker_credit"), Euro(g.Lang, g.V.CreditsCents)})
-	if s := p.State; s != nil && s.You != nil {
-		out = append(out, TableMeter{g.T("poker_hands"), Itoa(s.You.Totals.Hands)})
-	}
-	return out
 }
 
 // PokerLine is a line of the last hand's result.
@@ -594,18 +622,7 @@ func (g *Screen) PokerLastHand() []PokerLine {
 		case poker.KindShow:
 			out = append(out, PokerLine{Kind: r.Kind, Text: g.T("poker_shows", names[r.Seat], HandValueText(g.Lang, r.Value)), Cards: r.Cards})
 		case poker.KindAward:
-			var who []string
-			won := false
-			for _, sh := range r.Shares {
-				who = append(who, g.T("poker_wins", names[sh.Seat], Euro(g.Lang, sh.Amount)))
-				won = won || sh.Seat == me
-			}
-			pot := g.T("poker_award_pot", Euro(g.Lang, r.Amount))
-			if r.Pot > 0 {
-				pot = g.T("poker_award_side_pot", Itoa(r.Pot), Euro(g.Lang, r.Amount))
-			}
-			text := strings.Join(who, ", ") + " (" + pot + ", " + g.T("poker_rake", Euro(g.Lang, r.Rake)) + ")"
-			out = append(out, PokerLine{Kind: r.Kind, Text: text, Won: won})
+			out = append(out, g.awardLine(r, names, me))
 		case poker.KindCarry:
 			out = append(out, PokerLine{Kind: r.Kind, Text: g.T("poker_carry", Euro(g.Lang, r.Amount))})
 		case poker.KindVoid:
@@ -613,6 +630,23 @@ func (g *Screen) PokerLastHand() []PokerLine {
 		}
 	}
 	return out
+}
+
+// awardLine is a pot paid: each winner's share, the pot and its
+// commission; Won when a share is the seat me's.
+func (g *Screen) awardLine(r poker.Record, names map[int]string, me int) PokerLine {
+	var who []string
+	won := false
+	for _, sh := range r.Shares {
+		who = append(who, g.T("poker_wins", names[sh.Seat], Euro(g.Lang, sh.Amount)))
+		won = won || sh.Seat == me
+	}
+	pot := g.T("poker_award_pot", Euro(g.Lang, r.Amount))
+	if r.Pot > 0 {
+		pot = g.T("poker_award_side_pot", Itoa(r.Pot), Euro(g.Lang, r.Amount))
+	}
+	text := strings.Join(who, ", ") + " (" + pot + ", " + g.T("poker_rake", Euro(g.Lang, r.Rake)) + ")"
+	return PokerLine{Kind: r.Kind, Text: text, Won: won}
 }
 
 // HandValueText is a shown hand's value in the language. The server
@@ -655,21 +689,34 @@ func (g *Screen) PokerStatus() (text string, warn bool) {
 	switch {
 	case g.PokerNote() != "":
 		return g.PokerNote(), true
+	case g.ReplayUp():
+		return g.replayStatus()
 	case v.Printing != "":
 		return g.PrintingText(), false
+	case v.Message.Key == "msg_poker_buyin_refused" && p.Refused != "" && len(v.Message.Args) > 0:
+		// At the table it was a re-buy; either way the server's reason.
+		key := "poker_buyin_refused_why"
+		if g.PokerAtTable() {
+			key = "poker_rebuy_refused_why"
+		}
+		return g.T(key, Euro(g.Lang, v.Message.Args[0]), RefusalText(g.Lang, p.Refused)), true
 	case v.Message.Key != "":
 		return g.Said(), strings.HasPrefix(v.Message.Key, "refused_")
 	case Lockout(v.Mode):
 		t, _ := g.LockoutLines()
 		return t, true
 	case p.Status == SeatRefused:
-		return g.T("poker_refused", p.Refused), true
+		return g.T("poker_refused", RefusalText(g.Lang, p.Refused)), true
 	case p.Status == SeatBuyingIn:
 		return g.T("poker_buying_in", table, Euro(g.Lang, p.AtTable)), false
 	case p.Status == SeatCashingOut:
 		return g.T("poker_cashing_out", table), false
 	case p.Status == SeatSeated && p.State == nil:
 		return g.T("poker_connecting", table), false
+	case g.EndedUp():
+		return g.T("poker_ended_hint"), false
+	case g.RebuyUp():
+		return g.RebuyText(), false
 	case !g.PokerAtTable():
 		if len(p.Tables) == 0 {
 			return g.T("poker_no_tables"), false
@@ -718,6 +765,9 @@ func (g *Screen) turnText() string {
 func (g *Screen) PokerTitle() string {
 	if g.PokerAtTable() {
 		t := g.PokerState().Table
+		if g.ReplayUp() {
+			return g.T("poker_replay_title", g.names(t.Title.PT, t.Title.EN))
+		}
 		return g.names(t.Title.PT, t.Title.EN)
 	}
 	return g.T("poker_lobby_title")
@@ -737,8 +787,13 @@ func (g *Screen) OfferText() string {
 // PokerButtons are the poker screen's touch targets: the lobby's or the
 // table's, and the row at the bottom.
 func (g *Screen) PokerButtons() []Button {
-	if g.PokerAtTable() {
+	switch {
+	case g.ReplayUp():
+		return g.replayButtons()
+	case g.PokerAtTable():
 		return g.pokerTableButtons()
+	case g.EndedUp():
+		return g.endedButtons()
 	}
 	return g.lobbyButtons()
 }
@@ -819,6 +874,17 @@ func (g *Screen) pokerTableButtons() []Button {
 			bs = append(bs, Button{ID: "poker:extra", Label: g.T("poker_extra"), R: Rect{1116, a.Y, 144, a.H}, Enabled: true,
 				Act: func(g *Screen) { g.pokerAct("extra", 0, false) }})
 		}
+	case g.RebuyUp():
+		bs = append(bs, g.rebuyButtons()...)
+	default:
+		// No decision to make: the replay of his last hands and the
+		// re-buy.
+		bs = append(bs,
+			Button{ID: "poker:replay", Label: g.T("poker_replay"), R: Rect{20, a.Y, 240, a.H}, Enabled: s.You != nil,
+				Act: (*Screen).openReplay},
+			Button{ID: "poker:rebuy", Label: g.T("poker_rebuy"), R: Rect{270, a.Y, 240, a.H}, Enabled: g.rebuyOffered(),
+				Act: (*Screen).openRebuy},
+		)
 	}
 	y, h := 634.0, 76.0
 	bs = append(bs,
@@ -846,6 +912,33 @@ func (g *Screen) pokerTableButtons() []Button {
 // pokerKey handles the keys of the poker screens; false leaves k to the
 // common keys (language, cash out, the simulator's).
 func (g *Screen) pokerKey(k string) bool {
+	switch {
+	case g.ReplayUp():
+		if k != "l" && k != "c" {
+			g.replayKey(k)
+			return true
+		}
+	case g.EndedUp():
+		switch k {
+		case KeyEscape, KeyEnter, KeySpin:
+			g.closeEnded()
+			return true
+		}
+	case g.RebuyUp():
+		switch k {
+		case KeyUp:
+			g.rebuyBy(1)
+		case KeyDown:
+			g.rebuyBy(-1)
+		case KeyEnter, KeySpin:
+			g.sendRebuy()
+		case KeyEscape:
+			g.Poker.rebuy = false
+		default:
+			return false
+		}
+		return true
+	}
 	switch k {
 	case KeyHelp, KeyF1, "m":
 		return true // no paytable and no bet levels at the poker table
@@ -878,7 +971,7 @@ func (g *Screen) pokerKey(k string) bool {
 	// At the table a key does what the button of the same name does, when
 	// that button is on screen and lit.
 	id := map[string]string{"f": "poker:fold", "e": "poker:raise", "t": "poker:all_in", "y": "poker:accept", "n": "poker:decline",
-		KeyUp: "poker:raise_up", KeyDown: "poker:raise_down"}[k]
+		KeyUp: "poker:raise_up", KeyDown: "poker:raise_down", "p": "poker:replay", "u": "poker:rebuy"}[k]
 	if k == KeySpin || k == KeyEnter {
 		id = "poker:check"
 		if s := g.PokerState(); s.Options != nil && !s.Options.Check {

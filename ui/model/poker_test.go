@@ -534,8 +534,18 @@ func TestPokerStatusLines(t *testing.T) {
 	seat := demo.PokerToAct()
 	s, c := pokerScreen(t, seat, 2500)
 	sess := s.PokerSession()
-	if len(sess) != 4 || sess[0].Value != "112,80 €" || sess[1].Value != "100,00 €" || sess[2].Value != "25,00 €" || sess[3].Value != "12" {
-		t.Errorf("session %+v", sess)
+	want := []TableMeter{{"Fichas na mesa", "112,80 €"}, {"Levado para a mesa", "100,00 €"}, {"Apostado", "31,00 €"}, {"Ganho em potes", "43,80 €"},
+		{"Resultado até agora", "+12,80 €"}, {"Mãos jogadas", "12"}, {"Crédito na máquina", "25,00 €"}}
+	if !slices.Equal(sess, want) {
+		t.Errorf("session\n got %+v\nwant %+v", sess, want)
+	}
+	// A fee table's commission, and a loss so far (a re-buy counted in
+	// what he brought).
+	seat.State.You.Totals.Fees, seat.State.You.Totals.BoughtIn = 500, 15000
+	s.Update()
+	sess = s.PokerSession()
+	if len(sess) != 8 || sess[4] != (TableMeter{"Comissão de entrada", "5,00 €"}) || sess[5] != (TableMeter{"Resultado até agora", "−37,20 €"}) {
+		t.Errorf("session with a fee and a loss %+v", sess)
 	}
 	// Seated, no state yet: the lobby says it is connecting.
 	c.view.Poker = &machine.PokerSeatView{Tables: seat.Tables, Table: "holdem-nl-2", Status: SeatSeated, AtTable: 10000}
@@ -559,12 +569,12 @@ func TestPokerStatusLines(t *testing.T) {
 // names and the synthetic game's offers, found in their source so a new
 // one fails here until translated.
 func TestCatalogueHasPokerTexts(t *testing.T) {
-	keys := sourceKeys(t, "poker.go", regexp.MustCompile(`"(poker_[a-z_]+[a-z])"`))
-	if len(keys) < 30 {
+	keys := sourceKeys(t, "poker*.go", regexp.MustCompile(`"(poker_[a-z_]+[a-z])"`))
+	if len(keys) < 90 {
 		t.Fatalf("found %d keys in poker.go: the scan is broken", len(keys))
 	}
 	for _, k := range keys {
-		checkBoth(t, k, "1", "2")
+		checkBoth(t, k, slices.Repeat([]string{"1"}, max(verbs(k), 1))...)
 	}
 	for _, st := range sourceKeys(t, "../../poker/tableserver/view.go", regexp.MustCompile(`return "([a-z]+)"`)) {
 		checkBoth(t, "poker_status_"+st)
