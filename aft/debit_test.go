@@ -241,3 +241,22 @@ func TestDebitFoldRefusals(t *testing.T) {
 		}
 	}
 }
+
+// The machine's last look takes a debit as it takes money in: refused
+// when the credits it would add no longer fit.
+func TestDebitRecheck(t *testing.T) {
+	m := newMachine(t, debitConfig())
+	m.register()
+	d := m.begin(debit("DC", 1000))
+	if d.Record == nil {
+		t.Fatalf("debit: %+v", d.Reply)
+	}
+	cond := m.conditions()
+	if st, ok := Recheck(*d.Record, cond); !ok || st != StatusFull {
+		t.Fatalf("recheck as decided: %v %v", st, ok)
+	}
+	cond.Credits.Cashable = cond.CreditLimit - 999
+	if st, ok := Recheck(*d.Record, cond); ok || st != StatusExceedsLimit {
+		t.Fatalf("recheck over the credit limit: %v %v", st, ok)
+	}
+}
