@@ -66,6 +66,14 @@ func (t TransferType) ToHost() bool { return t == InHouseToHost || t == WinToHos
 // Bonus reports whether t is a bonus award (a win, not a transfer).
 func (t TransferType) Bonus() bool { return t == BonusCoinOut || t == BonusJackpot }
 
+// Debit reports whether t moves money the host took from a player's bank
+// account (SAS: only with a registration that names a POS).
+func (t TransferType) Debit() bool { return t == DebitToMachine || t == DebitToTicket }
+
+// ToCreditMeter reports whether t puts money on the credit meter as a
+// transfer (not a win): in-house or debit.
+func (t TransferType) ToCreditMeter() bool { return t == InHouseToMachine || t == DebitToMachine }
+
 // Status is the transfer status of a 0x72 reply. The high bits say the
 // family: 000xxxxx success, 010xxxxx pending, 100xxxxx failed, 110xxxxx
 // incompatible poll, 111xxxxx no information.

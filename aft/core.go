@@ -34,6 +34,10 @@ type Config struct {
 	// registration (SAS requires registration only for debit).
 	RequireRegistration bool `json:"require_registration"`
 	InHouse             bool `json:"in_house"`
+	// Debit: debit transfers to the credit meter (type 40) are accepted,
+	// from a host registered with a key and a POS ID (SAS 8.1), cashable
+	// only. The 0x74 status's "debit transfers enabled" bit says so.
+	Debit bool `json:"debit,omitempty"`
 	// Bonus: bonus coin-out wins (type 10) are accepted; BonusJackpot
 	// adds bonus jackpot wins (type 11), which the machine pays by a
 	// handpay lockup.
@@ -272,6 +276,11 @@ func (c *Core) decide(req TransferRequest, cond Conditions, now time.Time) (Tran
 	if Logged(rec.Type, moved) {
 		rec.Position = c.st.NextPosition()
 	}
+	if rec.Type.Debit() {
+		// The POS the host debited the player's account at: the receipt
+		// prints it, and the fold checks it against the registration.
+		rec.POSID = c.registration().POSID
+	}
 	if req.Flags&FlagReceipt != 0 && moved.Total() > 0 {
 		// Printed after the commit, with the host's data (SAS 8.3: only
 		// for a successful transfer of a non-zero amount).
@@ -283,7 +292,7 @@ func (c *Core) decide(req TransferRequest, cond Conditions, now time.Time) (Tran
 // admit is the part of the checks that does not depend on the amounts.
 func (c *Core) admit(req TransferRequest, cond Conditions) Status {
 	switch {
-	case c.cfg.Asset == 0 || !(c.cfg.InHouse || c.cfg.Bonus):
+	case c.cfg.Asset == 0 || !c.cfg.enabled():
 		return StatusInvalidFunction // AFT is off
 	case req.Index != 0:
 		return StatusInvalidFunction // only the current transaction may be started
@@ -322,9 +331,13 @@ func (c *Core) admit(req TransferRequest, cond Conditions) Status {
 		if !cond.PrinterReady {
 			return StatusTicketDeviceNotReady
 		}
+	case DebitToMachine:
+		if st := c.admitDebit(req); st != StatusFull {
+			return st
+		}
 	default:
-		// Debit needs a POS and a bank the cabinet does not have; an
-		// unknown type is no function at all.
+		// Debit to a ticket: the cabinet prints no transfer ticket (see
+		// doc.go); an unknown type is no function at all.
 		return StatusInvalidFunction
 	}
 	switch {
@@ -334,16 +347,39 @@ func (c *Core) admit(req TransferRequest, cond Conditions) Status {
 	case c.cfg.CashableOnly && (req.Restricted != 0 || req.NonRestricted != 0),
 		req.Type.Bonus() && req.Restricted != 0,               // SAS has no restricted bonus
 		req.Type == InHouseToTicket && req.NonRestricted != 0, // nor a non-restricted ticket
-		req.Type == WinToHost && (req.Restricted != 0 || req.NonRestricted != 0):
+		req.Type == WinToHost && (req.Restricted != 0 || req.NonRestricted != 0),
+		req.Type.Debit() && (req.Restricted != 0 || req.NonRestricted != 0): // a bank pays cash
 		return StatusInvalidAmount
 	case req.Flags&FlagReceipt != 0 && (!c.cfg.Receipts || !cond.PrinterReady):
 		return StatusCannotPrintReceipt
 	case req.Flags&FlagReceipt != 0 && !receiptDataOK(req.Receipt):
 		return StatusInvalidFunction // table 8.3f broken: nothing to print it from
+	case req.Flags&FlagReceipt != 0 && req.Type.Debit() && !debitReceiptDataOK(req.Receipt):
+		return StatusReceiptDataMissing
 	case req.Code == CodePartial && req.Type.ToHost() && !c.cfg.PartialToHost:
 		return StatusNoPartialToHost
 	case !cond.playable():
 		return StatusUnable
+	}
+	return StatusFull
+}
+
+// admitDebit checks what SAS asks of a debit transfer beyond an in-house
+// one (8.1): debit enabled, a registration with a key and a POS ID, and
+// the request under that key. The general check (admit) has compared a
+// non-zero key already; a debit with a zero key is checked here.
+func (c *Core) admitDebit(req TransferRequest) Status {
+	reg := c.registration()
+	switch {
+	case !c.cfg.Debit:
+		return StatusInvalidFunction
+	case reg.Status != RegRegistered || reg.Key.Zero():
+		// A registration without a key is no debit registration.
+		return StatusNotRegistered
+	case reg.Key != req.Key:
+		return StatusKeyMismatch
+	case reg.POSID == 0:
+		return StatusNoPOSID
 	}
 	return StatusFull
 }
@@ -354,7 +390,7 @@ func (c *Core) amounts(req TransferRequest, cond Conditions) (Amounts, Status) {
 	want := Amounts{req.Cashable, req.Restricted, req.NonRestricted}
 	var can Amounts // the most that may move, by kind
 	switch req.Type {
-	case InHouseToMachine:
+	case InHouseToMachine, DebitToMachine:
 		room := min(c.cfg.TransferLimit, cond.CreditLimit-cond.Credits.Total())
 		can = fill(want, max(room, 0))
 	case InHouseToTicket:
@@ -402,6 +438,17 @@ func receiptDataOK(b []byte) bool {
 	_, err := ParseReceiptData(b)
 	return err == nil
 }
+
+// debitReceiptDataOK: a debit receipt names the card the money came from
+// (its last four digits, 8.11.2's account line); without them the host
+// has not given enough to print it (91).
+func debitReceiptDataOK(b []byte) bool {
+	f, err := ParseReceiptData(b)
+	return err == nil && f.DebitCard != ""
+}
+
+// enabled: some kind of transfer is on.
+func (c Config) enabled() bool { return c.InHouse || c.Bonus || c.Debit }
 
 // ValidID reports whether id is a transaction ID SAS allows: 1–20
 // printable ASCII characters (0x20–0x7E).
@@ -492,7 +539,7 @@ func Recheck(rec Transfer, cond Conditions) (Status, bool) {
 	switch {
 	case !cond.playable():
 		return StatusUnable, false
-	case rec.Type == InHouseToMachine && cond.Credits.Total()+rec.Amounts.Total() > cond.CreditLimit:
+	case rec.Type.ToCreditMeter() && cond.Credits.Total()+rec.Amounts.Total() > cond.CreditLimit:
 		return StatusExceedsLimit, false
 	case rec.Type.ToHost() && (rec.Amounts.Cashable > cond.Credits.Cashable ||
 		rec.Amounts.Restricted > cond.Credits.Restricted || rec.Amounts.NonRestricted > cond.Credits.NonRestricted):

@@ -159,7 +159,7 @@ func TestRefusalsAnswerTheirSASStatus(t *testing.T) {
 		{"registration key mismatch", nil, func(_ *machine, q *TransferRequest) { q.Key[0] ^= 0xFF }, StatusKeyMismatch},
 		{"zero key on a machine that requires registration", nil, func(_ *machine, q *TransferRequest) { q.Key = Key{} }, StatusKeyMismatch},
 		{"only if locked, not locked", nil, func(_ *machine, q *TransferRequest) { q.Flags |= FlagOnlyIfLocked }, StatusNotLocked},
-		{"debit", nil, func(_ *machine, q *TransferRequest) { q.Type = DebitToMachine }, StatusInvalidFunction},
+		{"debit on a machine without debit", nil, func(_ *machine, q *TransferRequest) { q.Type = DebitToMachine }, StatusInvalidFunction},
 		{"unknown type", nil, func(_ *machine, q *TransferRequest) { q.Type = 0x33 }, StatusInvalidFunction},
 		{"in-house off", func(c *Config) { c.InHouse = false }, nil, StatusInvalidFunction},
 		{"bonus off", func(c *Config) { c.Bonus = false }, func(_ *machine, q *TransferRequest) { q.Type = BonusCoinOut }, StatusInvalidFunction},

@@ -50,8 +50,9 @@
 //     amounts (cashable, restricted, non-restricted cents), time,
 //     expiration as sent and as resolved, pool ID, receipt status (40 to
 //     print, FF none) and the host's receipt data, host cashout state
-//     after it, lock timeout, and whether a bonus jackpot is paid by
-//     handpay (Handpay, set by the machine before it records it).
+//     after it, lock timeout, whether a bonus jackpot is paid by
+//     handpay (Handpay, set by the machine before it records it), and a
+//     debit's POS ID.
 //   - AFTRegistration (aft.Registration): status, key, POS ID.
 //   - AFTReceipt (aft.Receipt): position and ID of a transfer whose
 //     receipt came out of the printer (once: the history then reads 00).
@@ -62,8 +63,8 @@
 // returned ErrRecord (an ID twice, a position out of turn) is a damaged
 // ledger: stop play. The same records move the machine's meters:
 //
-//   - credits: Credits.Apply(transfer) is the one definition (in:
-//     added by kind; bonus coin-out: a win, added as cashable; to host:
+//   - credits: Credits.Apply(transfer) is the one definition (in,
+//     in-house or debit: added by kind; bonus coin-out: a win, added as cashable; to host:
 //     subtracted; to ticket and bonus jackpot: unchanged). Bets take restricted first, then non-restricted, then
 //     cashable (Credits.Wager, whose Amounts also feed meters 0x19
 //     restricted and 0x1A non-restricted played); Credits.Expire drops
@@ -86,6 +87,12 @@
 //     and type 11 is refused (82).
 //   - type 20 prints a ticket of the moved amount: ticket-out meters, and
 //     the ticket's validation as for any cash-out ticket.
+//   - a debit (type 40) is cashable money in, as an in-house cashable
+//     transfer is for the credits and 0x17; the AFT fold meters it on A6
+//     and A7 (debit transfers to machine), never on A0. Its record
+//     carries the POS ID of the registration it was made under
+//     (Transfer.POSID): the fold refuses a debit without a registration
+//     with a key, at another POS, or of promotional money.
 //
 // The SAS port (cmd/cabinet/sasport.go) answers polls without waiting for
 // the owner, so the Core fits there, under the port's mutex, with the
@@ -127,6 +134,9 @@
 //     byte).
 //   - 0xA0 enabled features: Feature2AFT, and Feature1AFTBonusAwards when
 //     Config.Bonus.
+//   - 0x74's AFT status: bit 6 "debit transfers enabled" is Config.Debit
+//     (the operator's setting); "transfer to machine available" is set
+//     for debit only once a host is registered with a key and a POS ID.
 //
 // Exceptions: 69 when a transfer completes (Committed); 6F when the lock
 // is granted and every 5 s while held (Lock, Tick, Committed); 6D when the
@@ -155,5 +165,32 @@
 //     in days is resolved to a date when the transfer is decided.
 //   - A win to the host (90) meters as in-house cashable out (B8/B9).
 //   - A lock request with timeout 0 is answered "not locked".
-//   - Debit (40, 60) is refused as not a valid function (82).
+//
+// Debit transfers (SAS 8.1: the host registers with a non-zero key and a
+// non-zero POS ID before any debit; 8A is "no POS ID"):
+//
+//   - A debit to the machine (40) is accepted only with Config.Debit, from
+//     a registered host whose key is not zero, under that key, with a
+//     POS ID: otherwise 82 (debit off), 88 (not registered, or
+//     registered without a key), 89 (another key, a zero key included)
+//     or 8A (no POS ID). With Config.RequireRegistration
+//     off a zero key still spares in-house transfers the registration;
+//     a debit never.
+//   - A debit is cashable money: a restricted or non-restricted amount
+//     is refused with 83, as the other amounts a type cannot carry are.
+//     (Choice: 83 names the amount; a SAS client we read answers 82.)
+//   - A debit is an in-house transfer with those checks and other meters:
+//     the same decision, commit, exactly-once by ID, history, limits
+//     (84 over the transfer or credit limit) and partial transfers.
+//   - Receipts: SAS (as publicly described) lists debit among the three
+//     receipt types and does not require one, so the host chooses. A
+//     debit receipt prints the POS ID and the card's last digits instead
+//     of the patron (8.11.2), so a receipt asked for without the card
+//     (8.3f code 41) is refused with 91 (insufficient data); it prints the
+//     fee (42) and the total debited (43, or the transfer and the fee).
+//   - Debit to a ticket (60) is refused as not a valid function (82): the
+//     cabinet prints no ticket for in-house transfers either (type 20 is
+//     in the core but not offered by the cabinet), so there is no ticket
+//     path to share, and a debit ticket needs its own title (0x7C) and
+//     meters (AC, AD).
 package aft

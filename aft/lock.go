@@ -118,10 +118,10 @@ func (c *Core) available(cond Conditions) byte {
 	}
 	regOK := !c.cfg.RequireRegistration || c.registration().Status == RegRegistered
 	var b byte
+	if (c.cfg.InHouse && regOK || c.debitReady()) && cond.Credits.Total() < cond.CreditLimit && c.cfg.TransferLimit > 0 {
+		b |= TransferToMachineOK
+	}
 	if c.cfg.InHouse && regOK {
-		if cond.Credits.Total() < cond.CreditLimit && c.cfg.TransferLimit > 0 {
-			b |= TransferToMachineOK
-		}
 		if cond.Credits.Total() > 0 {
 			b |= TransferFromMachineOK
 		}
@@ -136,6 +136,13 @@ func (c *Core) available(cond Conditions) byte {
 		b |= AvailableBonusToMachine
 	}
 	return b
+}
+
+// debitReady: a debit transfer would pass the registration checks (with
+// the registered key).
+func (c *Core) debitReady() bool {
+	r := c.registration()
+	return c.cfg.Debit && r.Status == RegRegistered && !r.Key.Zero() && r.POSID != 0
 }
 
 // Status is the 0x74 reply: lock, available transfers, host cashout and
@@ -157,7 +164,10 @@ func (c *Core) Status(cond Conditions) StatusReply {
 	if c.cfg.Bonus {
 		aft |= StatusBonusEnabled
 	}
-	if c.cfg.Asset != 0 && (c.cfg.InHouse || c.cfg.Bonus) {
+	if c.cfg.Debit {
+		aft |= StatusDebitEnabled
+	}
+	if c.cfg.Asset != 0 && c.cfg.enabled() {
 		aft |= StatusAnyAFTEnabled
 	}
 	r := StatusReply{Asset: c.cfg.Asset, Lock: c.lockStatus(), Available: c.available(cond),

@@ -5,9 +5,9 @@ import "github.com/openegm/cabinet/sas/metercode"
 // The AFT meter codes of SAS table C-7 (6.02), each an amount in cents (5
 // BCD bytes) followed by the count of transfers that included that kind
 // of amount; sas/metercode's table names them (and says where they come
-// from). B2–B7 are not defined by the public lists; debit (A6, A7, AC,
-// AD) is listed for completeness: the cabinet does no debit transfers, so
-// those meters stay 0.
+// from). B2–B7 are not defined by the public lists; debit to a ticket
+// (AC, AD) is listed for completeness: the cabinet prints no transfer
+// ticket, so those stay 0.
 const (
 	MeterInHouseCashableIn          = metercode.AFTInHouseCashableIn
 	MeterInHouseCashableInCount     = metercode.AFTInHouseCashableInCount
@@ -67,6 +67,9 @@ var typeMeters = map[TransferType]kindMeters{
 	InHouseToMachine: {{MeterInHouseCashableIn, MeterInHouseCashableInCount},
 		{MeterInHouseRestrictedIn, MeterInHouseRestrictedInCount},
 		{MeterInHouseNonRestrictedIn, MeterInHouseNonRestrictedCount}},
+	// A debit is cashable money (SAS has no other debit amount).
+	DebitToMachine: {{MeterDebitIn, MeterDebitInCount}, {}, {}},
+	DebitToTicket:  {{MeterDebitTicket, MeterDebitTicketCount}, {}, {}},
 	BonusCoinOut: {{MeterBonusCashableIn, MeterBonusCashableInCount}, {},
 		{MeterBonusNonRestrictedIn, MeterBonusNonRestrictedInCount}},
 	BonusJackpot: {{MeterBonusCashableIn, MeterBonusCashableInCount}, {},

@@ -44,10 +44,9 @@ const maxAccountText = 16
 // that does not follow table 8.3f or 8.11.1b.
 var ErrReceiptData = errors.New("aft: bad receipt data")
 
-// ReceiptFields are the receipt data of an in-house transfer, decoded. A
-// field the host did not send is zero (HasBalance says whether the
-// balance was sent: 0 is a balance). The debit fields (41–43) are checked
-// and not kept: the cabinet makes no debit transfer.
+// ReceiptFields are the receipt data of a transfer, decoded. A field the
+// host did not send is zero (the Has fields say whether an amount was
+// sent: 0 is an amount).
 type ReceiptFields struct {
 	Source     string
 	At         time.Time // the host's date and time, as sent (no zone)
@@ -55,6 +54,13 @@ type ReceiptFields struct {
 	Account    string
 	Balance    int64
 	HasBalance bool
+	// The debit fields: the card's last four digits (as printed), the
+	// fee the bank took and the total taken from the account.
+	DebitCard     string
+	Fee           int64
+	HasFee        bool
+	DebitTotal    int64
+	HasDebitTotal bool
 }
 
 // ParseReceiptData decodes receipt data (code, length, value …). A code
@@ -86,9 +92,15 @@ func ParseReceiptData(b []byte) (ReceiptFields, error) {
 			f.Balance, err = receiptAmount(code, v)
 			f.HasBalance = true
 		case FieldDebitCard:
-			_, err = fixedBCD(code, v, 2)
-		case FieldTransactionFee, FieldDebitAmount:
-			_, err = receiptAmount(code, v)
+			var n uint64
+			n, err = fixedBCD(code, v, 2)
+			f.DebitCard = fmt.Sprintf("%04d", n)
+		case FieldTransactionFee:
+			f.Fee, err = receiptAmount(code, v)
+			f.HasFee = true
+		case FieldDebitAmount:
+			f.DebitTotal, err = receiptAmount(code, v)
+			f.HasDebitTotal = true
 		}
 		if err != nil {
 			return f, err

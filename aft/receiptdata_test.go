@@ -19,7 +19,7 @@ func TestParseReceiptData(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := ReceiptFields{Source: "CAGE", At: time.Date(2026, 3, 5, 14, 30, 59, 0, time.UTC), Patron: "ANA", Account: "0042",
-		Balance: 12345, HasBalance: true}
+		Balance: 12345, HasBalance: true, DebitCard: "1234"}
 	if f != want {
 		t.Fatalf("got %+v\nwant %+v", f, want)
 	}

@@ -52,6 +52,9 @@ type Transfer struct {
 	Handpay bool `json:"handpay,omitempty"`
 	// HostCashout is the host cashout state from this transfer on.
 	HostCashout HostCashout `json:"host_cashout"`
+	// POSID is, for a debit transfer, the POS ID of the registration it
+	// was made under (SAS 8.1: a debit needs one); 0 for any other.
+	POSID uint32 `json:"pos_id,omitempty"`
 	// LockTimeout: hundredths of a second, for a lock after transfer.
 	LockTimeout uint16 `json:"lock_timeout,omitempty"`
 }
@@ -208,6 +211,9 @@ func (t Transfer) apply(s *State) error {
 	if t.Handpay && t.Type != BonusJackpot {
 		return fmt.Errorf("%w: transfer %q of type %v paid by handpay: only a bonus jackpot is", ErrRecord, t.ID, t.Type)
 	}
+	if err := s.debitLawful(t); err != nil {
+		return err
+	}
 	logged := Logged(t.Type, t.Amounts)
 	switch {
 	case logged && t.Position != s.NextPosition():
@@ -229,6 +235,28 @@ func (t Transfer) apply(s *State) error {
 			s.History = slices.Delete(s.History, 0, 1)
 		}
 		s.History = append(s.History, e)
+	}
+	return nil
+}
+
+// debitLawful: a debit follows a registration with a key and the POS ID
+// it names, and moves cashable money only; any other transfer names no
+// POS.
+func (s *State) debitLawful(t Transfer) error {
+	if !t.Type.Debit() {
+		if t.POSID != 0 {
+			return fmt.Errorf("%w: transfer %q of type %v with POS ID %d: only a debit has one", ErrRecord, t.ID, t.Type, t.POSID)
+		}
+		return nil
+	}
+	r := s.Registration
+	switch {
+	case r == nil || r.Status != RegRegistered || r.Key.Zero():
+		return fmt.Errorf("%w: debit %q while no host is registered with a key", ErrRecord, t.ID)
+	case t.POSID == 0 || t.POSID != r.POSID:
+		return fmt.Errorf("%w: debit %q at POS ID %d, the registration's is %d", ErrRecord, t.ID, t.POSID, r.POSID)
+	case t.Amounts.Restricted != 0 || t.Amounts.NonRestricted != 0:
+		return fmt.Errorf("%w: debit %q of %d restricted and %d non-restricted cents: a debit is cashable", ErrRecord, t.ID, t.Amounts.Restricted, t.Amounts.NonRestricted)
 	}
 	return nil
 }

@@ -9,7 +9,9 @@ import (
 
 // AFT (SAS Advanced Funds Transfer) records. The ledger takes in-house
 // transfers of the three kinds of credit (promo.go) in from the host
-// (ElectronicIn, SAS 0x17) and out to it (ElectronicOut, 0x18), and bonus
+// (ElectronicIn, SAS 0x17) and out to it (ElectronicOut, 0x18), debit
+// transfers in (cashable money from a player's bank: ElectronicIn too,
+// and the aft fold's debit meters A6/A7), and bonus
 // wins (a win, not money in; a bonus jackpot may be paid by hand:
 // aftbonus.go). The aft package's fold (State.AFT)
 // keeps the transfer history, the registration and the AFT meters; an
@@ -38,8 +40,13 @@ func (r AFTTransfer) validate() error {
 	switch {
 	case !aft.ValidID(t.ID):
 		return fmt.Errorf("AFT transfer with transaction ID %q: 1-20 printable characters", t.ID)
-	case t.Type != aft.InHouseToMachine && t.Type != aft.InHouseToHost && t.Type != aft.WinToHost && !t.Type.Bonus():
-		return fmt.Errorf("AFT transfer %q of type %v: the cabinet moves in-house money and bonus wins only", t.ID, t.Type)
+	case t.Type != aft.InHouseToMachine && t.Type != aft.InHouseToHost && t.Type != aft.WinToHost && !t.Type.Bonus() &&
+		t.Type != aft.DebitToMachine:
+		return fmt.Errorf("AFT transfer %q of type %v: the cabinet moves in-house and debit money and bonus wins only", t.ID, t.Type)
+	case t.Type.Debit() && (a.Restricted != 0 || a.NonRestricted != 0 || t.Requested.Restricted != 0 || t.Requested.NonRestricted != 0):
+		return fmt.Errorf("AFT debit %q with restricted or non-restricted cents: a debit is cashable", t.ID)
+	case t.Type.Debit() && t.POSID == 0:
+		return fmt.Errorf("AFT debit %q without the POS ID it was made at", t.ID)
 	case t.Handpay && t.Type != aft.BonusJackpot:
 		return fmt.Errorf("AFT transfer %q of type %v paid by handpay: only a bonus jackpot is", t.ID, t.Type)
 	case !t.Status.Succeeded():

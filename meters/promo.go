@@ -151,8 +151,8 @@ func (s *State) redeem(what string, cents int64) error {
 }
 
 // transferPromo moves an AFT transfer's money by kind: in-house money in
-// or out (electronic transfers 0x17/0x18 and the promotional meters), or a
-// bonus win (aftbonus.go).
+// or out (electronic transfers 0x17/0x18 and the promotional meters),
+// debit money in (0x17), or a bonus win (aftbonus.go).
 func (s *State) transferPromo(t aft.Transfer) error {
 	m := &s.Meters
 	before, a := s.CreditsByKind(), t.Amounts
@@ -178,6 +178,10 @@ func (s *State) transferPromo(t aft.Transfer) error {
 		m[ElectronicIn] += a.Total()
 		m[RestrictedIn] += a.Restricted
 		m[NonRestrictedIn] += a.NonRestricted
+	case aft.DebitToMachine:
+		// Cashable money in, as an in-house cashable transfer is (the
+		// record's check and the aft fold keep it cashable).
+		m[ElectronicIn] += a.Total()
 	case aft.BonusCoinOut, aft.BonusJackpot:
 		s.bonusJackpot(t) // a coin-out bonus is never paid by hand
 	default:

@@ -7,8 +7,10 @@
 // address (long poll 0x75, or the ticket's location when the host set
 // none), what the transfer was, the date and time, the machine and its
 // asset number, the transaction ID, the host's receipt data (table 8.3f:
-// source or destination, patron, account, balance before), the amounts by
-// kind with the total, and the host's closing lines. Labels are in
+// source or destination, patron, account, balance before; for a debit
+// the POS ID and the card's last digits instead), the amounts by kind
+// with the total (for a debit the fee and the total debited), and the
+// host's closing lines (in-house or debit). Labels are in
 // Portuguese and English, as the cabinet's tickets are.
 package receipt
 
@@ -52,10 +54,11 @@ type Line struct {
 }
 
 // titles say what the transfer was, for the types that have a receipt
-// (SAS 8.11: in-house to the machine, in-house to the host; debit is not
-// made by the cabinet).
+// (SAS 8.11: in-house to the machine, debit to the machine, in-house to
+// the host).
 var titles = map[aft.TransferType][2]string{
 	aft.InHouseToMachine: {"TRANSFERÊNCIA PARA A MÁQUINA", "TRANSFER TO GAME"},
+	aft.DebitToMachine:   {"LEVANTAMENTO COM CARTÃO", "DEBIT CARD WITHDRAWAL"},
 	aft.InHouseToHost:    {"TRANSFERÊNCIA PARA A CONTA", "TRANSFER FROM GAME"},
 	aft.WinToHost:        {"PRÉMIO PARA A CONTA", "WIN TRANSFER FROM GAME"},
 }
@@ -93,14 +96,24 @@ func (r Receipt) Lines() ([]Line, error) {
 	b.pair("MÁQUINA/MACHINE", r.Machine, false)
 	b.pair("ATIVO/ASSET", fmt.Sprint(r.Asset), false)
 	b.pair("TRANSAÇÃO/TRANSACTION ID", t.ID, false)
-	if f.Patron != "" {
-		b.pair("CLIENTE/PATRON", f.Patron, false)
-	}
-	if f.Account != "" {
-		b.pair("CONTA/ACCOUNT", f.Account, false)
-	}
-	if f.HasBalance {
-		b.pair("SALDO/BALANCE", euro(f.Balance), false)
+	debit := t.Type.Debit()
+	switch {
+	case debit:
+		// 8.11.2: a debit names the POS and the card, not the patron.
+		b.pair("POS", fmt.Sprint(t.POSID), false)
+		if f.DebitCard != "" {
+			b.pair("CARTÃO/CARD", "XXXX"+f.DebitCard, false)
+		}
+	default:
+		if f.Patron != "" {
+			b.pair("CLIENTE/PATRON", f.Patron, false)
+		}
+		if f.Account != "" {
+			b.pair("CONTA/ACCOUNT", f.Account, false)
+		}
+		if f.HasBalance {
+			b.pair("SALDO/BALANCE", euro(f.Balance), false)
+		}
 	}
 	b.rule()
 	a := t.Amounts
@@ -120,8 +133,14 @@ func (r Receipt) Lines() ([]Line, error) {
 		}
 	}
 	b.pair("TOTAL", euro(a.Total()), true)
+	if debit {
+		debitLines(&b, f, a.Total())
+	}
 	b.rule()
 	closing := r.Text.InHouse
+	if debit {
+		closing = r.Text.Debit
+	}
 	for _, s := range closing {
 		b.centre(s, false)
 	}
@@ -147,6 +166,21 @@ func (r Receipt) Plain() (string, error) {
 		sb.WriteByte('\n')
 	}
 	return sb.String(), nil
+}
+
+// debitLines are what the player's account paid: the bank's fee and the
+// total debited, as the host sent it or, without it, the transfer and the
+// fee (8.11.2); neither when the host sent no fee.
+func debitLines(b *builder, f aft.ReceiptFields, moved int64) {
+	if f.HasFee {
+		b.pair("TAXA/TRANSACTION FEE", euro(f.Fee), false)
+	}
+	switch {
+	case f.HasDebitTotal:
+		b.pair("DEBITADO/TOTAL DEBIT", euro(f.DebitTotal), false)
+	case f.HasFee:
+		b.pair("DEBITADO/TOTAL DEBIT", euro(moved+f.Fee), false)
+	}
 }
 
 func euro(cents int64) string { return money.Euro("pt", cents) }

@@ -110,3 +110,32 @@ func TestReceiptPicture(t *testing.T) {
 		t.Fatalf("%d rows inked for %d lines", inked, len(ls))
 	}
 }
+
+func TestDebitReceipt(t *testing.T) {
+	r := sample()
+	r.Text.Debit = [4]string{"DEBITO / DEBIT", "", "", ""}
+	r.Transfer.Type, r.Transfer.POSID, r.Transfer.Amounts = aft.DebitToMachine, 77, aft.Amounts{Cashable: 10_000}
+	r.Transfer.ReceiptData = []byte{aft.FieldDebitCard, 2, 0x43, 0x21, aft.FieldTransactionFee, 5, 0, 0, 0, 0x02, 0x50}
+	txt, err := r.Plain()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{` +DEBIT CARD WITHDRAWAL`, `POS +77`, `CARTÃO/CARD +XXXX4321`, `CRÉDITO/CASHABLE +100,00 €`,
+		`TAXA/TRANSACTION FEE +2,50 €`, `DEBITADO/TOTAL DEBIT +102,50 €`, ` +DEBITO / DEBIT`} {
+		if !regexp.MustCompile(`(?m)^` + want + `$`).MatchString(txt) {
+			t.Errorf("debit receipt has no line %s:\n%s", want, txt)
+		}
+	}
+	// The in-house closing lines and the patron are not a debit's.
+	if strings.Contains(txt, "THANK YOU") || strings.Contains(txt, "TRANSFER TO GAME") {
+		t.Errorf("debit receipt with in-house lines:\n%s", txt)
+	}
+	// The host's total debited wins over the sum.
+	r.Transfer.ReceiptData = append(r.Transfer.ReceiptData, aft.FieldDebitAmount, 5, 0, 0, 0x01, 0x03, 0x00)
+	if txt, err = r.Plain(); err != nil || !regexp.MustCompile(`(?m)^DEBITADO/TOTAL DEBIT +103,00 €$`).MatchString(txt) {
+		t.Fatalf("total debited as sent (%v):\n%s", err, txt)
+	}
+	if err := r.RenderPNG(&bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -25,7 +25,8 @@ import (
 // which the machine refuses while pool 3's credits remain) and
 // non-restricted, in and out, and bonus wins: coin-out wins and jackpot
 // wins, some at the handpay limit, which lock the machine up until the
-// host resets the handpay (0x94).
+// host resets the handpay (0x94), and debits (cashable money in under the
+// registration's key, from POS aftPOS).
 type aftHost struct {
 	done   map[string]aftMove
 	unsure *aft.TransferRequest
@@ -45,6 +46,30 @@ const aftHandpayLimit = 120000
 func (a *aftHost) resetHandpay(h *host.Client) bool {
 	st, err := h.RemoteHandpayReset()
 	return err == nil && st == sas.HandpayResetDone
+}
+
+// register registers the host for debit (key and POS), as a debit host
+// does whenever it finds the machine not registered (a kill may take a
+// registration not yet in the ledger).
+func (a *aftHost) register(t *testing.T, h *host.Client) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		r, err := h.AFTRegister(aft.RegisterRequest{Code: aft.RegRead})
+		if err == nil && r.Status == aft.RegRegistered && r.Key == aftKey() && r.POSID == aftPOS {
+			return
+		}
+		if err == nil {
+			_, err = h.AFTRegisterMachine(aftAsset, aftKey(), aftPOS)
+		}
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("registering for debit: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // settle learns the outcome of the unsure transfer: the machine has it
@@ -125,8 +150,12 @@ type aftMove struct {
 }
 
 // aftTotals are the host's completed transfers summed by direction and
-// kind, and the bonus wins: to the credit meter, and by hand.
-type aftTotals struct{ in, out, bonus, byHand aft.Amounts }
+// kind (debits among those in, and apart), and the bonus wins: to the
+// credit meter, and by hand.
+type aftTotals struct {
+	in, out, bonus, byHand aft.Amounts
+	debit, debits          int64
+}
 
 func (a *aftHost) totals() aftTotals {
 	var s aftTotals
@@ -143,6 +172,10 @@ func (a *aftHost) totals() aftTotals {
 		into.Cashable += m.Cashable
 		into.Restricted += m.Restricted
 		into.NonRestricted += m.NonRestricted
+		if m.typ == aft.DebitToMachine {
+			s.debit += m.Total()
+			s.debits++
+		}
 	}
 	return s
 }
@@ -162,6 +195,8 @@ func (a *aftHost) nextTransfer(st aft.StatusReply, r *rng.RNG) aft.TransferReque
 		}
 	case r.Intn(6) == 0:
 		q.Type, q.Cashable, q.NonRestricted = aft.BonusCoinOut, int64(r.Intn(300)), int64(1+r.Intn(200))
+	case r.Intn(5) == 0:
+		q.Type, q.Cashable, q.Key = aft.DebitToMachine, int64(1+r.Intn(2500)), aftKey()
 	case r.Intn(5) == 0:
 		// A bonus jackpot: a third of them at the handpay limit or above.
 		q.Type, q.Cashable, q.NonRestricted = aft.BonusJackpot, int64(1+r.Intn(900)), int64(r.Intn(2)*r.Intn(100))
@@ -234,6 +269,7 @@ func TestAFTCrashLoop(t *testing.T) {
 		c := startCabinet(t, data, args...)
 		h := sasHost(t, data)
 		c.WaitIdle()
+		a.register(t, h)
 		a.settle(t, h)
 		sent := make(chan struct{}, 1)
 		done := make(chan struct{})
@@ -298,6 +334,13 @@ func TestAFTCrashLoop(t *testing.T) {
 			t.Errorf("ledger %s = %d, the host's transfers %d", meters.Defs[m].Name, st.Get(m), v)
 		}
 	}
+	// Debits are counted once on their own AFT meters (A6/A7).
+	if got, want := st.AFT.Meters[aft.MeterDebitIn], tot.debit; got != want {
+		t.Errorf("A6 debit in = %d, the host's debits %d", got, want)
+	}
+	if got, want := st.AFT.Meters[aft.MeterDebitInCount], tot.debits; got != want {
+		t.Errorf("A7 debits = %d, the host completed %d", got, want)
+	}
 	seen := map[string]bool{}
 	lockouts, resumed := map[string]int{}, 0
 	var prev meters.Record
@@ -340,6 +383,6 @@ func TestAFTCrashLoop(t *testing.T) {
 	if out := meterreadVerify(t, data, cabinettest.Board(data)+"/machine.pub"); !strings.HasPrefix(out, "VERIFIED") {
 		t.Fatalf("meterread verify: %s", out)
 	}
-	t.Logf("%d kills survived: %d transfers, in %+v, out %+v, bonus to credits %+v, by hand %+v (%d handpays, %d of them locked up at the power-up after a kill), each once; after a kill %d were found done, %d lost and sent again, %d refused for good when sent again",
-		n, len(a.done), tot.in, tot.out, tot.bonus, tot.byHand, byHand, resumed, a.found, a.resent, a.refused)
+	t.Logf("%d kills survived: %d transfers, in %+v (%d debits of %d cents), out %+v, bonus to credits %+v, by hand %+v (%d handpays, %d of them locked up at the power-up after a kill), each once; after a kill %d were found done, %d lost and sent again, %d refused for good when sent again",
+		n, len(a.done), tot.in, tot.debits, tot.debit, tot.out, tot.bonus, tot.byHand, byHand, resumed, a.found, a.resent, a.refused)
 }

@@ -85,6 +85,7 @@ func main() {
 		return err
 	})
 	flag.Int64Var(&o.sas.aftLimit, "aft-limit", 100000, "cents: the most one AFT transfer may put on the credit meter")
+	flag.BoolVar(&o.sas.aftDebit, "aft-debit", false, "accept AFT debit transfers (money a host took from a player's bank account) to the credit meter, from a host registered with a key and a POS ID (needs --aft-asset)")
 	flag.BoolVar(&o.realHW, "real-hw", false, "drive real GPIO pins through periph.io instead of simulated ones")
 	flag.StringVar(&o.control, "control", "", "control socket path (default DATA/control.sock)")
 	flag.DurationVar(&o.spinTime, "spin-time", 2*time.Second, "how long one spin is shown before the game goes on")
@@ -424,6 +425,9 @@ func (o options) validate() error {
 	if o.sas.aftAsset != 0 && o.sas.addr == 0 {
 		bad("aft-asset", fmt.Errorf("%d given without SAS (--sas-addr)", o.sas.aftAsset))
 	}
+	if o.sas.aftDebit && o.sas.aftAsset == 0 {
+		bad("aft-debit", errors.New("given without AFT (--aft-asset)"))
+	}
 	if o.sas.aftAsset != 0 && (o.sas.aftLimit <= 0 || o.sas.aftLimit > aft.MaxAmount) {
 		bad("aft-limit", fmt.Errorf("%d cents outside 1-%d", o.sas.aftLimit, aft.MaxAmount))
 	}
@@ -455,6 +459,9 @@ func (o options) settings() map[string]string {
 	if o.sas.aftAsset != 0 {
 		s["aft_asset"] = strconv.FormatUint(uint64(o.sas.aftAsset), 10)
 		s["aft_limit"] = strconv.FormatInt(o.sas.aftLimit, 10)
+		if o.sas.aftDebit {
+			s["aft_debit"] = "on"
+		}
 	}
 	if o.paytableVer != 0 {
 		s[machine.SettingPaytableVersion] = strconv.Itoa(o.paytableVer)

@@ -275,6 +275,7 @@ func TestStartUpConfigurationIsValidated(t *testing.T) {
 		{[]string{"--aft-asset", "5"}, "--aft-asset"},
 		{[]string{"--aft-asset", "4294967296", "--sas-addr", "1", "--sas-pty"}, "-aft-asset: strconv.ParseUint"},
 		{[]string{"--aft-asset", "5", "--aft-limit", "0", "--sas-addr", "1", "--sas-pty"}, "--aft-limit"},
+		{[]string{"--aft-debit"}, "--aft-debit"},
 	} {
 		if out := runRefused(t, t.TempDir(), c.args...); !strings.Contains(out, c.want) {
 			t.Errorf("%v: the refusal does not name %s:\n%s", c.args, c.want, out)

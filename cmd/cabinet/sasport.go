@@ -34,6 +34,8 @@ type sasOptions struct {
 	// aftLimit the most one transfer may put on the credit meter, cents.
 	aftAsset uint32
 	aftLimit int64
+	// aftDebit: debit transfers to the credit meter are accepted.
+	aftDebit bool
 	// validation is how cash-outs are numbered (machine.Config.Validation)
 	// and receipts whether handpay receipts are printed (--handpay-confirm):
 	// what 0x7B and 0xA0 report (sasport_tickets_ext.go).
@@ -173,7 +175,7 @@ func openSAS(ctx context.Context, o sasOptions, own *owner, l *meters.Ledger, pt
 			// Power-up: the core starts from what the ledger folded; a
 			// transfer decided and not committed before the power loss
 			// never happened (the host sends it again under its ID).
-			s.aft = aft.New(aftConfig(o.aftAsset, o.aftLimit), st.AFT)
+			s.aft = aft.New(aftConfig(o.aftAsset, o.aftLimit, o.aftDebit), st.AFT)
 			go s.aftTicker(ctx)
 			own.onCashOut = append(own.onCashOut, s.cashOutPressed)
 		}

@@ -24,11 +24,14 @@ import (
 // lockup at or above it: machine/aftbonus.go), transaction receipts on
 // the ticket printer (machine/aftreceipt.go: offered in the 0x74 status,
 // and accepted, only while the printer can print), registration optional
-// (a transfer with a zero key needs none).
+// (a transfer with a zero key needs none), and, with --aft-debit, debit
+// transfers to the credit meter from a host registered with a key and a
+// POS ID.
 //
-// Not offered: transfers to a ticket and partial transfers to the host.
-func aftConfig(asset uint32, limit int64) aft.Config {
-	return aft.Config{Asset: asset, TransferLimit: limit, InHouse: true, Bonus: true, BonusJackpot: true, Receipts: true}
+// Not offered: transfers to a ticket (in-house or debit) and partial
+// transfers to the host.
+func aftConfig(asset uint32, limit int64, debit bool) aft.Config {
+	return aft.Config{Asset: asset, TransferLimit: limit, InHouse: true, Bonus: true, BonusJackpot: true, Receipts: true, Debit: debit}
 }
 
 // aftTickEvery is how often the lock is moved on when the host does not

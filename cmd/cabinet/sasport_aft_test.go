@@ -13,7 +13,7 @@ import (
 func newAFTPort(t *testing.T) *testPort {
 	view := machine.View{Mode: "idle", AFT: aft.Conditions{CreditLimit: machine.AFTCreditLimit, PrinterReady: true}}
 	p := newTestPort(t, meters.NewState(), view)
-	p.aft = aft.New(aftConfig(aftAsset, 100_000), aft.State{})
+	p.aft = aft.New(aftConfig(aftAsset, 100_000, false), aft.State{})
 	return p
 }
 

@@ -24,6 +24,8 @@ aft status | aft lock timeout=MS [conditions=in,out,printer,bonus] | aft unlock
 aft transfer in|out|bonus|jackpot|ticket|win id=ID asset=N [key=HEX] [cashable=C] [restricted=C]
     [nonrestricted=C] [partial] [receipt [source=T] [patron=T] [account=T] [balance=C]] [locked]
     [expiration=MMDDYYYY|DAYS] [pool=N] [wait=D]
+aft transfer debit id=ID asset=N key=HEX cashable=C [partial] [receipt card=NNNN [fee=C] [debit=C]]
+    [locked] [wait=D]
 aft interrogate [index=N | id=ID] | aft history
 aft receipt-data [location=T] [address1=T] [address2=T] [inhouse1..4=T] [debit1..4=T]`
 
@@ -98,7 +100,7 @@ func (a aftArgs) unused() error {
 
 var aftTypes = map[string]aft.TransferType{
 	"in": aft.InHouseToMachine, "out": aft.InHouseToHost, "bonus": aft.BonusCoinOut,
-	"jackpot": aft.BonusJackpot, "ticket": aft.InHouseToTicket, "win": aft.WinToHost,
+	"jackpot": aft.BonusJackpot, "ticket": aft.InHouseToTicket, "win": aft.WinToHost, "debit": aft.DebitToMachine,
 }
 
 func (c *config) aft(ctx context.Context, cl *host.Client, o *out, rest []string) error {
@@ -113,7 +115,7 @@ func (c *config) aft(ctx context.Context, cl *host.Client, o *out, rest []string
 			typ, ok = aftTypes[words[0]]
 		}
 		if !ok {
-			return fmt.Errorf("%w: aft transfer in|out|bonus|jackpot|ticket|win …", errUsage)
+			return fmt.Errorf("%w: aft transfer in|out|bonus|jackpot|ticket|win|debit …", errUsage)
 		}
 		words = words[1:]
 	}
@@ -309,6 +311,11 @@ func transferRequest(typ aft.TransferType, a aftArgs) (aft.TransferRequest, time
 	var err error
 	if q.Key, err = a.key(); err != nil {
 		return q, 0, err
+	}
+	if typ.Debit() && q.Key.Zero() {
+		// SAS 8.1: the machine takes a debit only under the key it was
+		// registered with (aft register … pos=N), never without one.
+		return q, 0, fmt.Errorf("%w: a debit needs key=, the key the machine is registered with", errUsage)
 	}
 	if q.Receipt, err = receiptData(a); err != nil {
 		return q, 0, err

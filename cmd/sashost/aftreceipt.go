@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/openegm/cabinet/aft"
 )
@@ -11,7 +12,9 @@ import (
 // the receipt status a transfer reports.
 
 // receiptData is the receipt data of a transfer from source=, patron=,
-// account= and balance= (cents): nil when none is given.
+// account= and balance= (cents), and for a debit card= (the card's last
+// four digits), fee= and debit= (the total taken from the account, cents):
+// nil when none is given.
 func receiptData(a aftArgs) ([]byte, error) {
 	var b []byte
 	for _, f := range []struct {
@@ -25,21 +28,41 @@ func receiptData(a aftArgs) ([]byte, error) {
 			b = append(append(b, f.code, byte(len(v))), v...)
 		}
 	}
-	if _, ok := a.kv["balance"]; ok {
-		c, err := a.num("balance", 0, uint64(aft.MaxAmount))
+	if s, ok := a.str("card"); ok {
+		n, err := strconv.ParseUint(s, 10, 16)
+		if err != nil || len(s) != 4 {
+			return nil, fmt.Errorf("%w: card=%q: want the card's last 4 digits", errUsage, s)
+		}
+		b = append(append(b, aft.FieldDebitCard, 2), bcd(n, 2)...)
+	}
+	for _, f := range []struct {
+		name string
+		code byte
+	}{{"balance", aft.FieldAccountBalance}, {"fee", aft.FieldTransactionFee}, {"debit", aft.FieldDebitAmount}} {
+		if _, ok := a.kv[f.name]; !ok {
+			continue
+		}
+		c, err := a.num(f.name, 0, uint64(aft.MaxAmount))
 		if err != nil {
 			return nil, err
 		}
-		b = append(b, aft.FieldAccountBalance, 5)
-		for d := uint64(100_000_000); d > 0; d /= 100 {
-			n := c / d % 100
-			b = append(b, byte(n/10<<4|n%10))
-		}
+		b = append(append(b, f.code, 5), bcd(c, 5)...)
 	}
 	if _, err := aft.ParseReceiptData(b); err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return b, nil
+}
+
+// bcd is v in n bytes of packed BCD, most significant first.
+func bcd(v uint64, n int) []byte {
+	b := make([]byte, n)
+	for i := n - 1; i >= 0; i-- {
+		d := v % 100
+		b[i] = byte(d/10<<4 | d%10)
+		v /= 100
+	}
+	return b
 }
 
 // receiptTexts are 0x75's fields by the name sashost gives them.

@@ -76,3 +76,58 @@ func TestSashostAFTReceiptsAndJackpots(t *testing.T) {
 		}
 	}
 }
+
+// A debit with the real sashost: registered with a key and a POS, the
+// debit under that key with its receipt (the card's digits, the fee and
+// the total debited) is made once; the arguments SAS forbids stop before
+// anything is sent.
+func TestSashostAFTDebit(t *testing.T) {
+	m, path := serveAFTWith(t, aft.Config{Asset: 777, TransferLimit: 100_000, InHouse: true, Debit: true, Receipts: true})
+	run := func(args ...string) (string, string, int) {
+		t.Helper()
+		return execSashost(t, append([]string{"--pty", path, "--addr", "3", "--timeout", "2s"}, args...)...)
+	}
+	key := "key=" + strings.Repeat("D1", 20)
+	if out, errs, code := run("aft", "register", "asset=777", key, "pos=42"); code != 0 || !strings.Contains(out, "POS ID 42") {
+		t.Fatalf("register: %d %q %q", code, out, errs)
+	}
+	if out, _, _ := run("aft", "status"); !strings.Contains(out, "AFT status D9") {
+		t.Fatalf("status (registered, in-house, debit, any, receipts): %s", out)
+	}
+	debit := []string{"--json", "aft", "transfer", "debit", "id=D-1", "asset=777", key, "cashable=10000", "receipt", "card=0042", "fee=250"}
+	out, errs, code := run(debit...)
+	var r aft.TransferReply
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.Status != aft.StatusFull || r.Type != aft.DebitToMachine || r.Cashable != 10_000 {
+		t.Fatalf("debit: %d %q %q", code, out, errs)
+	}
+	if out, errs, code = run(debit...); code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.Status != aft.StatusFull {
+		t.Fatalf("the debit again: %d %q %q", code, out, errs)
+	}
+	if out, _, code = run("aft", "transfer", "debit", "id=D-2", "asset=777", "key="+strings.Repeat("EE", 20), "cashable=1"); code == 0 ||
+		!strings.Contains(out, "89 registration key does not match") {
+		t.Fatalf("a debit under another key: %d %q", code, out)
+	}
+	var debits []aft.Transfer
+	for _, rec := range m.Ledger() {
+		if x, ok := rec.(aft.Transfer); ok && x.Type == aft.DebitToMachine {
+			debits = append(debits, x)
+		}
+	}
+	if len(debits) != 1 || debits[0].POSID != 42 {
+		t.Fatalf("debits committed %+v", debits)
+	}
+	f, err := aft.ParseReceiptData(debits[0].ReceiptData)
+	if err != nil || f.DebitCard != "0042" || !f.HasFee || f.Fee != 250 || f.HasDebitTotal {
+		t.Fatalf("receipt data %+v %v", f, err)
+	}
+	for _, bad := range [][]string{
+		{"aft", "transfer", "debit", "id=D-3", "asset=777", "cashable=1"},
+		{"aft", "transfer", "debit", "id=D-3", "asset=777", key, "cashable=1", "receipt", "card=12345"},
+		{"aft", "transfer", "debit", "id=D-3", "asset=777", key, "cashable=1", "receipt", "card=12a4"},
+		{"aft", "transfer", "debit", "id=D-3", "asset=777", key, "cashable=1", "receipt", "card=0042", "fee=x"},
+	} {
+		if _, errs, code := run(bad...); code != 2 || !strings.Contains(errs, "usage") {
+			t.Errorf("%v: exit %d %q", bad, code, errs)
+		}
+	}
+}
