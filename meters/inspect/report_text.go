@@ -310,11 +310,14 @@ func WriteLiability(w io.Writer, rows []JackpotRow) {
 	}
 }
 
-// WriteSection writes one section of the report (handpays, bills,
-// tickets) in the language.
+// WriteSection writes one section of the report in the language: the
+// handpays, bills (money in), tickets (out), a money path (aft, promo,
+// poker, tickets-in, bill-orders, validation, test-mode) or the checks.
 func WriteSection(w io.Writer, r Report, section, lang string) {
 	full := string(r.Text(lang))
-	head := map[string]string{"handpays": "h_handpays", "bills": "h_money_in", "tickets": "h_tickets"}[section]
+	head := map[string]string{"handpays": "h_handpays", "bills": "h_money_in", "tickets": "h_tickets", "aft": "h_aft", "promo": "h_promo",
+		"poker": "h_poker", "tickets-in": "h_tickets_in", "bill-orders": "h_bill_orders", "validation": "h_validation",
+		"test-mode": "h_test", "checks": "h_checks"}[section]
 	start := strings.Index(full, "\n"+rt(lang, head)+"\n")
 	if start < 0 {
 		return
