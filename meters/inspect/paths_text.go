@@ -223,7 +223,7 @@ func (w pathWriter) checkLine(k Check) string {
 	return w.t("chk_fail", w.t("chk_"+k.Name), amount(k.Sum), meter, amount(k.Value), amount(k.Sum-k.Value))
 }
 
-// money writes the sections after the handpays: the money in, the bill
+// sections writes the sections after the handpays: the money in, the bill
 // orders, tickets in and out, AFT, promotional credits, poker, the host's
 // validation settings and test mode, each followed by its checks.
 func (w pathWriter) sections() {
