@@ -43,28 +43,47 @@ Usage:
       Events from the log (doors, power, tilts, service actions, settings):
       the last N (default 50) between --since and --until.
 
-  meterread handpays DIR [--json]
-      Every handpay: kind, amount, game, when and by whom it was paid.
+  meterread handpays DIR [--since T] [--until T] [--json]
+      Every handpay: kind, amount, game or AFT transaction, when and by
+      whom it was paid, its validation number and receipt.
 
-  meterread bills    DIR [--json]
-      The money in: notes, tickets and transfers, with their references.
+  meterread bills    DIR [--since T] [--until T] [--json]
+      The money in: notes, coins and tickets credited, with their references.
 
-  meterread tickets  DIR [--json]
-      Every ticket printed (or voided), from the whole log.
+  meterread tickets  DIR [--since T] [--until T] [--json]
+      Every ticket printed (or voided, or not yet printed), with its
+      validation number and how it was validated.
+
+  meterread aft | promo | poker | tickets-in | bill-orders | validation | test-mode
+                     DIR [--since T] [--until T] [--json] [--lang pt|en]
+      One money path of the report, from the whole log: AFT transfers;
+      promotional credits; poker table transfers; tickets taken in; bill
+      orders (escrow); the host's validation settings; test-mode sessions.
+      Each is followed by its checks against the meters.
+
+  meterread checks   DIR [--since T] [--until T] [--json] [--lang pt|en]
+      Whether every section of the report adds up to the meters (the
+      whole ledger: the meters; a period: what they moved in it), naming
+      each that does not. Exit status 0 = all hold, 1 = not.
 
   meterread jackpot  DIR [--json]
       The local jackpot levels, exact to the millicent: current value,
       reserve, overflow, the liability held in trust, seed funding,
       contributions, awards and hits, with the accounting identity checked.
 
-  meterread report   DIR [--json] [--lang pt|en] [--key INSPECTOR.key] [--out FILE]
+  meterread report   DIR [--json] [--lang pt|en] [--since T] [--until T] [--key INSPECTOR.key] [--out FILE]
       The inspector's report of the machine: the verdict, the program and
       its approval, the paytable with its certified RTP per level and the
-      actual RTP, the meters, the local jackpot, the handpays, the money in,
-      the tickets, the RAM clears (with the meters just before each), the
-      games and the events. In Portuguese (the default) or English, or as
-      JSON. With --key (a parsheet keygen key) FILE.sig holds its Ed25519
-      signature, base64, so the report itself is tamper-evident.
+      actual RTP, the meters, whether the money paths add up to them, the
+      local jackpot, the money paths (handpays, money in, bill orders,
+      tickets in and out, AFT, promotional credits, poker tables, the
+      host's validation settings, test mode) over the period asked (the
+      whole log by default), the RAM clears (with the meters just before
+      each), the games and the events. In Portuguese (the default) or
+      English, or as JSON. With --key (a parsheet keygen key) FILE.sig
+      holds its Ed25519 signature, base64, so the report itself is
+      tamper-evident. Exit status 1 when the ledger is not verified or a
+      section does not add up to the meters.
 
   meterread report verify FILE [--pub KEY]
       Checks a report's signature (FILE.sig): with the machine key
@@ -135,7 +154,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		return 0
-	case "meters", "games", "events", "jackpot", "report", "handpays", "bills", "tickets":
+	case "meters", "games", "events", "jackpot", "report", "handpays", "bills", "tickets", "checks",
+		"aft", "promo", "poker", "tickets-in", "bill-orders", "validation", "test-mode":
 	default:
 		fmt.Fprintf(stderr, "meterread: unknown command %q (see meterread --help)\n", args[0])
 		return 2
@@ -184,24 +204,38 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return emit(stdout, stderr, rows)
 		}
 		inspect.WriteJackpot(stdout, rows)
-	case "handpays", "bills", "tickets":
-		h := &inspect.History{}
-		if args[0] == "tickets" {
-			if h, err = inspect.ReadHistory(dir, from, to); err != nil {
-				fmt.Fprintf(stderr, "meterread: %v\n", err)
-				return 1
-			}
-		}
-		r := inspect.BuildReport(st, inspect.Verdict{}, h, inspect.Issuer{})
-		list := map[string]any{"handpays": r.Handpays, "bills": r.MoneyIn, "tickets": r.Tickets}[args[0]]
-		if *asJSON {
-			return emit(stdout, stderr, list)
-		}
-		inspect.WriteSection(stdout, r, args[0], *lang)
 	case "report":
-		return report(dir, pub, st, *asJSON, *lang, *keyFile, *outFile, stdout, stderr)
+		return report(dir, pub, st, from, to, *asJSON, *lang, *keyFile, *outFile, stdout, stderr)
+	default:
+		return section(dir, st, args[0], from, to, *asJSON, *lang, stdout, stderr)
 	}
 	return 0
+}
+
+// section prints one section of the report over the period, as text or
+// JSON; checks exits 1 when a section does not add up to the meters.
+func section(dir string, st *meters.State, name string, from, to time.Time, asJSON bool, lang string, stdout, stderr io.Writer) int {
+	h, err := inspect.ReadHistory(dir, from, to)
+	if err != nil {
+		fmt.Fprintf(stderr, "meterread: %v\n", err)
+		return 1
+	}
+	r := inspect.BuildReport(st, inspect.Verdict{}, h, inspect.Issuer{})
+	list := map[string]any{"handpays": r.Handpays, "bills": r.MoneyIn, "tickets": r.Tickets, "aft": r.AFT, "promo": r.Promo,
+		"poker": r.Poker, "tickets-in": r.TicketsIn, "bill-orders": r.BillOrders, "validation": r.ValidationSettings,
+		"test-mode": r.TestModes, "checks": r.Checks}[name]
+	code := 0
+	if name == "checks" && !r.Checks.Hold {
+		code = 1
+	}
+	if asJSON {
+		if c := emit(stdout, stderr, list); c != 0 {
+			return c
+		}
+		return code
+	}
+	inspect.WriteSection(stdout, r, name, lang)
+	return code
 }
 
 func lastN[T any](s []T, n, def int) []T {
@@ -242,9 +276,9 @@ func window(since, until string) (from, to time.Time, err error) {
 	return from, to, err
 }
 
-func report(dir string, pub ed25519.PublicKey, st *meters.State, asJSON bool, lang, keyFile, outFile string, stdout, stderr io.Writer) int {
+func report(dir string, pub ed25519.PublicKey, st *meters.State, from, to time.Time, asJSON bool, lang, keyFile, outFile string, stdout, stderr io.Writer) int {
 	v, _ := inspect.Verify(dir, pub)
-	h, err := inspect.ReadHistory(dir, time.Time{}, time.Time{})
+	h, err := inspect.ReadHistory(dir, from, to)
 	if err != nil {
 		fmt.Fprintf(stderr, "meterread: %v\n", err)
 		return 1
@@ -286,7 +320,7 @@ func report(dir string, pub ed25519.PublicKey, st *meters.State, asJSON bool, la
 			return 1
 		}
 	}
-	if !v.OK {
+	if !v.OK || !r.Checks.Hold {
 		return 1
 	}
 	return 0

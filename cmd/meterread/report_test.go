@@ -11,7 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/meters"
@@ -47,6 +49,19 @@ func fullDir(t *testing.T) (dir string, pt *reels.Certified) {
 		meters.HandpayPending{At: at + 6, Kind: meters.HandpayCancelled, Cents: 3980},
 		meters.HandpayReset{At: at + 7, Who: "att-9", Cents: 3980},
 		meters.RAMClear{At: at + 8, Who: "tech-1 (technician)", Why: "board replaced"},
+		// After the clear, money paths the meters count from zero: AFT, a
+		// ticket taken in, a poker table's buy-in and cash-out.
+		meters.AFTTransfer{At: at + 9, Transfer: aft.Transfer{Position: 1, ID: "AFT-1", Code: aft.CodeFull, Type: aft.InHouseToMachine,
+			Status: aft.StatusFull, Requested: aft.Amounts{Cashable: 1000}, Amounts: aft.Amounts{Cashable: 1000}, At: time.Unix(0, at+9),
+			ReceiptStatus: aft.ReceiptNone}},
+		meters.TicketEscrow{At: at + 10, Digits: "001234567890123456"},
+		meters.TicketRedeem{At: at + 11, Digits: "001234567890123456", Cents: 500},
+		meters.PokerTransfer{At: at + 12, ID: meters.PokerTransferID("EGM-0042", at+12, 1), Seq: 1, Kind: meters.PokerBuyIn, Table: "holdem-1",
+			Source: "EGM-0042", Player: "EGM-0042", Cents: 600},
+		meters.PokerDone{At: at + 13, ID: meters.PokerTransferID("EGM-0042", at+12, 1), Cents: 600},
+		meters.PokerTransfer{At: at + 14, ID: meters.PokerCashOutID(meters.PokerTransferID("EGM-0042", at+12, 1), 1), Kind: meters.PokerCashOut,
+			Table: "holdem-1", Source: "EGM-0042", Player: "EGM-0042"},
+		meters.PokerDone{At: at + 15, ID: meters.PokerCashOutID(meters.PokerTransferID("EGM-0042", at+12, 1), 1), Cents: 900},
 	}
 	if err := l.Commit(recs...); err != nil {
 		t.Fatal(err)
@@ -124,6 +139,36 @@ func TestReportJSON(t *testing.T) {
 	}
 }
 
+// The report's money paths add up to the meters, and says so; the checks
+// command says it alone, and a period covers only its records.
+func TestReportMoneyPathsAddUp(t *testing.T) {
+	dir, _ := fullDir(t)
+	code, out, e := meterread("report", dir, "--pub", pubFile(dir))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, e)
+	}
+	for _, want := range []string{"TRANSFERÊNCIAS AFT", "AFT-1", "TALÕES RECEBIDOS", "TRANSFERÊNCIAS DE MESAS DE PÓQUER", "MODO DE TESTE",
+		"Período dos movimentos de dinheiro: todo o registo", "as secções somam o mesmo que os contadores",
+		"verificação: feitas das mesas (saídas) 9,00 € = transferências das mesas de póquer 9,00 € — confere"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	code, out, _ = meterread("report", dir, "--pub", pubFile(dir), "--json")
+	var r inspect.Report
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || !r.Checks.Hold || r.Checks.Against != "meters" || len(r.AFT) != 1 || len(r.Poker) != 2 {
+		t.Fatalf("JSON report: %d, checks %+v", code, r.Checks)
+	}
+	if code, out, _ := meterread("checks", dir, "--lang", "en"); code != 0 || !strings.Contains(out, "checks hold: the sections add up to the meters") {
+		t.Errorf("checks: %d %q", code, out)
+	}
+	// From the AFT transfer on: no note, the ticket taken in.
+	code, out, _ = meterread("report", dir, "--pub", pubFile(dir), "--json", "--since", time.Unix(0, 1_800_000_000_000_000_009).UTC().Format(time.RFC3339Nano))
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.Period.Whole || len(r.MoneyIn) != 1 || r.MoneyIn[0].Source != meters.SourceTicket || !r.Checks.Hold {
+		t.Errorf("the report since the transfer: %d, period %+v, money in %+v, checks %+v", code, r.Period, r.MoneyIn, r.Checks)
+	}
+}
+
 // meterread checks a report's signature with the registered key, in
 // either encoding (the machine.pub of older cabinets is hex).
 func TestReportVerify(t *testing.T) {
@@ -169,14 +214,18 @@ func TestReportVerify(t *testing.T) {
 // the jackpot's liability.
 func TestHandpaysBillsTickets(t *testing.T) {
 	dir, _ := fullDir(t)
-	for cmd, want := range map[string]string{"handpays": "att-9", "bills": "50,00 €", "tickets": "004200000000000001"} {
+	for cmd, want := range map[string]struct {
+		text string
+		rows int
+	}{"handpays": {"att-9", 1}, "bills": {"50,00 €", 2}, "tickets": {"004200000000000001", 1}, "aft": {"AFT-1", 1},
+		"poker": {"holdem-1", 2}, "tickets-in": {"001234567890123456", 1}} {
 		code, out, e := meterread(cmd, dir)
-		if code != 0 || !strings.Contains(out, want) {
+		if code != 0 || !strings.Contains(out, want.text) {
 			t.Errorf("%s: %d %q %q", cmd, code, out, e)
 		}
 		code, out, _ = meterread(cmd, dir, "--json")
 		var rows []map[string]any
-		if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 {
+		if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != want.rows {
 			t.Errorf("%s --json: %q", cmd, out)
 		}
 	}

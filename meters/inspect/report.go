@@ -8,10 +8,12 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/internal/money"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/reels"
+	"github.com/openegm/cabinet/sas/metercode"
 )
 
 // The inspector's report: everything the ledger proves about one machine,
@@ -32,18 +34,45 @@ type Report struct {
 	Paytable  ReportTable   `json:"paytable"`
 	// ActualRTP is total won ÷ total bet from the meters, a percentage
 	// with two decimals ("" before any bet).
-	ActualRTP string           `json:"actual_rtp"`
-	Meters    []MeterRow       `json:"meters"`
-	Jackpot   []JackpotRow     `json:"jackpot"`
-	Handpays  []HandpayRow     `json:"handpays"`
-	MoneyIn   []meters.MoneyIn `json:"money_in"` // notes, tickets and transfers in
-	Tickets   []TicketRow      `json:"tickets_out"`
-	RAMClears []RAMClearRow    `json:"ram_clears"`
-	Games     []GameRow        `json:"games"`
-	Events    []meters.Event   `json:"events"`
+	ActualRTP string       `json:"actual_rtp"`
+	Meters    []MeterRow   `json:"meters"`
+	Jackpot   []JackpotRow `json:"jackpot"`
+	// Period is what the money paths cover: the whole ledger, or the
+	// times asked.
+	Period ReportPeriod `json:"period"`
+	// The money paths, from every record of the period (paths.go), and
+	// the checks that they add up to the meters (checks.go).
+	Handpays           []HandpayRow           `json:"handpays"`
+	MoneyIn            []meters.MoneyIn       `json:"money_in"` // notes, coins, tickets credited
+	BillOrders         []BillOrderRow         `json:"bill_orders"`
+	TicketsIn          []TicketInRow          `json:"tickets_in"`
+	Tickets            []TicketRow            `json:"tickets_out"`
+	AFT                []AFTRow               `json:"aft"`
+	Promo              PromoSection           `json:"promo"`
+	Poker              []PokerRow             `json:"poker"`
+	ValidationSettings []ValidationSettingRow `json:"validation_settings"`
+	TestModes          []TestModeRow          `json:"test_modes"`
+	Checks             Checks                 `json:"checks"`
+	RAMClears          []RAMClearRow          `json:"ram_clears"`
+	Games              []GameRow              `json:"games"`
+	Events             []meters.Event         `json:"events"`
 	// PerGame are each game's meters (meters.GameKinds; SAS game numbers
 	// from 1 in that order).
 	PerGame map[string]meters.GameMeters `json:"per_game"`
+}
+
+// ReportPeriod is the period of the money paths: RFC 3339 times, "" an
+// open end; Whole when both are open.
+type ReportPeriod struct {
+	From  string `json:"from,omitempty"`
+	To    string `json:"to,omitempty"`
+	Whole bool   `json:"whole"`
+}
+
+// PromoSection is the promotional credits' movements and totals.
+type PromoSection struct {
+	Rows   []PromoRow  `json:"rows"`
+	Totals PromoTotals `json:"totals"`
 }
 
 // ReportMachine names the machine the report is about.
@@ -80,24 +109,39 @@ type RTPRow struct {
 	Percent        string `json:"percent"`
 }
 
-// HandpayRow is a handpay and its payment.
+// HandpayRow is a handpay and its payment. Ref is the AFT transfer of a
+// bonus jackpot; a handpay validated has its Validation number (SAS
+// secure-enhanced, 18 digits) and Receipt says a receipt carrying it was
+// printed (the cashier's voucher, number ReceiptNo).
 type HandpayRow struct {
-	At      int64  `json:"at"`
-	Kind    string `json:"kind"`
-	Cents   int64  `json:"cents"`
-	Game    uint64 `json:"game,omitempty"`
-	PaidAt  int64  `json:"paid_at,omitempty"`
-	PaidBy  string `json:"paid_by,omitempty"`
-	Pending bool   `json:"pending,omitempty"`
+	At         int64  `json:"at"`
+	Kind       string `json:"kind"`
+	Cents      int64  `json:"cents"`
+	Game       uint64 `json:"game,omitempty"`
+	Ref        string `json:"ref,omitempty"`
+	PaidAt     int64  `json:"paid_at,omitempty"`
+	PaidBy     string `json:"paid_by,omitempty"`
+	Pending    bool   `json:"pending,omitempty"`
+	Validation string `json:"validation,omitempty"`
+	Receipt    bool   `json:"receipt,omitempty"`
+	ReceiptNo  uint16 `json:"receipt_no,omitempty"`
 }
 
-// TicketRow is a ticket printed, or voided (its amount back on the credit).
+// TicketRow is a ticket printed, or voided (its amount back on the
+// credit), or (Pending) cashed out and not yet confirmed printed. Ticket
+// is its validation number, Style how it was made (meters.StyleSecureEnhanced,
+// meters.StyleSystem; "" the cabinet's own), TicketNo the number printed
+// on it.
 type TicketRow struct {
-	At      int64  `json:"at"`
-	Ticket  string `json:"ticket"`
-	Cents   int64  `json:"cents"`
-	Reprint bool   `json:"reprint,omitempty"`
-	Void    string `json:"void,omitempty"` // why it was voided
+	At         int64  `json:"at"`
+	Ticket     string `json:"ticket"`
+	Cents      int64  `json:"cents"`
+	Reprint    bool   `json:"reprint,omitempty"`
+	Void       string `json:"void,omitempty"` // why it was voided
+	Pending    bool   `json:"pending,omitempty"`
+	Style      string `json:"style,omitempty"`
+	TicketNo   uint16 `json:"ticket_no,omitempty"`
+	ExpiryDays uint16 `json:"expiry_days,omitempty"`
 }
 
 // RAMClearRow is a RAM clear with the meters just before it.
@@ -136,13 +180,32 @@ type Issuer struct {
 }
 
 // History is what only the whole log gives (the state keeps the last
-// games and events, for recall): every game and event, the meters before
-// each RAM clear, and every ticket printed or voided.
+// games and events, for recall, and none of most money paths): every
+// game and event, the meters before each RAM clear, and every money path
+// of the period with what the period moved (for the checks).
 type History struct {
 	Games     []meters.GameHistory
 	Events    []meters.Event
 	RAMClears []RAMClearRow
 	Tickets   []TicketRow
+
+	From, To           time.Time // the period asked (zero: open)
+	Handpays           []HandpayRow
+	MoneyIn            []meters.MoneyIn
+	BillOrders         []BillOrderRow
+	TicketsIn          []TicketInRow
+	AFT                []AFTRow
+	Promo              PromoSection
+	Poker              []PokerRow
+	ValidationSettings []ValidationSettingRow
+	TestModes          []TestModeRow
+
+	read            bool // by ReadHistory: the sums below are the log's
+	sum             tally
+	base, end       meters.Values // the meters before and after the period
+	baseAFT, endAFT map[metercode.Code]int64
+	endCredits      aft.Credits
+	clearedInPeriod bool
 }
 
 // ReadHistory folds the log of dir from its first record (a private copy:
@@ -157,30 +220,22 @@ func ReadHistory(dir string, from, to time.Time) (*History, error) {
 		t := time.Unix(0, ns)
 		return (from.IsZero() || !t.Before(from)) && (to.IsZero() || !t.After(to))
 	}
-	h := &History{}
+	h := &History{From: from, To: to, read: true}
 	// The fold turns records into games and events as the machine does
 	// (settings and service actions become events).
 	st := meters.NewState()
 	open := map[uint64]int{} // game number -> index in h.Games
+	paths := newCollector(h, in)
 	err = meters.Records(ld, func(seq uint64, r meters.Record) error {
-		switch r := r.(type) {
-		case meters.RAMClear:
-			if in(r.At) {
-				h.RAMClears = append(h.RAMClears, RAMClearRow{At: r.At, Who: r.Who, Why: r.Why, MetersBefore: MeterRows(st)})
-			}
-		case meters.TicketPrinted:
-			if in(r.At) {
-				h.Tickets = append(h.Tickets, TicketRow{At: r.At, Ticket: r.Ticket, Cents: r.Cents, Reprint: r.Reprint})
-			}
-		case meters.TicketVoid:
-			if in(r.At) {
-				h.Tickets = append(h.Tickets, TicketRow{At: r.At, Ticket: r.Ticket, Cents: r.Cents, Void: r.Why})
-			}
+		if r, ok := r.(meters.RAMClear); ok && in(r.At) {
+			h.RAMClears = append(h.RAMClears, RAMClearRow{At: r.At, Who: r.Who, Why: r.Why, MetersBefore: MeterRows(st)})
 		}
 		events := len(st.Events)
+		prev, prevAFT := st.Meters, st.AFT.Meters
 		if err := st.Apply(r); err != nil {
 			return fmt.Errorf("record %d (%s): %w", seq, r.Type(), err)
 		}
+		paths.record(r, prev, prevAFT, st)
 		switch r := r.(type) {
 		case meters.GameStart:
 			if in(r.At) {
@@ -208,6 +263,7 @@ func ReadHistory(dir string, from, to time.Time) (*History, error) {
 		}
 		return nil
 	})
+	paths.finish(st)
 	return h, err
 }
 
@@ -225,18 +281,25 @@ func BuildReport(st *meters.State, v Verdict, h *History, is Issuer) Report {
 		Paytable:  paytableOf(st),
 		Meters:    MeterRows(st),
 		Jackpot:   JackpotRows(st),
-		MoneyIn:   st.Bills,
 		Tickets:   h.Tickets,
 		RAMClears: h.RAMClears,
 		Events:    st.Events,
+
+		Handpays: h.Handpays, MoneyIn: h.MoneyIn, BillOrders: h.BillOrders, TicketsIn: h.TicketsIn, AFT: h.AFT,
+		Promo: h.Promo, Poker: h.Poker, ValidationSettings: h.ValidationSettings, TestModes: h.TestModes,
 	}
 	r.ActualRTP = money.Percent("en", st.Get(meters.TotalWon), st.Get(meters.CoinIn))
-	for _, hp := range st.Handpays {
-		row := HandpayRow{At: hp.Pending.At, Kind: hp.Pending.Kind, Cents: hp.Pending.Cents, Game: hp.Pending.Game, Pending: hp.Reset == nil}
-		if hp.Reset != nil {
-			row.PaidAt, row.PaidBy = hp.Reset.At, hp.Reset.Who
+	r.Period, r.Checks = periodChecks(st, h)
+	if !h.read {
+		// Not read from the log: what the state keeps (the last ones).
+		r.MoneyIn = st.Bills
+		for _, hp := range st.Handpays {
+			row := HandpayRow{At: hp.Pending.At, Kind: hp.Pending.Kind, Cents: hp.Pending.Cents, Game: hp.Pending.Game, Ref: hp.Pending.Ref, Pending: hp.Reset == nil}
+			if hp.Reset != nil {
+				row.PaidAt, row.PaidBy = hp.Reset.At, hp.Reset.Who
+			}
+			r.Handpays = append(r.Handpays, row)
 		}
-		r.Handpays = append(r.Handpays, row)
 	}
 	for _, g := range st.Games {
 		row := GameRow{Game: g.Start.Game, At: g.Start.At, Paytable: g.Start.Paytable, BetCents: g.Start.BetCents, Stops: g.Start.Stops, Ended: g.End != nil,

@@ -43,12 +43,12 @@ var reportTexts = map[string][2]string{
 	"equation":          {"Último jogo %d; equação do crédito: %s entrados − %s apostados + %s ganhos − %s saídos − %s promocional restrito expirado = %s de crédito", "Last game %d; credit equation: %s in − %s bets + %s wins − %s out − %s restricted expired = %s credits"},
 	"h_jackpot":         {"JACKPOT DA MÁQUINA (valores em depósito)", "LOCAL JACKPOT (held in trust)"},
 	"h_handpays":        {"PAGAMENTOS MANUAIS", "HANDPAYS"},
-	"handpay_cols":      {"data e hora\ttipo\tvalor\tjogo\tpago em\tpago por", "time\tkind\tamount\tgame\tpaid at\tpaid by"},
+	"handpay_cols":      {"data e hora\ttipo\tvalor\tjogo ou transação\tpago em\tpago por\tvalidação\trecibo (talão do caixa)", "time\tkind\tamount\tgame or transaction\tpaid at\tpaid by\tvalidation\treceipt (cashier's voucher)"},
 	"pending":           {"por pagar", "pending"},
-	"h_money_in":        {"DINHEIRO RECEBIDO (notas, talões, transferências)", "MONEY IN (notes, tickets, transfers)"},
+	"h_money_in":        {"DINHEIRO RECEBIDO (notas, moedas, talões; as transferências AFT na sua secção)", "MONEY IN (notes, coins, tickets; AFT transfers in their own section)"},
 	"money_in_cols":     {"data e hora\torigem\tvalor\treferência", "time\tsource\tamount\treference"},
 	"h_tickets":         {"TALÕES EMITIDOS", "TICKETS OUT"},
-	"ticket_cols":       {"data e hora\ttalão\tvalor\tnota", "time\tticket\tamount\tnote"},
+	"ticket_cols":       {"data e hora\ttalão (número de validação)\tvalor\tvalidação\tn.º\tnota", "time\tticket (validation number)\tamount\tvalidation\tno.\tnote"},
 	"reprint":           {"segunda via", "reprint"},
 	"void":              {"anulado: %s", "voided: %s"},
 	"h_ram_clears":      {"LIMPEZAS DA RAM (com os contadores imediatamente antes)", "RAM CLEARS (with the meters just before)"},
@@ -119,6 +119,8 @@ func (r Report) Text(lang string) []byte {
 	}
 	section := func(key string) { fmt.Fprintf(&b, "\n%s\n", rt(lang, key)) }
 
+	paths := pathWriter{r: r, lang: lang, b: &b, table: table, section: section, at: at}
+
 	fmt.Fprintln(&b, rt(lang, "title", orNone(r.Machine.ID)))
 	if r.Machine.Number != "" {
 		fmt.Fprintln(&b, rt(lang, "number", r.Machine.Number))
@@ -180,6 +182,10 @@ func (r Report) Text(lang string) []byte {
 		fmt.Fprintln(&b, rt(lang, "equation", last, eur(in), eur(val["total coin in (bets)"]), eur(val["total coin out (wins to credits)"]), eur(out), eur(val[meters.Defs[meters.RestrictedExpired].Name]), eur(val["current credits"])))
 	}
 
+	section("h_checks")
+	paths.period()
+	paths.summary()
+
 	section("h_per_game")
 	rows = nil
 	for i, kind := range meters.GameKinds {
@@ -202,37 +208,25 @@ func (r Report) Text(lang string) []byte {
 	section("h_handpays")
 	rows = nil
 	for _, h := range r.Handpays {
-		game, paidAt, by := "", at(h.PaidAt), h.PaidBy
+		game, paidAt, by, receipt := "", at(h.PaidAt), h.PaidBy, ""
 		if h.Game > 0 {
 			game = money.Count(lang, int64(h.Game))
+		}
+		if h.Ref != "" {
+			game = "AFT " + h.Ref
 		}
 		if h.Pending {
 			paidAt, by = rt(lang, "pending"), ""
 		}
-		rows = append(rows, []string{at(h.At), rt(lang, "kind_"+h.Kind), eur(h.Cents), game, paidAt, by})
+		if h.Receipt {
+			receipt = rt(lang, "receipt_no", h.ReceiptNo)
+		}
+		rows = append(rows, []string{at(h.At), rt(lang, "kind_"+h.Kind), eur(h.Cents), game, paidAt, by, h.Validation, receipt})
 	}
 	table(rt(lang, "handpay_cols"), rows)
+	paths.checks("handpays")
 
-	section("h_money_in")
-	rows = nil
-	for _, m := range r.MoneyIn {
-		rows = append(rows, []string{at(m.At), rt(lang, "source_"+m.Source), eur(m.Cents), m.Ref})
-	}
-	table(rt(lang, "money_in_cols"), rows)
-
-	section("h_tickets")
-	rows = nil
-	for _, t := range r.Tickets {
-		note := ""
-		switch {
-		case t.Void != "":
-			note = rt(lang, "void", t.Void)
-		case t.Reprint:
-			note = rt(lang, "reprint")
-		}
-		rows = append(rows, []string{at(t.At), t.Ticket, eur(t.Cents), note})
-	}
-	table(rt(lang, "ticket_cols"), rows)
+	paths.sections()
 
 	section("h_ram_clears")
 	if len(r.RAMClears) == 0 {
@@ -316,11 +310,14 @@ func WriteLiability(w io.Writer, rows []JackpotRow) {
 	}
 }
 
-// WriteSection writes one section of the report (handpays, bills,
-// tickets) in the language.
+// WriteSection writes one section of the report in the language: the
+// handpays, bills (money in), tickets (out), a money path (aft, promo,
+// poker, tickets-in, bill-orders, validation, test-mode) or the checks.
 func WriteSection(w io.Writer, r Report, section, lang string) {
 	full := string(r.Text(lang))
-	head := map[string]string{"handpays": "h_handpays", "bills": "h_money_in", "tickets": "h_tickets"}[section]
+	head := map[string]string{"handpays": "h_handpays", "bills": "h_money_in", "tickets": "h_tickets", "aft": "h_aft", "promo": "h_promo",
+		"poker": "h_poker", "tickets-in": "h_tickets_in", "bill-orders": "h_bill_orders", "validation": "h_validation",
+		"test-mode": "h_test", "checks": "h_checks"}[section]
 	start := strings.Index(full, "\n"+rt(lang, head)+"\n")
 	if start < 0 {
 		return
