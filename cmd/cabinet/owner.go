@@ -1,17 +1,19 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
 	"context"
 	"crypto/ed25519"
 	"errors"
-	"github.com/openegm/cabinet/internal/atomicfile"
-	"github.com/openegm/cabinet/meters/inspect"
 	"log/slog"
 	"sync/atomic"
 	"time"
+
+	"github.com/openegm/cabinet/internal/atomicfile"
+	"github.com/openegm/cabinet/meters/inspect"
 
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
@@ -184,16 +186,22 @@ func (o *owner) inspect(il machine.InspectLedger) machine.Event {
 	out := machine.Verdict{OK: v.OK, Summary: v.Line("en"), Problems: v.Problems,
 		Records: v.Records, Checkpoints: v.Checkpoints, KeyID: v.KeyID, LastHash: v.LastHash}
 	if il.Export && o.ledger != nil {
-		var paths []string
+		var paths, failed []string
 		err := errors.New("the log cannot be folded")
 		if st != nil {
-			paths, err = o.exportReport(dir, st, v, now)
+			paths, failed, err = o.exportReport(dir, st, v, now)
 		}
 		if len(paths) == 2 {
 			out.Report, out.ReportJSON = paths[0], paths[1]
 		}
 		if err != nil {
 			out.Problems = append(out.Problems, "report not exported: "+err.Error())
+		}
+		if len(failed) > 0 {
+			// A section that does not add up to its meter: the records
+			// and the meters disagree, which the menu's verdict says too.
+			out.OK = false
+			out.Problems = append(out.Problems, failed...)
 		}
 	}
 	o.log.Info("ledger inspected", "who", il.Who, "ok", out.OK, "report", out.Report)
@@ -203,22 +211,29 @@ func (o *owner) inspect(il machine.InspectLedger) machine.Event {
 // exportReport writes the inspector's report, as text in the cabinet's
 // language and as JSON, each signed by the machine key, to the report
 // directory (removable media the operator configured, or DATA/reports).
-func (o *owner) exportReport(dir string, st *meters.State, v inspect.Verdict, now time.Time) ([]string, error) {
+// failed names the report's checks that do not hold.
+func (o *owner) exportReport(dir string, st *meters.State, v inspect.Verdict, now time.Time) (paths, failed []string, err error) {
 	h, err := inspect.ReadHistory(dir, time.Time{}, time.Time{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r := inspect.BuildReport(st, v, h, inspect.Issuer{At: now, Approval: o.approval})
+	for _, c := range r.Checks.Rows {
+		if !c.Holds {
+			failed = append(failed, fmt.Sprintf("report check fails: %s %s: %d, meter %s %d", c.Section, c.Name, c.Sum, c.Meter, c.Value))
+		}
+	}
 	out := o.reportDir
 	if out == "" {
 		out = filepath.Join(o.data, "reports")
 	}
 	if err := os.MkdirAll(out, 0o700); err != nil {
-		return nil, err
+		return nil, failed, err
 	}
 	lang := st.Settings["language"] // the operator's; Portuguese by default
-	return inspect.ReportFiles(out, "report-"+now.UTC().Format("20060102-150405"), r, lang, o.ledger.Sign,
+	paths, err = inspect.ReportFiles(out, "report-"+now.UTC().Format("20060102-150405"), r, lang, o.ledger.Sign,
 		func(p string, data []byte) error { return atomicfile.Write(p, data, 0o644) })
+	return paths, failed, err
 }
 
 // submit hands an event to the owner and waits until it is committed.

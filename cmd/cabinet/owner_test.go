@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 	"log/slog"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/meters/inspect"
 	"github.com/openegm/cabinet/rng"
 )
 
@@ -58,4 +61,36 @@ func testOwner(t *testing.T, cfg machine.Config, src rng.Source) *owner {
 		t.Fatal(err)
 	}
 	return newOwner(machine.New(cfg, pt, l.State(), src), l, slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+// The inspector menu's export names a report check that fails: the menu's
+// verdict, not only the exported report, says the records and the meters
+// disagree. (An honest fold cannot disagree with itself; the state handed
+// to the export is changed in memory.)
+func TestExportedReportCheckFailureReachesTheVerdict(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ledger")
+	l, _, err := meters.Open(dir, meters.Options{Keys: book.FileKeys{Dir: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := l.Commit(meters.MoneyIn{At: 1, Source: meters.SourceBill, Cents: 2000}); err != nil {
+		t.Fatal(err)
+	}
+	pt, err := assets.LoadPaytable(assets.DefaultGame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := newOwner(machine.New(machine.Config{MachineID: "EGM-1", Denom: 1}, pt, l.State(), nil), l, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	o.data = t.TempDir()
+	paths, failed, err := o.exportReport(dir, l.State(), inspect.Verdict{OK: true}, time.Now())
+	if err != nil || len(paths) != 2 || len(failed) != 0 {
+		t.Fatalf("honest ledger: %v, failed %v, %v", paths, failed, err)
+	}
+	st := l.State().Clone()
+	st.Meters[meters.BillsIn] += 500
+	if _, failed, err = o.exportReport(dir, st, inspect.Verdict{OK: true}, time.Now()); err != nil || len(failed) == 0 ||
+		!strings.Contains(strings.Join(failed, "\n"), "money_in bills: 2000, meter") {
+		t.Fatalf("a meter 500 above its records: failed %q, %v", failed, err)
+	}
 }

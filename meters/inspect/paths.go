@@ -155,6 +155,7 @@ type PokerRow struct {
 // again, as it starts the meters again.
 type tally struct {
 	aftIn, aftOut      aft.Amounts
+	debitIn            int64 // AFT debit transfers in (cashable)
 	bonusCredits       int64 // bonus wins paid to the credit meter
 	bonusAll           int64 // every bonus win, by hand or not
 	electronicIn       int64 // money-in records of source electronic
@@ -278,6 +279,8 @@ func (c *collector) count(r meters.Record, prev meters.Values, st *meters.State)
 		switch {
 		case tr.Type == aft.InHouseToMachine:
 			s.aftIn = add(s.aftIn, tr.Amounts)
+		case tr.Type == aft.DebitToMachine:
+			s.debitIn += tr.Amounts.Total()
 		case tr.Type.ToHost():
 			s.aftOut = add(s.aftOut, tr.Amounts)
 		case tr.Type.Bonus():
@@ -468,7 +471,7 @@ func (c *collector) aftRow(r meters.AFTTransfer) {
 		Cashable: t.Amounts.Cashable, Restricted: t.Amounts.Restricted, NonRestricted: t.Amounts.NonRestricted,
 		Partial: t.Amounts != t.Requested, Handpay: t.Handpay}
 	switch {
-	case t.Type == aft.InHouseToMachine:
+	case t.Type == aft.InHouseToMachine, t.Type == aft.DebitToMachine:
 		row.Direction = "in"
 	case t.Type.ToHost():
 		row.Direction = "out"

@@ -112,6 +112,12 @@ func everyPath(t *testing.T) *testBook {
 		meters.HandpayReset{At: b.next(), Who: "att-2", Cents: 200000})
 	b.commit(meters.HandpayPending{At: b.next(), Kind: meters.HandpayCancelled, Cents: 2000},
 		meters.HandpayReset{At: b.next(), Who: "att-3", Cents: 2000})
+	// A debit from a player's bank, under a registration with a POS.
+	b.commit(meters.AFTRegistration{At: b.next(), Registration: aft.Registration{Status: aft.RegReady}},
+		meters.AFTRegistration{At: b.next(), Registration: aft.Registration{Status: aft.RegRegistered, Key: aft.Key{0xD0}, POSID: 3}})
+	debit := b.aftT("AFT-DEBIT-1", aft.DebitToMachine, aft.Amounts{Cashable: 800})
+	debit.Transfer.POSID = 3
+	b.commit(debit)
 	b.commit(meters.MoneyIn{At: b.next(), Source: meters.SourceElectronic, Cents: 700, Ref: "EFT-1"},
 		meters.CashOut{At: b.next(), Method: meters.OutElectronic, Cents: 300})
 	b.commit(meters.CashOut{At: b.next(), Method: meters.OutTicket, Cents: 1000, Ticket: seTicket, Style: meters.StyleSecureEnhanced, Seq: 2, TicketNo: 6, ExpiryDays: 30},
@@ -172,7 +178,7 @@ func TestEveryMoneyPathHasItsSection(t *testing.T) {
 	want := map[string]int64{
 		"bills": 6000, "coins": 200, "bills_stacked": 6000, "tickets_in": 2500, "tickets_printed": 1000, "tickets_printed_count": 1,
 		"handpaid_cancelled": 2000, "handpaid_win": 200000, "handpaid_progressive": 0, "handpaid_bonus": 250000, "handpaid_total": 452000,
-		"aft_in_cashable": 10000, "aft_in_restricted": 4000, "aft_in_non_restricted": 1000, "electronic_in": 15700,
+		"aft_in_cashable": 10000, "aft_in_restricted": 4000, "aft_in_non_restricted": 1000, "aft_debit_in": 800, "electronic_in": 16500,
 		"aft_out_cashable": 1500, "aft_out_restricted": 0, "aft_out_non_restricted": 400, "electronic_out": 2200,
 		"aft_bonus_to_credits": 300, "aft_bonus": 250300,
 		"restricted_in": 4000, "non_restricted_in": 1000, "restricted_out": 0, "non_restricted_out": 400, "restricted_expired": 1000,
@@ -196,7 +202,7 @@ func TestEveryMoneyPathHasItsSection(t *testing.T) {
 	for _, a := range r.AFT {
 		ids = append(ids, a.ID+":"+a.Direction)
 	}
-	if !slices.Equal(ids, []string{"AFT-IN-1:in", "AFT-PROMO-1:in", "AFT-OUT-1:out", "AFT-WIN-1:out", "AFT-BONUS-1:bonus", "AFT-JP-1:bonus"}) {
+	if !slices.Equal(ids, []string{"AFT-IN-1:in", "AFT-PROMO-1:in", "AFT-OUT-1:out", "AFT-WIN-1:out", "AFT-BONUS-1:bonus", "AFT-JP-1:bonus", "AFT-DEBIT-1:in"}) {
 		t.Errorf("AFT rows %v", ids)
 	}
 	if a := r.AFT[0]; a.Cashable != 10000 || a.Receipt != "printed" || a.Code != "0x00" {
@@ -276,9 +282,9 @@ func TestEveryMoneyPathHasItsSection(t *testing.T) {
 	for lang, words := range map[string][]string{
 		"pt": {"TRANSFERÊNCIAS AFT", "AFT-JP-1", "CRÉDITO PROMOCIONAL", "TALÕES RECEBIDOS", ticketIn1, "87 recusado", "ORDENS DE EMPILHAR NOTAS", "devolvida",
 			"TRANSFERÊNCIAS DE MESAS DE PÓQUER", "em aberto", "VALIDAÇÃO: CONFIGURAÇÃO DO SISTEMA", "recibo do pagamento manual", "MODO DE TESTE", hpNumber, "sim, n.º 5",
-			"segura melhorada", "Todas as 29 verificações conferem", "verificação: feitas das mesas (saídas) 45,00 € = transferências das mesas de póquer 45,00 € — confere"},
+			"segura melhorada", "Todas as 30 verificações conferem", "verificação: feitas das mesas (saídas) 45,00 € = transferências das mesas de póquer 45,00 € — confere"},
 		"en": {"AFT TRANSFERS", "PROMOTIONAL CREDITS", "TICKETS IN", "BILL ORDERS", "POKER TABLE TRANSFERS", "THE HOST'S SETTINGS", "TEST MODE",
-			"All 29 checks hold: the sections add up to the meters", "check: AFT to the machine, cashable €100.00 = SAS A0", "yes, no. 5", "secure-enhanced"},
+			"All 30 checks hold: the sections add up to the meters", "check: AFT to the machine, cashable €100.00 = SAS A0", "yes, no. 5", "secure-enhanced"},
 	} {
 		txt := string(r.Text(lang))
 		for _, w := range words {
@@ -308,6 +314,10 @@ func TestCheckFailsWhenASectionAndAMeterDisagree(t *testing.T) {
 			s.AFT.Meters[aft.MeterInHouseCashableIn] += 5
 		}},
 		{"restricted_expired", func(s *meters.State) { s.Meters[meters.RestrictedExpired] = 0 }},
+		{"aft_debit_in", func(s *meters.State) {
+			s.AFT.Meters = maps.Clone(s.AFT.Meters)
+			s.AFT.Meters[aft.MeterDebitIn] -= 800
+		}},
 	} {
 		r := readReport(t, b.dir, time.Time{}, time.Time{}, c.edit)
 		if r.Checks.Hold {
@@ -319,7 +329,7 @@ func TestCheckFailsWhenASectionAndAMeterDisagree(t *testing.T) {
 			}
 		}
 		en := string(r.Text("en"))
-		if !strings.Contains(en, "1 of 29 checks DO NOT hold") || !strings.Contains(en, "CHECK FAILS: "+rt("en", "chk_"+c.check)) {
+		if !strings.Contains(en, "1 of 30 checks DO NOT hold") || !strings.Contains(en, "CHECK FAILS: "+rt("en", "chk_"+c.check)) {
 			t.Errorf("%s: the English report does not name the failure:\n%s", c.check, en)
 		}
 		if pt := string(r.Text("pt")); !strings.Contains(pt, "NÃO CONFERE") {

@@ -38,6 +38,7 @@ var pathTexts = map[string][2]string{
 	"chk_handpaid_bonus":         {"pagos à mão: bónus AFT", "hand paid: AFT bonuses"},
 	"chk_handpaid_total":         {"pagos à mão: total", "hand paid: total"},
 	"chk_aft_in_cashable":        {"AFT para a máquina, disponível", "AFT to the machine, cashable"},
+	"chk_aft_debit_in":           {"AFT de débito para a máquina", "AFT debit to the machine"},
 	"chk_aft_in_restricted":      {"AFT para a máquina, promocional restrito", "AFT to the machine, restricted"},
 	"chk_aft_in_non_restricted":  {"AFT para a máquina, promocional não restrito", "AFT to the machine, non-restricted"},
 	"chk_electronic_in":          {"AFT para a máquina e outras transferências recebidas", "AFT to the machine and other transfers in"},
