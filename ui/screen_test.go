@@ -1386,5 +1386,23 @@ func TestScreenHandpayConfirm(t *testing.T) {
 	if n := inked(img, theGame, model.Rect{X: model.RectPad.X + 20, Y: model.RectPad.Y + 80, W: model.RectPad.W - 40, H: 70}); n < 1000 {
 		t.Errorf("the amount is not drawn on the pad (%d pixels)", n)
 	}
+	// A numbered receipt the cashier pays: the longer text still ends
+	// above the button, in both languages.
+	v.HandpayVoucher = true
+	cab.set(keyOn{&canned{pt: pt, v: v}})
+	wait(t, 3, func(g *game) bool { return g.V.HandpayVoucher })
+	grab(t, "handpay_voucher")
+	on(t, func(g *game, _ int, _ func() *image.RGBA) bool {
+		for _, lang := range []string{"pt", "en"} {
+			lang0 := g.Lang
+			g.Lang = lang
+			lines := g.wrap(g.T(g.HandpayText(), model.Euro(lang, v.Handpay)), 22, model.RectPad.W-60, false)
+			g.Lang = lang0
+			if end := model.RectPad.Y + 190 + float64(32*len(lines)); len(lines) == 0 || end > paid.Y {
+				t.Errorf("%s: the voucher's text (%d lines) ends at %v, the button starts at %v", lang, len(lines), end, paid.Y)
+			}
+		}
+		return true
+	})
 	useCanned(t, idleView())
 }
