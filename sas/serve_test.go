@@ -384,7 +384,7 @@ func TestServePTYExceptionsLost(t *testing.T) {
 				for i := range 60 {
 					pushed = append(pushed, codes[i%len(codes)])
 				}
-				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 				defer cancel()
 				var progress atomic.Int64
 				go func() {
@@ -392,13 +392,14 @@ func TestServePTYExceptionsLost(t *testing.T) {
 						r.m.push(e)
 						time.Sleep(3 * time.Millisecond)
 					}
-					// Stop the host once nothing more arrives (generously:
-					// a loaded machine may pause the loop for a while).
+					// Stop the host once nothing more arrives: generously,
+					// for a loaded machine may pause the loop for seconds
+					// (3 s was seen too short at a load average of 12).
 					for last := int64(-1); ctx.Err() == nil; {
 						select {
 						case <-ctx.Done():
 							return
-						case <-time.After(3 * time.Second):
+						case <-time.After(15 * time.Second):
 						}
 						if n := progress.Load(); n == last {
 							cancel()
