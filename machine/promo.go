@@ -3,6 +3,7 @@ package machine
 import (
 	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/tito"
 )
 
 // Promotional credits (SAS AFT restricted and non-restricted amounts) are
@@ -14,8 +15,10 @@ import (
 //     idle, before any event it handles: never during a game, and never
 //     bet once expired;
 //   - a cash-out pays the credits but the restricted ones, which stay on
-//     the credit meter for play (or for the host to transfer out); with
-//     only restricted credits left the cash-out is refused and says why.
+//     the credit meter for play (or for the host to transfer out), or,
+//     when the host turned restricted tickets on, leave on a restricted
+//     ticket (below); with only restricted credits left and no restricted
+//     ticket to print, the cash-out is refused and says why.
 //     Every press of the cash-out button is told to the owner
 //     (CashOutPressed), whatever it pays: with AFT, SAS 8.8 has the
 //     machine report it to the host (exception 66), which may then
@@ -55,4 +58,61 @@ func (m *Machine) nothingToCashOut() string {
 // (they are played first).
 func (m *Machine) promoOnMeter() bool {
 	return m.st.Meters[meters.RestrictedCredits] > 0 || m.st.Meters[meters.NonRestrictedCredits] > 0
+}
+
+// Restricted promotional tickets (SAS 6.02 section 15, validation type
+// 01). When the host has turned them on (0x7B bit 0x0008), a cash-out
+// that leaves restricted credits prints them on a ticket of their own,
+// after the cashable ticket or alone: all of them, with their pool and
+// expiration, numbered from the secure-enhanced sequence like any ticket,
+// so that the ticket system records it and another machine redeems it
+// (0x71 transfer code 01) as restricted credits again. The record comes
+// first and the printer after, as for any ticket (DESIGN rule 9): a power
+// loss before the printer confirms it reprints it at power-up, and one
+// between the cashable ticket and the restricted one's record leaves the
+// restricted credits on the machine, where the next cash-out prints them.
+//
+// Choice: secure-enhanced only. A system-validated cash-out asks the host
+// for the number of one ticket (0x57); a restricted ticket without a
+// number the host knows could never be played again.
+
+// printsRestricted says whether a cash-out now prints the restricted
+// credits on a restricted ticket.
+func (m *Machine) printsRestricted() bool {
+	return m.st.Get(meters.RestrictedCredits) > 0 && m.st.TITO.On(meters.CtlPrintRestricted) &&
+		m.cfg.Validation != ValidationSystem && m.enhanced().Configured() && !m.devFault[TiltPrinter]
+}
+
+// restrictedAfter prints the restricted ticket of the cash-out whose
+// cashable ticket was just confirmed printed.
+func (m *Machine) restrictedAfter(eff *Effects) {
+	if m.restrictedNext && m.st.PendingTicket == nil && m.printsRestricted() {
+		m.restrictedCashOut(eff)
+	}
+	m.restrictedNext = false
+}
+
+// restrictedCashOut records and prints the restricted ticket.
+func (m *Machine) restrictedCashOut(eff *Effects) {
+	next, v, err := m.enhanced().Next()
+	if err != nil {
+		return
+	}
+	c := m.st.CreditsByKind()
+	co := meters.CashOut{At: m.ns(), Method: meters.OutTicket, Cents: c.Restricted, Ticket: v.Digits(),
+		Style: meters.StyleSecureEnhanced, Seq: next.Seq, TicketNo: m.ticketNumber(),
+		Kind: meters.KindRestricted, Pool: c.RestrictedPool, Expiration: c.RestrictedExpiration}
+	if co.Expiration == 0 {
+		co.ExpiryDays = m.restrictedExpiryDays()
+	}
+	m.printCashOut(co, eff)
+}
+
+// restrictedExpiryDays is what a restricted ticket whose credits have no
+// expiration date prints: the host's default (0x7B), else never.
+func (m *Machine) restrictedExpiryDays() uint16 {
+	if d := m.st.TITO.RestrictedExpiry; d != 0 {
+		return d
+	}
+	return tito.ExpiryNever
 }

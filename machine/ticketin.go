@@ -50,7 +50,8 @@ type HostTicketData struct {
 	Address1   *string
 	Address2   *string
 	// The titles of restricted and debit tickets (0x7C), kept and
-	// reported: this cabinet prints neither kind.
+	// reported: the restricted ticket prints its own (tito), and this
+	// cabinet prints no debit ticket.
 	RestrictedTitle *string
 	DebitTitle      *string
 }
@@ -182,7 +183,8 @@ func (m *Machine) hostTicketData(e HostTicketData, eff *Effects) {
 // cash-out, handpay or ticket: what is under way finishes as it began.
 func (m *Machine) hostValidationControl(e HostValidationControl, eff *Effects) {
 	t := &m.st.TITO
-	r := meters.ValidationControl{At: m.ns(), Off: meters.ControlOff(t.Off, e.Mask, e.States)}
+	r := meters.ValidationControl{At: m.ns(), Off: meters.ControlOff(t.Off, e.Mask, e.States),
+		On: meters.ControlOn(t.TurnedOn, e.Mask, e.States)}
 	if e.CashableExpiry != 0 {
 		cur := uint16(0)
 		if t.Data != nil {
@@ -195,7 +197,7 @@ func (m *Machine) hostValidationControl(e HostValidationControl, eff *Effects) {
 	if e.RestrictedExpiry != 0 && e.RestrictedExpiry != t.RestrictedExpiry {
 		r.RestrictedExpiry = e.RestrictedExpiry
 	}
-	if r.Off != t.Off || r.CashableExpiry != 0 || r.RestrictedExpiry != 0 {
+	if r.Off != t.Off || r.On != t.TurnedOn || r.CashableExpiry != 0 || r.RestrictedExpiry != 0 {
 		m.record(eff, r)
 	}
 }
@@ -391,6 +393,7 @@ func (m *Machine) expiryDays() uint16 {
 func (m *Machine) ticketPrintData(p *PrintTicket) {
 	t := m.st.PendingTicket
 	p.Style, p.TicketNo, p.ExpiryDays = t.Style, t.TicketNo, t.ExpiryDays
+	p.Kind, p.Pool, p.Expiration = t.Kind, t.Pool, uint32(t.Expiration)
 	p.Casino, p.Address = m.ticketTexts()
 }
 

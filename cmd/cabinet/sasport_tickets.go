@@ -165,12 +165,22 @@ func validationRecord(v meters.Validation, index int) sas.ValidationRecord {
 	if v.Handpay != "" && !v.Receipt {
 		r.TicketNumber, r.Expiration = sas.NoTicketNumber, sas.ExpirationNone
 	}
+	if v.Kind == meters.KindRestricted {
+		// The restricted credits' pool, and their date when they have one
+		// (4 BCD MMDDYYYY, as AFT's expirations), else the days printed.
+		r.PoolID = v.Pool
+		if v.Expiration != 0 {
+			r.Expiration = uint32(v.Expiration)
+		}
+	}
 	return r
 }
 
 // validationType is the SAS type (table 15.13c) of a validation.
 func validationType(v meters.Validation) sas.ValidationType {
 	switch {
+	case v.Kind == meters.KindRestricted:
+		return sas.ValRestrictedTicket
 	case v.Handpay == "":
 		return sas.ValCashableTicket
 	case v.Handpay == meters.HandpayCancelled && v.Receipt:
