@@ -1,6 +1,8 @@
 package machine
 
 import (
+	"fmt"
+
 	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/tito"
@@ -115,4 +117,24 @@ func (m *Machine) restrictedExpiryDays() uint16 {
 		return d
 	}
 	return tito.ExpiryNever
+}
+
+// restrictedTicketIn decides a restricted ticket the host authorised
+// (0x71 transfer code 01): its expiration resolved to a date from today
+// (the host may send days), or the status and reason that refuse it.
+// Restricted credits are of one pool at a time (SAS 6.02 section 8, as
+// for AFT's status 8F): a ticket of another pool while some remain is
+// refused with 87, "gaming machine unable to accept transfer at this
+// time", table 15.12d having no code of its own for it; the player plays
+// or the host takes the others first, and the ticket stays valid.
+func (m *Machine) restrictedTicketIn(e HostRedeem) (status byte, why string, exp aft.Expiration) {
+	c := m.st.CreditsByKind()
+	if c.Restricted > 0 && c.RestrictedPool != e.Pool {
+		return RedeemUnableNow, fmt.Sprintf("restricted credits of pool %d on the machine, the ticket is of pool %d", c.RestrictedPool, e.Pool), 0
+	}
+	exp, ok := e.Expiration.Resolve(m.now)
+	if !ok {
+		return RedeemUnableNow, fmt.Sprintf("restricted expiration %v is not a date to come", e.Expiration), 0
+	}
+	return RedeemCreditedRestricted, "", exp
 }

@@ -147,3 +147,54 @@ func TestRestrictedCreditsStayWhenPowerFailsBetweenTickets(t *testing.T) {
 		t.Fatalf("the next cash-out: %+v", p)
 	}
 }
+
+// A restricted ticket the host authorises (0x71 code 01) is credited as
+// restricted credits of its pool, its expiration in days resolved to a
+// date from today, metered as restricted ticket in; it is stacked.
+func TestRestrictedTicketInCredited(t *testing.T) {
+	h := ticketHarness(t, testCfg)
+	h.step(TicketInserted{At: h.now, Digits: inTicket})
+	eff := h.step(HostRedeem{At: h.now, Digits: inTicket, Status: RedeemCreditedRestricted, Cents: 500, Pool: 6, Expiration: 30})
+	if len(devicesOf[StackTicket](eff)) != 1 {
+		t.Fatalf("not stacked: %+v", eff.Devices)
+	}
+	want := aft.DateOf(h.now.AddDate(0, 0, 30))
+	if c := h.ledger.CreditsByKind(); c.Amounts != (aft.Amounts{Restricted: 500}) || c.RestrictedPool != 6 || c.RestrictedExpiration != want {
+		t.Fatalf("credits %+v, want 500 restricted of pool 6 expiring %v", c, want)
+	}
+	if h.ledger.Get(meters.RestrictedTicketIn) != 500 || h.ledger.Get(meters.TicketIn) != 500 || h.ledger.TITO.LastRedeem.Status != RedeemCreditedRestricted {
+		t.Fatalf("restricted ticket in %d, ticket in %d, last %+v", h.ledger.Get(meters.RestrictedTicketIn), h.ledger.Get(meters.TicketIn), h.ledger.TITO.LastRedeem)
+	}
+	// Never cashed out as money.
+	if eff = h.press(BtnCashOut); eff.Refused != "refused_restricted_only" {
+		t.Fatalf("cash-out of a restricted ticket's credits: %+v", eff)
+	}
+}
+
+// Restricted credits of another pool on the machine: the ticket goes back
+// with 87 and nothing moves; one of the same pool adds to them; a date
+// already past is refused too.
+func TestRestrictedTicketInPoolConflict(t *testing.T) {
+	h := ticketHarness(t, testCfg)
+	exp := h.inAMonth()
+	h.transfer(h.promo("IN-1", aft.InHouseToMachine, 0, 300, 0, exp))
+	h.step(TicketInserted{At: h.now, Digits: inTicket})
+	eff := h.step(HostRedeem{At: h.now, Digits: inTicket, Status: RedeemCreditedRestricted, Cents: 200, Pool: 6})
+	if r := devicesOf[ReturnTicket](eff); len(r) != 1 || h.ledger.TITO.LastRedeem.Status != RedeemUnableNow || h.ledger.TITO.LastRedeem.Cents != 0 {
+		t.Fatalf("another pool: devices %+v last %+v", eff.Devices, h.ledger.TITO.LastRedeem)
+	}
+	if c := h.ledger.CreditsByKind(); c.Restricted != 300 || c.RestrictedPool != 4 || h.ledger.Get(meters.RestrictedTicketIn) != 0 {
+		t.Fatalf("after the refusal: %+v", c)
+	}
+	h.step(TicketInserted{At: h.now, Digits: inTicket})
+	h.step(HostRedeem{At: h.now, Digits: inTicket, Status: RedeemCreditedRestricted, Cents: 200, Pool: 4})
+	if c := h.ledger.CreditsByKind(); c.Restricted != 500 || c.RestrictedPool != 4 || c.RestrictedExpiration != 0 {
+		t.Fatalf("same pool: %+v (a ticket that never expires keeps them to never)", c)
+	}
+	h.step(TicketInserted{At: h.now, Digits: inTicket})
+	past := aft.DateOf(h.now.AddDate(0, 0, -1))
+	h.step(HostRedeem{At: h.now, Digits: inTicket, Status: RedeemCreditedRestricted, Cents: 200, Pool: 4, Expiration: past})
+	if l := h.ledger.TITO.LastRedeem; l.Status != RedeemUnableNow || h.ledger.Get(meters.RestrictedCredits) != 500 {
+		t.Fatalf("an expired date: %+v", l)
+	}
+}

@@ -338,3 +338,36 @@ func TestPortRestrictedValidations(t *testing.T) {
 		}
 	}
 }
+
+// 0x71 with transfer code 01 goes to the machine as restricted credits of
+// the host's pool and expiration; 71 FF then reports 01.
+func TestPortRestrictedRedeem(t *testing.T) {
+	st := meters.NewState()
+	if err := st.Apply(meters.TicketEscrow{At: 5, Digits: portTicket}); err != nil {
+		t.Fatal(err)
+	}
+	p := newTestPort(t, st, machine.View{Mode: "idle"})
+	d, _ := sas.EncodeValidationDigits(portTicket)
+	b, err := sas.RedeemTicket{Code: sas.TransferRestricted, Cents: 400, ParsingCode: sas.ParsingBCD, Data: d,
+		Restricted: true, Expiration: 30, PoolID: 12}.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := redeemReply(t, p.ticketPoll(sas.CmdRedeemTicket, b...)); s != sas.RedeemPending {
+		t.Fatalf("the answer: %v", s)
+	}
+	o := p.pendingOrders()
+	if len(o) != 1 {
+		t.Fatalf("orders %+v", o)
+	}
+	if r := o[0].(machine.HostRedeem); r.Status != machine.RedeemCreditedRestricted || r.Cents != 400 || r.Pool != 12 || r.Expiration != 30 {
+		t.Fatalf("order %+v", r)
+	}
+	if err := st.Apply(meters.TicketRedeem{At: 6, Digits: portTicket, Status: meters.RedeemedRestricted, Cents: 400, Pool: 12}); err != nil {
+		t.Fatal(err)
+	}
+	p.publish(st)
+	if s, dg := redeemReply(t, p.ticketPoll(sas.CmdRedeemTicket, 0x01, 0xFF)); s != sas.RedeemedRestricted || dg != portTicket {
+		t.Fatalf("71 FF after the credit: %v %s", s, dg)
+	}
+}
