@@ -13,6 +13,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/internal/etcdretry"
 	"github.com/openegm/cabinet/sas"
 	"github.com/openegm/cabinet/sas/host"
@@ -398,12 +399,13 @@ var recordKinds = map[sas.ValidationType]tito.Kind{
 	sas.ValHandpayJackpotReceipt:   tito.KindHandpayReceipt,
 	sas.ValHandpayCancelled:        tito.KindHandpay,
 	sas.ValHandpayJackpot:          tito.KindHandpay,
+	sas.ValRestrictedTicket:        tito.KindRestricted,
 }
 
 func (p *poller) record(ctx context.Context, r sas.ValidationRecord) error {
 	kind, ok := recordKinds[r.Type]
 	if !ok {
-		return nil // redemptions, and restricted and AFT tickets, which no cabinet here prints
+		return nil // redemptions, and AFT tickets, which no cabinet here prints
 	}
 	v, err := tito.ParseDigits(fmt.Sprintf("%02d%016d", r.SystemID, r.Number))
 	if err != nil {
@@ -419,6 +421,14 @@ func (p *poller) record(ctx context.Context, r sas.ValidationRecord) error {
 	}
 	tk := tito.Ticket{Casino: p.sv.cfg.Casino, Kind: kind, Cents: int64(r.Cents), Validation: v,
 		Issued: r.At, Machine: p.cab.Name, Number: number, Expiry: expiry}
+	if kind == tito.KindRestricted {
+		// Its pool, and the date its credits expire when it has one
+		// (MMDDYYYY, where a cashable ticket has days).
+		tk.Pool = r.PoolID
+		if d, ok := aft.Expiration(r.Expiration).Date(); ok {
+			tk.Until, tk.Expiry = d, 0
+		}
+	}
 	_, replayed, err := p.sv.st.Issue(ctx, tk)
 	if err == nil && !replayed {
 		p.sv.cfg.Log("%s: ticket %s %d cents recorded", p.cab.Name, v, r.Cents)
@@ -509,7 +519,11 @@ func (p *poller) answer(ctx context.Context, a Redemption, data []byte) error {
 	if a.Phase == Authorised {
 		p.current = a.ID
 	}
-	r, err := p.cab.Client.RedeemTicket(sas.RedeemTicket{Code: a.Code, Cents: uint64(a.Cents), ParsingCode: sas.ParsingBCD, Data: data})
+	req := sas.RedeemTicket{Code: a.Code, Cents: uint64(a.Cents), ParsingCode: sas.ParsingBCD, Data: data}
+	if a.Code == sas.TransferRestricted {
+		req.Restricted, req.Expiration, req.PoolID = true, a.Until, a.Pool
+	}
+	r, err := p.cab.Client.RedeemTicket(req)
 	if err != nil || a.Phase != Authorised {
 		return err
 	}
