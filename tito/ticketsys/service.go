@@ -82,6 +82,11 @@ type ServiceConfig struct {
 	// TicketLimit denies system validation (0x58 system ID 00) of a
 	// cash-out above these cents: the cabinet pays it by hand (0: none).
 	TicketLimit int64
+	// RestrictedTickets turns restricted promotional tickets on at every
+	// start (0x7B bit 0x0008; a cabinet keeps them off until told): a
+	// cash-out then prints the restricted credits on a ticket instead of
+	// leaving them on the machine.
+	RestrictedTickets bool
 	// Now is the clock of the times recorded (time.Now if nil).
 	Now func() time.Time
 	// Rand makes validation IDs and system numbers (crypto/rand if nil).
@@ -290,6 +295,12 @@ func (p *poller) start(ctx context.Context) error {
 	loc := p.sv.cfg.Casino[:min(len(p.sv.cfg.Casino), sas.MaxTicketText)]
 	if _, err := c.Client.SetTicketData(sas.TicketData{Fields: 3, Expiry: expiry, Location: loc}); err != nil {
 		p.sv.cfg.Log("%s: 7D ticket data: %v", c.Name, err)
+	}
+	if p.sv.cfg.RestrictedTickets {
+		ctl := sas.ValidationControl{Mask: sas.ValCtlPrintRestricted, States: sas.ValCtlPrintRestricted}
+		if st, err := c.Client.ExtendedValidationStatus(ctl); err != nil || st.Status&sas.ValCtlPrintRestricted == 0 {
+			p.sv.cfg.Log("%s: 7B restricted tickets on: answered %+v, %v", c.Name, st, err)
+		}
 	}
 	holds, err := p.sv.st.Holds(ctx, c.Name)
 	if err != nil {

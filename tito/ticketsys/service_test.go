@@ -32,7 +32,7 @@ type floor struct {
 func newFloor(t *testing.T, s *Store) *floor {
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &floor{t: t, store: s, ctx: ctx, cancel: cancel, peers: map[string]*titopeer.Peer{}, logs: make(chan string, 1000)}
-	f.sv = NewService(s, ServiceConfig{Casino: "Casino Lusitânia", Poll: 5 * time.Millisecond,
+	f.sv = NewService(s, ServiceConfig{Casino: "Casino Lusitânia", Poll: 5 * time.Millisecond, RestrictedTickets: true,
 		Log: func(format string, a ...any) {
 			select {
 			case f.logs <- fmt.Sprintf(format, a...):
@@ -421,9 +421,8 @@ func TestServiceRestrictedTicket(t *testing.T) {
 	c, _ := f.add(titopeer.Config{Name: "c"})
 	waitFor(t, "the validation ID of a", func() bool { return a.Enhanced().Configured() })
 	a.AddRestricted(titopeer.Restricted{Cents: 800, Pool: 7, Until: 10312099})
-	if err := a.CashoutRestricted(); err != nil {
-		t.Fatal(err)
-	}
+	// The service turns restricted tickets on (0x7B) after 4C.
+	waitFor(t, "restricted tickets on", func() bool { return a.CashoutRestricted() == nil })
 	digits := a.Printed()[0].Validation.Digits()
 	waitFor(t, "the ticket recorded", func() bool { _, ok := f.ticket(digits); return ok })
 	if rec, _ := f.ticket(digits); rec.Kind != tito.KindRestricted || rec.Pool != 7 || rec.Until != 10312099 || rec.Cents != 800 {

@@ -88,8 +88,10 @@ type Peer struct {
 	pending  int64 // cents of a cash-out waiting for 0x58 (system style)
 	escrow   *escrow
 	last     *Result // the last finished redemption, for 0x71 FF
-	// restricted credits, their pool and expiration (MMDDYYYY; 0 never)
-	restricted Restricted
+	// restricted credits, their pool and expiration (MMDDYYYY; 0 never),
+	// and whether the host turned restricted tickets on (0x7B)
+	restricted      Restricted
+	printRestricted bool
 }
 
 // Restricted is restricted promotional credit: cents of pool, expiring on
@@ -180,13 +182,19 @@ func (p *Peer) RestrictedCredits() Restricted {
 	return p.restricted
 }
 
+// ErrRestrictedOff: the host has not turned restricted tickets on.
+var ErrRestrictedOff = errors.New("titopeer: restricted tickets are off (0x7B)")
+
 // CashoutRestricted prints the restricted credits on a restricted ticket
-// (secure-enhanced only).
+// (secure-enhanced only), once the host has turned them on.
 func (p *Peer) CashoutRestricted() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.restricted.Cents <= 0 {
 		return ErrNone
+	}
+	if !p.printRestricted {
+		return ErrRestrictedOff
 	}
 	next, v, err := p.enhanced.Next()
 	if err != nil {
@@ -425,6 +433,19 @@ func (p *Peer) longPoll(cmd byte, data []byte) ([]byte, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch cmd {
+	case sas.CmdExtendedValidationStatus:
+		c, err := sas.DecodeValidationControl(data)
+		if err != nil {
+			return nil, err
+		}
+		if c.Mask&sas.ValCtlPrintRestricted != 0 {
+			p.printRestricted = c.States&sas.ValCtlPrintRestricted != 0
+		}
+		st := sas.ValCtlPrinterCashout | sas.ValCtlTicketRedemption
+		if p.printRestricted {
+			st |= sas.ValCtlPrintRestricted
+		}
+		return sas.ValidationStatus{Status: st, CashableExpiration: p.cfg.Expiry, RestrictedExpiration: tito.ExpiryNever}.Encode()
 	case sas.CmdSetValidationID:
 		v, err := sas.DecodeValidationID(data)
 		if err != nil {
