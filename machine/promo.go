@@ -79,9 +79,11 @@ func (m *Machine) promoOnMeter() bool {
 // number the host knows could never be played again.
 
 // printsRestricted says whether a cash-out now prints the restricted
-// credits on a restricted ticket.
+// credits on a restricted ticket: the host turned them on and left the
+// printer on as the cash-out device.
 func (m *Machine) printsRestricted() bool {
-	return m.st.Get(meters.RestrictedCredits) > 0 && m.st.TITO.On(meters.CtlPrintRestricted) &&
+	t := &m.st.TITO
+	return m.st.Get(meters.RestrictedCredits) > 0 && t.On(meters.CtlPrintRestricted) && t.On(meters.CtlPrinterCashout) &&
 		m.cfg.Validation != ValidationSystem && m.enhanced().Configured() && !m.devFault[TiltPrinter]
 }
 

@@ -92,6 +92,12 @@ func TestRestrictedTicketFollowsTheCashable(t *testing.T) {
 // ticket alone, valid for the host's restricted expiration (0x7B).
 func TestRestrictedTicketAlone(t *testing.T) {
 	h := rticketHarness(t, true, 0, 0)
+	// The printer off as the cash-out device: no ticket of any kind.
+	h.step(HostValidationControl{At: h.now, Mask: meters.CtlPrinterCashout})
+	if eff := h.press(BtnCashOut); eff.Refused != "refused_restricted_only" || len(devicesOf[PrintTicket](eff)) != 0 {
+		t.Fatalf("printer off as the cash-out device: %+v", eff)
+	}
+	h.step(HostValidationControl{At: h.now, Mask: meters.CtlPrinterCashout, States: meters.CtlPrinterCashout})
 	eff := h.press(BtnCashOut)
 	p := devicesOf[PrintTicket](eff)
 	if len(p) != 1 || p[0].Kind != meters.KindRestricted || p[0].Cents != 300 || p[0].ExpiryDays != 15 || p[0].Expiration != 0 {
