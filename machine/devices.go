@@ -63,8 +63,11 @@ func (m *Machine) ticketToHandpay(eff *Effects, why string) {
 	if !m.record(eff, meters.TicketVoid{At: m.ns(), Ticket: t.Ticket, Cents: t.Cents, Why: why}) {
 		return
 	}
-	m.reprint = false
+	m.reprint, m.restrictedNext = false, false
 	credits := m.st.Redeemable()
+	if credits == 0 {
+		return // a restricted ticket's credits went back as restricted credits: never paid by hand
+	}
 	if m.record(eff, meters.HandpayPending{At: m.ns(), Kind: meters.HandpayCancelled, Cents: credits}) {
 		m.say("msg_handpay", credits)
 	}

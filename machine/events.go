@@ -282,6 +282,11 @@ type PrintTicket struct {
 	ExpiryDays uint16   `json:"expiry_days,omitempty"`
 	Casino     string   `json:"casino,omitempty"`
 	Address    []string `json:"address,omitempty"`
+	// Kind meters.KindRestricted: a restricted promotional ticket, of
+	// Pool, expiring on Expiration (a date MMDDYYYY; 0: in ExpiryDays).
+	Kind       string `json:"kind,omitempty"`
+	Pool       uint16 `json:"pool,omitempty"`
+	Expiration uint32 `json:"expiration,omitempty"`
 }
 
 // StackBill orders the validator to stack the note in escrow under Order

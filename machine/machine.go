@@ -158,6 +158,7 @@ type Machine struct {
 	opLang          string          // the operator's language: every new player's
 	playerAt        time.Time       // the player's last press or note
 	cashedOut       bool            // the player cashed out: the next one starts afresh
+	restrictedNext  bool            // the cash-out's restricted ticket follows the cashable one (ticketin.go)
 	message         Message         // the player's screen's
 	svcMessage      Message         // the service screens'
 	keyOn           bool
@@ -297,6 +298,7 @@ func (m *Machine) Step(ev Event) Effects {
 			if m.record(&eff, meters.TicketPrinted{At: m.ns(), Ticket: t.Ticket, Cents: t.Cents, Reprint: m.reprint}) {
 				m.reprint = false
 				m.say("msg_ticket_printed")
+				m.restrictedAfter(&eff)
 			}
 		} else {
 			m.receiptPrinted(e.Validation, &eff)
@@ -513,7 +515,7 @@ func (m *Machine) ledgerFault(e LedgerFault, eff *Effects) {
 	m.fault = e.Err
 	if e.Committed != nil {
 		m.st = e.Committed.Clone()
-		m.phase, m.shown, m.reprint = idle, nil, false
+		m.phase, m.shown, m.reprint, m.restrictedNext = idle, nil, false, false
 		m.showCommitted()
 	}
 	m.message = Message{Key: "refused_meter_fault", Detail: e.Err}
@@ -758,7 +760,12 @@ func (m *Machine) cashOut(eff *Effects) {
 		return
 	}
 	eff.Devices = append(eff.Devices, CashOutPressed{})
-	credits := m.st.Redeemable() // restricted promotional credits stay (promo.go)
+	credits := m.st.Redeemable() // restricted promotional credits stay (promo.go), or leave on their own ticket
+	if credits == 0 && m.printsRestricted() {
+		m.cashedOut = true
+		m.restrictedCashOut(eff)
+		return
+	}
 	if credits == 0 {
 		eff.Refused = m.nothingToCashOut()
 		m.say(eff.Refused)
@@ -773,6 +780,7 @@ func (m *Machine) cashOut(eff *Effects) {
 	m.cashedOut = true
 	m.bets = baccarat.Bets{}
 	m.ticketCashOut(credits, eff)
+	m.restrictedNext = m.st.PendingTicket != nil && m.printsRestricted()
 }
 
 // printTicket is the order to print the ticket the ledger owes.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/tito"
 )
@@ -50,7 +51,8 @@ type HostTicketData struct {
 	Address1   *string
 	Address2   *string
 	// The titles of restricted and debit tickets (0x7C), kept and
-	// reported: this cabinet prints neither kind.
+	// reported: the restricted ticket prints its own (tito), and this
+	// cabinet prints no debit ticket.
 	RestrictedTitle *string
 	DebitTitle      *string
 }
@@ -72,14 +74,19 @@ type HostValidationsRead struct {
 }
 
 // HostRedeem is the host's verdict on the ticket in escrow (0x71): Status
-// 00 credits Cents, 80 and up refuse it (the SAS status the machine
-// reports, already mapped from the host's transfer code).
+// 00 credits Cents as cashable credits, 01 as restricted promotional
+// credits of Pool expiring on Expiration (as the host sent it: a date
+// MMDDYYYY, a number of days, 0 never), 80 and up refuse it (the SAS
+// status the machine reports, already mapped from the host's transfer
+// code).
 type HostRedeem struct {
-	At     time.Time
-	Digits string
-	Status byte
-	Cents  int64
-	Why    string
+	At         time.Time
+	Digits     string
+	Status     byte
+	Cents      int64
+	Why        string
+	Pool       uint16
+	Expiration aft.Expiration
 }
 
 // HostValidationNumber is the host's 0x58: its system ID and number, or
@@ -112,10 +119,12 @@ func (StackTicket) device()  {}
 
 // Ticket-in statuses the machine records (SAS table 15.12d).
 const (
-	RedeemCredited      byte = 0x00
-	RedeemRefusedByHost byte = 0x80
-	RedeemBadTransfer   byte = 0x82
-	RedeemTimedOut      byte = 0x88
+	RedeemCredited           byte = meters.RedeemedCashable
+	RedeemCreditedRestricted byte = meters.RedeemedRestricted
+	RedeemRefusedByHost      byte = 0x80
+	RedeemBadTransfer        byte = 0x82
+	RedeemUnableNow          byte = 0x87
+	RedeemTimedOut           byte = 0x88
 )
 
 func (m *Machine) ticketTimeout() time.Duration {
@@ -182,7 +191,8 @@ func (m *Machine) hostTicketData(e HostTicketData, eff *Effects) {
 // cash-out, handpay or ticket: what is under way finishes as it began.
 func (m *Machine) hostValidationControl(e HostValidationControl, eff *Effects) {
 	t := &m.st.TITO
-	r := meters.ValidationControl{At: m.ns(), Off: meters.ControlOff(t.Off, e.Mask, e.States)}
+	r := meters.ValidationControl{At: m.ns(), Off: meters.ControlOff(t.Off, e.Mask, e.States),
+		On: meters.ControlOn(t.TurnedOn, e.Mask, e.States)}
 	if e.CashableExpiry != 0 {
 		cur := uint16(0)
 		if t.Data != nil {
@@ -195,7 +205,7 @@ func (m *Machine) hostValidationControl(e HostValidationControl, eff *Effects) {
 	if e.RestrictedExpiry != 0 && e.RestrictedExpiry != t.RestrictedExpiry {
 		r.RestrictedExpiry = e.RestrictedExpiry
 	}
-	if r.Off != t.Off || r.CashableExpiry != 0 || r.RestrictedExpiry != 0 {
+	if r.Off != t.Off || r.On != t.TurnedOn || r.CashableExpiry != 0 || r.RestrictedExpiry != 0 {
 		m.record(eff, r)
 	}
 }
@@ -250,12 +260,18 @@ func (m *Machine) hostRedeem(e HostRedeem, eff *Effects) {
 		return
 	}
 	r := meters.TicketRedeem{At: m.ns(), Digits: e.Digits, Status: e.Status, Why: e.Why}
-	if e.Status == RedeemCredited {
-		if e.Cents <= 0 {
-			r.Status, r.Why = RedeemRefusedByHost, "host authorised no amount"
-		} else {
-			r.Cents = e.Cents
+	switch {
+	case e.Status != RedeemCredited && e.Status != RedeemCreditedRestricted:
+	case e.Cents <= 0:
+		r.Status, r.Why = RedeemRefusedByHost, "host authorised no amount"
+	case e.Status == RedeemCreditedRestricted:
+		r.Cents, r.Pool = e.Cents, e.Pool
+		r.Status, r.Why, r.Expiration = m.restrictedTicketIn(e)
+		if r.Status != RedeemCreditedRestricted {
+			r.Cents, r.Pool, r.Expiration = 0, 0, 0
 		}
+	default:
+		r.Cents = e.Cents
 	}
 	m.endEscrow(r, eff)
 }
@@ -265,7 +281,7 @@ func (m *Machine) endEscrow(r meters.TicketRedeem, eff *Effects) {
 	if !m.record(eff, r) {
 		return
 	}
-	if r.Status == RedeemCredited {
+	if r.Status == RedeemCredited || r.Status == RedeemCreditedRestricted {
 		eff.Devices = append(eff.Devices, StackTicket{Digits: r.Digits})
 		m.say("msg_ticket_accepted", r.Cents)
 		return
@@ -391,6 +407,7 @@ func (m *Machine) expiryDays() uint16 {
 func (m *Machine) ticketPrintData(p *PrintTicket) {
 	t := m.st.PendingTicket
 	p.Style, p.TicketNo, p.ExpiryDays = t.Style, t.TicketNo, t.ExpiryDays
+	p.Kind, p.Pool, p.Expiration = t.Kind, t.Pool, uint32(t.Expiration)
 	p.Casino, p.Address = m.ticketTexts()
 }
 

@@ -110,7 +110,13 @@ func (s *State) applyDevice(r Record) error {
 		if p == nil || p.Ticket != r.Ticket || p.Cents != r.Cents {
 			return fmt.Errorf("ticket %s of %d cents voided, but the ticket owed is %s", r.Ticket, r.Cents, p.describe())
 		}
-		m[Credits] += r.Cents
+		if p.Kind == KindRestricted {
+			if err := s.restrictedVoid(p); err != nil {
+				return err
+			}
+		} else {
+			m[Credits] += r.Cents
+		}
 		s.PendingTicket = nil
 	case BillEscrow:
 		if s.PendingBill != nil {

@@ -38,7 +38,10 @@ import (
 //   - A cash-out (ticket, hopper, handpay) pays cashable and
 //     non-restricted credits as money; the restricted credits stay on the
 //     credit meter, for play or for the host to transfer out with 0x72
-//     (type 80, in-house to host).
+//     (type 80, in-house to host), unless the host turned restricted
+//     tickets on (0x7B bit 0x0008): then they leave on a restricted
+//     promotional ticket, which a machine takes back in as restricted
+//     credits of its pool (tickets.go).
 //   - Restricted credits of one pool are on the machine at a time: a
 //     restricted transfer of another pool while some remain is refused
 //     (SAS status 8F). Two expirations of the same pool keep the later.
@@ -231,9 +234,14 @@ var promoAFTMeters = []struct {
 // AFT fold's, which meters the same transfers by SAS code.
 func (s *State) checkPromo() error {
 	m := &s.Meters
-	if want := m[RestrictedIn] - m[RestrictedPlayed] - m[RestrictedOut] - m[RestrictedExpired]; m[RestrictedCredits] != want {
-		return fmt.Errorf("restricted credit equation broken: restricted credits %d ≠ in %d − played %d − out %d − expired %d = %d",
-			m[RestrictedCredits], m[RestrictedIn], m[RestrictedPlayed], m[RestrictedOut], m[RestrictedExpired], want)
+	rIn, rOut := m[RestrictedIn]+m[RestrictedTicketIn], m[RestrictedOut]+m[RestrictedTicketOut]+s.RestrictedOwed()
+	if want := rIn - m[RestrictedPlayed] - rOut - m[RestrictedExpired]; m[RestrictedCredits] != want {
+		return fmt.Errorf("restricted credit equation broken: restricted credits %d ≠ in %d (by ticket %d) − played %d − out %d (by ticket %d, %d printing) − expired %d = %d",
+			m[RestrictedCredits], rIn, m[RestrictedTicketIn], m[RestrictedPlayed], rOut, m[RestrictedTicketOut], s.RestrictedOwed(), m[RestrictedExpired], want)
+	}
+	if m[RestrictedTicketIn] > m[TicketIn] || m[RestrictedTicketOut]+s.RestrictedOwed() > m[TicketOut]+s.TicketOwed() {
+		return fmt.Errorf("restricted tickets (in %d, out %d) beyond every ticket (in %d, out %d)",
+			m[RestrictedTicketIn], m[RestrictedTicketOut]+s.RestrictedOwed(), m[TicketIn], m[TicketOut]+s.TicketOwed())
 	}
 	if want := m[NonRestrictedIn] - m[NonRestrictedPlayed] - m[NonRestrictedOut] - m[NonRestrictedCashedOut]; m[NonRestrictedCredits] != want {
 		return fmt.Errorf("non-restricted credit equation broken: non-restricted credits %d ≠ in %d − played %d − out %d − cashed out %d = %d",
@@ -244,9 +252,9 @@ func (s *State) checkPromo() error {
 			m[RestrictedIn], m[NonRestrictedIn], m[RestrictedOut], m[NonRestrictedOut], m[ElectronicIn], m[ElectronicOut])
 	}
 	c := s.CreditsByKind()
-	in := s.MoneyInTotal() - m[RestrictedIn] - m[NonRestrictedIn]
+	in := s.MoneyInTotal() - rIn - m[NonRestrictedIn]
 	bets := m[CoinIn] - m[RestrictedPlayed] - m[NonRestrictedPlayed]
-	out := s.MoneyOutTotal() - m[RestrictedOut] - m[NonRestrictedOut] - m[NonRestrictedCashedOut]
+	out := s.MoneyOutTotal() - rOut - m[NonRestrictedOut] - m[NonRestrictedCashedOut]
 	if want := in + m[CoinOut] - bets - out; c.Cashable != want || c.Cashable < 0 {
 		return fmt.Errorf("cashable credit equation broken: cashable credits %d ≠ cashable in %d + wins to credits %d − cashable bets %d − cashable out %d = %d",
 			c.Cashable, in, m[CoinOut], bets, out, want)

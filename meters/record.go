@@ -201,6 +201,12 @@ type CashOut struct {
 	Seq        uint32 `json:"seq,omitempty"`
 	TicketNo   uint16 `json:"ticket_no,omitempty"`
 	ExpiryDays uint16 `json:"expiry_days,omitempty"`
+	// Kind KindRestricted: the restricted promotional credits on a
+	// restricted ticket (tickets.go), of Pool, expiring on Expiration (a
+	// date; 0: in ExpiryDays). "": cashable credits.
+	Kind       string         `json:"kind,omitempty"`
+	Pool       uint16         `json:"pool,omitempty"`
+	Expiration aft.Expiration `json:"expiration,omitempty"`
 }
 
 // ProgressiveHit reports a game's hit on a linked level to the link

@@ -61,7 +61,7 @@ func TestSASMeter(t *testing.T) {
 			t.Errorf("%v = %d %v, want %d", c, v, ok, want)
 		}
 	}
-	for _, c := range []metercode.Code{0x0D, 0x0F, 0x58, 0x3A} {
+	for _, c := range []metercode.Code{0x0D, 0x11, 0x58, 0x3A} {
 		if v, ok := s.SASMeter(c); ok {
 			t.Errorf("%v = %d: the ledger keeps no such meter", c, v)
 		}

@@ -64,6 +64,14 @@ const (
 	AttendantPaidBonus     // AFT bonus jackpot wins paid by an attendant (aftbonus.go)
 	PokerToTables          // buy-ins and re-buys the table server holds (poker.go)
 	PokerFromTables        // cash-outs the table server paid back
+	// Restricted promotional tickets (tickets.go): restricted credits out
+	// on a ticket and in from one. They are tickets too, so TicketOut,
+	// TicketIn and TicketsOut count them as well (SAS's total ticket
+	// meters 0x15/0x16 take every kind of ticket).
+	RestrictedTicketOut  // SAS 0x10
+	RestrictedTicketIn   // SAS 0x0F
+	RestrictedTicketsOut // SAS 0x14
+	RestrictedTicketsIn  // SAS 0x13
 	numMeters
 )
 
@@ -139,6 +147,10 @@ var Defs = [numMeters]Def{
 	AttendantPaidBonus:       {"attendant-paid external bonus win", sasCode(metercode.AttendantPaidExternalBonus), true, true},
 	PokerToTables:            {"transfers to poker tables", noSAS, true, true},
 	PokerFromTables:          {"transfers from poker tables", noSAS, true, true},
+	RestrictedTicketOut:      {"restricted promotional ticket out", sasCode(metercode.SASRestrictedTicketOutCents), true, true},
+	RestrictedTicketIn:       {"restricted promotional ticket in", sasCode(metercode.SASRestrictedTicketInCents), true, true},
+	RestrictedTicketsOut:     {"restricted promotional tickets printed", sasCode(metercode.SASRestrictedTicketsOut), false, true},
+	RestrictedTicketsIn:      {"restricted promotional tickets redeemed", sasCode(metercode.SASRestrictedTicketsIn), false, true},
 }
 
 // BillSAS returns the SAS meter code of the count of the notes of a value
@@ -693,6 +705,9 @@ func (s *State) apply(r Record) error {
 	case CashOut:
 		if err := s.idle("cash out"); err != nil {
 			return err
+		}
+		if r.Kind == KindRestricted {
+			return s.restrictedCashOut(r)
 		}
 		if err := s.redeem("cash out", r.Cents); err != nil {
 			return err

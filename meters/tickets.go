@@ -3,6 +3,8 @@ package meters
 import (
 	"fmt"
 	"strings"
+
+	"github.com/openegm/cabinet/aft"
 )
 
 // Tickets validated by the casino's system (SAS 6.02 section 15): what the
@@ -64,7 +66,8 @@ type ValidationConfig struct {
 // (expiry, location, address lines), 0x7C (the same texts and the titles
 // of restricted and debit tickets) and 0x7B's cashable expiration, which
 // is this ExpiryDays too (ValidationControl). The titles are kept and
-// reported; the cabinet prints neither kind of ticket.
+// reported: the restricted ticket prints its own title in both languages
+// (tito), and the cabinet prints no debit ticket.
 type TicketData struct {
 	At              int64  `json:"at"`
 	ExpiryDays      uint16 `json:"expiry_days"` // 0: never
@@ -96,16 +99,31 @@ type TicketEscrow struct {
 }
 
 // TicketRedeem ends the ticket in escrow: Status 0 credits Cents (the
-// amount the host authorised, SourceTicket), 0x80 and up refuse it (the
-// ticket goes back, Cents 0). One record does both the credit and the
-// end of the cycle, so no power loss can separate them.
+// amount the host authorised, SourceTicket) as cashable credits, Status 1
+// as restricted promotional credits of Pool, expiring on Expiration (a
+// date; 0 never), 0x80 and up refuse it (the ticket goes back, Cents 0).
+// One record does both the credit and the end of the cycle, so no power
+// loss can separate them.
 type TicketRedeem struct {
-	At     int64  `json:"at"`
-	Digits string `json:"digits"`
-	Status byte   `json:"status"` // SAS table 15.12d
-	Cents  int64  `json:"cents"`
-	Why    string `json:"why,omitempty"`
+	At         int64          `json:"at"`
+	Digits     string         `json:"digits"`
+	Status     byte           `json:"status"` // SAS table 15.12d
+	Cents      int64          `json:"cents"`
+	Why        string         `json:"why,omitempty"`
+	Pool       uint16         `json:"pool,omitempty"`
+	Expiration aft.Expiration `json:"expiration,omitempty"`
 }
+
+// Redemption statuses the ledger credits (SAS table 15.12d).
+const (
+	RedeemedCashable   byte = 0x00
+	RedeemedRestricted byte = 0x01
+)
+
+// KindRestricted is the Kind of a restricted promotional ticket printed
+// (CashOut, Validation): its credits are played at a machine and never
+// paid as money.
+const KindRestricted = "restricted"
 
 // ValidationRequest: a cash-out waits for the host's number (system
 // validation, 0x57); its credits stay on the meter until the number comes.
@@ -141,36 +159,55 @@ type HandpayValidated struct {
 }
 
 // Validation control bits the host turns on and off (SAS 0x7B, table
-// 15.2c). The bits are SAS's; the zero value of Tickets.Off (the host
-// never sent 0x7B) is every one on.
+// 15.2c). The bits are SAS's. Most are on until the host turns them off:
+// the zero value of Tickets.Off (the host never sent 0x7B) is every one
+// of them on. Printing restricted tickets is the other way round: a
+// cabinet that the host never told to print them keeps restricted credits
+// on the machine, as it always did, so its bit is kept in Tickets.TurnedOn,
+// whose zero value is off; no ledger written before it changes its fold.
 const (
 	CtlPrinterCashout   uint16 = 0x0001 // cash-outs are tickets (off: paid by hand)
 	CtlPrinterHandpay   uint16 = 0x0002 // a confirmed handpay prints its receipt
 	CtlValidateHandpays uint16 = 0x0004 // handpays get a validation number
+	CtlPrintRestricted  uint16 = 0x0008 // a cash-out prints the restricted credits on a restricted ticket
 	CtlTicketRedemption uint16 = 0x0020 // tickets are taken in
-	// CtlSettable are the bits the host may turn off on this cabinet.
-	// Restricted tickets (0x0008) and foreign restricted amounts (0x0010)
-	// are never printed, so they are never on; 0x8000 (secure-enhanced
-	// configuration) is the state of 0x4C, not a setting.
-	CtlSettable = CtlPrinterCashout | CtlPrinterHandpay | CtlValidateHandpays | CtlTicketRedemption
+	// CtlSettable are the bits the host may change on this cabinet.
+	// Foreign restricted amounts (0x0010: restricted credits of another
+	// pool on a ticket) are never printed, so that bit is never on;
+	// 0x8000 (secure-enhanced configuration) is the state of 0x4C, not a
+	// setting.
+	CtlSettable = CtlPrinterCashout | CtlPrinterHandpay | CtlValidateHandpays | CtlPrintRestricted | CtlTicketRedemption
+	// CtlDefaultOff are the settable bits that are off until the host
+	// turns them on.
+	CtlDefaultOff = CtlPrintRestricted
 )
 
 // ControlOff is the set of control bits off after the host set the bits
-// of mask to states, from off: the bits it may not change stay as they
-// are.
+// of mask to states, from off: the bits it may not change, and those that
+// default off (ControlOn), stay as they are.
 func ControlOff(off, mask, states uint16) uint16 {
-	mask &= CtlSettable
+	mask &= CtlSettable &^ CtlDefaultOff
 	return off&^mask | ^states&mask
 }
 
+// ControlOn is the set of default-off control bits on after the host set
+// the bits of mask to states, from on.
+func ControlOn(on, mask, states uint16) uint16 {
+	mask &= CtlDefaultOff
+	return on&^mask | states&mask
+}
+
 // ValidationControl is the host's 0x7B: Off, the control bits it has
-// turned off (the whole set after the change, so one record says it),
-// and the expirations it set (0: unchanged; 9999: never). The cashable
+// turned off, and On, the default-off bits it has turned on (each the
+// whole set after the change, so one record says it), and the
+// expirations it set (0: unchanged; 9999: never). The cashable
 // expiration is the one 0x7D sets too (TicketData.ExpiryDays); the
-// restricted one is kept and reported only.
+// restricted one is what a restricted ticket prints when its credits have
+// no expiration date of their own.
 type ValidationControl struct {
 	At               int64  `json:"at"`
 	Off              uint16 `json:"off"`
+	On               uint16 `json:"on,omitempty"`
 	CashableExpiry   uint16 `json:"cashable_expiry,omitempty"`
 	RestrictedExpiry uint16 `json:"restricted_expiry,omitempty"`
 }
@@ -225,8 +262,11 @@ func (r HandpayValidated) validate() error {
 }
 
 func (r ValidationControl) validate() error {
-	if r.Off&^CtlSettable != 0 {
-		return fmt.Errorf("validation control turns off %04X: only %04X can be", r.Off, CtlSettable)
+	if off := CtlSettable &^ CtlDefaultOff; r.Off&^off != 0 {
+		return fmt.Errorf("validation control turns off %04X: only %04X can be", r.Off, off)
+	}
+	if r.On&^CtlDefaultOff != 0 {
+		return fmt.Errorf("validation control turns on %04X: only %04X can be", r.On, CtlDefaultOff)
 	}
 	if r.CashableExpiry > 9999 || r.RestrictedExpiry > 9999 {
 		return fmt.Errorf("expirations of %d and %d days exceed 9999", r.CashableExpiry, r.RestrictedExpiry)
@@ -258,8 +298,16 @@ func (r TicketRedeem) validate() error {
 	if err := validDigits(r.Digits); err != nil {
 		return err
 	}
+	if r.Status != RedeemedRestricted && (r.Pool != 0 || r.Expiration != 0) {
+		return fmt.Errorf("ticket %s: status %02X with a restricted pool or expiration", r.Digits, r.Status)
+	}
 	switch {
-	case r.Status == 0:
+	case r.Status == RedeemedCashable:
+		return positive("cents", r.Cents)
+	case r.Status == RedeemedRestricted:
+		if _, ok := r.Expiration.Date(); r.Expiration != 0 && !ok {
+			return fmt.Errorf("restricted ticket %s expiring %v: want a date (MMDDYYYY) or 0, never", r.Digits, r.Expiration)
+		}
 		return positive("cents", r.Cents)
 	case r.Status >= 0x80 && r.Status <= 0x8B:
 		if r.Cents != 0 {
@@ -267,7 +315,7 @@ func (r TicketRedeem) validate() error {
 		}
 		return nil
 	}
-	return fmt.Errorf("ticket %s: redemption status %02X is neither 00 (redeemed) nor 80-8B (refused)", r.Digits, r.Status)
+	return fmt.Errorf("ticket %s: redemption status %02X is neither 00, 01 (redeemed) nor 80-8B (refused)", r.Digits, r.Status)
 }
 
 func (r ValidationRequest) validate() error { return positive("cents", r.Cents) }
@@ -279,8 +327,25 @@ func (r ValidationDenied) validate() error {
 	return positive("cents", r.Cents)
 }
 
-// validCashOutTicket checks a ticket cash-out's validation fields.
+// validTicket checks a ticket cash-out's validation fields.
 func (r CashOut) validTicket() error {
+	switch r.Kind {
+	case "":
+		if r.Pool != 0 || r.Expiration != 0 {
+			return fmt.Errorf("cashable cash-out with a restricted pool or expiration")
+		}
+	case KindRestricted:
+		// Only a number the host validates: a restricted ticket no system
+		// knows could never be played again.
+		if r.Method != OutTicket || r.Style != StyleSecureEnhanced {
+			return fmt.Errorf("restricted cash-out by %s with validation style %q: want a secure-enhanced ticket", r.Method, r.Style)
+		}
+		if _, ok := r.Expiration.Date(); r.Expiration != 0 && (!ok || r.ExpiryDays != 0) {
+			return fmt.Errorf("restricted ticket expiring %v and in %d days: want a date, or days, not both", r.Expiration, r.ExpiryDays)
+		}
+	default:
+		return fmt.Errorf("cash-out of kind %q: want cashable (\"\") or %q", r.Kind, KindRestricted)
+	}
 	if r.Method != OutTicket {
 		if r.Style != "" {
 			return fmt.Errorf("%s cash-out with a validation style", r.Method)
@@ -303,17 +368,22 @@ func (r CashOut) validTicket() error {
 }
 
 // Validation is one validation the host reads with 0x4D: a ticket
-// confirmed printed, or a handpay validated (Handpay its kind, Receipt
-// whether a receipt was printed).
+// confirmed printed (Kind KindRestricted for a restricted promotional
+// ticket, with its Pool and Expiration date, 0 when it expires in
+// ExpiryDays), or a handpay validated (Handpay its kind, Receipt whether
+// a receipt was printed).
 type Validation struct {
-	Seq        uint64 `json:"seq"` // numbers the validations, from 1
-	At         int64  `json:"at"`
-	Ticket     string `json:"ticket"` // 18 digits: system ID and number
-	Cents      int64  `json:"cents"`
-	TicketNo   uint16 `json:"ticket_no"`
-	ExpiryDays uint16 `json:"expiry_days"`
-	Handpay    string `json:"handpay,omitempty"`
-	Receipt    bool   `json:"receipt,omitempty"`
+	Seq        uint64         `json:"seq"` // numbers the validations, from 1
+	At         int64          `json:"at"`
+	Ticket     string         `json:"ticket"` // 18 digits: system ID and number
+	Cents      int64          `json:"cents"`
+	TicketNo   uint16         `json:"ticket_no"`
+	ExpiryDays uint16         `json:"expiry_days"`
+	Handpay    string         `json:"handpay,omitempty"`
+	Receipt    bool           `json:"receipt,omitempty"`
+	Kind       string         `json:"kind,omitempty"`
+	Pool       uint16         `json:"pool,omitempty"`
+	Expiration aft.Expiration `json:"expiration,omitempty"`
 }
 
 // ValidationMeter is one of the validation meters (SAS 0x50): how many
@@ -365,15 +435,29 @@ type Tickets struct {
 	// TicketsIn counts the tickets redeemed (lifetime).
 	TicketsIn uint64 `json:"tickets_in,omitempty"`
 	// Off are the validation control bits the host turned off (0x7B),
-	// RestrictedExpiry the restricted expiration it set (days; 0 none).
+	// TurnedOn the default-off ones it turned on, RestrictedExpiry the
+	// restricted expiration it set (days; 0 none).
 	Off              uint16 `json:"off,omitempty"`
+	TurnedOn         uint16 `json:"turned_on,omitempty"`
 	RestrictedExpiry uint16 `json:"restricted_expiry,omitempty"`
 	// Meters are the validation meters (SAS 0x50), by ValMeter*.
 	Meters [numValMeters]ValidationMeter `json:"meters,omitzero"`
+	// RestrictedOut and RestrictedIn are the validation meters of
+	// restricted promotional tickets printed (SAS 0x50 type 01) and
+	// redeemed (type 81), kept apart from Meters so that its encoding,
+	// which sealed states sign, stays as it was.
+	RestrictedOut ValidationMeter `json:"restricted_out,omitzero"`
+	RestrictedIn  ValidationMeter `json:"restricted_in,omitzero"`
 }
 
-// On reports whether the host left validation control bit on (0x7B).
-func (t *Tickets) On(bit uint16) bool { return t.Off&bit == 0 }
+// On reports whether validation control bit is on (0x7B): left on by the
+// host, or, for a default-off bit, turned on.
+func (t *Tickets) On(bit uint16) bool {
+	if bit&CtlDefaultOff != 0 {
+		return t.TurnedOn&bit != 0
+	}
+	return t.Off&bit == 0
+}
 
 // Unread returns the validations the host has not read, oldest first.
 func (t *Tickets) Unread() []Validation {
@@ -423,12 +507,17 @@ func (s *State) applyTickets(r Record) error {
 		if t.Escrow == nil || t.Escrow.Digits != r.Digits {
 			return fmt.Errorf("ticket %s redeemed, but the ticket in escrow is %v", r.Digits, t.Escrow)
 		}
-		if r.Status == 0 {
+		switch r.Status {
+		case RedeemedCashable:
 			if err := s.apply(MoneyIn{At: r.At, Source: SourceTicket, Cents: r.Cents, Ref: r.Digits}); err != nil {
 				return err
 			}
 			t.TicketsIn++
 			t.count(ValMeterCashableIn, r.Cents)
+		case RedeemedRestricted:
+			if err := s.restrictedTicketIn(r); err != nil {
+				return err
+			}
 		}
 		last := r
 		t.Escrow, t.LastRedeem = nil, &last
@@ -452,7 +541,7 @@ func (s *State) applyTickets(r Record) error {
 	case HandpayValidated:
 		return s.handpayValidated(r)
 	case ValidationControl:
-		t.Off = r.Off
+		t.Off, t.TurnedOn = r.Off, r.On
 		if r.RestrictedExpiry != 0 {
 			t.RestrictedExpiry = r.RestrictedExpiry
 		}
@@ -549,8 +638,85 @@ func (s *State) ticketPrinted(p *CashOut) {
 	if p.Style == "" {
 		return
 	}
-	s.TITO.add(Validation{At: p.At, Ticket: p.Ticket, Cents: p.Cents, TicketNo: p.TicketNo, ExpiryDays: p.ExpiryDays})
+	s.TITO.add(Validation{At: p.At, Ticket: p.Ticket, Cents: p.Cents, TicketNo: p.TicketNo, ExpiryDays: p.ExpiryDays,
+		Kind: p.Kind, Pool: p.Pool, Expiration: p.Expiration})
+	if p.Kind == KindRestricted {
+		s.Meters[RestrictedTicketOut] += p.Cents
+		s.Meters[RestrictedTicketsOut]++
+		s.TITO.RestrictedOut.Count++
+		s.TITO.RestrictedOut.Cents += p.Cents
+		return
+	}
 	s.TITO.count(ValMeterCashableOut, p.Cents)
+}
+
+// restrictedCashOut folds the cash-out of the restricted credits on a
+// restricted promotional ticket: all of them, of the pool and expiration
+// the ledger holds, with the next secure-enhanced number. Until the
+// printer confirms it they are owed (RestrictedOwed).
+func (s *State) restrictedCashOut(r CashOut) error {
+	c := s.CreditsByKind()
+	if c.Restricted == 0 || r.Cents != c.Restricted || r.Pool != c.RestrictedPool || r.Expiration != c.RestrictedExpiration {
+		return fmt.Errorf("restricted ticket %s of %d cents (pool %d, expiring %v), but the machine holds %d restricted cents (pool %d, expiring %v)",
+			r.Ticket, r.Cents, r.Pool, r.Expiration, c.Restricted, c.RestrictedPool, c.RestrictedExpiration)
+	}
+	if s.PendingTicket != nil {
+		return fmt.Errorf("ticket %s while ticket %s is not printed", r.Ticket, s.PendingTicket.Ticket)
+	}
+	if err := s.cashOutTicket(r); err != nil {
+		return err
+	}
+	c.Restricted, c.RestrictedPool, c.RestrictedExpiration = 0, 0, 0
+	s.setCredits(c)
+	t := r
+	s.PendingTicket = &t
+	s.TicketSeq++
+	return nil
+}
+
+// restrictedVoid puts back the restricted credits of a restricted ticket
+// the printer could not print, with their pool and expiration. Nothing
+// brings restricted credits in while a ticket prints (AFT and tickets in
+// wait for it), so there are none to merge with.
+func (s *State) restrictedVoid(p *CashOut) error {
+	c := s.CreditsByKind()
+	if c.Restricted != 0 {
+		return fmt.Errorf("restricted ticket %s voided while %d restricted cents (pool %d) are on the machine", p.Ticket, c.Restricted, c.RestrictedPool)
+	}
+	c.Restricted, c.RestrictedPool, c.RestrictedExpiration = p.Cents, p.Pool, p.Expiration
+	s.setCredits(c)
+	return nil
+}
+
+// restrictedTicketIn credits a restricted promotional ticket redeemed:
+// restricted credits of its pool, with the later of the two expirations,
+// as a restricted transfer in brings them (aft.Credits.Apply). Restricted
+// credits of another pool on the machine refuse it.
+func (s *State) restrictedTicketIn(r TicketRedeem) error {
+	c := s.CreditsByKind()
+	if c.Restricted > 0 && c.RestrictedPool != r.Pool {
+		return fmt.Errorf("restricted ticket %s of pool %d redeemed while %d restricted cents of pool %d are on the machine",
+			r.Digits, r.Pool, c.Restricted, c.RestrictedPool)
+	}
+	s.setCredits(c.Apply(aft.Transfer{Type: aft.InHouseToMachine, Amounts: aft.Amounts{Restricted: r.Cents},
+		PoolID: r.Pool, RestrictedExpiration: r.Expiration}))
+	m := &s.Meters
+	m[TicketIn] += r.Cents
+	m[RestrictedTicketIn] += r.Cents
+	m[RestrictedTicketsIn]++
+	s.TITO.TicketsIn++
+	s.TITO.RestrictedIn.Count++
+	s.TITO.RestrictedIn.Cents += r.Cents
+	return nil
+}
+
+// RestrictedOwed is the amount of the restricted ticket being printed
+// (0: none).
+func (s *State) RestrictedOwed() int64 {
+	if p := s.PendingTicket; p != nil && p.Kind == KindRestricted {
+		return p.Cents
+	}
+	return 0
 }
 
 func (t Tickets) clone() Tickets {

@@ -71,6 +71,10 @@ var meterKeys = [numMeters]string{
 	AttendantPaidBonus:       "attendant_paid_bonus",
 	PokerToTables:            "poker_to_tables",
 	PokerFromTables:          "poker_from_tables",
+	RestrictedTicketOut:      "restricted_ticket_out",
+	RestrictedTicketIn:       "restricted_ticket_in",
+	RestrictedTicketsOut:     "restricted_tickets_out",
+	RestrictedTicketsIn:      "restricted_tickets_in",
 }
 
 // keyOrder is the meters in the order of their keys (the encoding's).

@@ -22,6 +22,11 @@ const (
 	// without a receipt (SAS types 40, 60): nothing was printed, the
 	// casino's system records it as paid.
 	KindHandpay
+	// KindRestricted: restricted promotional credits as a ticket (SAS
+	// validation type 01): played at a machine, which takes it back as
+	// restricted credits of its pool, and never paid as money, by a
+	// cabinet or by the cashier.
+	KindRestricted
 )
 
 func (k Kind) String() string {
@@ -32,6 +37,8 @@ func (k Kind) String() string {
 		return "handpay receipt"
 	case KindHandpay:
 		return "validated handpay"
+	case KindRestricted:
+		return "restricted promotional ticket"
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
@@ -77,8 +84,12 @@ type Ticket struct {
 	// Number is the ticket number, 0–MaxTicketNumber.
 	Number uint16 `json:"number"`
 	// Expiry is the number of days the ticket is valid, 1–9998, or
-	// ExpiryNever.
-	Expiry uint16 `json:"expiry"`
+	// ExpiryNever. A restricted ticket may instead expire on a date, its
+	// credits' (Until; Expiry 0 then).
+	Expiry uint16    `json:"expiry"`
+	Until  time.Time `json:"until,omitzero"`
+	// Pool is a restricted ticket's promotional pool (SAS pool ID).
+	Pool uint16 `json:"pool,omitempty"`
 	// Reprint marks a ticket printed again after a power loss (the
 	// ledger drives the printer: DESIGN rule 9).
 	Reprint bool `json:"reprint,omitempty"`
@@ -102,15 +113,19 @@ func (t Ticket) Check() error {
 		}
 	}
 	switch {
-	case t.Kind != KindCashout && t.Kind != KindHandpayReceipt && t.Kind != KindHandpay:
-		return bad("kind", "%v is neither a cashout ticket, a handpay receipt nor a validated handpay", t.Kind)
+	case t.Kind < KindCashout || t.Kind > KindRestricted:
+		return bad("kind", "%v is neither a cashout ticket, a handpay receipt, a validated handpay nor a restricted ticket", t.Kind)
+	case t.Kind != KindRestricted && (t.Pool != 0 || !t.Until.IsZero()):
+		return bad("pool", "a %v has no promotional pool or expiration date", t.Kind)
+	case !t.Until.IsZero() && t.Expiry != 0:
+		return bad("expiry", "%d days and until %v: one or the other", t.Expiry, t.Until.Format("02/01/2006"))
 	case t.Cents < 1 || t.Cents > MaxCents:
 		return bad("amount", "%d cents, want 1-%d", t.Cents, int64(MaxCents))
 	case t.Issued.IsZero():
 		return bad("issued", "no date and time")
 	case t.Number > MaxTicketNumber:
 		return bad("ticket number", "%d, want 0-%d", t.Number, MaxTicketNumber)
-	case t.Expiry < 1 || t.Expiry > ExpiryNever:
+	case t.Until.IsZero() && (t.Expiry < 1 || t.Expiry > ExpiryNever):
 		return bad("expiry", "%d days, want 1-9998 or %d (never)", t.Expiry, ExpiryNever)
 	}
 	if err := checkText("machine", t.Machine, true); err != nil {
@@ -184,9 +199,15 @@ func (t Ticket) Lines(first Lang) ([]Line, error) {
 		KindCashout:        {PT: "TALÃO VÁLIDO PARA JOGO OU PAGAMENTO", EN: "CASHOUT TICKET"},
 		KindHandpayReceipt: {PT: "RECIBO DE PAGAMENTO MANUAL", EN: "HANDPAY RECEIPT"},
 		KindHandpay:        {PT: "PAGAMENTO MANUAL VALIDADO", EN: "VALIDATED HANDPAY"},
+		KindRestricted:     {PT: "CRÉDITO PROMOCIONAL — NÃO REEMBOLSÁVEL", EN: "PROMOTIONAL CREDIT — NOT CASHABLE"},
 	}[t.Kind]
 	add(SizeLarge, titles[first])
 	add(SizeNormal, titles[second])
+	if t.Kind == KindRestricted {
+		// What the player and the cashier must read: it is played, never paid.
+		add(SizeNormal, both(map[Lang]string{PT: "SÓ PARA JOGAR NAS MÁQUINAS", EN: "PLAYABLE AT MACHINES ONLY"}))
+		add(SizeSmall, both(map[Lang]string{PT: "PROMOÇÃO", EN: "PROMOTION POOL"})+fmt.Sprintf(" %d", t.Pool))
+	}
 	if t.Reprint {
 		add(SizeLarge, both(map[Lang]string{PT: "SEGUNDA VIA", EN: "REPRINT"}))
 	}
@@ -202,7 +223,10 @@ func (t Ticket) Lines(first Lang) ([]Line, error) {
 		add(SizeNormal, w)
 	}
 	add(SizeLarge, Figures(t.Cents, first))
-	if t.Expiry == ExpiryNever {
+	if !t.Until.IsZero() {
+		until := t.Until.Format("02/01/2006")
+		add(SizeNormal, both(map[Lang]string{PT: "VÁLIDO ATÉ " + until, EN: "VALID UNTIL " + until}))
+	} else if t.Expiry == ExpiryNever {
 		add(SizeNormal, both(map[Lang]string{PT: "SEM PRAZO DE VALIDADE", EN: "NEVER EXPIRES"}))
 	} else {
 		until := t.Issued.AddDate(0, 0, int(t.Expiry)).Format("02/01/2006")

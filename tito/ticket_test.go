@@ -242,3 +242,46 @@ func readI2of5(runs []int) (string, bool) {
 	}
 	return "", false
 }
+
+// A restricted promotional ticket says on its face, in both languages,
+// that it is promotional credit, not cashable and played at machines only,
+// with its pool and the date its credits expire.
+func TestRestrictedTicketFace(t *testing.T) {
+	tk := sampleTicket(t)
+	tk.Kind, tk.Pool, tk.Expiry, tk.Until = KindRestricted, 7, 0, time.Date(2026, 10, 31, 0, 0, 0, 0, time.UTC)
+	text, err := tk.Text(PT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"Portugal\nCRÉDITO PROMOCIONAL — NÃO REEMBOLSÁVEL\nPROMOTIONAL CREDIT — NOT CASHABLE\n" +
+		"SÓ PARA JOGAR NAS MÁQUINAS / PLAYABLE AT MACHINES ONLY\nPROMOÇÃO / PROMOTION POOL 7\n",
+		"123,45 €\nVÁLIDO ATÉ 31/10/2026 / VALID UNTIL 31/10/2026\n"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("restricted ticket text lacks %q:\n%s", s, text)
+		}
+	}
+	if strings.Contains(text, "PAGAMENTO") {
+		t.Errorf("a restricted ticket reads as payable:\n%s", text)
+	}
+	if err := tk.RenderPNG(&bytes.Buffer{}, EN); err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	tk.Until, tk.Expiry = time.Time{}, 15
+	if text, err = tk.Text(EN); err != nil || !strings.Contains(text, "VALID FOR 15 DAYS") {
+		t.Fatalf("restricted ticket in days: %v\n%s", err, text)
+	}
+	for _, c := range []struct {
+		field string
+		edit  func(*Ticket)
+	}{
+		{"pool", func(tk *Ticket) { tk.Kind = KindCashout }},
+		{"expiry", func(tk *Ticket) { tk.Until = time.Date(2026, 10, 31, 0, 0, 0, 0, time.UTC) }},
+		{"kind", func(tk *Ticket) { tk.Kind = KindRestricted + 1 }},
+	} {
+		bad := tk
+		c.edit(&bad)
+		if err := bad.Check(); !errors.Is(err, ErrTicket) || !strings.Contains(err.Error(), ": "+c.field+":") {
+			t.Errorf("%s: %v", c.field, err)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/sas"
@@ -165,12 +166,22 @@ func validationRecord(v meters.Validation, index int) sas.ValidationRecord {
 	if v.Handpay != "" && !v.Receipt {
 		r.TicketNumber, r.Expiration = sas.NoTicketNumber, sas.ExpirationNone
 	}
+	if v.Kind == meters.KindRestricted {
+		// The restricted credits' pool, and their date when they have one
+		// (4 BCD MMDDYYYY, as AFT's expirations), else the days printed.
+		r.PoolID = v.Pool
+		if v.Expiration != 0 {
+			r.Expiration = uint32(v.Expiration)
+		}
+	}
 	return r
 }
 
 // validationType is the SAS type (table 15.13c) of a validation.
 func validationType(v meters.Validation) sas.ValidationType {
 	switch {
+	case v.Kind == meters.KindRestricted:
+		return sas.ValRestrictedTicket
 	case v.Handpay == "":
 		return sas.ValCashableTicket
 	case v.Handpay == meters.HandpayCancelled && v.Receipt:
@@ -229,10 +240,16 @@ func (s *sasPort) redeemTicket(t *meters.Tickets, data []byte, now time.Time) sa
 	case req.Code == sas.TransferCashable && req.Cents > 0:
 		s.order(order)
 		return reply(sas.RedeemPending, int64(req.Cents), e.Digits)
+	case req.Code == sas.TransferRestricted && req.Cents > 0:
+		// Restricted credits of the ticket's pool and expiration; the
+		// machine refuses the pool conflict (87) when it records the end.
+		order.Status, order.Pool, order.Expiration = machine.RedeemCreditedRestricted, req.PoolID, aft.Expiration(req.Expiration)
+		s.order(order)
+		return reply(sas.RedeemPending, int64(req.Cents), e.Digits)
 	case req.Code.Accepts():
-		// Choice: promotional credits (restricted, non-restricted) are not
-		// kept apart on this cabinet's meters; it takes cashable tickets only.
-		order.Status, order.Cents, order.Why = machine.RedeemBadTransfer, 0, "not a cashable ticket: "+req.Code.String()
+		// Choice: non-restricted promotional tickets are not taken; no
+		// cabinet here prints them.
+		order.Status, order.Cents, order.Why = machine.RedeemBadTransfer, 0, "not a cashable or restricted ticket: "+req.Code.String()
 	default:
 		order.Status, order.Cents, order.Why = machine.RedeemRefusedByHost, 0, "host: "+req.Code.String()
 	}

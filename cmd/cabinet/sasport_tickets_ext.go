@@ -81,8 +81,9 @@ func (s *sasPort) setExtendedTicketData(data []byte, now time.Time) sas.Reply {
 // it: cash-out tickets with a number a host validates (system validation,
 // or secure-enhanced configured by 4C), handpay receipts when the
 // cabinet prints them (--handpay-confirm), handpay validation in
-// secure-enhanced configured, ticket redemption. Restricted tickets and
-// foreign restricted amounts are never printed. The secure-enhanced
+// secure-enhanced configured, restricted tickets when the host turned them
+// on (they default off) in secure-enhanced configured, ticket redemption.
+// Foreign restricted amounts are never printed. The secure-enhanced
 // configuration bit (15) reports 4C's state; the host's writes to it are
 // ignored (a new 4C changes the configuration).
 func (s *sasPort) extendedValidationStatus(t *meters.Tickets, data []byte, now time.Time) sas.Reply {
@@ -91,7 +92,7 @@ func (s *sasPort) extendedValidationStatus(t *meters.Tickets, data []byte, now t
 		s.log.Warn("SAS 0x7B refused", "err", err)
 		return sas.NoReply()
 	}
-	off := meters.ControlOff(t.Off, c.Mask, c.States)
+	off, on := meters.ControlOff(t.Off, c.Mask, c.States), meters.ControlOn(t.TurnedOn, c.Mask, c.States)
 	cashable, restricted := c.CashableExpiration, c.RestrictedExpiration
 	if cashable == 0 {
 		cashable = tito.ExpiryNever
@@ -105,18 +106,20 @@ func (s *sasPort) extendedValidationStatus(t *meters.Tickets, data []byte, now t
 			restricted = t.RestrictedExpiry
 		}
 	}
-	if off != t.Off || c.CashableExpiration != 0 || c.RestrictedExpiration != 0 {
+	if off != t.Off || on != t.TurnedOn || c.CashableExpiration != 0 || c.RestrictedExpiration != 0 {
 		s.order(machine.HostValidationControl{At: now, Mask: c.Mask, States: c.States,
 			CashableExpiry: c.CashableExpiration, RestrictedExpiry: c.RestrictedExpiration})
 	}
-	st := sas.ValidationStatus{Asset: s.asset(), Status: s.validationStatusBits(t, off),
+	st := sas.ValidationStatus{Asset: s.asset(), Status: s.validationStatusBits(t, off, on),
 		CashableExpiration: cashable, RestrictedExpiration: restricted}
 	return encoded(s, sas.CmdExtendedValidationStatus, st.Encode)
 }
 
-// validationStatusBits are the 0x7B status bits with the host's bits off.
-func (s *sasPort) validationStatusBits(t *meters.Tickets, off uint16) uint16 {
-	on := func(bit uint16) bool { return off&bit == 0 }
+// validationStatusBits are the 0x7B status bits with the host's bits off
+// and its default-off bits turned on.
+func (s *sasPort) validationStatusBits(t *meters.Tickets, off, turnedOn uint16) uint16 {
+	after := meters.Tickets{Off: off, TurnedOn: turnedOn}
+	on := after.On
 	enhanced := s.validation != machine.ValidationSystem && t.Enhanced != nil
 	var st uint16
 	if on(meters.CtlPrinterCashout) && (s.validation == machine.ValidationSystem || enhanced) {
@@ -127,6 +130,9 @@ func (s *sasPort) validationStatusBits(t *meters.Tickets, off uint16) uint16 {
 	}
 	if on(meters.CtlValidateHandpays) && enhanced {
 		st |= sas.ValCtlValidateHandpays
+	}
+	if on(meters.CtlPrintRestricted) && enhanced {
+		st |= sas.ValCtlPrintRestricted
 	}
 	if on(meters.CtlTicketRedemption) {
 		st |= sas.ValCtlTicketRedemption
@@ -146,7 +152,7 @@ func (s *sasPort) asset() uint32 {
 }
 
 // validationMeters answers 0x50 from the ledger's validation meters. The
-// types this cabinet never validates (restricted and AFT tickets,
+// types this cabinet never validates (AFT tickets, non-restricted
 // promotional redemptions) are answered zero, as SAS wants for a meter a
 // machine knows to be zero. Count and amount roll over at their widths.
 func (s *sasPort) validationMeters(t *meters.Tickets, data []byte) sas.Reply {
@@ -156,8 +162,17 @@ func (s *sasPort) validationMeters(t *meters.Tickets, data []byte) sas.Reply {
 		return sas.NoReply()
 	}
 	m := sas.ValidationMeters{Type: ty}
-	if i, ok := validationMeterOf[ty]; ok {
-		m.Count, m.Cents = t.Meters[i].Count%100_000_000, uint64(t.Meters[i].Cents)%(sas.MaxTicketAmount+1)
+	v, ok := meters.ValidationMeter{}, false
+	switch i, kept := validationMeterOf[ty]; {
+	case kept:
+		v, ok = t.Meters[i], true
+	case ty == sas.ValRestrictedTicket:
+		v, ok = t.RestrictedOut, true
+	case ty == sas.ValRestrictedRedeemed:
+		v, ok = t.RestrictedIn, true
+	}
+	if ok {
+		m.Count, m.Cents = v.Count%100_000_000, uint64(v.Cents)%(sas.MaxTicketAmount+1)
 	}
 	return encoded(s, sas.CmdValidationMeters, m.Encode)
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"testing"
+	"time"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/sas"
@@ -257,8 +259,8 @@ func TestPortExtendedValidation(t *testing.T) {
 		t.Fatalf("a read: %+v, orders %v", s, p.pendingOrders())
 	}
 	s := status(sas.ValidationControl{Mask: sas.ValCtlTicketRedemption | sas.ValCtlPrintRestricted, States: sas.ValCtlPrintRestricted, CashableExpiration: 60})
-	if s.Status != all&^sas.ValCtlTicketRedemption || s.CashableExpiration != 60 {
-		t.Fatalf("redemption off, restricted asked on: %+v", s)
+	if s.Status != all&^sas.ValCtlTicketRedemption|sas.ValCtlPrintRestricted || s.CashableExpiration != 60 {
+		t.Fatalf("redemption off, restricted turned on: %+v", s)
 	}
 	o := p.pendingOrders()
 	if len(o) != 1 || o[0].(machine.HostValidationControl).Mask&sas.ValCtlTicketRedemption == 0 || o[0].(machine.HostValidationControl).CashableExpiry != 60 {
@@ -297,4 +299,75 @@ func (p *testPort) ticketPollA0() []byte {
 		p.t.Fatalf("A0: % X", reply)
 	}
 	return reply[2 : len(reply)-2]
+}
+
+// A restricted ticket printed is read with 0x4D as validation type 01 with
+// its pool and expiration date, and counted by 0x50 type 01; a restricted
+// ticket redeemed by type 81.
+func TestPortRestrictedValidations(t *testing.T) {
+	st := meters.NewState()
+	v1, _ := tito.SecureEnhanced(77, 1)
+	in := meters.AFTTransfer{At: 1, Transfer: aft.Transfer{ID: "IN-1", Code: aft.CodeFull, Type: aft.InHouseToMachine, Status: aft.StatusFull,
+		Asset: 7, Requested: aft.Amounts{Restricted: 300}, Amounts: aft.Amounts{Restricted: 300}, PoolID: 9,
+		Expiration: 10312026, RestrictedExpiration: 10312026, Position: 1, At: time.Unix(0, 1), ReceiptStatus: aft.ReceiptNone}}
+	for _, r := range []meters.Record{in, meters.ValidationConfig{At: 1, ID: 77},
+		meters.CashOut{At: 2, Method: meters.OutTicket, Cents: 300, Ticket: v1.Digits(), Style: meters.StyleSecureEnhanced, Seq: 1, TicketNo: 1,
+			Kind: meters.KindRestricted, Pool: 9, Expiration: 10312026},
+		meters.TicketPrinted{At: 3, Ticket: v1.Digits(), Cents: 300},
+		meters.TicketEscrow{At: 4, Digits: portTicket},
+		meters.TicketRedeem{At: 5, Digits: portTicket, Status: meters.RedeemedRestricted, Cents: 120, Pool: 3},
+	} {
+		if err := st.Apply(r); err != nil {
+			t.Fatalf("%T: %v", r, err)
+		}
+	}
+	p := newTestPort(t, st, machine.View{Mode: "idle"})
+	r, err := sas.DecodeValidationRecord(p.ticketPoll(sas.CmdEnhancedValidationInfo, sas.ValidationCurrent))
+	if err != nil || r.Type != sas.ValRestrictedTicket || r.Number != v1.Uint() || r.Cents != 300 || r.PoolID != 9 || r.Expiration != 10312026 {
+		t.Fatalf("4D: %+v %v", r, err)
+	}
+	for ty, want := range map[sas.ValidationType]sas.ValidationMeters{
+		sas.ValRestrictedTicket:   {Type: sas.ValRestrictedTicket, Count: 1, Cents: 300},
+		sas.ValRestrictedRedeemed: {Type: sas.ValRestrictedRedeemed, Count: 1, Cents: 120},
+		sas.ValCashableTicket:     {Type: sas.ValCashableTicket},
+		sas.ValCashableRedeemed:   {Type: sas.ValCashableRedeemed},
+	} {
+		got, err := sas.DecodeValidationMeters(p.ticketPoll(sas.CmdValidationMeters, byte(ty)))
+		if err != nil || got != want {
+			t.Errorf("50 %v: %+v %v, want %+v", ty, got, err, want)
+		}
+	}
+}
+
+// 0x71 with transfer code 01 goes to the machine as restricted credits of
+// the host's pool and expiration; 71 FF then reports 01.
+func TestPortRestrictedRedeem(t *testing.T) {
+	st := meters.NewState()
+	if err := st.Apply(meters.TicketEscrow{At: 5, Digits: portTicket}); err != nil {
+		t.Fatal(err)
+	}
+	p := newTestPort(t, st, machine.View{Mode: "idle"})
+	d, _ := sas.EncodeValidationDigits(portTicket)
+	b, err := sas.RedeemTicket{Code: sas.TransferRestricted, Cents: 400, ParsingCode: sas.ParsingBCD, Data: d,
+		Restricted: true, Expiration: 30, PoolID: 12}.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := redeemReply(t, p.ticketPoll(sas.CmdRedeemTicket, b...)); s != sas.RedeemPending {
+		t.Fatalf("the answer: %v", s)
+	}
+	o := p.pendingOrders()
+	if len(o) != 1 {
+		t.Fatalf("orders %+v", o)
+	}
+	if r := o[0].(machine.HostRedeem); r.Status != machine.RedeemCreditedRestricted || r.Cents != 400 || r.Pool != 12 || r.Expiration != 30 {
+		t.Fatalf("order %+v", r)
+	}
+	if err := st.Apply(meters.TicketRedeem{At: 6, Digits: portTicket, Status: meters.RedeemedRestricted, Cents: 400, Pool: 12}); err != nil {
+		t.Fatal(err)
+	}
+	p.publish(st)
+	if s, dg := redeemReply(t, p.ticketPoll(sas.CmdRedeemTicket, 0x01, 0xFF)); s != sas.RedeemedRestricted || dg != portTicket {
+		t.Fatalf("71 FF after the credit: %v %s", s, dg)
+	}
 }

@@ -11,8 +11,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/internal/atomicfile"
 	"github.com/openegm/cabinet/machine"
+	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/tito"
 )
 
@@ -21,9 +23,14 @@ import (
 const ticketsDir = "tickets"
 
 // printedTicket is what the printer prints for c: a ticket with a host's
-// validation number. A development number (no host configured) is not a
-// SAS validation and has no picture.
-func printedTicket(c machine.PrintTicket) (tito.Ticket, error) { return printed(c, tito.KindCashout) }
+// validation number, cashable or restricted promotional. A development
+// number (no host configured) is not a SAS validation and has no picture.
+func printedTicket(c machine.PrintTicket) (tito.Ticket, error) {
+	if c.Kind == meters.KindRestricted {
+		return printed(c, tito.KindRestricted)
+	}
+	return printed(c, tito.KindCashout)
+}
 
 // printed is c printed as a kind of ticket.
 func printed(c machine.PrintTicket, kind tito.Kind) (tito.Ticket, error) {
@@ -37,6 +44,12 @@ func printed(c machine.PrintTicket, kind tito.Kind) (tito.Ticket, error) {
 	}
 	t := tito.Ticket{Casino: casino, Address: c.Address, Kind: kind, Cents: c.Cents, Validation: v,
 		Issued: c.At, Machine: c.MachineID, Number: c.TicketNo, Expiry: c.ExpiryDays, Reprint: c.Reprint}
+	if kind == tito.KindRestricted {
+		t.Pool = c.Pool
+		if until, ok := aft.Expiration(c.Expiration).Date(); ok {
+			t.Until, t.Expiry = until, 0 // the credits' own date
+		}
+	}
 	return t, t.Check()
 }
 

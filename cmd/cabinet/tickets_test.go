@@ -80,6 +80,26 @@ func TestPrintedTicketFields(t *testing.T) {
 	}
 }
 
+// A restricted ticket prints as one, with its pool and its credits' date.
+func TestPrintedRestrictedTicket(t *testing.T) {
+	p := sampleTicket(t)
+	p.Kind, p.Pool, p.Expiration = meters.KindRestricted, 9, 10312026
+	tk, err := printedTicket(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tk.Kind != tito.KindRestricted || tk.Pool != 9 || tk.Expiry != 0 || tk.Until.Format("2006-01-02") != "2026-10-31" {
+		t.Fatalf("ticket %+v", tk)
+	}
+	if path, err := saveTicketPNG(t.TempDir(), p); err != nil || path == "" {
+		t.Fatalf("picture %q: %v", path, err)
+	}
+	p.Expiration = 0 // no date: the days printed
+	if tk, err = printedTicket(p); err != nil || tk.Expiry != 30 || !tk.Until.IsZero() {
+		t.Fatalf("in days: %+v %v", tk, err)
+	}
+}
+
 func TestCheckValidationFlags(t *testing.T) {
 	for _, c := range []struct {
 		style   string

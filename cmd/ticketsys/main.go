@@ -100,6 +100,7 @@ type config struct {
 	poll        time.Duration
 	autoLimit   int64
 	ticketLimit int64
+	restricted  bool
 
 	cashier string
 	id      string
@@ -129,6 +130,7 @@ func (c *config) flags(stderr io.Writer) *flag.FlagSet {
 	fs.UintVar(&c.expiry, "expiry", c.expiry, "run: days a ticket is valid (9999: never)")
 	fs.DurationVar(&c.poll, "poll", c.poll, "run: pause between general polls of a cabinet")
 	fs.Int64Var(&c.autoLimit, "auto-limit", c.autoLimit, "run: tickets above these `cents` are refused at cabinets (SAS 88), paid by the cashier (0: no limit)")
+	fs.BoolVar(&c.restricted, "restricted-tickets", c.restricted, "run: turn restricted promotional tickets on at the cabinets (SAS 0x7B): a cash-out prints restricted credits on a ticket only a cabinet redeems")
 	fs.Int64Var(&c.ticketLimit, "ticket-limit", c.ticketLimit, "run: system validation of a cash-out above these `cents` is denied (58 system ID 00): the cabinet pays it by hand (0: no limit)")
 	fs.StringVar(&c.cashier, "cashier", c.cashier, "redeem: the cashier's `name`")
 	fs.StringVar(&c.id, "id", c.id, "redeem: redemption `ID` (a repeat with the same ID pays nothing twice; default: a new one)")
@@ -384,7 +386,7 @@ func (cs cabinetSpec) open(ctx context.Context) (*host.Client, error) {
 func (c *config) runService(ctx context.Context, st *ticketsys.Store, cabs []cabinetSpec, stderr io.Writer) error {
 	var logMu sync.Mutex
 	sv := ticketsys.NewService(st, ticketsys.ServiceConfig{
-		Casino: c.casino, SystemID: uint8(c.systemID), Expiry: uint16(c.expiry), Poll: c.poll, TicketLimit: c.ticketLimit,
+		Casino: c.casino, SystemID: uint8(c.systemID), Expiry: uint16(c.expiry), Poll: c.poll, TicketLimit: c.ticketLimit, RestrictedTickets: c.restricted,
 		Log: func(format string, a ...any) {
 			logMu.Lock()
 			defer logMu.Unlock()

@@ -53,6 +53,10 @@ var MeterPT = map[string]string{
 	"transfers to poker tables":                     "transferências para mesas de póquer",
 	"transfers from poker tables":                   "transferências das mesas de póquer",
 	"attendant-paid external bonus win":             "bónus externos pagos manualmente",
+	"restricted promotional ticket out":             "talões promocionais restritos emitidos",
+	"restricted promotional ticket in":              "talões promocionais restritos recebidos",
+	"restricted promotional tickets printed":        "n.º de talões promocionais restritos impressos",
+	"restricted promotional tickets redeemed":       "n.º de talões promocionais restritos recebidos",
 }
 
 // Meter is a meter's name in a language ("pt" or "en").

@@ -50,6 +50,17 @@
 // attendant at the machine, and is recorded redeemed at once, so that
 // nothing pays it again.
 //
+// # Restricted promotional tickets
+//
+// A restricted ticket a cabinet printed (0x4D validation type 01,
+// tito.KindRestricted) is recorded with its pool and the date its credits
+// expire. It is promotional credit, never money: only a cabinet redeems
+// it, in the same two phases, told to credit it as restricted credits of
+// that pool (SAS transfer code 01, with the pool ID and expiration); the
+// cashier's Redeem refuses it, and no auto-redemption limit applies to it.
+// A cabinet that cannot take it (restricted credits of another pool on its
+// meter: status 87) releases the hold, and the ticket stays good.
+//
 // # Time
 //
 // No decision takes the time from a clock: every operation carries its

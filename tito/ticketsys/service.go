@@ -13,6 +13,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/internal/etcdretry"
 	"github.com/openegm/cabinet/sas"
 	"github.com/openegm/cabinet/sas/host"
@@ -81,6 +82,11 @@ type ServiceConfig struct {
 	// TicketLimit denies system validation (0x58 system ID 00) of a
 	// cash-out above these cents: the cabinet pays it by hand (0: none).
 	TicketLimit int64
+	// RestrictedTickets turns restricted promotional tickets on at every
+	// start (0x7B bit 0x0008; a cabinet keeps them off until told): a
+	// cash-out then prints the restricted credits on a ticket instead of
+	// leaving them on the machine.
+	RestrictedTickets bool
 	// Now is the clock of the times recorded (time.Now if nil).
 	Now func() time.Time
 	// Rand makes validation IDs and system numbers (crypto/rand if nil).
@@ -290,6 +296,12 @@ func (p *poller) start(ctx context.Context) error {
 	if _, err := c.Client.SetTicketData(sas.TicketData{Fields: 3, Expiry: expiry, Location: loc}); err != nil {
 		p.sv.cfg.Log("%s: 7D ticket data: %v", c.Name, err)
 	}
+	if p.sv.cfg.RestrictedTickets {
+		ctl := sas.ValidationControl{Mask: sas.ValCtlPrintRestricted, States: sas.ValCtlPrintRestricted}
+		if st, err := c.Client.ExtendedValidationStatus(ctl); err != nil || st.Status&sas.ValCtlPrintRestricted == 0 {
+			p.sv.cfg.Log("%s: 7B restricted tickets on: answered %+v, %v", c.Name, st, err)
+		}
+	}
 	holds, err := p.sv.st.Holds(ctx, c.Name)
 	if err != nil {
 		return err
@@ -398,12 +410,13 @@ var recordKinds = map[sas.ValidationType]tito.Kind{
 	sas.ValHandpayJackpotReceipt:   tito.KindHandpayReceipt,
 	sas.ValHandpayCancelled:        tito.KindHandpay,
 	sas.ValHandpayJackpot:          tito.KindHandpay,
+	sas.ValRestrictedTicket:        tito.KindRestricted,
 }
 
 func (p *poller) record(ctx context.Context, r sas.ValidationRecord) error {
 	kind, ok := recordKinds[r.Type]
 	if !ok {
-		return nil // redemptions, and restricted and AFT tickets, which no cabinet here prints
+		return nil // redemptions, and AFT tickets, which no cabinet here prints
 	}
 	v, err := tito.ParseDigits(fmt.Sprintf("%02d%016d", r.SystemID, r.Number))
 	if err != nil {
@@ -419,6 +432,14 @@ func (p *poller) record(ctx context.Context, r sas.ValidationRecord) error {
 	}
 	tk := tito.Ticket{Casino: p.sv.cfg.Casino, Kind: kind, Cents: int64(r.Cents), Validation: v,
 		Issued: r.At, Machine: p.cab.Name, Number: number, Expiry: expiry}
+	if kind == tito.KindRestricted {
+		// Its pool, and the date its credits expire when it has one
+		// (MMDDYYYY, where a cashable ticket has days).
+		tk.Pool = r.PoolID
+		if d, ok := aft.Expiration(r.Expiration).Date(); ok {
+			tk.Until, tk.Expiry = d, 0
+		}
+	}
 	_, replayed, err := p.sv.st.Issue(ctx, tk)
 	if err == nil && !replayed {
 		p.sv.cfg.Log("%s: ticket %s %d cents recorded", p.cab.Name, v, r.Cents)
@@ -509,7 +530,11 @@ func (p *poller) answer(ctx context.Context, a Redemption, data []byte) error {
 	if a.Phase == Authorised {
 		p.current = a.ID
 	}
-	r, err := p.cab.Client.RedeemTicket(sas.RedeemTicket{Code: a.Code, Cents: uint64(a.Cents), ParsingCode: sas.ParsingBCD, Data: data})
+	req := sas.RedeemTicket{Code: a.Code, Cents: uint64(a.Cents), ParsingCode: sas.ParsingBCD, Data: data}
+	if a.Code == sas.TransferRestricted {
+		req.Restricted, req.Expiration, req.PoolID = true, a.Until, a.Pool
+	}
+	r, err := p.cab.Client.RedeemTicket(req)
 	if err != nil || a.Phase != Authorised {
 		return err
 	}

@@ -32,7 +32,7 @@ type floor struct {
 func newFloor(t *testing.T, s *Store) *floor {
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &floor{t: t, store: s, ctx: ctx, cancel: cancel, peers: map[string]*titopeer.Peer{}, logs: make(chan string, 1000)}
-	f.sv = NewService(s, ServiceConfig{Casino: "Casino Lusitânia", Poll: 5 * time.Millisecond,
+	f.sv = NewService(s, ServiceConfig{Casino: "Casino Lusitânia", Poll: 5 * time.Millisecond, RestrictedTickets: true,
 		Log: func(format string, a ...any) {
 			select {
 			case f.logs <- fmt.Sprintf(format, a...):
@@ -406,5 +406,56 @@ func TestServiceDeniesAboveTheTicketLimit(t *testing.T) {
 	all, err := s.List(f.ctx)
 	if err != nil || len(all) != 1 || all[0].Cents != 500 {
 		t.Fatalf("recorded %+v %v", all, err)
+	}
+}
+
+// A restricted ticket out on one cabinet (0x4D type 01) is recorded with
+// its pool and expiration; at another it is redeemed with 0x71 code 01 as
+// restricted credits of that pool, once; one holding restricted credits of
+// another pool refuses it (87) and the ticket stays good; the cashier
+// never pays it.
+func TestServiceRestrictedTicket(t *testing.T) {
+	f := newFloor(t, newStore(t, sharedCluster(t)))
+	a, _ := f.add(titopeer.Config{Name: "a"})
+	b, _ := f.add(titopeer.Config{Name: "b"})
+	c, _ := f.add(titopeer.Config{Name: "c"})
+	waitFor(t, "the validation ID of a", func() bool { return a.Enhanced().Configured() })
+	a.AddRestricted(titopeer.Restricted{Cents: 800, Pool: 7, Until: 10312099})
+	// The service turns restricted tickets on (0x7B) after 4C.
+	waitFor(t, "restricted tickets on", func() bool { return a.CashoutRestricted() == nil })
+	digits := a.Printed()[0].Validation.Digits()
+	waitFor(t, "the ticket recorded", func() bool { _, ok := f.ticket(digits); return ok })
+	if rec, _ := f.ticket(digits); rec.Kind != tito.KindRestricted || rec.Pool != 7 || rec.Until != 10312099 || rec.Cents != 800 {
+		t.Fatalf("recorded %+v", rec)
+	}
+	if r, err := f.store.Redeem(f.ctx, Request{Digits: digits, By: "cashier:ana", ID: "cash-1", At: time.Now()}); err != nil || r.Code.Accepts() {
+		t.Fatalf("the cashier: %+v %v", r, err)
+	}
+
+	c.AddRestricted(titopeer.Restricted{Cents: 50, Pool: 3})
+	if err := c.Insert(digits); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "c's redemption", results(c, 1))
+	if r := c.Results()[0]; r.Status != sas.RedeemUnableNow || c.RestrictedCredits() != (titopeer.Restricted{Cents: 50, Pool: 3}) {
+		t.Fatalf("c, with pool 3: %+v, restricted %+v", r, c.RestrictedCredits())
+	}
+	waitFor(t, "the hold released", func() bool { r, _ := f.ticket(digits); return r.State == Issued })
+
+	if err := b.Insert(digits); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "b's redemption", results(b, 1))
+	if r := b.Results()[0]; r.Status != sas.RedeemedRestricted || r.Cents != 800 || b.Credits() != 0 ||
+		b.RestrictedCredits() != (titopeer.Restricted{Cents: 800, Pool: 7, Until: 10312099}) {
+		t.Fatalf("b: %+v, cashable %d, restricted %+v", r, b.Credits(), b.RestrictedCredits())
+	}
+	waitFor(t, "the ticket redeemed", func() bool { r, _ := f.ticket(digits); return r.State == Redeemed })
+	if err := b.Insert(digits); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the second redemption", results(b, 2))
+	if r := b.Results()[1]; r.Status != sas.RedeemRejectedByHost || b.RestrictedCredits().Cents != 800 {
+		t.Fatalf("again: %+v, restricted %+v", r, b.RestrictedCredits())
 	}
 }

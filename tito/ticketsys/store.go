@@ -13,6 +13,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/internal/etcdretry"
 	"github.com/openegm/cabinet/sas"
 	"github.com/openegm/cabinet/tito"
@@ -60,7 +61,12 @@ type Ticket struct {
 	Number  uint16     `json:"number"`
 	Issued  int64      `json:"issued"`            // unix nanoseconds
 	Expires int64      `json:"expires,omitempty"` // unix nanoseconds; 0 never
-	State   State      `json:"state"`
+	// Pool is a restricted promotional ticket's pool (SAS pool ID), and
+	// Until the date its credits expire (MMDDYYYY; 0 never, or the
+	// ticket's days): what the cabinet that redeems it is told.
+	Pool  uint16 `json:"pool,omitempty"`
+	Until uint32 `json:"until,omitempty"`
+	State State  `json:"state"`
 	// Hold is the authorisation of a pending ticket.
 	Hold *Hold `json:"hold,omitempty"`
 	// Final says who redeemed or voided the ticket, and when.
@@ -112,8 +118,11 @@ type Redemption struct {
 	Digits string `json:"digits"`
 	By     string `json:"by"`
 	// Code is the SAS transfer code the answer carries to the machine:
-	// 00 valid cashable, 80+ why not.
-	Code sas.TransferCode `json:"code"`
+	// 00 valid cashable, 01 valid restricted promotional (with the
+	// ticket's Pool and Until), 80+ why not.
+	Code  sas.TransferCode `json:"code"`
+	Pool  uint16           `json:"pool,omitempty"`
+	Until uint32           `json:"until,omitempty"`
 	// Cents is the amount authorised (the ticket's), 0 when refused.
 	Cents  int64  `json:"cents"`
 	Phase  Phase  `json:"phase"`
@@ -352,8 +361,20 @@ func (s *Store) Issue(ctx context.Context, tk tito.Ticket) (rec Ticket, replayed
 		Digits: tk.Validation.Digits(), Style: tk.Validation.Style, Kind: tk.Kind, Cents: tk.Cents,
 		Machine: tk.Machine, Number: tk.Number, Issued: tk.Issued.UnixNano(), State: Issued,
 	}
-	if tk.Expiry != tito.ExpiryNever {
+	switch {
+	case !tk.Until.IsZero():
+		// Restricted credits last through their day.
+		want.Until = uint32(aft.DateOf(tk.Until))
+		want.Expires = tk.Until.AddDate(0, 0, 1).UnixNano()
+	case tk.Expiry != tito.ExpiryNever:
 		want.Expires = tk.Issued.AddDate(0, 0, int(tk.Expiry)).UnixNano()
+	}
+	if tk.Kind == tito.KindRestricted {
+		want.Pool = tk.Pool
+		if want.Until == 0 && want.Expires != 0 {
+			// Printed in days: the machine that takes it gets the date.
+			want.Until = uint32(aft.DateOf(time.Unix(0, want.Expires).In(tk.Issued.Location())))
+		}
 	}
 	want.History = []Event{{At: want.Issued, What: "issued", By: tk.Machine,
 		Detail: fmt.Sprintf("%s %d cents, ticket %04d", tk.Kind, tk.Cents, tk.Number)}}
@@ -370,7 +391,8 @@ func (s *Store) Issue(ctx context.Context, tk tito.Ticket) (rec Ticket, replayed
 			rec, replayed = want, false
 			return change{ticket: &rec}, nil
 		}
-		if t.Cents != want.Cents || t.Machine != want.Machine || t.Issued != want.Issued || t.Number != want.Number || t.Kind != want.Kind {
+		if t.Cents != want.Cents || t.Machine != want.Machine || t.Issued != want.Issued || t.Number != want.Number || t.Kind != want.Kind ||
+			t.Pool != want.Pool || t.Until != want.Until {
 			return change{}, fmt.Errorf("ticketsys: issue %s: %w: recorded %d cents from %s at %s, now %d cents from %s at %s",
 				want.Digits, ErrConflict, t.Cents, t.Machine, time.Unix(0, t.Issued).UTC().Format(time.RFC3339),
 				want.Cents, want.Machine, tk.Issued.UTC().Format(time.RFC3339))
@@ -431,11 +453,14 @@ func (s *Store) redeem(ctx context.Context, req Request, cashier bool) (Redempti
 		out = Redemption{ID: req.ID, Digits: digits, By: req.By, At: at, Phase: Refused}
 		code, detail := s.verdict(t, req, cashier)
 		out.Code, out.Detail = code, detail
-		if code != sas.TransferCashable {
+		if !code.Accepts() {
 			return change{red: &out}, nil
 		}
 		nt := t.clone()
 		out.Cents = t.Cents
+		if code == sas.TransferRestricted {
+			out.Pool, out.Until = t.Pool, t.Until
+		}
 		if cashier {
 			out.Phase, out.Done = Committed, at
 			nt.State, nt.Final = Redeemed, &Final{By: req.By, Redemption: req.ID, At: at}
@@ -466,12 +491,19 @@ func (s *Store) verdict(t *Ticket, req Request, cashier bool) (sas.TransferCode,
 		return sas.TransferUnable, fmt.Sprintf("voided by %s at %s: %s", t.Final.By, stamp(t.Final.At), t.Final.Reason)
 	case t.State == Pending:
 		return sas.TransferPending, fmt.Sprintf("held for %s since %s", t.Hold.Cabinet, stamp(t.Hold.At))
-	case t.Kind != tito.KindCashout && !cashier:
+	case t.Kind == tito.KindRestricted && cashier:
+		// Promotional credit is played, never paid as money.
+		return sas.TransferUnable, "a restricted promotional ticket is played at a machine, never paid by the cashier"
+	case t.Kind != tito.KindCashout && t.Kind != tito.KindRestricted && !cashier:
 		return sas.TransferNotThisMachine, "a handpay receipt is paid by the cashier"
 	case t.Expires != 0 && at >= t.Expires:
 		return sas.TransferExpired, fmt.Sprintf("expired at %s", stamp(t.Expires))
 	case req.Cents != 0 && req.Cents != t.Cents:
 		return sas.TransferAmountMismatch, fmt.Sprintf("read %d cents, recorded %d", req.Cents, t.Cents)
+	case t.Kind == tito.KindRestricted:
+		// Not money, so not under the limit of what a cabinet pays
+		// without the cashier: no one else may take it.
+		return sas.TransferRestricted, ""
 	case !cashier && s.maxAuto > 0 && t.Cents > s.maxAuto:
 		return sas.TransferOverAutoLimit, fmt.Sprintf("%d cents above the limit of %d", t.Cents, s.maxAuto)
 	}

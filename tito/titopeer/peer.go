@@ -19,6 +19,10 @@
 //     amount (reply 40, then 0x68), any other code rejects it (reply 80,
 //     0x68); with no 0x71 within the redemption timeout the ticket is
 //     rejected (88, 0x68); 0x71 FF reports the final status.
+//   - Restricted promotional credits (one pool at a time): CashoutRestricted
+//     prints them on a restricted ticket (0x4D type 01, with pool and
+//     expiration); 0x71 transfer code 01 credits them, and is refused with
+//     87 while restricted credits of another pool are on the meter.
 package titopeer
 
 import (
@@ -32,6 +36,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/sas"
 	"github.com/openegm/cabinet/tito"
 )
@@ -83,6 +88,18 @@ type Peer struct {
 	pending  int64 // cents of a cash-out waiting for 0x58 (system style)
 	escrow   *escrow
 	last     *Result // the last finished redemption, for 0x71 FF
+	// restricted credits, their pool and expiration (MMDDYYYY; 0 never),
+	// and whether the host turned restricted tickets on (0x7B)
+	restricted      Restricted
+	printRestricted bool
+}
+
+// Restricted is restricted promotional credit: cents of pool, expiring on
+// Until (MMDDYYYY; 0 never).
+type Restricted struct {
+	Cents int64
+	Pool  uint16
+	Until uint32
 }
 
 type escrow struct {
@@ -150,15 +167,64 @@ func (p *Peer) Cashout(cents int64) error {
 	return nil
 }
 
+// AddRestricted puts restricted promotional credits on the meter (an AFT
+// transfer, say), replacing any there.
+func (p *Peer) AddRestricted(r Restricted) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.restricted = r
+}
+
+// RestrictedCredits returns the restricted promotional credits.
+func (p *Peer) RestrictedCredits() Restricted {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.restricted
+}
+
+// ErrRestrictedOff: the host has not turned restricted tickets on.
+var ErrRestrictedOff = errors.New("titopeer: restricted tickets are off (0x7B)")
+
+// CashoutRestricted prints the restricted credits on a restricted ticket
+// (secure-enhanced only), once the host has turned them on.
+func (p *Peer) CashoutRestricted() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.restricted.Cents <= 0 {
+		return ErrNone
+	}
+	if !p.printRestricted {
+		return ErrRestrictedOff
+	}
+	next, v, err := p.enhanced.Next()
+	if err != nil {
+		return err
+	}
+	p.enhanced = next
+	r := p.restricted
+	p.restricted = Restricted{}
+	p.printKind(v, r.Cents, r)
+	return nil
+}
+
 // print records a printed ticket and raises 0x3D. Called with mu held.
-func (p *Peer) print(v tito.Validation, cents int64) {
+func (p *Peer) print(v tito.Validation, cents int64) { p.printKind(v, cents, Restricted{}) }
+
+// printKind prints a cashable ticket, or with r.Cents a restricted one.
+func (p *Peer) printKind(v tito.Validation, cents int64, r Restricted) {
 	now := p.cfg.Now()
 	p.ticketNo = (p.ticketNo + 1) % (tito.MaxTicketNumber + 1)
 	tk := tito.Ticket{Casino: p.cfg.Casino, Kind: tito.KindCashout, Cents: cents, Validation: v,
 		Issued: now, Machine: p.cfg.Name, Number: p.ticketNo, Expiry: p.cfg.Expiry}
-	p.printed = append(p.printed, tk)
 	rec := sas.ValidationRecord{Type: sas.ValCashableTicket, At: wall(now), Number: v.Uint(), Cents: uint64(cents),
 		TicketNumber: p.ticketNo, SystemID: v.SystemID, Expiration: uint32(p.cfg.Expiry)}
+	if r.Cents != 0 {
+		tk.Kind, tk.Pool, rec.Type, rec.PoolID = tito.KindRestricted, r.Pool, sas.ValRestrictedTicket, r.Pool
+		if until, ok := aft.Expiration(r.Until).Date(); ok {
+			tk.Until, tk.Expiry, rec.Expiration = until, 0, r.Until
+		}
+	}
+	p.printed = append(p.printed, tk)
 	p.records = append(p.records, rec)
 	if len(p.records) > int(sas.ValidationMaxIndex) {
 		p.records = p.records[1:]
@@ -224,8 +290,14 @@ func (p *Peer) Enhanced() tito.Enhanced {
 
 // finish ends the redemption in escrow. Called with mu held.
 func (p *Peer) finish(st sas.RedemptionStatus, cents int64) {
-	r := Result{Digits: p.escrow.digits, Status: st, Cents: cents}
 	p.credits += cents
+	p.end(st, cents)
+}
+
+// end records the end of the redemption in escrow, whatever it credited.
+// Called with mu held.
+func (p *Peer) end(st sas.RedemptionStatus, cents int64) {
+	r := Result{Digits: p.escrow.digits, Status: st, Cents: cents}
 	p.results = append(p.results, r)
 	p.last = &r
 	p.escrow = nil
@@ -361,6 +433,19 @@ func (p *Peer) longPoll(cmd byte, data []byte) ([]byte, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch cmd {
+	case sas.CmdExtendedValidationStatus:
+		c, err := sas.DecodeValidationControl(data)
+		if err != nil {
+			return nil, err
+		}
+		if c.Mask&sas.ValCtlPrintRestricted != 0 {
+			p.printRestricted = c.States&sas.ValCtlPrintRestricted != 0
+		}
+		st := sas.ValCtlPrinterCashout | sas.ValCtlTicketRedemption
+		if p.printRestricted {
+			st |= sas.ValCtlPrintRestricted
+		}
+		return sas.ValidationStatus{Status: st, CashableExpiration: p.cfg.Expiry, RestrictedExpiration: tito.ExpiryNever}.Encode()
 	case sas.CmdSetValidationID:
 		v, err := sas.DecodeValidationID(data)
 		if err != nil {
@@ -478,6 +563,16 @@ func (p *Peer) redeem(r sas.RedeemTicket) ([]byte, error) {
 	if !r.Code.Accepts() {
 		p.finish(sas.RedeemRejectedByHost, 0)
 		return p.reply(sas.RedeemRejectedByHost, 0, d)
+	}
+	if r.Code == sas.TransferRestricted {
+		if c := p.restricted; c.Cents > 0 && c.Pool != r.PoolID {
+			p.finish(sas.RedeemUnableNow, 0)
+			return p.reply(sas.RedeemUnableNow, 0, d)
+		}
+		out, err := p.reply(sas.RedeemPending, int64(r.Cents), d)
+		p.restricted = Restricted{Cents: p.restricted.Cents + int64(r.Cents), Pool: r.PoolID, Until: r.Expiration}
+		p.end(sas.RedeemedRestricted, int64(r.Cents))
+		return out, err
 	}
 	// Crediting takes no time here: the pending reply, then 0x68.
 	out, err := p.reply(sas.RedeemPending, int64(r.Cents), d)
