@@ -93,6 +93,8 @@ func makeChecks(s tally, f figures) []Check {
 	check("tickets_in", "tickets_in", s.ticketIn, ledger(meters.TicketIn))
 	check("tickets_out", "tickets_printed", s.ticketOut, ledger(meters.TicketOut))
 	check("tickets_out", "tickets_printed_count", s.printed, ledger(meters.TicketsOut))
+	check("tickets_out", "restricted_tickets_out", s.restrictedTicketOut, ledger(meters.RestrictedTicketOut))
+	check("tickets_in", "restricted_tickets_in", s.restrictedTicketIn, ledger(meters.RestrictedTicketIn))
 	check("handpays", "handpaid_cancelled", s.handpaid[meters.HandpayCancelled], ledger(meters.HandpaidCancelled))
 	check("handpays", "handpaid_win", s.handpaid[meters.HandpayWin], ledger(meters.AttendantPaidPaytable))
 	check("handpays", "handpaid_progressive", s.handpaid[meters.HandpayProgressive], ledger(meters.AttendantPaidProgressive))

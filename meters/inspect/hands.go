@@ -2,8 +2,9 @@ package inspect
 
 import (
 	"fmt"
-	"github.com/openegm/cabinet/internal/money"
 	"strings"
+
+	"github.com/openegm/cabinet/internal/money"
 
 	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/baccarat"

@@ -81,6 +81,11 @@ type TicketInRow struct {
 	Cents    int64  `json:"cents"`
 	Why      string `json:"why,omitempty"`
 	Host     bool   `json:"host_authorised"`
+	// Kind is "restricted" for a restricted promotional ticket (status
+	// "01"), credited as restricted credits of Pool until Expiration.
+	Kind       string `json:"kind,omitempty"`
+	Pool       uint16 `json:"pool,omitempty"`
+	Expiration string `json:"expiration,omitempty"`
 }
 
 // BillOrderRow is an order to stack the note in escrow and how it ended.
@@ -154,21 +159,24 @@ type PokerRow struct {
 // checks compare with the meters. A RAM clear inside the period starts it
 // again, as it starts the meters again.
 type tally struct {
-	aftIn, aftOut      aft.Amounts
-	debitIn            int64 // AFT debit transfers in (cashable)
-	bonusCredits       int64 // bonus wins paid to the credit meter
-	bonusAll           int64 // every bonus win, by hand or not
-	electronicIn       int64 // money-in records of source electronic
-	electronicOut      int64 // cash-outs of method electronic
-	restrictedExpired  int64
-	bills, coins       int64
-	billsByOrder       int64 // stacked by a bill order
-	billsWithoutOrder  int64
-	ticketIn           int64
-	ticketOut, printed int64
-	handpaid           map[string]int64 // paid, by handpay kind
-	pokerTo, pokerFrom int64
-	testMoved          int64 // money meters moved in test mode
+	aftIn, aftOut aft.Amounts
+	debitIn       int64 // AFT debit transfers in (cashable)
+	// Restricted promotional tickets in and out (counted in the ticket
+	// totals too, as the meters count them).
+	restrictedTicketIn, restrictedTicketOut int64
+	bonusCredits                            int64 // bonus wins paid to the credit meter
+	bonusAll                                int64 // every bonus win, by hand or not
+	electronicIn                            int64 // money-in records of source electronic
+	electronicOut                           int64 // cash-outs of method electronic
+	restrictedExpired                       int64
+	bills, coins                            int64
+	billsByOrder                            int64 // stacked by a bill order
+	billsWithoutOrder                       int64
+	ticketIn                                int64
+	ticketOut, printed                      int64
+	handpaid                                map[string]int64 // paid, by handpay kind
+	pokerTo, pokerFrom                      int64
+	testMoved                               int64 // money meters moved in test mode
 }
 
 // moneyMeters are the meters no test game may move: every amount, and
@@ -264,8 +272,13 @@ func (c *collector) count(r meters.Record, prev meters.Values, st *meters.State)
 			s.electronicIn += r.Cents
 		}
 	case meters.TicketRedeem:
-		if r.Status == 0 {
+		switch r.Status {
+		case meters.RedeemedCashable:
 			s.ticketIn += r.Cents
+		case meters.RedeemedRestricted:
+			// A ticket too: the total ticket-in meter counts it.
+			s.ticketIn += r.Cents
+			s.restrictedTicketIn += r.Cents
 		}
 	case meters.CashOut:
 		if r.Method == meters.OutElectronic {
@@ -274,6 +287,9 @@ func (c *collector) count(r meters.Record, prev meters.Values, st *meters.State)
 	case meters.TicketPrinted:
 		s.ticketOut += r.Cents
 		s.printed++
+		if st.Meters[meters.RestrictedTicketOut] != prev[meters.RestrictedTicketOut] {
+			s.restrictedTicketOut += r.Cents
+		}
 	case meters.AFTTransfer:
 		tr := r.Transfer
 		switch {
@@ -346,7 +362,13 @@ func (c *collector) rows(r meters.Record, in bool, st *meters.State) {
 		c.escrow = &e
 	case meters.TicketRedeem:
 		if in {
-			row := TicketInRow{At: r.At, Ticket: r.Digits, Status: fmt.Sprintf("%02X", r.Status), Cents: r.Cents, Why: r.Why, Host: r.Status == 0}
+			row := TicketInRow{At: r.At, Ticket: r.Digits, Status: fmt.Sprintf("%02X", r.Status), Cents: r.Cents, Why: r.Why,
+				Host: r.Status == meters.RedeemedCashable || r.Status == meters.RedeemedRestricted}
+			if r.Status == meters.RedeemedRestricted {
+				row.Kind, row.Pool, row.Expiration = meters.KindRestricted, r.Pool, r.Expiration.String()
+				h.Promo.Rows = append(h.Promo.Rows, PromoRow{At: r.At, Event: "ticket_in", Kind: "restricted", Cents: r.Cents,
+					Pool: r.Pool, Expiration: row.Expiration, Ref: r.Digits})
+			}
 			if c.escrow != nil && c.escrow.Digits == r.Digits {
 				row.EscrowAt = c.escrow.At
 			}
@@ -362,7 +384,12 @@ func (c *collector) rows(r meters.Record, in bool, st *meters.State) {
 		}
 	case meters.TicketPrinted:
 		if in {
-			h.Tickets = append(h.Tickets, c.ticketRow(TicketRow{At: r.At, Ticket: r.Ticket, Cents: r.Cents, Reprint: r.Reprint}))
+			row := c.ticketRow(TicketRow{At: r.At, Ticket: r.Ticket, Cents: r.Cents, Reprint: r.Reprint})
+			h.Tickets = append(h.Tickets, row)
+			if row.Kind == meters.KindRestricted && !r.Reprint {
+				h.Promo.Rows = append(h.Promo.Rows, PromoRow{At: r.At, Event: "ticket_out", Kind: "restricted", Cents: r.Cents,
+					Pool: row.Pool, Expiration: row.Expiration, Ref: r.Ticket})
+			}
 		}
 		delete(c.cashOut, r.Ticket)
 	case meters.TicketVoid:
@@ -440,6 +467,9 @@ func (c *collector) rows(r meters.Record, in bool, st *meters.State) {
 func (c *collector) ticketRow(row TicketRow) TicketRow {
 	if co, ok := c.cashOut[row.Ticket]; ok {
 		row.Style, row.TicketNo, row.ExpiryDays = co.Style, co.TicketNo, co.ExpiryDays
+		if co.Kind == meters.KindRestricted {
+			row.Kind, row.Pool, row.Expiration = co.Kind, co.Pool, co.Expiration.String()
+		}
 	}
 	return row
 }

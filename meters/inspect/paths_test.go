@@ -62,6 +62,9 @@ const (
 	seTicket   = "000000000000012345"
 	hpNumber   = "000000000000054321"
 	restricted = aft.Expiration(3012026) // 1 March 2026
+	rTicketIn  = "000000000000077777"
+	rTicketOut = "000000000000066666"
+	rExpiry    = aft.Expiration(12312030) // 31 December 2030
 )
 
 // everyPath is a ledger with a record of every money path: test mode, bill
@@ -124,6 +127,13 @@ func everyPath(t *testing.T) *testBook {
 		meters.TicketPrinted{At: b.next(), Ticket: seTicket, Cents: 1000},
 		meters.CashOut{At: b.next(), Method: meters.OutTicket, Cents: 500, Ticket: "T-2"},
 		meters.TicketVoid{At: b.next(), Ticket: "T-2", Cents: 500, Why: "paper out"})
+	// A restricted promotional ticket in (restricted credits of pool 9),
+	// then out on a restricted ticket of its own.
+	b.commit(meters.TicketEscrow{At: b.next(), Digits: rTicketIn},
+		meters.TicketRedeem{At: b.next(), Digits: rTicketIn, Status: meters.RedeemedRestricted, Cents: 600, Pool: 9, Expiration: rExpiry})
+	b.commit(meters.CashOut{At: b.next(), Method: meters.OutTicket, Cents: 600, Ticket: rTicketOut, Style: meters.StyleSecureEnhanced, Seq: 3,
+		Kind: meters.KindRestricted, Pool: 9, Expiration: rExpiry},
+		meters.TicketPrinted{At: b.next(), Ticket: rTicketOut, Cents: 600})
 	poker := func(kind string, seq uint64, cents int64) meters.PokerTransfer {
 		at := b.next()
 		return meters.PokerTransfer{At: at, ID: meters.PokerTransferID("EGM-7", at, seq), Seq: seq, Kind: kind, Table: "holdem-1", Source: "EGM-7", Player: "EGM-7", Cents: cents}
@@ -176,7 +186,8 @@ func TestEveryMoneyPathHasItsSection(t *testing.T) {
 	r := readReport(t, b.dir, time.Time{}, time.Time{}, nil)
 
 	want := map[string]int64{
-		"bills": 6000, "coins": 200, "bills_stacked": 6000, "tickets_in": 2500, "tickets_printed": 1000, "tickets_printed_count": 1,
+		"bills": 6000, "coins": 200, "bills_stacked": 6000, "tickets_in": 3100, "tickets_printed": 1600, "tickets_printed_count": 2,
+		"restricted_tickets_in": 600, "restricted_tickets_out": 600,
 		"handpaid_cancelled": 2000, "handpaid_win": 200000, "handpaid_progressive": 0, "handpaid_bonus": 250000, "handpaid_total": 452000,
 		"aft_in_cashable": 10000, "aft_in_restricted": 4000, "aft_in_non_restricted": 1000, "aft_debit_in": 800, "electronic_in": 16500,
 		"aft_out_cashable": 1500, "aft_out_restricted": 0, "aft_out_non_restricted": 400, "electronic_out": 2200,
@@ -221,7 +232,8 @@ func TestEveryMoneyPathHasItsSection(t *testing.T) {
 	for _, p := range r.Promo.Rows {
 		promo = append(promo, p.Event+" "+p.Kind)
 	}
-	if !slices.Equal(promo, []string{"in restricted", "in non_restricted", "expired restricted", "out non_restricted"}) || r.Promo.Rows[0].Pool != 7 {
+	if !slices.Equal(promo, []string{"in restricted", "in non_restricted", "expired restricted", "out non_restricted",
+		"ticket_in restricted", "ticket_out restricted"}) || r.Promo.Rows[0].Pool != 7 || r.Promo.Rows[5].Pool != 9 {
 		t.Errorf("promo rows %+v", r.Promo.Rows)
 	}
 	if pt := r.Promo.Totals; pt != (PromoTotals{RestrictedIn: 4000, RestrictedPlayed: 3000, RestrictedExpired: 1000,
@@ -230,13 +242,15 @@ func TestEveryMoneyPathHasItsSection(t *testing.T) {
 	}
 
 	// Tickets in: the host's authorisation, the escrow, the refusal.
-	if len(r.TicketsIn) != 2 || r.TicketsIn[0] != (TicketInRow{At: r.TicketsIn[0].At, Ticket: ticketIn1, EscrowAt: r.TicketsIn[0].At - int64(time.Second), Status: "00", Cents: 2500, Host: true}) ||
-		r.TicketsIn[1].Status != "87" || r.TicketsIn[1].Host || r.TicketsIn[1].Cents != 0 || r.TicketsIn[1].Why != "expired" {
+	if len(r.TicketsIn) != 3 || r.TicketsIn[0] != (TicketInRow{At: r.TicketsIn[0].At, Ticket: ticketIn1, EscrowAt: r.TicketsIn[0].At - int64(time.Second), Status: "00", Cents: 2500, Host: true}) ||
+		r.TicketsIn[1].Status != "87" || r.TicketsIn[1].Host || r.TicketsIn[1].Cents != 0 || r.TicketsIn[1].Why != "expired" ||
+		r.TicketsIn[2].Status != "01" || !r.TicketsIn[2].Host || r.TicketsIn[2].Kind != meters.KindRestricted || r.TicketsIn[2].Pool != 9 || r.TicketsIn[2].Cents != 600 {
 		t.Errorf("tickets in %+v", r.TicketsIn)
 	}
 	// Tickets out with their validation number and style; the void.
-	if len(r.Tickets) != 2 || r.Tickets[0].Ticket != seTicket || r.Tickets[0].Style != meters.StyleSecureEnhanced || r.Tickets[0].TicketNo != 6 ||
-		r.Tickets[1].Void != "paper out" || r.Tickets[1].Style != "" {
+	if len(r.Tickets) != 3 || r.Tickets[0].Ticket != seTicket || r.Tickets[0].Style != meters.StyleSecureEnhanced || r.Tickets[0].TicketNo != 6 ||
+		r.Tickets[1].Void != "paper out" || r.Tickets[1].Style != "" ||
+		r.Tickets[2].Ticket != rTicketOut || r.Tickets[2].Kind != meters.KindRestricted || r.Tickets[2].Pool != 9 || r.Tickets[2].Expiration != rExpiry.String() {
 		t.Errorf("tickets out %+v", r.Tickets)
 	}
 	// Handpays: the validated one with its number and receipt.
@@ -282,9 +296,9 @@ func TestEveryMoneyPathHasItsSection(t *testing.T) {
 	for lang, words := range map[string][]string{
 		"pt": {"TRANSFERÊNCIAS AFT", "AFT-JP-1", "CRÉDITO PROMOCIONAL", "TALÕES RECEBIDOS", ticketIn1, "87 recusado", "ORDENS DE EMPILHAR NOTAS", "devolvida",
 			"TRANSFERÊNCIAS DE MESAS DE PÓQUER", "em aberto", "VALIDAÇÃO: CONFIGURAÇÃO DO SISTEMA", "recibo do pagamento manual", "MODO DE TESTE", hpNumber, "sim, n.º 5",
-			"segura melhorada", "Todas as 30 verificações conferem", "verificação: feitas das mesas (saídas) 45,00 € = transferências das mesas de póquer 45,00 € — confere"},
+			"segura melhorada", "01 resgatado", "promocional restrito, grupo 9, válido até 12/31/2030", "saída num talão promocional", "Todas as 32 verificações conferem", "verificação: feitas das mesas (saídas) 45,00 € = transferências das mesas de póquer 45,00 € — confere"},
 		"en": {"AFT TRANSFERS", "PROMOTIONAL CREDITS", "TICKETS IN", "BILL ORDERS", "POKER TABLE TRANSFERS", "THE HOST'S SETTINGS", "TEST MODE",
-			"All 30 checks hold: the sections add up to the meters", "check: AFT to the machine, cashable €100.00 = SAS A0", "yes, no. 5", "secure-enhanced"},
+			"All 32 checks hold: the sections add up to the meters", "check: AFT to the machine, cashable €100.00 = SAS A0", "yes, no. 5", "secure-enhanced", "restricted promotional, pool 9, valid until 12/31/2030"},
 	} {
 		txt := string(r.Text(lang))
 		for _, w := range words {
@@ -314,6 +328,7 @@ func TestCheckFailsWhenASectionAndAMeterDisagree(t *testing.T) {
 			s.AFT.Meters[aft.MeterInHouseCashableIn] += 5
 		}},
 		{"restricted_expired", func(s *meters.State) { s.Meters[meters.RestrictedExpired] = 0 }},
+		{"restricted_tickets_in", func(s *meters.State) { s.Meters[meters.RestrictedTicketIn] += 100 }},
 		{"aft_debit_in", func(s *meters.State) {
 			s.AFT.Meters = maps.Clone(s.AFT.Meters)
 			s.AFT.Meters[aft.MeterDebitIn] -= 800
@@ -329,7 +344,7 @@ func TestCheckFailsWhenASectionAndAMeterDisagree(t *testing.T) {
 			}
 		}
 		en := string(r.Text("en"))
-		if !strings.Contains(en, "1 of 30 checks DO NOT hold") || !strings.Contains(en, "CHECK FAILS: "+rt("en", "chk_"+c.check)) {
+		if !strings.Contains(en, "1 of 32 checks DO NOT hold") || !strings.Contains(en, "CHECK FAILS: "+rt("en", "chk_"+c.check)) {
 			t.Errorf("%s: the English report does not name the failure:\n%s", c.check, en)
 		}
 		if pt := string(r.Text("pt")); !strings.Contains(pt, "NÃO CONFERE") {

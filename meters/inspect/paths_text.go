@@ -6,6 +6,7 @@ import (
 
 	"github.com/openegm/cabinet/internal/money"
 	"github.com/openegm/cabinet/internal/names"
+	"github.com/openegm/cabinet/meters"
 )
 
 // pathTexts are the words of the money paths' sections and their checks:
@@ -39,6 +40,8 @@ var pathTexts = map[string][2]string{
 	"chk_handpaid_total":         {"pagos à mão: total", "hand paid: total"},
 	"chk_aft_in_cashable":        {"AFT para a máquina, disponível", "AFT to the machine, cashable"},
 	"chk_aft_debit_in":           {"AFT de débito para a máquina", "AFT debit to the machine"},
+	"chk_restricted_tickets_out": {"talões promocionais restritos impressos", "restricted promotional tickets printed"},
+	"chk_restricted_tickets_in":  {"talões promocionais restritos recebidos", "restricted promotional tickets redeemed"},
 	"chk_aft_in_restricted":      {"AFT para a máquina, promocional restrito", "AFT to the machine, restricted"},
 	"chk_aft_in_non_restricted":  {"AFT para a máquina, promocional não restrito", "AFT to the machine, non-restricted"},
 	"chk_electronic_in":          {"AFT para a máquina e outras transferências recebidas", "AFT to the machine and other transfers in"},
@@ -71,6 +74,7 @@ var pathTexts = map[string][2]string{
 	"style_system":          {"pelo sistema", "system"},
 	"style_secure-enhanced": {"segura melhorada", "secure-enhanced"},
 	"not_printed":           {"por imprimir", "not printed yet"},
+	"restricted_ticket":     {"promocional restrito, grupo %d, válido até %s", "restricted promotional, pool %d, valid until %s"},
 	"receipt_no":            {"sim, n.º %d", "yes, no. %d"},
 
 	"h_aft":          {"TRANSFERÊNCIAS AFT (sistema do casino)", "AFT TRANSFERS (casino host)"},
@@ -89,6 +93,8 @@ var pathTexts = map[string][2]string{
 	"ev_in":                {"entrada", "in"},
 	"ev_out":               {"saída para o sistema", "out to the host"},
 	"ev_expired":           {"expirado", "expired"},
+	"ev_ticket_in":         {"entrada por talão promocional", "in by a promotional ticket"},
+	"ev_ticket_out":        {"saída num talão promocional", "out on a promotional ticket"},
 	"pk_restricted":        {"restrito", "restricted"},
 	"pk_non_restricted":    {"não restrito", "non-restricted"},
 	"promo_restricted":     {"Restrito: entrou %s, apostado %s, saiu %s, expirou %s; na máquina no fim %s", "Restricted: in %s, played %s, out %s, expired %s; held at the end %s"},
@@ -249,13 +255,17 @@ func (w pathWriter) sections() {
 	rows = nil
 	for _, t := range r.TicketsIn {
 		status, host := w.t("redeemed", t.Status), w.t("no")
-		if t.Status != "00" {
+		if t.Status != "00" && t.Kind == "" {
 			status, host = w.t("refused", t.Status), ""
 		}
 		if t.Host {
 			host = w.t("yes")
 		}
-		rows = append(rows, []string{w.at(t.At), t.Ticket, w.at(t.EscrowAt), status, w.eur(t.Cents), host, t.Why})
+		why := t.Why
+		if t.Kind == meters.KindRestricted {
+			why = w.t("restricted_ticket", t.Pool, t.Expiration)
+		}
+		rows = append(rows, []string{w.at(t.At), t.Ticket, w.at(t.EscrowAt), status, w.eur(t.Cents), host, why})
 	}
 	w.table(w.t("ticket_in_cols"), rows)
 	w.checks("tickets_in")
@@ -271,6 +281,9 @@ func (w pathWriter) sections() {
 			note = w.t("reprint")
 		case t.Pending:
 			note = w.t("not_printed")
+		}
+		if t.Kind == meters.KindRestricted {
+			note = strings.TrimPrefix(note+"; "+w.t("restricted_ticket", t.Pool, t.Expiration), "; ")
 		}
 		no := ""
 		if t.TicketNo != 0 {

@@ -142,6 +142,11 @@ type TicketRow struct {
 	Style      string `json:"style,omitempty"`
 	TicketNo   uint16 `json:"ticket_no,omitempty"`
 	ExpiryDays uint16 `json:"expiry_days,omitempty"`
+	// Kind is "restricted" for a restricted promotional ticket: the
+	// restricted credits of Pool, playable until Expiration, never money.
+	Kind       string `json:"kind,omitempty"`
+	Pool       uint16 `json:"pool,omitempty"`
+	Expiration string `json:"expiration,omitempty"`
 }
 
 // RAMClearRow is a RAM clear with the meters just before it.
