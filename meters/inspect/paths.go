@@ -365,7 +365,7 @@ func (c *collector) rows(r meters.Record, in bool, st *meters.State) {
 			row := TicketInRow{At: r.At, Ticket: r.Digits, Status: fmt.Sprintf("%02X", r.Status), Cents: r.Cents, Why: r.Why,
 				Host: r.Status == meters.RedeemedCashable || r.Status == meters.RedeemedRestricted}
 			if r.Status == meters.RedeemedRestricted {
-				row.Kind, row.Pool, row.Expiration = meters.KindRestricted, r.Pool, r.Expiration.String()
+				row.Kind, row.Pool, row.Expiration = meters.KindRestricted, r.Pool, expiry(r.Expiration)
 				h.Promo.Rows = append(h.Promo.Rows, PromoRow{At: r.At, Event: "ticket_in", Kind: "restricted", Cents: r.Cents,
 					Pool: r.Pool, Expiration: row.Expiration, Ref: r.Digits})
 			}
@@ -420,7 +420,7 @@ func (c *collector) rows(r meters.Record, in bool, st *meters.State) {
 		}
 	case meters.PromoExpired:
 		if in {
-			h.Promo.Rows = append(h.Promo.Rows, PromoRow{At: r.At, Event: "expired", Kind: "restricted", Cents: r.Cents, Pool: r.Pool, Expiration: r.Expiration.String()})
+			h.Promo.Rows = append(h.Promo.Rows, PromoRow{At: r.At, Event: "expired", Kind: "restricted", Cents: r.Cents, Pool: r.Pool, Expiration: expiry(r.Expiration)})
 			h.Promo.Totals.RestrictedExpired += r.Cents
 		}
 	case meters.ValidationControl:
@@ -468,7 +468,7 @@ func (c *collector) ticketRow(row TicketRow) TicketRow {
 	if co, ok := c.cashOut[row.Ticket]; ok {
 		row.Style, row.TicketNo, row.ExpiryDays = co.Style, co.TicketNo, co.ExpiryDays
 		if co.Kind == meters.KindRestricted {
-			row.Kind, row.Pool, row.Expiration = co.Kind, co.Pool, co.Expiration.String()
+			row.Kind, row.Pool, row.Expiration = co.Kind, co.Pool, expiry(co.Expiration)
 		}
 	}
 	return row
@@ -509,7 +509,7 @@ func (c *collector) aftRow(r meters.AFTTransfer) {
 		row.Direction = "bonus"
 	}
 	if t.Amounts.Restricted > 0 && row.Direction == "in" {
-		row.Pool, row.Expiration = t.PoolID, t.RestrictedExpiration.String()
+		row.Pool, row.Expiration = t.PoolID, expiry(t.RestrictedExpiration)
 	}
 	if t.ReceiptStatus == aft.ReceiptPending {
 		row.Receipt = "due"
@@ -597,4 +597,20 @@ func (c *collector) finish(st *meters.State) {
 		h.base, h.baseAFT = st.Meters, st.AFT.Meters
 	}
 	h.Promo.Totals.RestrictedHeld, h.Promo.Totals.NonRestrictedHeld = h.endCredits.Restricted, h.endCredits.NonRestricted
+}
+
+// expiry is an expiration as the report writes it: a date as YYYY-MM-DD
+// (SAS's MMDDYYYY read either way by an inspector would be a trap), a
+// number of days as "N d", none as "".
+func expiry(e aft.Expiration) string {
+	if e == 0 {
+		return ""
+	}
+	if d, ok := e.Date(); ok {
+		return d.Format("2006-01-02")
+	}
+	if e.Days() {
+		return fmt.Sprintf("%d d", uint32(e))
+	}
+	return e.String() // not a date: as SAS sent it
 }

@@ -219,7 +219,7 @@ func TestEveryMoneyPathHasItsSection(t *testing.T) {
 	if a := r.AFT[0]; a.Cashable != 10000 || a.Receipt != "printed" || a.Code != "0x00" {
 		t.Errorf("AFT in %+v", a)
 	}
-	if a := r.AFT[1]; a.Restricted != 4000 || a.NonRestricted != 1000 || a.Pool != 7 || a.Expiration != "03/01/2026" {
+	if a := r.AFT[1]; a.Restricted != 4000 || a.NonRestricted != 1000 || a.Pool != 7 || a.Expiration != "2026-03-01" {
 		t.Errorf("AFT promo %+v", a)
 	}
 	if a := r.AFT[5]; !a.Handpay || a.Cashable != 250000 || a.Code != "0x11" {
@@ -250,7 +250,7 @@ func TestEveryMoneyPathHasItsSection(t *testing.T) {
 	// Tickets out with their validation number and style; the void.
 	if len(r.Tickets) != 3 || r.Tickets[0].Ticket != seTicket || r.Tickets[0].Style != meters.StyleSecureEnhanced || r.Tickets[0].TicketNo != 6 ||
 		r.Tickets[1].Void != "paper out" || r.Tickets[1].Style != "" ||
-		r.Tickets[2].Ticket != rTicketOut || r.Tickets[2].Kind != meters.KindRestricted || r.Tickets[2].Pool != 9 || r.Tickets[2].Expiration != rExpiry.String() {
+		r.Tickets[2].Ticket != rTicketOut || r.Tickets[2].Kind != meters.KindRestricted || r.Tickets[2].Pool != 9 || r.Tickets[2].Expiration != "2030-12-31" {
 		t.Errorf("tickets out %+v", r.Tickets)
 	}
 	// Handpays: the validated one with its number and receipt.
@@ -296,9 +296,9 @@ func TestEveryMoneyPathHasItsSection(t *testing.T) {
 	for lang, words := range map[string][]string{
 		"pt": {"TRANSFERÊNCIAS AFT", "AFT-JP-1", "CRÉDITO PROMOCIONAL", "TALÕES RECEBIDOS", ticketIn1, "87 recusado", "ORDENS DE EMPILHAR NOTAS", "devolvida",
 			"TRANSFERÊNCIAS DE MESAS DE PÓQUER", "em aberto", "VALIDAÇÃO: CONFIGURAÇÃO DO SISTEMA", "recibo do pagamento manual", "MODO DE TESTE", hpNumber, "sim, n.º 5",
-			"segura melhorada", "01 resgatado", "promocional restrito, grupo 9, válido até 12/31/2030", "saída num talão promocional", "Todas as 32 verificações conferem", "verificação: feitas das mesas (saídas) 45,00 € = transferências das mesas de póquer 45,00 € — confere"},
+			"segura melhorada", "01 resgatado", "promocional restrito, grupo 9, válido até 2030-12-31", "saída num talão promocional", "Todas as 32 verificações conferem", "verificação: feitas das mesas (saídas) 45,00 € = transferências das mesas de póquer 45,00 € — confere"},
 		"en": {"AFT TRANSFERS", "PROMOTIONAL CREDITS", "TICKETS IN", "BILL ORDERS", "POKER TABLE TRANSFERS", "THE HOST'S SETTINGS", "TEST MODE",
-			"All 32 checks hold: the sections add up to the meters", "check: AFT to the machine, cashable €100.00 = SAS A0", "yes, no. 5", "secure-enhanced", "restricted promotional, pool 9, valid until 12/31/2030"},
+			"All 32 checks hold: the sections add up to the meters", "check: AFT to the machine, cashable €100.00 = SAS A0", "yes, no. 5", "secure-enhanced", "restricted promotional, pool 9, valid until 2030-12-31"},
 	} {
 		txt := string(r.Text(lang))
 		for _, w := range words {
