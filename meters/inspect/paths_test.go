@@ -417,3 +417,27 @@ func TestChecksStartAgainAtARAMClear(t *testing.T) {
 		t.Errorf("handpays of the period %+v, checks %+v", r.Handpays, r.Checks)
 	}
 }
+
+// A report over a period lists the games and events of that period, from
+// the log, not the last ones the state keeps (which may be of another
+// time).
+func TestPeriodListsItsOwnGamesAndEvents(t *testing.T) {
+	b := everyPath(t)
+	whole := readReport(t, b.dir, time.Time{}, time.Time{}, nil)
+	if len(whole.Games) != 2 || whole.Games[0].Game != 1 {
+		t.Fatalf("whole ledger: games %+v", whole.Games)
+	}
+	from := time.Unix(0, whole.AFT[2].At) // after game 1
+	r := readReport(t, b.dir, from, time.Time{}, nil)
+	if len(r.Games) != 1 || r.Games[0].Game != 2 {
+		t.Errorf("games in the period %+v, want game 2 only", r.Games)
+	}
+	if len(r.Events) == 0 || len(r.Events) >= len(whole.Events) {
+		t.Errorf("%d events in the period, %d in all", len(r.Events), len(whole.Events))
+	}
+	for _, e := range r.Events {
+		if time.Unix(0, e.At).Before(from) {
+			t.Errorf("event %+v before the period", e)
+		}
+	}
+}

@@ -288,7 +288,6 @@ func BuildReport(st *meters.State, v Verdict, h *History, is Issuer) Report {
 		Jackpot:   JackpotRows(st),
 		Tickets:   h.Tickets,
 		RAMClears: h.RAMClears,
-		Events:    st.Events,
 
 		Handpays: h.Handpays, MoneyIn: h.MoneyIn, BillOrders: h.BillOrders, TicketsIn: h.TicketsIn, AFT: h.AFT,
 		Promo: h.Promo, Poker: h.Poker, ValidationSettings: h.ValidationSettings, TestModes: h.TestModes,
@@ -306,7 +305,16 @@ func BuildReport(st *meters.State, v Verdict, h *History, is Issuer) Report {
 			r.Handpays = append(r.Handpays, row)
 		}
 	}
-	for _, g := range st.Games {
+	// The whole ledger: the games and events the state keeps (the last
+	// ones; every game ever played would make the cabinet's export
+	// unbounded). A period asked: every game and event in it, from the
+	// log, since the last ones may be of another time.
+	games, events := st.Games, st.Events
+	if h.read && !(h.From.IsZero() && h.To.IsZero()) {
+		games, events = h.Games, h.Events
+	}
+	r.Events = events
+	for _, g := range games {
 		row := GameRow{Game: g.Start.Game, At: g.Start.At, Paytable: g.Start.Paytable, BetCents: g.Start.BetCents, Stops: g.Start.Stops, Ended: g.End != nil,
 			Kind: meters.GameReels, Hand: g.Start.Hand, Check: CheckHand(g)}
 		if g.Start.Hand != nil {
