@@ -1,22 +1,20 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
-
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
 	"github.com/openegm/cabinet/internal/atomicfile"
-	"github.com/openegm/cabinet/meters/inspect"
-
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/meters/inspect"
 )
 
 // deviceSink carries out device commands after their records are committed,
