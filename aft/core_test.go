@@ -233,18 +233,25 @@ func TestRefusalsAnswerTheirSASStatus(t *testing.T) {
 			if c.setup != nil {
 				c.setup(m, &q)
 			}
-			before := m.core.State()
-			d := m.begin(q)
-			if d.Record != nil || d.Reply.Status != c.status {
-				t.Fatalf("status %v (record %v), want %v", d.Reply.Status, d.Record != nil, c.status)
-			}
-			if got := m.core.Interrogate(0); got.Status != c.status || got.ID != q.ID || got.At.IsZero() {
-				t.Fatalf("the refusal is not the current transfer: %+v", got)
-			}
-			if after := m.core.State(); !reflect.DeepEqual(before, after) {
-				t.Fatalf("a refusal changed the state:\n%+v\n%+v", before, after)
-			}
+			m.refused(q, c.status)
 		})
+	}
+}
+
+// refused begins q and checks that it is refused with status: no record,
+// the refusal is the current transfer the host reads, nothing else moved.
+func (m *machine) refused(q TransferRequest, status Status) {
+	m.t.Helper()
+	before := m.core.State()
+	d := m.begin(q)
+	if d.Record != nil || d.Reply.Status != status {
+		m.t.Fatalf("status %v (record %v), want %v", d.Reply.Status, d.Record != nil, status)
+	}
+	if got := m.core.Interrogate(0); got.Status != status || got.ID != q.ID || got.At.IsZero() {
+		m.t.Fatalf("the refusal is not the current transfer: %+v", got)
+	}
+	if after := m.core.State(); !reflect.DeepEqual(before, after) {
+		m.t.Fatalf("a refusal changed the state:\n%+v\n%+v", before, after)
 	}
 }
 

@@ -144,17 +144,7 @@ func TestDebitRefusals(t *testing.T) {
 			if c.setup != nil {
 				c.setup(m, &q)
 			}
-			before := m.core.State()
-			d := m.begin(q)
-			if d.Record != nil || d.Reply.Status != c.status {
-				t.Fatalf("status %v (record %v), want %v", d.Reply.Status, d.Record != nil, c.status)
-			}
-			if got := m.core.Interrogate(0); got.Status != c.status || got.ID != q.ID {
-				t.Fatalf("the refusal is not the current transfer: %+v", got)
-			}
-			if after := m.core.State(); !reflect.DeepEqual(before, after) {
-				t.Fatalf("a refusal changed the state:\n%+v\n%+v", before, after)
-			}
+			m.refused(q, c.status)
 		})
 	}
 }
