@@ -86,6 +86,9 @@ type Info struct {
 	// returned is folded without it.
 	Tampered []string
 	Witness  WitnessCheck
+	// Unvouched is a tail of records no commit mark covered, cut from the
+	// log and never folded (nil: none).
+	Unvouched *walog.Unvouched
 }
 
 // Book keeps one ledger's log, seals, snapshots and witness. Its methods
@@ -139,7 +142,7 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 	}
 	info.KeyID = KeyID(pub)
 	log, li, err := walog.Open(logDir, walog.Options{Signer: key, CheckpointEvery: opts.CheckpointEvery,
-		SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync})
+		SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync, Marks: true})
 	if err != nil {
 		f := &Fault{Err: err}
 		var wf *walog.Fault
@@ -152,6 +155,10 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 	if li.Repaired {
 		info.Repaired = li.RepairDetail
 	}
+	info.Unvouched = li.Unvouched
+	if u := li.Unvouched; u != nil && u.NoPowerLoss {
+		info.Tampered = append(info.Tampered, fmt.Sprintf("log: %s (kept in %s/%s)", u.Detail, LogDir, u.Evidence))
+	}
 	st := spec.New()
 	from := uint64(1)
 	snap, forged, err := b.loadSnapshot()
@@ -159,7 +166,7 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 		log.Close()
 		return nil, nil, info, &Fault{Err: err}
 	}
-	info.Tampered = forged
+	info.Tampered = append(info.Tampered, forged...)
 	if snap != nil {
 		st, from = snap.state, snap.Seq+1
 		b.userSeq, b.hash, b.seals = snap.Seq, snap.hash, snap.file
@@ -167,7 +174,7 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 	}
 	err = log.Scan(from, func(r walog.Record) error {
 		info.Replayed++
-		if r.Type == walog.TypeCheckpoint || r.Type == TypeSeal {
+		if internal(r.Type) {
 			return nil
 		}
 		if err := st.Apply(r.Type, r.Data); err != nil {
@@ -192,7 +199,28 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 	}
 	info.LastSeq = log.LastSeq()
 	info.Witness = b.checkWitness()
+	if info.LastSeq == 0 && (info.Witness.Status == WitnessOK || info.Witness.Status == WitnessNone) {
+		// A new ledger starts with a mark, so that it is never a log
+		// written before marks, whose tail is taken as it is.
+		if err := b.commit(nil, nil); err != nil {
+			log.Close()
+			return nil, nil, info, err
+		}
+		if err := b.WriteWitness(); err != nil {
+			log.Close()
+			return nil, nil, info, &Fault{Seq: b.log.LastSeq(), Err: err}
+		}
+		info.LastSeq = log.LastSeq()
+		info.Witness.Log = b.Head()
+		info.Witness.Witness = info.Witness.Log
+	}
 	return b, st, info, nil
+}
+
+// internal says whether a log record is the log's or the book's own (a
+// checkpoint, a mark, a seal) rather than a ledger record.
+func internal(typ uint16) bool {
+	return typ == walog.TypeCheckpoint || typ == walog.TypeMark || typ == TypeSeal
 }
 
 // checkWitness compares the log's head with the witness.
@@ -210,15 +238,26 @@ func (b *Book) checkWitness() WitnessCheck {
 	switch {
 	case w.Seq == 0 && c.Log.Seq == 0:
 		c.Status = WitnessOK
+	case w.Seq == 0 && c.Log.Seq == 1 && b.log.Marks()[0] == 1:
+		// A new ledger's first mark, the power lost before its witness.
+		c.Status = WitnessOK
 	case w.Seq == 0:
 		c.Status, c.Detail = WitnessEmpty, fmt.Sprintf("the witness is empty, the log ends at %v", c.Log)
 	case w.Seq > c.Log.Seq:
 		c.Status, c.Detail = WitnessAhead, fmt.Sprintf("the log ends at %v, before the witnessed %v: the data is an older copy (rollback)", c.Log, w)
 	default:
 		r, err := b.log.Read(w.Seq)
+		marks := b.log.Marks()
 		switch {
 		case err != nil || r.Hash != w.Hash:
 			c.Status, c.Detail = WitnessDiffers, fmt.Sprintf("the log's record %d is not the witnessed %v: the data was replaced", w.Seq, w)
+		case marks[0] != 0 && marks[1] != 0 && w.Seq != marks[0] && w.Seq != marks[1]:
+			// Since marks, the witness names a commit's mark: the last, or
+			// the one before when the power failed between a commit and its
+			// witness.
+			c.Status, c.Detail = WitnessBehind, fmt.Sprintf("the witness names %v, not the log's last commit (mark at record %d) nor the one before (%d): an older board or witness", w, marks[0], marks[1])
+		case marks[0] != 0 && marks[1] != 0:
+			c.Status = WitnessOK
 		case c.Log.Seq-w.Seq > witnessSlack:
 			c.Status, c.Detail = WitnessBehind, fmt.Sprintf("the witness names %v, %d records before the log's end %v (an older board or witness)", w, c.Log.Seq-w.Seq, c.Log)
 		default:
@@ -228,68 +267,115 @@ func (b *Book) checkWitness() WitnessCheck {
 	return c
 }
 
-// Append logs one ledger record; after is the ledger's state with the
+// Entry is one ledger record of a commit.
+type Entry = walog.Entry
+
+// Append commits one ledger record; after is the ledger's state with the
 // record folded in, sealed (and snapshotted) when a seal falls due. A
-// record whose write failed may or may not be in the reopened log; one
-// that returns a Seq is durable even with an error (a checkpoint or seal
-// after it failed).
+// record whose commit failed may or may not be in the reopened log, whole
+// with its mark or not at all; one that returns a Seq is durable even with
+// an error (the checkpoint's side file after it failed).
 func (b *Book) Append(typ uint16, data []byte, after State) (walog.Record, error) {
+	recs, err := b.Commit([]Entry{{Type: typ, Data: data}}, after)
+	if len(recs) == 0 {
+		return walog.Record{}, err
+	}
+	return recs[0], err
+}
+
+// Commit logs ledger records as one commit: written with the seal that
+// falls due after them and the board's signed mark, with one fsync, all or
+// none. after is the ledger's state with every record folded in.
+func (b *Book) Commit(entries []Entry, after State) ([]walog.Record, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.fault != nil {
-		return walog.Record{}, b.fault
+		return nil, b.fault
 	}
-	if typ == TypeSeal {
-		return walog.Record{}, fmt.Errorf("%s: record type 0x%04X is the book's seal", b.spec.What, typ)
-	}
-	rec, err := b.log.Append(typ, data)
-	if rec.Seq != 0 {
-		b.userSeq, b.hash = rec.Seq, rec.Hash
-		b.sinceSeal++
-	}
-	if err != nil {
-		b.fault = &Fault{Seq: b.log.LastSeq() + 1, Err: err}
-		return rec, b.fault
-	}
-	if b.sinceSeal >= b.opts.SealEvery {
-		if err := b.sealLocked(after); err != nil {
-			return rec, err
+	for _, e := range entries {
+		if internal(e.Type) {
+			return nil, fmt.Errorf("%s: record type 0x%04X is the log's or the book's own", b.spec.What, e.Type)
 		}
 	}
-	return rec, nil
+	return b.commitLocked(entries, after)
 }
 
-// sealLocked seals the state after the last ledger record and writes the
-// snapshot beside it (the older of two files, so a crash while writing
-// leaves the newer one whole).
-func (b *Book) sealLocked(st State) error {
-	b.sinceSeal = 0
-	if b.userSeq == 0 {
-		return nil
-	}
-	enc, err := st.Encode()
-	if err != nil {
-		b.fault = &Fault{Seq: b.userSeq, Err: fmt.Errorf("encoding the state to seal: %w", err)}
-		return b.fault
-	}
-	_, data, err := makeSeal(b.key, b.userSeq, b.hash, Digest(enc))
-	if err != nil {
-		b.fault = &Fault{Seq: b.userSeq, Err: err}
-		return b.fault
-	}
-	rec, err := b.log.Append(TypeSeal, data)
+// commit is Commit for Open (a new ledger's first mark).
+func (b *Book) commit(entries []Entry, after State) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, err := b.commitLocked(entries, after)
+	return err
+}
+
+func (b *Book) commitLocked(entries []Entry, after State) ([]walog.Record, error) {
+	batch, err := b.log.Begin()
 	if err != nil {
 		b.fault = &Fault{Seq: b.log.LastSeq() + 1, Err: err}
-		return b.fault
+		return nil, b.fault
 	}
-	body, err := json.Marshal(snapshotFile{Seq: b.userSeq, Hash: hex.EncodeToString(b.hash[:]), SealSeq: rec.Seq, State: enc})
+	userSeq, hash, since := b.userSeq, b.hash, b.sinceSeal
+	for _, e := range entries {
+		rec, err := batch.Add(e.Type, e.Data)
+		if err != nil {
+			batch.Abort()
+			return nil, fmt.Errorf("%s: %w", b.spec.What, err)
+		}
+		userSeq, hash = rec.Seq, rec.Hash
+		since++
+	}
+	var snap []byte
+	var sealSeq uint64
+	if since >= b.opts.SealEvery && userSeq != 0 && after != nil {
+		enc, err := after.Encode()
+		if err != nil {
+			batch.Abort()
+			b.fault = &Fault{Seq: userSeq, Err: fmt.Errorf("encoding the state to seal: %w", err)}
+			return nil, b.fault
+		}
+		_, data, err := makeSeal(b.key, userSeq, hash, Digest(enc))
+		if err != nil {
+			batch.Abort()
+			b.fault = &Fault{Seq: userSeq, Err: err}
+			return nil, b.fault
+		}
+		sr, err := batch.Add(TypeSeal, data)
+		if err != nil {
+			batch.Abort()
+			return nil, fmt.Errorf("%s: %w", b.spec.What, err)
+		}
+		snap, sealSeq, since = enc, sr.Seq, 0
+	}
+	recs, err := batch.Commit()
+	if len(recs) > len(entries) {
+		recs = recs[:len(entries)] // the seal is the book's
+	}
+	if (err == nil || len(recs) > 0) && len(recs) == len(entries) {
+		b.userSeq, b.hash, b.sinceSeal = userSeq, hash, since
+	}
+	if err != nil {
+		b.fault = &Fault{Seq: b.log.LastSeq() + 1, Err: err}
+		if len(recs) > 0 {
+			b.fault.Seq = recs[len(recs)-1].Seq
+		}
+		return recs, b.fault
+	}
+	if snap != nil {
+		b.writeSnapshot(userSeq, hash, sealSeq, snap)
+	}
+	return recs, nil
+}
+
+// writeSnapshot writes the sealed state beside the log, in the older of two
+// files, so a crash while writing leaves the newer one whole. A snapshot
+// that is not written only slows the next start-up.
+func (b *Book) writeSnapshot(seq uint64, hash [32]byte, sealSeq uint64, enc []byte) {
+	body, err := json.Marshal(snapshotFile{Seq: seq, Hash: hex.EncodeToString(hash[:]), SealSeq: sealSeq, State: enc})
 	if err == nil {
 		sum := blake2b.Sum256(body)
 		b.seals++
-		// A snapshot that is not written only slows the next start-up.
 		_ = atomicfile.Write(filepath.Join(b.dir, fmt.Sprintf("%s%d", snapPrefix, b.seals%2)), append(sum[:], body...), 0o600)
 	}
-	return nil
 }
 
 // WriteWitness records the log's head in the witness: the ledger calls it
@@ -335,7 +421,7 @@ func (b *Book) Fault() error {
 // and seals are skipped).
 func (b *Book) Since(seq uint64, fn func(r walog.Record) error) error {
 	return b.log.Scan(seq+1, func(r walog.Record) error {
-		if r.Type == walog.TypeCheckpoint || r.Type == TypeSeal {
+		if internal(r.Type) {
 			return nil
 		}
 		return fn(r)
@@ -356,7 +442,8 @@ func (b *Book) Close(final State) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.fault == nil && b.sinceSeal > 0 && final != nil {
-		_ = b.sealLocked(final)
+		b.opts.SealEvery = 1 // seal now: the commit holds the seal alone
+		_, _ = b.commitLocked(nil, final)
 	}
 	err := b.log.Close()
 	if b.opts.Witness != nil && b.fault == nil {
@@ -414,7 +501,7 @@ func vouch(log *walog.Log, pub ed25519.PublicKey, s *snapshot) string {
 		return fmt.Sprintf("it covers record %d, sealed at %d, but the log ends at %d", s.Seq, s.SealSeq, log.LastSeq())
 	}
 	rec, err := log.Read(s.Seq)
-	if err != nil || rec.Hash != s.hash || rec.Type == walog.TypeCheckpoint || rec.Type == TypeSeal {
+	if err != nil || rec.Hash != s.hash || internal(rec.Type) {
 		return fmt.Sprintf("its chain hash at record %d is not the log's", s.Seq)
 	}
 	sr, err := log.Read(s.SealSeq)

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openegm/cabinet/meters/walog"
 	"golang.org/x/crypto/blake2b"
 )
 
@@ -282,6 +283,76 @@ func TestWitnessMakesRollbackEvident(t *testing.T) {
 	if info.Witness.Status != WitnessOK {
 		t.Fatalf("a commit cut before its witness write: %+v", info.Witness)
 	}
+
+	// Two commits past the witness: no power loss leaves that (the witness
+	// follows every commit), so a witness written back is named.
+	os.WriteFile(r.witness, saved, 0o600)
+	b, st2, _ = r.open()
+	r.add(b, st2, 1)
+	saved, _ = os.ReadFile(r.witness)
+	r.add(b, st2, 2, 3)
+	b.Close(nil)
+	os.WriteFile(r.witness, saved, 0o600)
+	b, _, info = r.open()
+	b.Close(nil)
+	if info.Witness.Status != WitnessBehind {
+		t.Fatalf("a witness two commits behind: %+v", info.Witness)
+	}
+}
+
+// forgeTail appends records to the book's log as someone with the data
+// directory and no key: whole frames with the chain and CRCs right, no
+// mark (the log opened without the key writes none).
+func forgeTail(t *testing.T, dir string, amounts ...int64) uint64 {
+	t.Helper()
+	log, _, err := walog.Open(filepath.Join(dir, LogDir), walog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := log.LastSeq() + 1
+	for _, a := range amounts {
+		if _, err := log.Append(1, []byte(strconv.FormatInt(a, 10))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log.Close()
+	return first
+}
+
+// Records appended without the board's mark are never folded: start-up
+// cuts them, keeps their bytes, says which; a tail longer than any commit
+// is evidence of tampering, not of a power loss. The witness still agrees
+// with the log cut back, and verification names the first one.
+func TestUnvouchedTailIsCutAndNamed(t *testing.T) {
+	for _, n := range []int{1, walog.MaxBatch + 1} {
+		r := newRig(t)
+		b, st, _ := r.open()
+		r.add(b, st, 10, 20)
+		b.Close(st)
+		amounts := make([]int64, n)
+		for i := range amounts {
+			amounts[i] = 1000
+		}
+		first := forgeTail(t, r.dir, amounts...)
+		v, err := Verify(r.dir, tallySpec, r.pub())
+		if err != nil || v.OK || v.Folded != 2 || !strings.Contains(strings.Join(v.Problems, "\n"), fmt.Sprintf("record %d is the first not vouched for", first)) {
+			t.Fatalf("%d forged: verify %+v %v", n, v, err)
+		}
+		b, got, info := r.open()
+		if got.Sum != 30 || info.Unvouched == nil || info.Unvouched.First != first || info.Witness.Status != WitnessOK {
+			t.Fatalf("%d forged: sum %d, info %+v", n, got.Sum, info)
+		}
+		if tampered := len(info.Tampered) > 0; tampered != (n > walog.MaxBatch) {
+			t.Fatalf("%d forged: tampered %q", n, info.Tampered)
+		}
+		if _, err := os.Stat(filepath.Join(r.dir, LogDir, info.Unvouched.Evidence)); err != nil {
+			t.Fatalf("%d forged: no evidence: %v", n, err)
+		}
+		b.Close(got)
+		if v, err := Verify(r.dir, tallySpec, r.pub()); err != nil || !v.OK || v.Marks == 0 || v.VouchedSeq != v.Records {
+			t.Fatalf("%d forged, then cut: verify %+v %v", n, v, err)
+		}
+	}
 }
 
 func TestWitnessSurvivesATornSlot(t *testing.T) {
@@ -378,9 +449,9 @@ func TestUnlawfulLoggedRecordFaultsStartUp(t *testing.T) {
 	b, st, _ := r.open()
 	r.add(b, st, 5)
 	st.Sum -= 10
-	b.Append(1, []byte("-10"), st) // a ledger defect let it through
+	bad, _ := b.Append(1, []byte("-10"), st) // a ledger defect let it through
 	b.Close(nil)
-	if _, _, _, err := r.tryOpen(); err == nil || !strings.Contains(err.Error(), "record 2") {
+	if _, _, _, err := r.tryOpen(); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("record %d:", bad.Seq)) {
 		t.Fatalf("start-up with an unlawful record: %v", err)
 	}
 }

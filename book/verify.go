@@ -7,20 +7,25 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/openegm/cabinet/meters/walog"
 )
 
 // Verdict is what Verify found.
 type Verdict struct {
-	OK          bool     `json:"ok"`
-	Records     uint64   `json:"records"` // log records verified (checkpoints and seals included)
-	Folded      uint64   `json:"folded"`  // ledger records folded, from the first
-	Checkpoints int      `json:"checkpoints"`
-	Seals       int      `json:"seals"`
-	KeyID       string   `json:"key"`
-	LastHash    string   `json:"last_hash"`
-	Problems    []string `json:"problems"`
+	OK          bool   `json:"ok"`
+	Records     uint64 `json:"records"` // log records verified (checkpoints and seals included)
+	Folded      uint64 `json:"folded"`  // ledger records folded, from the first
+	Checkpoints int    `json:"checkpoints"`
+	Seals       int    `json:"seals"`
+	// Marks is how many commits carry the board's signed mark; the last
+	// one's signature, checked, vouches for every record up to VouchedSeq.
+	Marks      int      `json:"marks,omitempty"`
+	VouchedSeq uint64   `json:"vouched_seq,omitempty"`
+	KeyID      string   `json:"key"`
+	LastHash   string   `json:"last_hash"`
+	Problems   []string `json:"problems"`
 	// Snapshots says, for each snapshot file found whole, whether it holds
 	// the sealed state (what the machine would start from).
 	Snapshots []string `json:"snapshots,omitempty"`
@@ -57,7 +62,7 @@ func Verify(dir string, spec Spec, pub ed25519.PublicKey) (*Verdict, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec.What, err)
 	}
-	v.Records, v.Checkpoints = rep.Records, rep.Checkpoints
+	v.Records, v.Checkpoints, v.Marks, v.VouchedSeq = rep.Records, rep.Checkpoints, rep.Marks, rep.VouchedSeq
 	v.LastHash = hex.EncodeToString(rep.LastHash[:])
 	for _, p := range rep.Problems {
 		if pub != nil || p != "checkpoint signatures not checked: no public key given" {
@@ -71,7 +76,7 @@ func Verify(dir string, spec Spec, pub ed25519.PublicKey) (*Verdict, error) {
 		v.Problems = append(v.Problems, "log verification failed")
 	}
 	digests, err := v.fold(logDir, spec, pub)
-	if err != nil {
+	if err != nil && !slices.Contains(v.Problems, err.Error()) {
 		v.Problems = append(v.Problems, err.Error())
 	}
 	// What the machine would start from: each whole snapshot must hold a
@@ -114,7 +119,9 @@ func (v *Verdict) fold(logDir string, spec Spec, pub ed25519.PublicKey) (map[uin
 	if err := copyDir(logDir, cp); err != nil {
 		return nil, fmt.Errorf("copying the log: %w", err)
 	}
-	log, _, err := walog.Open(cp, walog.Options{UnsafeNoSync: true})
+	// The copy is cut at its last mark that verifies: what start-up would
+	// fold (an unvouched tail is reported by walog.Verify).
+	log, _, err := walog.Open(cp, walog.Options{UnsafeNoSync: true, Verifier: pub})
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +131,7 @@ func (v *Verdict) fold(logDir string, spec Spec, pub ed25519.PublicKey) (map[uin
 	var last walog.Record
 	err = log.Scan(1, func(r walog.Record) error {
 		switch r.Type {
-		case walog.TypeCheckpoint:
+		case walog.TypeCheckpoint, walog.TypeMark:
 			return nil
 		case TypeSeal:
 			v.Seals++
@@ -237,7 +244,7 @@ func Records(dir string, fn func(r walog.Record) error) error {
 	}
 	defer log.Close()
 	return log.Scan(1, func(r walog.Record) error {
-		if r.Type == walog.TypeCheckpoint || r.Type == TypeSeal {
+		if internal(r.Type) {
 			return nil
 		}
 		return fn(r)

@@ -397,7 +397,7 @@ func TestStartUpRefusesAnUnlawfulLoggedRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, _, err := walog.Open(filepath.Join(dir, book.LogDir), walog.Options{Signer: priv})
+	log, _, err := walog.Open(filepath.Join(dir, book.LogDir), walog.Options{Signer: priv, Marks: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,7 +417,8 @@ func TestStartUpRefusesAnUnlawfulLoggedRecord(t *testing.T) {
 	}
 
 	// Without it, and without the snapshots, every record is replayed: the
-	// three notes, the seal and the checkpoint written when it closed.
+	// new log's mark, the three notes with their marks, the seal and its
+	// mark written when it closed.
 	dir, l = withBills(t, 3)
 	l.Close()
 	for i := range 2 {
@@ -428,7 +429,7 @@ func TestStartUpRefusesAnUnlawfulLoggedRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if info.Replayed != 5 || info.LastSeq != 5 || info.SnapshotSeq != 0 || l.Meter(Credits) != 1500 {
+	if info.Replayed != 9 || info.LastSeq != 9 || info.SnapshotSeq != 0 || l.Meter(Credits) != 1500 {
 		t.Fatalf("start-up %+v, credits %d", info, l.Meter(Credits))
 	}
 }

@@ -175,54 +175,56 @@ func (l *Ledger) Commit(recs ...Record) error {
 	return err
 }
 
-// CommitN is Commit that also says how many of recs are durable when it
-// fails part way (they are the first n). After the records, the board's
-// witness is given the log's new head.
+// CommitN is Commit that also says how many of recs are durable: all or
+// none, since they are one commit of the log (with the board's signed
+// mark). After the records, the board's witness is given the log's new
+// head.
 func (l *Ledger) CommitN(recs ...Record) (n int, err error) {
-	defer func() {
-		if n > 0 {
-			if werr := l.book.WriteWitness(); werr != nil && err == nil {
-				l.fault = &Fault{Seq: l.book.LastSeq(), Err: werr}
-				err = l.fault
-			}
-		}
-	}()
-	for i, r := range recs {
-		n = i
-		if l.fault != nil {
-			return n, l.fault
-		}
-		next, err := l.state.Next(r)
+	if l.fault != nil {
+		return 0, l.fault
+	}
+	if len(recs) == 0 {
+		return 0, nil
+	}
+	next := l.state
+	entries := make([]book.Entry, 0, len(recs))
+	for _, r := range recs {
+		s, err := next.Next(r)
 		if err != nil {
 			l.fault = &Fault{Seq: l.book.LastSeq() + 1, Err: fmt.Errorf("%v refused: %w", r.Type(), err)}
-			return n, l.fault
+			return 0, l.fault
 		}
 		data, err := Encode(r)
 		if err != nil {
 			l.fault = &Fault{Seq: l.book.LastSeq() + 1, Err: err}
-			return n, l.fault
+			return 0, l.fault
 		}
-		wr, err := l.book.Append(uint16(r.Type()), data, fold{next})
-		if wr.Seq != 0 {
-			// Durable, even if the log faulted right after it (a checkpoint
-			// or seal that failed): the state must show it, as the next
-			// start-up will.
-			l.state = next
-			n = i + 1
-		}
-		if err != nil {
-			var f *book.Fault
-			if errors.As(err, &f) {
-				err = f.Err
-			}
-			l.fault = &Fault{Seq: wr.Seq, Err: err}
-			if wr.Seq == 0 {
-				l.fault = &Fault{Seq: l.book.LastSeq() + 1, Err: err}
-			}
-			return n, l.fault
+		next = s
+		entries = append(entries, book.Entry{Type: uint16(r.Type()), Data: data})
+	}
+	wrs, err := l.book.Commit(entries, fold{next})
+	if len(wrs) == len(recs) {
+		// Durable, even if the log faulted right after it (the checkpoint's
+		// side file failed): the state must show it, as the next start-up
+		// will.
+		l.state = next
+		n = len(recs)
+		if werr := l.book.WriteWitness(); werr != nil && err == nil {
+			err = werr
 		}
 	}
-	return len(recs), nil
+	if err != nil {
+		var f *book.Fault
+		if errors.As(err, &f) {
+			err = f.Err
+		}
+		l.fault = &Fault{Seq: l.book.LastSeq() + 1, Err: err}
+		if n > 0 {
+			l.fault = &Fault{Seq: wrs[n-1].Seq, Err: err}
+		}
+		return n, l.fault
+	}
+	return n, nil
 }
 
 // Fault returns the meter fault that stopped the ledger, or nil.

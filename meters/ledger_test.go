@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/book"
+	"github.com/openegm/cabinet/meters/walog"
 	"github.com/openegm/cabinet/rng"
 )
 
@@ -48,7 +49,7 @@ func TestLedgerReopenEqualsFold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.LastSeq != 0 || info.MachineKeyID == "" {
+	if info.LastSeq != 1 || info.MachineKeyID == "" { // a new log's first mark
 		t.Fatalf("new ledger: %+v", info)
 	}
 	p := ledgerPlayer(t, l, 7)
@@ -324,15 +325,49 @@ func TestLedgerSince(t *testing.T) {
 	for _, c := range []int64{500, 1000, 2000, 5000} {
 		l.Commit(MoneyIn{Source: SourceBill, Cents: c})
 	}
+	var all []uint64
+	l.Since(0, func(seq uint64, r Record) error { all = append(all, seq); return nil })
+	if len(all) != 4 {
+		t.Fatalf("since 0: %v", all)
+	}
 	var got []int64
 	var seqs []uint64
-	err = l.Since(2, func(seq uint64, r Record) error {
+	err = l.Since(all[1], func(seq uint64, r Record) error {
 		got = append(got, r.(MoneyIn).Cents)
 		seqs = append(seqs, seq)
 		return nil
 	})
-	// Records 1, 2 are bills, 3 a checkpoint; after seq 2 come the bills at 4, 5, 7.
+	// Marks and checkpoints lie between the bills; after the second come
+	// the last two.
 	if err != nil || len(got) != 2 || got[0] != 2000 || got[1] != 5000 {
 		t.Fatalf("since 2: %v %v %v", got, seqs, err)
+	}
+}
+
+// One Commit of several records is one commit of the log: one mark after
+// the last record, so after a power loss the records come back all
+// together or not at all.
+func TestCommitOfSeveralRecordsIsOneMark(t *testing.T) {
+	dir := t.TempDir()
+	l, _, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Commit(MoneyIn{Source: SourceBill, Cents: 500}, MoneyIn{Source: SourceBill, Cents: 1000}, MoneyIn{Source: SourceBill, Cents: 2000}); err != nil {
+		t.Fatal(err)
+	}
+	var types []uint16
+	if err := l.book.Since(0, func(r walog.Record) error { types = append(types, r.Type); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	v, err := book.Verify(dir, Spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The new log's mark, the commit's, and the seal's at close (three
+	// commits of one record each would have made five).
+	if len(types) != 3 || v.Marks != 3 {
+		t.Fatalf("%d records, %d marks", len(types), v.Marks)
 	}
 }

@@ -19,7 +19,7 @@ const snapPrefix = "snapshot-"
 func TestLedgerCommitAndReopen(t *testing.T) {
 	dir := t.TempDir()
 	l, info := mustOpen(t, dir, Options{SnapshotEvery: 10})
-	if info.LastSeq != 0 || info.KeyID == "" {
+	if info.LastSeq != 1 || info.KeyID == "" { // a new log's first mark
 		t.Fatalf("new ledger: %+v", info)
 	}
 	keys := testKeys.(book.FileKeys).Dir
@@ -34,7 +34,7 @@ func TestLedgerCommitAndReopen(t *testing.T) {
 		t.Fatal("the controller key is in the data directory")
 	}
 	res, err := l.CommitBatch(setupRecords(4, 25_00*mc)...)
-	if err != nil || res[0].Seq != 1 || res[len(res)-1].Seq != 1 {
+	if err != nil || res[0].Seq != 2 || res[len(res)-1].Seq != 2 { // after the new log's mark
 		t.Fatalf("setup: %v %+v", err, res)
 	}
 	for i := range 4 {
@@ -255,9 +255,9 @@ func liveLedger(t *testing.T, n int) (string, []string, Options) {
 	return crash, states, opts
 }
 
-// Cutting the last record at every byte offset (a write torn by a power
-// cut): start-up repairs the log, logs the repair, and every earlier
-// record is there.
+// Cutting the last entry (the last commit's mark) at every byte offset (a
+// write torn by a power cut): start-up cuts the commit the mark no longer
+// vouches for, logs the repair, and every earlier record is there.
 func TestFaultTornLastRecordEveryOffset(t *testing.T) {
 	crash, states, opts := liveLedger(t, 12)
 	seg := lastSegment(t, crash)
@@ -280,8 +280,8 @@ func TestFaultTornLastRecordEveryOffset(t *testing.T) {
 		}
 		st := l.State()
 		// The repair event is folded on top: compare without it.
-		if cut > from && cut < to {
-			if info.Repaired == "" || !strings.Contains(info.Repaired, "torn last record") || st.Count(TypeEvent) != 1 {
+		if cut < to {
+			if info.Repaired == "" || !strings.Contains(info.Repaired, "after the last commit mark") || st.Count(TypeEvent) != 1 {
 				t.Fatalf("cut at %d: not repaired: %+v", cut, info)
 			}
 			ev := st.Events()
@@ -290,7 +290,7 @@ func TestFaultTornLastRecordEveryOffset(t *testing.T) {
 			}
 			st.events, st.records, st.counts[TypeEvent] = nil, st.records-1, 0
 		} else if info.Repaired != "" {
-			t.Fatalf("cut at %d (a record boundary): repaired %q", cut, info.Repaired)
+			t.Fatalf("cut at %d (the whole log): repaired %q", cut, info.Repaired)
 		}
 		if stateJSON(t, st) != want || st.Records() != states0Records(t, want) {
 			t.Fatalf("cut at %d: state differs from the fold of the first %d records", cut, kept)
@@ -360,7 +360,7 @@ func TestFaultUnlawfulRecordNamesRecord(t *testing.T) {
 			mustCommit(t, l, Meters{At: 1, Machine: "M000", CoinIn: 1000})
 			l.Close()
 			key, _ := testKeys.Signer(KeyName, false)
-			lg, _, err := walog.Open(filepath.Join(dir, LogDir), walog.Options{Signer: key})
+			lg, _, err := walog.Open(filepath.Join(dir, LogDir), walog.Options{Signer: key, Marks: true})
 			if err != nil {
 				t.Fatal(err)
 			}

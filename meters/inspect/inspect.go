@@ -29,6 +29,8 @@ type Verdict struct {
 	Folded      uint64   `json:"folded"`  // ledger records folded from the first
 	Checkpoints int      `json:"checkpoints"`
 	Seals       int      `json:"seals"`
+	Marks       int      `json:"marks,omitempty"` // commits carrying the board's signed mark
+	VouchedSeq  uint64   `json:"vouched_seq,omitempty"`
 	KeyID       string   `json:"machine_key"`
 	LastHash    string   `json:"last_hash"`
 	Problems    []string `json:"problems"`
@@ -79,6 +81,7 @@ func Verify(dir string, pub ed25519.PublicKey) (Verdict, *meters.State) {
 		return v, nil
 	}
 	v.Records, v.Folded, v.Checkpoints, v.Seals = bv.Records, bv.Folded, bv.Checkpoints, bv.Seals
+	v.Marks, v.VouchedSeq = bv.Marks, bv.VouchedSeq
 	v.KeyID, v.LastHash, v.Snapshots = bv.KeyID, bv.LastHash, bv.Snapshots
 	v.Problems = append(v.Problems, bv.Problems...)
 	v.OK = len(v.Problems) == 0

@@ -24,6 +24,7 @@ var reportTexts = map[string][2]string{
 	"h_verdict":         {"VERIFICAÇÃO DO REGISTO", "LEDGER VERIFICATION"},
 	"ok":                {"VERIFICADO: %d registos; cadeia de resumos íntegra (último %s); %s; contadores consistentes", "VERIFIED: %d records; hash chain intact (last %s); %s; meters consistent"},
 	"checkpoints":       {"%d pontos de verificação assinados pela chave da máquina %s, todos válidos", "%d signed checkpoints by machine key %s, all valid"},
+	"marks":             {"cada escrita confirmada pela marca assinada da máquina (%d marcas, a última no registo %d)", "every commit vouched for by the machine's signed mark (%d marks, the last at record %d)"},
 	"no_checkpoints":    {"ainda sem pontos de verificação assinados", "no signed checkpoint yet"},
 	"bad":               {"NÃO VERIFICADO: %d problema(s)", "NOT VERIFIED: %d problem(s)"},
 	"h_program":         {"PROGRAMA", "PROGRAM"},
@@ -287,6 +288,14 @@ func (v Verdict) Line(lang string) string {
 	sigs := rt(lang, "no_checkpoints")
 	if v.Checkpoints > 0 {
 		sigs = rt(lang, "checkpoints", v.Checkpoints, v.KeyID)
+	}
+	if v.Marks > 0 {
+		if v.Checkpoints == 0 {
+			sigs = ""
+		} else {
+			sigs += "; "
+		}
+		sigs += rt(lang, "marks", v.Marks, v.VouchedSeq)
 	}
 	return rt(lang, "ok", v.Records, short(v.LastHash), sigs)
 }

@@ -68,3 +68,37 @@ func BenchmarkRawWriteFsync(b *testing.B) {
 	}
 	reportLatency(b, durs, time.Since(start))
 }
+
+// BenchmarkCommitMarked is Append with the board's word: the record and
+// its signed mark in one write and one fsync, as every ledger commits.
+// Next to BenchmarkAppend (the record alone) and BenchmarkRawWriteFsync in
+// the same run, it says what authenticating every commit costs.
+func BenchmarkCommitMarked(b *testing.B) {
+	l, _, err := Open(b.TempDir(), Options{Signer: testKey(1), Marks: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	data := make([]byte, benchData)
+	durs := make([]time.Duration, 0, b.N)
+	start := time.Now()
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := l.Append(1, data); err != nil {
+			b.Fatal(err)
+		}
+		durs = append(durs, time.Since(t0))
+	}
+	reportLatency(b, durs, time.Since(start))
+}
+
+// BenchmarkMarkSign is the signature alone (Ed25519 over the head).
+func BenchmarkMarkSign(b *testing.B) {
+	key := testKey(1)
+	var h [32]byte
+	for b.Loop() {
+		if _, err := makeMark(key, 1, h); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

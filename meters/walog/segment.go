@@ -168,6 +168,39 @@ type scan struct {
 
 	faults []*Fault
 	fatal  bool // the chain could not be followed further
+
+	// Commit marks: whether the log has any (a log written before marks
+	// has none, and its tail is taken as it is), the last few, newest
+	// last, and what settle found after the last one that verifies.
+	anyMark   bool
+	markCount int
+	marks     []markRef
+	scanned   uint64 // records whose frame and chain link held, the unvouched included
+	unvouched *cutAt
+}
+
+// markRef is a commit mark seen in the scan, with where its entry ends.
+type markRef struct {
+	seq     uint64   // the mark's own record
+	covSeq  uint64   // the head it signs
+	covHash [32]byte //
+	hash    [32]byte // the chain hash after the mark
+	sig     []byte
+	segment string
+	end     int64
+}
+
+// marksKept bounds the marks a scan remembers: start-up verifies the last
+// one, and goes back only past marks whose signature fails.
+const marksKept = 16
+
+// cutAt is an unvouched tail: the records after the last mark whose
+// signature holds.
+type cutAt struct {
+	first, last uint64
+	segment     string // where the last good mark's entry ends
+	offset      int64
+	tornBytes   int64 // a torn entry after the tail, cut with it
 }
 
 func (s *scan) fault(f *Fault, fatal bool) {
@@ -212,6 +245,10 @@ func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool) (*scan, error) {
 		}
 	}
 	if s.fatal || (firstOnly && len(s.faults) > 0) {
+		return s, nil
+	}
+	s.settle()
+	if firstOnly && len(s.faults) > 0 {
 		return s, nil
 	}
 	if err := s.checkSide(); err != nil {
@@ -267,7 +304,17 @@ func (s *scan) scanSegment(name string, buf []byte, last, firstOnly bool) bool {
 			s.recent[1] = s.recent[0]
 			s.recent[0] = ckptRef{seq: seq, frame: raw}
 		}
+		if f.typ == TypeMark {
+			s.anyMark = true
+			s.markCount++
+			if len(s.marks) == marksKept {
+				s.marks = append(s.marks[:0], s.marks[1:]...)
+			}
+			s.marks = append(s.marks, markRef{seq: seq, covSeq: s.lastSeq, covHash: s.lastHash, hash: f.hash,
+				sig: bytes.Clone(f.data), segment: name, end: int64(pos + n + int(v))})
+		}
 		s.lastSeq = seq
+		s.scanned = seq
 		s.lastHash = f.hash
 		pos += n + int(v)
 	}
@@ -329,4 +376,62 @@ func (s *scan) checkSide() error {
 		s.fault(&Fault{Seq: f.seq, Segment: sideFile, Offset: -1, What: fmt.Sprintf("checkpoint file names seq %d, which is not one of the log's last two checkpoints (last at seq %d)", f.seq, s.recent[0].seq)}, false)
 	}
 	return nil
+}
+
+// settle ends the log at its last mark whose signature holds: the records
+// after it are vouched for by no one (a commit cut by a power loss, never
+// acknowledged, or records written without the key). A log without any
+// mark was written before marks existed and is taken as it is.
+func (s *scan) settle() {
+	if !s.anyMark {
+		return
+	}
+	good := -1
+	for i := len(s.marks) - 1; i >= 0; i-- {
+		m := s.marks[i]
+		if checkMark(m.sig, m.covSeq, m.covHash, s.pub) {
+			good = i
+			break
+		}
+	}
+	if good < 0 {
+		last := s.marks[len(s.marks)-1].seq
+		s.fault(&Fault{Seq: last, Offset: -1,
+			What: fmt.Sprintf("the last commit mark (record %d) does not verify with the machine key, nor do the %d before it: the log was written without the board", last, len(s.marks)-1)}, false)
+		return
+	}
+	m := s.marks[good]
+	s.markCount -= len(s.marks) - good - 1
+	s.marks = s.marks[:good+1]
+	if m.seq == s.lastSeq {
+		return
+	}
+	s.unvouched = &cutAt{first: m.seq + 1, last: s.lastSeq, segment: m.segment, offset: m.end}
+	if s.torn != nil {
+		s.unvouched.tornBytes = s.torn.length // cut with the tail
+	}
+	s.lastSeq, s.lastHash = m.seq, m.hash
+	for len(s.segs) > 0 && s.segs[len(s.segs)-1].name != m.segment {
+		s.segs = s.segs[:len(s.segs)-1]
+	}
+	s.lastSegSize = m.end
+	for s.recent[0].seq > m.seq {
+		s.recent[0], s.recent[1] = s.recent[1], ckptRef{}
+		s.checkpoints--
+	}
+}
+
+// detail says what the unvouched tail is, for the event log and the
+// inspector.
+func (c *cutAt) detail() string {
+	d := fmt.Sprintf("records %d to %d (%d) after the last commit mark are vouched for by no signature of the machine key", c.first, c.last, c.last-c.first+1)
+	if c.last-c.first+1 > MaxBatch {
+		d += fmt.Sprintf(": more than one commit holds (%d), so no power loss left them", MaxBatch)
+	} else {
+		d += ": a commit cut short by a power loss (never acknowledged), or records written without the board"
+	}
+	if c.tornBytes > 0 {
+		d += fmt.Sprintf(", followed by a torn entry of %d bytes", c.tornBytes)
+	}
+	return d
 }

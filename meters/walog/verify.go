@@ -14,8 +14,14 @@ type Report struct {
 	Checkpoints       int    // checkpoint records in the log
 	LastCheckpointSeq uint64 // seq of the last checkpoint record; 0 if none
 	TornTail          string // an incomplete last record Open would discard; "" if none
-	Problems          []string
-	OK                bool // no problems; a torn tail alone is not one
+	// VouchedSeq is the last record a commit mark that verifies covers
+	// (LastSeq for a log written before marks); Unvouched names the
+	// records after it, which Open would cut ("" if none).
+	VouchedSeq uint64
+	Unvouched  string
+	Marks      int // commit marks up to VouchedSeq
+	Problems   []string
+	OK         bool // no problems; a torn tail alone is not one
 }
 
 // Verify checks a log directory for an inspector: every frame, the chain,
@@ -44,8 +50,10 @@ func Verify(dir string, pub ed25519.PublicKey) (*Report, error) {
 		return nil, fmt.Errorf("walog: verify %s: %w", dir, err)
 	}
 	r := &Report{
-		Records:           s.lastSeq,
-		LastSeq:           s.lastSeq,
+		Records:           s.scanned,
+		LastSeq:           s.scanned,
+		VouchedSeq:        s.lastSeq,
+		Marks:             s.markCount,
 		LastHash:          s.lastHash,
 		Checkpoints:       s.checkpoints,
 		LastCheckpointSeq: s.recent[0].seq,
@@ -53,6 +61,10 @@ func Verify(dir string, pub ed25519.PublicKey) (*Report, error) {
 	if s.torn != nil {
 		r.TornTail = fmt.Sprintf("%d bytes at offset %d of segment %s after seq %d: an incomplete last record (not repaired)",
 			s.torn.length, s.torn.offset, s.torn.segment, s.torn.afterSeq)
+	}
+	if c := s.unvouched; c != nil {
+		r.Unvouched = c.detail()
+		r.Problems = append(r.Problems, fmt.Sprintf("record %d is the first not vouched for by the machine key: %s", c.first, c.detail()))
 	}
 	for _, f := range s.faults {
 		r.Problems = append(r.Problems, f.Error())

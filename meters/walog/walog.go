@@ -72,6 +72,24 @@ type Options struct {
 	// fixture logs quickly; the cabinet and the link controller never set
 	// it, since an acknowledged record could then be lost.
 	UnsafeNoSync bool
+	// Marks: every Append is a commit ending with a signed mark (Commit),
+	// and Close writes one after its checkpoint. The ledgers set it; a log
+	// without marks is one written before they existed.
+	Marks bool
+	// Verifier checks the marks' and checkpoints' signatures when there is
+	// no Signer (a read-only copy opened to fold it).
+	Verifier ed25519.PublicKey
+}
+
+// Unvouched is a tail of records that no commit mark covers, cut at Open.
+type Unvouched struct {
+	First, Last uint64
+	// Evidence is the file in the log directory that keeps the bytes cut.
+	Evidence string
+	// NoPowerLoss: the tail holds more records than one commit can, so it
+	// was not left by a power loss.
+	NoPowerLoss bool
+	Detail      string
 }
 
 // OpenInfo tells the caller what Open found and did.
@@ -80,6 +98,7 @@ type OpenInfo struct {
 	RepairDetail string
 	LastSeq      uint64
 	LastHash     [32]byte
+	Unvouched    *Unvouched // nil: every record is vouched for (or the log has no marks)
 }
 
 // Fault is damage to the log, or a failed write that leaves the log unfit
@@ -124,8 +143,10 @@ type Log struct {
 	w    *wal.Log
 	lock *os.File
 
-	signer crypto.Signer
-	every  uint64
+	signer    crypto.Signer
+	every     uint64
+	marks     bool      // Options.Marks
+	lastMarks [2]uint64 // the last mark and the one before it
 
 	// Where tidwall/wal writes next, mirrored so that walog knows when it
 	// created a segment file and must fsync the directory.
@@ -158,7 +179,7 @@ func Open(dir string, opts Options) (*Log, OpenInfo, error) {
 	if segLimit <= 0 {
 		segLimit = wal.DefaultOptions.SegmentSize
 	}
-	var pub ed25519.PublicKey
+	pub := opts.Verifier
 	if opts.Signer != nil {
 		var ok bool
 		if pub, ok = opts.Signer.Public().(ed25519.PublicKey); !ok || len(pub) != ed25519.PublicKeySize {
@@ -178,6 +199,7 @@ func Open(dir string, opts Options) (*Log, OpenInfo, error) {
 		return nil, OpenInfo{}, err
 	}
 	l.lock = lock
+	l.marks = opts.Marks
 	return l, info, nil
 }
 
@@ -195,7 +217,16 @@ func open(dir string, signer crypto.Signer, pub ed25519.PublicKey, every uint64,
 		return nil, OpenInfo{}, s.faults[0]
 	}
 	var details []string
-	if s.torn != nil {
+	var unvouched *Unvouched
+	if c := s.unvouched; c != nil {
+		evidence, err := cutUnvouched(dir, s, c)
+		if err != nil {
+			return nil, OpenInfo{}, fmt.Errorf("walog: open %s: cutting the unvouched %s: %w", dir, c.detail(), err)
+		}
+		unvouched = &Unvouched{First: c.first, Last: c.last, Evidence: evidence, NoPowerLoss: c.last-c.first+1 > MaxBatch, Detail: c.detail()}
+		details = append(details, c.detail()+"; cut, kept in "+evidence)
+	}
+	if s.torn != nil && unvouched == nil {
 		if err := cutSegment(dir, s.torn); err != nil {
 			return nil, OpenInfo{}, fmt.Errorf("walog: open %s: repairing %s: %w", dir, s.torn.detail(), err)
 		}
@@ -235,6 +266,12 @@ func open(dir string, signer crypto.Signer, pub ed25519.PublicKey, every uint64,
 		lastHash:  s.lastHash,
 		sinceCkpt: s.lastSeq - s.recent[0].seq,
 	}
+	if n := len(s.marks); n > 0 {
+		l.lastMarks[0] = s.marks[n-1].seq
+		if n > 1 {
+			l.lastMarks[1] = s.marks[n-2].seq
+		}
+	}
 	for _, seg := range s.segs {
 		l.segStarts = append(l.segStarts, seg.index)
 	}
@@ -249,6 +286,7 @@ func open(dir string, signer crypto.Signer, pub ed25519.PublicKey, every uint64,
 		RepairDetail: strings.Join(details, "; "),
 		LastSeq:      l.lastSeq,
 		LastHash:     l.lastHash,
+		Unvouched:    unvouched,
 	}
 	return l, info, nil
 }
@@ -269,6 +307,21 @@ func (l *Log) Append(typ uint16, data []byte) (Record, error) {
 	}
 	if len(data) > MaxData {
 		return Record{}, fmt.Errorf("walog: record of %d bytes is above the %d-byte limit", len(data), MaxData)
+	}
+	if l.marks {
+		b, err := l.Begin()
+		if err != nil {
+			return Record{}, err
+		}
+		if _, err := b.Add(typ, data); err != nil {
+			b.Abort()
+			return Record{}, err
+		}
+		recs, err := b.Commit()
+		if len(recs) == 0 {
+			return Record{}, err
+		}
+		return recs[0], err
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -513,7 +566,15 @@ func (l *Log) Close() error {
 	}
 	l.closed = true
 	if l.fault == nil && l.signer != nil && l.sinceCkpt > 0 {
-		_ = l.checkpointLocked() // a failure is kept in l.fault
+		if l.marks {
+			// The last commit's mark vouches for the log; a log opened
+			// from before marks gets its first one.
+			if l.lastMarks[0] != l.lastSeq {
+				_ = l.closingCommitLocked() // a failure is kept in l.fault
+			}
+		} else {
+			_ = l.checkpointLocked() // a failure is kept in l.fault
+		}
 	}
 	werr := l.w.Close()
 	l.lock.Close()
