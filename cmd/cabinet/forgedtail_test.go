@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -22,6 +23,13 @@ import (
 // no mark). It returns the first forged record.
 func forgeBills(t *testing.T, data string, n int) uint64 {
 	t.Helper()
+	return forgeBillsWith(t, data, n, walog.Options{})
+}
+
+// forgeBillsWith is forgeBills with the log opened as opts says: with the
+// board's key and marks, it is the attacker who holds the whole board.
+func forgeBillsWith(t *testing.T, data string, n int, opts walog.Options) uint64 {
+	t.Helper()
 	var all []meters.Record
 	meters.Records(filepath.Join(data, "ledger"), func(_ uint64, r meters.Record) error {
 		all = append(all, r)
@@ -33,7 +41,7 @@ func forgeBills(t *testing.T, data string, n int) uint64 {
 		t.Fatalf("no bill in the ledger to copy: %d..%d", first, last)
 	}
 	bill := all[first : last+1]
-	log, _, err := walog.Open(filepath.Join(data, "ledger", book.LogDir), walog.Options{})
+	log, _, err := walog.Open(filepath.Join(data, "ledger", book.LogDir), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,5 +123,70 @@ func TestForgedLogTailIsRefused(t *testing.T) {
 				t.Fatalf("after the cut, the log does not verify:\n%s", out)
 			}
 		})
+	}
+}
+
+// The attacker with the data directory and the board's witness, not its
+// key: he can put both back to an earlier moment together, and the witness
+// agrees. On a real cabinet the electromechanical meters cannot be turned
+// back with them: ahead of the ledger with no RAM clear, they make it a
+// rollback tilt (the simulator keeps them in the data directory, so here
+// they stay newer as on the cabinet). The casino's host sees the meters go
+// back as well (sashost --history, the link controller).
+func TestDataAndWitnessRolledBackTogether(t *testing.T) {
+	data := t.TempDir()
+	c := startCabinet(t, data, "--spin-time", "5ms")
+	c.Bill(5000)
+	c.Stop()
+	old := filepath.Join(t.TempDir(), "old")
+	copyTree(t, filepath.Join(data, "ledger"), old)
+	witness := filepath.Join(cabinettest.Board(data), "witness")
+	oldWitness, err := os.ReadFile(witness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = startCabinet(t, data, "--spin-time", "5ms")
+	for range 3 {
+		c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnSpin})
+		c.WaitIdle()
+	}
+	c.WaitFor("the hard games meter", func(machine.View) bool {
+		return c.Send(cabinettest.Command{Cmd: "meters"}).Meters["hard meter_games"] == 3
+	})
+	c.Stop()
+	copyTree(t, old, filepath.Join(data, "ledger"))
+	if err := os.WriteFile(witness, oldWitness, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c = startCabinet(t, data, "--spin-time", "5ms")
+	defer c.Stop()
+	v := c.WaitFor("the rollback tilt", func(v machine.View) bool { return tilted(v, machine.TiltRollback) })
+	if slices.Contains(v.Tilts, machine.TiltWitness) {
+		t.Fatalf("the witness, rolled back with the data, was taken for the evidence: %v", v.Tilts)
+	}
+}
+
+// The attacker with the whole board (its key store too) signs what he
+// writes: the cabinet and the inspector's verify cannot tell his records
+// from the machine's. This test keeps the README's table honest about it;
+// only what lies outside the cabinet finds him: the count room's drop
+// against the bill meters, and the casino's host and link controller when
+// a meter goes back.
+func TestWholeBoardSignsWhatItWrites(t *testing.T) {
+	data := t.TempDir()
+	c := startCabinet(t, data, "--spin-time", "5ms")
+	c.Bill(10000)
+	c.Stop()
+	key, err := book.FileKeys{Dir: cabinettest.Board(data)}.Signer("machine", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forgeBillsWith(t, data, 3, walog.Options{Signer: key, Marks: true})
+	if out := meterreadVerify(t, data, cabinettest.Board(data)+"/machine.pub"); !strings.HasPrefix(out, "VERIFIED") {
+		t.Fatalf("records signed with the board's own key:\n%s", out)
+	}
+	st := readLedger(t, data)
+	if st.Meters[meters.BillsIn] != 20000 {
+		t.Fatalf("bills in %d after a forged note signed by the board", st.Meters[meters.BillsIn])
 	}
 }
