@@ -1,0 +1,149 @@
+package aft
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"golang.org/x/crypto/blake2b"
+)
+
+// IDSet is a set of transaction IDs kept as their 64-bit BLAKE2b digests
+// (BLAKE2b with an 8-byte output, unkeyed): 8 bytes an ID, whatever its
+// length. Two IDs may share a digest: the set then says an ID it never
+// held is in it. The set only ever refuses with that answer (a transfer
+// under the ID is refused as not unique), never credits twice; among n
+// IDs held, a new ID is taken for one of them with probability at most
+// n/2^64 (5.4·10^-14 at a million), and over a million transfers some
+// refusal happens so with probability at most n²/2^65 (2.7·10^-8). The
+// digest is not secret, so a host could choose two IDs of one digest (about
+// 2^32 tries): it would only have its own second transfer refused.
+//
+// The set is persistent: With returns a new set and leaves the receiver
+// as it was, so a copy of a State (the ledger's fold copies it for
+// every AFT record) costs a few words and shares the digests. Inside, the
+// digests are in sorted runs that are never changed once made, of
+// strictly decreasing lengths (a binary counter: adding an ID merges
+// the runs of equal or smaller length), so an addition costs O(log n)
+// amortised and a lookup a binary search in each of at most log2(n)+1
+// runs.
+//
+// Its JSON encoding is canonical: one string, the base64 of every
+// digest big-endian in increasing order, whatever the runs; the zero set
+// (IsZero) is left out of the sealed state.
+type IDSet struct {
+	runs [][]uint64 // sorted, strictly increasing; never written after made
+	n    int
+}
+
+// IDDigest is the digest an IDSet keeps of a transaction ID.
+func IDDigest(id string) uint64 {
+	h, err := blake2b.New(8, nil)
+	if err != nil {
+		panic(err) // 8 is a valid size and no key: cannot fail
+	}
+	h.Write([]byte(id))
+	return binary.BigEndian.Uint64(h.Sum(nil))
+}
+
+// Len is the number of digests held.
+func (s IDSet) Len() int { return s.n }
+
+// IsZero reports whether the set is empty (encoding/json's omitzero).
+func (s IDSet) IsZero() bool { return s.n == 0 }
+
+// Has reports whether id's digest is in the set.
+func (s IDSet) Has(id string) bool { return s.has(IDDigest(id)) }
+
+func (s IDSet) has(d uint64) bool {
+	for _, r := range s.runs {
+		if _, ok := slices.BinarySearch(r, d); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// With returns the set with id's digest added (s itself when it is in
+// it already). s is unchanged.
+func (s IDSet) With(id string) IDSet { return s.with(IDDigest(id)) }
+
+func (s IDSet) with(d uint64) IDSet {
+	if s.has(d) {
+		return s
+	}
+	cur := []uint64{d}
+	k := len(s.runs)
+	for k > 0 && len(s.runs[k-1]) <= len(cur) {
+		cur = merge(s.runs[k-1], cur)
+		k--
+	}
+	runs := make([][]uint64, k, k+1)
+	copy(runs, s.runs[:k])
+	return IDSet{runs: append(runs, cur), n: s.n + 1}
+}
+
+// merge returns the sorted union of two sorted runs without common
+// elements, in a new slice.
+func merge(a, b []uint64) []uint64 {
+	out := make([]uint64, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] < b[0] {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	out = append(out, a...)
+	return append(out, b...)
+}
+
+// sorted returns every digest in increasing order.
+func (s IDSet) sorted() []uint64 {
+	var all []uint64
+	for _, r := range s.runs {
+		all = merge(all, r)
+	}
+	return all
+}
+
+// MarshalJSON encodes the set as one base64 string of its digests,
+// big-endian, in increasing order.
+func (s IDSet) MarshalJSON() ([]byte, error) {
+	all := s.sorted()
+	b := make([]byte, 0, 8*len(all))
+	for _, d := range all {
+		b = binary.BigEndian.AppendUint64(b, d)
+	}
+	return json.Marshal(base64.StdEncoding.EncodeToString(b))
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote: digests in strictly
+// increasing order, so that a set has one encoding.
+func (s *IDSet) UnmarshalJSON(data []byte) error {
+	var text string
+	if err := json.Unmarshal(data, &text); err != nil {
+		return fmt.Errorf("aft: transaction ID set: %w", err)
+	}
+	b, err := base64.StdEncoding.DecodeString(text)
+	if err != nil {
+		return fmt.Errorf("aft: transaction ID set: %w", err)
+	}
+	if len(b)%8 != 0 {
+		return fmt.Errorf("aft: transaction ID set of %d bytes, not a multiple of 8", len(b))
+	}
+	all := make([]uint64, len(b)/8)
+	for i := range all {
+		all[i] = binary.BigEndian.Uint64(b[8*i:])
+		if i > 0 && all[i] <= all[i-1] {
+			return fmt.Errorf("aft: transaction ID set: digest %d of %d not above the one before it", i, len(all))
+		}
+	}
+	*s = IDSet{n: len(all)}
+	if len(all) > 0 {
+		s.runs = [][]uint64{all}
+	}
+	return nil
+}
