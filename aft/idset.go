@@ -3,7 +3,6 @@ package aft
 import (
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -103,8 +102,8 @@ func merge(a, b []uint64) []uint64 {
 // sorted returns every digest in increasing order.
 func (s IDSet) sorted() []uint64 {
 	var all []uint64
-	for _, r := range s.runs {
-		all = merge(all, r)
+	for i := len(s.runs) - 1; i >= 0; i-- { // smallest first: each digest is copied about twice
+		all = merge(all, s.runs[i])
 	}
 	return all
 }
@@ -113,24 +112,31 @@ func (s IDSet) sorted() []uint64 {
 // big-endian, in increasing order.
 func (s IDSet) MarshalJSON() ([]byte, error) {
 	all := s.sorted()
-	b := make([]byte, 0, 8*len(all))
+	raw := make([]byte, 0, 8*len(all))
 	for _, d := range all {
-		b = binary.BigEndian.AppendUint64(b, d)
+		raw = binary.BigEndian.AppendUint64(raw, d)
 	}
-	return json.Marshal(base64.StdEncoding.EncodeToString(b))
+	// Base64 needs no JSON escape: the string is written as it is.
+	out := make([]byte, base64.StdEncoding.EncodedLen(len(raw))+2)
+	out[0], out[len(out)-1] = '"', '"'
+	base64.StdEncoding.Encode(out[1:len(out)-1], raw)
+	return out, nil
 }
 
 // UnmarshalJSON reads what MarshalJSON wrote: digests in strictly
 // increasing order, so that a set has one encoding.
 func (s *IDSet) UnmarshalJSON(data []byte) error {
-	var text string
-	if err := json.Unmarshal(data, &text); err != nil {
-		return fmt.Errorf("aft: transaction ID set: %w", err)
+	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
+		return fmt.Errorf("aft: transaction ID set: not a JSON string of base64")
 	}
-	b, err := base64.StdEncoding.DecodeString(text)
+	// A JSON escape is no base64 character: the decoder refuses it.
+	text := data[1 : len(data)-1]
+	b := make([]byte, base64.StdEncoding.DecodedLen(len(text)))
+	nb, err := base64.StdEncoding.Decode(b, text)
 	if err != nil {
 		return fmt.Errorf("aft: transaction ID set: %w", err)
 	}
+	b = b[:nb]
 	if len(b)%8 != 0 {
 		return fmt.Errorf("aft: transaction ID set of %d bytes, not a multiple of 8", len(b))
 	}

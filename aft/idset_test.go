@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The set keeps every ID it was given, leaves an earlier version as it
@@ -156,4 +158,83 @@ func TestZeroAmountIDRetired(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(folded, m.core.State()) {
 		t.Fatalf("fold %v:\n%+v\n%+v", err, folded, m.core.State())
 	}
+}
+
+// The memory the forever-once rule costs: a million logged transfers
+// folded into a State (the history keeps 127, the rest are retired), the
+// heap the state holds afterwards and its sealed encoding, per transfer;
+// and, for the choice, what a Go map of the IDs themselves or of their
+// digests would hold. Run it once:
+//
+//	go test -run '^$' -bench BenchmarkRetiredIDs -benchtime=1x ./aft/
+func BenchmarkRetiredIDs(b *testing.B) {
+	const n = 1_000_000
+	id := func(i int) string { return fmt.Sprintf("HOST-%014d", i) } // 19 characters
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	b.Run("State", func(b *testing.B) {
+		for b.Loop() {
+			h0 := heap()
+			var s State
+			for i := range n {
+				t := Transfer{ID: id(i), Code: CodeFull, Type: InHouseToMachine, Status: StatusFull,
+					Requested: Amounts{Cashable: 100}, Amounts: Amounts{Cashable: 100}, At: t0, ReceiptStatus: ReceiptNone,
+					Position: s.NextPosition()}
+				if err := s.Apply(t); err != nil {
+					b.Fatal(err)
+				}
+			}
+			held := heap() - h0
+			start := time.Now()
+			enc, err := json.Marshal(s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			encode := time.Since(start)
+			start = time.Now()
+			var back State
+			if err := json.Unmarshal(enc, &back); err != nil || back.Retired.Len() != n-MaxHistory {
+				b.Fatalf("restore: %d retired, %v", back.Retired.Len(), err)
+			}
+			restore := time.Since(start)
+			start = time.Now()
+			for i := range 1000 {
+				if !back.Used(id(i)) {
+					b.Fatalf("%s not used", id(i))
+				}
+			}
+			b.ReportMetric(float64(held)/n, "heap-B/transfer")
+			b.ReportMetric(float64(len(enc))/n, "sealed-B/transfer")
+			b.ReportMetric(float64(encode.Milliseconds()), "encode-ms")
+			b.ReportMetric(float64(restore.Milliseconds()), "restore-ms")
+			b.ReportMetric(float64(time.Since(start).Nanoseconds())/1000, "lookup-ns")
+			runtime.KeepAlive(s)
+		}
+	})
+	b.Run("map-of-IDs", func(b *testing.B) {
+		for b.Loop() {
+			h0 := heap()
+			m := map[string]struct{}{}
+			for i := range n {
+				m[id(i)] = struct{}{}
+			}
+			b.ReportMetric(float64(heap()-h0)/n, "heap-B/transfer")
+			runtime.KeepAlive(m)
+		}
+	})
+	b.Run("map-of-digests", func(b *testing.B) {
+		for b.Loop() {
+			h0 := heap()
+			m := map[uint64]struct{}{}
+			for i := range n {
+				m[IDDigest(id(i))] = struct{}{}
+			}
+			b.ReportMetric(float64(heap()-h0)/n, "heap-B/transfer")
+			runtime.KeepAlive(m)
+		}
+	})
 }
