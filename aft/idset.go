@@ -30,11 +30,15 @@ import (
 // runs.
 //
 // Its JSON encoding is canonical: one string, the base64 of every
-// digest big-endian in increasing order, whatever the runs; the zero set
-// (IsZero) is left out of the sealed state.
+// digest big-endian in increasing order, whatever the runs. The zero set
+// (IsZero) is left out of the sealed state; a set that is Kept is not,
+// even empty (""), so that a state a build without the set sealed (no
+// key) is told from one of a build that keeps it and has nothing in it
+// yet (see State.Retired).
 type IDSet struct {
 	runs [][]uint64 // sorted, strictly increasing; never written after made
 	n    int
+	kept bool
 }
 
 // IDDigest is the digest an IDSet keeps of a transaction ID.
@@ -50,8 +54,16 @@ func IDDigest(id string) uint64 {
 // Len is the number of digests held.
 func (s IDSet) Len() int { return s.n }
 
-// IsZero reports whether the set is empty (encoding/json's omitzero).
-func (s IDSet) IsZero() bool { return s.n == 0 }
+// IsZero reports whether the set is neither kept nor holds anything
+// (encoding/json's omitzero).
+func (s IDSet) IsZero() bool { return !s.kept && s.n == 0 }
+
+// Kept reports whether the set is kept (Keep, or any ID added, or read
+// from an encoding).
+func (s IDSet) Kept() bool { return s.kept || s.n > 0 }
+
+// Keep returns the set marked kept: encoded even while empty.
+func (s IDSet) Keep() IDSet { s.kept = true; return s }
 
 // Has reports whether id's digest is in the set.
 func (s IDSet) Has(id string) bool { return s.has(IDDigest(id)) }
@@ -81,7 +93,7 @@ func (s IDSet) with(d uint64) IDSet {
 	}
 	runs := make([][]uint64, k, k+1)
 	copy(runs, s.runs[:k])
-	return IDSet{runs: append(runs, cur), n: s.n + 1}
+	return IDSet{runs: append(runs, cur), n: s.n + 1, kept: true}
 }
 
 // merge returns the sorted union of two sorted runs without common
@@ -147,7 +159,7 @@ func (s *IDSet) UnmarshalJSON(data []byte) error {
 			return fmt.Errorf("aft: transaction ID set: digest %d of %d not above the one before it", i, len(all))
 		}
 	}
-	*s = IDSet{n: len(all)}
+	*s = IDSet{n: len(all), kept: true}
 	if len(all) > 0 {
 		s.runs = [][]uint64{all}
 	}

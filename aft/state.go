@@ -105,8 +105,11 @@ type State struct {
 	// history's 127 places, or a transfer of no amount that another
 	// replaced as current): with those two, every ID the machine ever
 	// completed, so that none runs twice however long ago it ran (Used).
-	// Empty, and so left out of the encoding, until the 128th logged
-	// transfer or a transfer after one of no amount.
+	// It is kept (IDSet.Keep: encoded, "" while empty) from the first
+	// transfer on, and left out of the encoding of a state without
+	// transfers, which therefore encodes as before it existed. A state
+	// with transfers and no key is one a build before it sealed: the
+	// ledger rebuilds it from the log.
 	Retired IDSet `json:"retired_ids,omitzero"`
 }
 
@@ -248,6 +251,7 @@ func (t Transfer) apply(s *State) error {
 		s.Meters[d.code] += d.cents
 	}
 	e := Entry{Transfer: t, Cumulative: cumulative(s.Meters, t.Type)}
+	s.Retired = s.Retired.Keep()
 	if s.Current != nil && s.Current.Position == 0 {
 		// A transfer of no amount is in no history: its ID retires now.
 		s.Retired = s.Retired.With(s.Current.ID)
