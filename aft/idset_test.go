@@ -238,3 +238,33 @@ func BenchmarkRetiredIDs(b *testing.B) {
 		}
 	})
 }
+
+// A state without transfers encodes as before the retired IDs existed
+// (no key); from the first transfer on the set is encoded, "" while
+// empty, so that a state an earlier build encoded is told apart.
+func TestRetiredIDsEncodedFromTheFirstTransfer(t *testing.T) {
+	m := newMachine(t, testConfig())
+	m.register()
+	enc := func() string {
+		b, err := json.Marshal(m.core.State())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if s := enc(); strings.Contains(s, "retired_ids") {
+		t.Fatalf("no transfer yet: %s", s)
+	}
+	m.transfer(in("A", 10))
+	if s := enc(); !strings.Contains(s, `"retired_ids":""`) {
+		t.Fatalf("after a transfer: %s", s)
+	}
+	var back State
+	if err := json.Unmarshal([]byte(enc()), &back); err != nil || !back.Retired.Kept() || back.Retired.Len() != 0 {
+		t.Fatalf("round trip: kept %v, %d IDs, %v", back.Retired.Kept(), back.Retired.Len(), err)
+	}
+	var earlier State
+	if err := json.Unmarshal([]byte(strings.Replace(enc(), `,"retired_ids":""`, "", 1)), &earlier); err != nil || earlier.Retired.Kept() {
+		t.Fatalf("an earlier build's encoding: kept %v, %v", earlier.Retired.Kept(), err)
+	}
+}
