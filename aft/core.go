@@ -150,6 +150,14 @@ func (c *Core) Transfer(req TransferRequest, cond Conditions, now time.Time) Dec
 		}
 		return c.refuse(req, StatusIDNotUnique, now)
 	}
+	if c.st.Retired.Has(req.ID) {
+		// Forever: an ID that completed before the history's 127 places
+		// has no record left to answer with, and runs no more. SAS's
+		// status for a repeated ID is 81 "transaction ID not unique"
+		// (StatusIDNotUnique, codes.go), which the host reads as the
+		// current transfer's until the next one.
+		return c.refuse(req, StatusIDNotUnique, now)
+	}
 	rec, st := c.decide(req, cond, now)
 	if st.Failed() {
 		return c.refuse(req, st, now)

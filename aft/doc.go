@@ -10,7 +10,8 @@
 //
 // State is durable: the registration, the current (last committed)
 // transfer, the history of up to 127 logged transfers (positions 1–127,
-// a ring), the host cashout state and the AFT meters. It is the fold of
+// a ring), the IDs of every older transfer (digests), the host cashout
+// state and the AFT meters. It is the fold of
 // the committed records (Fold) and serialises to JSON for the ledger
 // snapshot. What a power loss ends is outside it: the game lock, a
 // transfer between its decision and its commit, the status of a refused request.
@@ -29,12 +30,15 @@
 // host that sends it again under the same ID gets it done once). A
 // transaction ID already committed (current or in the history) is never
 // run again: the same request is answered with its recorded result; a
-// different request under that ID is refused with 81. The horizon is the
-// history (127 logged transfers); a zero-amount transfer (it only sets
-// the host cashout flags, moves nothing) is remembered while current.
+// different request under that ID is refused with 81. There is no
+// horizon: an ID that left the history (127 logged transfers) or the
+// current transfer (a zero-amount one, which only sets the host cashout
+// flags) is kept as a 64-bit digest in State.Retired (IDSet), and any
+// request under it is refused with 81, identical or not: its record is
+// gone, the ID is not. The fold refuses a record under any ID it holds.
 // Choice: SAS lists 81 for any repeated ID; answering an identical
-// repeat with its record tells the host the truth in one poll and still
-// never runs it twice.
+// repeat still in the history with its record tells the host the truth
+// in one poll and still never runs it twice.
 //
 // A refusal moves nothing, produces no record, and becomes the current
 // transfer with its status until the next commit; its ID may be used

@@ -100,6 +100,17 @@ type State struct {
 	// Meters are the AFT meters (0xA0–0xBD) and the electronic transfer
 	// totals 0x17 and 0x18, in cents.
 	Meters map[metercode.Code]int64 `json:"meters,omitempty"`
+	// Retired holds the transaction ID of every completed transfer that
+	// is neither current nor in the history any more (pushed out of the
+	// history's 127 places, or a transfer of no amount that another
+	// replaced as current): with those two, every ID the machine ever
+	// completed, so that none runs twice however long ago it ran (Used).
+	// It is kept (IDSet.Keep: encoded, "" while empty) from the first
+	// transfer on, and left out of the encoding of a state without
+	// transfers, which therefore encodes as before it existed. A state
+	// with transfers and no key is one a build before it sealed: the
+	// ledger rebuilds it from the log.
+	Retired IDSet `json:"retired_ids,omitzero"`
 }
 
 // ErrRecord is returned (wrapped) by Fold and Apply for a record that
@@ -122,7 +133,8 @@ func Fold(records []Record) (State, error) {
 // Apply adds one committed record to the state.
 func (s *State) Apply(r Record) error { return r.apply(s) }
 
-// Clone returns a deep copy (the history and meters are not shared).
+// Clone returns a deep copy (the history and meters are not shared; the
+// retired IDs are, as an IDSet never changes).
 func (s State) Clone() State {
 	c := s
 	if s.Registration != nil {
@@ -153,6 +165,14 @@ func (s *State) NextPosition() byte {
 		return 1
 	}
 	return p + 1
+}
+
+// Used reports whether a transfer under transaction ID id ever completed:
+// current, in the history or retired from them. A retired ID is known
+// by its digest only (IDSet: a false positive refuses, never credits).
+func (s *State) Used(id string) bool {
+	_, ok := s.Lookup(id)
+	return ok || s.Retired.Has(id)
 }
 
 // Lookup finds the committed transfer with transaction ID id: the current
@@ -205,6 +225,9 @@ func (t Transfer) apply(s *State) error {
 	if _, dup := s.Lookup(t.ID); dup {
 		return fmt.Errorf("%w: transaction ID %q committed twice", ErrRecord, t.ID)
 	}
+	if s.Retired.Has(t.ID) {
+		return fmt.Errorf("%w: transaction ID %q committed twice (it completed before the last %d logged transfers)", ErrRecord, t.ID, MaxHistory)
+	}
 	if !t.Status.Succeeded() {
 		return fmt.Errorf("%w: transfer %q with status %v", ErrRecord, t.ID, t.Status)
 	}
@@ -228,10 +251,16 @@ func (t Transfer) apply(s *State) error {
 		s.Meters[d.code] += d.cents
 	}
 	e := Entry{Transfer: t, Cumulative: cumulative(s.Meters, t.Type)}
+	s.Retired = s.Retired.Keep()
+	if s.Current != nil && s.Current.Position == 0 {
+		// A transfer of no amount is in no history: its ID retires now.
+		s.Retired = s.Retired.With(s.Current.ID)
+	}
 	s.Current = &e
 	s.HostCashout = t.HostCashout
 	if logged {
 		if len(s.History) == MaxHistory {
+			s.Retired = s.Retired.With(s.History[0].ID)
 			s.History = slices.Delete(s.History, 0, 1)
 		}
 		s.History = append(s.History, e)

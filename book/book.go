@@ -35,8 +35,18 @@ type Spec struct {
 	What string
 	// New returns the state of an empty ledger.
 	New func() State
-	// Restore decodes an encoding made by State.Encode.
+	// Restore decodes an encoding made by State.Encode (or by an earlier
+	// build's).
 	Restore func(encoded []byte) (State, error)
+	// Earlier, when not nil, is the encoding an earlier build gave the
+	// same state, before a field it did not have was added that the fold
+	// fills from records it already held: verification accepts a seal of
+	// that build when its digest is this encoding's. It must drop only
+	// what that build did not encode (what is dropped is refolded from
+	// the log, so it is checked all the same), and this build's encoding
+	// must differ from it wherever the new field applies, so that a seal
+	// of this build is held to the whole state.
+	Earlier func(State) ([]byte, error)
 }
 
 // Options configure a book.

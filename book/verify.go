@@ -21,11 +21,14 @@ type Verdict struct {
 	Seals       int    `json:"seals"`
 	// Marks is how many commits carry the board's signed mark; the last
 	// one's signature, checked, vouches for every record up to VouchedSeq.
-	Marks      int      `json:"marks,omitempty"`
-	VouchedSeq uint64   `json:"vouched_seq,omitempty"`
-	KeyID      string   `json:"key"`
-	LastHash   string   `json:"last_hash"`
-	Problems   []string `json:"problems"`
+	Marks      int    `json:"marks,omitempty"`
+	VouchedSeq uint64 `json:"vouched_seq,omitempty"`
+	// EarlierSeals are the seals that signed the state as an earlier
+	// build encoded it (Spec.Earlier).
+	EarlierSeals int      `json:"earlier_seals,omitempty"`
+	KeyID        string   `json:"key"`
+	LastHash     string   `json:"last_hash"`
+	Problems     []string `json:"problems"`
 	// Snapshots says, for each snapshot file found whole, whether it holds
 	// the sealed state (what the machine would start from).
 	Snapshots []string `json:"snapshots,omitempty"`
@@ -135,7 +138,7 @@ func (v *Verdict) fold(logDir string, spec Spec, pub ed25519.PublicKey) (map[uin
 			return nil
 		case TypeSeal:
 			v.Seals++
-			return v.checkSeal(r, last, st, pub, digests)
+			return v.checkSeal(r, last, spec, st, pub, digests)
 		}
 		if err := st.Apply(r.Type, r.Data); err != nil {
 			return fmt.Errorf("record %d: %w", r.Seq, err)
@@ -156,7 +159,7 @@ func (v *Verdict) fold(logDir string, spec Spec, pub ed25519.PublicKey) (map[uin
 
 // checkSeal checks a seal against the record it seals (the last ledger
 // record before it) and the state folded up to there.
-func (v *Verdict) checkSeal(r, last walog.Record, st State, pub ed25519.PublicKey, digests map[uint64]sealed) error {
+func (v *Verdict) checkSeal(r, last walog.Record, spec Spec, st State, pub ed25519.PublicKey, digests map[uint64]sealed) error {
 	seal, err := ParseSeal(r.Data)
 	if err != nil {
 		v.Problems = append(v.Problems, fmt.Sprintf("seal at record %d: %v", r.Seq, err))
@@ -176,12 +179,26 @@ func (v *Verdict) checkSeal(r, last walog.Record, st State, pub ed25519.PublicKe
 	if err != nil {
 		return fmt.Errorf("encoding the state at record %d: %w", last.Seq, err)
 	}
-	if Digest(enc) != seal.Digest {
+	if Digest(enc) != seal.Digest && !v.earlier(spec, st, seal.Digest) {
 		v.Problems = append(v.Problems, fmt.Sprintf("the seal at record %d signed another state than the fold of records 1-%d", r.Seq, last.Seq))
 		return nil
 	}
 	digests[r.Seq] = sealed{seq: seal.Seq, digest: seal.Digest}
 	return nil
+}
+
+// earlier reports whether digest is that of the state as an earlier build
+// encoded it (Spec.Earlier), and counts it.
+func (v *Verdict) earlier(spec Spec, st State, digest [32]byte) bool {
+	if spec.Earlier == nil {
+		return false
+	}
+	enc, err := spec.Earlier(st)
+	if err != nil || Digest(enc) != digest {
+		return false
+	}
+	v.EarlierSeals++
+	return true
 }
 
 // copyDir copies the regular files of a directory (a log's segments).

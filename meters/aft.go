@@ -1,6 +1,7 @@
 package meters
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/openegm/cabinet/aft"
@@ -146,4 +147,42 @@ func (s *State) aftMeter(c metercode.Code) (int64, bool) {
 		return 0, false
 	}
 	return s.AFT.Meters[c], true
+}
+
+// rebuildRetiredAFT gives a state restored from a snapshot an earlier
+// build sealed the AFT transaction IDs that left the history before it
+// (aft.State.Retired), which that build did not keep: it folds the AFT
+// records of the whole log again, once, at start-up. A log in which an
+// earlier build ran an ID twice is a fault here, as it is to a refold.
+func (l *Ledger) rebuildRetiredAFT() error {
+	var a aft.State
+	err := l.Since(0, func(seq uint64, r Record) error {
+		var rec aft.Record
+		switch r := r.(type) {
+		case AFTTransfer:
+			rec = r.Transfer
+		case AFTRegistration:
+			rec = r.Registration
+		case AFTReceipt:
+			rec = r.Receipt
+		case AFTReceiptText:
+			rec = r.Text
+		default:
+			return nil
+		}
+		if err := a.Apply(rec); err != nil {
+			return &Fault{Seq: seq, Err: fmt.Errorf("%v refused: %w", r.Type(), err)}
+		}
+		return nil
+	})
+	if err != nil {
+		var f *Fault
+		if errors.As(err, &f) {
+			return f
+		}
+		return &Fault{Err: fmt.Errorf("rebuilding the retired AFT transaction IDs: %w", err)}
+	}
+	l.state.AFT.Retired = a.Retired.Keep()
+	l.state.aftEarlier = false
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/meters/walog"
 )
@@ -93,7 +94,23 @@ var Spec = book.Spec{
 	What:    what,
 	New:     func() book.State { return fold{NewState()} },
 	Restore: restore,
+	Earlier: earlierEncoding,
 }
+
+// earlierEncoding is the state as the builds before the retired AFT IDs
+// (aft.State.Retired) encoded it: without them. This build encodes them
+// ("" when none) in every state with an AFT transfer, the only states
+// where the two differ, so a seal of this build is held to them.
+func earlierEncoding(st book.State) ([]byte, error) {
+	c := *st.(fold).s
+	c.AFT.Retired = aft.IDSet{}
+	return json.Marshal(&c)
+}
+
+// encodeAsEarlierBuild makes the ledger seal and snapshot its states as a
+// build before the retired AFT IDs did: for tests of a ledger such a
+// build left (never set in the program).
+var encodeAsEarlierBuild bool
 
 // fold is the meters' State as a book.State.
 type fold struct{ s *State }
@@ -108,7 +125,12 @@ func (f fold) Apply(typ uint16, data []byte) error {
 
 func (f fold) Check() error { return f.s.Check() }
 
-func (f fold) Encode() ([]byte, error) { return json.Marshal(f.s) }
+func (f fold) Encode() ([]byte, error) {
+	if encodeAsEarlierBuild {
+		return earlierEncoding(f)
+	}
+	return json.Marshal(f.s)
+}
 
 func restore(b []byte) (book.State, error) {
 	s := NewState()
@@ -118,6 +140,7 @@ func restore(b []byte) (book.State, error) {
 	if len(s.BillCounts) != len(BillValues) {
 		return nil, fmt.Errorf("%d bill counts, not %d", len(s.BillCounts), len(BillValues))
 	}
+	s.aftEarlier = s.AFT.Current != nil && !s.AFT.Retired.Kept()
 	return fold{s}, nil
 }
 
@@ -155,6 +178,12 @@ func Open(dir string, opts Options) (*Ledger, OpenInfo, error) {
 		return nil, info, &Fault{Err: err}
 	}
 	l := &Ledger{book: b, state: st.(fold).s}
+	if l.state.aftEarlier {
+		if err := l.rebuildRetiredAFT(); err != nil {
+			b.Close(nil)
+			return nil, info, err
+		}
+	}
 	if info.Repaired != "" {
 		// The repair itself is evidence: it goes into the event log.
 		if err := l.Commit(Event{Code: EventLogRepaired, Detail: info.Repaired}); err != nil {

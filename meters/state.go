@@ -301,6 +301,11 @@ type State struct {
 	TITO Tickets `json:"tito,omitzero"`
 	// Poker is the seat at a table of the table server (poker.go).
 	Poker PokerSeat `json:"poker,omitzero"`
+
+	// aftEarlier: restored from a snapshot an earlier build sealed, whose
+	// AFT state has transfers and no retired IDs (aft.State.Retired): the
+	// ledger rebuilds them from the log at start-up (rebuildRetiredAFT).
+	aftEarlier bool
 }
 
 // NewState is the state of an empty ledger.
