@@ -30,7 +30,7 @@ const (
 	// MaxBatch bounds the records of one commit, its checkpoint and mark
 	// included: a tail of more records than this without a mark cannot be
 	// a commit cut short.
-	MaxBatch = 64
+	MaxBatch = 256
 )
 
 // markMessage is what a mark signs: the label keeps a checkpoint's or a
