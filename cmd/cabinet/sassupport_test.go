@@ -14,12 +14,12 @@ import (
 	"github.com/openegm/cabinet/sas"
 )
 
-// The README's table of what the cabinet does over SAS is generated from
+// The SAS table of docs/casino.md (what the cabinet does over SAS) is generated from
 // the rows below, and the rows are checked against the code: a long poll
 // listed as answered gets an answer from the cabinet's SAS port and one
 // listed as not answered gets none; an exception listed as raised is one
 // the ledger's records (or the queue) raise, and the others never are. To
-// regenerate the README after changing the rows:
+// regenerate it after changing the rows:
 //
 //	UPDATE_README=1 go test -run TestREADMESASTable ./cmd/cabinet/
 
@@ -72,7 +72,7 @@ var answeredPolls = []sasRow{
 	{[]byte{0x83}, "cumulative progressive wins", "every progressive win paid, in cents, for game 0"},
 	{[]byte{0x84}, "progressive win amount", "the last progressive win paid: group (0 for the local jackpot), level, amount in cents"},
 	{[]byte{0x85, 0x87}, "SAS progressive win amount, multiple amounts", "the hits on linked levels not yet paid, from the ledger; with --link-award broadcast (the default) a hit is paid the value shown once the host moves on after reading it"},
-	{[]byte{0x72}, "AFT transfer funds", "with --aft-asset: in-house transfers of cashable, restricted (with its pool and expiration) and non-restricted amounts to the credit meter (00) and to the host (80), bonus coin-out wins (10, a cashable win), bonus jackpot wins (11: a win below the handpay limit, a handpay at or above it), with --aft-debit debit transfers of cashable money (40: from a host registered with a key and a POS ID, under that key, metered on A6/A7 and 0x17), full (00) or partial (01) to the machine, each transaction ID run once (a repeat is answered from its record, another request under a used ID gets 81), interrogation of the current transfer and of the history (127 positions, 81-FF back from the newest); 40 pending until the ledger has the record; a receipt asked for is printed after the record, its status (40 pending, 00 printed) in the history; refused: restricted amounts of another pool while some remain (8F), an expiration that is no date or has passed (83), tickets (20, 60), debit without --aft-debit and win to host (82, 8B), a debit without a registration with a key (88), under another key (89), without a POS ID (8A) or of restricted or non-restricted money (83), a debit receipt without the card's digits (91), a receipt while the printer cannot print (90) or for a bonus (92), receipt data that breaks table 8.3f (82), partial to host (86), during a game, a handpay, a tilt, an open door or the service menu (87), beyond the credits of each kind (83) or the --aft-limit (84)"},
+	{[]byte{0x72}, "AFT transfer funds", "with --aft-asset: in-house transfers of cashable, restricted (with its pool and expiration) and non-restricted amounts to the credit meter (00) and to the host (80), bonus coin-out wins (10, a cashable win), bonus jackpot wins (11: a win below the handpay limit, a handpay at or above it), with --aft-debit debit transfers of cashable money (40: from a host registered with a key and a POS ID, under that key, metered on A6/A7 and 0x17), full (00) or partial (01) to the machine, each transaction ID run once, forever (a repeat still in the history is answered from its record, another request under a used ID, or any request under an ID the machine completed before the history's 127 places, gets 81), interrogation of the current transfer and of the history (127 positions, 81-FF back from the newest); 40 pending until the ledger has the record; a receipt asked for is printed after the record, its status (40 pending, 00 printed) in the history; refused: restricted amounts of another pool while some remain (8F), an expiration that is no date or has passed (83), tickets (20, 60), debit without --aft-debit and win to host (82, 8B), a debit without a registration with a key (88), under another key (89), without a POS ID (8A) or of restricted or non-restricted money (83), a debit receipt without the card's digits (91), a receipt while the printer cannot print (90) or for a bonus (92), receipt data that breaks table 8.3f (82), partial to host (86), during a game, a handpay, a tilt, an open door or the service menu (87), beyond the credits of each kind (83) or the --aft-limit (84)"},
 	{[]byte{0x73}, "AFT register gaming machine", "with --aft-asset: initialise, register (asset, key, POS ID), unregister, read; answered at once, recorded in the ledger; a transfer with a zero key needs no registration, one with a key needs that key, a debit needs a registration with a key and a POS ID"},
 	{[]byte{0x74}, "AFT game lock and status", "with --aft-asset: the lock holds play and notes until the transfer or the timeout (6F while held); the status: asset, lock, available transfers, the cashable, restricted and non-restricted credits, the restricted credits' expiration and pool, and the transfer limit now; a printer for receipts (AFT status bit 0) only while the printer can print, debit transfers enabled (bit 6) with --aft-debit"},
 	{[]byte{0x75}, "set AFT receipt data", "with --aft-asset: ACK; the texts of every receipt (location, address, in-house and debit closing lines; an empty one puts the default back), recorded in the ledger; a poll that breaks the layout gets no reply"},
@@ -165,7 +165,7 @@ func hexList(codes []byte) string {
 	return strings.Join(s, ", ")
 }
 
-// sasTable is the README's table.
+// sasTable is docs/casino.md's table.
 func sasTable() string {
 	var b strings.Builder
 	b.WriteString("| SAS | what | the cabinet |\n|---|---|---|\n")
@@ -202,7 +202,7 @@ const (
 )
 
 func TestREADMESASTable(t *testing.T) {
-	const path = "../../README.md"
+	const path = "../../docs/casino.md"
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +210,7 @@ func TestREADMESASTable(t *testing.T) {
 	text := string(b)
 	i, j := strings.Index(text, readmeBegin), strings.Index(text, readmeEnd)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no generated SAS table between %q and %q", strings.TrimSpace(readmeBegin), readmeEnd)
+		t.Fatalf("docs/casino.md has no generated SAS table between %q and %q", strings.TrimSpace(readmeBegin), readmeEnd)
 	}
 	want := text[:i+len(readmeBegin)] + sasTable() + text[j:]
 	if want == text {
@@ -222,7 +222,7 @@ func TestREADMESASTable(t *testing.T) {
 		}
 		return
 	}
-	t.Fatal("README.md's SAS table differs from cmd/cabinet/sassupport_test.go: UPDATE_README=1 go test -run TestREADMESASTable ./cmd/cabinet/")
+	t.Fatal("docs/casino.md's SAS table differs from cmd/cabinet/sassupport_test.go: UPDATE_README=1 go test -run TestREADMESASTable ./cmd/cabinet/")
 }
 
 // The long polls of the table against the cabinet's SAS port: the answered
