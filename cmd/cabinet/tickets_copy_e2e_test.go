@@ -126,3 +126,30 @@ func TestTicketCopyWhileTheSystemIsDown(t *testing.T) {
 	f.run("egm-b", "tcp:"+cut.addr(), f.etcd)
 	f.copyAgrees(b, "egm-b", digits, cents)
 }
+
+// TestTicketCopyAfterBothRestart: the cabinet and its ticket system are
+// killed right after the credit; the cabinet comes back first and the copy
+// goes in before the system is back, which then finds it waiting, with
+// the original's redemption still pending.
+func TestTicketCopyAfterBothRestart(t *testing.T) {
+	f := newTicketFloor(t)
+	a := ticketCabinet(t, t.TempDir())
+	f.service("egm-a", a)
+	dataB := t.TempDir()
+	b := ticketCabinet(t, dataB)
+	stop := f.service("egm-b", b)
+	const cents = 2500
+	digits := f.cashOutTicket(a, cents)
+	if r := b.Send(cabinettest.Command{Cmd: "ticket", Value: digits}); !r.OK {
+		t.Fatalf("ticket: %+v", r)
+	}
+	creditedAt(t, b, cents)
+	stop()
+	b.Kill()
+	b = ticketCabinet(t, dataB)
+	if r := b.Send(cabinettest.Command{Cmd: "ticket", Value: digits}); !r.OK {
+		t.Fatalf("the copy: %+v", r)
+	}
+	f.service("egm-b", b)
+	f.copyAgrees(b, "egm-b", digits, cents)
+}
