@@ -392,3 +392,24 @@ func TestTicketCreditedHereIsRefusedWithoutTheHost(t *testing.T) {
 		t.Fatal("another ticket was refused")
 	}
 }
+
+// A ticket in escrow whose number the ledger credited already (escrowed
+// by a build that did not refuse it at insertion): a host that authorises
+// it gets it refused and returned, never credited twice.
+func TestHostCreditOfACreditedNumberIsRefused(t *testing.T) {
+	h := ticketHarness(t, testCfg)
+	h.step(TicketInserted{At: h.now, Digits: inTicket})
+	h.step(HostRedeem{At: h.now, Digits: inTicket, Cents: 1234})
+	if err := h.ledger.Apply(meters.TicketEscrow{At: h.ledger.TITO.LastRedeem.At + 1, Digits: inTicket}); err != nil {
+		t.Fatal(err)
+	}
+	h.restart(DeviceStatus{})
+	eff := h.step(HostRedeem{At: h.now, Digits: inTicket, Cents: 1234})
+	r := recordsOf[meters.TicketRedeem](eff.Records)
+	if len(r) != 1 || r[0].Status != RedeemRefusedByHost || r[0].Cents != 0 || r[0].Once || len(devicesOf[ReturnTicket](eff)) != 1 {
+		t.Fatalf("records %+v devices %+v", eff.Records, eff.Devices)
+	}
+	if h.ledger.Get(meters.Credits) != 1234 || h.m.View().Message.Key != "msg_ticket_used" {
+		t.Fatalf("credits %d, message %+v", h.ledger.Get(meters.Credits), h.m.View().Message)
+	}
+}
