@@ -360,11 +360,10 @@ func (p *poller) settle(ctx context.Context, holds []Ticket) error {
 		if err != nil {
 			return err
 		}
-		if reuse != "" {
-			if r.Status != sas.RedeemWaiting71 {
-				p.current = reuse // crediting: 0x68 will follow
-				return nil
-			}
+		switch {
+		case reuse != "" && r.Status != sas.RedeemWaiting71:
+			p.current = reuse // crediting: 0x68 will follow
+		case reuse != "":
 			// The cabinet waits for an answer and has credited nothing
 			// since this authorisation: give it (again).
 			a, err := p.sv.st.Redemption(ctx, reuse)
