@@ -197,9 +197,12 @@ func TestRestrictedTicketInPoolConflict(t *testing.T) {
 	if c := h.ledger.CreditsByKind(); c.Restricted != 500 || c.RestrictedPool != 4 || c.RestrictedExpiration != 0 {
 		t.Fatalf("same pool: %+v (a ticket that never expires keeps them to never)", c)
 	}
-	h.step(TicketInserted{At: h.now, Digits: inTicket})
+	// Another ticket: this one was credited, and a copy of it goes back
+	// before the host is asked.
+	const other = "001234567890123457"
+	h.step(TicketInserted{At: h.now, Digits: other})
 	past := aft.DateOf(h.now.AddDate(0, 0, -1))
-	h.step(HostRedeem{At: h.now, Digits: inTicket, Status: RedeemCreditedRestricted, Cents: 200, Pool: 4, Expiration: past})
+	h.step(HostRedeem{At: h.now, Digits: other, Status: RedeemCreditedRestricted, Cents: 200, Pool: 4, Expiration: past})
 	if l := h.ledger.TITO.LastRedeem; l.Status != RedeemUnableNow || h.ledger.Get(meters.RestrictedCredits) != 500 {
 		t.Fatalf("an expired date: %+v", l)
 	}

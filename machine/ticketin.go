@@ -234,10 +234,21 @@ func (m *Machine) acceptsTicket() string {
 	return ""
 }
 
+// creditedHere is why a ticket already credited at this cabinet goes back.
+const creditedHere = "already credited at this machine"
+
 func (m *Machine) ticketInserted(e TicketInserted, eff *Effects) {
 	why := m.acceptsTicket()
 	if why == "" && len(e.Digits) != meters.TicketDigits {
 		why = fmt.Sprintf("barcode of %d digits, want %d", len(e.Digits), meters.TicketDigits)
+	}
+	if why == "" && m.st.TITO.WasCredited(e.Digits) {
+		// A copy of a ticket this cabinet credited: the ledger knows, and
+		// refuses it whatever the host would say (its redemption of the
+		// original may not even be committed yet).
+		eff.Devices = append(eff.Devices, ReturnTicket{Digits: e.Digits, Reason: creditedHere})
+		m.say("msg_ticket_used")
+		return
 	}
 	if why == "" {
 		if m.record(eff, meters.TicketEscrow{At: m.ns(), Digits: e.Digits}) {
@@ -264,6 +275,11 @@ func (m *Machine) hostRedeem(e HostRedeem, eff *Effects) {
 	case e.Status != RedeemCredited && e.Status != RedeemCreditedRestricted:
 	case e.Cents <= 0:
 		r.Status, r.Why = RedeemRefusedByHost, "host authorised no amount"
+	case m.st.TITO.WasCredited(e.Digits):
+		// The host authorised a number this cabinet already credited
+		// (escrowed before this build kept the set): refused, never paid
+		// twice.
+		r.Status, r.Why = RedeemRefusedByHost, creditedHere
 	case e.Status == RedeemCreditedRestricted:
 		r.Cents, r.Pool = e.Cents, e.Pool
 		r.Status, r.Why, r.Expiration = m.restrictedTicketIn(e)
@@ -273,6 +289,7 @@ func (m *Machine) hostRedeem(e HostRedeem, eff *Effects) {
 	default:
 		r.Cents = e.Cents
 	}
+	r.Once = r.Status == RedeemCredited || r.Status == RedeemCreditedRestricted
 	m.endEscrow(r, eff)
 }
 
@@ -287,6 +304,10 @@ func (m *Machine) endEscrow(r meters.TicketRedeem, eff *Effects) {
 		return
 	}
 	eff.Devices = append(eff.Devices, ReturnTicket{Digits: r.Digits, Reason: r.Why})
+	if r.Why == creditedHere {
+		m.say("msg_ticket_used")
+		return
+	}
 	m.say("msg_ticket_rejected")
 }
 

@@ -355,3 +355,61 @@ func TestTicketDataKeepsWhatTheHostDidNotSend(t *testing.T) {
 		t.Fatalf("the same text again recorded %+v", eff.Records)
 	}
 }
+
+// A copy of a ticket this cabinet credited goes back at once, whatever the
+// host would answer (here a host that authorises the same ticket twice):
+// the ledger knows every number it credited. Nothing is escrowed, so no
+// host is asked; the player reads why, in the screen's languages; the
+// credit stays one. After a restart the ledger still knows.
+func TestTicketCreditedHereIsRefusedWithoutTheHost(t *testing.T) {
+	h := ticketHarness(t, testCfg)
+	h.step(TicketInserted{At: h.now, Digits: inTicket})
+	eff := h.step(HostRedeem{At: h.now, Digits: inTicket, Cents: 1234})
+	if r := recordsOf[meters.TicketRedeem](eff.Records); len(r) != 1 || !r[0].Once {
+		t.Fatalf("the credit %+v is not marked for the set", r)
+	}
+	for i := range 2 {
+		eff = h.step(TicketInserted{At: h.now, Digits: inTicket})
+		back := devicesOf[ReturnTicket](eff)
+		if len(back) != 1 || back[0].Reason != "already credited at this machine" || len(eff.Records) != 0 || h.m.st.TITO.Escrow != nil {
+			t.Fatalf("copy %d: devices %+v records %+v", i, eff.Devices, eff.Records)
+		}
+		if msg := h.m.View().Message; msg.Key != "msg_ticket_used" {
+			t.Fatalf("copy %d: the player reads %+v", i, msg)
+		}
+		// The host authorising it again credits nothing: nothing waits.
+		if eff = h.step(HostRedeem{At: h.now, Digits: inTicket, Cents: 1234}); len(eff.Records) != 0 {
+			t.Fatalf("copy %d: a second authorisation recorded %+v", i, eff.Records)
+		}
+		if h.ledger.Get(meters.Credits) != 1234 || h.ledger.TITO.TicketsIn != 1 {
+			t.Fatalf("copy %d: credits %d, tickets in %d", i, h.ledger.Get(meters.Credits), h.ledger.TITO.TicketsIn)
+		}
+		h.restart(DeviceStatus{})
+	}
+	// Another ticket is still taken.
+	h.step(TicketInserted{At: h.now, Digits: "009999999999999999"})
+	if h.m.st.TITO.Escrow == nil {
+		t.Fatal("another ticket was refused")
+	}
+}
+
+// A ticket in escrow whose number the ledger credited already (escrowed
+// by a build that did not refuse it at insertion): a host that authorises
+// it gets it refused and returned, never credited twice.
+func TestHostCreditOfACreditedNumberIsRefused(t *testing.T) {
+	h := ticketHarness(t, testCfg)
+	h.step(TicketInserted{At: h.now, Digits: inTicket})
+	h.step(HostRedeem{At: h.now, Digits: inTicket, Cents: 1234})
+	if err := h.ledger.Apply(meters.TicketEscrow{At: h.ledger.TITO.LastRedeem.At + 1, Digits: inTicket}); err != nil {
+		t.Fatal(err)
+	}
+	h.restart(DeviceStatus{})
+	eff := h.step(HostRedeem{At: h.now, Digits: inTicket, Cents: 1234})
+	r := recordsOf[meters.TicketRedeem](eff.Records)
+	if len(r) != 1 || r[0].Status != RedeemRefusedByHost || r[0].Cents != 0 || r[0].Once || len(devicesOf[ReturnTicket](eff)) != 1 {
+		t.Fatalf("records %+v devices %+v", eff.Records, eff.Devices)
+	}
+	if h.ledger.Get(meters.Credits) != 1234 || h.m.View().Message.Key != "msg_ticket_used" {
+		t.Fatalf("credits %d, message %+v", h.ledger.Get(meters.Credits), h.m.View().Message)
+	}
+}

@@ -2,6 +2,8 @@ package meters
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/openegm/cabinet/aft"
@@ -112,6 +114,12 @@ type TicketRedeem struct {
 	Why        string         `json:"why,omitempty"`
 	Pool       uint16         `json:"pool,omitempty"`
 	Expiration aft.Expiration `json:"expiration,omitempty"`
+	// Once: a credit that enters the ledger's set of credited numbers
+	// (Tickets.Credited), so that no later record can credit the same
+	// number again. Every credit this build records carries it; credits
+	// recorded before it do not, so that the states they fold to, which
+	// earlier builds sealed, stay as they were.
+	Once bool `json:"once,omitempty"`
 }
 
 // Redemption statuses the ledger credits (SAS table 15.12d).
@@ -298,6 +306,9 @@ func (r TicketRedeem) validate() error {
 	if err := validDigits(r.Digits); err != nil {
 		return err
 	}
+	if r.Once && r.Status != RedeemedCashable && r.Status != RedeemedRestricted {
+		return fmt.Errorf("ticket %s refused (status %02X) marked as a credit", r.Digits, r.Status)
+	}
 	if r.Status != RedeemedRestricted && (r.Pool != 0 || r.Expiration != 0) {
 		return fmt.Errorf("ticket %s: status %02X with a restricted pool or expiration", r.Digits, r.Status)
 	}
@@ -448,6 +459,42 @@ type Tickets struct {
 	// which sealed states sign, stays as it was.
 	RestrictedOut ValidationMeter `json:"restricted_out,omitzero"`
 	RestrictedIn  ValidationMeter `json:"restricted_in,omitzero"`
+	// Credited are the validation numbers of every ticket credited here
+	// (TicketRedeem.Once), ascending: a ticket is money once, and a copy
+	// of one already credited is refused by the machine before it is
+	// escrowed, and by the fold if a record ever credits it again. Eight
+	// bytes a ticket (an 18-digit number fits in a uint64); a RAM clear
+	// keeps them.
+	Credited []uint64 `json:"credited,omitempty"`
+}
+
+// WasCredited reports whether the ticket with these 18 digits was
+// credited at this cabinet.
+func (t *Tickets) WasCredited(digits string) bool {
+	n, err := strconv.ParseUint(digits, 10, 64)
+	if err != nil {
+		return false
+	}
+	_, found := slices.BinarySearch(t.Credited, n)
+	return found
+}
+
+// credit adds a credited number to Credited, in a fresh slice (the old
+// one may be shared with a previous state); a number already there is an
+// error: the ledger would pay one ticket twice.
+func (t *Tickets) credit(digits string) error {
+	n, err := strconv.ParseUint(digits, 10, 64)
+	if err != nil {
+		return fmt.Errorf("ticket %q: %w", digits, err)
+	}
+	i, found := slices.BinarySearch(t.Credited, n)
+	if found {
+		return fmt.Errorf("ticket %s credited again: it was credited here already", digits)
+	}
+	c := make([]uint64, 0, len(t.Credited)+1)
+	c = append(append(append(c, t.Credited[:i]...), n), t.Credited[i:]...)
+	t.Credited = c
+	return nil
 }
 
 // On reports whether validation control bit is on (0x7B): left on by the
@@ -506,6 +553,16 @@ func (s *State) applyTickets(r Record) error {
 	case TicketRedeem:
 		if t.Escrow == nil || t.Escrow.Digits != r.Digits {
 			return fmt.Errorf("ticket %s redeemed, but the ticket in escrow is %v", r.Digits, t.Escrow)
+		}
+		if r.Status == RedeemedCashable || r.Status == RedeemedRestricted {
+			if t.WasCredited(r.Digits) {
+				return fmt.Errorf("ticket %s credited again: it was credited here already", r.Digits)
+			}
+			if r.Once {
+				if err := t.credit(r.Digits); err != nil {
+					return err
+				}
+			}
 		}
 		switch r.Status {
 		case RedeemedCashable:

@@ -1,6 +1,7 @@
 package meters
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -211,5 +212,40 @@ func TestValidationControlAndTicketData(t *testing.T) {
 		if _, err := Encode(r); err == nil {
 			t.Errorf("%T %+v encoded", r, r)
 		}
+	}
+}
+
+// A ticket is money once: the fold refuses a second credit of a number it
+// credited (a copy of the ticket, or a host that authorised it twice), as
+// a fault, whatever the status and amount; a refusal of that number stays
+// allowed (it credits nothing). The set survives a RAM clear and a
+// snapshot (its encoding), and credits recorded before it existed (no
+// Once) are not in it, so the states earlier builds sealed stay as they
+// were.
+func TestTicketCreditedTwiceIsAFault(t *testing.T) {
+	s := NewState()
+	const ticketB = "001234567890123457"
+	mustApply(t, s, TicketEscrow{At: 1, Digits: ticketB}, TicketRedeem{At: 2, Digits: ticketB, Cents: 100})
+	if len(s.TITO.Credited) != 0 {
+		t.Fatalf("a credit without Once entered the set: %v", s.TITO.Credited)
+	}
+	mustApply(t, s, TicketEscrow{At: 3, Digits: ticketA}, TicketRedeem{At: 4, Digits: ticketA, Cents: 1234, Once: true})
+	if !s.TITO.WasCredited(ticketA) || s.TITO.WasCredited(ticketB) {
+		t.Fatalf("credited %v", s.TITO.Credited)
+	}
+	mustApply(t, s, TicketEscrow{At: 5, Digits: ticketA})
+	mustRefuse(t, s, TicketRedeem{At: 6, Digits: ticketA, Cents: 1234, Once: true}, "credited again")
+	mustRefuse(t, s, TicketRedeem{At: 6, Digits: ticketA, Cents: 1234}, "credited again")
+	mustRefuse(t, s, TicketRedeem{At: 6, Digits: ticketA, Status: RedeemedRestricted, Cents: 7, Pool: 1}, "credited again")
+	mustApply(t, s, TicketRedeem{At: 7, Digits: ticketA, Status: 0x80, Why: "already credited here"})
+	if s.Get(Credits) != 1334 {
+		t.Fatalf("credits %d, want 1334", s.Get(Credits))
+	}
+	var back State
+	if err := json.Unmarshal([]byte(stateJSON(t, s)), &back); err != nil || !back.TITO.WasCredited(ticketA) {
+		t.Fatalf("the set did not survive the encoding: %v", back.TITO.Credited)
+	}
+	if _, err := Encode(TicketRedeem{Digits: ticketA, Status: 0x80, Once: true}); err == nil {
+		t.Fatal("a refusal marked as a credit was encoded")
 	}
 }

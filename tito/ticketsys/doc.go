@@ -42,6 +42,26 @@
 // its own status may free the ticket (the service asks it with 0x71 FF).
 // The cashier redeems in one phase (Redeem).
 //
+// # One presentation, one authorisation
+//
+// An authorisation belongs to one presentation of the ticket at one
+// cabinet, identified by the cabinet's count of tickets redeemed as it
+// presented it (SAS 0x50 types 80 and 81, Request.Seq, kept in the hold).
+// While the ticket waits for its answer nothing else can be credited
+// there, and every authorisation the service gives a cabinet first
+// resolves the holds it has there, so the count alone tells whether the
+// cabinet credited a hold: moved, it did (Commit); not moved, it did not
+// (Release, or, for the ticket in its validator now, the same
+// authorisation given again: it can credit it once). The status 0x71 FF
+// reports cannot tell: a copy of the ticket put in the validator right
+// after the credit makes it report the copy, waiting, and never the
+// credit. So a copy presented while the original's redemption is pending
+// is refused (already redeemed), whether the service was polling or away,
+// and the one credit is committed. A hold kept without a count (recorded
+// before it was kept, or a cabinet that does not report it) refuses every
+// further presentation of its ticket at that cabinet (pending), and is
+// settled by the status, as before.
+//
 // # Handpays
 //
 // A handpay the cabinet validated is recorded too: with its receipt

@@ -140,6 +140,11 @@ type poller struct {
 	// current is the redemption authorised at the cabinet and not yet
 	// finished ("" when none).
 	current string
+	// refused is the ticket whose presentation the service refused
+	// because this cabinet holds it under a redemption whose end is not
+	// known (no count to tell): the refusal's own end (0x68) is not that
+	// redemption's.
+	refused string
 	// pause is the wait before the next attempt to bring the link back
 	// (0: the link was up at the last poll).
 	pause time.Duration
@@ -306,8 +311,8 @@ func (p *poller) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, h := range holds {
-		if err := p.settle(ctx, h); err != nil {
+	if len(holds) > 0 {
+		if err := p.settle(ctx, holds); err != nil {
 			return linkErr(err)
 		}
 	}
@@ -322,34 +327,158 @@ func (p *poller) start(ctx context.Context) error {
 	return nil
 }
 
-// settle asks the cabinet about a hold it had before the service started.
-func (p *poller) settle(ctx context.Context, t Ticket) error {
-	id := t.Hold.Redemption
+// settle asks the cabinet about the holds it had before the service
+// started (or its link came back). Holds that carry the count they were
+// authorised at are settled by the count the cabinet has now (resolve): a
+// copy of a ticket it credited meanwhile, waiting in its validator, makes
+// its status speak of the copy, never of the credit. The others, older,
+// by the status, as before the count was kept.
+func (p *poller) settle(ctx context.Context, holds []Ticket) error {
 	r, err := p.cab.Client.RedeemTicket(sas.RedeemTicket{Code: sas.TransferStatusRequest})
 	if err != nil {
-		p.current = id // the 0x68 will tell, or the next start
-		p.sv.cfg.Log("%s: 71 FF for hold %s: %v", p.cab.Name, id, err)
+		for _, t := range holds {
+			p.current = t.Hold.Redemption // the 0x68 will tell, or the next start
+		}
+		p.sv.cfg.Log("%s: 71 FF for %d holds: %v", p.cab.Name, len(holds), err)
 		if errors.Is(err, host.ErrPort) {
 			return err
 		}
 		return nil
 	}
 	digits, _ := sas.ValidationDigits(r.Data)
+	escrow := ""
+	if !r.Status.Final() && r.Status != sas.RedeemNoValidationInfo {
+		escrow = digits // in its validator now
+	}
+	answered := false
+	n, cerr := p.redeemedCount()
+	if errors.Is(cerr, host.ErrPort) {
+		return cerr
+	}
+	if cerr == nil {
+		reuse, err := p.resolve(ctx, n, escrow)
+		if err != nil {
+			return err
+		}
+		switch {
+		case reuse != "" && r.Status != sas.RedeemWaiting71:
+			p.current = reuse // crediting: 0x68 will follow
+		case reuse != "":
+			// The cabinet waits for an answer and has credited nothing
+			// since this authorisation: give it (again).
+			a, err := p.sv.st.Redemption(ctx, reuse)
+			if err != nil {
+				return err
+			}
+			if err := p.answer(ctx, a, r.Data); err != nil {
+				return err
+			}
+			answered = true
+		}
+	} else {
+		p.sv.cfg.Log("%s: 50 tickets redeemed: %v", p.cab.Name, cerr)
+	}
+	for _, t := range holds {
+		if t.Hold.Seq != nil {
+			if cerr != nil {
+				p.current = t.Hold.Redemption // only the count can tell: the next 0x67 or 0x68
+			}
+			continue
+		}
+		a, err := p.settleByStatus(ctx, t, r, digits)
+		if err != nil {
+			return err
+		}
+		answered = answered || a
+	}
+	if r.Status == sas.RedeemWaiting71 && !answered {
+		// A ticket waits that no hold answers (a copy of one credited
+		// while the service was away): its own presentation.
+		return p.ticketIn(ctx)
+	}
+	return nil
+}
+
+// settleByStatus settles a hold recorded without a count by the status
+// the cabinet reports (r, for digits); true when it answered the ticket
+// waiting.
+func (p *poller) settleByStatus(ctx context.Context, t Ticket, r sas.RedeemReply, digits string) (bool, error) {
+	id := t.Hold.Redemption
 	switch {
 	case digits == t.Digits && r.Status == sas.RedeemWaiting71:
 		// The cabinet still waits for the answer the service gave before
 		// it stopped: give it again.
-		return p.answer(ctx, Redemption{ID: id, Digits: t.Digits, Code: sas.TransferCashable, Cents: t.Cents, Phase: Authorised}, r.Data)
+		a, err := p.sv.st.Redemption(ctx, id)
+		if err != nil {
+			return false, err
+		}
+		return true, p.answer(ctx, a, r.Data)
 	case digits == t.Digits && !r.Status.Final():
 		p.current = id
-		return nil
+		return false, nil
 	case digits == t.Digits:
-		return p.final(ctx, id, r.Status)
+		return false, p.final(ctx, id, r.Status)
 	}
 	// The cabinet's last redemption is of another ticket, or it has none:
 	// it never credited this one.
-	_, err = p.sv.st.Release(ctx, id, p.sv.cfg.Now(), fmt.Sprintf("cabinet reports %v for another ticket or none", r.Status))
-	return err
+	_, err := p.sv.st.Release(ctx, id, p.sv.cfg.Now(), fmt.Sprintf("cabinet reports %v for another ticket or none", r.Status))
+	return false, err
+}
+
+// redeemedCount reads the cabinet's count of tickets redeemed, cashable
+// and restricted (0x50 types 80 and 81): the identity of a presentation
+// (Request.Seq).
+func (p *poller) redeemedCount() (uint64, error) {
+	var n uint64
+	for _, t := range []sas.ValidationType{sas.ValCashableRedeemed, sas.ValRestrictedRedeemed} {
+		m, err := p.cab.Client.ValidationMeters(t)
+		if err != nil {
+			return 0, fmt.Errorf("0x50 %v: %w", t, err)
+		}
+		if m.Type != t {
+			return 0, fmt.Errorf("0x50 %v answered for %v", t, m.Type)
+		}
+		n += m.Count
+	}
+	return n, nil
+}
+
+// resolve ends this cabinet's holds that carry the count they were
+// authorised at, by its count n now. Each authorisation here resolves
+// them first, so at most one is open, and nothing but it could have been
+// credited since: a count that moved says the cabinet credited it
+// (committed); one that did not, that it credited nothing, so a hold of a
+// ticket other than escrow (the one in the validator now, "" none) is
+// released, its presentation over. The hold of escrow, not credited, is
+// returned (its ID): the cabinet may credit it, once.
+func (p *poller) resolve(ctx context.Context, n uint64, escrow string) (reuse string, err error) {
+	holds, err := p.sv.st.Holds(ctx, p.cab.Name)
+	if err != nil {
+		return "", err
+	}
+	for _, h := range holds {
+		if h.Hold.Seq == nil {
+			continue
+		}
+		id := h.Hold.Redemption
+		switch {
+		case n != *h.Hold.Seq:
+			_, err = p.sv.st.Commit(ctx, id, p.sv.cfg.Now())
+			p.sv.cfg.Log("%s: ticket %s credited: tickets redeemed %d, %d when authorised", p.cab.Name, h.Digits, n, *h.Hold.Seq)
+		case h.Digits == escrow:
+			reuse = id
+			continue
+		default:
+			_, err = p.sv.st.Release(ctx, id, p.sv.cfg.Now(), fmt.Sprintf("the cabinet's tickets redeemed are still %d: it did not credit it", n))
+		}
+		if err != nil {
+			return "", err
+		}
+		if p.current == id {
+			p.current = ""
+		}
+	}
+	return reuse, nil
 }
 
 // exception handles one exception the cabinet reported.
@@ -503,7 +632,14 @@ func (sv *Service) systemNumber() (tito.Validation, error) {
 	}
 }
 
-// ticketIn answers a cabinet with a ticket in escrow.
+// ticketIn answers a cabinet with a ticket in escrow. The authorisation
+// belongs to this presentation: it carries the cabinet's count of tickets
+// redeemed (Request.Seq). A hold of this ticket at this cabinet is first
+// resolved by the count: credited, the ticket is redeemed and this
+// presentation (a copy) is refused; not credited, its authorisation is
+// given to this presentation, which can credit it once. A hold the count
+// cannot resolve (none kept, or unreadable) refuses the presentation
+// (pending): the cabinet may have credited it.
 func (p *poller) ticketIn(ctx context.Context) error {
 	tv, err := p.cab.Client.TicketValidationData()
 	if err != nil || tv.Status != sas.TicketInEscrow {
@@ -514,11 +650,27 @@ func (p *poller) ticketIn(ctx context.Context) error {
 	if tv.ParsingCode != sas.ParsingBCD || err != nil {
 		return p.answer(ctx, Redemption{Code: sas.TransferNotValid}, tv.Data)
 	}
-	id := p.cab.Name + ":" + digits + ":" + strconv.FormatInt(now.UnixNano(), 10)
-	if t, err := p.sv.st.Get(ctx, digits); err == nil && t.State == Pending && t.Hold.Cabinet == p.cab.Name {
-		id = t.Hold.Redemption // the service stopped while this cabinet held it
+	var seq *uint64
+	id := ""
+	p.refused = ""
+	switch n, err := p.redeemedCount(); {
+	case errors.Is(err, host.ErrPort):
+		return err
+	case err != nil:
+		p.sv.cfg.Log("%s: 50 tickets redeemed: %v: ticket %s authorised without the count", p.cab.Name, err, digits)
+	default:
+		seq = &n
+		if id, err = p.resolve(ctx, n, digits); err != nil {
+			return err
+		}
 	}
-	a, err := p.sv.st.Authorize(ctx, Request{Digits: digits, By: p.cab.Name, ID: id, Cents: int64(tv.Cents), At: now})
+	if id == "" {
+		id = p.cab.Name + ":" + digits + ":" + strconv.FormatInt(now.UnixNano(), 10)
+		if t, err := p.sv.st.Get(ctx, digits); err == nil && t.State == Pending && t.Hold.Cabinet == p.cab.Name {
+			p.refused = digits // its verdict is pending: refused
+		}
+	}
+	a, err := p.sv.st.Authorize(ctx, Request{Digits: digits, By: p.cab.Name, ID: id, Cents: int64(tv.Cents), At: now, Seq: seq})
 	if err != nil {
 		return err
 	}
@@ -554,16 +706,31 @@ func (p *poller) answer(ctx context.Context, a Redemption, data []byte) error {
 	return p.final(ctx, a.ID, r.Status)
 }
 
-// transferDone reads the end of a redemption and records it.
+// transferDone reads the end of a redemption and records it: by the
+// cabinet's count of tickets redeemed for a hold that kept its count
+// (resolve), by the status for one that did not.
 func (p *poller) transferDone(ctx context.Context) error {
 	r, err := p.cab.Client.RedeemTicket(sas.RedeemTicket{Code: sas.TransferStatusRequest})
 	if err != nil || !r.Status.Final() {
 		return err
 	}
+	digits, derr := sas.ValidationDigits(r.Data)
+	if derr == nil && digits == p.refused && !r.Status.Redeemed() {
+		p.refused = "" // the end of the presentation refused, not of the hold
+		return nil
+	}
+	n, cerr := p.redeemedCount()
+	if errors.Is(cerr, host.ErrPort) {
+		return cerr
+	}
+	if cerr == nil {
+		if _, err := p.resolve(ctx, n, ""); err != nil {
+			return err
+		}
+	}
 	id := p.current
 	if id == "" {
-		digits, err := sas.ValidationDigits(r.Data)
-		if err != nil {
+		if derr != nil {
 			return nil
 		}
 		t, err := p.sv.st.Get(ctx, digits)
@@ -571,6 +738,18 @@ func (p *poller) transferDone(ctx context.Context) error {
 			return nil // a refused ticket: nothing was held
 		}
 		id = t.Hold.Redemption
+	}
+	red, err := p.sv.st.Redemption(ctx, id)
+	switch {
+	case err != nil:
+		return err
+	case red.Phase != Authorised:
+		if p.current == id {
+			p.current = ""
+		}
+		return nil // resolved
+	case red.Seq != nil:
+		return cerr // only the count can tell
 	}
 	return p.final(ctx, id, r.Status)
 }

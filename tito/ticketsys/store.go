@@ -83,6 +83,9 @@ type Hold struct {
 	Cabinet    string `json:"cabinet"`
 	Redemption string `json:"redemption"`
 	At         int64  `json:"at"`
+	// Seq is the cabinet's count of tickets redeemed when it was
+	// authorised (Request.Seq; nil: not known).
+	Seq *uint64 `json:"seq,omitempty"`
 }
 
 // Final is the end of a ticket: redeemed or voided.
@@ -129,6 +132,9 @@ type Redemption struct {
 	At     int64  `json:"at"`               // when it was asked
 	Done   int64  `json:"done,omitempty"`   // when committed or released
 	Detail string `json:"detail,omitempty"` // why refused or released
+	// Seq is the redeeming cabinet's count of tickets redeemed when it
+	// asked (Request.Seq; nil: not known).
+	Seq *uint64 `json:"seq,omitempty"`
 	// Replayed: the answer was recorded before this call (a repeat of
 	// the same ID); nothing changed.
 	Replayed bool `json:"-"`
@@ -147,6 +153,14 @@ type Request struct {
 	// could not: a different amount is refused (SAS 87).
 	Cents int64
 	At    time.Time
+	// Seq, for a cabinet, is its count of tickets redeemed (SAS 0x50
+	// types 80 and 81) as it presents this ticket: the identity of the
+	// presentation. Nothing else can be credited there while this ticket
+	// waits for its answer, so the count moving past Seq says the cabinet
+	// credited this redemption, and the count still at Seq that it did
+	// not, whatever its last status reports (the service, Resolve). Nil
+	// when not known (the cashier; a cabinet that does not report it).
+	Seq *uint64
 }
 
 // Store is access to one casino's ticket system. It keeps no state
@@ -450,7 +464,7 @@ func (s *Store) redeem(ctx context.Context, req Request, cashier bool) (Redempti
 			out.Replayed = true
 			return change{}, nil
 		}
-		out = Redemption{ID: req.ID, Digits: digits, By: req.By, At: at, Phase: Refused}
+		out = Redemption{ID: req.ID, Digits: digits, By: req.By, At: at, Phase: Refused, Seq: req.Seq}
 		code, detail := s.verdict(t, req, cashier)
 		out.Code, out.Detail = code, detail
 		if !code.Accepts() {
@@ -467,7 +481,7 @@ func (s *Store) redeem(ctx context.Context, req Request, cashier bool) (Redempti
 			nt.History = append(nt.History, Event{At: at, What: "redeemed", By: req.By, Redemption: req.ID})
 		} else {
 			out.Phase = Authorised
-			nt.State, nt.Hold = Pending, &Hold{Cabinet: req.By, Redemption: req.ID, At: at}
+			nt.State, nt.Hold = Pending, &Hold{Cabinet: req.By, Redemption: req.ID, At: at, Seq: req.Seq}
 			nt.History = append(nt.History, Event{At: at, What: "authorised", By: req.By, Redemption: req.ID})
 			return change{ticket: nt, red: &out, index: []clientv3.Op{clientv3.OpPut(s.holdKey(req.By, req.ID), digits)}}, nil
 		}

@@ -18,7 +18,8 @@
 //     reports its digits; 0x71 with a valid transfer code credits the
 //     amount (reply 40, then 0x68), any other code rejects it (reply 80,
 //     0x68); with no 0x71 within the redemption timeout the ticket is
-//     rejected (88, 0x68); 0x71 FF reports the final status.
+//     rejected (88, 0x68); 0x71 FF reports the final status; 0x50 counts
+//     the tickets redeemed (types 80 and 81; the others are zero).
 //   - Restricted promotional credits (one pool at a time): CashoutRestricted
 //     prints them on a restricted ticket (0x4D type 01, with pool and
 //     expiration); 0x71 transfer code 01 credits them, and is refused with
@@ -62,6 +63,12 @@ type Config struct {
 	// finished redemption, from the goroutine serving the link.
 	OnPrinted  func(tito.Ticket)
 	OnRedeemed func(Result)
+	// Reinsert, if set, sees each finished redemption and may return the
+	// barcode of a ticket to put in escrow at once, before the host can
+	// poll: a player who feeds a copy of the ticket just credited. The
+	// peer has no memory of the tickets it credited, so only the host
+	// can refuse it.
+	Reinsert func(Result) string
 }
 
 // Result is the end of one ticket inserted.
@@ -88,6 +95,9 @@ type Peer struct {
 	pending  int64 // cents of a cash-out waiting for 0x58 (system style)
 	escrow   *escrow
 	last     *Result // the last finished redemption, for 0x71 FF
+	// redeemed are the validation meters of tickets redeemed (0x50 types
+	// 80 and 81): count and cents
+	redeemed, restrictedIn sas.ValidationMeters
 	// restricted credits, their pool and expiration (MMDDYYYY; 0 never),
 	// and whether the host turned restricted tickets on (0x7B)
 	restricted      Restricted
@@ -301,9 +311,23 @@ func (p *Peer) end(st sas.RedemptionStatus, cents int64) {
 	p.results = append(p.results, r)
 	p.last = &r
 	p.escrow = nil
+	switch st {
+	case sas.RedeemedCashable:
+		p.redeemed.Count++
+		p.redeemed.Cents += uint64(cents)
+	case sas.RedeemedRestricted:
+		p.restrictedIn.Count++
+		p.restrictedIn.Cents += uint64(cents)
+	}
 	p.queue = append(p.queue, sas.ExcTicketTransferDone)
 	if p.cfg.OnRedeemed != nil {
 		p.cfg.OnRedeemed(r)
+	}
+	if p.cfg.Reinsert != nil {
+		if d := p.cfg.Reinsert(r); d != "" {
+			p.escrow = &escrow{digits: d, since: p.cfg.Now()}
+			p.queue = append(p.queue, sas.ExcTicketInserted)
+		}
 	}
 }
 
@@ -487,6 +511,20 @@ func (p *Peer) longPoll(cmd byte, data []byte) ([]byte, error) {
 			return nil, err
 		}
 		return p.redeem(r)
+	case sas.CmdValidationMeters:
+		t, err := sas.DecodeValidationMetersPoll(data)
+		if err != nil {
+			return nil, err
+		}
+		m := sas.ValidationMeters{Type: t}
+		switch t {
+		case sas.ValCashableRedeemed:
+			m = p.redeemed
+		case sas.ValRestrictedRedeemed:
+			m = p.restrictedIn
+		}
+		m.Type = t
+		return m.Encode()
 	case sas.CmdSetTicketData:
 		if _, err := sas.DecodeTicketData(data); err != nil {
 			return nil, err

@@ -45,6 +45,7 @@ var texts = withPokerTexts(withPromoTexts(withTableTexts(withTestModeTexts(map[s
 	"msg_ticket_reading":    {"A validar o talão…", "Validating the ticket…"},
 	"msg_ticket_accepted":   {"Talão de %s aceite", "%s ticket accepted"},
 	"msg_ticket_rejected":   {"Talão recusado: retire o seu talão", "Ticket refused: please take your ticket"},
+	"msg_ticket_used":       {"Talão já pago nesta máquina: retire o seu talão", "Ticket already paid at this machine: please take your ticket"},
 	"msg_ticket_printed":    {"Talão impresso: retire o seu talão", "Ticket printed: please take your ticket"},
 	"msg_win":               {"Ganhou %s!", "You won %s!"},
 	"msg_aft_in":            {"Transferência recebida: %s", "Transfer received: %s"},
