@@ -149,7 +149,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "verify":
 		v, _ := inspect.Verify(dir, pub)
-		inspect.WriteVerdict(stdout, v)
+		inspect.WriteVerdict(stdout, v, *lang)
 		if !v.OK {
 			return 1
 		}
@@ -176,14 +176,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 			if *asJSON {
 				return emit(stdout, stderr, g)
 			}
-			inspect.WriteGames(stdout, g)
+			inspect.WriteGames(stdout, inspect.GameRows(g, h), *lang)
 			return 0
 		}
-		e := lastN(h.Events, *last, 50)
+		// The event log in words: the ledger's events and the money that
+		// moved outside the games (notes, handpays, jackpots …).
+		e := lastN(h.Log, *last, 50)
 		if *asJSON {
 			return emit(stdout, stderr, e)
 		}
-		inspect.WriteEvents(stdout, e)
+		inspect.WriteEvents(stdout, e, *lang)
 		return 0
 	}
 	st, err := inspect.ReadState(dir)
@@ -196,14 +198,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if *asJSON {
 			return emit(stdout, stderr, inspect.MeterRows(st))
 		}
-		inspect.WriteMeters(stdout, st)
-		inspect.WriteLiability(stdout, inspect.JackpotRows(st))
+		inspect.WriteMeters(stdout, st, *lang)
+		inspect.WriteLiability(stdout, inspect.JackpotRows(st), *lang)
 	case "jackpot":
 		rows := inspect.JackpotRows(st)
 		if *asJSON {
 			return emit(stdout, stderr, rows)
 		}
-		inspect.WriteJackpot(stdout, rows)
+		inspect.WriteJackpot(stdout, rows, *lang, true)
 	case "report":
 		return report(dir, pub, st, from, to, *asJSON, *lang, *keyFile, *outFile, stdout, stderr)
 	default:
