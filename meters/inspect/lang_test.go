@@ -375,3 +375,59 @@ func TestMysteryJackpotInItsGameAndTheEvents(t *testing.T) {
 		}
 	}
 }
+
+// A report over a period shows the meters read at its start (after the
+// last record before it) and at its end (after its last record), with
+// the time of each reading, and what they moved, in both languages.
+func TestPeriodMetersWithTheirReadings(t *testing.T) {
+	b := everyPath(t)
+	recs := everyPathRecords(t, b)
+	whole := readReport(t, b.dir, time.Time{}, time.Time{}, nil)
+	from, to := time.Unix(0, whole.AFT[2].At), time.Unix(0, whole.Tickets[0].At)
+	// The readings, folded here from the records.
+	st := meters.NewState()
+	var base, end meters.Values
+	var startAt, endAt int64
+	for _, r := range recs {
+		if err := st.Apply(r); err != nil {
+			t.Fatal(err)
+		}
+		switch ns := at(r); {
+		case time.Unix(0, ns).Before(from):
+			base, startAt = st.Meters, ns
+		case !time.Unix(0, ns).After(to):
+			end, endAt = st.Meters, ns
+		}
+	}
+	if base[meters.CoinIn] == end[meters.CoinIn] || base[meters.TicketOut] == end[meters.TicketOut] {
+		t.Fatalf("the test period moves no coin in or tickets: %d→%d, %d→%d", base[meters.CoinIn], end[meters.CoinIn], base[meters.TicketOut], end[meters.TicketOut])
+	}
+	r := readReport(t, b.dir, from, to, nil)
+	for _, c := range []struct{ lang, head string }{{"pt", "CONTADORES DO PERÍODO"}, {"en", "PERIOD METERS"}} {
+		text := string(r.Text(c.lang))
+		i := strings.Index(text, "\n"+c.head)
+		if i < 0 {
+			t.Errorf("%s: no period meters:\n%s", c.lang, text)
+			continue
+		}
+		sec := text[i:]
+		sec = sec[:strings.Index(sec[1:], "\n\n")+1]
+		if !strings.Contains(sec, when2(startAt)) || !strings.Contains(sec, when2(endAt)) {
+			t.Errorf("%s: the period meters do not say when they were read (%s, %s):\n%s", c.lang, when2(startAt), when2(endAt), sec)
+		}
+		lang := c.lang
+		eur := func(n int64) string { return money.Euro(lang, n) }
+		for _, m := range []meters.Meter{meters.CoinIn, meters.TicketOut} {
+			name := names.Meter(c.lang, meters.Defs[m].Name)
+			found := false
+			for _, l := range strings.Split(sec, "\n") {
+				if strings.Contains(l, name) && strings.Contains(l, eur(base[m])) && strings.Contains(l, eur(end[m])) && strings.Contains(l, eur(end[m]-base[m])) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%s: %s is not %s at the start, %s at the end, %s moved:\n%s", c.lang, name, eur(base[m]), eur(end[m]), eur(end[m]-base[m]), sec)
+			}
+		}
+	}
+}

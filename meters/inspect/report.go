@@ -35,9 +35,12 @@ type Report struct {
 	Paytable  ReportTable   `json:"paytable"`
 	// ActualRTP is total won ÷ total bet from the meters, a percentage
 	// with two decimals ("" before any bet).
-	ActualRTP string       `json:"actual_rtp"`
-	Meters    []MeterRow   `json:"meters"`
-	Jackpot   []JackpotRow `json:"jackpot"`
+	ActualRTP string     `json:"actual_rtp"`
+	Meters    []MeterRow `json:"meters"`
+	// MetersAt is when the meters were read: the time of the log's last
+	// record (unix ns; 0 when the report was not read from the log).
+	MetersAt int64        `json:"meters_read_at,omitempty"`
+	Jackpot  []JackpotRow `json:"jackpot"`
 	// Period is what the money paths cover: the whole ledger, or the
 	// times asked.
 	Period ReportPeriod `json:"period"`
@@ -276,6 +279,7 @@ type History struct {
 	// meters are: the last record before the period (0: none, the empty
 	// ledger) and the last record in it.
 	StartAt, EndAt int64
+	LastAt         int64 // the last record of the log
 
 	read            bool // by ReadHistory: the sums below are the log's
 	sum             tally
@@ -326,6 +330,9 @@ func ReadHistory(dir string, from, to time.Time) (*History, error) {
 		}
 		paths.record(r, prev, prevAFT, st)
 		t := at(r)
+		if t >= 0 {
+			h.LastAt = t
+		}
 		if in(t) {
 			h.Log = append(h.Log, timeline(r, prevSvc, kindOf)...)
 			h.EndAt = t
@@ -422,7 +429,7 @@ func BuildReport(st *meters.State, v Verdict, h *History, is Issuer) Report {
 			r.Events = append(r.Events, EventRow{At: e.At, Code: e.Code, Door: e.Door, Tilt: e.Tilt, Detail: e.Detail})
 		}
 	}
-	r.Period.StartAt, r.Period.EndAt = h.StartAt, h.EndAt
+	r.Period.StartAt, r.Period.EndAt, r.MetersAt = h.StartAt, h.EndAt, h.LastAt
 	r.PeriodMeters = periodMeters(h)
 	r.Games = GameRows(games, h)
 	return r

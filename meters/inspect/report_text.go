@@ -165,8 +165,8 @@ func (r Report) Text(lang string) []byte {
 	fmt.Fprintln(&b, rt(lang, "actual_rtp", actual))
 
 	section("h_meters")
-	if r.Period.EndAt != 0 {
-		fmt.Fprintln(&b, rt(lang, "meters_read", at(r.Period.EndAt)))
+	if r.MetersAt != 0 {
+		fmt.Fprintln(&b, rt(lang, "meters_read", at(r.MetersAt)))
 	}
 	var rows [][]string
 	val := map[string]int64{}
