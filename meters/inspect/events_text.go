@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -265,10 +266,37 @@ func eventText(lang string, e EventRow) (what, who string) {
 			what = e.Code
 		}
 	}
-	if e.Detail != "" && e.Code != meters.EventTilt {
-		what += " — " + e.Detail
+	if d := detailText(lang, e); d != "" {
+		what += " — " + d
 	}
 	return what, who
+}
+
+// detailText is an event's recorded detail in the language: the machine's
+// known phrases in words, with their amounts in euros; a reason that came
+// with the record (a device's, the host's) or a phrase the report does not
+// know is quoted as recorded, as the machine's text.
+func detailText(lang string, e EventRow) string {
+	d := e.Detail
+	if d == "" {
+		return ""
+	}
+	var level, game int
+	var got, shown int64
+	var since string
+	switch e.Code {
+	case meters.EventLinkDown:
+		if n, _ := fmt.Sscanf(d, "no value for level %d since %s", &level, &since); n == 2 {
+			return rt(lang, "d_link_down", level, since)
+		}
+	case meters.EventLinkAwardRefused:
+		if n, _ := fmt.Sscanf(d, "level %d game %d: the controller confirmed %d cents, more than the %d cents", &level, &game, &got, &shown); n == 4 {
+			return rt(lang, "d_award_refused", level, game, money.Euro(lang, got), money.Euro(lang, shown))
+		}
+	case evBillReturned, evTicketVoid, evTicketRefused, evTestOff, meters.EventRAMClear:
+		return d // a reason given with the record, shown as given
+	}
+	return rt(lang, "d_machine", d)
 }
 
 // tiltName is a tilt's name in words (the machine's own name when it has
@@ -300,6 +328,9 @@ func serviceDetail(lang, action, detail string) string {
 func init() {
 	for k, v := range map[string][2]string{
 		"svc_key_off":         {"chave retirada", "key off"},
+		"d_link_down":         {"sem valor do nível %d desde as %s", "no value for level %d since %s"},
+		"d_award_refused":     {"nível %d, jogo %d: o controlador confirmou %s, mais do que os %s que a máquina mostrou; não pago, o prémio fica pendente", "level %d, game %d: the controller confirmed %s, more than the %s the machine showed; not paid, the hit stays pending"},
+		"d_machine":           {"texto da máquina: «%s»", "the machine's text: “%s”"},
 		"tilt_program":        {"programa não aprovado", "program not approved"},
 		"tilt_paytable":       {"tabela de prémios", "paytable"},
 		"tilt_rng":            {"gerador de números aleatórios", "random number generator"},

@@ -60,7 +60,10 @@ func everyRecord(t *testing.T) (*testBook, []meters.Record, uint64) {
 	clear := b.next()
 	commit(meters.Service{At: clear, Who: "simulator", Role: "technician", Action: "clear_tilt", Detail: "printer"},
 		meters.Event{At: clear, Code: meters.EventTiltClear, Tilt: "printer"})
-	commit(ev(meters.EventLinkDown, nil), ev(meters.EventLinkUp, nil), ev(meters.EventLinkAwardRefused, nil))
+	commit(ev(meters.EventLinkDown, func(e *meters.Event) { e.Detail = "no value for level 2 since 10:01:05.000" }), ev(meters.EventLinkUp, nil),
+		ev(meters.EventLinkAwardRefused, func(e *meters.Event) {
+			e.Detail = "level 2 game 5: the controller confirmed 2000 cents, more than the 1500 cents the machine showed and reported; not paid, the hit stays pending"
+		}))
 	commit(meters.Config{At: b.next(), Who: "simulator (technician)", Key: "handpay_limit", Value: "120000"},
 		meters.Config{At: b.next(), Who: "start-up configuration", Key: "paytable", Value: pt.ID, From: meters.ConfigCommandLine},
 		meters.Service{At: b.next(), Who: "simulator", Role: "technician", Action: "set_pin"},
@@ -191,6 +194,10 @@ func leaks(t *testing.T, lang, text string, data []string) {
 			t.Errorf("%s report shows %q", lang, r)
 		}
 	}
+	// A snake_case word is a code or a text key shown as it is.
+	for _, m := range regexp.MustCompile(`(^|[^\p{L}_-])([a-z]+_[a-z_]+)`).FindAllStringSubmatch(text, -1) {
+		t.Errorf("%s report shows the raw code %q", lang, m[2])
+	}
 	if m := money.FindString(text); m != "" {
 		t.Errorf("%s report writes money as the other language does: %q", lang, m)
 	}
@@ -283,7 +290,11 @@ func TestReportIsCompleteInOneLanguage(t *testing.T) {
 				}
 				event(rec.At, eur(rec.Cents))
 			case meters.Event:
-				event(rec.At)
+				if rec.Code == meters.EventLinkAwardRefused && rec.Detail != "" {
+					event(rec.At, eur(2000), eur(1500)) // the amounts the machine's detail names, in euros
+				} else {
+					event(rec.At)
+				}
 			case meters.Config:
 				event(rec.At)
 			case meters.Service:
