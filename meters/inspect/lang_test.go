@@ -349,8 +349,8 @@ func everyPathRecords(t *testing.T, b *testBook) []meters.Record {
 }
 
 // A mystery jackpot is in the row of the game that won it, named, with
-// its amount, and is an event of the log, in both languages; and the
-// game's total paid holds it.
+// its amount, in that game's meters, and is an event of the log, in both
+// languages.
 func TestMysteryJackpotInItsGameAndTheEvents(t *testing.T) {
 	b, recs, game := everyRecord(t)
 	var award meters.ProgressiveAward
@@ -374,6 +374,10 @@ func TestMysteryJackpotInItsGameAndTheEvents(t *testing.T) {
 		}
 		if !strings.Contains(row, amount) || !strings.Contains(row, c.name) {
 			t.Errorf("%s: game %d's row lacks its %s jackpot of %s: %q", c.lang, game, c.name, amount, row)
+		}
+		// The game's meters: the only jackpot of the ledger is the mystery.
+		if per := section(text, rt(c.lang, "h_per_game")); !strings.Contains(per, amount) {
+			t.Errorf("%s: the per-game meters lack the game's jackpot of %s:\n%s", c.lang, amount, per)
 		}
 		found := false
 		for _, l := range strings.Split(section(text, rt(c.lang, "h_events")), "\n") {

@@ -67,6 +67,10 @@ type Report struct {
 	// PerGame are each game's meters (meters.GameKinds; SAS game numbers
 	// from 1 in that order).
 	PerGame map[string]meters.GameMeters `json:"per_game"`
+	// PerGameJackpots are the jackpots each game won (mystery, linked and
+	// local, which its meters' won does not hold), cents, since the last
+	// RAM clear.
+	PerGameJackpots map[string]int64 `json:"per_game_jackpots,omitempty"`
 }
 
 // ReportPeriod is the period of the money paths: RFC 3339 times, "" an
@@ -280,6 +284,9 @@ type History struct {
 	// ledger) and the last record in it.
 	StartAt, EndAt int64
 	LastAt         int64 // the last record of the log
+	// PerGameJackpots are the jackpots each game (meters.GameKinds) won
+	// since the last RAM clear, as its meters count since then.
+	PerGameJackpots map[string]int64
 
 	read            bool // by ReadHistory: the sums below are the log's
 	sum             tally
@@ -303,6 +310,7 @@ func ReadHistory(dir string, from, to time.Time) (*History, error) {
 	}
 	h := &History{From: from, To: to, read: true, Jackpots: map[uint64][]GameJackpot{}}
 	mystery := map[uint64][]int{}  // game number -> its mystery levels
+	kinds := map[uint64]string{}   // game number -> its game
 	linked := map[[2]uint64]bool{} // game, level reported to the link controller
 	var prevSvc *meters.Service    // the service action just before
 	kindOf := func(game uint64, level int, target int64) string {
@@ -345,7 +353,18 @@ func ReadHistory(dir string, from, to time.Time) (*History, error) {
 			prevSvc = &r
 		case meters.ProgressiveHit:
 			linked[[2]uint64{r.Game, uint64(r.Level)}] = true
+		case meters.RAMClear:
+			h.PerGameJackpots = nil
+		case meters.GameStart:
+			kinds[r.Game] = meters.GameReels
+			if r.Kind != "" {
+				kinds[r.Game] = r.Kind
+			}
 		case meters.ProgressiveAward:
+			if h.PerGameJackpots == nil {
+				h.PerGameJackpots = map[string]int64{}
+			}
+			h.PerGameJackpots[kinds[r.Game]] += r.Cents
 			h.Jackpots[r.Game] = append(h.Jackpots[r.Game], GameJackpot{Level: r.Level, Kind: kindOf(r.Game, r.Level, r.Target), Cents: r.Cents, Attendant: r.Attendant})
 		}
 		switch r := r.(type) {
@@ -430,6 +449,7 @@ func BuildReport(st *meters.State, v Verdict, h *History, is Issuer) Report {
 		}
 	}
 	r.Period.StartAt, r.Period.EndAt, r.MetersAt = h.StartAt, h.EndAt, h.LastAt
+	r.PerGameJackpots = h.PerGameJackpots
 	r.PeriodMeters = periodMeters(h)
 	r.Games = GameRows(games, h)
 	return r

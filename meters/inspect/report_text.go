@@ -60,7 +60,7 @@ var reportTexts = map[string][2]string{
 		"game\ttime\tgame name\tbet\tstops or cards [stakes]\tspin win\tfree games (each one's win)\tjackpots\ttotal paid\thandpay"},
 	"by_kind":           {"crédito por tipo: %s disponível, %s promocional restrito, %s promocional não restrito", "credits by kind: %s cashable, %s restricted, %s non-restricted"},
 	"h_per_game":        {"CONTADORES POR JOGO (SAS 2F com o número do jogo)", "METERS PER GAME (SAS 2F with the game's number)"},
-	"per_game_cols":     {"jogo SAS\tjogo\tapostado\tganho\tpago à máquina\tpago à mão\tcomissão\tjogados\tganhos\tperdidos", "SAS game\tgame\tbet\twon\tpaid to credits\thand paid\tcommission\tplayed\twon\tlost"},
+	"per_game_cols":     {"jogo SAS\tjogo\tapostado\tganho\tpago à máquina\tpago à mão\tcomissão\tjackpots ganhos\tjogados\tganhos\tperdidos", "SAS game\tgame\tbet\twon\tpaid to credits\thand paid\tcommission\tjackpots won\tplayed\twon\tlost"},
 	"in_progress":       {"(em curso)", "(in progress)"},
 	"yes":               {"sim", "yes"},
 	"h_events":          {"EVENTOS", "EVENTS"},
@@ -217,7 +217,7 @@ func (r Report) Text(lang string) []byte {
 		if !ok {
 			continue
 		}
-		rows = append(rows, []string{fmt.Sprint(i + 1), gameName(lang, kind, r.Paytable.ID), eur(g.CoinIn), eur(g.TotalWon), eur(g.CoinOut), eur(g.HandPaid), eur(g.Commission),
+		rows = append(rows, []string{fmt.Sprint(i + 1), gameName(lang, kind, r.Paytable.ID), eur(g.CoinIn), eur(g.TotalWon), eur(g.CoinOut), eur(g.HandPaid), eur(g.Commission), eur(r.PerGameJackpots[kind]),
 			money.Count(lang, g.Played), money.Count(lang, g.Won), money.Count(lang, g.Lost)})
 	}
 	table(rt(lang, "per_game_cols"), rows)
