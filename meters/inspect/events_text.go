@@ -114,6 +114,10 @@ var eventTexts = map[string][2]string{
 	"liability":     {"jackpot da máquina em depósito: %s (valor atual + reserva + excedente, todos os níveis)", "local jackpot liability held in trust: %s (current + reserve + overflow, all levels)"},
 	"bill_meter":    {"notas de %s aceites", "bills of %s accepted"},
 
+	"pt_none":        {"nenhuma tabela de prémios registada", "no paytable recorded"},
+	"pt_not_carried": {"a tabela %[1]s não é uma das que este programa traz", "paytable %s is not one this program carries (%s)"},
+	"pt_digest":      {"os jogos foram jogados na tabela de resumo %s; este programa traz %s", "the games were played on digest %s; this program carries %s"},
+	"pt_version":     {"versão %s registada; este programa traz a versão %d", "version %s recorded; this program carries version %d"},
 	"no_key_problem": {"sem a chave pública registada (--pub) as assinaturas não são verificadas", "without the registered public key (--pub) the signatures are not checked"},
 	"no_key":         {"NÃO VERIFICADO: sem a chave pública registada (--pub) as assinaturas não são verificadas", "NOT VERIFIED: without the registered public key (--pub) the signatures are not checked"},
 

@@ -337,6 +337,22 @@ func TestReportIsCompleteInOneLanguage(t *testing.T) {
 	}
 }
 
+// A ledger that names no paytable, or one this program does not carry,
+// says so in the run's language.
+func TestPaytableProblemInTheRunsLanguage(t *testing.T) {
+	b := everyPath(t)
+	for _, edit := range []func(*meters.State){nil, func(st *meters.State) { st.Settings["paytable"] = "lusitania-1" }} {
+		r := readReport(t, b.dir, time.Time{}, time.Time{}, edit)
+		if r.Paytable.Problem == "" {
+			t.Fatalf("no paytable problem: %+v", r.Paytable)
+		}
+		for _, lang := range []string{"pt", "en"} {
+			text := string(r.Text(lang))
+			leaks(t, lang, text, freeTexts(r))
+		}
+	}
+}
+
 // everyPathRecords are the records of everyPath's ledger that the report
 // must trace, read back from the log.
 func everyPathRecords(t *testing.T, b *testBook) []meters.Record {

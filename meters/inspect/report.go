@@ -151,6 +151,10 @@ type ReportTable struct {
 	// Problem says why the certified figures are missing (the paytable is
 	// not one this program carries, or its digest differs from the games').
 	Problem string `json:"problem,omitempty"`
+	// problem is Problem as a report text's key and arguments, for the
+	// text in the run's language ("" key: the loader's own words).
+	problemKey  string
+	problemArgs []any
 }
 
 // RTPRow is the certified return of one bet level, exact and rounded.
@@ -494,19 +498,21 @@ func paytableOf(st *meters.State) ReportTable {
 		}
 	}
 	if t.ID == "" {
-		t.Problem = "no paytable recorded"
+		t.Problem, t.problemKey = "no paytable recorded", "pt_none"
 		return t
 	}
 	pt, err := assets.LoadPaytable(t.ID)
 	switch {
 	case err != nil:
-		t.Problem = err.Error()
+		t.Problem, t.problemKey, t.problemArgs = err.Error(), "pt_not_carried", []any{t.ID, err.Error()}
 		return t
 	case t.Digest != "" && pt.Digest != t.Digest:
 		t.Problem = fmt.Sprintf("the games were played on digest %s; this program carries %s", t.Digest, pt.Digest)
+		t.problemKey, t.problemArgs = "pt_digest", []any{t.Digest, pt.Digest}
 		return t
 	case t.Version != "" && t.Version != strconv.Itoa(pt.Version):
 		t.Problem = fmt.Sprintf("version %s recorded; this program carries version %d", t.Version, pt.Version)
+		t.problemKey, t.problemArgs = "pt_version", []any{t.Version, pt.Version}
 		return t
 	}
 	t.Digest = pt.Digest

@@ -151,7 +151,11 @@ func (r Report) Text(lang string) []byte {
 	p := r.Paytable
 	fmt.Fprintln(&b, rt(lang, "paytable", orNone(p.ID), orNone(p.Version), orNone(p.Digest)))
 	if p.Problem != "" {
-		fmt.Fprintln(&b, rt(lang, "rtp_problem", p.Problem))
+		problem := p.Problem
+		if p.problemKey != "" {
+			problem = rt(lang, p.problemKey, p.problemArgs...)
+		}
+		fmt.Fprintln(&b, rt(lang, "rtp_problem", problem))
 	} else {
 		fmt.Fprintln(&b, rt(lang, "rtp_head"))
 		for _, row := range p.RTP {
