@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/baccarat"
 	"github.com/openegm/cabinet/internal/money"
 	"github.com/openegm/cabinet/internal/names"
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/rng"
 )
 
 // everyRecord is everyPath's ledger and every other kind of record the
@@ -105,6 +107,29 @@ func everyRecord(t *testing.T) (*testBook, []meters.Record, uint64) {
 			commit(meters.ProgressiveAward{At: b.next(), Game: g, Level: 3, Cents: cents, Target: 120_000})
 		}
 	}
+	// A Makccarat hand, dealt and evaluated by the game's own rules.
+	tb, err := assets.LoadTable("makccarat-alt1-5pct")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shoe, err := tb.NewShoe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bets := baccarat.Bets{1000, 1000, 200, 200, 200}
+	dealt, err := tb.Alternative.Deal(shoe, rng.NewSeeded(9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hand, err := tb.Play(dealt, bets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := b.l.State().LastGame + 1
+	commit(meters.GameStart{At: b.next(), Game: g, Kind: meters.GameMakccarat, Paytable: tb.ID, Digest: tb.Digest, Denom: 1,
+		BetCredits: bets.Total(), BetCents: bets.Total(), WinCents: hand.Paid,
+		Hand: &meters.TableHand{Bets: bets, Cards: dealt, Commission: hand.Commission}},
+		meters.GameEnd{At: b.next(), Game: g, WinCents: hand.Paid})
 	commit(meters.MoneyIn{At: b.next(), Source: meters.SourceCoin, Cents: 200})
 	// A ticket printed again after a power loss.
 	commit(meters.CashOut{At: b.next(), Method: meters.OutTicket, Cents: 700, Ticket: "T-9"},
@@ -277,7 +302,12 @@ func TestReportIsCompleteInOneLanguage(t *testing.T) {
 				if rec.WinCents > 0 && !strings.Contains(l, eur(rec.WinCents)) {
 					t.Errorf("%s: game %d's row lacks its spin win %s: %s", lang, rec.Game, eur(rec.WinCents), l)
 				}
-				if rec.Paytable != "p" && !strings.Contains(l, "Lusit") {
+				if rec.Kind == meters.GameMakccarat {
+					spot := map[string]string{"pt": "jogador " + eur(1000), "en": "player " + eur(1000)}[lang]
+					if !strings.Contains(l, "Makccarat") || !strings.Contains(l, spot) {
+						t.Errorf("%s: hand %d's row does not name the game and its stakes (%s): %s", lang, rec.Game, spot, l)
+					}
+				} else if rec.Paytable != "p" && !strings.Contains(l, "Lusit") {
 					t.Errorf("%s: game %d's row does not name the game: %s", lang, rec.Game, l)
 				}
 			case meters.FreeGame:
@@ -331,7 +361,7 @@ func TestReportIsCompleteInOneLanguage(t *testing.T) {
 			t.Errorf("%s: no event names the %s:\n%s", lang, tech, events)
 		}
 		per := section(text, rt(lang, "h_per_game"))
-		if !strings.Contains(per, "Lusit") {
+		if !strings.Contains(per, "Lusit") || !strings.Contains(per, "Makccarat") {
 			t.Errorf("%s: the per-game meters do not name the game:\n%s", lang, per)
 		}
 	}

@@ -238,6 +238,7 @@ type GameRow struct {
 	FreeWins     []int64       `json:"free_wins,omitempty"`
 	Jackpots     []GameJackpot `json:"jackpots,omitempty"`
 	PaidCents    int64         `json:"paid_cents"`
+	checkPT      string        // Check in Portuguese
 }
 
 // GameJackpot is a jackpot a game won: its level, what kind of level
@@ -465,7 +466,7 @@ func GameRows(games []meters.GameHistory, h *History) []GameRow {
 	var rows []GameRow
 	for _, g := range games {
 		row := GameRow{Game: g.Start.Game, At: g.Start.At, Paytable: g.Start.Paytable, BetCents: g.Start.BetCents, Stops: g.Start.Stops, Ended: g.End != nil,
-			Kind: meters.GameReels, Hand: g.Start.Hand, Check: CheckHand(g)}
+			Kind: meters.GameReels, Hand: g.Start.Hand, Check: CheckHand(g), checkPT: checkHand(g, "pt")}
 		if g.Start.Hand != nil {
 			row.Kind = meters.GameMakccarat
 		}

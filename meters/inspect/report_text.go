@@ -348,10 +348,13 @@ func gameRowsText(lang string, games []GameRow) [][]string {
 		}
 		play := fmt.Sprint(g.Stops)
 		if g.Hand != nil {
-			play = handText(g.Hand)
+			play = handText(g.Hand, lang)
 		}
-		if g.Check != "" {
-			hp += " ! " + g.Check
+		if check := g.Check; check != "" {
+			if lang != "en" && g.checkPT != "" {
+				check = g.checkPT
+			}
+			hp += " ! " + check
 		}
 		var free, jps []string
 		for _, f := range g.FreeWins {
