@@ -164,7 +164,7 @@ func TestEndToEndSession(t *testing.T) {
 	}
 	// The inspector verifies the data directory with the key registered at
 	// commissioning (the board's), not with anything found in the data.
-	out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub()).CombinedOutput()
+	out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub(), "--lang", "en").CombinedOutput()
 	if err != nil || !strings.HasPrefix(string(out), "VERIFIED") {
 		t.Fatalf("meterread verify: %v\n%s", err, out)
 	}

@@ -128,7 +128,7 @@ func TestMakccaratOnTheCabinet(t *testing.T) {
 	// The inspector reads every hand with its cards and stakes, each
 	// re-evaluated apart from the cabinet, and the ledger verifies.
 	c.Stop()
-	out, err := exec.Command(filepath.Join(binDir, "meterread"), "games", "--last", "100", data).CombinedOutput()
+	out, err := exec.Command(filepath.Join(binDir, "meterread"), "games", "--last", "100", "--lang", "en", data).CombinedOutput()
 	if err != nil {
 		t.Fatalf("meterread games: %v\n%s", err, out)
 	}
@@ -136,7 +136,7 @@ func TestMakccaratOnTheCabinet(t *testing.T) {
 	if n := strings.Count(string(out), stakes); n != 12 || strings.Contains(string(out), " ! ") {
 		t.Fatalf("meterread games shows %d hands with their stakes (want 12), or a hand that does not re-evaluate:\n%s", n, out)
 	}
-	out, err = exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub()).CombinedOutput()
+	out, err = exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub(), "--lang", "en").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "VERIFIED") {
 		t.Fatalf("meterread verify: %v\n%s", err, out)
 	}

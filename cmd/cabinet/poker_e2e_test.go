@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/internal/cabinettest"
+	"github.com/openegm/cabinet/internal/money"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/poker/seatclient"
@@ -426,14 +427,14 @@ func TestPokerSeatAtTheCabinet(t *testing.T) {
 	c.Stop()
 	s.stop()
 	s.verify()
-	if out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub()).CombinedOutput(); err != nil ||
+	if out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub(), "--lang", "en").CombinedOutput(); err != nil ||
 		!strings.Contains(string(out), "VERIFIED") {
 		t.Fatalf("meterread verify: %v\n%s", err, out)
 	}
 	// The inspector's readout has the poker meters with the others.
-	mr, err := exec.Command(filepath.Join(binDir, "meterread"), "meters", data).CombinedOutput()
-	if err != nil || !regexp.MustCompile(fmt.Sprintf(`transfers to poker tables +%d `, in)).Match(mr) ||
-		!regexp.MustCompile(fmt.Sprintf(`transfers from poker tables +%d `, out)).Match(mr) {
+	mr, err := exec.Command(filepath.Join(binDir, "meterread"), "meters", "--lang", "en", data).CombinedOutput()
+	if err != nil || !regexp.MustCompile(`transfers to poker tables +`+regexp.QuoteMeta(money.Count("en", in))+` `).Match(mr) ||
+		!regexp.MustCompile(`transfers from poker tables +`+regexp.QuoteMeta(money.Count("en", out))+` `).Match(mr) {
 		t.Fatalf("meterread meters: %v\n%s", err, mr)
 	}
 }
@@ -561,7 +562,7 @@ func TestPokerSeatCrashLoop(t *testing.T) {
 	c.Stop()
 	s.stop()
 	s.verify()
-	if out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub()).CombinedOutput(); err != nil ||
+	if out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub(), "--lang", "en").CombinedOutput(); err != nil ||
 		!strings.Contains(string(out), "VERIFIED") {
 		t.Fatalf("meterread verify: %v\n%s", err, out)
 	}

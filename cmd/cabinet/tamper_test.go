@@ -32,7 +32,7 @@ func copyTree(t *testing.T, from, to string) {
 
 func meterreadVerify(t *testing.T, data, pub string) string {
 	t.Helper()
-	out, _ := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", pub).CombinedOutput()
+	out, _ := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", pub, "--lang", "en").CombinedOutput()
 	return string(out)
 }
 

@@ -121,7 +121,7 @@ func TestTestModeOnTheCabinetMovesNoMeter(t *testing.T) {
 		t.Fatalf("SAS 0x2F after test mode %v, before %v", got, sasBefore)
 	}
 	c.Stop()
-	out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub()).CombinedOutput()
+	out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub(), "--lang", "en").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "VERIFIED") {
 		t.Fatalf("meterread verify: %v\n%s", err, out)
 	}

@@ -20,7 +20,7 @@ import (
 const usage = `meterread — inspector's readout of a cabinet ledger (read-only)
 
 Usage:
-  meterread verify  DIR --pub FILE
+  meterread verify  DIR --pub FILE [--lang pt|en]
       Checks every record's checksum, the hash chain, the signed checkpoints
       and seals with the machine public key registered at commissioning
       (FILE; a key found beside the ledger proves nothing, so none is taken
@@ -28,29 +28,38 @@ Usage:
       credit equation, monotonic meters, game numbering and one end per
       game, and compares the fold with every seal and snapshot.
       Prints a verdict; exit status 0 = verified, 1 = not verified.
+      Without --pub: NÃO VERIFICADO (NOT VERIFIED), the signatures are
+      not checked.
 
-  meterread meters   DIR [--json]
+  meterread meters   DIR [--json] [--lang pt|en]
       Every meter with its name and SAS code, in cents and euros, folded
       from the log's first record, and the local jackpot's liability held
       in trust.
 
-  meterread games    DIR [--last N] [--since T] [--until T] [--json]
+  meterread games    DIR [--last N] [--since T] [--until T] [--json] [--lang pt|en]
       Games from the log (all of them, not only what the machine keeps for
-      recall): bet, stops, free games, win; the last N (default 10) of
-      those started between --since and --until (RFC 3339 times, UTC).
+      recall): the game's name, bet, stops or cards, and every amount it
+      paid (the spin's win, each free game's, each jackpot it won:
+      mystery, linked, progressive), with the total; the last N (default
+      10) of those started between --since and --until (RFC 3339 times,
+      UTC).
 
-  meterread events   DIR [--last N] [--since T] [--until T] [--json]
-      Events from the log (doors, power, tilts, service actions, settings):
-      the last N (default 50) between --since and --until.
+  meterread events   DIR [--last N] [--since T] [--until T] [--json] [--lang pt|en]
+      The event log in words (doors, power, tilts, service actions,
+      settings with their units, and the money outside the games: notes,
+      coins, tickets, transfers, cash-outs, handpays and who paid them,
+      jackpot hits and awards), each with who did it (technician,
+      attendant, host, self-test …): the last N (default 50) between
+      --since and --until.
 
-  meterread handpays DIR [--since T] [--until T] [--json]
+  meterread handpays DIR [--since T] [--until T] [--json] [--lang pt|en]
       Every handpay: kind, amount, game or AFT transaction, when and by
       whom it was paid, its validation number and receipt.
 
-  meterread bills    DIR [--since T] [--until T] [--json]
+  meterread bills    DIR [--since T] [--until T] [--json] [--lang pt|en]
       The money in: notes, coins and tickets credited, with their references.
 
-  meterread tickets  DIR [--since T] [--until T] [--json]
+  meterread tickets  DIR [--since T] [--until T] [--json] [--lang pt|en]
       Every ticket printed (or voided, or not yet printed), with its
       validation number and how it was validated.
 
@@ -66,7 +75,7 @@ Usage:
       whole ledger: the meters; a period: what they moved in it), naming
       each that does not. Exit status 0 = all hold, 1 = not.
 
-  meterread jackpot  DIR [--json]
+  meterread jackpot  DIR [--json] [--lang pt|en]
       The local jackpot levels, exact to the millicent: current value,
       reserve, overflow, the liability held in trust, seed funding,
       contributions, awards and hits, with the accounting identity checked.
@@ -78,8 +87,10 @@ Usage:
       local jackpot, the money paths (handpays, money in, bill orders,
       tickets in and out, AFT, promotional credits, poker tables, the
       host's validation settings, test mode) over the period asked (the
-      whole log by default), the RAM clears (with the meters just before
-      each), the games and the events. In Portuguese (the default) or
+      whole log by default; a period also has the meters read at its
+      start and end, with both times, and what they moved), the RAM clears
+      (with the meters just before each), the games with every amount each
+      paid, and the event log in words. In Portuguese (the default) or
       English, or as JSON. With --key (a parsheet keygen key) FILE.sig
       holds its Ed25519 signature, base64, so the report itself is
       tamper-evident. Exit status 1 when the ledger is not verified or a
@@ -92,7 +103,9 @@ Usage:
       or base64 (machine.pub, parsheet keys).
 
 DIR is a copy of the cabinet's data directory (or of its ledger directory);
-it is never modified. No command needs the machine's private key.
+it is never modified. No command needs the machine's private key. Every
+command writes Portuguese by default, English with --lang en (money too:
+1.234,50 € or €1,234.50); --json is the same in any language.
 `
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -149,7 +162,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "verify":
 		v, _ := inspect.Verify(dir, pub)
-		inspect.WriteVerdict(stdout, v)
+		inspect.WriteVerdict(stdout, v, *lang)
 		if !v.OK {
 			return 1
 		}
@@ -176,14 +189,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 			if *asJSON {
 				return emit(stdout, stderr, g)
 			}
-			inspect.WriteGames(stdout, g)
+			inspect.WriteGames(stdout, inspect.GameRows(g, h), *lang)
 			return 0
 		}
-		e := lastN(h.Events, *last, 50)
+		// The event log in words: the ledger's events and the money that
+		// moved outside the games (notes, handpays, jackpots …).
+		e := lastN(h.Log, *last, 50)
 		if *asJSON {
 			return emit(stdout, stderr, e)
 		}
-		inspect.WriteEvents(stdout, e)
+		inspect.WriteEvents(stdout, e, *lang)
 		return 0
 	}
 	st, err := inspect.ReadState(dir)
@@ -196,14 +211,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if *asJSON {
 			return emit(stdout, stderr, inspect.MeterRows(st))
 		}
-		inspect.WriteMeters(stdout, st)
-		inspect.WriteLiability(stdout, inspect.JackpotRows(st))
+		inspect.WriteMeters(stdout, st, *lang)
+		inspect.WriteLiability(stdout, inspect.JackpotRows(st), *lang)
 	case "jackpot":
 		rows := inspect.JackpotRows(st)
 		if *asJSON {
 			return emit(stdout, stderr, rows)
 		}
-		inspect.WriteJackpot(stdout, rows)
+		inspect.WriteJackpot(stdout, rows, *lang, true)
 	case "report":
 		return report(dir, pub, st, from, to, *asJSON, *lang, *keyFile, *outFile, stdout, stderr)
 	default:

@@ -77,7 +77,7 @@ func treeHash(t *testing.T, dir string) string {
 func TestVerifyAndReadLeaveTheDirectoryUntouched(t *testing.T) {
 	dir := cabinetDir(t)
 	before := treeHash(t, dir)
-	code, out, e := meterread("verify", dir, "--pub", pubFile(dir))
+	code, out, e := meterread("verify", dir, "--pub", pubFile(dir), "--lang", "en")
 	if code != 0 || !strings.HasPrefix(out, "VERIFIED: ") || !strings.Contains(out, "signed checkpoints") {
 		t.Fatalf("verify: %d %q %q", code, out, e)
 	}
@@ -102,10 +102,16 @@ func TestVerifyAndReadLeaveTheDirectoryUntouched(t *testing.T) {
 	if len(want) > 0 {
 		t.Fatalf("meters missing from the readout: %v", want)
 	}
-	if code, out, _ := meterread("games", dir); code != 0 || !strings.Contains(out, "[1 2 3 4 5]") || !strings.Contains(out, "€1.00") {
+	if code, out, _ := meterread("games", dir); code != 0 || !strings.Contains(out, "[1 2 3 4 5]") || !strings.Contains(out, "1,00 €") {
 		t.Fatalf("games: %q", out)
 	}
-	if code, out, _ := meterread("events", dir); code != 0 || !strings.Contains(out, "door_open") {
+	if code, out, _ := meterread("games", dir, "--lang", "en"); code != 0 || !strings.Contains(out, "[1 2 3 4 5]") || !strings.Contains(out, "€1.00") {
+		t.Fatalf("games: %q", out)
+	}
+	if code, out, _ := meterread("events", dir); code != 0 || !strings.Contains(out, "porta principal aberta") {
+		t.Fatalf("events: %q", out)
+	}
+	if code, out, _ := meterread("events", dir, "--lang", "en"); code != 0 || !strings.Contains(out, "main door opened") {
 		t.Fatalf("events: %q", out)
 	}
 	if treeHash(t, dir) != before {
@@ -129,7 +135,7 @@ func TestVerifyDetectsAFlippedByte(t *testing.T) {
 	data[len(data)/3] ^= 0x10
 	os.WriteFile(seg, data, 0o600)
 	code, out, _ := meterread("verify", dir, "--pub", pubFile(dir))
-	if code != 1 || !strings.HasPrefix(out, "NOT VERIFIED") {
+	if code != 1 || !strings.HasPrefix(out, "NÃO VERIFICADO") {
 		t.Fatalf("flipped byte: %d %q", code, out)
 	}
 }
@@ -137,7 +143,7 @@ func TestVerifyDetectsAFlippedByte(t *testing.T) {
 func TestVerifyWithTheWrongMachineKey(t *testing.T) {
 	dir := cabinetDir(t)
 	other := cabinetDir(t)
-	code, out, _ := meterread("verify", dir, "--pub", pubFile(other))
+	code, out, _ := meterread("verify", dir, "--pub", pubFile(other), "--lang", "en")
 	if code != 1 || !strings.Contains(out, "NOT VERIFIED") {
 		t.Fatalf("foreign key: %d %q", code, out)
 	}
@@ -195,7 +201,7 @@ func TestJackpotReadout(t *testing.T) {
 		t.Fatalf("level 1 %+v", r)
 	}
 	code, out, _ = meterread("report", dir, "--pub", pubFile(dir), "--lang", "en")
-	if code != 0 || !strings.Contains(out, "LOCAL JACKPOT") || !strings.Contains(out, "€250.02000") || !strings.Contains(out, "holds") {
+	if code != 0 || !strings.Contains(out, "LOCAL JACKPOT") || !strings.Contains(out, "€250.02 ") || strings.Contains(out, "€250.02000") || !strings.Contains(out, "holds") {
 		t.Fatalf("report lacks the jackpot:\n%s", out)
 	}
 }

@@ -229,7 +229,7 @@ func TestHandpaysBillsTickets(t *testing.T) {
 			t.Errorf("%s --json: %q", cmd, out)
 		}
 	}
-	code, out, _ := meterread("meters", cabinetDir(t))
+	code, out, _ := meterread("meters", cabinetDir(t), "--lang", "en")
 	if code != 0 || !strings.Contains(out, "liability held in trust: €250.02000") {
 		t.Errorf("meters lack the jackpot liability:\n%s", out)
 	}

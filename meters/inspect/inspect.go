@@ -12,11 +12,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/internal/money"
+	"github.com/openegm/cabinet/internal/names"
 	"github.com/openegm/cabinet/jackpot"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/sas/metercode"
@@ -35,6 +37,9 @@ type Verdict struct {
 	LastHash    string   `json:"last_hash"`
 	Problems    []string `json:"problems"`
 	Snapshots   []string `json:"snapshots,omitempty"`
+	// NoKey: no registered machine key was given, so no signature was
+	// checked (one of the Problems says so, in English).
+	NoKey bool `json:"no_key,omitempty"`
 }
 
 // LedgerDir is the ledger directory of dir: dir itself when it holds the
@@ -75,6 +80,7 @@ func Verify(dir string, pub ed25519.PublicKey) (Verdict, *meters.State) {
 		v.Problems = append(v.Problems, err.Error())
 		return v, nil
 	}
+	v.NoKey = pub == nil
 	st, bv, err := meters.Read(ld, pub)
 	if bv == nil {
 		v.Problems = append(v.Problems, err.Error())
@@ -109,6 +115,8 @@ type MeterRow struct {
 	Value   int64  `json:"value"`
 	Unit    string `json:"unit"`
 	Euros   string `json:"euros,omitempty"`
+	// BillCents is the note a bill count is of.
+	BillCents int64 `json:"bill_cents,omitempty"`
 }
 
 func MeterRows(st *meters.State) []MeterRow {
@@ -124,7 +132,7 @@ func MeterRows(st *meters.State) []MeterRow {
 		rows = append(rows, r)
 	}
 	for i, b := range meters.BillValues {
-		r := MeterRow{Name: fmt.Sprintf("bills of %s accepted", money.Euro("en", b)), Value: st.BillCounts[i], Unit: "count"}
+		r := MeterRow{Name: fmt.Sprintf("bills of %s accepted", money.Euro("en", b)), Value: st.BillCounts[i], Unit: "count", BillCents: b}
 		if c, ok := meters.BillSAS(b); ok {
 			r.SAS, r.SASName = sasLabel(c)
 		}
@@ -137,61 +145,62 @@ func sasLabel(c metercode.Code) (code, name string) {
 	return fmt.Sprintf("0x%02X", uint16(c)), c.Name()
 }
 
-func WriteMeters(w io.Writer, st *meters.State) {
+// WriteMeters writes every meter with its SAS code, in the language, the
+// credit equation and the credits by kind.
+func WriteMeters(w io.Writer, st *meters.State, lang string) {
+	eur := func(c int64) string { return money.Euro(lang, c) }
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SAS\tSAS name\tmeter\tvalue\teuros")
+	fmt.Fprintln(tw, rt(lang, "meter_cols"))
 	for _, r := range MeterRows(st) {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.SAS, r.SASName, r.Name, r.Value, r.Euros)
+		e := ""
+		if r.Unit == "cents" {
+			e = eur(r.Value)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.SAS, r.SASName, meterName(lang, r), money.Count(lang, r.Value), e)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nlast game %d; credit equation: %s in − %s bets + %s wins − %s out − %s restricted expired = %s credits\n",
-		st.LastGame, money.Euro("en", st.MoneyInTotal()), money.Euro("en", st.Get(meters.CoinIn)), money.Euro("en", st.Get(meters.CoinOut)),
-		money.Euro("en", st.MoneyOutTotal()), money.Euro("en", st.Get(meters.RestrictedExpired)), money.Euro("en", st.Get(meters.Credits)))
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, rt(lang, "equation", st.LastGame, eur(st.MoneyInTotal()), eur(st.Get(meters.CoinIn)), eur(st.Get(meters.CoinOut)),
+		eur(st.MoneyOutTotal()), eur(st.Get(meters.RestrictedExpired)), eur(st.Get(meters.Credits))))
 	c := st.CreditsByKind()
-	fmt.Fprintf(w, "credits by kind: %s cashable, %s restricted, %s non-restricted\n",
-		money.Euro("en", c.Cashable), money.Euro("en", c.Restricted), money.Euro("en", c.NonRestricted))
+	fmt.Fprintln(w, rt(lang, "by_kind", eur(c.Cashable), eur(c.Restricted), eur(c.NonRestricted)))
 }
 
-func WriteGames(w io.Writer, games []meters.GameHistory) {
+// meterName is a meter's name in the language.
+func meterName(lang string, r MeterRow) string {
+	if r.BillCents != 0 {
+		return rt(lang, "bill_meter", money.Euro(lang, r.BillCents))
+	}
+	return names.Meter(lang, r.Name)
+}
+
+// WriteGames writes games with every amount each paid, in the language.
+func WriteGames(w io.Writer, games []GameRow, lang string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "game\ttime (UTC)\tpaytable or table\tbet\tstops or cards [stakes]\tfree games\twin\thandpay")
-	for _, g := range games {
-		win, hp := "(in progress)", ""
-		if g.End != nil {
-			win = money.Euro("en", g.End.WinCents)
-			if g.End.Handpay {
-				hp = "yes"
-			}
-		}
-		play := fmt.Sprint(g.Start.Stops)
-		if g.Start.Hand != nil {
-			play = handText(g.Start.Hand)
-			if problem := CheckHand(g); problem != "" {
-				hp += " ! " + problem
-			}
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", g.Start.Game, when(g.Start.At), g.Start.Paytable,
-			money.Euro("en", g.Start.BetCents), play, len(g.Free), win, hp)
+	fmt.Fprintln(tw, rt(lang, "game_cols"))
+	for _, row := range gameRowsText(lang, games) {
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	tw.Flush()
 }
 
-func WriteEvents(w io.Writer, events []meters.Event) {
+// WriteEvents writes the event log in the language's words.
+func WriteEvents(w io.Writer, events []EventRow, lang string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "time (UTC)\tevent\tdoor\tdetail")
+	fmt.Fprintln(tw, rt(lang, "event_cols"))
 	for _, e := range events {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", when(e.At), e.Code, e.Door, e.Detail)
+		what, who := eventText(lang, e)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", when(e.At), what, who)
 	}
 	tw.Flush()
 }
 
 func when(ns int64) string { return time.Unix(0, ns).UTC().Format("2006-01-02 15:04:05") }
 
-// WriteVerdict writes the verdict (in English, as meterread prints it) and
-// its problems.
-func WriteVerdict(w io.Writer, v Verdict) {
-	fmt.Fprintln(w, v.Line("en"))
-	for _, p := range v.Problems {
+// WriteVerdict writes the verdict and its problems in the language.
+func WriteVerdict(w io.Writer, v Verdict, lang string) {
+	fmt.Fprintln(w, v.Line(lang))
+	for _, p := range v.shownProblems(lang) {
 		fmt.Fprintf(w, "  - %s\n", p)
 	}
 }
@@ -242,23 +251,41 @@ func JackpotRows(st *meters.State) []JackpotRow {
 	return rows
 }
 
-func WriteJackpot(w io.Writer, rows []JackpotRow) {
+// WriteJackpot writes the local jackpot levels in the language: exact,
+// to the millicent (meterread jackpot), or in euros and cents (the
+// report).
+func WriteJackpot(w io.Writer, rows []JackpotRow, lang string, exact bool) {
 	if len(rows) == 0 {
-		fmt.Fprintln(w, "no local jackpot")
+		fmt.Fprintln(w, rt(lang, "no_jackpot"))
 		return
 	}
+	amount := func(mc int64) string { return money.Euro(lang, mc/1000) }
+	if exact {
+		amount = func(mc int64) string { return money.Millicents(lang, mc) }
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "level\ttrigger\tcurrent\treserve\toverflow\tliability\tseed funding\tcontributions\tawarded\thits\tidentity\t")
+	fmt.Fprintln(tw, rt(lang, "jackpot_cols"))
 	for _, r := range rows {
-		ok := "holds"
+		ok := rt(lang, "identity_holds")
 		if !r.Identity {
-			ok = "BROKEN"
+			ok = rt(lang, "identity_broken")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", r.Level, r.Trigger, money.Millicents("en", r.Current), money.Millicents("en", r.Reserve),
-			money.Millicents("en", r.Overflow), money.Millicents("en", r.Liability), money.Millicents("en", r.SeedFunding), money.Millicents("en", r.Contributions), money.Millicents("en", r.Awarded), r.Hits, ok)
+		level, trigger := r.Level, r.Trigger
+		if level == "total" {
+			level = rt(lang, "level_total")
+		}
+		if trigger != "" {
+			trigger = rt(lang, "trigger_"+trigger)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", level, trigger, amount(r.Current), amount(r.Reserve),
+			amount(r.Overflow), amount(r.Liability), amount(r.SeedFunding), amount(r.Contributions), amount(r.Awarded), money.Count(lang, r.Hits), ok)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "identity: seed funding + contributions (+ transfers in) = awarded + current + reserve + overflow (+ transfers out), to the millicent")
+	id := rt(lang, "jackpot_identity")
+	if !exact {
+		id += rt(lang, "jackpot_exact")
+	}
+	fmt.Fprintln(w, id)
 }
 
 // Sign is the detached signature file of a report (book.SignDocument).

@@ -495,19 +495,25 @@ func (c *collector) paid(at int64, who string, in bool, st *meters.State, v *met
 	c.hp = -1
 }
 
-func (c *collector) aftRow(r meters.AFTTransfer) {
-	t := r.Transfer
-	row := AFTRow{At: r.At, ID: t.ID, Type: t.Type.String(), Code: fmt.Sprintf("0x%02X", byte(t.Type)), Direction: "other",
-		Cashable: t.Amounts.Cashable, Restricted: t.Amounts.Restricted, NonRestricted: t.Amounts.NonRestricted,
-		Partial: t.Amounts != t.Requested, Handpay: t.Handpay}
+// direction is what an AFT transfer does to the machine: "in", "out",
+// "bonus" (a win) or "other".
+func direction(t aft.Transfer) string {
 	switch {
 	case t.Type == aft.InHouseToMachine, t.Type == aft.DebitToMachine:
-		row.Direction = "in"
+		return "in"
 	case t.Type.ToHost():
-		row.Direction = "out"
+		return "out"
 	case t.Type.Bonus():
-		row.Direction = "bonus"
+		return "bonus"
 	}
+	return "other"
+}
+
+func (c *collector) aftRow(r meters.AFTTransfer) {
+	t := r.Transfer
+	row := AFTRow{At: r.At, ID: t.ID, Type: t.Type.String(), Code: fmt.Sprintf("0x%02X", byte(t.Type)), Direction: direction(t),
+		Cashable: t.Amounts.Cashable, Restricted: t.Amounts.Restricted, NonRestricted: t.Amounts.NonRestricted,
+		Partial: t.Amounts != t.Requested, Handpay: t.Handpay}
 	if t.Amounts.Restricted > 0 && row.Direction == "in" {
 		row.Pool, row.Expiration = t.PoolID, expiry(t.RestrictedExpiration)
 	}

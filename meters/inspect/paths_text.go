@@ -222,6 +222,11 @@ func (w pathWriter) checkLine(k Check) string {
 	parts := strings.Split(k.Meter, " + ")
 	for i, p := range parts {
 		parts[i] = names.Meter(w.lang, p)
+		if f := strings.Fields(p); w.lang != "en" && parts[i] == p && len(f) > 2 && f[0] == "SAS" {
+			// A SAS meter the report's words do not name: its code (the
+			// meters' table has its SAS name).
+			parts[i] = f[0] + " " + f[1]
+		}
 	}
 	meter := strings.Join(parts, " + ")
 	if k.Holds {
@@ -311,7 +316,7 @@ func (w pathWriter) sections() {
 		if a.Pool != 0 {
 			pool = fmt.Sprint(a.Pool)
 		}
-		rows = append(rows, []string{w.at(a.At), a.ID, a.Code + " " + a.Type, dir, w.eur(a.Cashable), w.eur(a.Restricted), w.eur(a.NonRestricted),
+		rows = append(rows, []string{w.at(a.At), a.ID, a.Code + " " + w.aftType(a.Type), dir, w.eur(a.Cashable), w.eur(a.Restricted), w.eur(a.NonRestricted),
 			pool, a.Expiration, hp, rc})
 	}
 	w.table(w.t("aft_cols"), rows)
@@ -376,6 +381,28 @@ func (w pathWriter) sections() {
 	}
 	w.table(w.t("test_cols"), rows)
 	w.checks("test_mode")
+}
+
+// aftTypes are the SAS transfer types in words: its English name → {pt, en}.
+var aftTypes = map[string][2]string{
+	"in-house to machine": {"do sistema para a máquina", "in-house to machine"},
+	"bonus coin-out win":  {"bónus pago ao crédito", "bonus coin-out win"},
+	"bonus jackpot win":   {"bónus jackpot", "bonus jackpot win"},
+	"in-house to ticket":  {"do sistema para talão", "in-house to ticket"},
+	"debit to machine":    {"débito para a máquina", "debit to machine"},
+	"debit to ticket":     {"débito para talão", "debit to ticket"},
+	"in-house to host":    {"da máquina para o sistema", "in-house to host"},
+	"win to host":         {"prémio para o sistema", "win to host"},
+}
+
+func (w pathWriter) aftType(t string) string {
+	if n, ok := aftTypes[t]; ok {
+		if w.lang == "en" {
+			return n[1]
+		}
+		return n[0]
+	}
+	return t
 }
 
 // setting is a validation setting in words.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -34,9 +35,12 @@ type Report struct {
 	Paytable  ReportTable   `json:"paytable"`
 	// ActualRTP is total won ÷ total bet from the meters, a percentage
 	// with two decimals ("" before any bet).
-	ActualRTP string       `json:"actual_rtp"`
-	Meters    []MeterRow   `json:"meters"`
-	Jackpot   []JackpotRow `json:"jackpot"`
+	ActualRTP string     `json:"actual_rtp"`
+	Meters    []MeterRow `json:"meters"`
+	// MetersAt is when the meters were read: the time of the log's last
+	// record (unix ns; 0 when the report was not read from the log).
+	MetersAt int64        `json:"meters_read_at,omitempty"`
+	Jackpot  []JackpotRow `json:"jackpot"`
 	// Period is what the money paths cover: the whole ledger, or the
 	// times asked.
 	Period ReportPeriod `json:"period"`
@@ -55,10 +59,18 @@ type Report struct {
 	Checks             Checks                 `json:"checks"`
 	RAMClears          []RAMClearRow          `json:"ram_clears"`
 	Games              []GameRow              `json:"games"`
-	Events             []meters.Event         `json:"events"`
+	Events             []EventRow             `json:"events"`
+	// PeriodMeters are the meters at the period's start and end readings
+	// (Period.StartAt, EndAt) and what they moved; none for the whole
+	// ledger.
+	PeriodMeters []PeriodMeterRow `json:"period_meters,omitempty"`
 	// PerGame are each game's meters (meters.GameKinds; SAS game numbers
 	// from 1 in that order).
 	PerGame map[string]meters.GameMeters `json:"per_game"`
+	// PerGameJackpots are the jackpots each game won (mystery, linked and
+	// local, which its meters' won does not hold), cents, since the last
+	// RAM clear.
+	PerGameJackpots map[string]int64 `json:"per_game_jackpots,omitempty"`
 }
 
 // ReportPeriod is the period of the money paths: RFC 3339 times, "" an
@@ -67,6 +79,46 @@ type ReportPeriod struct {
 	From  string `json:"from,omitempty"`
 	To    string `json:"to,omitempty"`
 	Whole bool   `json:"whole"`
+	// StartAt and EndAt (unix ns) are when the meters at the period's
+	// start and end were read: the last record before it (0: the empty
+	// ledger) and the last record in it.
+	StartAt int64 `json:"start_reading_at,omitempty"`
+	EndAt   int64 `json:"end_reading_at,omitempty"`
+}
+
+// PeriodMeterRow is a meter at the start and the end of the period and
+// what it moved (End − Start; a RAM clear in the period makes it
+// negative).
+type PeriodMeterRow struct {
+	Name  string `json:"name"`
+	SAS   string `json:"sas,omitempty"`
+	Unit  string `json:"unit"`
+	Start int64  `json:"start"`
+	End   int64  `json:"end"`
+	Diff  int64  `json:"difference"`
+}
+
+// periodMeters are the period's meters that are not zero at both ends.
+func periodMeters(h *History) []PeriodMeterRow {
+	if !h.read || (h.From.IsZero() && h.To.IsZero()) {
+		return nil
+	}
+	var rows []PeriodMeterRow
+	for i, d := range meters.Defs {
+		s, e := h.base[i], h.end[i]
+		if s == 0 && e == 0 {
+			continue
+		}
+		row := PeriodMeterRow{Name: d.Name, Unit: "count", Start: s, End: e, Diff: e - s}
+		if d.SAS >= 0 {
+			row.SAS, _ = sasLabel(metercode.Code(d.SAS))
+		}
+		if d.Cents {
+			row.Unit = "cents"
+		}
+		rows = append(rows, row)
+	}
+	return rows
 }
 
 // PromoSection is the promotional credits' movements and totals.
@@ -99,6 +151,10 @@ type ReportTable struct {
 	// Problem says why the certified figures are missing (the paytable is
 	// not one this program carries, or its digest differs from the games').
 	Problem string `json:"problem,omitempty"`
+	// problem is Problem as a report text's key and arguments, for the
+	// text in the run's language ("" key: the loader's own words).
+	problemKey  string
+	problemArgs []any
 }
 
 // RTPRow is the certified return of one bet level, exact and rounded.
@@ -174,6 +230,25 @@ type GameRow struct {
 	Kind  string            `json:"kind"`
 	Hand  *meters.TableHand `json:"hand,omitempty"`
 	Check string            `json:"check,omitempty"`
+	// Every amount the game paid: the base spin (a hand: what it paid
+	// back), each free game's win, and each jackpot it won (mystery,
+	// linked or the paytable's local levels), which the game's win does
+	// not hold; PaidCents is their sum.
+	BaseWinCents int64         `json:"base_win_cents"`
+	FreeWins     []int64       `json:"free_wins,omitempty"`
+	Jackpots     []GameJackpot `json:"jackpots,omitempty"`
+	PaidCents    int64         `json:"paid_cents"`
+	checkPT      string        // Check in Portuguese
+}
+
+// GameJackpot is a jackpot a game won: its level, what kind of level
+// (JackpotMystery, JackpotLinked, JackpotLocal), the amount awarded and
+// whether an attendant paid it.
+type GameJackpot struct {
+	Level     int    `json:"level"`
+	Kind      string `json:"kind"`
+	Cents     int64  `json:"cents"`
+	Attendant bool   `json:"attendant,omitempty"`
 }
 
 // Issuer is what the report's issuer knows beyond the ledger.
@@ -205,6 +280,19 @@ type History struct {
 	ValidationSettings []ValidationSettingRow
 	TestModes          []TestModeRow
 
+	// Log is every event of the period in the report's words
+	// (timeline.go); Jackpots each game's jackpot awards, by game number.
+	Log      []EventRow
+	Jackpots map[uint64][]GameJackpot
+	// StartAt and EndAt are the times of the readings the period's
+	// meters are: the last record before the period (0: none, the empty
+	// ledger) and the last record in it.
+	StartAt, EndAt int64
+	LastAt         int64 // the last record of the log
+	// PerGameJackpots are the jackpots each game (meters.GameKinds) won
+	// since the last RAM clear, as its meters count since then.
+	PerGameJackpots map[string]int64
+
 	read            bool // by ReadHistory: the sums below are the log's
 	sum             tally
 	base, end       meters.Values // the meters before and after the period
@@ -225,7 +313,20 @@ func ReadHistory(dir string, from, to time.Time) (*History, error) {
 		t := time.Unix(0, ns)
 		return (from.IsZero() || !t.Before(from)) && (to.IsZero() || !t.After(to))
 	}
-	h := &History{From: from, To: to, read: true}
+	h := &History{From: from, To: to, read: true, Jackpots: map[uint64][]GameJackpot{}}
+	mystery := map[uint64][]int{}  // game number -> its mystery levels
+	kinds := map[uint64]string{}   // game number -> its game
+	linked := map[[2]uint64]bool{} // game, level reported to the link controller
+	var prevSvc *meters.Service    // the service action just before
+	kindOf := func(game uint64, level int, target int64) string {
+		switch {
+		case target != 0 || slices.Contains(mystery[game], level):
+			return JackpotMystery
+		case linked[[2]uint64{game, uint64(level)}]:
+			return JackpotLinked
+		}
+		return JackpotLocal
+	}
 	// The fold turns records into games and events as the machine does
 	// (settings and service actions become events).
 	st := meters.NewState()
@@ -241,8 +342,41 @@ func ReadHistory(dir string, from, to time.Time) (*History, error) {
 			return fmt.Errorf("record %d (%s): %w", seq, r.Type(), err)
 		}
 		paths.record(r, prev, prevAFT, st)
+		t := at(r)
+		if t >= 0 {
+			h.LastAt = t
+		}
+		if in(t) {
+			h.Log = append(h.Log, timeline(r, prevSvc, kindOf)...)
+			h.EndAt = t
+		} else if h.EndAt == 0 && t >= 0 {
+			h.StartAt = t
+		}
+		prevSvc = nil
+		switch r := r.(type) {
+		case meters.Service:
+			prevSvc = &r
+		case meters.ProgressiveHit:
+			linked[[2]uint64{r.Game, uint64(r.Level)}] = true
+		case meters.RAMClear:
+			h.PerGameJackpots = nil
+		case meters.GameStart:
+			kinds[r.Game] = meters.GameReels
+			if r.Kind != "" {
+				kinds[r.Game] = r.Kind
+			}
+		case meters.ProgressiveAward:
+			if h.PerGameJackpots == nil {
+				h.PerGameJackpots = map[string]int64{}
+			}
+			h.PerGameJackpots[kinds[r.Game]] += r.Cents
+			h.Jackpots[r.Game] = append(h.Jackpots[r.Game], GameJackpot{Level: r.Level, Kind: kindOf(r.Game, r.Level, r.Target), Cents: r.Cents, Attendant: r.Attendant})
+		}
 		switch r := r.(type) {
 		case meters.GameStart:
+			if len(r.Mystery) > 0 {
+				mystery[r.Game] = r.Mystery
+			}
 			if in(r.At) {
 				open[r.Game] = len(h.Games)
 				h.Games = append(h.Games, meters.GameHistory{Start: r})
@@ -313,22 +447,45 @@ func BuildReport(st *meters.State, v Verdict, h *History, is Issuer) Report {
 	if h.read && !(h.From.IsZero() && h.To.IsZero()) {
 		games, events = h.Games, h.Events
 	}
-	r.Events = events
+	r.Events = h.Log
+	if !h.read {
+		for _, e := range events {
+			r.Events = append(r.Events, EventRow{At: e.At, Code: e.Code, Door: e.Door, Tilt: e.Tilt, Detail: e.Detail})
+		}
+	}
+	r.Period.StartAt, r.Period.EndAt, r.MetersAt = h.StartAt, h.EndAt, h.LastAt
+	r.PerGameJackpots = h.PerGameJackpots
+	r.PeriodMeters = periodMeters(h)
+	r.Games = GameRows(games, h)
+	return r
+}
+
+// GameRows are the games with every amount each paid, the jackpots the
+// history found for them included.
+func GameRows(games []meters.GameHistory, h *History) []GameRow {
+	var rows []GameRow
 	for _, g := range games {
 		row := GameRow{Game: g.Start.Game, At: g.Start.At, Paytable: g.Start.Paytable, BetCents: g.Start.BetCents, Stops: g.Start.Stops, Ended: g.End != nil,
-			Kind: meters.GameReels, Hand: g.Start.Hand, Check: CheckHand(g)}
+			Kind: meters.GameReels, Hand: g.Start.Hand, Check: CheckHand(g), checkPT: checkHand(g, "pt")}
 		if g.Start.Hand != nil {
 			row.Kind = meters.GameMakccarat
 		}
+		row.BaseWinCents = g.Start.WinCents
 		for _, f := range g.Free {
 			row.Free = append(row.Free, f.Stops)
+			row.FreeWins = append(row.FreeWins, f.WinCents)
 		}
 		if g.End != nil {
 			row.WinCents, row.Handpay = g.End.WinCents, g.End.Handpay
+			row.PaidCents = g.End.WinCents
 		}
-		r.Games = append(r.Games, row)
+		row.Jackpots = h.Jackpots[g.Start.Game]
+		for _, j := range row.Jackpots {
+			row.PaidCents += j.Cents
+		}
+		rows = append(rows, row)
 	}
-	return r
+	return rows
 }
 
 // paytableOf is the paytable in play as the ledger records it, with the
@@ -342,19 +499,21 @@ func paytableOf(st *meters.State) ReportTable {
 		}
 	}
 	if t.ID == "" {
-		t.Problem = "no paytable recorded"
+		t.Problem, t.problemKey = "no paytable recorded", "pt_none"
 		return t
 	}
 	pt, err := assets.LoadPaytable(t.ID)
 	switch {
 	case err != nil:
-		t.Problem = err.Error()
+		t.Problem, t.problemKey, t.problemArgs = err.Error(), "pt_not_carried", []any{t.ID, err.Error()}
 		return t
 	case t.Digest != "" && pt.Digest != t.Digest:
 		t.Problem = fmt.Sprintf("the games were played on digest %s; this program carries %s", t.Digest, pt.Digest)
+		t.problemKey, t.problemArgs = "pt_digest", []any{t.Digest, pt.Digest}
 		return t
 	case t.Version != "" && t.Version != strconv.Itoa(pt.Version):
 		t.Problem = fmt.Sprintf("version %s recorded; this program carries version %d", t.Version, pt.Version)
+		t.problemKey, t.problemArgs = "pt_version", []any{t.Version, pt.Version}
 		return t
 	}
 	t.Digest = pt.Digest

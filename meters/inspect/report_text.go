@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -17,51 +18,53 @@ import (
 
 // reportTexts are the report's words: key → {pt, en}.
 var reportTexts = map[string][2]string{
-	"title":             {"RELATÓRIO DO REGISTO DA MÁQUINA %s", "LEDGER REPORT OF MACHINE %s"},
-	"number":            {"Número da máquina: %s", "Machine number: %s"},
-	"issued":            {"Emitido em %s (UTC)", "Issued %s (UTC)"},
-	"key":               {"Chave da máquina (assina o registo): %s", "Machine key (signs the ledger): %s"},
-	"h_verdict":         {"VERIFICAÇÃO DO REGISTO", "LEDGER VERIFICATION"},
-	"ok":                {"VERIFICADO: %d registos; cadeia de resumos íntegra (último %s); %s; contadores consistentes", "VERIFIED: %d records; hash chain intact (last %s); %s; meters consistent"},
-	"checkpoints":       {"%d pontos de verificação assinados pela chave da máquina %s, todos válidos", "%d signed checkpoints by machine key %s, all valid"},
-	"marks":             {"cada escrita confirmada pela marca assinada da máquina (%d marcas, a última no registo %d)", "every commit vouched for by the machine's signed mark (%d marks, the last at record %d)"},
-	"no_checkpoints":    {"ainda sem pontos de verificação assinados", "no signed checkpoint yet"},
-	"bad":               {"NÃO VERIFICADO: %d problema(s)", "NOT VERIFIED: %d problem(s)"},
-	"h_program":         {"PROGRAMA", "PROGRAM"},
-	"program_hash":      {"Resumo BLAKE2b-256 do programa: %s", "BLAKE2b-256 hash of the program: %s"},
-	"approval":          {"Aprovação: %s", "Approval: %s"},
-	"not_checked":       {"não verificada por quem emitiu este relatório (compare o resumo com a lista aprovada)", "not checked by the issuer of this report (compare the hash with the approved list)"},
-	"none":              {"não registado", "not recorded"},
-	"h_paytable":        {"TABELA DE PRÉMIOS", "PAYTABLE"},
-	"paytable":          {"%s, versão %s, resumo BLAKE2b-256 %s", "%s, version %s, BLAKE2b-256 digest %s"},
-	"rtp_head":          {"RTP teórico certificado, por aposta (sem jackpots):", "Certified theoretical RTP, per bet (jackpots excluded):"},
-	"rtp_row":           {"  nível %d (%d créditos por linha): %s = %s", "  level %d (%d credits per line): %s = %s"},
-	"rtp_problem":       {"RTP certificado indisponível: %s", "Certified RTP not available: %s"},
-	"actual_rtp":        {"RTP real (contadores: total ganho ÷ total apostado): %s", "Actual RTP (meters: total won ÷ total bet): %s"},
-	"no_bets":           {"ainda sem apostas", "no bets yet"},
-	"h_meters":          {"CONTADORES", "METERS"},
-	"meter_cols":        {"SAS\tnome SAS\tcontador\tvalor\teuros", "SAS\tSAS name\tmeter\tvalue\teuros"},
-	"equation":          {"Último jogo %d; equação do crédito: %s entrados − %s apostados + %s ganhos − %s saídos − %s promocional restrito expirado = %s de crédito", "Last game %d; credit equation: %s in − %s bets + %s wins − %s out − %s restricted expired = %s credits"},
-	"h_jackpot":         {"JACKPOT DA MÁQUINA (valores em depósito)", "LOCAL JACKPOT (held in trust)"},
-	"h_handpays":        {"PAGAMENTOS MANUAIS", "HANDPAYS"},
-	"handpay_cols":      {"data e hora\ttipo\tvalor\tjogo ou transação\tpago em\tpago por\tvalidação\trecibo (talão do caixa)", "time\tkind\tamount\tgame or transaction\tpaid at\tpaid by\tvalidation\treceipt (cashier's voucher)"},
-	"pending":           {"por pagar", "pending"},
-	"h_money_in":        {"DINHEIRO RECEBIDO (notas, moedas, talões; as transferências AFT na sua secção)", "MONEY IN (notes, coins, tickets; AFT transfers in their own section)"},
-	"money_in_cols":     {"data e hora\torigem\tvalor\treferência", "time\tsource\tamount\treference"},
-	"h_tickets":         {"TALÕES EMITIDOS", "TICKETS OUT"},
-	"ticket_cols":       {"data e hora\ttalão (número de validação)\tvalor\tvalidação\tn.º\tnota", "time\tticket (validation number)\tamount\tvalidation\tno.\tnote"},
-	"reprint":           {"segunda via", "reprint"},
-	"void":              {"anulado: %s", "voided: %s"},
-	"h_ram_clears":      {"LIMPEZAS DA RAM (com os contadores imediatamente antes)", "RAM CLEARS (with the meters just before)"},
-	"ram_clear":         {"%s, por %s: %s", "%s, by %s: %s"},
-	"h_games":           {"JOGOS", "GAMES"},
-	"game_cols":         {"jogo\tdata e hora\ttabela\taposta\tparagens ou cartas [apostas]\tjogos grátis\tprémio\tpag. manual", "game\ttime\tpaytable\tbet\tstops or cards [stakes]\tfree games\twin\thandpay"},
+	"title":          {"RELATÓRIO DO REGISTO DA MÁQUINA %s", "LEDGER REPORT OF MACHINE %s"},
+	"number":         {"Número da máquina: %s", "Machine number: %s"},
+	"issued":         {"Emitido em %s (UTC)", "Issued %s (UTC)"},
+	"key":            {"Chave da máquina (assina o registo): %s", "Machine key (signs the ledger): %s"},
+	"h_verdict":      {"VERIFICAÇÃO DO REGISTO", "LEDGER VERIFICATION"},
+	"ok":             {"VERIFICADO: %d registos; cadeia de resumos íntegra (último %s); %s; contadores consistentes", "VERIFIED: %d records; hash chain intact (last %s); %s; meters consistent"},
+	"checkpoints":    {"%d pontos de verificação assinados pela chave da máquina %s, todos válidos", "%d signed checkpoints by machine key %s, all valid"},
+	"marks":          {"cada escrita confirmada pela marca assinada da máquina (%d marcas, a última no registo %d)", "every commit vouched for by the machine's signed mark (%d marks, the last at record %d)"},
+	"no_checkpoints": {"ainda sem pontos de verificação assinados", "no signed checkpoint yet"},
+	"bad":            {"NÃO VERIFICADO: %d problema(s)", "NOT VERIFIED: %d problem(s)"},
+	"h_program":      {"PROGRAMA", "PROGRAM"},
+	"program_hash":   {"Resumo BLAKE2b-256 do programa: %s", "BLAKE2b-256 hash of the program: %s"},
+	"approval":       {"Aprovação: %s", "Approval: %s"},
+	"not_checked":    {"não verificada por quem emitiu este relatório (compare o resumo com a lista aprovada)", "not checked by the issuer of this report (compare the hash with the approved list)"},
+	"none":           {"não registado", "not recorded"},
+	"h_paytable":     {"TABELA DE PRÉMIOS", "PAYTABLE"},
+	"paytable":       {"%s, versão %s, resumo BLAKE2b-256 %s", "%s, version %s, BLAKE2b-256 digest %s"},
+	"rtp_head":       {"RTP teórico certificado, por aposta (sem jackpots):", "Certified theoretical RTP, per bet (jackpots excluded):"},
+	"rtp_row":        {"  nível %d (%d créditos por linha): %s = %s", "  level %d (%d credits per line): %s = %s"},
+	"rtp_problem":    {"RTP certificado indisponível: %s", "Certified RTP not available: %s"},
+	"actual_rtp":     {"RTP real (contadores: total ganho ÷ total apostado): %s", "Actual RTP (meters: total won ÷ total bet): %s"},
+	"no_bets":        {"ainda sem apostas", "no bets yet"},
+	"h_meters":       {"CONTADORES", "METERS"},
+	"meter_cols":     {"SAS\tnome SAS\tcontador\tvalor\teuros", "SAS\tSAS name\tmeter\tvalue\teuros"},
+	"equation":       {"Último jogo %d; equação do crédito: %s entrados − %s apostados + %s ganhos − %s saídos − %s promocional restrito expirado = %s de crédito", "Last game %d; credit equation: %s in − %s bets + %s wins − %s out − %s restricted expired = %s credits"},
+	"h_jackpot":      {"JACKPOT DA MÁQUINA (valores em depósito)", "LOCAL JACKPOT (held in trust)"},
+	"h_handpays":     {"PAGAMENTOS MANUAIS", "HANDPAYS"},
+	"handpay_cols":   {"data e hora\ttipo\tvalor\tjogo ou transação\tpago em\tpago por\tvalidação\trecibo (talão do caixa)", "time\tkind\tamount\tgame or transaction\tpaid at\tpaid by\tvalidation\treceipt (cashier's voucher)"},
+	"pending":        {"por pagar", "pending"},
+	"h_money_in":     {"DINHEIRO RECEBIDO (notas, moedas, talões; as transferências AFT na sua secção)", "MONEY IN (notes, coins, tickets; AFT transfers in their own section)"},
+	"money_in_cols":  {"data e hora\torigem\tvalor\treferência", "time\tsource\tamount\treference"},
+	"h_tickets":      {"TALÕES EMITIDOS", "TICKETS OUT"},
+	"ticket_cols":    {"data e hora\ttalão (número de validação)\tvalor\tvalidação\tn.º\tnota", "time\tticket (validation number)\tamount\tvalidation\tno.\tnote"},
+	"reprint":        {"segunda via", "reprint"},
+	"void":           {"anulado: %s", "voided: %s"},
+	"h_ram_clears":   {"LIMPEZAS DA RAM (com os contadores imediatamente antes)", "RAM CLEARS (with the meters just before)"},
+	"ram_clear":      {"%s, por %s: %s", "%s, by %s: %s"},
+	"h_games":        {"JOGOS", "GAMES"},
+	"game_cols": {"jogo\tdata e hora\tnome do jogo\taposta\tparagens ou cartas [apostas]\tprémio da jogada\tjogos grátis (prémio de cada)\tjackpots\ttotal pago\tpag. manual",
+		"game\ttime\tgame name\tbet\tstops or cards [stakes]\tspin win\tfree games (each one's win)\tjackpots\ttotal paid\thandpay"},
+	"by_kind":           {"crédito por tipo: %s disponível, %s promocional restrito, %s promocional não restrito", "credits by kind: %s cashable, %s restricted, %s non-restricted"},
 	"h_per_game":        {"CONTADORES POR JOGO (SAS 2F com o número do jogo)", "METERS PER GAME (SAS 2F with the game's number)"},
-	"per_game_cols":     {"jogo SAS\tjogo\tapostado\tganho\tpago à máquina\tpago à mão\tcomissão\tjogados\tganhos\tperdidos", "SAS game\tgame\tbet\twon\tpaid to credits\thand paid\tcommission\tplayed\twon\tlost"},
+	"per_game_cols":     {"jogo SAS\tjogo\tapostado\tganho\tpago à máquina\tpago à mão\tcomissão\tjackpots ganhos\tjogados\tganhos\tperdidos", "SAS game\tgame\tbet\twon\tpaid to credits\thand paid\tcommission\tjackpots won\tplayed\twon\tlost"},
 	"in_progress":       {"(em curso)", "(in progress)"},
 	"yes":               {"sim", "yes"},
 	"h_events":          {"EVENTOS", "EVENTS"},
-	"event_cols":        {"data e hora\tevento\tporta\tpormenor", "time\tevent\tdoor\tdetail"},
+	"event_cols":        {"data e hora\tevento\tquem", "time\tevent\twho"},
 	"nothing":           {"nada registado", "nothing recorded"},
 	"source_bill":       {"nota", "bill"},
 	"source_coin":       {"moeda", "coin"},
@@ -132,7 +135,7 @@ func (r Report) Text(lang string) []byte {
 
 	section("h_verdict")
 	fmt.Fprintln(&b, r.Verdict.Line(lang))
-	for _, p := range r.Verdict.Problems {
+	for _, p := range r.Verdict.shownProblems(lang) {
 		fmt.Fprintf(&b, "  - %s\n", p)
 	}
 
@@ -148,7 +151,11 @@ func (r Report) Text(lang string) []byte {
 	p := r.Paytable
 	fmt.Fprintln(&b, rt(lang, "paytable", orNone(p.ID), orNone(p.Version), orNone(p.Digest)))
 	if p.Problem != "" {
-		fmt.Fprintln(&b, rt(lang, "rtp_problem", p.Problem))
+		problem := p.Problem
+		if p.problemKey != "" {
+			problem = rt(lang, p.problemKey, p.problemArgs...)
+		}
+		fmt.Fprintln(&b, rt(lang, "rtp_problem", problem))
 	} else {
 		fmt.Fprintln(&b, rt(lang, "rtp_head"))
 		for _, row := range p.RTP {
@@ -162,6 +169,9 @@ func (r Report) Text(lang string) []byte {
 	fmt.Fprintln(&b, rt(lang, "actual_rtp", actual))
 
 	section("h_meters")
+	if r.MetersAt != 0 {
+		fmt.Fprintln(&b, rt(lang, "meters_read", at(r.MetersAt)))
+	}
 	var rows [][]string
 	val := map[string]int64{}
 	for _, m := range r.Meters {
@@ -169,7 +179,7 @@ func (r Report) Text(lang string) []byte {
 		if m.Unit == "cents" {
 			e = eur(m.Value)
 		}
-		rows = append(rows, []string{m.SAS, m.SASName, names.Meter(lang, m.Name), money.Count(lang, m.Value), e})
+		rows = append(rows, []string{m.SAS, m.SASName, meterName(lang, m), money.Count(lang, m.Value), e})
 		val[m.Name] = m.Value
 	}
 	table(rt(lang, "meter_cols"), rows)
@@ -187,6 +197,23 @@ func (r Report) Text(lang string) []byte {
 	paths.period()
 	paths.summary()
 
+	if len(r.PeriodMeters) > 0 {
+		section("h_period_meters")
+		start := rt(lang, "reading_empty")
+		if r.Period.StartAt != 0 {
+			start = at(r.Period.StartAt)
+		}
+		rows = nil
+		for _, m := range r.PeriodMeters {
+			f := func(n int64) string { return money.Count(lang, n) }
+			if m.Unit == "cents" {
+				f = eur
+			}
+			rows = append(rows, []string{m.SAS, names.Meter(lang, m.Name), f(m.Start), f(m.End), f(m.Diff)})
+		}
+		table(rt(lang, "period_meter_cols", start, at(r.Period.EndAt)), rows)
+	}
+
 	section("h_per_game")
 	rows = nil
 	for i, kind := range meters.GameKinds {
@@ -194,7 +221,7 @@ func (r Report) Text(lang string) []byte {
 		if !ok {
 			continue
 		}
-		rows = append(rows, []string{fmt.Sprint(i + 1), kind, eur(g.CoinIn), eur(g.TotalWon), eur(g.CoinOut), eur(g.HandPaid), eur(g.Commission),
+		rows = append(rows, []string{fmt.Sprint(i + 1), gameName(lang, kind, r.Paytable.ID), eur(g.CoinIn), eur(g.TotalWon), eur(g.CoinOut), eur(g.HandPaid), eur(g.Commission), eur(r.PerGameJackpots[kind]),
 			money.Count(lang, g.Played), money.Count(lang, g.Won), money.Count(lang, g.Lost)})
 	}
 	table(rt(lang, "per_game_cols"), rows)
@@ -203,7 +230,7 @@ func (r Report) Text(lang string) []byte {
 	if len(r.Jackpot) == 0 {
 		fmt.Fprintln(&b, rt(lang, "nothing"))
 	} else {
-		WriteJackpot(&b, r.Jackpot)
+		WriteJackpot(&b, r.Jackpot, lang, false)
 	}
 
 	section("h_handpays")
@@ -215,6 +242,9 @@ func (r Report) Text(lang string) []byte {
 		}
 		if h.Ref != "" {
 			game = "AFT " + h.Ref
+		}
+		if by != "" {
+			by = whoOf(lang, h.PaidBy, "", "attendant")
 		}
 		if h.Pending {
 			paidAt, by = rt(lang, "pending"), ""
@@ -234,7 +264,7 @@ func (r Report) Text(lang string) []byte {
 		fmt.Fprintln(&b, rt(lang, "nothing"))
 	}
 	for _, c := range r.RAMClears {
-		fmt.Fprintln(&b, rt(lang, "ram_clear", at(c.At), c.Who, c.Why))
+		fmt.Fprintln(&b, rt(lang, "ram_clear", at(c.At), whoOf(lang, c.Who, "", "technician"), c.Why))
 		rows = nil
 		for _, m := range c.MetersBefore {
 			if m.Value == 0 {
@@ -244,36 +274,19 @@ func (r Report) Text(lang string) []byte {
 			if m.Unit == "cents" {
 				e = eur(m.Value)
 			}
-			rows = append(rows, []string{m.SAS, m.SASName, names.Meter(lang, m.Name), money.Count(lang, m.Value), e})
+			rows = append(rows, []string{m.SAS, m.SASName, meterName(lang, m), money.Count(lang, m.Value), e})
 		}
 		table(rt(lang, "meter_cols"), rows)
 	}
 
 	section("h_games")
-	rows = nil
-	for _, g := range r.Games {
-		win, hp := rt(lang, "in_progress"), ""
-		if g.Ended {
-			win = eur(g.WinCents)
-		}
-		if g.Handpay {
-			hp = rt(lang, "yes")
-		}
-		play := fmt.Sprint(g.Stops)
-		if g.Hand != nil {
-			play = handText(g.Hand)
-		}
-		if g.Check != "" {
-			hp += " ! " + g.Check
-		}
-		rows = append(rows, []string{fmt.Sprint(g.Game), at(g.At), g.Paytable, eur(g.BetCents), play, fmt.Sprint(len(g.Free)), win, hp})
-	}
-	table(rt(lang, "game_cols"), rows)
+	table(rt(lang, "game_cols"), gameRowsText(lang, r.Games))
 
 	section("h_events")
 	rows = nil
 	for _, e := range r.Events {
-		rows = append(rows, []string{at(e.At), e.Code, e.Door, e.Detail})
+		what, who := eventText(lang, e)
+		rows = append(rows, []string{at(e.At), what, who})
 	}
 	table(rt(lang, "event_cols"), rows)
 	return []byte(b.String())
@@ -283,6 +296,9 @@ func (r Report) Text(lang string) []byte {
 // that signatures are intact only when there are signed checkpoints.
 func (v Verdict) Line(lang string) string {
 	if !v.OK {
+		if v.NoKey && len(v.Problems) == 1 {
+			return rt(lang, "no_key")
+		}
 		return rt(lang, "bad", len(v.Problems))
 	}
 	sigs := rt(lang, "no_checkpoints")
@@ -300,20 +316,91 @@ func (v Verdict) Line(lang string) string {
 	return rt(lang, "ok", v.Records, short(v.LastHash), sigs)
 }
 
+// shownProblems are the verdict's problems in the language: the missing
+// key's in its words, the others as the verification found them.
+func (v Verdict) shownProblems(lang string) []string {
+	if !v.NoKey {
+		return v.Problems
+	}
+	var ps []string
+	for _, p := range v.Problems {
+		if !strings.HasPrefix(p, "no registered public key") {
+			ps = append(ps, p)
+		}
+	}
+	if len(ps) == len(v.Problems) || len(ps) == 0 {
+		return ps
+	}
+	return append([]string{rt(lang, "no_key_problem")}, ps...)
+}
+
+// gameRowsText are the games' rows of text: every amount each paid.
+func gameRowsText(lang string, games []GameRow) [][]string {
+	eur := func(c int64) string { return money.Euro(lang, c) }
+	var rows [][]string
+	for _, g := range games {
+		win, total, hp := rt(lang, "in_progress"), rt(lang, "in_progress"), ""
+		if g.Ended {
+			win, total = eur(g.BaseWinCents), eur(g.PaidCents)
+		}
+		if g.Handpay {
+			hp = rt(lang, "yes")
+		}
+		play := fmt.Sprint(g.Stops)
+		if g.Hand != nil {
+			play = handText(g.Hand, lang)
+		}
+		if check := g.Check; check != "" {
+			if lang != "en" && g.checkPT != "" {
+				check = g.checkPT
+			}
+			hp += " ! " + check
+		}
+		var free, jps []string
+		for _, f := range g.FreeWins {
+			free = append(free, eur(f))
+		}
+		for _, j := range g.Jackpots {
+			s := rt(lang, "jk_"+j.Kind) + " " + strconv.Itoa(j.Level) + ": " + eur(j.Cents)
+			if j.Attendant {
+				s += " (" + rt(lang, "paid_by_attendant") + ")"
+			}
+			jps = append(jps, s)
+		}
+		freeText := money.Count(lang, int64(len(g.FreeWins)))
+		if len(free) > 0 {
+			freeText += " (" + strings.Join(free, "; ") + ")"
+		}
+		rows = append(rows, []string{fmt.Sprint(g.Game), when(g.At), gameName(lang, g.Kind, g.Paytable), eur(g.BetCents), play, win, freeText,
+			strings.Join(jps, "; "), total, hp})
+	}
+	return rows
+}
+
 // percent renders "92.3020%" with the language's decimal mark.
 func percent(lang, s string) string {
 	if s == "" || lang == "en" || !strings.HasSuffix(s, "%") {
 		return s
 	}
-	return strings.Replace(strings.TrimSuffix(s, "%"), ".", ",", 1) + " %"
+	// English groups with commas and marks decimals with a point;
+	// Portuguese the other way round.
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ',':
+			return '.'
+		case '.':
+			return ','
+		}
+		return r
+	}, strings.TrimSuffix(s, "%")) + " %"
 }
 
 // WriteLiability says what the local jackpot holds in trust (regulation
-// rule 5), under the meters.
-func WriteLiability(w io.Writer, rows []JackpotRow) {
+// rule 5), under the meters, in the language.
+func WriteLiability(w io.Writer, rows []JackpotRow, lang string) {
 	for _, r := range rows {
 		if r.Level == "total" {
-			fmt.Fprintf(w, "local jackpot liability held in trust: %s (current + reserve + overflow, all levels)\n", money.Millicents("en", r.Liability))
+			fmt.Fprintln(w, rt(lang, "liability", money.Millicents(lang, r.Liability)))
 			return
 		}
 	}
