@@ -36,8 +36,40 @@ func listenControl(path string, own *owner, dev *hardware, log *slog.Logger) (ne
 		return nil, fmt.Errorf("control socket: %w", err)
 	}
 	os.Chmod(path, 0o600)
-	go acceptLoop(ln, func(c net.Conn) { serveControl(c, own, dev) }, log)
+	slots := make(chan struct{}, maxControlConns)
+	go acceptLoop(ln, func(c net.Conn) {
+		select {
+		case slots <- struct{}{}:
+			defer func() { <-slots }()
+			serveControl(c, own, dev)
+		default:
+			refuseControl(c, log)
+		}
+	}, log)
 	return ln, nil
+}
+
+// The control socket serves at most maxControlConns connections at once
+// (the screen and a few tools need a handful; the tests drive it with forty at once), and closes one idle for
+// controlIdle: each costs a file descriptor, and a local client holding
+// hundreds of them must not leave the cabinet unable to open what its
+// money path needs (the hard meters' files are kept open since start-up,
+// but the log opens its next segment when one is full).
+const (
+	maxControlConns = 48
+	controlIdle     = 10 * time.Minute
+	controlWrite    = 30 * time.Second
+)
+
+// errTooManyControl is the refusal line sent to a connection beyond the
+// bound, before it is closed.
+var errTooManyControl = fmt.Sprintf("control socket: %d connections already open, the most it serves: connection refused", maxControlConns)
+
+func refuseControl(c net.Conn, log *slog.Logger) {
+	defer c.Close()
+	log.Warn("control socket: connection refused", "open", maxControlConns)
+	c.SetWriteDeadline(time.Now().Add(time.Second))
+	_ = json.NewEncoder(c).Encode(reply{Error: errTooManyControl})
 }
 
 // acceptLoop serves connections until the listener is closed. Any other
@@ -67,6 +99,7 @@ func serveControl(c net.Conn, own *owner, dev *hardware) {
 	rd := bufio.NewReaderSize(c, 4096)
 	enc := json.NewEncoder(c)
 	for {
+		c.SetReadDeadline(time.Now().Add(controlIdle))
 		line, err := readLine(rd, control.MaxLine)
 		var r reply
 		switch {
@@ -81,6 +114,7 @@ func serveControl(c net.Conn, own *owner, dev *hardware) {
 				r = handle(cmd, own, dev)
 			}
 		}
+		c.SetWriteDeadline(time.Now().Add(controlWrite))
 		if err := enc.Encode(r); err != nil {
 			return
 		}
