@@ -441,10 +441,25 @@ func (p *poller) record(ctx context.Context, r sas.ValidationRecord) error {
 		}
 	}
 	_, replayed, err := p.sv.st.Issue(ctx, tk)
-	if err == nil && !replayed {
+	if err == nil && replayed || err != nil && !errors.Is(err, ErrConflict) {
+		return err
+	}
+	if err == nil {
 		p.sv.cfg.Log("%s: ticket %s %d cents recorded", p.cab.Name, v, r.Cents)
 	}
-	return err
+	// The system is the witness of the cabinet's ticket numbers: one that
+	// goes back is an alarm in its records. A cabinet restored from a copy
+	// prints its old validation numbers again, which Issue refuses as
+	// another ticket under a recorded number (ErrConflict): its number is
+	// compared too.
+	alarm, nerr := p.sv.st.NoteTicket(ctx, p.cab.Name, number, v.Digits(), p.sv.cfg.Now())
+	if alarm != nil {
+		p.sv.cfg.Log("%s: %s", p.cab.Name, alarm)
+	}
+	if err != nil {
+		return err
+	}
+	return nerr
 }
 
 // systemValidation answers a cabinet that asks for a number.
