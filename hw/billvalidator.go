@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
+
+	"github.com/openegm/cabinet/internal/atomicfile"
 )
 
 // AcceptedBills are the denominations the simulated validator accepts, in
@@ -44,7 +45,8 @@ type BillValidator struct {
 	stacked    uint64 // the order number of the last note stacked
 	cashbox    Cashbox
 	stateFile  string
-	accept     []int64 // the notes it may take; nil: every note it knows
+	kept       *atomicfile.Kept // stateFile, opened once: stacking a note opens no file
+	accept     []int64          // the notes it may take; nil: every note it knows
 	jammed     bool
 	jamNext    bool
 	rejectRate float64
@@ -75,6 +77,9 @@ func NewBillValidator(cfg BillValidatorConfig, events chan<- DeviceEvent) (*Bill
 				return nil, fmt.Errorf("hw: bill validator: %s: %w", v.stateFile, err)
 			}
 			v.stacked, v.cashbox = st.LastStacked, st.Cashbox
+		}
+		if v.kept, err = atomicfile.OpenKept(v.stateFile, 0o600); err != nil {
+			return nil, fmt.Errorf("hw: bill validator: %w", err)
 		}
 	}
 	return v, nil
@@ -133,7 +138,7 @@ func (v *BillValidator) Stack(order uint64) error {
 	box := Cashbox{Notes: v.cashbox.Notes + 1, Cents: v.cashbox.Cents + cents}
 	if v.stateFile != "" {
 		b, _ := json.Marshal(validatorState{LastStacked: order, Cashbox: box})
-		if err := writeFileAtomic(filepath.Dir(v.stateFile), filepath.Base(v.stateFile), b); err != nil {
+		if err := v.kept.Write(b); err != nil {
 			v.emit(BillRejected{Cents: cents, Reason: RejectFailed, Order: order})
 			return fmt.Errorf("hw: bill validator: remembering order %d: %w", order, err)
 		}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/openegm/cabinet/internal/atomicfile"
 	"periph.io/x/conn/v3/gpio"
 )
 
@@ -48,8 +49,13 @@ type PulserStatus struct {
 type Pulser struct {
 	cfg  PulserConfig
 	file string
-	// write replaces the state file atomically; a test may wrap it to act
-	// while a state is being written.
+	// kept is the state file, opened once: a pulse must not need a file
+	// descriptor the process may no longer have (idle connections took
+	// them all, say), or the hard meter faults for a reason that is not the
+	// meter's.
+	kept *atomicfile.Kept
+	// write replaces the state file atomically (keptWrite); a test may wrap
+	// it to act while a state is being written.
 	write func(dir, name string, data []byte) error
 
 	mu        sync.Mutex
@@ -96,7 +102,6 @@ func NewPulser(cfg PulserConfig) (*Pulser, error) {
 	p := &Pulser{
 		cfg:     cfg,
 		file:    filepath.Join(cfg.StateDir, StateFileName(cfg.Meter)),
-		write:   writeFileAtomic,
 		wake:    make(chan struct{}, 1),
 		changed: make(chan struct{}),
 	}
@@ -110,6 +115,10 @@ func NewPulser(cfg PulserConfig) (*Pulser, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.kept, err = atomicfile.OpenKept(p.file, 0o600); err != nil {
+		return nil, p.errorf("opening state file: %w", err)
+	}
+	p.write = p.keptWrite
 	p.fresh = fresh
 	p.recovered = st.InFlight
 	p.st = st.Recover()
@@ -123,6 +132,12 @@ func NewPulser(cfg PulserConfig) (*Pulser, error) {
 	}
 	return p, nil
 }
+
+// keptWrite replaces the state file through its kept descriptors.
+func (p *Pulser) keptWrite(_, _ string, data []byte) error { return p.kept.Write(data) }
+
+// Close closes the state file; the pulser must not run any more.
+func (p *Pulser) Close() error { return p.kept.Close() }
 
 func (p *Pulser) errorf(format string, a ...any) error {
 	return fmt.Errorf("hw: pulser %s (%s): %w", p.cfg.Meter, p.file, fmt.Errorf(format, a...))

@@ -305,7 +305,7 @@ func TestPulserTargetRaisedWhileCompletionIsWritten(t *testing.T) {
 				t.Error(err)
 			}
 		}
-		return writeFileAtomic(dir, name, data)
+		return p.keptWrite(dir, name, data)
 	}
 	stop := runPulser(t, p)
 	if err := p.SetTarget(1); err != nil {

@@ -36,15 +36,53 @@ func listenControl(path string, own *owner, dev *hardware, log *slog.Logger) (ne
 		return nil, fmt.Errorf("control socket: %w", err)
 	}
 	os.Chmod(path, 0o600)
-	go acceptLoop(ln, func(c net.Conn) { serveControl(c, own, dev) }, log)
+	slots := make(chan struct{}, maxControlConns)
+	go acceptLoop(ln, func(c net.Conn) {
+		// Decided in the accept loop, and a refusal closed there: refused
+		// connections never hold more than one descriptor at a time.
+		select {
+		case slots <- struct{}{}:
+			go func() {
+				defer func() { <-slots }()
+				serveControl(c, own, dev)
+			}()
+		default:
+			refuseControl(c, log)
+		}
+	}, log)
 	return ln, nil
 }
 
-// acceptLoop serves connections until the listener is closed. Any other
+// The control socket serves at most maxControlConns connections at once
+// (the screen and a few tools need a handful; tests drive forty at once),
+// and closes one idle for controlIdle: each costs a file descriptor, and a
+// local client holding hundreds of them must not leave the cabinet unable
+// to open what its money path needs (the hard meters' and the SAS queue's
+// files are kept open since start-up, but the log opens its next segment
+// when one is full).
+const (
+	maxControlConns = 48
+	controlIdle     = 10 * time.Minute
+	controlWrite    = 30 * time.Second
+)
+
+// errTooManyControl is the refusal line sent to a connection beyond the
+// bound, before it is closed.
+var errTooManyControl = fmt.Sprintf("control socket: %d connections already open, the most it serves: connection refused", maxControlConns)
+
+func refuseControl(c net.Conn, log *slog.Logger) {
+	defer c.Close()
+	log.Warn("control socket: connection refused", "open", maxControlConns)
+	c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+	_ = json.NewEncoder(c).Encode(reply{Error: errTooManyControl})
+}
+
+// acceptLoop hands each connection to admit (which must not block: it
+// starts what serves it) until the listener is closed. Any other
 // accept error (no file descriptor left, say) is waited out with a growing
 // pause, as net/http does: the screen reconnects through this socket, so
 // it must outlive a bad moment.
-func acceptLoop(ln net.Listener, serve func(net.Conn), log *slog.Logger) {
+func acceptLoop(ln net.Listener, admit func(net.Conn), log *slog.Logger) {
 	var pause time.Duration
 	for {
 		c, err := ln.Accept()
@@ -58,7 +96,7 @@ func acceptLoop(ln net.Listener, serve func(net.Conn), log *slog.Logger) {
 			continue
 		}
 		pause = 0
-		go serve(c)
+		admit(c)
 	}
 }
 
@@ -67,6 +105,7 @@ func serveControl(c net.Conn, own *owner, dev *hardware) {
 	rd := bufio.NewReaderSize(c, 4096)
 	enc := json.NewEncoder(c)
 	for {
+		c.SetReadDeadline(time.Now().Add(controlIdle))
 		line, err := readLine(rd, control.MaxLine)
 		var r reply
 		switch {
@@ -81,6 +120,7 @@ func serveControl(c net.Conn, own *owner, dev *hardware) {
 				r = handle(cmd, own, dev)
 			}
 		}
+		c.SetWriteDeadline(time.Now().Add(controlWrite))
 		if err := enc.Encode(r); err != nil {
 			return
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/aft"
+	"github.com/openegm/cabinet/internal/atomicfile"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/reels"
@@ -54,6 +55,7 @@ type sasPort struct {
 	own     *owner
 	log     *slog.Logger
 	qfile   string
+	qkept   *atomicfile.Kept // qfile, opened by restore
 	meters  atomic.Pointer[meterSnap]
 	info    []byte // the 0x1F reply data
 	payback string // the top bet's RTP, 4 digits (0xB4)

@@ -30,6 +30,14 @@ type sasQueueFile struct {
 // missing file means SAS is new on this ledger: nothing from before is owed.
 func (s *sasPort) restore(l *meters.Ledger) error {
 	b, err := os.ReadFile(s.qfile)
+	if err == nil || errors.Is(err, os.ErrNotExist) {
+		// Kept open from here: saving the queue after a commit opens no
+		// file (see atomicfile.Kept).
+		var kerr error
+		if s.qkept, kerr = atomicfile.OpenKept(s.qfile, 0o600); kerr != nil {
+			return fmt.Errorf("%s: %w", s.qfile, kerr)
+		}
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		s.seq = l.LastSeq()
 		s.save()
@@ -123,7 +131,11 @@ func (s *sasPort) save() {
 		return
 	}
 	b, _ := json.Marshal(sasQueueFile{Seq: seq, Queue: q, LastWin: win})
-	if err := atomicfile.Write(s.qfile, b, 0o600); err != nil {
+	write := func() error { return atomicfile.Write(s.qfile, b, 0o600) }
+	if s.qkept != nil {
+		write = func() error { return s.qkept.Write(b) }
+	}
+	if err := write(); err != nil {
 		s.log.Error("SAS queue not saved", "err", err)
 		return
 	}

@@ -129,7 +129,7 @@ func (c *config) flags(name string, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.trace, "trace", c.trace, "print the bytes sent and received on stderr")
 	fs.UintVar(&c.game, "game", c.game, "meters: game number (0: the machine)")
 	fs.StringVar(&c.via, "via", c.via, "meters: 6f or 2f")
-	fs.StringVar(&c.history, "history", c.history, "meters: a `file` keeping each machine's last meters: one that went back (not a rollover) is an ALARM and exit status 3")
+	fs.StringVar(&c.history, "history", c.history, "meters: a `file` keeping each machine's last meters: one that went back (not a rollover) is an ALARM, recorded in FILE.alarms, and exit status 3")
 	fs.IntVar(&c.count, "count", c.count, "events: stop after N exceptions (0: no limit)")
 	fs.DurationVar(&c.dur, "for", c.dur, "events: stop after this long (0: no limit)")
 	fs.DurationVar(&c.interval, "interval", c.interval, "events, romsig: general poll period")
@@ -451,7 +451,7 @@ func (c *config) meters(cl *host.Client, o *out) error {
 	if err != nil {
 		return fmt.Errorf("0x54 (whose meters these are): %w", err)
 	}
-	alarms, err := checkHistory(c.history, si.Serial, all)
+	alarms, err := checkHistory(c.history, time.Now(), si.Serial, all)
 	for _, a := range alarms {
 		fmt.Fprintln(o.w, "ALARM:", a)
 	}
@@ -475,22 +475,33 @@ type histMeter struct {
 	Size  int    `json:"size"`
 }
 
-// checkHistory compares the meters with those last read from the same
-// machine and keeps the new ones. A meter below its last value is an alarm
-// unless it rolled over at its BCD width (its last value near the top, the
-// new one near zero); a RAM clear is one too, which the cabinet's ledger
-// records (meterread shows it).
-func checkHistory(file, serial string, ms []host.Meter) ([]string, error) {
-	h := history{}
-	if b, err := os.ReadFile(file); err == nil {
-		if err := json.Unmarshal(b, &h); err != nil {
-			return nil, fmt.Errorf("--history %s: %w", file, err)
-		}
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	last := h[serial]
-	var alarms []string
+// meterAlarm is a meter of a machine that read lower than the reading
+// before it: the machine's data went back (restored from a copy, or a RAM
+// clear, which the cabinet's ledger records; meterread shows it). The host
+// is the witness the cabinet cannot roll back: a data directory restored
+// together with its board (witness and keys) convinces the cabinet, not the
+// host that read the newer meters.
+type meterAlarm struct {
+	At      string `json:"at"`
+	Machine string `json:"machine"`
+	Code    string `json:"code"`
+	Name    string `json:"name"`
+	Old     uint64 `json:"old"`
+	New     uint64 `json:"new"`
+}
+
+func (a meterAlarm) String() string {
+	return fmt.Sprintf("machine %s meter %s (%s) went back from %d to %d: a RAM clear, or the machine's data rolled back",
+		a.Machine, a.Code, a.Name, a.Old, a.New)
+}
+
+// compareMeters compares a machine's meters with its last reading (nil:
+// none) and returns the alarms and the reading to keep. A meter below its
+// last value is an alarm unless it rolled over at its BCD width (its last
+// value near the top, the new one near zero). Pure: the file is the
+// caller's.
+func compareMeters(serial string, last map[string]histMeter, ms []host.Meter) ([]meterAlarm, map[string]histMeter) {
+	var alarms []meterAlarm
 	now := map[string]histMeter{}
 	for _, m := range ms {
 		key := fmt.Sprintf("%04X", uint16(m.Code))
@@ -502,12 +513,63 @@ func checkHistory(file, serial string, ms []host.Meter) ([]string, error) {
 		if mod := bcdModulus(m.Size); mod > 0 && prev.Value > mod-mod/100 && m.Value < mod/100 {
 			continue // rolled over at its width
 		}
-		alarms = append(alarms, fmt.Sprintf("machine %s meter %s (%s) went back from %d to %d: a RAM clear, or the machine's data rolled back",
-			serial, key, m.Name, prev.Value, m.Value))
+		alarms = append(alarms, meterAlarm{Machine: serial, Code: key, Name: m.Name, Old: prev.Value, New: m.Value})
+	}
+	return alarms, now
+}
+
+// AlarmsSuffix names the host's record of alarms beside the --history file:
+// one JSON object a line, appended and synced before the history moves on,
+// so an alarm is never lost to the reading that replaces the one it
+// compared with.
+const alarmsSuffix = ".alarms"
+
+// checkHistory compares the meters with those last read from the same
+// machine (compareMeters), records the alarms in file+".alarms", then keeps
+// the new reading.
+func checkHistory(file string, at time.Time, serial string, ms []host.Meter) ([]string, error) {
+	h := history{}
+	if b, err := os.ReadFile(file); err == nil {
+		if err := json.Unmarshal(b, &h); err != nil {
+			return nil, fmt.Errorf("--history %s: %w", file, err)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	alarms, now := compareMeters(serial, h[serial], ms)
+	var lines []string
+	if len(alarms) > 0 {
+		var rec []byte
+		for i := range alarms {
+			alarms[i].At = at.UTC().Format(time.RFC3339Nano)
+			b, _ := json.Marshal(alarms[i])
+			rec = append(append(rec, b...), '\n')
+			lines = append(lines, alarms[i].String())
+		}
+		if err := appendSynced(file+alarmsSuffix, rec); err != nil {
+			return lines, fmt.Errorf("recording the alarms in %s: %w", file+alarmsSuffix, err)
+		}
 	}
 	h[serial] = now
 	b, _ := json.MarshalIndent(h, "", "  ")
-	return alarms, atomicfile.Write(file, b, 0o600)
+	return lines, atomicfile.Write(file, b, 0o600)
+}
+
+// appendSynced appends data to file and syncs it.
+func appendSynced(file string, data []byte) error {
+	f, err := os.OpenFile(file, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // bcdModulus is where a BCD field of size bytes rolls over.

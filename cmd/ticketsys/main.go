@@ -30,6 +30,8 @@
 //	show DIGITS     the ticket and its history
 //	list [--state issued|pending|redeemed|voided]
 //	audit           every step of every ticket and every refusal, by time
+//	alarms          every cabinet whose ticket numbers went back (its data
+//	                restored or cleared), by time; exit status 3 if any
 //	validation-id CABINET
 //	        the cabinet's secure-enhanced validation ID (made if it has none)
 //
@@ -80,10 +82,11 @@ func main() {
 var (
 	errUsage   = errors.New("usage")
 	errRefused = errors.New("refused")
+	errAlarms  = fmt.Errorf("%w: a cabinet's ticket numbers went back (see the alarms)", errRefused)
 )
 
 const usage = `usage: ticketsys COMMAND --etcd HOST:PORT[,...] [--prefix P] [--json] [flags] [args]
-commands: run, redeem, void, show, list, audit, validation-id`
+commands: run, redeem, void, show, list, audit, alarms, validation-id`
 
 type config struct {
 	etcd string
@@ -198,7 +201,7 @@ func runErr(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	cmd, rest := pos[0], pos[1:]
-	nargs := map[string]int{"run": 0, "redeem": 1, "void": 1, "show": 1, "list": 0, "audit": 0, "validation-id": 1}
+	nargs := map[string]int{"run": 0, "redeem": 1, "void": 1, "show": 1, "list": 0, "audit": 0, "alarms": 0, "validation-id": 1}
 	n, ok := nargs[cmd]
 	if !ok {
 		return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
@@ -257,6 +260,22 @@ func runErr(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 				fmt.Fprintln(w, eventLine(e))
 			}
 		})
+	case "alarms":
+		as, err := st.SequenceAlarms(ctx)
+		if err != nil {
+			return err
+		}
+		if err := o.emit(as, func(w io.Writer) {
+			for _, a := range as {
+				fmt.Fprintf(w, "%s %s\n", a.At, a)
+			}
+		}); err != nil {
+			return err
+		}
+		if len(as) > 0 {
+			return errAlarms
+		}
+		return nil
 	case "validation-id":
 		id, err := ticketsys.NewService(st, ticketsys.ServiceConfig{}).ValidationID(ctx, rest[0])
 		if err != nil {

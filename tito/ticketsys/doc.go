@@ -14,6 +14,12 @@
 //	               redemption <id>, while it is held (an index, written and
 //	               deleted in the hold's own transactions)
 //	P c/<cabinet>  the cabinet's secure-enhanced validation ID (the service)
+//	P n/<cabinet>  the last ticket number (and its digits) the cabinet
+//	               reported (the service)
+//	P a/<cabinet>/<ns>  SequenceAlarm (JSON): a ticket of the cabinet whose
+//	               number went back (its data restored from a copy, or
+//	               cleared): the system is the witness the cabinet cannot
+//	               roll back
 //
 // <digits> is what the barcode carries (tito.Validation.Digits): 18 digits
 // for secure-enhanced and system numbers, 8 for standard ones.

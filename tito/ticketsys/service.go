@@ -569,6 +569,21 @@ func (p *poller) record(ctx context.Context, r sas.ValidationRecord) error {
 			tk.Until, tk.Expiry = d, 0
 		}
 	}
+	// The system is the witness of the cabinet's ticket numbers: one that
+	// goes back is an alarm in its records. The number is noted before the
+	// ticket is recorded, so a service stopped between the two notes it
+	// when it reads the record again (a replayed Issue), and a ticket seen
+	// recorded has its number noted. A cabinet restored from a copy prints
+	// its old validation numbers again, which Issue refuses as another
+	// ticket under a recorded number (ErrConflict): their number is
+	// compared all the same.
+	alarm, err := p.sv.st.NoteTicket(ctx, p.cab.Name, number, v.Digits(), p.sv.cfg.Now())
+	if alarm != nil {
+		p.sv.cfg.Log("%s: %s", p.cab.Name, alarm)
+	}
+	if err != nil {
+		return err
+	}
 	_, replayed, err := p.sv.st.Issue(ctx, tk)
 	if err == nil && !replayed {
 		p.sv.cfg.Log("%s: ticket %s %d cents recorded", p.cab.Name, v, r.Cents)
