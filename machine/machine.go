@@ -163,6 +163,8 @@ type Machine struct {
 	svcMessage      Message         // the service screens'
 	keyOn           bool
 	handpayKey      bool // the key is on for a handpay: its confirmation is awaited
+	loginPad        bool // the key's turn offers the service login (View.LoginPad)
+	help            bool // the player asked for the help and paytable pages (View.Help)
 	keyWho          string
 	programHash     string
 	programApproval string
@@ -256,6 +258,14 @@ func (m *Machine) Step(ev Event) Effects {
 		return eff
 	}
 	m.expirePromo(&eff)
+	wasIdle, wasService := m.phase == idle, m.session != nil
+	defer func() {
+		// The help pages give way to a game that starts and to the
+		// service menu, on every screen (the view says so).
+		if (wasIdle && m.phase != idle) || (!wasService && m.session != nil) {
+			m.help = false
+		}
+	}()
 	switch e := ev.(type) {
 	case PowerUp:
 		m.powerUp(e, &eff)
@@ -603,6 +613,9 @@ func (m *Machine) button(e Button, eff *Effects) {
 		}
 		return
 	case BtnHelp:
+		// The physical button and the screen's both come here: the view
+		// says the pages are up, and every screen shows them.
+		m.help = !m.help
 		return
 	}
 	if why := m.canPlay(); why != "" {
@@ -810,6 +823,7 @@ func (m *Machine) key(e Key, eff *Effects) {
 	}
 	m.keyOn, m.keyWho = e.On, who
 	m.handpayKey = false
+	m.loginPad = e.On
 	if !e.On {
 		if s := m.session; s != nil {
 			m.record(eff, meters.Service{At: m.ns(), Who: s.who, Role: s.role, Action: SvcLogout, Detail: "key off"})
@@ -820,6 +834,7 @@ func (m *Machine) key(e Key, eff *Effects) {
 	if m.st.Handpay != nil {
 		if m.cfg.HandpayConfirm {
 			m.handpayKey = true // the screen asks for the amount paid
+			m.loginPad = false  // the confirmation, not the login, is on screen
 			return
 		}
 		m.resetHandpay(eff, who, false)

@@ -121,6 +121,7 @@ func (m *Machine) pinHashed(e PINHashed, eff *Effects) {
 	}
 	m.cfg.PINHashes[s.role] = e.Hash
 	s.mustChange = false
+	s.pinChanges++
 	m.record(eff, meters.Service{At: m.ns(), Who: s.who, Role: s.role, Action: SvcSetPIN})
 	m.sayService("msg_pin_changed")
 	eff.Devices = append(eff.Devices, StorePIN{Role: s.role, Hash: e.Hash})

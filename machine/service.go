@@ -67,6 +67,19 @@ const (
 	SvcClearTilt = "clear_tilt"
 )
 
+// ServicePages are the service menu's pages, in the order of its tabs
+// (SvcPage's values); the I/O test ("io") is the technician's to drive.
+var ServicePages = []string{"meters", "recall", "events", "bills", "handpays", "settings", "io", "identity"}
+
+// UnknownPage is the error of a page the service menu does not have,
+// naming those it has; nil for a page it has.
+func UnknownPage(page string) error {
+	if slices.Contains(ServicePages, page) {
+		return nil
+	}
+	return fmt.Errorf("unknown service page %q (the pages are %s)", page, strings.Join(ServicePages, ", "))
+}
+
 // ServiceAction is a choice in the service menu.
 type ServiceAction struct {
 	At     time.Time
@@ -154,6 +167,7 @@ type session struct {
 	armed      bool // RAM clear asked, waiting for its confirmation
 	verdict    *Verdict
 	pinJob     uint64 // the PIN change being hashed (HashPIN.ID; 0: none)
+	pinChanges int    // PINs changed in this session (ServiceView.PINChanges)
 }
 
 // allowed says which actions each role may take.
@@ -337,7 +351,14 @@ func (m *Machine) serviceAction(e ServiceAction, eff *Effects) {
 	case SvcLogout:
 		svc(SvcLogout, "")
 		m.session, m.svcMessage = nil, Message{}
+		m.loginPad = m.keyOn // the key is still on: the login is offered again
 	case SvcPage:
+		if !slices.Contains(ServicePages, e.Value) {
+			eff.Refused = "refused_unknown_page"
+			m.sayService(eff.Refused)
+			m.svcMessage.Detail = UnknownPage(e.Value).Error()
+			return
+		}
 		s.page = e.Value
 		svc(meters.ActionView, e.Value)
 	case SvcVerifyLedger, SvcExportReport:

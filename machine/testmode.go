@@ -163,6 +163,9 @@ func (m *Machine) testAction(e ServiceAction, s *session, eff *Effects) {
 	// The menu closes so the games can be played; leaving needs a login.
 	m.record(eff, meters.Service{At: m.ns(), Who: s.who, Role: s.role, Action: SvcLogout, Detail: "test mode"})
 	m.session, m.svcMessage = nil, Message{}
+	// The key is still on, but its turn is used up: the test game is on
+	// screen, not the PIN pad; a new turn of the key offers the login.
+	m.loginPad = false
 	m.say("msg_test_entered", TestCredits)
 }
 

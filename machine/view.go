@@ -112,6 +112,19 @@ type View struct {
 	AFT aft.Conditions `json:"-"`
 	// Test is test mode (nil: not in it): the screen says so on every frame.
 	Test *TestView `json:"test,omitempty"`
+	// KeyOn is the attendant key's position as the machine last saw it,
+	// whichever way it came (the key switch's pin, the simulator's key):
+	// screens draw it from here and keep no copy of their own.
+	KeyOn bool `json:"key_on,omitempty"`
+	// LoginPad: the key's turn offers the service login (the PIN pad):
+	// the key is on, nobody is logged in, no handpay waits for its
+	// confirmation, and the turn was not used up (by a handpay paid, or
+	// by entering test mode, whose game the technician then plays: a new
+	// turn of the key brings the pad back).
+	LoginPad bool `json:"login_pad,omitempty"`
+	// Help: the player asked for the help and paytable pages (the help
+	// button, physical or on screen); a game that starts closes them.
+	Help bool `json:"help,omitempty"`
 }
 
 // JackpotView is one jackpot level on screen.
@@ -133,9 +146,14 @@ type JackpotView struct {
 
 // ServiceView is the service menu's screen.
 type ServiceView struct {
-	Role          string                  `json:"role"`
-	Who           string                  `json:"who"`
-	MustChangePIN bool                    `json:"must_change_pin"`
+	Role          string `json:"role"`
+	Who           string `json:"who"`
+	MustChangePIN bool   `json:"must_change_pin"`
+	// PINHashing: a new PIN is being hashed (the change is not done yet);
+	// PINChanges counts the PINs this session changed, so a screen whose
+	// new-PIN pad is open closes it when the count moves.
+	PINHashing    bool                    `json:"pin_hashing,omitempty"`
+	PINChanges    int                     `json:"pin_changes,omitempty"`
 	Page          string                  `json:"page"`
 	RAMClearArmed bool                    `json:"ram_clear_armed,omitempty"`
 	Meters        []MeterLine             `json:"meters,omitempty"`
@@ -337,7 +355,7 @@ func (m *Machine) View() View {
 	if s := m.session; s != nil {
 		v.Mode = "service"
 		sv := &ServiceView{Role: s.role, Who: s.who, MustChangePIN: s.mustChange, Page: s.page, RAMClearArmed: s.armed,
-			Settings: map[string]string{}}
+			PINHashing: s.pinJob != 0, PINChanges: s.pinChanges, Settings: map[string]string{}}
 		for _, k := range []string{"denom", "handpay_limit", "language", SettingBetLimit, "paytable"} {
 			if v := m.setting(k); v != "" {
 				sv.Settings[k] = v
@@ -372,6 +390,8 @@ func (m *Machine) View() View {
 		v.Service = sv
 	}
 	m.testView(&v)
+	v.KeyOn, v.Help = m.keyOn, m.help && m.session == nil
+	v.LoginPad = m.keyOn && m.loginPad && m.session == nil && !m.handpayKey
 	return v
 }
 

@@ -435,20 +435,22 @@ func (g *game) drawLegend(dst *ebiten.Image) {
 	y := model.RectLeft.Y + 18
 	g.text(dst, g.T("sim_title"), model.RectLeft.X+67, y, 14, colGold, alignCenter, true)
 	y += 28
-	onOff := func(on bool, k1, k2 string) (string, color.RGBA) {
-		if on {
-			return g.T(k1), colRed
+	// From the view: where the machine says the key and the doors are.
+	onOff := func(name string) (string, color.RGBA) {
+		if s, on := g.SwitchText(name); on {
+			return s, colRed
+		} else {
+			return s, colGreen
 		}
-		return g.T(k2), colGreen
 	}
-	s, c := onOff(g.C.Switch(SwitchKey), "sim_on", "sim_off")
+	s, c := onOff(SwitchKey)
 	g.text(dst, g.T("sim_key_is", ""), model.RectLeft.X+8, y, 14, colText, alignLeft, false)
 	g.text(dst, s, model.RectLeft.X+126, y, 14, c, alignRight, true)
 	y += 26
 	for _, d := range []string{SwitchMain, SwitchLogic, SwitchCashbox, SwitchBelly, SwitchDrop} {
 		g.textFit(dst, g.T(d), rect(model.RectLeft.X+8, y-9, 118, 18), 13, colText, alignLeft, false)
 		y += 18
-		s, c := onOff(g.C.Switch(d), "sim_open", "sim_closed")
+		s, c := onOff(d)
 		g.text(dst, s, model.RectLeft.X+126, y, 13, c, alignRight, true)
 		y += 24
 	}

@@ -46,7 +46,6 @@ func (p *proxy) View() machine.View          { return p.get().View() }
 func (p *proxy) Paytable() *reels.Certified  { return p.get().Paytable() }
 func (p *proxy) Press(b string)              { p.get().Press(b) }
 func (p *proxy) SetSwitch(n string, on bool) { p.get().SetSwitch(n, on) }
-func (p *proxy) Switch(n string) bool        { return p.get().Switch(n) }
 func (p *proxy) InsertBill(c int64)          { p.get().InsertBill(c) }
 func (p *proxy) Service(ev machine.Event)    { p.get().Service(ev) }
 
@@ -59,12 +58,20 @@ type canned struct {
 
 func (c *canned) View() machine.View         { c.mu.Lock(); defer c.mu.Unlock(); return c.v }
 func (c *canned) Paytable() *reels.Certified { return c.pt }
-func (c *canned) Press(string)               {}
 func (c *canned) SetSwitch(string, bool)     {}
-func (c *canned) Switch(string) bool         { return false }
-func (c *canned) InsertBill(int64)           {}
-func (c *canned) Service(machine.Event)      {}
-func (c *canned) setView(v machine.View)     { c.mu.Lock(); c.v = v; c.mu.Unlock() }
+
+// Press does to the view what the machine does with the help button: the
+// pages come up, or go.
+func (c *canned) Press(b string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b == machine.BtnHelp {
+		c.v.Help = !c.v.Help
+	}
+}
+func (c *canned) InsertBill(int64)       {}
+func (c *canned) Service(machine.Event)  {}
+func (c *canned) setView(v machine.View) { c.mu.Lock(); c.v = v; c.mu.Unlock() }
 
 // recorder is the window's sound device: it keeps what it was asked to play.
 type recorder struct {
@@ -571,9 +578,10 @@ func TestScreenPaytable(t *testing.T) {
 		on(t, func(g *game, _ int, _ func() *image.RGBA) bool {
 			x, y := 95.0, 672.0 // the help button
 			g.Click(x, y)
-			g.PageBy(1)
 			return true
 		})
+		wait(t, 1, func(g *game) bool { return g.Help }) // when the view says so
+		on(t, func(g *game, _ int, _ func() *image.RGBA) bool { g.PageBy(1); return true })
 		wait(t, 3, nil)
 		img := grab(t, "paytable_"+lang)
 		notBlank(t, img)
@@ -595,7 +603,7 @@ func TestScreenPaytable(t *testing.T) {
 			}
 		}
 		shots[lang] = img
-		on(t, func(g *game, _ int, _ func() *image.RGBA) bool { g.Help = false; return true })
+		on(t, func(g *game, _ int, _ func() *image.RGBA) bool { g.Key(model.KeyEscape); return true })
 	}
 	diff := 0
 	for y := 0; y < 720; y += 4 {
@@ -1122,6 +1130,10 @@ func TestScreenJackpotRules(t *testing.T) {
 		var page model.Page
 		on(t, func(g *game, _ int, _ func() *image.RGBA) bool {
 			g.Click(95, 672) // the help button
+			return true
+		})
+		wait(t, 1, func(g *game) bool { return g.Help }) // when the view says so
+		on(t, func(g *game, _ int, _ func() *image.RGBA) bool {
 			for i, p := range g.PaytablePages() {
 				if p.Title == model.T(lang, "pt_title_jackpots") {
 					g.PageBy(i)
@@ -1166,7 +1178,7 @@ func TestScreenJackpotRules(t *testing.T) {
 			t.Errorf("%s: the jackpot page is nearly empty (%d pixels of text)", lang, n)
 		}
 		shots[lang] = img
-		on(t, func(g *game, _ int, _ func() *image.RGBA) bool { g.Help = false; return true })
+		on(t, func(g *game, _ int, _ func() *image.RGBA) bool { g.Key(model.KeyEscape); return true })
 	}
 	diff := 0
 	for y := 0; y < 720; y += 4 {
@@ -1355,10 +1367,14 @@ func TestScreenGlyphs(t *testing.T) {
 	}
 }
 
-// keyOn is a canned cabinet with the attendant key turned on.
+// keyOn is a canned cabinet whose view says the attendant key is on.
 type keyOn struct{ *canned }
 
-func (keyOn) Switch(name string) bool { return name == SwitchKey }
+func (k keyOn) View() machine.View {
+	v := k.canned.View()
+	v.KeyOn = true
+	return v
+}
 
 // The key turned for a handpay: the attendant confirms the amount paid.
 func TestScreenHandpayConfirm(t *testing.T) {

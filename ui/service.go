@@ -40,14 +40,7 @@ func (g *game) drawService(dst *ebiten.Image) {
 		g.drawIOPage(dst, s)
 	}
 	g.panel(dst, model.RectSvcMessage, 10, color.RGBA{0x06, 0x0A, 0x1A, 0xFF})
-	msg := model.MessageText(g.Lang, g.V.ServiceMessage.Key, g.V.ServiceMessage.Args)
-	if d := g.V.ServiceMessage.Detail; d != "" {
-		msg += " — " + d
-	}
-	if s.MustChangePIN {
-		msg = g.T("svc_must_change")
-	}
-	g.textFit(dst, msg, model.RectSvcMessage.Inset(6), 20, colText, alignCenter, true)
+	g.textFit(dst, g.ServiceLine(), model.RectSvcMessage.Inset(6), 20, colText, alignCenter, true)
 }
 
 func sasCode(code int) string {

@@ -183,8 +183,9 @@ func TestScreenTableRules(t *testing.T) {
 		stateOf(t, func(g *game) {
 			x, y := g.toScreenInt(75, 672) // the rules button
 			g.clickPixel(x, y)
-			g.PageBy(1)
 		})
+		wait(t, 1, func(g *game) bool { return g.Help }) // when the view says so
+		stateOf(t, func(g *game) { g.PageBy(1) })
 		wait(t, 3, func(g *game) bool { return g.Help && g.HelpPage == 1 })
 		name := "table_rules"
 		if lang == "en" {
@@ -216,7 +217,7 @@ func TestScreenTableRules(t *testing.T) {
 			t.Errorf("%s: %d lines of text but ink on %d rows", lang, lines, rows)
 		}
 		shots[lang] = img
-		stateOf(t, func(g *game) { g.Help = false })
+		stateOf(t, func(g *game) { g.Key(model.KeyEscape) })
 	}
 	if n := changed(shots["pt"], shots["en"], theGame, model.RectPage); n < 2000 {
 		t.Errorf("the pt and en rules pages look the same (%d pixels differ)", n)

@@ -248,6 +248,13 @@ func handle(cmd command, own *owner, dev *hardware) reply {
 	case "pin":
 		res = own.submitSeen(machine.PINEntry{At: now, Role: cmd.Role, PIN: cmd.PIN})
 	case "service":
+		if cmd.Action == machine.SvcPage {
+			// The machine refuses it too; the socket says which pages
+			// there are, as it does for an unknown bet spot.
+			if err := machine.UnknownPage(cmd.Value); err != nil {
+				return reply{Error: err.Error()}
+			}
+		}
 		res = own.submitSeen(machine.ServiceAction{At: now, Action: cmd.Action, Key: cmd.Key, Value: cmd.Value})
 	case "test_outcome":
 		// The lab's choice of the next test game (the machine refuses it

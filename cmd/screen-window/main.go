@@ -71,14 +71,13 @@ func main() {
 type cabinet struct {
 	path string
 
-	mu       sync.Mutex
-	view     machine.View
-	switches map[string]bool
-	pts      map[string]*reels.Certified
+	mu   sync.Mutex
+	view machine.View
+	pts  map[string]*reels.Certified
 }
 
 func dial(path string) (*cabinet, error) {
-	c := &cabinet{path: path, switches: map[string]bool{}, pts: map[string]*reels.Certified{}}
+	c := &cabinet{path: path, pts: map[string]*reels.Certified{}}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		v, err := c.state()
@@ -170,29 +169,15 @@ func (c *cabinet) async(cmd control.Command) { go c.send(cmd) }
 
 func (c *cabinet) Press(button string) { c.async(control.Command{Cmd: "press", Button: button}) }
 
+// SetSwitch turns a switch through the socket's key and door, the
+// simulated pins: where it is, the cabinet's view says (the screen keeps
+// no copy, so a key turned on the pins is the screen's too).
 func (c *cabinet) SetSwitch(name string, on bool) {
-	c.mu.Lock()
-	c.switches[name] = on
-	c.mu.Unlock()
 	if door, ok := strings.CutPrefix(name, "door_"); ok {
 		c.async(control.Command{Cmd: "door", Door: door, Open: on})
 		return
 	}
 	c.async(control.Command{Cmd: "key", Key: name, On: on, Who: "simulator"})
-}
-
-func (c *cabinet) Switch(name string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if door, ok := strings.CutPrefix(name, "door_"); ok {
-		for _, d := range c.view.DoorsOpen {
-			if d == door {
-				return true
-			}
-		}
-		return false
-	}
-	return c.switches[name]
 }
 
 func (c *cabinet) InsertBill(cents int64) { c.async(control.Command{Cmd: "bill", Cents: cents}) }

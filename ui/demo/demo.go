@@ -180,12 +180,6 @@ func (c *Cabinet) SetSwitch(name string, on bool) {
 	}
 }
 
-func (c *Cabinet) Switch(name string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.switches[name]
-}
-
 func (c *Cabinet) InsertBill(cents int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

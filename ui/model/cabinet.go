@@ -13,9 +13,10 @@ type Cabinet interface {
 	Paytable() *reels.Certified // may be nil
 	Press(button string)        // machine.Btn* names, through the simulated pins
 	// SetSwitch turns a key switch or door: "attendant_key", "door_main",
-	// "door_logic", "door_cashbox", "door_belly", "door_drop".
+	// "door_logic", "door_cashbox", "door_belly", "door_drop", through the
+	// same path as the physical switch. Where each is, the view says
+	// (View.KeyOn, View.DoorsOpen): the screens keep no copy.
 	SetSwitch(name string, on bool)
-	Switch(name string) bool // current position, for the legend
 	InsertBill(cents int64)
 	// Service carries the on-screen service Keypad's machine.PINEntry and
 	// machine.ServiceAction, and the attendant's machine.HandpayPaid.

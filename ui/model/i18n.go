@@ -77,6 +77,7 @@ var texts = withPokerTexts(withPromoTexts(withTableTexts(withTestModeTexts(map[s
 	"refused_starting":            {"A máquina está a arrancar", "The machine is starting"},
 	"refused_tilt":                {"Máquina fora de serviço: chame um empregado", "Machine out of service: please call an attendant"},
 	"refused_unknown_role":        {"Perfil desconhecido", "Unknown role"},
+	"refused_unknown_page":        {"Página do menu desconhecida", "Unknown menu page"},
 	"refused_weak_pin":            {"PIN fraco: 6 a 8 algarismos, sem sequências nem repetições", "Weak PIN: 6 to 8 digits, no runs or repeats"},
 	"refused_no_rng":              {"Gerador aleatório em falha: o PIN não pode ser mudado", "Random generator failed: the PIN cannot be changed"},
 	"refused_no_tilt":             {"Não há avaria para resolver", "No tilt to clear"},

@@ -20,8 +20,11 @@ type Keypad struct {
 	// two PINs differ.
 	Note string
 	// sentAt is the At of the service message on screen when the new PIN
-	// was sent: the machine's answer is a message said after it.
+	// was sent: the machine's refusal is a message said after it.
 	sentAt int64
+	// changes is the view's count of PINs changed when the new-PIN pad
+	// opened: one more, and the pad closes.
+	changes int
 }
 
 // SettingPIN says whether the keypad is asking for a new PIN.
@@ -53,7 +56,7 @@ func (g *Screen) padOK() {
 		g.Pad.Mode, g.Pad.First = "set_pin_again", pin
 	case "set_pin_again":
 		if pin != g.Pad.First {
-			g.Pad = Keypad{Mode: "set_pin", Note: "pad_pin_mismatch"}
+			g.Pad = Keypad{Mode: "set_pin", Note: "pad_pin_mismatch", changes: g.Pad.changes}
 			return
 		}
 		g.Pad.Mode, g.Pad.First, g.Pad.sentAt = "set_pin_wait", "", g.V.ServiceMessage.At
@@ -61,18 +64,15 @@ func (g *Screen) padOK() {
 	}
 }
 
-// pinAnswer closes the new-PIN keypad when the machine has taken the PIN
-// ("PIN alterado" is its message), or asks again when it refused it (with
-// its reason). Until the machine answers the keypad waits: a view from
-// before the answer must not open it again.
+// pinAnswer asks for the new PIN again when the machine refused it (with
+// its reason, a message said after the PIN was sent). The machine taking
+// it is the view's count of PINs changed (observePad), not a message the
+// screen might miss. Until the machine answers the keypad waits: a view
+// from before the answer must not open it again.
 func (g *Screen) pinAnswer(v machine.View) {
 	m := v.ServiceMessage
-	switch {
-	case m.At == g.Pad.sentAt || m.Key == "":
-	case m.Key == "msg_pin_changed":
-		g.Pad = Keypad{}
-	default:
-		g.Pad = Keypad{Mode: "set_pin"}
+	if m.At != g.Pad.sentAt && strings.HasPrefix(m.Key, "refused_") {
+		g.Pad = Keypad{Mode: "set_pin", changes: g.Pad.changes}
 	}
 }
 

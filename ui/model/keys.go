@@ -63,7 +63,7 @@ func (g *Screen) Key(k string) {
 	case "l":
 		g.press(machine.BtnLanguage)
 	case KeyEscape:
-		g.Help = false
+		g.closeHelp()
 	case KeyLeft:
 		g.PageBy(-1)
 	case KeyRight:

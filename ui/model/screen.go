@@ -1,6 +1,8 @@
 package model
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/openegm/cabinet/machine"
@@ -42,7 +44,10 @@ type Screen struct {
 	lastActivity int
 	lastCredits  int64
 
-	Help     bool // the paytable pages are up
+	// Help: the paytable pages are up. It is the view's (the machine's
+	// help request, from the physical button or the screen's): the
+	// screen keeps no copy of its own; HelpPage is the page on show.
+	Help     bool
 	HelpPage int
 	pages    []Page
 	pagesFor pagesKey
@@ -90,6 +95,10 @@ func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 	prevWin := g.ShownWin() // with the view before this one
 	prev := g.V
 	g.Live, g.V, g.PT = v, v, pt
+	if v.Help && !g.Help {
+		g.HelpPage = 0 // the pages open at the first
+	}
+	g.Help = v.Help
 	g.Lang = v.Lang
 	if g.Lang != "en" {
 		g.Lang = "pt"
@@ -111,7 +120,6 @@ func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 			if first {
 				g.held = machine.View{}
 			}
-			g.Help = false
 			g.activity()
 		} else {
 			g.Anim = nil
@@ -127,42 +135,92 @@ func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 		g.lastCredits = v.Credits
 		g.activity()
 	}
-	if v.Mode == "service" {
-		g.Help = false
-		if g.Pad.Mode == "set_pin_wait" {
-			g.pinAnswer(v)
-		}
-		if v.Service != nil && v.Service.MustChangePIN && !g.Pad.SettingPIN() {
-			g.Pad = Keypad{Mode: "set_pin"}
-		} else if g.Pad.Mode == "login" {
-			g.Pad = Keypad{}
-		}
-	} else {
-		if g.Pad.SettingPIN() {
-			g.Pad = Keypad{}
-		}
-		if g.C.Switch(SwitchKey) && v.HandpayConfirm {
-			// The key is on for a handpay: the attendant confirms the
-			// amount paid, no PIN.
-			if g.Pad.Mode != "handpay" {
-				g.Pad = Keypad{Mode: "handpay"}
-			}
-		} else if g.Pad.Mode == "handpay" {
-			// Paid (or the key went off): the PIN pad waits for the next
-			// turn of the key.
-			g.Pad, g.padClosed = Keypad{}, g.C.Switch(SwitchKey)
-		}
-		if g.C.Switch(SwitchKey) {
-			if g.Pad.Mode == "" && !g.padClosed {
-				// No role chosen: a PIN is never tried as another role's.
-				g.Pad = Keypad{Mode: "login"}
-			}
-		} else {
-			g.Pad, g.padClosed = Keypad{}, false
-		}
-	}
+	g.observePad(v)
 	g.observeTable(v)
 	g.observePoker(v)
+}
+
+// observePad opens and closes the keypad as the view says: the login
+// while the attendant key's turn offers it, the handpay confirmation while
+// a handpay waits for it, the new PIN while the machine asks for one and
+// until the view says the PIN changed. Only the digits typed, and a
+// login pad cancelled for the rest of the key's turn, are the screen's.
+func (g *Screen) observePad(v machine.View) {
+	if v.Mode == "service" && v.Service != nil {
+		s := v.Service
+		if g.Pad.SettingPIN() && s.PINChanges != g.Pad.changes {
+			g.Pad = Keypad{} // changed: the view says so
+		}
+		if g.Pad.Mode == "set_pin_wait" && !s.PINHashing {
+			g.pinAnswer(v)
+		}
+		if s.MustChangePIN && !g.Pad.SettingPIN() {
+			g.Pad = g.newPINPad("")
+		} else if g.Pad.Mode == "login" || g.Pad.Mode == "handpay" {
+			g.Pad = Keypad{}
+		}
+		return
+	}
+	if g.Pad.SettingPIN() {
+		g.Pad = Keypad{}
+	}
+	switch {
+	case v.HandpayConfirm:
+		// The key is on for a handpay: the attendant confirms the amount
+		// paid, no PIN.
+		if g.Pad.Mode != "handpay" {
+			g.Pad = Keypad{Mode: "handpay"}
+		}
+	case g.Pad.Mode == "handpay":
+		g.Pad = Keypad{} // paid, or the key went off
+	}
+	if v.LoginPad {
+		if g.Pad.Mode == "" && !g.padClosed {
+			// No role chosen: a PIN is never tried as another role's.
+			g.Pad = Keypad{Mode: "login"}
+		}
+	} else {
+		if g.Pad.Mode == "login" {
+			g.Pad = Keypad{}
+		}
+		g.padClosed = false // the next turn of the key offers it again
+	}
+}
+
+// newPINPad is the new-PIN keypad, opened now: it closes when the view
+// counts one more PIN changed.
+func (g *Screen) newPINPad(note string) Keypad {
+	k := Keypad{Mode: "set_pin", Note: note}
+	if s := g.Live.Service; s != nil {
+		k.changes = s.PINChanges
+	}
+	return k
+}
+
+// SwitchOn is a key switch's or a door's position as the view says it
+// (the legend's, and what the simulator's keys turn from).
+func (g *Screen) SwitchOn(name string) bool {
+	if name == SwitchKey {
+		return g.Live.KeyOn
+	}
+	door, ok := strings.CutPrefix(name, "door_")
+	return ok && slices.Contains(g.Live.DoorsOpen, door)
+}
+
+// SwitchText is how the simulator's legend says a switch's position, in
+// the screen's language (the key on or off, a door open or closed), and
+// whether it is on or open.
+func (g *Screen) SwitchText(name string) (string, bool) {
+	on := g.SwitchOn(name)
+	switch {
+	case name == SwitchKey && on:
+		return g.T("sim_on"), true
+	case name == SwitchKey:
+		return g.T("sim_off"), false
+	case on:
+		return g.T("sim_open"), true
+	}
+	return g.T("sim_closed"), false
 }
 
 func (g *Screen) activity() { g.lastActivity = g.Tick }
@@ -247,15 +305,23 @@ func (g *Screen) spin() {
 	g.press(machine.BtnSpin)
 }
 
-func (g *Screen) toggleHelp() {
-	g.press(machine.BtnHelp)
-	g.Help = !g.Help
-	g.HelpPage = 0
+// toggleHelp is the screen's help button: the same press as the
+// physical one; the pages come up (or go) when the view says so.
+func (g *Screen) toggleHelp() { g.press(machine.BtnHelp) }
+
+// closeHelp takes the help pages away if they are up.
+func (g *Screen) closeHelp() {
+	if g.Help {
+		g.press(machine.BtnHelp)
+	}
 }
 
 func (g *Screen) service(ev machine.Event) { g.activity(); g.C.Service(ev) }
 
-func (g *Screen) toggleSwitch(name string) { g.C.SetSwitch(name, !g.C.Switch(name)) }
+// toggleSwitch turns a key switch or door from where the view says it
+// is, through the cabinet's input path (the socket's key and door, the
+// simulated pins): the screen keeps no position of its own.
+func (g *Screen) toggleSwitch(name string) { g.C.SetSwitch(name, !g.SwitchOn(name)) }
 
 // PageBy moves through paytable pages or service lists.
 func (g *Screen) PageBy(d int) {

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/openegm/cabinet/machine"
@@ -19,15 +20,31 @@ type fakeCabinet struct {
 
 func (f *fakeCabinet) View() machine.View         { return f.view }
 func (f *fakeCabinet) Paytable() *reels.Certified { return f.pt }
-func (f *fakeCabinet) Press(b string)             { f.calls = append(f.calls, "press "+b) }
-func (f *fakeCabinet) Switch(name string) bool    { return f.switches[name] }
 func (f *fakeCabinet) InsertBill(cents int64)     { f.calls = append(f.calls, fmt.Sprint("bill ", cents)) }
+
+// Press and SetSwitch do to the view what the machine does with the
+// input (the help pages; the key's position and the login it offers; a
+// door's), so the screen sees them as it sees the machine's.
+func (f *fakeCabinet) Press(b string) {
+	f.calls = append(f.calls, "press "+b)
+	if b == machine.BtnHelp {
+		f.view.Help = !f.view.Help
+	}
+}
 func (f *fakeCabinet) SetSwitch(name string, on bool) {
 	if f.switches == nil {
 		f.switches = map[string]bool{}
 	}
 	f.switches[name] = on
 	f.calls = append(f.calls, fmt.Sprint("switch ", name, " ", on))
+	if name == SwitchKey {
+		f.view.KeyOn, f.view.LoginPad = on, on
+	} else if door, ok := strings.CutPrefix(name, "door_"); ok {
+		f.view.DoorsOpen = slices.DeleteFunc(f.view.DoorsOpen, func(d string) bool { return d == door })
+		if on {
+			f.view.DoorsOpen = append(f.view.DoorsOpen, door)
+		}
+	}
 }
 func (f *fakeCabinet) Service(ev machine.Event) {
 	switch e := ev.(type) {
@@ -191,11 +208,13 @@ func TestLockoutDisablesPlay(t *testing.T) {
 	}
 }
 
-// The help button opens the paytable pages (locally, and it is pressed
-// through to the cabinet); the pages' buttons turn pages and close.
+// The help button is pressed through to the cabinet, and the paytable
+// pages open when the view says so; the pages' buttons turn pages and
+// close.
 func TestHelpPages(t *testing.T) {
 	s, c := newTestScreen(t, sampleView())
 	clickOn(t, s, machine.BtnHelp)
+	s.Update()
 	if !s.Help || !slices.Equal(c.take(), []string{"press help"}) {
 		t.Fatal("help did not open the paytable")
 	}
@@ -210,6 +229,7 @@ func TestHelpPages(t *testing.T) {
 		t.Errorf("after %d nexts the page is %d of %d", n-1, s.HelpPage, n)
 	}
 	clickOn(t, s, "help_close")
+	s.Update()
 	if s.Help {
 		t.Error("close did not close")
 	}
@@ -337,7 +357,7 @@ func TestNewPINAskedTwice(t *testing.T) {
 	if s.Pad.Mode != "set_pin_wait" {
 		t.Fatalf("before the machine's answer the pad is %q", s.Pad.Mode)
 	}
-	c.view.Service.MustChangePIN = false
+	c.view.Service.MustChangePIN, c.view.Service.PINChanges = false, 1
 	c.view.ServiceMessage = machine.Message{Key: "msg_pin_changed", At: 5}
 	s.Update()
 	if s.Pad.Mode != "" {

@@ -15,7 +15,8 @@ import (
 
 // ServicePages are the service menu's tabs, in order.
 // "io" is the technician's only (TabPages).
-var ServicePages = []string{"meters", "recall", "events", "bills", "handpays", "settings", "io", "identity"}
+// They are the machine's (one definition: it refuses any other).
+var ServicePages = machine.ServicePages
 
 // TabPages are the tabs the logged-in role sees: the I/O test is the
 // technician's.
@@ -33,6 +34,21 @@ func (g *Screen) Svc() *machine.ServiceView {
 		return &machine.ServiceView{}
 	}
 	return g.V.Service
+}
+
+// ServiceLine is the service menu's message line: the machine's message
+// in the screen's language with its detail (a refused page names the
+// pages there are), or the demand to change the default PIN.
+func (g *Screen) ServiceLine() string {
+	if g.Svc().MustChangePIN {
+		return g.T("svc_must_change")
+	}
+	m := g.V.ServiceMessage
+	msg := MessageText(g.Lang, m.Key, m.Args)
+	if m.Detail != "" {
+		msg += " — " + m.Detail
+	}
+	return msg
 }
 
 func (g *Screen) CanChange() bool {
@@ -61,7 +77,7 @@ func (g *Screen) ServiceButtons() []Button {
 		Button{ID: "svc:logout", Label: g.T("svc_logout"), R: Rect{20, y, 170, h}, Enabled: true,
 			Act: func(g *Screen) { g.service(machine.ServiceAction{At: time.Now(), Action: machine.SvcLogout}) }},
 		Button{ID: "svc:set_pin", Label: g.T("svc_set_pin"), R: Rect{200, y, 190, h}, Enabled: true,
-			Act: func(g *Screen) { g.Pad = Keypad{Mode: "set_pin"} }},
+			Act: func(g *Screen) { g.Pad = g.newPINPad("") }},
 	)
 	if s.Role == machine.RoleTechnician {
 		bs = append(bs, Button{ID: "svc:ram_clear", Label: g.T("svc_ram_clear"), R: Rect{400, y, 200, h}, Enabled: true,

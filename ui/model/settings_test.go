@@ -158,7 +158,7 @@ func TestHandpayConfirmPad(t *testing.T) {
 	v.Mode, v.Handpay, v.HandpayKind = "handpay", 1500_00, meters.HandpayWin
 	s, c := newTestScreen(t, v)
 	c.SetSwitch(SwitchKey, true)
-	c.view.HandpayConfirm = true
+	c.view.HandpayConfirm, c.view.LoginPad = true, false // as the machine says it
 	s.Update()
 	c.take()
 	if s.Pad.Mode != "handpay" {

@@ -56,7 +56,7 @@ func (g *Screen) menuOffered() bool {
 
 func (g *Screen) openMenu() {
 	g.activity()
-	g.Help = false
+	g.closeHelp()
 	g.Table.Menu = true
 	g.Table.MenuSel = max(slices.Index(g.V.Games, g.V.GameKind), 0)
 }

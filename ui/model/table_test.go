@@ -306,6 +306,7 @@ func TestTableRulesPages(t *testing.T) {
 	// At the table, help shows these pages.
 	s, _ := tableScreen(t, "idle")
 	clickOn(t, s, machine.BtnHelp)
+	s.Update()
 	if !s.Help || s.PaytablePages()[0].Title != T("pt", "rules_title") {
 		t.Errorf("help at the table shows %q", s.PaytablePages()[0].Title)
 	}
