@@ -165,8 +165,7 @@ func TestBrowserSeatsPlayToAShowdown(t *testing.T) {
 	tabA.waitFor(`document.getElementById("table-card").innerText.includes("Cave inicial")`, "in Portuguese")
 
 	// The replay of the last hands (SRIJ rule 78).
-	tabA.mustClick("#btn-replay")
-	tabA.waitVisible("#replay")
+	tabA.clickUntil("#btn-replay", fmt.Sprintf("%s(%q)", visibleJS, "#replay"), "#replay shown")
 	var hands int
 	tabA.must(`document.querySelectorAll("#replay-hands button").length`, &hands)
 	tabA.mustClick("#replay-next")

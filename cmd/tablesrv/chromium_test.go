@@ -322,6 +322,32 @@ func (tb *tab) click(sel string) error {
 	return nil
 }
 
+// clickUntil clicks an element until the script's value is true: a click
+// the guard swallowed (the page moved as a state arrived, which a loaded
+// machine makes likely) is clicked again, as a person would, for up to a
+// minute.
+func (tb *tab) clickUntil(sel, script, what string) {
+	tb.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if err := tb.click(sel); err != nil && !errors.Is(err, errNotShown) {
+			tb.t.Fatal(err)
+		}
+		for wait := time.Now().Add(3 * time.Second); time.Now().Before(wait); time.Sleep(50 * time.Millisecond) {
+			var ok bool
+			tb.must(script, &ok)
+			if ok {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			var body string
+			tb.eval("document.body.innerText", &body)
+			tb.t.Fatalf("not %s within a minute of clicking %s; the page:\n%s", what, sel, body)
+		}
+	}
+}
+
 // mustClick clicks an element that must be shown.
 func (tb *tab) mustClick(sel string) {
 	tb.t.Helper()
