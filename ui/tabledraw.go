@@ -108,7 +108,7 @@ func (g *game) drawMenu(dst *ebiten.Image) {
 		}
 		g.textFit(dst, g.T("menu_"+strings.TrimPrefix(b.ID, "game:")), rect(b.R.X+20, b.R.Y+b.R.H-90, b.R.W-40, 70), 44, colText, alignCenter, true)
 	}
-	g.textFit(dst, g.T("menu_hint"), rect(140, 520, 1000, 40), 22, colDim, alignCenter, false)
+	g.textFit(dst, g.MenuHint(), rect(140, 520, 1000, 40), 22, colDim, alignCenter, false)
 	if msg := g.V.Message.Key; msg != "" {
 		g.textFit(dst, model.MessageText(g.Lang, msg, g.V.Message.Args), model.RectTableMsg, 24, colGold, alignCenter, true)
 	}

@@ -190,3 +190,9 @@ func (m MeterGrid) Row(i int) (col int, y float64) {
 	col = i / m.PerCol
 	return col, m.Top + float64(i%m.PerCol)*m.Pitch
 }
+
+// ServiceTitle is the service menu's title: the role logged in and who.
+func (g *Screen) ServiceTitle() string {
+	s := g.Svc()
+	return g.T("svc_title", g.T("role_"+s.Role), s.Who)
+}
