@@ -18,7 +18,7 @@ var tableTexts = map[string][2]string{
 	"menu_title":     {"ESCOLHA O JOGO", "CHOOSE A GAME"},
 	"menu_reels":     {"Rolos", "Reels"},
 	"menu_makccarat": {"Makccarat", "Makccarat"},
-	"menu_hint":      {"Toque num jogo, ou ← → e Enter", "Touch a game, or ← → and Enter"},
+	"menu_hint":      {"Toque num jogo para jogar", "Touch a game to play"},
 	"btn_games":      {"Jogos", "Games"},
 
 	// The table.
@@ -31,7 +31,6 @@ var tableTexts = map[string][2]string{
 	"spot_player_pair":   {"PAR JOGADOR", "PLAYER PAIR"},
 	"spot_banker_pair":   {"PAR BANCA", "BANKER PAIR"},
 	"spot_odds":          {"paga %[1]s para 1", "pays %[1]s to 1"},
-	"spot_key":           {"tecla %[1]s", "key %[1]s"},
 	"hand_player":        {"JOGADOR", "PLAYER"},
 	"hand_banker":        {"BANCA", "BANKER"},
 	"hand_points":        {"%[1]s pontos", "%[1]s points"},
@@ -59,6 +58,7 @@ var tableTexts = map[string][2]string{
 	"road_letter_player": {"J", "P"},
 	"road_letter_banker": {"B", "B"},
 	"road_letter_tie":    {"E", "T"},
+	"sim_menu_keys":      {"← →  jogo   Enter  jogar", "← →  game   Enter  play"},
 	"sim_table_spots":    {"Y U I O P  apostar", "Y U I O P  bet"},
 	"sim_table_chip":     {"V ↑ ↓  ficha", "V ↑ ↓  chip"},
 	"sim_table_clear":    {"Retrocesso  limpar", "Backspace  clear"},
