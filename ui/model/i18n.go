@@ -47,6 +47,8 @@ var texts = withPokerTexts(withPromoTexts(withTableTexts(withTestModeTexts(map[s
 	"msg_ticket_rejected":   {"Talão recusado: retire o seu talão", "Ticket refused: please take your ticket"},
 	"msg_ticket_used":       {"Talão já pago nesta máquina: retire o seu talão", "Ticket already paid at this machine: please take your ticket"},
 	"msg_ticket_printed":    {"Talão de %s impresso: retire o seu talão", "Ticket of %s printed: please take your ticket"},
+	"lock_handpay_cashout":  {"O seu crédito é pago à mão pelo empregado", "Your credit is paid by hand by the attendant"},
+	"lock_printer_cannot":   {"A impressora não pode imprimir o talão", "The printer cannot print the ticket"},
 	"msg_handpay_printer":   {"A impressora não pode imprimir: %s pagos à mão, chame um empregado", "The printer cannot print: %s paid by hand, please call an attendant"},
 	"msg_win":               {"Ganhou %s!", "You won %s!"},
 	"msg_aft_in":            {"Transferência recebida: %s", "Transfer received: %s"},
@@ -127,7 +129,7 @@ var texts = withPokerTexts(withPromoTexts(withTableTexts(withTestModeTexts(map[s
 	"door_drop":    {"Porta do drop", "Drop door"},
 
 	"handpay_win":         {"Prémio", "Win"},
-	"handpay_cancelled":   {"Crédito cancelado", "Cancelled credit"},
+	"handpay_cancelled":   {"Recebimento do crédito", "Credit cash-out"},
 	"handpay_progressive": {"Jackpot", "Jackpot"},
 	"handpay_aft_bonus":   {"Prémio de bónus do casino", "Casino bonus jackpot"},
 

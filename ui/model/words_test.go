@@ -122,6 +122,9 @@ func TestCashOutWordsMatchTheMeter(t *testing.T) {
 		if !strings.Contains(text, amount[lang]) {
 			t.Errorf("%s: the lockout does not say the amount %s: %q", lang, amount[lang], text)
 		}
+		if why := T(lang, "lock_printer_cannot"); !strings.Contains(text, why) {
+			t.Errorf("%s: the printer's handpay does not say why (%q): %q", lang, why, text)
+		}
 		if m := MessageText(lang, "msg_handpay_printer", []int64{150000}); !strings.Contains(m, amount[lang]) {
 			t.Errorf("%s: the printer's refusal without its amount: %q", lang, m)
 		}
