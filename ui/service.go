@@ -261,7 +261,7 @@ func (g *game) drawHandpaysPage(dst *ebiten.Image, s *machine.ServiceView) {
 			h := s.Handpays[i]
 			reset := g.T("pending")
 			if h.Reset != nil {
-				reset = h.Reset.Who + "  " + model.Clock(h.Reset.At)
+				reset = g.WhoText(h.Reset.Who) + "  " + model.Clock(h.Reset.At)
 			}
 			game := ""
 			if h.Pending.Game > 0 {

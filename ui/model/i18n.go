@@ -244,6 +244,7 @@ var texts = withPokerTexts(withPromoTexts(withTableTexts(withTestModeTexts(map[s
 	"jp_paid_attendant":        {"Os jackpots são pagos por um empregado (pagamento manual), ficando a máquina bloqueada até ao pagamento.", "Jackpots are paid by an attendant (handpay), and the machine stays locked until it is paid."},
 
 	// Service menu.
+	"svc_title_role":         {"Serviço técnico: %[1]s", "Service menu: %[1]s"},
 	"svc_title":              {"Serviço técnico: %[1]s (%[2]s)", "Service menu: %[1]s (%[2]s)"},
 	"svc_login":              {"Entrada no serviço técnico", "Service login"},
 	"svc_role":               {"Perfil:", "Role:"},
@@ -404,6 +405,7 @@ var texts = withPokerTexts(withPromoTexts(withTableTexts(withTestModeTexts(map[s
 	"ev_svc_io_output":            {"Teste de saída", "Output test"},
 	"ev_svc_jackpot_level":        {"Nível de jackpot aberto", "Jackpot level opened"},
 	"ev_jackpot_level":            {"Nível %[1]s", "Level %[1]s"},
+	"who_attendant_key":           {"chave de serviço", "attendant key"},
 	"who_self-test":               {"autoteste", "self-test"},
 	"who_configuration":           {"configuração", "configuration"},
 	"who_start-up configuration":  {"configuração de arranque", "start-up configuration"},

@@ -194,5 +194,8 @@ func (m MeterGrid) Row(i int) (col int, y float64) {
 // ServiceTitle is the service menu's title: the role logged in and who.
 func (g *Screen) ServiceTitle() string {
 	s := g.Svc()
+	if keyOnly(s.Who) {
+		return g.T("svc_title_role", g.T("role_"+s.Role))
+	}
 	return g.T("svc_title", g.T("role_"+s.Role), s.Who)
 }

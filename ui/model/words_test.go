@@ -93,6 +93,10 @@ func TestNamesNotIdentifiers(t *testing.T) {
 		if strings.Contains(l.Who, "simulator") || l.Who != T(lang, "role_technician") {
 			t.Errorf("%s: a technician's login is by %q, want %q", lang, l.Who, T(lang, "role_technician"))
 		}
+		paid := machine.ViewEvent{Event: meters.Event{Code: machine.EventHandpayReset, Who: "simulator", Cents: 150000}, Kind: meters.HandpayCancelled}
+		if l := s.EventLine(paid); strings.Contains(l.Who, "simulator") {
+			t.Errorf("%s: a handpay paid by %q", lang, l.Who)
+		}
 		s.V.Service = &machine.ServiceView{Role: machine.RoleTechnician, Who: "simulator"}
 		if title := s.ServiceTitle(); strings.Contains(title, "simulator") || !strings.Contains(title, T(lang, "role_technician")) {
 			t.Errorf("%s: the service menu's title %q", lang, title)
