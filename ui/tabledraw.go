@@ -111,7 +111,7 @@ func (g *game) drawMenu(dst *ebiten.Image) {
 	g.textFit(dst, g.MenuHint(), rect(140, 520, 1000, 40), 22, colDim, alignCenter, false)
 	if g.opts.Simulator {
 		// The menu's keys are the simulator's, in its legend at the foot.
-		g.drawLegendText(dst, g.T("sim_menu_keys"), rect(20, 672, 1240, 40))
+		g.drawLegendText(dst, g.T("sim_menu_keys"), rect(1000, 660, 260, 50)) // beside, never over, the language button
 	}
 	if msg := g.V.Message.Key; msg != "" {
 		g.textFit(dst, model.MessageText(g.Lang, msg, g.V.Message.Args), model.RectTableMsg, 24, colGold, alignCenter, true)
