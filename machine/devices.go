@@ -69,7 +69,9 @@ func (m *Machine) ticketToHandpay(eff *Effects, why string) {
 		return // a restricted ticket's credits went back as restricted credits: never paid by hand
 	}
 	if m.record(eff, meters.HandpayPending{At: m.ns(), Kind: meters.HandpayCancelled, Cents: credits}) {
-		m.say("msg_handpay", credits)
+		// The player is told why at the step that starts the handpay: the
+		// printer cannot print, the attendant pays the amount.
+		m.say("msg_handpay_printer", credits)
 	}
 }
 

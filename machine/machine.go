@@ -307,7 +307,7 @@ func (m *Machine) Step(ev Event) Effects {
 		if t := m.st.PendingTicket; t != nil && t.Ticket == e.Validation {
 			if m.record(&eff, meters.TicketPrinted{At: m.ns(), Ticket: t.Ticket, Cents: t.Cents, Reprint: m.reprint}) {
 				m.reprint = false
-				m.say("msg_ticket_printed")
+				m.say("msg_ticket_printed", t.Cents)
 				m.restrictedAfter(&eff)
 			}
 		} else {
@@ -787,7 +787,12 @@ func (m *Machine) cashOut(eff *Effects) {
 	if credits >= m.cfg.HandpayLimit || m.devFault[TiltPrinter] {
 		m.cashedOut = true
 		m.record(eff, meters.HandpayPending{At: m.ns(), Kind: meters.HandpayCancelled, Cents: credits})
-		m.say("msg_handpay", credits)
+		if credits < m.cfg.HandpayLimit {
+			// Below the limit only the printer sends it to a handpay: say so.
+			m.say("msg_handpay_printer", credits)
+		} else {
+			m.say("msg_handpay", credits)
+		}
 		return
 	}
 	m.cashedOut = true

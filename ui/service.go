@@ -13,8 +13,7 @@ func (g *game) drawService(dst *ebiten.Image) {
 	s := g.Svc()
 	g.fillRect(dst, model.RectTopBar, colPanel)
 	g.fillRect(dst, rect(0, 54, model.DesignW, 2), colGold)
-	who := s.Who
-	g.text(dst, g.T("svc_title", g.T("role_"+s.Role), who), 20, 28, 24, colGold, alignLeft, true)
+	g.text(dst, g.ServiceTitle(), 20, 28, 24, colGold, alignLeft, true)
 	right := g.T("machine_id", g.V.MachineID)
 	if s.Role == machine.RoleInspector {
 		right = g.T("svc_read_only") + "   " + right
@@ -262,7 +261,7 @@ func (g *game) drawHandpaysPage(dst *ebiten.Image, s *machine.ServiceView) {
 			h := s.Handpays[i]
 			reset := g.T("pending")
 			if h.Reset != nil {
-				reset = h.Reset.Who + "  " + model.Clock(h.Reset.At)
+				reset = g.WhoText(h.Reset.Who) + "  " + model.Clock(h.Reset.At)
 			}
 			game := ""
 			if h.Pending.Game > 0 {

@@ -108,7 +108,11 @@ func (g *game) drawMenu(dst *ebiten.Image) {
 		}
 		g.textFit(dst, g.T("menu_"+strings.TrimPrefix(b.ID, "game:")), rect(b.R.X+20, b.R.Y+b.R.H-90, b.R.W-40, 70), 44, colText, alignCenter, true)
 	}
-	g.textFit(dst, g.T("menu_hint"), rect(140, 520, 1000, 40), 22, colDim, alignCenter, false)
+	g.textFit(dst, g.MenuHint(), rect(140, 520, 1000, 40), 22, colDim, alignCenter, false)
+	if g.opts.Simulator {
+		// The menu's keys are the simulator's, in its legend at the foot.
+		g.drawLegendText(dst, g.T("sim_menu_keys"), rect(1000, 660, 260, 50)) // beside, never over, the language button
+	}
 	if msg := g.V.Message.Key; msg != "" {
 		g.textFit(dst, model.MessageText(g.Lang, msg, g.V.Message.Args), model.RectTableMsg, 24, colGold, alignCenter, true)
 	}
@@ -199,7 +203,6 @@ func (g *game) drawCard(dst *ebiten.Image, s model.CardSlot) {
 // drawSpots draws the five bet spots: name, odds, key, the chips on them,
 // and the last hand's settlement.
 func (g *game) drawSpots(dst *ebiten.Image) {
-	play := g.TablePlayable()
 	for i, sv := range g.SpotViews() {
 		r := model.SpotRect(i)
 		edge := colFeltEdge
@@ -227,9 +230,9 @@ func (g *game) drawSpots(dst *ebiten.Image) {
 				c = colGold
 			}
 			g.textFit(dst, sv.Result, rect(r.X+6, r.Y+r.H-30, r.W-12, 24), 16, c, alignCenter, true)
-		} else if play {
-			g.text(dst, g.T("spot_key", sv.Key), r.X+r.W-12, r.Y+r.H-16, 13, shade(colDim, 0.8), alignRight, false)
 		}
+		// The spots' keys are the simulator legend's (sim_table_spots),
+		// never written on the game's own spots.
 	}
 }
 

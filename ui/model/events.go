@@ -16,11 +16,13 @@ type EventLine struct {
 // EventLine translates an event of the log.
 func (g *Screen) EventLine(e machine.ViewEvent) EventLine {
 	l := EventLine{Time: Clock(e.At), What: g.T("event_" + e.Code), Detail: e.Detail, Who: e.Who}
-	if hasText("who_" + e.Who) {
-		l.Who = g.T("who_" + e.Who) // the machine's own: the self-test, the configuration
-	}
+	l.Who = g.WhoText(e.Who)
 	if e.Role != "" {
-		l.Who += " (" + g.T("role_"+e.Role) + ")"
+		if keyOnly(e.Who) {
+			l.Who = g.T("role_" + e.Role) // no name behind the key: the role says who
+		} else {
+			l.Who += " (" + g.T("role_"+e.Role) + ")"
+		}
 	}
 	money := Euro(g.Lang, e.Cents)
 	switch e.Code {
@@ -58,6 +60,9 @@ func (g *Screen) EventLine(e machine.ViewEvent) EventLine {
 				label = g.T("set_" + e.Key)
 			}
 			l.Detail = label + ": " + g.SettingValue(e.Key, e.Value)
+			if e.Key == "table" {
+				l.Detail = g.SettingValue(e.Key, e.Value) // its label is in its name
+			}
 		case meters.ActionLogin, meters.ActionPINFailed:
 			l.Detail = g.T("role_" + e.Role)
 		case machine.SvcClearTilt:
@@ -113,4 +118,22 @@ func (g *Screen) RecallTexts(sp machine.RecallSpin) []WinItem {
 		out = append(out, WinItem{Text: g.scatterText(s), Line: -1, Cells: s.Cells, Hot: s.FreeGames > 0})
 	}
 	return out
+}
+
+// keyOnly says that who is no person's name but the attendant key itself
+// (the machine's default, or the simulator standing in for the key): the
+// screens say the role, never these identifiers.
+func keyOnly(who string) bool { return who == "" || who == "attendant key" || who == "simulator" }
+
+// WhoText is who did something as the service screens say it: a person's
+// name as recorded, the machine's own words for itself (the self-test, the
+// configuration) and for the attendant key without a name behind it.
+func (g *Screen) WhoText(who string) string {
+	if keyOnly(who) && who != "" {
+		return g.T("who_attendant_key")
+	}
+	if hasText("who_" + who) {
+		return g.T("who_" + who)
+	}
+	return who
 }

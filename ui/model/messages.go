@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/openegm/cabinet/meters"
@@ -19,7 +20,16 @@ func (g *Screen) LockoutLines() (head string, lines []string) {
 			break
 		}
 		lines = append(lines, g.T("lock_handpay_amount", Euro(g.Lang, v.Handpay)))
-		if v.HandpayKind != "" {
+		switch {
+		case v.HandpayKind == meters.HandpayCancelled:
+			// The credit meter still shows the amount until the attendant
+			// pays it: say what happens, and why when the printer is the
+			// reason.
+			if v.Message.Key == "msg_handpay_printer" || slices.Contains(v.Tilts, "printer") {
+				lines = append(lines, g.T("lock_printer_cannot"))
+			}
+			lines = append(lines, g.T("lock_handpay_cashout"))
+		case v.HandpayKind != "":
 			lines = append(lines, g.T("handpay_"+v.HandpayKind))
 		}
 		if g.cancelledHandpay() {

@@ -97,7 +97,7 @@ func (g *Screen) cashOutMessage(key string) bool {
 		// A handpay paid may be a win's: what is left on the meter stays
 		// for play all the same.
 		return true
-	case "msg_handpay":
+	case "msg_handpay", "msg_handpay_printer":
 		return g.cancelledHandpay()
 	}
 	return false

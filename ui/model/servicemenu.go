@@ -190,3 +190,12 @@ func (m MeterGrid) Row(i int) (col int, y float64) {
 	col = i / m.PerCol
 	return col, m.Top + float64(i%m.PerCol)*m.Pitch
 }
+
+// ServiceTitle is the service menu's title: the role logged in and who.
+func (g *Screen) ServiceTitle() string {
+	s := g.Svc()
+	if keyOnly(s.Who) {
+		return g.T("svc_title_role", g.T("role_"+s.Role))
+	}
+	return g.T("svc_title", g.T("role_"+s.Role), s.Who)
+}

@@ -51,6 +51,10 @@ func (g *Screen) SettingRows() []SettingRow {
 func (g *Screen) SettingValue(key, value string) string {
 	n, err := strconv.ParseInt(value, 10, 64)
 	switch {
+	case key == "table" && value == "off":
+		return g.T("set_table_off")
+	case key == "table" && g.V.Table != nil && value == g.V.Table.ID:
+		return g.T("set_table_is", TableTitle(g.V.Table, g.Lang))
 	case key == "language" && value != "":
 		return g.T("lang_" + value)
 	case (key == "denom" || key == "handpay_limit") && err == nil:

@@ -582,3 +582,6 @@ func (g *Screen) tableKey(k string) bool {
 	}
 	return false
 }
+
+// MenuHint is the line under the game menu's tiles.
+func (g *Screen) MenuHint() string { return g.T("menu_hint") }

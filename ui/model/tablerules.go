@@ -36,13 +36,10 @@ func TableRulesPages(t *machine.TableView, lang string) []Page {
 		return []Page{{Title: tr("rules_title"), Items: []Item{{Kind: ItemText, Text: tr("pt_none")}}}}
 	}
 	add := func(p *Page, k ItemKind, text string) { p.Items = append(p.Items, Item{Kind: k, Text: text}) }
-	title := t.Title[0]
-	if lang == "en" && t.Title[1] != "" {
-		title = t.Title[1]
-	}
+	title := TableTitle(t, lang)
 
 	p1 := Page{Title: tr("rules_title")}
-	add(&p1, ItemHeading, tr("rules_definition", t.ID, title))
+	add(&p1, ItemHeading, tr("rules_definition", title))
 	add(&p1, ItemText, tr("rules_decks", Itoa(t.Decks)))
 	add(&p1, ItemText, tr("rules_points"))
 	add(&p1, ItemText, tr("rules_deal"))
@@ -82,4 +79,16 @@ func RTPText(lang, pct string) string {
 		return pct
 	}
 	return strings.Replace(strings.TrimSuffix(pct, "%"), ".", ",", 1) + " %"
+}
+
+// TableTitle is the table's display name in a language, from its signed
+// definition (never its ID).
+func TableTitle(t *machine.TableView, lang string) string {
+	if t == nil {
+		return ""
+	}
+	if lang == "en" && t.Title[1] != "" {
+		return t.Title[1]
+	}
+	return t.Title[0]
 }
