@@ -134,6 +134,7 @@ func TestForgedLogTailIsRefused(t *testing.T) {
 // they stay newer as on the cabinet). The casino's host sees the meters go
 // back as well (sashost --history, the link controller).
 func TestDataAndWitnessRolledBackTogether(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	c.Bill(5000)
@@ -173,6 +174,7 @@ func TestDataAndWitnessRolledBackTogether(t *testing.T) {
 // against the bill meters, and the casino's host and link controller when
 // a meter goes back.
 func TestWholeBoardSignsWhatItWrites(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	c.Bill(10000)

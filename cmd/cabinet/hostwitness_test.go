@@ -23,6 +23,7 @@ import (
 // recorded in the host's own alarm file, where it stays after later
 // readings.
 func TestHostSeesDataAndBoardRolledBackTogether(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	data := t.TempDir()
 	board := cabinettest.Board(data)
 	args := []string{"--sas-addr", "1", "--sas-pty", "--spin-time", "5ms"}

@@ -93,6 +93,7 @@ func TestTicketCopyAfterTheCredit(t *testing.T) {
 // the 0x71, and the process killed); the copy goes in half a second after
 // the credit, and the system comes back two seconds after it.
 func TestTicketCopyWhileTheSystemIsDown(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	f := newTicketFloor(t)
 	a := ticketCabinet(t, t.TempDir())
 	f.service("egm-a", a)
@@ -132,6 +133,7 @@ func TestTicketCopyWhileTheSystemIsDown(t *testing.T) {
 // goes in before the system is back, which then finds it waiting, with
 // the original's redemption still pending.
 func TestTicketCopyAfterBothRestart(t *testing.T) {
+	cabinettest.PlainPassOnly(t)
 	f := newTicketFloor(t)
 	a := ticketCabinet(t, t.TempDir())
 	f.service("egm-a", a)
