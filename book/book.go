@@ -307,18 +307,20 @@ func (b *Book) Commit(entries []Entry, after State) ([]walog.Record, error) {
 			return nil, fmt.Errorf("%s: record type 0x%04X is the log's or the book's own", b.spec.What, e.Type)
 		}
 	}
-	return b.commitLocked(entries, after)
+	return b.commitLocked(entries, after, false)
 }
 
 // commit is Commit for Open (a new ledger's first mark).
 func (b *Book) commit(entries []Entry, after State) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	_, err := b.commitLocked(entries, after)
+	_, err := b.commitLocked(entries, after, false)
 	return err
 }
 
-func (b *Book) commitLocked(entries []Entry, after State) ([]walog.Record, error) {
+// commitLocked writes one commit; sealNow seals whatever the count since
+// the last seal (Close).
+func (b *Book) commitLocked(entries []Entry, after State, sealNow bool) ([]walog.Record, error) {
 	batch, err := b.log.Begin()
 	if err != nil {
 		b.fault = &Fault{Seq: b.log.LastSeq() + 1, Err: err}
@@ -336,7 +338,7 @@ func (b *Book) commitLocked(entries []Entry, after State) ([]walog.Record, error
 	}
 	var snap []byte
 	var sealSeq uint64
-	if since >= b.opts.SealEvery && userSeq != 0 && after != nil {
+	if (sealNow || since >= b.opts.SealEvery) && userSeq != 0 && after != nil {
 		enc, err := after.Encode()
 		if err != nil {
 			batch.Abort()
@@ -452,8 +454,7 @@ func (b *Book) Close(final State) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.fault == nil && b.sinceSeal > 0 && final != nil {
-		b.opts.SealEvery = 1 // seal now: the commit holds the seal alone
-		_, _ = b.commitLocked(nil, final)
+		_, _ = b.commitLocked(nil, final, true) // the commit holds the seal alone
 	}
 	err := b.log.Close()
 	if b.opts.Witness != nil && b.fault == nil {

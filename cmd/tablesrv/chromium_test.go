@@ -259,20 +259,32 @@ func (tb *tab) waitVisible(sel string) {
 // seen on the page a little after the click.
 func (tb *tab) waitFor(script, what string) {
 	tb.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	if !tb.poll(script, 60*time.Second) {
+		tb.failWithPage("not %s within a minute", what)
+	}
+}
+
+// poll says whether the script's value turned true within d.
+func (tb *tab) poll(script string, d time.Duration) bool {
+	tb.t.Helper()
+	for deadline := time.Now().Add(d); ; time.Sleep(50 * time.Millisecond) {
 		var ok bool
 		tb.must(script, &ok)
 		if ok {
-			return
+			return true
 		}
 		if time.Now().After(deadline) {
-			var body string
-			tb.eval("document.body.innerText", &body)
-			tb.t.Fatalf("not %s within a minute; the page:\n%s", what, body)
+			return false
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// failWithPage fails the test with the page's text.
+func (tb *tab) failWithPage(format string, args ...any) {
+	tb.t.Helper()
+	var body string
+	tb.eval("document.body.innerText", &body)
+	tb.t.Fatalf(format+"; the page:\n%s", append(args, body)...)
 }
 
 var errNotShown = errors.New("not shown")
@@ -328,22 +340,15 @@ func (tb *tab) click(sel string) error {
 // minute.
 func (tb *tab) clickUntil(sel, script, what string) {
 	tb.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	for deadline := time.Now().Add(60 * time.Second); ; {
 		if err := tb.click(sel); err != nil && !errors.Is(err, errNotShown) {
 			tb.t.Fatal(err)
 		}
-		for wait := time.Now().Add(3 * time.Second); time.Now().Before(wait); time.Sleep(50 * time.Millisecond) {
-			var ok bool
-			tb.must(script, &ok)
-			if ok {
-				return
-			}
+		if tb.poll(script, 3*time.Second) {
+			return
 		}
 		if time.Now().After(deadline) {
-			var body string
-			tb.eval("document.body.innerText", &body)
-			tb.t.Fatalf("not %s within a minute of clicking %s; the page:\n%s", what, sel, body)
+			tb.failWithPage("not %s within a minute of clicking %s", what, sel)
 		}
 	}
 }

@@ -25,8 +25,11 @@ func reportLatency(b *testing.B, durs []time.Duration, total time.Duration) {
 	b.ReportMetric(float64(int64(len(durs))*int64(time.Second)/int64(total)), "commits/s")
 }
 
-func BenchmarkAppend(b *testing.B) {
-	l, _, err := Open(b.TempDir(), Options{Signer: testKey(1)})
+func BenchmarkAppend(b *testing.B) { benchAppend(b, Options{Signer: testKey(1)}) }
+
+// benchAppend times Append on a log opened with opts.
+func benchAppend(b *testing.B, opts Options) {
+	l, _, err := Open(b.TempDir(), opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -74,22 +77,7 @@ func BenchmarkRawWriteFsync(b *testing.B) {
 // Next to BenchmarkAppend (the record alone) and BenchmarkRawWriteFsync in
 // the same run, it says what authenticating every commit costs.
 func BenchmarkCommitMarked(b *testing.B) {
-	l, _, err := Open(b.TempDir(), Options{Signer: testKey(1), Marks: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer l.Close()
-	data := make([]byte, benchData)
-	durs := make([]time.Duration, 0, b.N)
-	start := time.Now()
-	for b.Loop() {
-		t0 := time.Now()
-		if _, err := l.Append(1, data); err != nil {
-			b.Fatal(err)
-		}
-		durs = append(durs, time.Since(t0))
-	}
-	reportLatency(b, durs, time.Since(start))
+	benchAppend(b, Options{Signer: testKey(1), Marks: true})
 }
 
 // BenchmarkMarkSign is the signature alone (Ed25519 over the head).

@@ -204,7 +204,7 @@ func (l *Log) writeBatch(raws [][]byte, hash [32]byte) error {
 	}
 	if err := l.w.WriteBatch(&wb); err != nil {
 		l.segStarts = l.segStarts[:starts]
-		return l.setFault(&Fault{Seq: first, Segment: segmentName(l.segIndex), Offset: l.segSize, What: "writing a commit failed: " + err.Error()})
+		return l.setFault(&Fault{Seq: first, Segment: segmentName(l.segIndex), Offset: l.segSize, What: "writing records failed: " + err.Error()})
 	}
 	l.segIndex, l.segSize = segIndex, segSize
 	last := first + uint64(len(raws)) - 1

@@ -169,10 +169,9 @@ type scan struct {
 	faults []*Fault
 	fatal  bool // the chain could not be followed further
 
-	// Commit marks: whether the log has any (a log written before marks
-	// has none, and its tail is taken as it is), the last few, newest
-	// last, and what settle found after the last one that verifies.
-	anyMark   bool
+	// Commit marks: how many, the last few (newest last; none in a log
+	// written before marks, whose tail is taken as it is), and what settle
+	// found after the last one that verifies.
 	markCount int
 	marks     []markRef
 	scanned   uint64 // records whose frame and chain link held, the unvouched included
@@ -305,7 +304,6 @@ func (s *scan) scanSegment(name string, buf []byte, last, firstOnly bool) bool {
 			s.recent[0] = ckptRef{seq: seq, frame: raw}
 		}
 		if f.typ == TypeMark {
-			s.anyMark = true
 			s.markCount++
 			if len(s.marks) == marksKept {
 				s.marks = append(s.marks[:0], s.marks[1:]...)
@@ -383,7 +381,7 @@ func (s *scan) checkSide() error {
 // acknowledged, or records written without the key). A log without any
 // mark was written before marks existed and is taken as it is.
 func (s *scan) settle() {
-	if !s.anyMark {
+	if len(s.marks) == 0 {
 		return
 	}
 	good := -1

@@ -347,34 +347,10 @@ func (l *Log) Append(typ uint16, data []byte) (Record, error) {
 func (l *Log) appendLocked(typ uint16, data []byte) (Record, []byte, error) {
 	seq := l.lastSeq + 1
 	raw, hash := encodeRecord(l.lastHash, seq, typ, data)
-	created := false
-	if l.segSize > int64(l.segLimit) {
-		l.newSegment(seq)
-		created = true
-	}
-	seg, off := segmentName(l.segIndex), l.segSize
-	if err := l.w.Write(seq, raw); err != nil {
-		return Record{}, nil, l.setFault(&Fault{Seq: seq, Segment: seg, Offset: off, What: "writing record failed: " + err.Error()})
-	}
-	l.segSize += int64(uvarintLen(uint64(len(raw))) + len(raw))
-	l.lastSeq = seq
-	l.lastHash = hash
-	if l.segSize >= int64(l.segLimit) {
-		l.newSegment(seq + 1)
-		created = true
-	}
-	if created && !l.noSync {
-		if err := syncDir(l.dir); err != nil {
-			return Record{}, nil, l.setFault(&Fault{Seq: seq, Segment: segmentName(l.segIndex), Offset: -1, What: "syncing the directory after a new segment failed: " + err.Error()})
-		}
+	if err := l.writeBatch([][]byte{raw}, hash); err != nil {
+		return Record{}, nil, err
 	}
 	return Record{Seq: seq, Type: typ, Data: raw[headerSize : headerSize+len(data) : headerSize+len(data)], Hash: hash}, raw, nil
-}
-
-func (l *Log) newSegment(first uint64) {
-	l.segIndex = first
-	l.segSize = 0
-	l.segStarts = append(l.segStarts, first)
 }
 
 // checkpointLocked signs the current chain head, appends the checkpoint
