@@ -74,7 +74,14 @@ func benchSetup(b *testing.B) *bench {
 			return
 		}
 		benchStops = append(benchStops, cl.Stop)
-		cli, err := clientv3.New(clientv3.Config{Endpoints: cl.Endpoints(), DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+		// The cluster speaks TLS only, as production does; a plain dial
+		// waits forever (make bench never finished).
+		tlsCfg, err := cl.TLS(etcdtest.Root)
+		if err != nil {
+			benchErr = err
+			return
+		}
+		cli, err := clientv3.New(clientv3.Config{Endpoints: cl.Endpoints(), TLS: tlsCfg, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
 		if err != nil {
 			benchErr = err
 			return

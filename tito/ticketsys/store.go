@@ -163,12 +163,18 @@ type Request struct {
 	Seq *uint64
 }
 
-// Store is access to one casino's ticket system. It keeps no state
-// between calls and is safe for concurrent use.
+// Store is access to one casino's ticket system, safe for concurrent use.
+// Its only state between calls is what it wrote for each redemption it
+// authorised (written): a guess that lets the commit or release write at
+// once, conditional on the keys' revisions being those of that write, and
+// read only when they are not. So a redemption costs three round trips
+// (read, authorise, commit), and the guess can never decide anything etcd
+// does not still hold.
 type Store struct {
 	cli     *clientv3.Client
 	prefix  string
 	maxAuto int64
+	written writtenCache
 	// beforeWrite, if set (tests), runs before each write transaction.
 	beforeWrite func()
 }
@@ -247,6 +253,13 @@ type change struct {
 // write whose outcome was lost sees the write if it was applied, and
 // decide, finding its redemption recorded, changes nothing.
 func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Ticket, r *Redemption) (change, error)) error {
+	return s.applyFrom(ctx, tkey, rkey, nil, decide)
+}
+
+// applyFrom is apply whose first decision is on guess, the state this
+// store wrote last (nil: read it). A guess no longer true loses the
+// write's comparison, and the next round reads.
+func (s *Store) applyFrom(ctx context.Context, tkey, rkey string, guess *written, decide func(t *Ticket, r *Redemption) (change, error)) error {
 	keys := []string{tkey}
 	if rkey != "" {
 		keys = append(keys, rkey)
@@ -260,44 +273,58 @@ func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Tic
 		return err
 	}
 	for {
-		gets := make([]clientv3.Op, len(keys))
-		for i, k := range keys {
-			gets[i] = clientv3.OpGet(k)
-		}
-		resp, err := s.cli.Txn(ctx).Then(gets...).Commit()
-		if err != nil {
-			if !etcdretry.Transient(ctx, s.cli, err) {
-				return fail(fmt.Errorf("read %s: %w", tkey, err))
-			}
-			if werr := p.Wait(ctx); werr != nil {
-				return fail(fmt.Errorf("read %s: %w (last etcd error: %v)", tkey, werr, err))
-			}
-			continue
-		}
 		revs := make([]int64, len(keys))
 		var t *Ticket
 		var r *Redemption
-		for i, rr := range resp.Responses {
-			kvs := rr.GetResponseRange().GetKvs()
-			if len(kvs) == 0 {
+		guessed := guess != nil && rkey != ""
+		if guessed {
+			// Copies: decide may keep what it is given (out = *r).
+			t, r = guess.ticket.clone(), new(Redemption)
+			*r = *guess.red
+			revs[0], revs[1] = guess.rev, guess.rev
+			guess = nil
+		} else {
+			gets := make([]clientv3.Op, len(keys))
+			for i, k := range keys {
+				gets[i] = clientv3.OpGet(k)
+			}
+			resp, err := s.cli.Txn(ctx).Then(gets...).Commit()
+			if err != nil {
+				if !etcdretry.Transient(ctx, s.cli, err) {
+					return fail(fmt.Errorf("read %s: %w", tkey, err))
+				}
+				if werr := p.Wait(ctx); werr != nil {
+					return fail(fmt.Errorf("read %s: %w (last etcd error: %v)", tkey, werr, err))
+				}
 				continue
 			}
-			revs[i] = kvs[0].ModRevision
-			if i == 0 {
-				t = new(Ticket)
-				if err := decode(tkey, kvs[0].Value, t); err != nil {
-					return err
+			for i, rr := range resp.Responses {
+				kvs := rr.GetResponseRange().GetKvs()
+				if len(kvs) == 0 {
+					continue
 				}
-				t.Revision = revs[i]
-			} else {
-				r = new(Redemption)
-				if err := decode(rkey, kvs[0].Value, r); err != nil {
-					return err
+				revs[i] = kvs[0].ModRevision
+				if i == 0 {
+					t = new(Ticket)
+					if err := decode(tkey, kvs[0].Value, t); err != nil {
+						return err
+					}
+					t.Revision = revs[i]
+				} else {
+					r = new(Redemption)
+					if err := decode(rkey, kvs[0].Value, r); err != nil {
+						return err
+					}
 				}
 			}
 		}
 		ch, err := decide(t, r)
 		if err != nil || ch.ticket == nil && ch.red == nil {
+			if guessed {
+				// Only a write checks a guess: what is not written is
+				// decided again on what etcd holds.
+				continue
+			}
 			return err
 		}
 		cmps := make([]clientv3.Cmp, len(keys))
@@ -331,6 +358,9 @@ func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Tic
 		if wr.Succeeded {
 			if ch.ticket != nil {
 				ch.ticket.Revision = wr.Header.Revision
+			}
+			if ch.ticket != nil && ch.red != nil && ch.red.Phase == Authorised && rkey != "" {
+				s.written.note(rkey, ch.ticket, ch.red, wr.Header.Revision)
 			}
 			return nil
 		}
@@ -550,12 +580,20 @@ func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase
 	if at.IsZero() {
 		return fail(fmt.Errorf("%w: no time", ErrInvalid))
 	}
-	red, err := s.Redemption(ctx, id)
-	if err != nil {
-		return fail(err)
+	rkey := s.redemptionKey(id)
+	guess := s.written.take(rkey)
+	var digits string
+	if guess != nil {
+		digits = guess.red.Digits
+	} else {
+		red, err := s.Redemption(ctx, id)
+		if err != nil {
+			return fail(err)
+		}
+		digits = red.Digits
 	}
 	var out Redemption
-	err = s.apply(ctx, s.ticketKey(red.Digits), s.redemptionKey(id), func(t *Ticket, r *Redemption) (change, error) {
+	err := s.applyFrom(ctx, s.ticketKey(digits), rkey, guess, func(t *Ticket, r *Redemption) (change, error) {
 		switch {
 		case r == nil:
 			return change{}, fmt.Errorf("%w: redemption disappeared", ErrCorrupt)

@@ -1,0 +1,97 @@
+package ticketsys
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+)
+
+// countKV counts the store's requests to etcd: each Get and each
+// transaction is one round trip.
+type countKV struct {
+	clientv3.KV
+	n atomic.Int64
+}
+
+func (c *countKV) Get(ctx context.Context, key string, opts ...clientv3.OpOption) (*clientv3.GetResponse, error) {
+	c.n.Add(1)
+	return c.KV.Get(ctx, key, opts...)
+}
+
+func (c *countKV) Txn(ctx context.Context) clientv3.Txn {
+	c.n.Add(1)
+	return c.KV.Txn(ctx)
+}
+
+func countedStore(t *testing.T, prefix string) (*Store, *countKV) {
+	t.Helper()
+	cli := sharedCluster(t).Client(t)
+	kv := &countKV{KV: cli.KV}
+	cli.KV = kv
+	s, err := New(cli, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, kv
+}
+
+// A redemption at a cabinet is a read, the authorisation's conditional
+// write and the commit's conditional write on the revision it wrote: 3
+// round trips, where it took 5.
+func TestRedemptionInThreeRoundTrips(t *testing.T) {
+	s, kv := countedStore(t, fmt.Sprintf("/test/%s/", t.Name()))
+	tk := printed(t, "m1", 1, 2500)
+	issue(t, s, tk)
+	at := t0.Add(time.Hour)
+	before := kv.n.Load()
+	if a, err := s.Authorize(ctx(t), req(tk, "m7", "r1", at)); err != nil || a.Phase != Authorised {
+		t.Fatalf("authorize: %+v %v", a, err)
+	}
+	if c, err := s.Commit(ctx(t), "r1", at.Add(time.Second)); err != nil || c.Phase != Committed || c.Cents != 2500 {
+		t.Fatalf("commit: %+v %v", c, err)
+	}
+	if n := kv.n.Load() - before; n != 3 {
+		t.Fatalf("authorise and commit took %d round trips, want 3", n)
+	}
+	if got, err := s.Get(ctx(t), tk.Validation.Digits()); err != nil || got.State != Redeemed || got.Final.Redemption != "r1" {
+		t.Fatalf("ticket after the commit: %+v %v", got, err)
+	}
+}
+
+// The store's memory of its authorisation decides nothing etcd no longer
+// holds: another store (another ticket system process) released the
+// ticket and authorised it for a second cabinet; the first store's
+// commit of the old redemption is refused, and the ticket stays the
+// second cabinet's.
+func TestStaleAuthorisationIsNotCommitted(t *testing.T) {
+	prefix := fmt.Sprintf("/test/%s/", t.Name())
+	a, _ := countedStore(t, prefix)
+	b, _ := countedStore(t, prefix)
+	tk := printed(t, "m1", 1, 2500)
+	issue(t, a, tk)
+	at := t0.Add(time.Hour)
+	if r, err := a.Authorize(ctx(t), req(tk, "m7", "r1", at)); err != nil || r.Phase != Authorised {
+		t.Fatalf("authorize at m7: %+v %v", r, err)
+	}
+	if r, err := b.Release(ctx(t), "r1", at.Add(time.Second), "validator jam"); err != nil || r.Phase != Released {
+		t.Fatalf("release by the other store: %+v %v", r, err)
+	}
+	if r, err := b.Authorize(ctx(t), req(tk, "m8", "r2", at.Add(2*time.Second))); err != nil || r.Phase != Authorised {
+		t.Fatalf("authorize at m8: %+v %v", r, err)
+	}
+	if r, err := a.Commit(ctx(t), "r1", at.Add(3*time.Second)); !errors.Is(err, ErrConflict) {
+		t.Fatalf("commit of the released redemption by the store that authorised it: %+v %v", r, err)
+	}
+	got, err := a.Get(ctx(t), tk.Validation.Digits())
+	if err != nil || got.State != Pending || got.Hold.Redemption != "r2" || got.Hold.Cabinet != "m8" {
+		t.Fatalf("ticket: %+v %v", got, err)
+	}
+	if r, err := b.Commit(ctx(t), "r2", at.Add(4*time.Second)); err != nil || r.Phase != Committed {
+		t.Fatalf("commit at m8: %+v %v", r, err)
+	}
+}
