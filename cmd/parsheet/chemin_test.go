@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,6 +184,17 @@ func TestCommittedCheminParSheetsUpToDate(t *testing.T) {
 		}
 		if out != string(want) {
 			t.Fatalf("%s: its .par.txt is stale: run make par", name)
+		}
+	}
+}
+
+// parsheet par on the shipped 6-deck definition: its figures and the
+// 8-deck check, printed.
+func BenchmarkCheminPar(b *testing.B) {
+	for b.Loop() {
+		var e strings.Builder
+		if code := run([]string{"par", cheminFile}, io.Discard, &e); code != 0 {
+			b.Fatal(e.String())
 		}
 	}
 }

@@ -322,8 +322,12 @@ type Figures struct {
 	// BankerStrategies[j].
 	Pairs [2][4]Pair `json:"pairs"`
 	// Game is the 2 × 4 zero-sum game of the expectations before the
-	// cagnotte (what the ponto wins the banker loses); GameAfter is the
-	// same solution method applied to the banker's expectations after it.
+	// cagnotte (what the ponto wins the banker loses). After the cagnotte
+	// the game is no longer zero-sum (the ponto pays none, so his
+	// interests are still Game's); GameAfter solves the banker's
+	// expectations after it as a zero-sum game: its value is what the
+	// banker can guarantee (his maximin), its banker strategies how, and
+	// its ponto strategies those that hold him to it.
 	Game      *Solution `json:"game"`
 	GameAfter *Solution `json:"game_after_cagnotte"`
 	Counts    *Counts   `json:"-"`
