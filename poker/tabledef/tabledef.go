@@ -3,11 +3,12 @@
 // minimum re-buy, the house's commission, the betting structure and limits,
 // the seats and the decision timer. A chemin de fer table (chemin.go) is
 // defined the same way: its sabot, seats, bank and bets, cagnotte and its
-// rounding, the bank's auction, the timer and the banker's choices. A definition is a JSON file signed like
-// a paytable or a Makccarat table definition (the same keys, signature
-// format and code: reels.Verify), loaded strictly: an unknown field, a key
-// given twice or data after the object is refused, and every rule a file
-// breaks is named with the file, the field and the value.
+// rounding, the bank's auction, the timer and the banker's choices. A
+// definition is a JSON file signed like a paytable or a Makccarat table
+// definition (the same keys, signature format and code: reels.Verify),
+// loaded strictly: an unknown field, a key given twice or data after the
+// object is refused, and every rule a file breaks is named with the file,
+// the field and the value.
 //
 // The rules are the engines' (poker/holdem, poker/synthetic); this package
 // names them per field, then builds the engine's configuration and lets the
