@@ -9,7 +9,7 @@ import (
 
 // Chemin is the game value of a chemin de fer (banca francesa) table
 // definition (Portaria 817/2005, Title II, Section I;
-// /work/shared/spec/chemin.md): a player holds the bank against the others
+// spec/chemin.md): a player holds the bank against the others
 // and the house earns the cagnotte on what the banker wins.
 const Chemin Game = "chemin_de_fer"
 
