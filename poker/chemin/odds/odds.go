@@ -1,5 +1,5 @@
 // Package odds is the exact mathematics of chemin de fer (banca francesa,
-// /work/shared/spec/chemin.md) that a lab asks for: for a shoe of D decks,
+// spec/chemin.md) that a lab asks for: for a shoe of D decks,
 // the banker's expectation per unit at stake for each of the 8 pure strategy
 // pairs (the ponto on 5: draw or stand × the banker's two optional cases of
 // the tableau, 3 against a third card 9 and 5 against a 4), before and after
