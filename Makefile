@@ -117,6 +117,6 @@ rngtest-quick: deps
 
 # Regenerate the PAR sheets of the shipped paytables and table definitions.
 par: deps
-	for f in assets/paytables/*.json assets/tables/*.json; do \
+	for f in assets/paytables/*.json assets/tables/*.json assets/chemin/*.json; do \
 	  $(GO) run ./cmd/parsheet par "$$f" > "$${f%.json}.par.txt" || exit 1; \
 	done

@@ -31,3 +31,15 @@ func TestProductionRefusesDevelopmentSignedPokerTables(t *testing.T) {
 		}
 	}
 }
+
+// ... and the chemin de fer table definitions.
+func TestProductionRefusesDevelopmentSignedCheminTables(t *testing.T) {
+	if len(CheminTables()) < 1 {
+		t.Fatalf("chemin de fer tables %v", CheminTables())
+	}
+	for _, id := range CheminTables() {
+		if _, err := LoadCheminTable(id); err == nil || !strings.Contains(err.Error(), "(signature)") {
+			t.Fatalf("%s: %v", id, err)
+		}
+	}
+}

@@ -28,7 +28,8 @@ Every command that takes a FILE takes a paytable or a Makccarat table
 definition ("game": "makccarat"), told apart by the file's content. check,
 sign and verify also take a poker table definition ("game": "holdem" or
 "synthetic_poker", docs/tablesrv.md): it has no PAR sheet, the players play
-against each other and the house takes its commission.
+against each other and the house takes its commission. They take a chemin
+de fer definition too ("game": "chemin_de_fer"), and so does par.
 
 Usage:
   parsheet par FILE [--json] [--workers N]
@@ -40,6 +41,15 @@ Usage:
       and a tie (also by winning total), of each pair, and each bet's RTP and
       house edge, as exact fractions and percentages to six decimals, by exact
       enumeration. Exits 1 if a bet returns less than 80%%.
+
+  parsheet par CHEMIN_DE_FER_DEFINITION [--json] [--lang pt|en]
+      For the definition's sabot, the banker's expectation per unit at stake
+      for each of the 8 strategy pairs (the ponto on 5 × the banker with 3
+      against a 9 and with 5 against a 4), before and after the cagnotte, the
+      probabilities of a banker win, a ponto win and a void, as exact
+      fractions and percentages to six decimals; the value and optimal
+      strategies of the 2 × 4 game; and the check (every choice "draw",
+      8 decks: punto banco's 1.2351%%). In English, or Portuguese with --lang pt.
 
   parsheet check FILE [--require-signature] [--pub KEY.pub]...
       Validates the file strictly, recomputes the exact RTP at every bet level
@@ -175,6 +185,7 @@ func cmdPar(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("par", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "")
 	workers := fs.Int("workers", 0, "")
+	lang := fs.String("lang", "", "")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -183,9 +194,19 @@ func cmdPar(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if data, err := os.ReadFile(name); err == nil && tabledef.IsPoker(data) {
+	data, rerr := os.ReadFile(name)
+	if rerr == nil && tabledef.IsChemin(data) {
+		if *lang != "" && *lang != "pt" && *lang != "en" {
+			return usageError{fmt.Errorf("--lang %q: pt or en", *lang)}
+		}
+		return cheminPar(name, data, *asJSON, *lang, out)
+	}
+	if *lang != "" {
+		return usageError{fmt.Errorf("--lang is for a chemin de fer definition's PAR sheet; the others are in English")}
+	}
+	if rerr == nil && tabledef.IsPoker(data) {
 		return errNoPokerFigures
-	} else if err == nil && isTable(data) {
+	} else if rerr == nil && isTable(data) {
 		return tablePar(name, data, *asJSON, out)
 	}
 	p, data, err := load(name)
@@ -221,7 +242,7 @@ func cmdCheck(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if data, err := os.ReadFile(name); err == nil && tabledef.IsPoker(data) {
+	if data, err := os.ReadFile(name); err == nil && (tabledef.IsPoker(data) || tabledef.IsChemin(data)) {
 		return pokerCheck(name, data, *requireSig, pubs, out)
 	} else if err == nil && isTable(data) {
 		return tableCheck(name, data, *requireSig, pubs, out)
@@ -264,7 +285,9 @@ func cmdSim(args []string, out io.Writer) error {
 			return err
 		}
 	}
-	if data, err := os.ReadFile(name); err == nil && tabledef.IsPoker(data) {
+	if data, err := os.ReadFile(name); err == nil && tabledef.IsChemin(data) {
+		return errNoCheminSim
+	} else if err == nil && tabledef.IsPoker(data) {
 		return errNoPokerFigures
 	} else if err == nil && isTable(data) {
 		if *hands < 2 || *spins != 0 || *level != 0 {
@@ -387,7 +410,7 @@ func cmdSign(args []string, out io.Writer) error {
 		return err
 	}
 	for _, name := range pos {
-		if data, err := os.ReadFile(name); err == nil && tabledef.IsPoker(data) {
+		if data, err := os.ReadFile(name); err == nil && (tabledef.IsPoker(data) || tabledef.IsChemin(data)) {
 			if err := pokerSign(name, data, priv, out); err != nil {
 				return err
 			}

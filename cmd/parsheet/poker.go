@@ -37,3 +37,7 @@ func pokerSign(name string, data []byte, priv ed25519.PrivateKey, out io.Writer)
 	fmt.Fprintf(out, "%s: signed with key %s\n", name, reels.KeyID(priv.Public().(ed25519.PublicKey)))
 	return nil
 }
+
+// errNoCheminSim: chemin de fer's figures are exact (par); its coups are
+// played by the engine's tests.
+var errNoCheminSim = errors.New("a chemin de fer definition has no simulation here: par gives its exact figures, enumerated")

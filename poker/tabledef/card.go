@@ -13,7 +13,9 @@ import (
 // Portuguese ("pt", the default) or English: for synthetic poker the card
 // of rule 20 as the engine writes it (number, initial cave, minimum bet,
 // minimum re-buy) and what else the definition fixes; for hold'em the same
-// facts of SRIJ rules 17-27 and 51-52.
+// facts of SRIJ rules 17-27 and 51-52; for chemin de fer the sabot, the
+// least bank and bet, the cagnotte and its rounding, the bank's auction,
+// the seats, the banker's choices and the timer.
 func (d *Definition) Card(lang string) []string {
 	if lang != "en" {
 		lang = "pt"
@@ -24,6 +26,9 @@ func (d *Definition) Card(lang string) []string {
 			return en
 		}
 		return pt
+	}
+	if c := d.Chemin; c != nil {
+		return c.card(lang, eur, tr)
 	}
 	if s := d.Synthetic; s != nil {
 		lines := synthetic.Card{Number: s.Number, InitialCave: s.InitialCave, MinBet: s.MinBet, MinRebuy: s.MinRebuy}.Lines(lang)

@@ -1,11 +1,14 @@
 // Package tabledef is the approved definition of a poker table that the
 // table server runs (cmd/tablesrv): the game, its stakes, the cave and the
 // minimum re-buy, the house's commission, the betting structure and limits,
-// the seats and the decision timer. A definition is a JSON file signed like
-// a paytable or a Makccarat table definition (the same keys, signature
-// format and code: reels.Verify), loaded strictly: an unknown field, a key
-// given twice or data after the object is refused, and every rule a file
-// breaks is named with the file, the field and the value.
+// the seats and the decision timer. A chemin de fer table (chemin.go) is
+// defined the same way: its sabot, seats, bank and bets, cagnotte and its
+// rounding, the bank's auction, the timer and the banker's choices. A
+// definition is a JSON file signed like a paytable or a Makccarat table
+// definition (the same keys, signature format and code: reels.Verify),
+// loaded strictly: an unknown field, a key given twice or data after the
+// object is refused, and every rule a file breaks is named with the file,
+// the field and the value.
 //
 // The rules are the engines' (poker/holdem, poker/synthetic); this package
 // names them per field, then builds the engine's configuration and lets the
@@ -61,6 +64,7 @@ type Definition struct {
 	// filled in.
 	Holdem    *holdem.Config
 	Synthetic *synthetic.Config
+	Chemin    *CheminConfig
 }
 
 type header struct {
@@ -219,7 +223,7 @@ func Parse(name string, data []byte) (*Definition, error) {
 	d := &Definition{File: name}
 	switch {
 	case probe.Game == nil:
-		return nil, fail("game", "", fmt.Sprintf("missing (a poker table definition says %q or %q)", Holdem, Synthetic))
+		return nil, fail("game", "", fmt.Sprintf("missing (a table definition says %q, %q or %q)", Holdem, Synthetic, Chemin))
 	case *probe.Game == string(Holdem):
 		var f holdemFile
 		if err := decode(&f); err != nil {
@@ -236,8 +240,16 @@ func Parse(name string, data []byte) (*Definition, error) {
 		d.Game = Synthetic
 		c.header(f.header, d)
 		c.synthetic(f, d)
+	case *probe.Game == string(Chemin):
+		var f cheminFile
+		if err := decode(&f); err != nil {
+			return nil, err
+		}
+		d.Game = Chemin
+		c.header(f.header, d)
+		c.chemin(f, d)
 	default:
-		return nil, fail("game", fmt.Sprintf("%q", *probe.Game), fmt.Sprintf("must be %q or %q, the poker games this program deals", Holdem, Synthetic))
+		return nil, fail("game", fmt.Sprintf("%q", *probe.Game), fmt.Sprintf("must be %q, %q or %q, the table games this program knows", Holdem, Synthetic, Chemin))
 	}
 	if len(c.errs) > 0 {
 		return nil, errors.Join(c.errs...)
@@ -421,14 +433,21 @@ func (d *Definition) NewEngine(src rng.Source) (Engine, error) {
 	if d.Holdem != nil {
 		return holdem.New(*d.Holdem, src)
 	}
+	if d.Chemin != nil {
+		return nil, errNoCheminEngine
+	}
 	return synthetic.New(*d.Synthetic, src)
 }
 
 // RakeBps is the house's part of every pot in basis points (0 for a table
-// that takes a buy-in fee instead).
+// that takes a buy-in fee instead, and for chemin de fer, whose cagnotte is
+// a part of the banker's winnings: d.Chemin.CagnotteBps).
 func (d *Definition) RakeBps() int64 {
 	if d.Holdem != nil {
 		return d.Holdem.RakeBps
+	}
+	if d.Chemin != nil {
+		return 0
 	}
 	return synthetic.HouseBps
 }
@@ -441,10 +460,13 @@ func (d *Definition) FeeBps() int64 {
 	return 0
 }
 
-// MinRebuy is the least re-buy.
+// MinRebuy is the least re-buy (for chemin de fer, the least bet).
 func (d *Definition) MinRebuy() int64 {
 	if d.Holdem != nil {
 		return d.Holdem.MinRebuy
+	}
+	if d.Chemin != nil {
+		return d.Chemin.MinBet
 	}
 	return d.Synthetic.MinRebuy
 }
@@ -454,6 +476,9 @@ func (d *Definition) Seats() int {
 	if d.Holdem != nil {
 		return d.Holdem.Seats
 	}
+	if d.Chemin != nil {
+		return d.Chemin.Seats
+	}
 	return synthetic.Seats
 }
 
@@ -462,6 +487,9 @@ func (d *Definition) MinPlayers() int {
 	if d.Holdem != nil {
 		return 2
 	}
+	if d.Chemin != nil {
+		return d.Chemin.MinPlayers
+	}
 	return synthetic.MinPlayers
 }
 
@@ -469,6 +497,9 @@ func (d *Definition) MinPlayers() int {
 func (d *Definition) DecisionTime() time.Duration {
 	if d.Holdem != nil {
 		return d.Holdem.DecisionTime
+	}
+	if d.Chemin != nil {
+		return d.Chemin.DecisionTime
 	}
 	return d.Synthetic.DecisionTime
 }

@@ -1,0 +1,1 @@
+2ulJWKsC8lfdrDCeceF4wmyHGCEBHlADvGFvRGrRcnhpEn/AOfL4DB9xL+QttTnW8duKMmdFulb9YI/vJTUrDw==
