@@ -469,7 +469,7 @@ func TestIOTestPageShowsLiveInputs(t *testing.T) {
 }
 
 // sasHost opens the host end of the cabinet's SAS pseudo-terminal.
-func sasHost(t *testing.T, data string) *host.Client {
+func sasHost(t testing.TB, data string) *host.Client {
 	t.Helper()
 	var path string
 	deadline := time.Now().Add(5 * time.Second)
