@@ -71,26 +71,47 @@ func (t *Table) State() State {
 	return s
 }
 
-// Fold rebuilds a table's State from all its records, in order, checking
-// as it goes that every cent is conserved after every record, that every
-// payment matches the stakes, and that the cards dealt from each sabot are
-// the order its end reveals, whose digest is the one committed before its
-// first card was shown.
+// Fold rebuilds a table's State from all its records, in order (a
+// Folder's).
 func Fold(recs []poker.Record) (State, error) {
-	s := newState()
-	var dealt []cards.Card
-	for i, r := range recs {
-		if err := s.apply(r, &dealt); err != nil {
-			return s, fmt.Errorf("record %d (%s): %w", i, r.Kind, err)
-		}
-		if err := s.Check(); err != nil {
-			return s, fmt.Errorf("record %d (%s): %w", i, r.Kind, err)
-		}
-	}
-	return s, nil
+	f := NewFolder()
+	err := f.Add(recs...)
+	return f.State(), err
 }
 
-func (s *State) apply(r poker.Record, dealt *[]cards.Card) error {
+// Folder folds a table's records as they come, checking that every cent is
+// conserved after every record, that every payment matches the stakes, and
+// that the cards dealt from each sabot are the order its end reveals, whose
+// digest is the one committed before its first card was shown.
+type Folder struct {
+	s       State
+	n       int
+	dealt   []cards.Card // from the sabot in play
+	pending []cards.Card // the ponto's cards, until the banker's come
+}
+
+// NewFolder starts from an empty table.
+func NewFolder() *Folder { return &Folder{s: newState()} }
+
+// State is the table as the records folded so far say.
+func (f *Folder) State() State { return f.s }
+
+// Add folds records; the first that breaks a rule stops it.
+func (f *Folder) Add(recs ...poker.Record) error {
+	for _, r := range recs {
+		if err := f.apply(r); err != nil {
+			return fmt.Errorf("record %d (%s): %w", f.n, r.Kind, err)
+		}
+		if err := f.s.Check(); err != nil {
+			return fmt.Errorf("record %d (%s): %w", f.n, r.Kind, err)
+		}
+		f.n++
+	}
+	return nil
+}
+
+func (f *Folder) apply(r poker.Record) error {
+	s, dealt := &f.s, &f.dealt
 	seated := func() error {
 		if _, ok := s.Stacks[r.Seat]; !ok {
 			return fmt.Errorf("seat %d is empty", r.Seat)
@@ -203,7 +224,20 @@ func (s *State) apply(r poker.Record, dealt *[]cards.Card) error {
 	case KindShoe:
 		s.Shoe = r.Value
 		*dealt = nil
-	case KindBurn, poker.KindDeal, poker.KindBoard:
+	case poker.KindDeal:
+		// The ponto's two cards, then the banker's: dealt alternately,
+		// the ponto first (rule 62).
+		if f.pending == nil {
+			f.pending = r.Cards
+			break
+		}
+		p := f.pending
+		f.pending = nil
+		if len(p) != 2 || len(r.Cards) != 2 {
+			return fmt.Errorf("a deal of %v and %v", p, r.Cards)
+		}
+		*dealt = append(*dealt, p[0], r.Cards[0], p[1], r.Cards[1])
+	case KindBurn, poker.KindBoard:
 		*dealt = append(*dealt, r.Cards...)
 	case KindShoeEnd:
 		switch {

@@ -431,7 +431,7 @@ func (t *Table) stateBank(p *poker.Player, amount int64, assoc bool) error {
 	if assoc {
 		a = t.Seats.At(t.offerAssoc)
 		switch {
-		case a == nil:
+		case a == nil || a == p:
 			return fmt.Errorf("player %q: nobody offered to associate", p.ID)
 		case amount%2 != 0:
 			return fmt.Errorf("player %q: an associated bank of %d does not halve in cents (rule 31)", p.ID, amount)
@@ -472,6 +472,7 @@ func (t *Table) refuseBank(timeout bool) {
 		return // everyone refused: the next deal offers the hand again
 	}
 	t.refusals = refusals
+	t.offerAssoc = 0
 	t.phase = Stake
 	t.decide(t.banker)
 }
