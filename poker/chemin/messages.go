@@ -78,8 +78,8 @@ var texts = map[Message][2]string{
 	MsgGaveUpSeat:   {"O jogador cede o lugar", "The player gives up his seat"},
 }
 
-var totalsPT = [10]string{"Bacará", "Um", "Dois", "Três", "Quatro", "Cinco", "Seis", "Sete", "Oito", "Nove"}
-var totalsEN = [10]string{"Baccarat", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"}
+var totalsPT = [10]string{"bacará", "um", "dois", "três", "quatro", "cinco", "seis", "sete", "oito", "nove"}
+var totalsEN = [10]string{"baccarat", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"}
 
 // Text is an announcement record's words in lang ("pt", the default, or
 // "en").
@@ -102,5 +102,9 @@ func Text(lang string, r poker.Record) string {
 	if !strings.Contains(t[i], "%") {
 		return t[i]
 	}
-	return fmt.Sprintf(t[i], money.Euro(lang, r.To), a, b)
+	out := fmt.Sprintf(t[i], money.Euro(lang, r.To), a, b)
+	if out != "" && out[0] >= 'a' && out[0] <= 'z' {
+		out = strings.ToUpper(out[:1]) + out[1:]
+	}
+	return out
 }
