@@ -542,7 +542,7 @@ func TestShoeLastCoupAndTheHandStays(t *testing.T) {
 		tb, _ := chemin.New(r, rng.NewSeeded(seed))
 		s := &script{t: t, tb: tb, now: s0, fold: chemin.NewFolder()}
 		for i, id := range five {
-			s.ok(poker.Join{At: s.now, Player: id, Seat: i + 1, Amount: 100000})
+			s.ok(poker.Join{At: s.now, Player: id, Seat: i + 1, Amount: 100_000_000}) // bancôs on banks that double
 		}
 		var lastBanker int
 		for coups := 0; ; coups++ {
@@ -551,7 +551,7 @@ func TestShoeLastCoupAndTheHandStays(t *testing.T) {
 			}
 			recs := s.deal()
 			if s.tb.Phase() == chemin.Stake {
-				recs = append(recs, s.act(s.toAct(), chemin.Bank, 1000)...)
+				recs = append(recs, s.act(s.toAct(), chemin.Bank, 4000)...)
 			}
 			if sh := find(recs, chemin.KindShoe); coups == 0 {
 				b := find(recs, chemin.KindBurn)
@@ -587,8 +587,8 @@ func TestShoeLastCoupAndTheHandStays(t *testing.T) {
 			if last {
 				if said(recs, chemin.MsgHandStays) {
 					stays++
-					if v.Phase != chemin.AfterCoup {
-						t.Fatalf("a mão fica: %s", v.Phase)
+					if v.Phase != chemin.AfterCoup || !hasChoice(s.tb.View(s.toAct()), chemin.Halve) {
+						t.Fatalf("a mão fica: %s, %+v", v.Phase, s.tb.View(s.toAct()).Choices)
 					}
 					s.act(s.toAct(), chemin.Continue)
 				} else {
@@ -632,3 +632,22 @@ func TestAssociation(t *testing.T) {
 }
 
 var s0 = script{}.now
+
+// A banker who passes the hand after a tie may not go bancô in the next
+// coup (rule 89).
+func TestNoBancoAfterPassingOnATie(t *testing.T) {
+	s := newScript(t, rules(), five, burn+coup("3C 4D", "5S 2H"))
+	s.winCoup(1000)
+	s.act("ana", chemin.Pass)
+	s.act("bia", chemin.Take)
+	s.deal()
+	for _, id := range []string{"caio", "duda", "eva"} {
+		s.act(id, chemin.NoBet)
+	}
+	s.expect("ana", chemin.BancoRound)
+	if hasChoice(s.tb.View("ana"), chemin.Banco) {
+		t.Fatal("ana may go bancô")
+	}
+	s.noAct("ana", chemin.Banco, 0, "rule 89")
+	s.act("ana", chemin.NoBet)
+}

@@ -55,6 +55,7 @@ const (
 	Continue       poker.ActionKind = "continue"
 	SetGarage      poker.ActionKind = "garage" // half the bank aside (rule 34)
 	Reduce         poker.ActionKind = "reduce" // the bank to twice the stakes won (rule 46)
+	Halve          poker.ActionKind = "halve"  // the bank halved when the hand stays at a new sabot (rule 33)
 	Pass           poker.ActionKind = "pass"   // «Passo a mão» (rule 77)
 	Take           poker.ActionKind = "take"   // take a passed hand at its level, or at the minimum (rules 80, 85)
 	Decline        poker.ActionKind = "decline"
@@ -115,6 +116,9 @@ type Table struct {
 	shownB    bool // the banker's cards are turned
 	last      bool // the warning card came out: the sabot's last coup
 	lastWon   bool // the banker did not lose the last coup
+	stays     bool // the sabot ended and the hand stays: the bank may be halved (rule 33)
+	noBanco   int  // a banker who passed after a tie may not go bancô in the next coup (rule 89)
+	noBancoAt uint64
 	covered   bool // the last coup's stakes covered the bank
 	stakedWon int64
 
@@ -773,6 +777,7 @@ func (t *Table) endCoup() error {
 		t.sab, t.last = nil, false
 		if t.lastWon {
 			t.say(MsgHandStays, 0, "") // «A mão fica» (rule 32)
+			t.stays = true
 		}
 	}
 	for _, p := range t.Seats.Players() {
@@ -834,15 +839,20 @@ func (t *Table) afterCoup(a poker.ActionKind, timeout bool) error {
 		if !t.mayReduce() {
 			return fmt.Errorf("player %q: the bank reduces to twice the stakes won when they did not cover it (rule 46)", p.ID)
 		}
+	case Halve:
+		if !t.stays || t.bank-t.bank/2 < t.rules.MinBank {
+			return fmt.Errorf("player %q: the bank is halved when the hand stays at a new sabot, not below the minimum %d (rule 33)", p.ID, t.rules.MinBank)
+		}
 	case Pass:
 	default:
-		return fmt.Errorf("player %q: continue, garage, reduce or pass", p.ID)
+		return fmt.Errorf("player %q: continue, garage, reduce, halve or pass", p.ID)
 	}
+	t.stays = false
 	t.Emit(poker.Record{Kind: poker.KindAct, Seat: t.banker, Player: p.ID, Action: string(a), Timeout: timeout})
 	t.Decision = nil
 	t.phase = Idle
 	switch a {
-	case SetGarage:
+	case SetGarage, Halve: // the half set aside goes back to him with the bank
 		t.toGarage(t.bank / 2)
 	case Reduce:
 		t.toGarage(t.bank - 2*t.stakedWon)
@@ -856,6 +866,9 @@ func (t *Table) afterCoup(a poker.ActionKind, timeout bool) error {
 // banker, and the hand is offered at its level from his right (rule 78).
 func (t *Table) passHand() error {
 	t.level, t.passer, t.passAs = t.bank, t.banker, t.associate
+	if t.stakedWon == 0 { // he passes after a tie (rule 89)
+		t.noBanco, t.noBancoAt = t.passer, t.HandNo+1
+	}
 	t.say(MsgHandPasses, 0, "")
 	t.release()
 	t.forced = t.fromRight(t.passer)
@@ -995,6 +1008,12 @@ func (t *Table) apply(p *poker.Player, a poker.Action, timeout bool) error {
 			return nil
 		}
 	case BancoRound:
+		switch a.Kind {
+		case Banco, Suivi, BancoMesa:
+			if p.Seat == t.noBanco && t.HandNo == t.noBancoAt {
+				return fmt.Errorf("player %q passed the hand after a tie: no bancô in the next coup (rule 89)", p.ID)
+			}
+		}
 		switch a.Kind {
 		case Banco, Suivi:
 			if a.Kind == Suivi && (p.Seat != t.suivi || t.asked != 0) {

@@ -110,6 +110,9 @@ func (t *Table) choices(p *poker.Player) []Choice {
 		return c
 	case BancoRound:
 		c := []Choice{{Kind: NoBet}}
+		if p.Seat == t.noBanco && t.HandNo == t.noBancoAt {
+			return c // rule 89
+		}
 		if p.Stack >= t.bank {
 			k := Banco
 			if p.Seat == t.suivi && t.asked == 0 {
@@ -137,6 +140,9 @@ func (t *Table) choices(p *poker.Player) []Choice {
 		}
 		if t.mayReduce() {
 			c = append(c, Choice{Kind: Reduce})
+		}
+		if t.stays && t.bank-t.bank/2 >= r.MinBank {
+			c = append(c, Choice{Kind: Halve})
 		}
 		return c
 	case Offered:
