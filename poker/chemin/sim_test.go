@@ -97,7 +97,13 @@ func (s *sim) step(ev poker.Event) ([]poker.Record, error) {
 			s.mesas++
 		case r.Kind == poker.KindAct && r.Action == string(chemin.Pass):
 			s.passes++
+		case r.Kind == poker.KindHandEnd:
+			s.replayCoup(r)
 		case r.Kind == poker.KindLeave:
+			tot := *r.Totals
+			if tot.BoughtIn-tot.Fees+tot.Won-tot.Wagered != tot.CashedOut || tot.CashedOut != r.Amount {
+				s.t.Fatalf("%s leaves with %d and totals %+v", r.Player, r.Amount, tot)
+			}
 			s.bench = append(s.bench, r.Player)
 			if r.Reason != "" && r.Reason[0] == 'g' {
 				s.gaveUp++
@@ -331,4 +337,48 @@ func TestLongShoes(t *testing.T) {
 	var k int
 	fmt.Sscan(n, &k)
 	runSim(t, simRules(), 1, k)
+}
+
+// replayCoup: every player in the coup just ended has it as his last, and
+// it replays for him.
+func (s *sim) replayCoup(end poker.Record) {
+	k := len(s.all) - 1
+	for s.all[k].Kind != poker.KindHandStart || s.all[k].Hand != end.Hand {
+		k--
+	}
+	var coup []poker.Record
+	var in []string
+	for _, r := range s.all[k:] {
+		if r.Hand == end.Hand {
+			coup = append(coup, r)
+			if (r.Kind == poker.KindHandStart || r.Kind == chemin.KindBet && r.Amount > 0) && !slices.Contains(in, r.Player) {
+				in = append(in, r.Player)
+			}
+		}
+	}
+	for _, id := range in {
+		if !slices.Contains(s.seated(), id) {
+			continue // he left as the coup ended
+		}
+		last := s.tb.LastHands(id)
+		if len(last) == 0 || !reflect.DeepEqual(last[len(last)-1], coup) {
+			s.t.Fatalf("coup %d is not %s's last", end.Hand, id)
+		}
+		frames, err := chemin.ReplayCoup(coup, id)
+		if err != nil {
+			s.t.Fatalf("coup %d for %s: %v", end.Hand, id, err)
+		}
+		ponto := ""
+		if d := find(coup, poker.KindDeal); len(d) > 0 {
+			ponto = d[0].Player
+		}
+		for i, f := range frames {
+			if coup[i].Kind == poker.KindShow || coup[i].Kind == poker.KindAct && coup[i].Player == ponto {
+				break
+			}
+			if len(f.PontoCards) >= 2 && id != ponto || len(f.BankerCards) > 0 && id != coup[0].Player {
+				s.t.Fatalf("coup %d: %s sees cards before they are shown: %+v", end.Hand, id, f)
+			}
+		}
+	}
 }
