@@ -651,3 +651,28 @@ func TestNoBancoAfterPassingOnATie(t *testing.T) {
 	s.noAct("ana", chemin.Banco, 0, "rule 89")
 	s.act("ana", chemin.NoBet)
 }
+
+// The dealer's announcements of rule 96, in Portuguese and English.
+func TestAnnouncements(t *testing.T) {
+	for _, c := range []struct {
+		r      poker.Record
+		pt, en string
+	}{
+		{poker.Record{Action: string(chemin.MsgPontoWins), Value: "7 5"}, "Sete no ponto, cinco na banca", "Seven for the ponto, five for the bank"},
+		{poker.Record{Action: string(chemin.MsgBankWins), Value: "0 3"}, "Bacará no ponto; três na banca", "Baccarat for the ponto; three for the bank"},
+		{poker.Record{Action: string(chemin.MsgTie), Value: "4 4"}, "Igualdade a quatro", "Tie at four"},
+		{poker.Record{Action: string(chemin.MsgHandStays)}, "A mão fica", "The hand stays"},
+		{poker.Record{Action: string(chemin.MsgAuction)}, "Banca em leilão. Quem oferece?", "The bank is auctioned. Who offers?"},
+		{poker.Record{Action: string(chemin.MsgLastOfSabot)}, "Último golpe do sabot", "Last coup of the shoe"},
+	} {
+		if got := chemin.Text("pt", c.r); got != c.pt {
+			t.Errorf("pt %q, want %q", got, c.pt)
+		}
+		if got := chemin.Text("en", c.r); got != c.en {
+			t.Errorf("en %q, want %q", got, c.en)
+		}
+	}
+	if got := chemin.Text("pt", poker.Record{Action: string(chemin.MsgBank), To: 150000}); !strings.HasPrefix(got, "Banca de ") || !strings.Contains(got, "1") {
+		t.Errorf("the bank: %q", got)
+	}
+}
