@@ -307,6 +307,14 @@ func runSim(t *testing.T, r chemin.Rules, seed uint64, shoes int) *sim {
 	return s
 }
 
+// kinds of tables the random sessions play: the default; the tableau only
+// with another cagnotte and rounding; a one-deck sabot at a table of five.
+var kinds = []func(*chemin.Rules){
+	func(*chemin.Rules) {},
+	func(r *chemin.Rules) { r.TableauOnly, r.Rounding, r.CagnotteBps = true, chemin.RoundDown, 333 },
+	func(r *chemin.Rules) { r.Decks, r.Seats, r.MinSeated, r.Rounding = 1, 5, 4, chemin.RoundUp },
+}
+
 // Random tables over many sabots: every cent conserved after every step
 // (the engine's check, the records' fold), the fold of the records equal to
 // the engine's money after every step, every sabot's cards the order its
@@ -317,26 +325,29 @@ func TestRandomShoes(t *testing.T) {
 	if testing.Short() {
 		shoes = 2
 	}
-	for i, c := range []func(*chemin.Rules){
-		func(*chemin.Rules) {},
-		func(r *chemin.Rules) { r.TableauOnly, r.Rounding, r.CagnotteBps = true, chemin.RoundDown, 333 },
-		func(r *chemin.Rules) { r.Decks, r.Seats, r.MinSeated, r.Rounding = 1, 5, 4, chemin.RoundUp },
-	} {
+	for i, c := range kinds {
 		r := simRules()
 		c(&r)
 		t.Run(fmt.Sprint(i), func(t *testing.T) { runSim(t, r, uint64(11+i), shoes) })
 	}
 }
 
-// CHEMIN_SHOES=n: n sabots of 6 decks.
+// CHEMIN_SHOES=n: n sabots of 6 decks in each table of TestRandomShoes'
+// kinds, from CHEMIN_SEED (1 by default).
 func TestLongShoes(t *testing.T) {
 	n := os.Getenv("CHEMIN_SHOES")
 	if n == "" {
 		t.Skip("CHEMIN_SHOES=n plays n sabots")
 	}
 	var k int
+	seed := uint64(1)
 	fmt.Sscan(n, &k)
-	runSim(t, simRules(), 1, k)
+	fmt.Sscan(os.Getenv("CHEMIN_SEED"), &seed)
+	for i, c := range kinds {
+		r := simRules()
+		c(&r)
+		t.Run(fmt.Sprint(i), func(t *testing.T) { runSim(t, r, seed, k) })
+	}
 }
 
 // replayCoup: every player in the coup just ended has it as his last, and
