@@ -676,3 +676,39 @@ func TestAnnouncements(t *testing.T) {
 		t.Errorf("the bank: %q", got)
 	}
 }
+
+// A first card worth 0 burns ten (rule 13); the sabot is committed by its
+// digest before that card is shown.
+func TestAZeroBurnsTen(t *testing.T) {
+	s := newScript(t, rules(), five, "KD 2C 3C 4C 5C 6C 7C 8C 9C TC JC "+coup("9C KD", "2S AH"))
+	recs := s.deal()
+	sh, b := find(recs, chemin.KindShoe), find(recs, chemin.KindBurn)
+	if len(sh) != 1 || len(b) != 1 || len(b[0].Cards) != 11 || b[0].Cards[10].String() != "JC" {
+		t.Fatalf("the burn %+v", recs)
+	}
+	if recs[0].Kind != chemin.KindShoe || s.tb.View("").Shoe != sh[0].Value || s.tb.View("").CardsLeft != 312-11 {
+		t.Fatalf("the commitment %+v", recs[0])
+	}
+}
+
+// Nobody sees a hand before it is shown, but the ponto his own and the
+// banker his own; the ponto's third card is dealt face up (rules 63-68).
+func TestWhoSeesTheCards(t *testing.T) {
+	s := newScript(t, rules(), five, burn+coup("2C 3D", "AS 2H", "9C"))
+	s.openBets(1000)
+	s.act("bia", chemin.Bet, 1000)
+	s.expect("bia", chemin.PontoTurn)
+	if v := s.tb.View("bia"); len(v.PontoCards) != 2 || len(v.BankerCards) != 0 {
+		t.Fatalf("bia sees %v and %v", v.PontoCards, v.BankerCards)
+	}
+	if v := s.tb.View("ana"); len(v.PontoCards) != 0 || len(v.BankerCards) != 2 {
+		t.Fatalf("ana sees %v and %v", v.PontoCards, v.BankerCards)
+	}
+	if v := s.tb.View("eva"); len(v.PontoCards) != 0 || len(v.BankerCards) != 0 {
+		t.Fatalf("eva sees %v and %v", v.PontoCards, v.BankerCards)
+	}
+	s.act("bia", chemin.Draw)
+	if v := s.tb.View("eva"); len(v.PontoCards) != 1 || v.PontoCards[0].String() != "9C" || len(v.BankerCards) != 2 {
+		t.Fatalf("after the third card eva sees %v and %v", v.PontoCards, v.BankerCards)
+	}
+}
