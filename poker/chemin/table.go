@@ -96,7 +96,6 @@ type Table struct {
 	banker, associate int   // seats (0: none)
 	bank, garage      int64 // on the table, the banker's (and his associate's)
 	wins              int   // coups the banker won with this hand (rule 34; ties do not count)
-	coups             int   // coups of this hand
 	first             bool  // the next coup is the sabot's first
 	offerAssoc        int   // a seat that offered to associate (rule 31)
 	refusals          int   // pontos who refused the hand in a row
@@ -349,7 +348,7 @@ func (t *Table) release() {
 // he states his bank at the next deal.
 func (t *Table) passRight() {
 	next := t.fromRight(t.banker)
-	t.wins, t.coups, t.refusals = 0, 0, 0
+	t.wins, t.refusals = 0, 0
 	t.phase, t.Decision = Idle, nil
 	if len(next) == 0 {
 		t.banker = 0
@@ -380,7 +379,7 @@ func (t *Table) deal() error {
 		// The first hand goes to the first seated player at the dealer's
 		// right (rule 29).
 		t.banker = t.present()[0].Seat
-		t.wins, t.coups, t.refusals = 0, 0, 0
+		t.wins, t.refusals = 0, 0
 	}
 	if t.sab == nil {
 		if err := t.newSabot(); err != nil {
@@ -490,7 +489,6 @@ func (t *Table) askable(seat int) bool {
 // startCoup opens a coup: the bets in priority order (rules 45-61).
 func (t *Table) startCoup() error {
 	t.HandNo++
-	t.coups++
 	t.order = t.fromRight(t.banker)
 	t.order = slices.DeleteFunc(t.order, func(s int) bool { return s == t.associate || !t.askable(s) })
 	t.stakes, t.mesa, t.mesaAmt, t.banco, t.ponto = nil, 0, 0, 0, 0
@@ -539,7 +537,8 @@ func (t *Table) nextBanco() error {
 	return t.nextBet()
 }
 
-func (t *Table) covered_() int64 {
+// staked is what the pontos have at stake: the part of the bank covered.
+func (t *Table) staked() int64 {
 	var c int64
 	for _, s := range t.stakes {
 		c += s.amount
@@ -547,8 +546,10 @@ func (t *Table) covered_() int64 {
 	return c
 }
 
+// nextBet asks the next ponto in priority order for his bet, until the
+// bank is covered or everyone was asked.
 func (t *Table) nextBet() error {
-	if t.covered_() < t.bank {
+	if t.staked() < t.bank {
 		for t.asked++; t.asked < len(t.order); t.asked++ {
 			if t.askable(t.order[t.asked]) {
 				t.decide(t.order[t.asked])
@@ -559,6 +560,7 @@ func (t *Table) nextBet() error {
 	return t.close()
 }
 
+// addStake moves a ponto's stake from his stack to the table.
 func (t *Table) addStake(seat int, amount int64, action string) {
 	p := t.Seats.At(seat)
 	p.Stack -= amount
@@ -577,7 +579,7 @@ func (t *Table) addStake(seat int, amount int64, action string) {
 // the banker's right (rules 60, 61).
 func (t *Table) close() error {
 	t.Decision = nil
-	at := t.covered_()
+	at := t.staked()
 	if at == 0 {
 		t.say(MsgNoBets, 0, "")
 		return t.endCoup()
@@ -723,7 +725,7 @@ func (t *Table) result() error {
 		t.lastWon = true
 	case bt > pt:
 		t.say(MsgBankWins, 0, totals)
-		won := t.covered_()
+		won := t.staked()
 		cag := t.rules.Cagnotte(won)
 		t.bank += won - cag
 		t.Seats.Rake += cag
@@ -875,7 +877,7 @@ func (t *Table) passHand() error {
 	t.order = slices.Clone(t.forced)
 	t.asked = -1
 	t.phase = Offered
-	t.banker, t.wins, t.coups = 0, 0, 0
+	t.banker, t.wins = 0, 0
 	return t.nextOffer()
 }
 
@@ -903,7 +905,7 @@ func (t *Table) nextOffer() error {
 // takeHand makes seat the banker with a bank of amount.
 func (t *Table) takeHand(seat int, amount int64) error {
 	p := t.Seats.At(seat)
-	t.banker, t.wins, t.coups, t.offerAssoc = seat, 0, 0, 0
+	t.banker, t.wins, t.offerAssoc = seat, 0, 0
 	t.phase, t.Decision = Idle, nil
 	p.Stack -= amount
 	p.Session.Wagered += amount
@@ -1053,7 +1055,7 @@ func (t *Table) apply(p *poker.Player, a poker.Action, timeout bool) error {
 	case BetRound:
 		switch a.Kind {
 		case Bet:
-			rest := t.bank - t.covered_()
+			rest := t.bank - t.staked()
 			switch {
 			case a.To <= 0 || a.To > rest:
 				return fmt.Errorf("player %q: a bet of %d; %d of the bank is uncovered", p.ID, a.To, rest)

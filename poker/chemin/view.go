@@ -126,7 +126,7 @@ func (t *Table) choices(p *poker.Player) []Choice {
 		return c
 	case BetRound:
 		c := []Choice{{Kind: NoBet}}
-		rest := t.bank - t.covered_()
+		rest := t.bank - t.staked()
 		if top := min(rest, p.Stack); top >= r.MinBet || top == rest {
 			c = append(c, Choice{Kind: Bet, Min: min(r.MinBet, rest), Max: top, Step: r.MinBet})
 		}
