@@ -1,7 +1,7 @@
 // Package chemin is the table engine of chemin de fer ("banca francesa",
-// Portaria 817/2005, Title II, Section I, rules 7-107; the spec the table
-// implements is /work/shared/spec/chemin.md, copied into docs/ at
-// integration): a player holds the bank against the others, the pontos;
+// Portaria 817/2005, Title II, Section I, rules 7-107, as the project's
+// specification chemin.md reads them): a player holds the bank against the
+// others, the pontos;
 // the bancô, the bancô suivi and the bancô com a mesa, bets in priority
 // order from the banker's right until the bank is covered, the ponto's
 // choice on 5 and the banker's two choices of the tableau, the cagnotte on
@@ -16,6 +16,14 @@
 // (poker.Core): seats and money, the records and their history, the
 // decision timer and the conservation check after every step. Rule numbers
 // in comments are the Portaria's.
+//
+// Where the electronic table chooses: only seated players play (no
+// standing players, so no bancô from behind a seat); a bancô com a mesa is
+// claimed in the bancô round and a later bancô seul takes precedence over
+// it; the auction is one sealed round of offers with one deadline; the
+// garage and the halved bank of rule 33 are set aside on the table and go
+// back to the banker (and his associate, half each) when the hand leaves
+// him; a winning banker who leaves passes the hand as rule 77 does.
 package chemin
 
 import (
