@@ -1,9 +1,14 @@
-// Package poker is the pure core shared by the non-banked poker tables:
-// synthetic poker (poker/synthetic, Portaria 817/2005) and Texas hold'em
-// (poker/holdem, the SRIJ online draft of 2015). It has no clock, no I/O and
-// no randomness of its own: the table engines step on events that carry the
-// time, draw cards from an injected certified RNG, and emit records.
+// Package poker is the pure core shared by the card tables the table server
+// runs: the non-banked poker tables, synthetic poker (poker/synthetic,
+// Portaria 817/2005) and Texas hold'em (poker/holdem, the SRIJ online draft
+// of 2015), and the banked chemin de fer (poker/chemin). It has no clock, no
+// I/O and no randomness of its own: the table engines step on events that
+// carry the time, draw cards from an injected certified RNG, and emit
+// records.
 //
+//   - Core: what every table family has (seats, the step with its
+//     conservation check and stop for good, the decision timer, the records
+//     and their history, the events' dispatch); Base adds the poker hand.
 //   - Seats: the players at a table, their chips, buy-ins, re-buys, fees,
 //     cash-outs and session totals, and the chip-conservation invariant.
 //   - Hand: the players of a hand, a betting round with every legal action

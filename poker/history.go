@@ -10,6 +10,10 @@ import (
 // History keeps, for every player, the records of the last hands he took
 // part in, for their replay (SRIJ rule 78: at least the last three).
 type History struct {
+	// In says whether a record names a player who took part in the hand
+	// (nil: the poker rule, a deal or a post). A game whose records differ
+	// (poker/chemin) sets its own.
+	In   func(Record) bool
 	keep int
 	cur  []Record
 	last map[string][][]Record
@@ -36,7 +40,11 @@ func (h *History) Add(r Record) {
 	}
 	var in []string
 	for _, x := range h.cur {
-		if (x.Kind == KindDeal || x.Kind == KindPost) && !slices.Contains(in, x.Player) {
+		took := x.Kind == KindDeal || x.Kind == KindPost
+		if h.In != nil {
+			took = h.In(x)
+		}
+		if took && x.Player != "" && !slices.Contains(in, x.Player) {
 			in = append(in, x.Player)
 		}
 	}

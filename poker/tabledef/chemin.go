@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/openegm/cabinet/poker/chemin"
 )
 
 // Chemin is the game value of a chemin de fer (banca francesa) table
@@ -22,13 +24,15 @@ const (
 )
 
 // Rounding is how the cagnotte on a banker's winnings is brought to a whole
-// cent.
-type Rounding string
+// cent: the engine's (one definition of the rule for the table and its
+// card).
+type Rounding = chemin.Rounding
 
+// The roundings a definition may state.
 const (
-	RoundDown   Rounding = "down"    // to the cent below: the banker keeps the fraction
-	RoundHalfUp Rounding = "half_up" // to the nearest cent, half a cent up
-	RoundUp     Rounding = "up"      // to the cent above: the house keeps the fraction
+	RoundDown   = chemin.RoundDown   // to the cent below: the banker keeps the fraction
+	RoundHalfUp = chemin.RoundHalfUp // to the nearest cent, half a cent up
+	RoundUp     = chemin.RoundUp     // to the cent above: the house keeps the fraction
 )
 
 var roundings = []Rounding{RoundDown, RoundHalfUp, RoundUp}
@@ -56,19 +60,15 @@ type CheminConfig struct {
 // Cagnotte is the house's part, in cents, of a banker's winnings of win
 // cents: CagnotteBps of it, brought to a cent by the definition's rounding,
 // in integers.
-func (c *CheminConfig) Cagnotte(win int64) int64 {
-	if win <= 0 {
-		return 0
-	}
-	// win = 10000·hi + lo keeps the products inside 64 bits for any win.
-	hi, lo := win/10000, win%10000
-	q, r := hi*c.CagnotteBps+lo*c.CagnotteBps/10000, lo*c.CagnotteBps%10000
-	switch {
-	case r == 0:
-	case c.Rounding == RoundUp, c.Rounding == RoundHalfUp && 2*r >= 10000:
-		q++
-	}
-	return q
+func (c *CheminConfig) Cagnotte(win int64) int64 { return c.Rules("").Cagnotte(win) }
+
+// Rules are the engine's rules of the table this definition sets, named
+// table in its messages.
+func (c *CheminConfig) Rules(table string) chemin.Rules {
+	return chemin.Rules{Table: table, Decks: c.Decks, Seats: c.Seats, MinSeated: c.MinPlayers, MinBank: c.MinBank,
+		MinBet: c.MinBet, CagnotteBps: c.CagnotteBps, Rounding: c.Rounding, AuctionBase: c.AuctionBase,
+		AuctionStep: c.AuctionIncrement, DecisionTime: c.DecisionTime, TableauOnly: c.TableauOnly,
+		Languages: c.Languages}.Defaults()
 }
 
 type cheminFile struct {

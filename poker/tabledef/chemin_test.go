@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openegm/cabinet/poker/chemin"
 	"github.com/openegm/cabinet/poker/tabledef"
 	"github.com/openegm/cabinet/reels"
 	"github.com/openegm/cabinet/rng"
@@ -38,6 +39,19 @@ func TestParseChemin(t *testing.T) {
 	}
 	if _, err := d.NewEngine(rng.NewSeeded(1)); err == nil || !strings.Contains(err.Error(), "chemin de fer engine") {
 		t.Fatalf("engine: %v", err)
+	}
+	// The definition's figures are the engine's rules, which the engine
+	// takes as they are.
+	r := c.Rules("Mesa 3")
+	if err := r.Validate(); err != nil {
+		t.Fatalf("engine rules of the definition: %v", err)
+	}
+	if r.Decks != 6 || r.MinSeated != 4 || r.MinBank != 10000 || r.AuctionStep != 1000 || r.DecisionTime != 20*time.Second ||
+		r.Cagnotte(1019) != c.Cagnotte(1019) || r.Cagnotte(1019) != 50 {
+		t.Fatalf("engine rules %+v", r)
+	}
+	if _, err := chemin.New(r, rng.NewSeeded(1)); err != nil {
+		t.Fatalf("a table of the definition: %v", err)
 	}
 	if !tabledef.IsChemin([]byte(cheminDef)) || tabledef.IsChemin([]byte(syntheticDef)) || tabledef.IsPoker([]byte(cheminDef)) {
 		t.Error("IsChemin")

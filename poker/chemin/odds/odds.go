@@ -18,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+
+	"github.com/openegm/cabinet/poker/chemin"
 )
 
 // Shoe is a shoe as the enumeration sees it: the number of cards of each
@@ -83,39 +85,28 @@ var PontoStrategies = [2]bool{true, false}
 // PontoDraws is the ponto's rule on his two-card total (not a natural): he
 // draws on 0–4, stands on 6 and 7 and chooses on 5.
 func PontoDraws(total int, drawOnFive bool) bool {
-	switch {
-	case total <= 4:
+	switch chemin.PontoPlay(total) {
+	case chemin.PontoDraws:
 		return true
-	case total == 5:
+	case chemin.PontoChooses:
 		return drawOnFive
 	}
 	return false
 }
 
-// BankerDraws is the tableau: whether the banker with the two-card total
-// (not a natural) draws, given the ponto's third card (third < 0: the ponto
-// stood) and the banker's choices.
+// BankerDraws is the tableau (the engine's, chemin.BankerPlay: one
+// definition of the rule for the game and its figures): whether the banker
+// with the two-card total (not a natural) draws, given the ponto's third
+// card (third < 0: the ponto stood) and the banker's choices.
 func BankerDraws(total, third int, s Banker) bool {
-	if third < 0 {
-		return total <= 5 // the ponto stood: draw on 0–5, stand on 6 and 7
-	}
-	switch total {
-	case 0, 1, 2:
+	switch chemin.BankerPlay(total, third) {
+	case chemin.BankerDraws:
 		return true
-	case 3:
-		if third == 9 {
+	case chemin.BankerChooses:
+		if total == 3 {
 			return s.ThreeVsNine
 		}
-		return third != 8
-	case 4:
-		return third >= 2 && third <= 7
-	case 5:
-		if third == 4 {
-			return s.FiveVsFour
-		}
-		return third >= 5 && third <= 7
-	case 6:
-		return third == 6 || third == 7
+		return s.FiveVsFour
 	}
 	return false
 }

@@ -1,0 +1,1199 @@
+package chemin
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/openegm/cabinet/cards"
+	"github.com/openegm/cabinet/poker"
+	"github.com/openegm/cabinet/rng"
+)
+
+// The records of a chemin de fer table, beside poker's join, rebuy, leave,
+// sit_out, sit_in, hand_start (a coup: Seat the banker, Amount the bank),
+// deal (Cards), act (a decision: Action, Timeout), show (Value the total),
+// return (a stake given back), award, void and hand_end.
+const (
+	// KindShoe: a new sabot, committed before its first card is shown:
+	// Value its Digest, Pot where the cut went, Amount 0.
+	KindShoe poker.Kind = "shoe"
+	// KindBurn: the first card shown and the cards it burns (rule 13),
+	// Cards in order.
+	KindBurn poker.Kind = "burn"
+	// KindShoeEnd: the sabot is over; Cards is its whole order, which
+	// must have the digest its KindShoe committed.
+	KindShoeEnd poker.Kind = "shoe_end"
+	// KindBank: Amount from the banker's stack (Seat) into the bank.
+	KindBank poker.Kind = "bank"
+	// KindAssociate: Amount from an associate's stack into the bank
+	// (rule 31).
+	KindAssociate poker.Kind = "associate"
+	// KindBet: Amount from a ponto's stack to his stake; Action names it
+	// (banco, banco_suivi, banco_mesa, bet).
+	KindBet poker.Kind = "bet"
+	// KindGarage: Amount from the bank set aside as garage (rules 34, 46).
+	KindGarage poker.Kind = "garage"
+	// KindRelease: the bank and the garage leave the table to the banker
+	// and his associate (Shares): the hand passed or was lost.
+	KindRelease poker.Kind = "release"
+)
+
+// The decisions, as Act kinds.
+const (
+	Bank           poker.ActionKind = "bank"            // To: the bank stated (rules 35, 39)
+	BankAssociated poker.ActionKind = "bank_associated" // To: the bank, half from the associate who offered (rule 31)
+	Refuse         poker.ActionKind = "refuse"          // the hand refused («Banca recusada»), or the seat given up (rule 85)
+	Associate      poker.ActionKind = "associate"       // an offer to associate with the banker (rule 31)
+	Banco          poker.ActionKind = "banco"           // rule 45
+	Suivi          poker.ActionKind = "banco_suivi"     // rules 51-54
+	BancoMesa      poker.ActionKind = "banco_mesa"      // To: at least half the bank, 0 for half (rules 55-57)
+	Bet            poker.ActionKind = "bet"             // To: the stake (rules 36, 58)
+	NoBet          poker.ActionKind = "no_bet"
+	Draw           poker.ActionKind = "draw"  // «Carta»
+	Stand          poker.ActionKind = "stand" // «Não»
+	Continue       poker.ActionKind = "continue"
+	SetGarage      poker.ActionKind = "garage" // half the bank aside (rule 34)
+	Reduce         poker.ActionKind = "reduce" // the bank to twice the stakes won (rule 46)
+	Halve          poker.ActionKind = "halve"  // the bank halved when the hand stays at a new sabot (rule 33)
+	Pass           poker.ActionKind = "pass"   // «Passo a mão» (rule 77)
+	Take           poker.ActionKind = "take"   // take a passed hand at its level, or at the minimum (rules 80, 85)
+	Decline        poker.ActionKind = "decline"
+	Bid            poker.ActionKind = "bid" // To: the offer in the auction (rules 82-84)
+	NoBid          poker.ActionKind = "no_bid"
+)
+
+// Phase is what the table waits for.
+type Phase string
+
+const (
+	Idle       Phase = "idle"        // a Deal starts the next coup
+	Stake      Phase = "stake"       // the banker states the bank
+	BancoRound Phase = "banco_round" // «Quem quer fazer bancô?»
+	BetRound   Phase = "bet_round"   // «Façam o vosso jogo»
+	PontoTurn  Phase = "ponto"       // the ponto chooses on 5
+	BankerTurn Phase = "banker"      // the banker's optional case
+	AfterCoup  Phase = "after_coup"  // the banker who did not lose: continue, garage, reduce or pass
+	Offered    Phase = "offered"     // a passed hand offered at its level (rule 78)
+	Auction    Phase = "auction"     // rules 80-90
+	Forced     Phase = "forced"      // nobody bid: the next player takes at the minimum or gives up his seat (rule 85)
+)
+
+type stake struct {
+	seat   int
+	amount int64
+}
+
+// Table is one chemin de fer table. Not safe for concurrent use: one owner
+// steps it.
+type Table struct {
+	poker.Core
+	rules Rules
+	src   rng.Source
+	sab   *sabot
+	phase Phase
+
+	banker, associate int   // seats (0: none)
+	bank, garage      int64 // on the table, the banker's (and his associate's)
+	wins              int   // coups the banker won with this hand (rule 34; ties do not count)
+	first             bool  // the next coup is the sabot's first
+	offerAssoc        int   // a seat that offered to associate (rule 31)
+	refusals          int   // pontos who refused the hand in a row
+
+	// The coup.
+	order     []int   // the pontos in priority order
+	asked     int     // the index in order asked now
+	stakes    []stake // in priority order
+	mesa      int     // the seat of a bancô com a mesa claim
+	mesaAmt   int64
+	banco     int // the seat that went banco (or suivi)
+	suivi     int // the seat with the bancô suivi for the next coup (rule 51)
+	nextSuivi int // set by this coup
+	ponto     int // the seat the cards went to
+	pc, bc    []cards.Card
+	shownP    bool // the ponto's cards are shown
+	shownB    bool // the banker's cards are turned
+	last      bool // the warning card came out: the sabot's last coup
+	lastWon   bool // the banker did not lose the last coup
+	stays     bool // the sabot ended and the hand stays: the bank may be halved (rule 33)
+	noBanco   int  // a banker who passed after a tie may not go bancô in the next coup (rule 89)
+	noBancoAt uint64
+	covered   bool // the last coup's stakes covered the bank
+	stakedWon int64
+
+	// Between coups.
+	level   int64         // a passed hand's level
+	passer  int           // who passed it
+	passAs  int           // his associate
+	bids    map[int]int64 // the auction's offers (0: no bid)
+	bidders []int         // who may bid, in priority order
+	answers map[int]bool  // who answered the auction
+	excl    map[int]bool  // may not bid (rules 86, 88-90)
+	forced  []int         // rule 85's order
+}
+
+// New opens a table; the sabot is shuffled with src, the certified RNG.
+func New(r Rules, src rng.Source) (*Table, error) {
+	r = r.Defaults()
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	t := &Table{Core: poker.NewCore(r.Seats, r.ReplayHands), rules: r, src: src, phase: Idle}
+	t.Hist.In = func(x poker.Record) bool {
+		return x.Kind == poker.KindHandStart || (x.Kind == KindBet && x.Amount > 0)
+	}
+	return t, nil
+}
+
+// Rules are the table's rules.
+func (t *Table) Rules() Rules { return t.rules }
+
+// Phase is what the table waits for.
+func (t *Table) Phase() Phase { return t.phase }
+
+// Banker is the banker's seat (0: none yet) and the bank and garage.
+func (t *Table) Banker() (seat int, bank, garage int64) { return t.banker, t.bank, t.garage }
+
+// RequiredCave is the least a player brings to sit down: the minimum bet.
+func (t *Table) RequiredCave() int64 { return t.rules.MinBet }
+
+// LastHands are the player's last coups, for their replay.
+func (t *Table) LastHands(player string) [][]poker.Record { return t.Hist.Last(player) }
+
+// Held is the money on the table outside the stacks: the bank, the garage
+// and the pontos' stakes.
+func (t *Table) Held() int64 {
+	h := t.bank + t.garage
+	for _, s := range t.stakes {
+		h += s.amount
+	}
+	return h
+}
+
+// Step applies one event. A refused event changes nothing and its error
+// says why; after a step every cent is where it was brought, or the table
+// stops for good.
+func (t *Table) Step(ev poker.Event) ([]poker.Record, error) {
+	return t.Core.Step(ev.When(), t.Held, t.Handle(ev, poker.Handlers{
+		Join: t.join, Rebuy: t.rebuy, Leave: t.leave, Deal: t.deal, Act: t.act,
+		Extra: func(*poker.Player) error { return fmt.Errorf("chemin de fer gives no extra time") },
+		Tick:  t.tick, Resume: t.resume,
+	}))
+}
+
+func (t *Table) say(m Message, amount int64, value string) {
+	t.Emit(poker.Record{Kind: KindAnnounce, Hand: t.coupNo(), Action: string(m), To: amount, Value: value})
+}
+
+// coupNo is the coup the records belong to (0 between coups).
+func (t *Table) coupNo() uint64 {
+	if t.inCoup() {
+		return t.HandNo
+	}
+	return 0
+}
+
+func (t *Table) inCoup() bool {
+	switch t.phase {
+	case BancoRound, BetRound, PontoTurn, BankerTurn:
+		return true
+	}
+	return false
+}
+
+func (t *Table) decide(seat int) {
+	t.Decision = &poker.Decision{Seat: seat, Deadline: t.Now.Add(t.rules.DecisionTime)}
+}
+
+// present are the seated players not resting, in seat order.
+func (t *Table) present() []*poker.Player {
+	var ps []*poker.Player
+	for _, p := range t.Seats.Players() {
+		if !p.Resting && !p.Leaving {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// fromRight is the present players from the right of seat on (seat
+// excluded): the priority order (rules 48, 61, 78, 84, 95).
+func (t *Table) fromRight(seat int) []int {
+	n := t.rules.Seats
+	var out []int
+	for k := 1; k <= n; k++ {
+		s := (seat-1+k)%n + 1
+		if p := t.Seats.At(s); p != nil && !p.Resting && !p.Leaving && s != seat {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (t *Table) join(e poker.Join) error {
+	if e.Amount < t.rules.MinBet {
+		return fmt.Errorf("player %q: %d cents is below the minimum bet %d", e.Player, e.Amount, t.rules.MinBet)
+	}
+	if t.Seats.Find(e.Player) != nil {
+		return fmt.Errorf("player %q already has a seat at this table (rule 17)", e.Player)
+	}
+	seat := e.Seat
+	if seat == 0 {
+		var err error
+		if seat, err = t.DrawSeat(t.src); err != nil {
+			return err
+		}
+	}
+	return t.JoinHeld(e.Player, seat, e.Amount, 0, t.Held())
+}
+
+// involved reports whether the player has money on the table or a coup's
+// part: the banker, his associate, a ponto with a stake or a claim.
+func (t *Table) involved(seat int) bool {
+	if seat == t.banker && (t.bank > 0 || t.garage > 0) || seat == t.associate {
+		return true
+	}
+	return t.inCoup() && (t.stakeOf(seat) > 0 || t.mesa == seat || t.ponto == seat)
+}
+
+func (t *Table) rebuy(p *poker.Player, e poker.Rebuy) error {
+	switch {
+	case t.inCoup() && t.involved(p.Seat):
+		return fmt.Errorf("player %q: no re-buy during a coup he plays", p.ID)
+	case e.Amount < t.rules.MinBet:
+		return fmt.Errorf("player %q: a re-buy of %d is below the minimum bet %d", p.ID, e.Amount, t.rules.MinBet)
+	}
+	return t.RebuyHeld(p, e.Amount, 0, t.Held())
+}
+
+func (t *Table) stakeOf(seat int) int64 {
+	for _, s := range t.stakes {
+		if s.seat == seat {
+			return s.amount
+		}
+	}
+	return 0
+}
+
+// leave: a player with nothing on the table leaves at once; the banker's
+// bank and garage go back to him and the hand passes («A mão passa por
+// abandono»); a player in the coup in play, or the banker's associate,
+// leaves when it ends. A decision asked of him is taken as at timeout.
+func (t *Table) leave(p *poker.Player, _ poker.Leave) error {
+	if t.inCoup() && t.involved(p.Seat) || p.Seat == t.associate {
+		p.Leaving = true
+		if t.Decision != nil && t.Decision.Seat == p.Seat {
+			return t.timeout()
+		}
+		return nil
+	}
+	if t.Decision != nil && (t.Decision.Seat == p.Seat || t.phase == Auction) {
+		p.Leaving = true
+		if t.phase == Auction {
+			t.answers[p.Seat] = true
+			t.bids[p.Seat] = 0
+			if err := t.auctionMaybeDone(); err != nil {
+				return err
+			}
+		} else if err := t.timeout(); err != nil {
+			return err
+		}
+		if t.Seats.Find(p.ID) == nil {
+			return nil // the timeout's answer took him away (rule 85)
+		}
+	}
+	if p.Seat == t.banker {
+		if t.bank > 0 || t.garage > 0 {
+			t.say(MsgAbandon, 0, "")
+			t.release()
+		}
+		t.passRight()
+	}
+	if t.offerAssoc == p.Seat {
+		t.offerAssoc = 0
+	}
+	if t.Seats.Find(p.ID) != nil {
+		t.Leave(p, "")
+	}
+	return nil
+}
+
+// release gives the bank and the garage back to the banker and his
+// associate, half each (the odd cent to the banker).
+func (t *Table) release() {
+	total := t.bank + t.garage
+	var shares []poker.Share
+	if t.associate != 0 {
+		a := total / 2
+		shares = []poker.Share{{Seat: t.banker, Amount: total - a}, {Seat: t.associate, Amount: a}}
+	} else {
+		shares = []poker.Share{{Seat: t.banker, Amount: total}}
+	}
+	for _, sh := range shares {
+		if p := t.Seats.At(sh.Seat); p != nil {
+			p.Stack += sh.Amount
+			p.Session.Won += sh.Amount
+		}
+	}
+	t.Emit(poker.Record{Kind: KindRelease, Seat: t.banker, Amount: total, Shares: shares})
+	t.bank, t.garage = 0, 0
+	assoc := t.associate
+	t.associate = 0
+	if p := t.Seats.At(assoc); p != nil && p.Leaving {
+		t.Leave(p, "left with the bank")
+	}
+}
+
+// passRight gives the hand to the seat at the banker's right (rule 32):
+// he states his bank at the next deal.
+func (t *Table) passRight() {
+	next := t.fromRight(t.banker)
+	t.wins, t.refusals = 0, 0
+	t.phase, t.Decision = Idle, nil
+	if len(next) == 0 {
+		t.banker = 0
+		return
+	}
+	t.banker = next[0]
+}
+
+// deal starts the next coup: a new sabot when the last ended, the banker's
+// bank when he has none yet, then the bets.
+func (t *Table) deal() error {
+	if t.phase != Idle {
+		return fmt.Errorf("the table waits for %s, not a deal", t.phase)
+	}
+	if n := len(t.present()); n < t.rules.MinSeated {
+		return fmt.Errorf("a coup needs %d seated players, %d are (rule 16)", t.rules.MinSeated, n)
+	}
+	if b := t.Seats.At(t.banker); t.banker != 0 && (b == nil || b.Resting) {
+		// A banker away from the table: his bank goes back to him and the
+		// hand goes on to his right.
+		if t.bank > 0 || t.garage > 0 {
+			t.say(MsgAbandon, 0, "")
+			t.release()
+		}
+		t.passRight()
+	}
+	if t.banker == 0 {
+		// The first hand goes to the first seated player at the dealer's
+		// right (rule 29).
+		t.banker = t.present()[0].Seat
+		t.wins, t.refusals = 0, 0
+	}
+	if t.sab == nil {
+		if err := t.newSabot(); err != nil {
+			return err
+		}
+	}
+	if t.bank == 0 {
+		t.phase = Stake
+		t.offerAssoc = 0
+		t.decide(t.banker)
+		return nil
+	}
+	return t.startCoup()
+}
+
+// newSabot shuffles, commits, cuts and burns (rule 13).
+func (t *Table) newSabot() error {
+	s, err := newSabot(t.rules.Decks, t.src)
+	if err != nil {
+		return err
+	}
+	t.sab = s
+	t.Emit(poker.Record{Kind: KindShoe, Value: s.digest, Pot: s.cut})
+	c, _, err := s.next()
+	if err != nil {
+		return err
+	}
+	burn := []cards.Card{c}
+	n := Points(c)
+	if n == 0 {
+		n = 10
+	}
+	for range n {
+		b, _, err := s.next()
+		if err != nil {
+			return err
+		}
+		burn = append(burn, b)
+	}
+	t.Emit(poker.Record{Kind: KindBurn, Cards: burn})
+	t.first = true
+	return nil
+}
+
+// stateBank takes the banker's bank (with an associate's half).
+func (t *Table) stateBank(p *poker.Player, amount int64, assoc bool) error {
+	if amount < t.rules.MinBank {
+		return fmt.Errorf("player %q: a bank of %d is below the minimum %d (rule 35)", p.ID, amount, t.rules.MinBank)
+	}
+	mine, theirs := amount, int64(0)
+	var a *poker.Player
+	if assoc {
+		a = t.Seats.At(t.offerAssoc)
+		switch {
+		case a == nil || a == p:
+			return fmt.Errorf("player %q: nobody offered to associate", p.ID)
+		case amount%2 != 0:
+			return fmt.Errorf("player %q: an associated bank of %d does not halve in cents (rule 31)", p.ID, amount)
+		}
+		mine, theirs = amount/2, amount/2
+		if a.Stack < theirs {
+			return fmt.Errorf("player %q: the associate %q has %d, not %d", p.ID, a.ID, a.Stack, theirs)
+		}
+	}
+	if p.Stack < mine {
+		return fmt.Errorf("player %q: a bank of %d with a stack of %d", p.ID, mine, p.Stack)
+	}
+	p.Stack -= mine
+	p.Session.Wagered += mine
+	t.bank += mine
+	t.Emit(poker.Record{Kind: KindBank, Seat: p.Seat, Player: p.ID, Amount: mine, Stack: p.Stack})
+	if assoc {
+		a.Stack -= theirs
+		a.Session.Wagered += theirs
+		t.bank += theirs
+		t.associate = a.Seat
+		t.Emit(poker.Record{Kind: KindAssociate, Seat: a.Seat, Player: a.ID, Amount: theirs, Stack: a.Stack})
+	}
+	t.offerAssoc, t.refusals = 0, 0
+	t.say(MsgBank, t.bank, "")
+	return t.startCoup()
+}
+
+// refuseBank: «Banca recusada»; the hand goes on to the right. When every
+// present player refused, the table waits for the next deal.
+func (t *Table) refuseBank(timeout bool) {
+	p := t.Seats.At(t.banker)
+	t.Emit(poker.Record{Kind: poker.KindAct, Seat: t.banker, Player: p.ID, Action: string(Refuse), Timeout: timeout})
+	t.say(MsgRefused, 0, "")
+	refusals := t.refusals + 1
+	t.passRight()
+	if refusals >= len(t.present()) || len(t.present()) < t.rules.MinSeated || t.banker == 0 {
+		return // everyone refused: the next deal offers the hand again
+	}
+	t.refusals = refusals
+	t.offerAssoc = 0
+	t.phase = Stake
+	t.decide(t.banker)
+}
+
+// askable: a seated player who is not leaving, with chips.
+func (t *Table) askable(seat int) bool {
+	p := t.Seats.At(seat)
+	return p != nil && !p.Leaving && p.Stack > 0
+}
+
+// startCoup opens a coup: the bets in priority order (rules 45-61).
+func (t *Table) startCoup() error {
+	t.HandNo++
+	t.order = t.fromRight(t.banker)
+	t.order = slices.DeleteFunc(t.order, func(s int) bool { return s == t.associate || !t.askable(s) })
+	t.stakes, t.mesa, t.mesaAmt, t.banco, t.ponto = nil, 0, 0, 0, 0
+	t.pc, t.bc, t.shownP, t.shownB, t.nextSuivi = nil, nil, false, false, 0
+	t.phase = BancoRound
+	t.Emit(poker.Record{Kind: poker.KindHandStart, Hand: t.HandNo, Seat: t.banker, Player: t.Seats.At(t.banker).ID,
+		Amount: t.bank, Stacks: t.Seats.StackList()})
+	if t.first {
+		t.say(MsgFirstCoup, 0, "")
+		t.first = false
+	}
+	if t.rules.TableauOnly {
+		t.say(MsgTableau, 0, "")
+	}
+	t.say(MsgBank, t.bank, "")
+	// The bancô suivi: the ponto who lost a bancô keeps the priority
+	// (rules 51, 54).
+	if k := slices.Index(t.order, t.suivi); k > 0 {
+		t.order = append([]int{t.suivi}, slices.Delete(t.order, k, k+1)...)
+	}
+	t.say(MsgWhoBanco, 0, "")
+	t.asked = -1
+	return t.nextBanco()
+}
+
+// nextBanco asks the next ponto in priority order whether he goes banco.
+func (t *Table) nextBanco() error {
+	for t.asked++; t.asked < len(t.order); t.asked++ {
+		if t.askable(t.order[t.asked]) {
+			t.decide(t.order[t.asked])
+			return nil
+		}
+	}
+	// Nobody went banco: a claim of bancô com a mesa stands (rule 55),
+	// the others complete; otherwise each ponto bets (rule 58).
+	if t.mesa != 0 {
+		t.addStake(t.mesa, t.mesaAmt, string(BancoMesa))
+		t.say(MsgBancoMesa, t.mesaAmt, "")
+		t.order = slices.DeleteFunc(t.order, func(s int) bool { return s == t.mesa })
+		t.say(MsgWhoCompletes, 0, "")
+	} else {
+		t.say(MsgPlaceBets, 0, "")
+	}
+	t.phase = BetRound
+	t.asked = -1
+	return t.nextBet()
+}
+
+// staked is what the pontos have at stake: the part of the bank covered.
+func (t *Table) staked() int64 {
+	var c int64
+	for _, s := range t.stakes {
+		c += s.amount
+	}
+	return c
+}
+
+// nextBet asks the next ponto in priority order for his bet, until the
+// bank is covered or everyone was asked.
+func (t *Table) nextBet() error {
+	if t.staked() < t.bank {
+		for t.asked++; t.asked < len(t.order); t.asked++ {
+			if t.askable(t.order[t.asked]) {
+				t.decide(t.order[t.asked])
+				return nil
+			}
+		}
+	}
+	return t.close()
+}
+
+// addStake moves a ponto's stake from his stack to the table.
+func (t *Table) addStake(seat int, amount int64, action string) {
+	p := t.Seats.At(seat)
+	p.Stack -= amount
+	p.Session.Wagered += amount
+	t.stakes = append(t.stakes, stake{seat: seat, amount: amount})
+	// The stakes stay in priority order (rule 95).
+	prio := t.fromRight(t.banker)
+	slices.SortStableFunc(t.stakes, func(a, b stake) int {
+		return slices.Index(prio, a.seat) - slices.Index(prio, b.seat)
+	})
+	t.Emit(poker.Record{Kind: KindBet, Hand: t.HandNo, Seat: seat, Player: p.ID, Action: action, Amount: amount, Stack: p.Stack})
+}
+
+// close: «Jogo feito. Nada mais.» (rule 40); the cards go to the bancô,
+// the bancô com a mesa, or the highest stake, ties to the nearest seat at
+// the banker's right (rules 60, 61).
+func (t *Table) close() error {
+	t.Decision = nil
+	at := t.staked()
+	if at == 0 {
+		t.say(MsgNoBets, 0, "")
+		return t.endCoup()
+	}
+	switch {
+	case t.banco != 0:
+		t.ponto = t.banco
+	case t.mesa != 0:
+		t.ponto = t.mesa
+	default:
+		best := int64(0)
+		for _, s := range t.stakes { // in priority order: the first of equals wins
+			if s.amount > best {
+				t.ponto, best = s.seat, s.amount
+			}
+		}
+	}
+	t.say(MsgClosed, at, "")
+	t.covered = at >= t.bank
+	// Two cards each, the ponto first, alternately (rule 62).
+	var four [4]cards.Card
+	for i := range four {
+		c, warn, err := t.sab.next()
+		if err != nil {
+			return t.Stop(err)
+		}
+		if warn {
+			t.last = true
+			t.say(MsgLastOfSabot, 0, "")
+		}
+		four[i] = c
+	}
+	t.pc = []cards.Card{four[0], four[2]}
+	t.bc = []cards.Card{four[1], four[3]}
+	t.Emit(poker.Record{Kind: poker.KindDeal, Hand: t.HandNo, Seat: t.ponto, Player: t.Seats.At(t.ponto).ID, Cards: t.pc})
+	t.Emit(poker.Record{Kind: poker.KindDeal, Hand: t.HandNo, Seat: t.banker, Player: t.Seats.At(t.banker).ID, Cards: t.bc})
+	if Natural(t.pc) || Natural(t.bc) {
+		for _, side := range [][]cards.Card{t.pc, t.bc} {
+			if Natural(side) {
+				t.say([2]Message{MsgEight, MsgNine}[Total(side)-8], 0, "")
+			}
+		}
+		return t.result()
+	}
+	switch PontoPlay(Total(t.pc)) {
+	case PontoDraws:
+		return t.pontoPlays(true, false, true)
+	case PontoStands:
+		return t.pontoPlays(false, false, true)
+	}
+	t.phase = PontoTurn
+	t.decide(t.ponto)
+	return nil
+}
+
+// pontoPlays: «Carta» or «Não»; the third card is dealt face up (rule 68).
+func (t *Table) pontoPlays(draw, timeout, forced bool) error {
+	p := t.Seats.At(t.ponto)
+	a := Stand
+	if draw {
+		a = Draw
+	}
+	t.Emit(poker.Record{Kind: poker.KindAct, Hand: t.HandNo, Seat: t.ponto, Player: p.ID, Action: string(a), Timeout: timeout,
+		Reason: map[bool]string{true: "the rule", false: ""}[forced]})
+	third := -1
+	if draw {
+		t.say(MsgCard, 0, "")
+		c, err := t.card()
+		if err != nil {
+			return err
+		}
+		t.pc = append(t.pc, c)
+		third = Points(c)
+		t.Emit(poker.Record{Kind: poker.KindBoard, Hand: t.HandNo, Seat: t.ponto, Cards: []cards.Card{c}})
+	} else {
+		t.say(MsgNo, 0, "")
+	}
+	// The banker turns his cards (rule 67) and plays the tableau.
+	t.shownB = true
+	switch BankerPlay(Total(t.bc), third) {
+	case BankerDraws:
+		return t.bankerPlays(true, false)
+	case BankerStands:
+		return t.bankerPlays(false, false)
+	}
+	if t.rules.TableauOnly {
+		return t.bankerPlays(true, false)
+	}
+	t.phase = BankerTurn
+	t.decide(t.banker)
+	return nil
+}
+
+func (t *Table) card() (cards.Card, error) {
+	c, warn, err := t.sab.next()
+	if err != nil {
+		return c, t.Stop(err)
+	}
+	if warn {
+		t.last = true
+		t.say(MsgLastOfSabot, 0, "")
+	}
+	return c, nil
+}
+
+func (t *Table) bankerPlays(draw, timeout bool) error {
+	p := t.Seats.At(t.banker)
+	a := Stand
+	if draw {
+		a = Draw
+	}
+	t.Emit(poker.Record{Kind: poker.KindAct, Hand: t.HandNo, Seat: t.banker, Player: p.ID, Action: string(a), Timeout: timeout})
+	if draw {
+		t.say(MsgCard, 0, "")
+		c, err := t.card()
+		if err != nil {
+			return err
+		}
+		t.bc = append(t.bc, c)
+		t.Emit(poker.Record{Kind: poker.KindBoard, Hand: t.HandNo, Seat: t.banker, Cards: []cards.Card{c}})
+	} else {
+		t.say(MsgNo, 0, "")
+	}
+	return t.result()
+}
+
+// result shows both hands, announces the coup and settles it (rules 72-76,
+// 95): a tie is void, the banker's winnings less the cagnotte stay in the
+// bank, the pontos who won are paid from the bank in seat order from the
+// banker's right.
+func (t *Table) result() error {
+	t.Decision = nil
+	t.shownP, t.shownB = true, true
+	pt, bt := Total(t.pc), Total(t.bc)
+	t.Emit(poker.Record{Kind: poker.KindShow, Hand: t.HandNo, Seat: t.ponto, Player: t.Seats.At(t.ponto).ID, Cards: t.pc, Value: strconv.Itoa(pt)})
+	t.Emit(poker.Record{Kind: poker.KindShow, Hand: t.HandNo, Seat: t.banker, Player: t.Seats.At(t.banker).ID, Cards: t.bc, Value: strconv.Itoa(bt)})
+	totals := fmt.Sprintf("%d %d", pt, bt)
+	switch {
+	case pt == bt:
+		t.say(MsgTie, 0, totals)
+		t.returnStakes("tie (rule 76)")
+		t.stakedWon = 0
+		t.lastWon = true
+	case bt > pt:
+		t.say(MsgBankWins, 0, totals)
+		won := t.staked()
+		cag := t.rules.Cagnotte(won)
+		t.bank += won - cag
+		t.Seats.Rake += cag
+		t.stakes = nil
+		t.Emit(poker.Record{Kind: poker.KindAward, Hand: t.HandNo, Seat: t.banker, Player: t.Seats.At(t.banker).ID,
+			Action: "banker", Amount: won, Rake: cag, Shares: []poker.Share{{Seat: t.banker, Amount: won - cag}}})
+		t.wins++
+		t.stakedWon = won
+		t.lastWon = true
+		if t.banco != 0 {
+			t.nextSuivi = t.banco
+		}
+	default:
+		t.say(MsgPontoWins, 0, totals)
+		var shares []poker.Share
+		var paid int64
+		for _, s := range t.stakes {
+			p := t.Seats.At(s.seat)
+			p.Stack += 2 * s.amount
+			p.Session.Won += 2 * s.amount
+			t.bank -= s.amount
+			paid += 2 * s.amount
+			shares = append(shares, poker.Share{Seat: s.seat, Amount: 2 * s.amount})
+		}
+		t.stakes = nil
+		t.Emit(poker.Record{Kind: poker.KindAward, Hand: t.HandNo, Seat: t.banker, Action: "ponto", Amount: paid, Shares: shares})
+		t.lastWon = false
+	}
+	return t.endCoup()
+}
+
+func (t *Table) returnStakes(reason string) {
+	for _, s := range t.stakes {
+		p := t.Seats.At(s.seat)
+		p.Stack += s.amount
+		p.Session.Wagered -= s.amount
+		t.Emit(poker.Record{Kind: poker.KindReturn, Hand: t.HandNo, Seat: s.seat, Player: p.ID, Amount: s.amount, Reason: reason})
+	}
+	t.stakes = nil
+}
+
+// endCoup ends the coup and says what comes next: the hand passes to the
+// right when the banker lost (rule 32), else the banker chooses.
+func (t *Table) endCoup() error {
+	noBets := t.pc == nil
+	t.Emit(poker.Record{Kind: poker.KindHandEnd, Hand: t.HandNo, Amount: t.bank, Stacks: t.Seats.StackList()})
+	t.phase, t.Decision = Idle, nil
+	t.suivi = t.nextSuivi
+	if t.last && !noBets {
+		t.Emit(poker.Record{Kind: KindShoeEnd, Value: t.sab.digest, Cards: t.sab.order})
+		t.sab, t.last = nil, false
+		if t.lastWon {
+			t.say(MsgHandStays, 0, "") // «A mão fica» (rule 32)
+			t.stays = true
+		}
+	}
+	for _, p := range t.Seats.Players() {
+		if p.Leaving && p.Seat != t.banker && p.Seat != t.associate {
+			t.Leave(p, "left during the coup")
+		}
+	}
+	b := t.Seats.At(t.banker)
+	switch {
+	case noBets && !b.Leaving:
+		return nil
+	case !t.lastWon || b.Leaving:
+		if t.lastWon {
+			t.say(MsgAbandon, 0, "")
+		} else {
+			t.say(MsgHandPasses, 0, "")
+		}
+		t.release()
+		t.passRight()
+		if b.Leaving {
+			t.Leave(b, "left with the bank")
+		}
+		return nil
+	}
+	t.phase = AfterCoup
+	t.decide(t.banker)
+	return nil
+}
+
+// mayGarage: after the third winning coup and each odd one after it
+// (rule 34).
+func (t *Table) mayGarage() bool { return t.lastWon && t.stakedWon > 0 && t.wins >= 3 && t.wins%2 == 1 }
+
+// mayReduce: the stakes did not cover the bank in the coup won (rule 46).
+func (t *Table) mayReduce() bool {
+	return t.stakedWon > 0 && !t.covered && 2*t.stakedWon < t.bank && 2*t.stakedWon >= t.rules.MinBank
+}
+
+func (t *Table) toGarage(amount int64) {
+	t.bank -= amount
+	t.garage += amount
+	t.Emit(poker.Record{Kind: KindGarage, Seat: t.banker, Amount: amount})
+	t.say(MsgGarage, amount, "")
+}
+
+// afterCoup takes the banker's choice.
+func (t *Table) afterCoup(a poker.ActionKind, timeout bool) error {
+	p := t.Seats.At(t.banker)
+	switch a {
+	case Continue:
+	case SetGarage:
+		if !t.mayGarage() {
+			return fmt.Errorf("player %q: the garage comes after the 3rd winning coup and each odd one after it (rule 34); %d won", p.ID, t.wins)
+		}
+		if t.bank-t.bank/2 < t.rules.MinBank {
+			return fmt.Errorf("player %q: half the bank is below the minimum %d (rule 35)", p.ID, t.rules.MinBank)
+		}
+	case Reduce:
+		if !t.mayReduce() {
+			return fmt.Errorf("player %q: the bank reduces to twice the stakes won when they did not cover it (rule 46)", p.ID)
+		}
+	case Halve:
+		if !t.stays || t.bank-t.bank/2 < t.rules.MinBank {
+			return fmt.Errorf("player %q: the bank is halved when the hand stays at a new sabot, not below the minimum %d (rule 33)", p.ID, t.rules.MinBank)
+		}
+	case Pass:
+	default:
+		return fmt.Errorf("player %q: continue, garage, reduce, halve or pass", p.ID)
+	}
+	t.stays = false
+	t.Emit(poker.Record{Kind: poker.KindAct, Seat: t.banker, Player: p.ID, Action: string(a), Timeout: timeout})
+	t.Decision = nil
+	t.phase = Idle
+	switch a {
+	case SetGarage, Halve: // the half set aside goes back to him with the bank
+		t.toGarage(t.bank / 2)
+	case Reduce:
+		t.toGarage(t.bank - 2*t.stakedWon)
+	case Pass:
+		return t.passHand()
+	}
+	return nil
+}
+
+// passHand: «Passo a mão» (rule 77): the bank and garage go back to the
+// banker, and the hand is offered at its level from his right (rule 78).
+func (t *Table) passHand() error {
+	t.level, t.passer, t.passAs = t.bank, t.banker, t.associate
+	if t.stakedWon == 0 { // he passes after a tie (rule 89)
+		t.noBanco, t.noBancoAt = t.passer, t.HandNo+1
+	}
+	t.say(MsgHandPasses, 0, "")
+	t.release()
+	t.forced = t.fromRight(t.passer)
+	t.order = slices.Clone(t.forced)
+	t.asked = -1
+	t.phase = Offered
+	t.banker, t.wins = 0, 0
+	return t.nextOffer()
+}
+
+func (t *Table) nextOffer() error {
+	for t.asked++; t.asked < len(t.order); t.asked++ {
+		if t.askable(t.order[t.asked]) {
+			t.decide(t.order[t.asked])
+			return nil
+		}
+	}
+	// Nobody took it at its level: the auction (rule 80), without the
+	// banker who passed it and his associate (rule 86).
+	t.phase = Auction
+	t.say(MsgAuction, t.rules.AuctionBase, "")
+	t.bids, t.answers, t.bidders = map[int]int64{}, map[int]bool{}, nil
+	for _, s := range t.forced {
+		if s != t.passer && s != t.passAs && t.Seats.At(s) != nil && !t.Seats.At(s).Leaving {
+			t.bidders = append(t.bidders, s)
+		}
+	}
+	t.Decision = &poker.Decision{Deadline: t.Now.Add(t.rules.DecisionTime)}
+	return t.auctionMaybeDone()
+}
+
+// takeHand makes seat the banker with a bank of amount.
+func (t *Table) takeHand(seat int, amount int64) error {
+	p := t.Seats.At(seat)
+	t.banker, t.wins, t.offerAssoc = seat, 0, 0
+	t.phase, t.Decision = Idle, nil
+	p.Stack -= amount
+	p.Session.Wagered += amount
+	t.bank += amount
+	t.Emit(poker.Record{Kind: KindBank, Seat: seat, Player: p.ID, Amount: amount, Stack: p.Stack})
+	t.say(MsgBank, amount, "")
+	return nil
+}
+
+func (t *Table) auctionMaybeDone() error {
+	for _, s := range t.bidders {
+		if !t.answers[s] && !t.Decision.Expired(t.Now) {
+			return nil
+		}
+	}
+	// The highest offer; equal offers by priority from the passer's right
+	// (rules 83, 84).
+	best, win := int64(0), 0
+	for _, s := range t.bidders {
+		if t.bids[s] > best {
+			best, win = t.bids[s], s
+		}
+	}
+	if win != 0 {
+		t.say(MsgAdjudicated, best, "")
+		return t.takeHand(win, best)
+	}
+	// No bidder: the next player takes it at the minimum or gives up his
+	// seat (rule 85).
+	t.phase = Forced
+	t.asked = -1
+	t.order = slices.DeleteFunc(slices.Clone(t.forced), func(s int) bool { return s == t.passer })
+	return t.nextForced()
+}
+
+func (t *Table) nextForced() error {
+	for t.asked++; t.asked < len(t.order); t.asked++ {
+		if p := t.Seats.At(t.order[t.asked]); p != nil && !p.Leaving {
+			t.decide(p.Seat)
+			return nil
+		}
+	}
+	t.phase, t.Decision = Idle, nil // nobody: the next deal gives the hand again (rule 29)
+	return nil
+}
+
+func (t *Table) act(p *poker.Player, a poker.Action) error {
+	if t.phase == Stake && a.Kind == Associate {
+		switch {
+		case p.Seat == t.banker:
+			return fmt.Errorf("player %q: the banker does not associate with himself", p.ID)
+		case t.offerAssoc != 0:
+			return fmt.Errorf("player %q: seat %d offered first", p.ID, t.offerAssoc)
+		}
+		t.offerAssoc = p.Seat
+		t.Emit(poker.Record{Kind: poker.KindAct, Seat: p.Seat, Player: p.ID, Action: string(Associate)})
+		return nil
+	}
+	if t.phase == Auction {
+		if !slices.Contains(t.bidders, p.Seat) {
+			return fmt.Errorf("player %q may not bid in this auction (rules 86, 88-90)", p.ID)
+		}
+		if t.answers[p.Seat] {
+			return fmt.Errorf("player %q has offered", p.ID)
+		}
+		switch a.Kind {
+		case Bid:
+			b := t.rules
+			if a.To < b.AuctionBase || (a.To-b.AuctionBase)%b.AuctionStep != 0 || a.To > p.Stack {
+				return fmt.Errorf("player %q: an offer of %d: from %d by %d, at most his stack %d (rule 82)", p.ID, a.To, b.AuctionBase, b.AuctionStep, p.Stack)
+			}
+			t.bids[p.Seat] = a.To
+		case NoBid:
+		default:
+			return fmt.Errorf("player %q: bid or no_bid", p.ID)
+		}
+		t.answers[p.Seat] = true
+		t.Emit(poker.Record{Kind: poker.KindAct, Seat: p.Seat, Player: p.ID, Action: string(a.Kind), To: t.bids[p.Seat]})
+		return t.auctionMaybeDone()
+	}
+	if t.Decision == nil || t.Decision.Seat != p.Seat {
+		return fmt.Errorf("player %q: not his decision now", p.ID)
+	}
+	return t.apply(p, a, false)
+}
+
+// apply takes the decision asked of p.
+func (t *Table) apply(p *poker.Player, a poker.Action, timeout bool) error {
+	bad := func() error { return fmt.Errorf("player %q: %s is not a choice in %s", p.ID, a.Kind, t.phase) }
+	rec := func(to int64) {
+		t.Emit(poker.Record{Kind: poker.KindAct, Hand: t.coupNo(), Seat: p.Seat, Player: p.ID, Action: string(a.Kind), To: to, Timeout: timeout})
+	}
+	switch t.phase {
+	case Stake:
+		switch a.Kind {
+		case Bank:
+			return t.stateBank(p, a.To, false)
+		case BankAssociated:
+			return t.stateBank(p, a.To, true)
+		case Refuse:
+			t.refuseBank(timeout)
+			return nil
+		}
+	case BancoRound:
+		switch a.Kind {
+		case Banco, Suivi, BancoMesa:
+			if p.Seat == t.noBanco && t.HandNo == t.noBancoAt {
+				return fmt.Errorf("player %q passed the hand after a tie: no bancô in the next coup (rule 89)", p.ID)
+			}
+		}
+		switch a.Kind {
+		case Banco, Suivi:
+			if a.Kind == Suivi && (p.Seat != t.suivi || t.asked != 0) {
+				return fmt.Errorf("player %q: the bancô suivi is the one who lost a bancô in the last coup (rule 51)", p.ID)
+			}
+			if p.Stack < t.bank {
+				return fmt.Errorf("player %q: a bancô covers the bank of %d; he has %d", p.ID, t.bank, p.Stack)
+			}
+			if t.mesa != 0 {
+				t.say(MsgBanco, t.bank, "") // a bancô seul takes the cards from a bancô com a mesa (rule 56)
+			}
+			t.banco = p.Seat
+			t.addStake(p.Seat, t.bank, string(a.Kind))
+			t.say(map[poker.ActionKind]Message{Banco: MsgBanco, Suivi: MsgSuivi}[a.Kind], t.bank, "")
+			return t.close()
+		case BancoMesa:
+			half := (t.bank + 1) / 2
+			amt := a.To
+			if amt == 0 {
+				amt = half
+			}
+			switch {
+			case t.mesa != 0:
+				return fmt.Errorf("player %q: seat %d claimed the bancô com a mesa", p.ID, t.mesa)
+			case amt < half || amt > t.bank:
+				return fmt.Errorf("player %q: a bancô com a mesa stakes at least half the bank, %d, at most %d (rule 55)", p.ID, half, t.bank)
+			case p.Stack < amt:
+				return fmt.Errorf("player %q: a stake of %d with %d", p.ID, amt, p.Stack)
+			}
+			t.mesa, t.mesaAmt = p.Seat, amt
+			rec(amt)
+			return t.nextBanco()
+		case NoBet:
+			rec(0)
+			return t.nextBanco()
+		}
+	case BetRound:
+		switch a.Kind {
+		case Bet:
+			rest := t.bank - t.staked()
+			switch {
+			case a.To <= 0 || a.To > rest:
+				return fmt.Errorf("player %q: a bet of %d; %d of the bank is uncovered", p.ID, a.To, rest)
+			case a.To%t.rules.MinBet != 0 && a.To != rest:
+				return fmt.Errorf("player %q: a bet of %d is no multiple of the minimum %d (rule 36)", p.ID, a.To, t.rules.MinBet)
+			case a.To > p.Stack:
+				return fmt.Errorf("player %q: a bet of %d with %d", p.ID, a.To, p.Stack)
+			}
+			t.addStake(p.Seat, a.To, string(Bet))
+			return t.nextBet()
+		case NoBet:
+			rec(0)
+			return t.nextBet()
+		}
+	case PontoTurn:
+		switch a.Kind {
+		case Draw, Stand:
+			return t.pontoPlays(a.Kind == Draw, timeout, false)
+		}
+	case BankerTurn:
+		switch a.Kind {
+		case Draw, Stand:
+			return t.bankerPlays(a.Kind == Draw, timeout)
+		}
+	case AfterCoup:
+		return t.afterCoup(a.Kind, timeout)
+	case Offered:
+		switch a.Kind {
+		case Take:
+			if p.Stack < t.level {
+				return fmt.Errorf("player %q: the hand's level is %d; he has %d (rule 80)", p.ID, t.level, p.Stack)
+			}
+			rec(t.level)
+			return t.takeHand(p.Seat, t.level)
+		case Decline:
+			rec(0)
+			return t.nextOffer()
+		}
+	case Forced:
+		switch a.Kind {
+		case Take:
+			if p.Stack < t.rules.MinBank {
+				return fmt.Errorf("player %q: the minimum bank is %d; he has %d", p.ID, t.rules.MinBank, p.Stack)
+			}
+			rec(t.rules.MinBank)
+			return t.takeHand(p.Seat, t.rules.MinBank)
+		case Refuse:
+			rec(0)
+			t.say(MsgGaveUpSeat, 0, "")
+			t.Leave(p, "gave up his seat rather than take the bank (rule 85)")
+			return t.nextForced()
+		}
+	}
+	return bad()
+}
+
+// timeout takes the decision whose time is over: no bank, no bet, the ponto
+// stands on 5, the banker plays the tableau (draws), the winning banker
+// goes on, a passed hand is declined, a forced player gives up his seat.
+func (t *Table) timeout() error {
+	p := t.Seats.At(t.Decision.Seat)
+	var k poker.ActionKind
+	switch t.phase {
+	case Stake:
+		k = Refuse
+	case BancoRound, BetRound:
+		k = NoBet
+	case PontoTurn:
+		k = Stand
+	case BankerTurn:
+		k = Draw
+	case AfterCoup:
+		k = Continue
+		if p.Leaving {
+			k = Pass
+		}
+	case Offered:
+		k = Decline
+	case Forced:
+		k = Refuse
+		if p.Stack >= t.rules.MinBank && !p.Leaving {
+			k = Take // the rule says he must take it; the timer does not take his seat
+		}
+	}
+	return t.apply(p, poker.Action{Kind: k}, true)
+}
+
+func (t *Table) tick() error {
+	if !t.Decision.Expired(t.Now) {
+		return nil
+	}
+	if t.phase == Auction {
+		for _, s := range t.bidders {
+			if !t.answers[s] {
+				p := t.Seats.At(s)
+				t.answers[s] = true
+				t.Emit(poker.Record{Kind: poker.KindAct, Seat: s, Player: p.ID, Action: string(NoBid), Timeout: true})
+			}
+		}
+		return t.auctionMaybeDone()
+	}
+	return t.timeout()
+}
+
+// resume starts the table again after a failure of the operator's system:
+// the coup in play is void, every stake goes back to its ponto and the
+// bank stays the banker's (SRIJ rule 86, as the poker tables; Portaria rule
+// 75: a coup the dealer's fault spoiled is annulled). The cards dealt are
+// not put back (rule 97). A decision between coups is asked again with a
+// new deadline.
+func (t *Table) resume() error {
+	if !t.inCoup() {
+		if t.Decision != nil {
+			t.Decision.Deadline = t.Now.Add(t.rules.DecisionTime)
+		}
+		return nil
+	}
+	var back []poker.Share
+	for _, s := range t.stakes {
+		p := t.Seats.At(s.seat)
+		p.Stack += s.amount
+		p.Session.Wagered -= s.amount
+		back = append(back, poker.Share{Seat: s.seat, Amount: s.amount})
+	}
+	t.stakes = nil
+	t.Emit(poker.Record{Kind: poker.KindVoid, Hand: t.HandNo, Shares: back, Reason: "the operator's system failed during the coup (SRIJ rule 86)"})
+	t.phase, t.Decision = Idle, nil
+	t.pc, t.bc = nil, nil
+	for _, p := range t.Seats.Players() {
+		if p.Leaving && p.Seat != t.banker && p.Seat != t.associate {
+			t.Leave(p, "left during the coup")
+		}
+	}
+	if b := t.Seats.At(t.banker); b != nil && b.Leaving {
+		t.say(MsgAbandon, 0, "")
+		t.release()
+		t.passRight()
+		t.Leave(b, "left with the bank")
+	}
+	return nil
+}

@@ -1,0 +1,162 @@
+package chemin
+
+import (
+	"slices"
+	"time"
+
+	"github.com/openegm/cabinet/cards"
+	"github.com/openegm/cabinet/poker"
+)
+
+// View is what one player (or a spectator: viewer "") may see of the table.
+type View struct {
+	Coup              uint64
+	Phase             Phase
+	Banker, Associate int
+	Bank, Garage      int64
+	Wins              int // the banker's winning coups with this hand
+	Ponto             int // the seat the cards went to
+	// The cards the viewer may see: the ponto's own to him, his third card
+	// to all (rule 68), the banker's once turned (rule 67), all at the end.
+	PontoCards, BankerCards []cards.Card
+	Stakes                  []poker.Share // in priority order
+	Seats                   []poker.SeatView
+	ToAct                   int // the seat asked (0: nobody, or an auction)
+	Deadline                time.Time
+	Choices                 []Choice // the viewer's
+	Level                   int64    // a passed hand's level
+	Shoe                    string   // the digest of the sabot in play
+	CardsLeft               int
+	LastCoup                bool
+}
+
+// Choice is one decision the viewer may send, as an Act of its kind; To
+// runs from Min to Max by Step where it has an amount (Max 0: none).
+type Choice struct {
+	Kind           poker.ActionKind
+	Min, Max, Step int64
+}
+
+// View builds the view of the table for viewer.
+func (t *Table) View(viewer string) View {
+	v := View{Coup: t.HandNo, Phase: t.phase, Banker: t.banker, Associate: t.associate, Bank: t.bank, Garage: t.garage,
+		Wins: t.wins, Ponto: t.ponto, Level: t.level}
+	if t.sab != nil {
+		v.Shoe, v.CardsLeft, v.LastCoup = t.sab.digest, t.sab.left(), t.last
+	}
+	me := t.Seats.Find(viewer)
+	mySeat := 0
+	if me != nil {
+		mySeat = me.Seat
+	}
+	if t.pc != nil {
+		switch {
+		case t.shownP || mySeat == t.ponto:
+			v.PontoCards = slices.Clone(t.pc)
+		case len(t.pc) == 3:
+			v.PontoCards = t.pc[2:3:3]
+		}
+		if t.shownB || mySeat == t.banker {
+			v.BankerCards = slices.Clone(t.bc)
+		}
+	}
+	for _, s := range t.stakes {
+		v.Stakes = append(v.Stakes, poker.Share{Seat: s.seat, Amount: s.amount})
+	}
+	for _, p := range t.Seats.Players() {
+		v.Seats = append(v.Seats, poker.SeatView{Seat: p.Seat, Player: p.ID, Stack: p.Stack, Bet: t.stakeOf(p.Seat),
+			Resting: p.Resting, InHand: t.inCoup() && (p.Seat == t.banker || t.stakeOf(p.Seat) > 0)})
+	}
+	if t.Decision != nil {
+		v.ToAct, v.Deadline = t.Decision.Seat, t.Decision.Deadline
+	}
+	if me != nil {
+		v.Choices = t.choices(me)
+	}
+	return v
+}
+
+// choices are the decisions open to p now.
+func (t *Table) choices(p *poker.Player) []Choice {
+	r := t.rules
+	if t.phase == Stake && p.Seat != t.banker && t.offerAssoc == 0 && p.Stack >= r.MinBank/2 {
+		return []Choice{{Kind: Associate}}
+	}
+	if t.phase == Auction {
+		if !slices.Contains(t.bidders, p.Seat) || t.answers[p.Seat] {
+			return nil
+		}
+		c := []Choice{{Kind: NoBid}}
+		if p.Stack >= r.AuctionBase {
+			top := r.AuctionBase + (p.Stack-r.AuctionBase)/r.AuctionStep*r.AuctionStep
+			c = append(c, Choice{Kind: Bid, Min: r.AuctionBase, Max: top, Step: r.AuctionStep})
+		}
+		return c
+	}
+	if t.Decision == nil || t.Decision.Seat != p.Seat {
+		return nil
+	}
+	switch t.phase {
+	case Stake:
+		c := []Choice{{Kind: Refuse}}
+		if p.Stack >= r.MinBank {
+			c = append(c, Choice{Kind: Bank, Min: r.MinBank, Max: p.Stack, Step: 1})
+		}
+		if a := t.Seats.At(t.offerAssoc); a != nil {
+			if m := 2 * min(p.Stack, a.Stack); m >= r.MinBank {
+				c = append(c, Choice{Kind: BankAssociated, Min: r.MinBank + r.MinBank%2, Max: m, Step: 2})
+			}
+		}
+		return c
+	case BancoRound:
+		c := []Choice{{Kind: NoBet}}
+		if p.Seat == t.noBanco && t.HandNo == t.noBancoAt {
+			return c // rule 89
+		}
+		if p.Stack >= t.bank {
+			k := Banco
+			if p.Seat == t.suivi && t.asked == 0 {
+				k = Suivi
+			}
+			c = append(c, Choice{Kind: k})
+		}
+		if half := (t.bank + 1) / 2; t.mesa == 0 && p.Stack >= half {
+			c = append(c, Choice{Kind: BancoMesa, Min: half, Max: min(t.bank, p.Stack), Step: 1})
+		}
+		return c
+	case BetRound:
+		c := []Choice{{Kind: NoBet}}
+		rest := t.bank - t.staked()
+		if top := min(rest, p.Stack); top >= r.MinBet || top == rest {
+			c = append(c, Choice{Kind: Bet, Min: min(r.MinBet, rest), Max: top, Step: r.MinBet})
+		}
+		return c
+	case PontoTurn, BankerTurn:
+		return []Choice{{Kind: Draw}, {Kind: Stand}}
+	case AfterCoup:
+		c := []Choice{{Kind: Continue}, {Kind: Pass}}
+		if t.mayGarage() && t.bank-t.bank/2 >= r.MinBank {
+			c = append(c, Choice{Kind: SetGarage})
+		}
+		if t.mayReduce() {
+			c = append(c, Choice{Kind: Reduce})
+		}
+		if t.stays && t.bank-t.bank/2 >= r.MinBank {
+			c = append(c, Choice{Kind: Halve})
+		}
+		return c
+	case Offered:
+		c := []Choice{{Kind: Decline}}
+		if p.Stack >= t.level {
+			c = append(c, Choice{Kind: Take})
+		}
+		return c
+	case Forced:
+		c := []Choice{{Kind: Refuse}}
+		if p.Stack >= r.MinBank {
+			c = append(c, Choice{Kind: Take})
+		}
+		return c
+	}
+	return nil
+}
