@@ -57,7 +57,7 @@ type View struct {
 	// (present.go); the machine waits for its Presented, or its timeout,
 	// before the next. nil outside a reel game.
 	Present *Presentation `json:"present,omitempty"`
-	Lines       []ViewLine `json:"lines,omitempty"`
+	Lines   []ViewLine    `json:"lines,omitempty"`
 	// Scatters are the spin on screen's scatter symbols that pay or award
 	// free games, with where they stand in the window.
 	Scatters []ViewScatter `json:"scatters,omitempty"`
