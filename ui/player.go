@@ -109,7 +109,11 @@ func (g *game) drawCelebration(dst *ebiten.Image, c model.Celebration) {
 			}
 			for _, cell := range s.Cells {
 				r := g.Cell(cell[0], cell[1], n, rows)
-				g.strokeRect(dst, r.Inset(2), 9, shade(colGold, pulse))
+				// The Caravela throbs in a gold glow.
+				g.panel(dst, r.Inset(-2), 12, shade(colGold, pulse))
+				if cell[0] < len(g.V.Window) && cell[1] < len(g.V.Window[cell[0]]) {
+					g.tile(dst, g.V.Window[cell[0]][cell[1]], r.Inset(6+6*(1-pulse)))
+				}
 			}
 		}
 		return
@@ -118,7 +122,7 @@ func (g *game) drawCelebration(dst *ebiten.Image, c model.Celebration) {
 	g.panel(dst, r, 24, shade(colGold, pulse))
 	g.panel(dst, r.Inset(6), 20, color.RGBA{0x10, 0x0C, 0x38, 0xF4})
 	title := rect(r.X+20, r.Y+14, r.W-40, r.H*0.36)
-	g.textFit(dst, c.Title, title, 54*c.Scale, shade(colGold, pulse), alignCenter, true)
+	g.textFit(dst, c.Title, title, 54*c.Scale, shade(colGold, 0.85+0.15*math.Sin(float64(g.Tick)/5)), alignCenter, true)
 	if c.Text != "" {
 		g.textFit(dst, c.Text, rect(r.X+20, r.Y+r.H*0.45, r.W-40, r.H*0.36), 52*c.Scale, colWhite, alignCenter, true)
 	}

@@ -76,6 +76,14 @@ func (g *Screen) observePresent(v machine.View) {
 	}
 }
 
+// spinPresents says whether the spin button acts on the step on show: it
+// starts the feature the machine waits to start, or cuts a win's
+// celebration short.
+func (g *Screen) spinPresents() bool {
+	p, _, ok := g.Showing()
+	return ok && (p.Kind == machine.PresentFreeStart || p.Skippable && g.presSent != p.ID)
+}
+
 // SkipPresentation cuts a win's celebration short (the player's press):
 // the same win, told at once. A trigger's announcement is never cut.
 func (g *Screen) SkipPresentation() bool {
@@ -122,7 +130,7 @@ func (g *Screen) CelebrationNow() (Celebration, bool) {
 		if t < celebrateTicks {
 			return Celebration{Scatters: true}, true
 		}
-		return Celebration{Title: g.T("feature_games", Itoa(p.Games)), Text: g.T("feature_won"), Scale: 1.2}, true
+		return Celebration{Title: g.T("feature_games", Itoa(p.Games)), Sub: g.T("feature_won"), Scale: 1.2}, true
 	case machine.PresentFreeStart:
 		sub := g.T("feature_starts")
 		if p.Press {
