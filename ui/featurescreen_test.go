@@ -153,3 +153,38 @@ func TestScreenFeaturePresented(t *testing.T) {
 		t.Errorf("free game 1: no free games panel in the top bar (%d pixels)", k)
 	}
 }
+
+// A big win is celebrated over the reels once they land: a gold panel
+// naming it, its amount counting up, and English when the player chose it.
+func TestScreenBigWin(t *testing.T) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	v := spinView(t, pt, findWin(t, pt), "spinning")
+	v.GameOpen, v.SpinWinCents, v.GameWinCents = true, 4_00, 4_00
+	v.Present = &machine.Presentation{ID: 77, Kind: machine.PresentWin, Tier: machine.TierBig, Cents: 4_00, Skippable: true}
+	c := useCanned(t, idleView())
+	c.setView(v)
+	wait(t, 0, func(g *game) bool {
+		cel, ok := g.CelebrationNow()
+		return ok && cel.Title == model.T("pt", "big_win")
+	})
+	img := grab(t, "big_win")
+	panel := celebrationRect(theGame.ReelsRect(), 1)
+	gold := 0
+	for _, p := range []float64{0.6, 0.7, 0.8, 0.9, 1.0} {
+		gold += coloured(img, theGame, panel, shade(colGold, p))
+	}
+	if gold < 1500 {
+		t.Errorf("no gold panel over the reels (%d pixels)", gold)
+	}
+	if k := inked(img, theGame, panel.Inset(30)); k < 500 {
+		t.Errorf("the big win's panel has no text (%d pixels)", k)
+	}
+	en := v
+	en.Lang = "en"
+	c.setView(en)
+	wait(t, 0, func(g *game) bool {
+		cel, ok := g.CelebrationNow()
+		return ok && cel.Title == model.T("en", "big_win") && cel.Text == model.Euro("en", 4_00)
+	})
+	grab(t, "big_win_en")
+}

@@ -158,3 +158,35 @@ func TestSkipOnlyWins(t *testing.T) {
 		t.Fatalf("calls %v, want the win's presented only", c.calls)
 	}
 }
+
+// A big win's panel and the win meter count up together, to the win.
+func TestBigWinCountsUp(t *testing.T) {
+	c := &fakeCabinet{}
+	s := NewScreen(c, false)
+	v := sampleView()
+	v.Mode, v.GameOpen, v.GameWinCents, v.SpinWinCents = "spinning", true, 400, 400
+	v.Present = &machine.Presentation{ID: 9, Kind: machine.PresentWin, Tier: machine.TierBig, Cents: 400, Skippable: true}
+	c.view = v
+	s.Update()
+	prev := int64(-1)
+	for range PresentTicks(*v.Present) + 5 {
+		s.Update()
+		cel, ok := s.CelebrationNow()
+		if !ok || cel.Title != T("pt", "big_win") {
+			t.Fatalf("no big win celebration: %+v", cel)
+		}
+		w := s.WinMeter()
+		if w < prev || w > 400 {
+			t.Fatalf("the win meter went from %d to %d", prev, w)
+		}
+		prev = w
+	}
+	if prev != 400 || !slices.Equal(c.calls, []string{"presented 9"}) {
+		t.Fatalf("after the count: meter %d, calls %v", prev, c.calls)
+	}
+	mega := *v.Present
+	mega.Tier = machine.TierMega
+	if countFor(mega) <= countFor(*v.Present) {
+		t.Error("a mega win counts no longer than a big win")
+	}
+}

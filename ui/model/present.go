@@ -155,6 +155,12 @@ func (g *Screen) WinMeter() int64 {
 	if c, ok := g.JackpotWon(); ok {
 		return c
 	}
+	if p, t, ok := g.Showing(); ok && p.Kind == machine.PresentWin && p.Cents > 0 && t < countFor(p) {
+		// A celebrated win counts up on the meter with its panel: from
+		// the game's win before this spin.
+		before := max(g.V.GameWinCents-p.Cents, 0)
+		return min(before+p.Cents*int64(t)/int64(countFor(p)), g.ShownWin())
+	}
 	return g.ShownWin()
 }
 
