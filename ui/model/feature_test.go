@@ -90,7 +90,9 @@ func TestFeaturePresentedInOrder(t *testing.T) {
 				continue
 			}
 		}
-		if s.V.Free && firstBanner == "" && !s.Spinning() {
+		if s.V.Free && firstBanner == "" {
+			// While free game 1's reels still turn: the count is the
+			// awarded total from the start.
 			firstBanner = s.FreeBanner()
 		}
 		if s.V.Free && !s.Spinning() {
@@ -188,5 +190,33 @@ func TestBigWinCountsUp(t *testing.T) {
 	mega.Tier = machine.TierMega
 	if countFor(mega) <= countFor(*v.Present) {
 		t.Error("a mega win counts no longer than a big win")
+	}
+}
+
+// The inspector's "Jogo grátis 1 de 1": a screen that did not see the
+// trigger land (it was slow, or started mid-feature) still counts free
+// game 1 out of the games awarded, while its reels turn and after.
+func TestFreeCounterFromTheFirstGame(t *testing.T) {
+	pt, err := assets.LoadPaytable(assets.DefaultGame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stops, sp := triggerStops(t, pt)
+	c := &fakeCabinet{pt: pt}
+	s := NewScreen(c, false)
+	base := viewOf(t, pt, stops, false)
+	base.GameOpen, base.FreeLeft, base.FreeTotal, base.FreeAwarded = true, sp.FreeAwarded, sp.FreeAwarded, sp.FreeAwarded
+	c.view = base
+	s.Update()
+	s.Update() // the trigger's reels turn: the next view is free game 1's
+	f := viewOf(t, pt, stops, true)
+	f.GameOpen, f.FreePlayed, f.FreeLeft, f.FreeTotal = true, 1, sp.FreeAwarded-1, sp.FreeAwarded
+	c.view = f
+	want := T("pt", "free_game_n", "1", Itoa(sp.FreeAwarded))
+	for i := 0; i < 2 || s.Spinning(); i++ {
+		s.Update()
+		if fb := s.FreeBanner(); !strings.HasPrefix(fb, want) {
+			t.Fatalf("free game 1 (reels turning %v): top bar %q, want %q", s.Spinning(), fb, want)
+		}
 	}
 }
