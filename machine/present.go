@@ -69,6 +69,11 @@ type Presentation struct {
 	// Skippable: the player may cut the celebration short (a win's); a
 	// trigger's information never is.
 	Skippable bool `json:"skippable,omitempty"`
+	// TimeoutMS is how long the machine waits for the screen's word on
+	// this step (milliseconds): a screen fits its presentation inside it,
+	// so a short timeout set by the operator shortens the celebrations
+	// rather than cutting them off.
+	TimeoutMS int64 `json:"timeout_ms,omitempty"`
 }
 
 // stage of an open reel game, between its commits.
@@ -95,7 +100,7 @@ func (m *Machine) presentTimeout() time.Duration {
 // showStep puts a step on screen with a new ID, waiting at most wait.
 func (m *Machine) showStep(s stage, p Presentation, wait time.Duration) {
 	m.presSeq++
-	p.ID = m.presSeq
+	p.ID, p.TimeoutMS = m.presSeq, wait.Milliseconds()
 	m.stage, m.pres, m.presented, m.startPressed = s, p, false, false
 	m.until = m.now.Add(wait)
 }

@@ -18,9 +18,38 @@ const (
 	holdTicks      = 30  // a counted amount stays still before the next step
 )
 
+// latencyTicks is what a step's timeout leaves for the view to reach the
+// screen and its word to reach the machine (the view is polled, the word
+// sent over the control socket): the screen's presentation ends this much
+// before the machine would go on without it.
+const latencyTicks = 15
+
+// limitTicks is the longest the screen may take over p: the machine's
+// timeout for it less the latency, -1 when the view gives none.
+func limitTicks(p machine.Presentation) int {
+	if p.TimeoutMS <= 0 {
+		return -1
+	}
+	return max(int(p.TimeoutMS*60/1000)-latencyTicks, 0)
+}
+
+// fit is n ticks of p's presentation, shortened in proportion when the
+// whole would not fit in the machine's timeout (an operator's short
+// --present-timeout shortens the celebrations rather than cutting them
+// off).
+func fit(p machine.Presentation, n int) int {
+	whole, limit := naturalTicks(p), limitTicks(p)
+	if limit < 0 || whole <= limit || whole == 0 {
+		return n
+	}
+	return n * limit / whole
+}
+
 // countFor is how long a presentation counts its amount up: longer for
-// bigger tiers, so the size is felt.
-func countFor(p machine.Presentation) int {
+// bigger tiers, so the size is felt (fitted to the timeout).
+func countFor(p machine.Presentation) int { return fit(p, naturalCount(p)) }
+
+func naturalCount(p machine.Presentation) int {
 	switch p.Tier {
 	case machine.TierBig:
 		return 100
@@ -33,7 +62,9 @@ func countFor(p machine.Presentation) int {
 }
 
 // PresentTicks is how long the screen presents p before it says it did.
-func PresentTicks(p machine.Presentation) int {
+func PresentTicks(p machine.Presentation) int { return fit(p, naturalTicks(p)) }
+
+func naturalTicks(p machine.Presentation) int {
 	switch p.Kind {
 	case machine.PresentSpin, machine.PresentFreeStart:
 		// The reels have landed; the wait for the start is the player's
@@ -42,8 +73,11 @@ func PresentTicks(p machine.Presentation) int {
 	case machine.PresentFeature:
 		return celebrateTicks + announceTicks
 	}
-	return countFor(p) + holdTicks
+	return naturalCount(p) + holdTicks
 }
+
+// slamTicks is about how long the reels take to land once slammed.
+const slamTicks = 2 + 5*slamGap + bounceTicks
 
 // Showing is the step the screen presents now, and for how many ticks it
 // has: none while the reels turn (the outcome is not told before they
@@ -64,6 +98,13 @@ func (g *Screen) observePresent(v machine.View) {
 		return
 	}
 	if g.Spinning() {
+		// Reels that would still turn when the machine stops waiting for
+		// them (a spin time shorter than the animation) are brought to a
+		// stop in time: the player sees every spin land.
+		if a := g.Anim; p.Kind == machine.PresentSpin && a != nil && limitTicks(*p) >= 0 &&
+			a.DoneAt() > a.Start+limitTicks(*p) && g.Tick >= a.Start+limitTicks(*p)-slamTicks {
+			a.Slam(g.Tick)
+		}
 		return
 	}
 	if g.presCur == nil || g.presCur.ID != p.ID {
@@ -92,7 +133,7 @@ func (g *Screen) SkipPresentation() bool {
 		return false
 	}
 	g.presSent = p.ID
-	g.presAt -= countFor(p) + holdTicks // the amount stands at its end
+	g.presAt -= PresentTicks(p) // the amount stands at its end
 	g.activity()
 	g.C.Service(machine.Presented{ID: p.ID})
 	return true
@@ -120,14 +161,14 @@ func (g *Screen) CelebrationNow() (Celebration, bool) {
 	count := func() string {
 		n := countFor(p)
 		c := p.Cents
-		if t < n {
+		if n > 0 && t < n {
 			c = p.Cents * int64(t) / int64(n)
 		}
 		return Euro(g.Lang, c)
 	}
 	switch p.Kind {
 	case machine.PresentFeature:
-		if t < celebrateTicks {
+		if t < fit(p, celebrateTicks) {
 			return Celebration{Scatters: true}, true
 		}
 		return Celebration{Title: g.T("feature_games", Itoa(p.Games)), Sub: g.T("feature_won"), Scale: 1.2}, true

@@ -220,3 +220,47 @@ func TestFreeCounterFromTheFirstGame(t *testing.T) {
 		}
 	}
 }
+
+// An operator's short timeouts shorten the screen's presentation so it
+// ends before the machine goes on without it: a feature's announcement
+// is still shown, and reels that would turn past a short spin time are
+// slammed to land in time.
+func TestPresentationFitsTheTimeout(t *testing.T) {
+	c := &fakeCabinet{}
+	s := NewScreen(c, false)
+	v := sampleView()
+	v.Mode, v.GameOpen = "spinning", true
+	v.Present = &machine.Presentation{ID: 1, Kind: machine.PresentFeature, Tier: machine.TierFeature, Games: 10, TimeoutMS: 1000}
+	c.view = v
+	limit := 60 - latencyTicks
+	if n := PresentTicks(*v.Present); n > limit || n <= 0 {
+		t.Fatalf("a feature presented in %d ticks with a 1 s timeout (limit %d)", n, limit)
+	}
+	announced := false
+	for range limit + 2 {
+		s.Update()
+		if cel, ok := s.CelebrationNow(); ok && cel.Title == T("pt", "feature_games", "10") {
+			announced = true
+		}
+	}
+	if !announced || !slices.Equal(c.calls, []string{"presented 1"}) {
+		t.Fatalf("announced %v, calls %v", announced, c.calls)
+	}
+
+	pt, err := assets.LoadPaytable(assets.DefaultGame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stops, _ := triggerStops(t, pt)
+	sv := viewOf(t, pt, stops, false)
+	sv.Present = &machine.Presentation{ID: 2, Kind: machine.PresentSpin, TimeoutMS: 1000}
+	c.view, c.calls = sv, nil
+	s.Update()
+	start := s.Tick
+	for s.Spinning() {
+		s.Update()
+	}
+	if took := s.Tick - start; took > limit {
+		t.Fatalf("the reels took %d ticks to land with a 1 s spin time (limit %d)", took, limit)
+	}
+}
