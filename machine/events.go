@@ -325,3 +325,13 @@ type EnableBills struct {
 
 func (PrintTicket) device() {}
 func (EnableBills) device() {}
+
+// Presented is the screen's word that it has shown the presentation ID
+// (View.Present.ID) to its end, or that the player cut a win's celebration
+// short. A stale or unknown ID is ignored (present.go).
+type Presented struct {
+	At time.Time
+	ID uint64
+}
+
+func (e Presented) at() time.Time { return e.At }

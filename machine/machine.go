@@ -22,6 +22,11 @@ type Config struct {
 	Denom        int64  // cents per credit
 	HandpayLimit int64  // cents: a game win or a cash-out at or above it is paid by hand
 	SpinTime     time.Duration
+	// PresentTimeout is how long the game waits for the screen to say it
+	// presented a step (a win, a feature trigger, the feature's total) or,
+	// unless the paytable asks for the player's press, for the feature to
+	// start (0: twice SpinTime). See present.go.
+	PresentTimeout time.Duration
 	// Linked are the progressive levels the link controller awards (SAS
 	// progressives). The top bet level, the only one where a progressive
 	// combination wins a level, is offered only when every level the
@@ -140,6 +145,16 @@ type Machine struct {
 	phase phase
 	until time.Time
 	shown *reels.Spin // the spin on screen (base or free)
+
+	// The open reel game's step on screen (present.go): which step, what
+	// the view asks the screen to present, whether the screen said it did,
+	// whether the player pressed spin to start the feature, and the last
+	// presentation ID taken.
+	stage        stage
+	pres         Presentation
+	presented    bool
+	startPressed bool
+	presSeq      uint64
 
 	game    string        // the game the player chose (meters.GameReels or GameMakccarat)
 	bets    baccarat.Bets // chips on the table for the next hand: not money until dealt
@@ -275,6 +290,8 @@ func (m *Machine) Step(ev Event) Effects {
 	case Tick:
 		m.testTick()
 		m.tick(&eff)
+	case Presented:
+		m.presentedBy(e, &eff)
 	case Button:
 		m.playerAt = m.now
 		m.button(e, &eff)
@@ -436,6 +453,9 @@ func (m *Machine) clearTilt(eff *Effects, name string) {
 
 func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 	m.poweredUp = true
+	// Presentation IDs go on from the power-up's time, so a screen's word
+	// about a presentation from before the power loss is stale.
+	m.presSeq = max(m.presSeq, uint64(max(m.now.UnixMilli(), 0)))
 	// The link gets LinkTimeout from now to speak before it is down.
 	for _, lv := range m.cfg.Linked {
 		if _, ok := m.linkAt[lv]; !ok {
@@ -492,7 +512,10 @@ func (m *Machine) powerUp(e PowerUp, eff *Effects) {
 			return
 		}
 		m.level = m.st.Open.Start.Level
-		m.phase, m.until = spinning, m.now // continue at the next tick
+		// The spin on screen is shown again and its steps follow from the
+		// ledger (present.go): a trigger's announcement is shown again, a
+		// free game committed is not drawn again.
+		m.showSpin()
 	case m.st.OwedHandpay > 0 && m.st.Handpay == nil:
 		// A win was committed, its handpay lockout was not.
 		m.resumeOwed(eff)
@@ -618,6 +641,19 @@ func (m *Machine) button(e Button, eff *Effects) {
 		m.help = !m.help
 		return
 	}
+	if e.Name == BtnSpin && m.awaitingStart() {
+		// The player starts the feature his trigger announced.
+		m.startPressed = true
+		m.advanceGame(eff)
+		return
+	}
+	if e.Name == BtnSpin && m.phase == spinning && m.stage == stageWin && m.pres.Skippable && m.st.Open != nil {
+		// The spin button cuts a win's celebration short, as the
+		// screen's touch does (the win is the same).
+		m.presented = true
+		m.advanceGame(eff)
+		return
+	}
 	if why := m.canPlay(); why != "" {
 		eff.Refused = why
 		m.say(why)
@@ -711,50 +747,53 @@ func (m *Machine) spin(eff *Effects) {
 		return
 	}
 	m.shown = sp
-	m.phase, m.until = spinning, m.now.Add(m.cfg.SpinTime)
+	m.showSpin()
 	m.message = Message{}
 }
 
-// tick ends a spin whose animation is over: the next free game (committed
-// before it is shown) or the end of the game.
+// tick moves the game on: the step on screen gives way to the next when
+// the screen said it presented it or its time is up (present.go).
 func (m *Machine) tick(eff *Effects) {
 	m.watchLink(eff)
 	m.ticketTick(eff)
-	if m.phase != spinning || m.now.Before(m.until) || m.st.Open == nil {
+	if m.phase != spinning || m.st.Open == nil {
 		m.awardHits(eff)
 		return
 	}
-	// An open door or a tilt suspends the game where it is; it goes on when
-	// they clear. (A host disable lets the game finish, as SAS 0x01 says.)
-	if len(m.st.DoorsOpen) > 0 || len(m.st.Tilts) > 0 {
+	if !m.stepDone() {
+		m.awardHits(eff)
 		return
 	}
+	m.advanceGame(eff)
+}
+
+// playFree commits the next free game and shows it.
+func (m *Machine) playFree(eff *Effects) {
 	g := m.st.Open
-	if m.st.FreeLeft > 0 {
-		stops := m.pt.DrawStops(m.src, true, nil)
-		sp, err := m.pt.Evaluate(stops, g.Start.Level, true)
-		if err != nil {
-			m.fault = "internal: " + err.Error()
-			return
-		}
-		if !m.record(eff, meters.FreeGame{At: m.ns(), Game: g.Start.Game, Index: len(g.Free) + 1, Stops: stops,
-			WinCents: sp.Win * g.Start.Denom, Awarded: sp.FreeAwarded, Progressives: m.newHits(sp, g.Start.Game)}) {
-			return
-		}
-		m.shown = sp
-		m.until = m.now.Add(m.cfg.SpinTime)
+	stops := m.pt.DrawStops(m.src, true, nil)
+	sp, err := m.pt.Evaluate(stops, g.Start.Level, true)
+	if err != nil {
+		m.fault = "internal: " + err.Error()
 		return
 	}
-	total := g.Start.WinCents
-	for _, f := range g.Free {
-		total += f.WinCents
+	if !m.record(eff, meters.FreeGame{At: m.ns(), Game: g.Start.Game, Index: len(g.Free) + 1, Stops: stops,
+		WinCents: sp.Win * g.Start.Denom, Awarded: sp.FreeAwarded, Progressives: m.newHits(sp, g.Start.Game)}) {
+		return
 	}
+	m.shown = sp
+	m.showSpin()
+}
+
+// endGame ends the open game: its win to the credit meter, or a handpay.
+func (m *Machine) endGame(eff *Effects) {
+	g := m.st.Open
+	total := gameWin(g)
 	game := g.Start.Game
 	handpay := total > 0 && total >= m.cfg.HandpayLimit
 	if !m.record(eff, meters.GameEnd{At: m.ns(), Game: game, WinCents: total, Handpay: handpay}) {
 		return
 	}
-	m.phase = idle
+	m.phase, m.stage, m.pres = idle, stageSpin, Presentation{}
 	if handpay {
 		m.record(eff, meters.HandpayPending{At: m.ns(), Kind: meters.HandpayWin, Cents: total, Game: game})
 		m.say("msg_handpay", total)

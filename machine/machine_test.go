@@ -369,7 +369,12 @@ func TestResumeAfterPowerLoss(t *testing.T) {
 		eff := h.press(BtnSpin)
 		started = eff.Records[0].(meters.GameStart)
 		if started.FreeAwarded > 0 {
-			h.advance(testCfg.SpinTime) // one free game committed
+			// The trigger is presented and the feature starts on its own
+			// (no screen: each step's timeout); stop once one free game
+			// is committed.
+			for len(h.ledger.Open.Free) == 0 {
+				h.advance(testCfg.SpinTime)
+			}
 			break
 		}
 		for h.m.phase == spinning {

@@ -195,6 +195,7 @@ func (m *Machine) deal(eff *Effects) {
 // turnCards starts turning a committed hand's n cards on screen.
 func (m *Machine) turnCards(n int) {
 	m.phase, m.dealtAt = spinning, m.now
+	m.stage, m.pres = stageSpin, Presentation{} // a hand has no steps to present: its time is the cards'
 	m.until = m.now.Add(time.Duration(n) * m.cardTime())
 }
 

@@ -49,7 +49,15 @@ type View struct {
 	Free        bool       `json:"free"`
 	FreeLeft    int        `json:"free_left"`
 	FreePlayed  int        `json:"free_played"`
-	Lines       []ViewLine `json:"lines,omitempty"`
+	// FreeTotal is the free games the game on screen has awarded so far,
+	// retriggers included: the feature's count ("1 of 10") from its first
+	// free game on.
+	FreeTotal int `json:"free_total,omitempty"`
+	// Present is the step of the game the screen is asked to present
+	// (present.go); the machine waits for its Presented, or its timeout,
+	// before the next. nil outside a reel game.
+	Present *Presentation `json:"present,omitempty"`
+	Lines   []ViewLine    `json:"lines,omitempty"`
 	// Scatters are the spin on screen's scatter symbols that pay or award
 	// free games, with where they stand in the window.
 	Scatters []ViewScatter `json:"scatters,omitempty"`
@@ -329,6 +337,11 @@ func (m *Machine) View() View {
 		v.GameOpen = true
 		v.Game = g.Start.Game
 		v.FreeLeft, v.FreePlayed = m.st.FreeLeft, len(g.Free)
+		v.FreeTotal = len(g.Free) + m.st.FreeLeft
+		if m.phase == spinning && g.Start.Hand == nil && m.pres.ID != 0 {
+			p := m.pres
+			v.Present = &p
+		}
 		v.GameWinCents = g.Start.WinCents
 		for _, f := range g.Free {
 			v.GameWinCents += f.WinCents
@@ -342,7 +355,7 @@ func (m *Machine) View() View {
 				v.CreditedCents = last.End.WinCents
 			}
 		}
-		v.FreePlayed = len(last.Free)
+		v.FreePlayed, v.FreeTotal = len(last.Free), len(last.Free)
 	}
 	v.GameKind, v.Table = m.game, m.tableView()
 	for _, g := range append(meters.GameKinds[:len(meters.GameKinds):len(meters.GameKinds)], GamePoker) {

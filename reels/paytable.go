@@ -70,6 +70,12 @@ type FreeGames struct {
 	Reels      [][]uint8 // the free-game strips (the base strips when the file says null)
 	OwnReels   bool      // true when the file gave free-game strips of their own
 	Retrigger  bool
+	// Press: the feature's free games start when the player presses spin
+	// after the trigger was announced (file "start": "press"). Without it
+	// ("auto", or no "start": every paytable signed before the field
+	// existed) they also start on their own a few seconds after the
+	// announcement. It is presentation only: no figure depends on it.
+	Press bool
 }
 
 // Limits keep every exact figure inside 64-bit counters and a certified
@@ -159,6 +165,7 @@ type fileFreeGames struct {
 	Multiplier *int64      `json:"multiplier"`
 	Reels      [][]string  `json:"reels"`
 	Retrigger  *bool       `json:"retrigger"`
+	Start      *string     `json:"start"` // optional: "auto" (default) or "press"
 }
 
 type file struct {
@@ -433,6 +440,15 @@ func Parse(name string, data []byte) (*Paytable, error) {
 			return nil, fail("free_games.retrigger", "", "missing")
 		}
 		free.Retrigger = *fg.Retrigger
+		if fg.Start != nil {
+			switch *fg.Start {
+			case "auto":
+			case "press":
+				free.Press = true
+			default:
+				return nil, fail("free_games.start", q(*fg.Start), `must be "auto" or "press"`)
+			}
+		}
 		free.Reels = p.Reels
 		if fg.Reels != nil {
 			if free.Reels, err = parseStrips(name, "free_games.reels", fg.Reels, p.Rows, index); err != nil {

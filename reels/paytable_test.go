@@ -59,6 +59,7 @@ func TestParseRefusals(t *testing.T) {
 		{"free reels of another shape", mutate(t, func(m map[string]any) {
 			m["free_games"].(map[string]any)["reels"] = m["reels"].([]any)[:4]
 		}), "free_games.reels", "4"},
+		{"unknown start", mutate(t, func(m map[string]any) { m["free_games"].(map[string]any)["start"] = "later" }), "free_games.start", "press"},
 		{"missing retrigger", mutate(t, func(m map[string]any) { delete(m["free_games"].(map[string]any), "retrigger") }), "free_games.retrigger", "missing"},
 		{"unused symbol", mutate(t, func(m map[string]any) {
 			m["symbols"] = append(m["symbols"].([]any), map[string]any{"id": "D", "kind": "normal", "name": map[string]any{"pt": "D", "en": "D"}})
@@ -112,6 +113,25 @@ func TestParseAcceptsTheSpecExampleShape(t *testing.T) {
 	}
 	if p.Bet(2) != 15 {
 		t.Fatalf("bet at level 2 = %d, want 3 lines × 5", p.Bet(2))
+	}
+}
+
+// A feature's start is the file's optional free_games.start: "press"
+// waits for the player, "auto" or nothing (every file signed before the
+// field) also starts on its own; no figure depends on it.
+func TestParseFreeGamesStart(t *testing.T) {
+	if p := mustParse(t, "rules.json", rulesTable); p.Free.Press {
+		t.Error("a file without free_games.start waits for a press")
+	}
+	for start, press := range map[string]bool{"auto": false, "press": true} {
+		data := mutate(t, func(m map[string]any) { m["free_games"].(map[string]any)["start"] = start })
+		p, err := Parse("x.json", data)
+		if err != nil {
+			t.Fatalf("start %q: %v", start, err)
+		}
+		if p.Free.Press != press {
+			t.Errorf("start %q: press %v", start, p.Free.Press)
+		}
 	}
 }
 

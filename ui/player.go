@@ -82,6 +82,52 @@ func (g *game) drawReelsLive(dst *ebiten.Image) {
 		if c, ok := g.JackpotWon(); ok {
 			g.drawJackpotWon(dst, c)
 		}
+		if c, ok := g.CelebrationNow(); ok {
+			g.drawCelebration(dst, c)
+		}
+	}
+}
+
+// RectCelebration is the panel of a celebration over the reels at scale
+// 1 (bigger tiers grow it about its centre).
+func celebrationRect(r model.Rect, scale float64) model.Rect {
+	w, h := min(560*scale, r.W-40), min(200*scale, r.H-20)
+	return rect(r.X+(r.W-w)/2, r.Y+(r.H-h)/2, w, h)
+}
+
+// drawCelebration is the step the machine asked the screen to present:
+// the trigger's scatters pulsing in gold, then the games announced; a big
+// win, a mega win, a jackpot or the feature's total counting up, in a
+// panel that grows with the tier.
+func (g *game) drawCelebration(dst *ebiten.Image, c model.Celebration) {
+	pulse := 0.7 + 0.3*math.Sin(float64(g.Tick)/5)
+	if c.Scatters {
+		n, rows := g.ReelCount()
+		for _, s := range g.V.Scatters {
+			if s.FreeGames == 0 {
+				continue
+			}
+			for _, cell := range s.Cells {
+				r := g.Cell(cell[0], cell[1], n, rows)
+				// The Caravela throbs in a gold glow.
+				g.panel(dst, r.Inset(-2), 12, shade(colGold, pulse))
+				if cell[0] < len(g.V.Window) && cell[1] < len(g.V.Window[cell[0]]) {
+					g.tile(dst, g.V.Window[cell[0]][cell[1]], r.Inset(6+6*(1-pulse)))
+				}
+			}
+		}
+		return
+	}
+	r := celebrationRect(g.ReelsRect(), c.Scale)
+	g.panel(dst, r, 24, shade(colGold, pulse))
+	g.panel(dst, r.Inset(6), 20, color.RGBA{0x10, 0x0C, 0x38, 0xF4})
+	title := rect(r.X+20, r.Y+14, r.W-40, r.H*0.36)
+	g.textFit(dst, c.Title, title, 54*c.Scale, shade(colGold, 0.85+0.15*math.Sin(float64(g.Tick)/5)), alignCenter, true)
+	if c.Text != "" {
+		g.textFit(dst, c.Text, rect(r.X+20, r.Y+r.H*0.45, r.W-40, r.H*0.36), 52*c.Scale, colWhite, alignCenter, true)
+	}
+	if c.Sub != "" {
+		g.textFit(dst, c.Sub, rect(r.X+20, r.Y+r.H*0.55, r.W-40, r.H*0.3), 26, colWhite, alignCenter, true)
 	}
 }
 

@@ -270,6 +270,10 @@ func handle(cmd command, own *owner, dev *hardware) reply {
 		res = own.submitSeen(machine.PokerAct{At: now, Kind: cmd.Action, To: cmd.Cents, On: cmd.On})
 	case "poker_leave":
 		res = own.submitSeen(machine.PokerLeave{At: now, AuthorizedBy: cmd.Who})
+	case "presented":
+		// The screen has shown the step of the game the view asked for
+		// (a stale ID is the machine's to ignore).
+		res = own.submitSeen(machine.Presented{At: now, ID: cmd.ID})
 	case "handpay_paid":
 		// The attendant's touch: the handpay of this amount is paid.
 		res = own.submitSeen(machine.HandpayPaid{At: now, Cents: cmd.Cents})

@@ -51,6 +51,7 @@ type options struct {
 	realHW         bool
 	sas            sasOptions
 	spinTime       time.Duration
+	presentTimeout time.Duration // how long a step of a game waits for the screen (0: twice spinTime)
 	jackpot        string
 	linked         string
 	linkRule       string
@@ -88,7 +89,8 @@ func main() {
 	flag.BoolVar(&o.sas.aftDebit, "aft-debit", false, "accept AFT debit transfers (money a host took from a player's bank account) to the credit meter, from a host registered with a key and a POS ID (needs --aft-asset)")
 	flag.BoolVar(&o.realHW, "real-hw", false, "drive real GPIO pins through periph.io instead of simulated ones")
 	flag.StringVar(&o.control, "control", "", "control socket path (default DATA/control.sock)")
-	flag.DurationVar(&o.spinTime, "spin-time", 2*time.Second, "how long one spin is shown before the game goes on")
+	flag.DurationVar(&o.spinTime, "spin-time", 2*time.Second, "how long one spin is shown before the game goes on, when the screen does not say its reels landed sooner")
+	flag.DurationVar(&o.presentTimeout, "present-timeout", 0, "how long a win's celebration, a free-game trigger's announcement and a feature's total wait for the screen's word that it showed them, and how long an announced feature waits for the player's spin before it starts on its own (0: twice --spin-time)")
 	flag.StringVar(&o.linked, "link-levels", "", "progressive levels awarded by the link controller, e.g. 2 or 2,3 (needs --sas-addr and --link-group)")
 	flag.IntVar(&o.sas.group, "link-group", 0, "SAS progressive group of the linked levels, 1-255")
 	flag.StringVar(&o.linkRule, "link-second-hit", "wins-reset", "the link controller's rule for near-simultaneous hits, shown to players: wins-reset or split")
@@ -238,7 +240,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 		st.rng.StartCycling(ctx, time.Millisecond)
 	}
 	m := machine.New(machine.Config{
-		MachineID: o.machineID, MachineNum: o.machineNum, Denom: o.denom, HandpayLimit: o.handpayLimit, SpinTime: o.spinTime,
+		MachineID: o.machineID, MachineNum: o.machineNum, Denom: o.denom, HandpayLimit: o.handpayLimit, SpinTime: o.spinTime, PresentTimeout: o.presentTimeout,
 		PINHashes: pinHashes, Load: load, LocalJackpot: local, Linked: linked, LinkSecondHit: o.linkRule, LinkAward: o.linkAward,
 		HandpayConfirm: o.handpayConfirm, Table: table, LoadTable: assets.LoadTable, CardTime: o.cardTime,
 		Lab: labBuild,
@@ -410,6 +412,9 @@ func (o options) validate() error {
 	if o.spinTime <= 0 || o.spinTime > time.Minute {
 		bad("spin-time", fmt.Errorf("%v outside (0, 1m]", o.spinTime))
 	}
+	if o.presentTimeout < 0 || o.presentTimeout > time.Minute {
+		bad("present-timeout", fmt.Errorf("%v outside [0, 1m]", o.presentTimeout))
+	}
 	if o.table != "off" && !validID(o.table) {
 		bad("table", fmt.Errorf("%q is not a table definition ID (a-z, 0-9, -) nor off", o.table))
 	}
@@ -452,6 +457,10 @@ func (o options) settings() map[string]string {
 		"paytable": o.paytable, "spin_time": o.spinTime.String(), "jackpot": o.jackpot, "table": o.table,
 		"link_levels": o.linked, "link_group": strconv.Itoa(o.sas.group), "link_second_hit": o.linkRule,
 		"sas_address": strconv.Itoa(o.sas.addr),
+	}
+	if o.presentTimeout > 0 {
+		// Only when set: the default (twice the spin time) follows spin_time.
+		s["present_timeout"] = o.presentTimeout.String()
 	}
 	if o.paytableDir != "" {
 		s["paytable_dir"] = o.paytableDir

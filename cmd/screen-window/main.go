@@ -190,6 +190,8 @@ func (c *cabinet) Service(ev machine.Event) {
 		c.async(control.Command{Cmd: "service", Action: e.Action, Key: e.Key, Value: e.Value})
 	case machine.HandpayPaid:
 		c.async(control.Command{Cmd: "handpay_paid", Cents: e.Cents})
+	case machine.Presented:
+		c.async(control.Command{Cmd: "presented", ID: e.ID})
 	case machine.SelectGame:
 		c.async(control.Command{Cmd: "select_game", Value: e.Game})
 	case machine.PlaceBet:

@@ -27,6 +27,9 @@ type Command struct {
 	PIN    string `json:"pin,omitempty"`
 	Action string `json:"action,omitempty"`
 	Value  string `json:"value,omitempty"`
+	// ID is the presentation a "presented" command is about
+	// (machine.View.Present.ID).
+	ID uint64 `json:"id,omitempty"`
 }
 
 // Reply is the cabinet's answer line.

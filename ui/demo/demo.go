@@ -221,6 +221,9 @@ func (c *Cabinet) Service(ev machine.Event) {
 	case machine.HandpayPaid:
 		e.At = c.now
 		ev = e
+	case machine.Presented:
+		e.At = c.now
+		ev = e
 	case machine.SelectGame:
 		e.At = c.now
 		ev = e

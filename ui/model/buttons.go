@@ -73,7 +73,7 @@ func (g *Screen) PlayerButtons() []Button {
 			Act: func(g *Screen) { g.press(machine.BtnMaxBet) }},
 		{ID: machine.BtnCashOut, Label: g.T("btn_cash_out"), R: Rect{850, y, 160, h}, Enabled: playable && g.V.Credits > 0,
 			Act: func(g *Screen) { g.press(machine.BtnCashOut) }},
-		{ID: machine.BtnSpin, Label: g.T("btn_spin"), R: Rect{1060, 624, 200, 90}, Enabled: playable || g.Spinning(), Style: StyleHot,
+		{ID: machine.BtnSpin, Label: g.T("btn_spin"), R: Rect{1060, 624, 200, 90}, Enabled: playable || g.Spinning() || g.spinPresents(), Style: StyleHot,
 			Act: (*Screen).spin},
 	}
 }

@@ -35,9 +35,16 @@ func (g *Screen) present(v machine.View) machine.View {
 	p.Handpay, p.HandpayKind = h.Handpay, h.HandpayKind
 	// A free spin's own award is not known yet: the games left are those
 	// known before it.
-	p.FreeLeft = 0
-	if p.Free && h.GameOpen && h.Game == p.Game {
-		p.FreeLeft = max(h.FreePlayed+h.FreeLeft-p.FreePlayed, 0)
+	p.FreeLeft, p.FreeTotal = 0, 0
+	if p.Free {
+		// The games awarded before this one: the feature's count is
+		// right from its first free game ("1 de 10").
+		total := v.FreeTotal
+		if total == 0 {
+			total = v.FreePlayed + v.FreeLeft // a view from before FreeTotal
+		}
+		p.FreeTotal = max(total-v.FreeAwarded, v.FreePlayed)
+		p.FreeLeft = p.FreeTotal - p.FreePlayed
 	}
 	p.Jackpots = slices.Clone(v.Jackpots)
 	for i, j := range p.Jackpots {
@@ -62,7 +69,11 @@ func (g *Screen) FreeBanner() string {
 	case !v.GameOpen:
 		return ""
 	case v.Free:
-		s := g.T("free_game_n", Itoa(v.FreePlayed), Itoa(v.FreePlayed+v.FreeLeft))
+		total := v.FreeTotal // the games awarded, retriggers included
+		if total == 0 {
+			total = v.FreePlayed + v.FreeLeft // a view from before FreeTotal
+		}
+		s := g.T("free_game_n", Itoa(v.FreePlayed), Itoa(total))
 		if g.PT != nil && g.PT.Free != nil && g.PT.Free.Multiplier > 1 {
 			s += "   " + g.T("multiplier", Credits(g.Lang, g.PT.Free.Multiplier))
 		}
@@ -143,6 +154,12 @@ func (g *Screen) JackpotWon() (cents int64, ok bool) {
 func (g *Screen) WinMeter() int64 {
 	if c, ok := g.JackpotWon(); ok {
 		return c
+	}
+	if p, t, ok := g.Showing(); ok && p.Kind == machine.PresentWin && p.Cents > 0 && t < countFor(p) {
+		// A celebrated win counts up on the meter with its panel: from
+		// the game's win before this spin.
+		before := max(g.V.GameWinCents-p.Cents, 0)
+		return min(before+p.Cents*int64(t)/int64(countFor(p)), g.ShownWin())
 	}
 	return g.ShownWin()
 }

@@ -43,6 +43,11 @@ type Screen struct {
 	ShownDone    int          // tick the reels finished (the win presentation starts)
 	lastActivity int
 	lastCredits  int64
+	// The machine's step being presented (feature.go): since which tick,
+	// and the last ID the screen said it presented.
+	presCur  *machine.Presentation
+	presAt   int
+	presSent uint64
 
 	// Help: the paytable pages are up. It is the view's (the machine's
 	// help request, from the physical button or the screen's): the
@@ -131,6 +136,7 @@ func (g *Screen) Observe(v machine.View, pt *reels.Certified) {
 		g.ShownDone = g.Anim.DoneAt()
 		g.activity()
 	}
+	g.observePresent(v)
 	if v.Credits != g.lastCredits {
 		g.lastCredits = v.Credits
 		g.activity()
@@ -301,6 +307,9 @@ func (g *Screen) spin() {
 	if g.Spinning() {
 		g.Anim.Slam(g.Tick)
 		return
+	}
+	if g.SkipPresentation() {
+		return // a win's celebration cut short: the next press plays on
 	}
 	g.press(machine.BtnSpin)
 }

@@ -50,6 +50,8 @@ func (f *fakeCabinet) Service(ev machine.Event) {
 	switch e := ev.(type) {
 	case machine.PINEntry:
 		f.calls = append(f.calls, "pin "+e.Role+" "+e.PIN)
+	case machine.Presented:
+		f.calls = append(f.calls, fmt.Sprint("presented ", e.ID))
 	case machine.ServiceAction:
 		f.calls = append(f.calls, "service "+e.Action+" "+e.Key+" "+e.Value)
 	case machine.HandpayPaid:

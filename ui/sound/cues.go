@@ -1,6 +1,7 @@
 package sound
 
 import (
+	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/ui/model"
 )
 
@@ -15,9 +16,10 @@ const (
 	Jackpot               // the reels show a jackpot, or a level is won: the fanfare
 	Click                 // a button was touched
 	Bell                  // a lockout that calls the attendant: a handpay, a tilt, a meter fault
+	Feature               // a free-game trigger is celebrated: its chimes
 )
 
-var kindNames = [...]string{"spin_start", "spin_end", "reel_stop", "win", "jackpot", "click", "bell"}
+var kindNames = [...]string{"spin_start", "spin_end", "reel_stop", "win", "jackpot", "click", "bell", "feature"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -59,6 +61,8 @@ func (c Cue) Sound() string {
 		return SoundClick
 	case Bell:
 		return SoundBell
+	case Feature:
+		return SoundFeature
 	}
 	return ""
 }
@@ -96,7 +100,8 @@ type Watcher struct {
 	counted bool            // anim's win (or its absence) heard
 	looping bool            // the spin loop is playing
 	mode    string
-	pending []int // the jackpot levels heard won and still being paid
+	pending []int  // the jackpot levels heard won and still being paid
+	present uint64 // the machine's step last heard (model.Screen.Showing)
 }
 
 // Step is one frame of the screen: the cues it brings, appended to out.
@@ -153,6 +158,19 @@ func (w *Watcher) Step(s *model.Screen, out []Cue) []Cue {
 			out = append(out, Cue{Kind: Jackpot})
 		}
 		w.pending = pend
+	}
+	// The machine's steps: a trigger's chimes as its scatters are
+	// celebrated; the feature's total with the biggest jingle. (A spin's
+	// win, big or not, is heard as its reels land, above.)
+	if p, _, ok := s.Showing(); ok && p.ID != w.present {
+		w.present = p.ID
+		switch {
+		case first:
+		case p.Kind == machine.PresentFeature:
+			out = append(out, Cue{Kind: Feature})
+		case p.Kind == machine.PresentTotal && p.Cents > 0:
+			out = append(out, Cue{Kind: Win, Tier: WinTiers})
+		}
 	}
 	if m := s.V.Mode; m != w.mode {
 		if !first && bellModes[m] {

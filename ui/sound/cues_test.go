@@ -252,3 +252,25 @@ func TestWinTier(t *testing.T) {
 		}
 	}
 }
+
+// A free-game trigger is heard when the screen celebrates it (its own
+// chimes), once; the feature's total with the biggest jingle.
+func TestFeatureCues(t *testing.T) {
+	r := newRig(idle())
+	r.run(2)
+	r.take()
+	v := idle()
+	v.Mode, v.GameOpen = "spinning", true
+	v.Present = &machine.Presentation{ID: 3, Kind: machine.PresentFeature, Tier: machine.TierFeature, Games: 10}
+	r.c.v = v
+	r.run(30)
+	if got := r.take(); !slices.Equal(got, []string{"feature"}) {
+		t.Fatalf("the trigger's presentation: cues %v, want the feature's chimes once", got)
+	}
+	v.Present = &machine.Presentation{ID: 4, Kind: machine.PresentTotal, Tier: machine.TierFeature, Cents: 4200}
+	r.c.v = v
+	r.run(5)
+	if got := r.take(); !slices.Equal(got, []string{fmt.Sprint("win", WinTiers)}) {
+		t.Fatalf("the feature's total: cues %v", got)
+	}
+}

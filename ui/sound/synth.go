@@ -28,6 +28,7 @@ const (
 	SoundJackpot = "jackpot" // a jackpot's fanfare
 	SoundClick   = "click"   // a button touched
 	SoundBell    = "bell"    // the attendant's bell: a handpay, a tilt
+	SoundFeature = "feature" // a free-game trigger's scatters celebrated
 )
 
 // Stops is how many reel-stop sounds there are (reels beyond share the
@@ -58,6 +59,7 @@ func Synthesize() *Bank {
 	b.pcm[SoundJackpot] = fanfare().pcm(0.9)
 	b.pcm[SoundClick] = click().pcm(0.45)
 	b.pcm[SoundBell] = bell().pcm(0.65)
+	b.pcm[SoundFeature] = featureChimes().pcm(0.8)
 	return b
 }
 
@@ -305,6 +307,33 @@ func fanfare() *track {
 	}
 	timp := func(x float64) float64 { return 65.4 * (1 + 0.5*math.Exp(-x/0.05)) }
 	t.mix(1.36, tone(0.8, sine, timp, pluck(0.003, 0.25, 0.8)), 0.8, 0.8)
+	return t
+}
+
+// featureChimes: free games won: the scatters ring one after another
+// (three rising bells), then a shimmering run up two octaves to a held
+// chord, so the trigger is heard apart from any win's jingle.
+func featureChimes() *track {
+	t := newTrack(2.6)
+	for k, s := range []float64{0, 7, 12} {
+		b := tone(0.9, sine, hz(note(s)), pluck(0.003, 0.3, 0.9))
+		o := tone(0.9, sine, hz(2.76*note(s)), pluck(0.003, 0.15, 0.9)) // a bell's inharmonic partial
+		pan := 0.5 * (float64(k) - 1)
+		t.mix(float64(k)*0.28, b, 0.45*(1-pan), 0.45*(1+pan))
+		t.mix(float64(k)*0.28, o, 0.15*(1-pan), 0.15*(1+pan))
+	}
+	run := []float64{12, 16, 19, 24, 28, 31, 36}
+	for k, s := range run {
+		n := tone(0.2, soft, hz(note(s)), pluck(0.003, 0.07, 0.2))
+		t.mix(0.9+float64(k)*0.06, n, 0.3, 0.3)
+	}
+	end := 0.9 + float64(len(run))*0.06
+	for i, s := range []float64{12, 19, 24, 28} {
+		f := note(s)
+		vib := func(x float64) float64 { return f * (1 + 0.004*math.Sin(2*math.Pi*6*x)*min(x/0.3, 1)) }
+		pan := 0.4 * (float64(i)/3*2 - 1)
+		t.mix(end, tone(1.2, soft, vib, pluck(0.01, 0.5, 1.2)), 0.3*(1-pan), 0.3*(1+pan))
+	}
 	return t
 }
 
