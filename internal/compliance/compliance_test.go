@@ -127,6 +127,62 @@ func TestEverySlotMachineRuleHasARow(t *testing.T) {
 	}
 }
 
+// cheminSection is the heading of chemin de fer's rules in docs/compliance.md.
+const cheminSection = "## Chemin de fer — Portaria 817/2005 Title II Section I (rules 7–107)"
+
+// TestEveryCheminRuleHasARow: rules 7 to 107 of Title II Section I (banca
+// francesa) each have one row of their own in the chemin de fer section,
+// with the code that implements the rule or the plain statement why it is
+// not done or does not apply. Only that section is read, so the slot
+// machines' rows 7-14 do not count.
+func TestEveryCheminRuleHasARow(t *testing.T) {
+	text, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(text)
+	start := strings.Index(s, "\n"+cheminSection+"\n")
+	if start < 0 {
+		t.Fatalf("%s has no section %q", doc, cheminSection)
+	}
+	section := s[start+len(cheminSection)+2:]
+	if end := strings.Index(section, "\n## "); end >= 0 {
+		section = section[:end]
+	}
+	row := regexp.MustCompile(`(?m)^\| (\d+) \|(.*)$`)
+	rows := map[int]int{}
+	for _, m := range row.FindAllStringSubmatch(section, -1) {
+		n, _ := strconv.Atoi(m[1])
+		rows[n]++
+		if n < 7 || n > 107 {
+			t.Errorf("row %d: Section I's rules are 7 to 107", n)
+			continue
+		}
+		// rule | code | tests | not done |
+		cells := strings.Split(m[2], "|")
+		if len(cells) != 5 || strings.TrimSpace(cells[4]) != "" {
+			t.Errorf("rule %d: %d cells, want rule, code, tests and not done", n, len(cells))
+			continue
+		}
+		rule, code, notDone := strings.TrimSpace(cells[0]), strings.Trim(strings.TrimSpace(cells[1]), "—"), strings.TrimSpace(cells[3])
+		switch {
+		case rule == "":
+			t.Errorf("rule %d: the rule is not said", n)
+		case code == "" && notDone == "":
+			t.Errorf("rule %d: no code and no word on why not", n)
+		}
+	}
+	for n := 7; n <= 107; n++ {
+		switch rows[n] {
+		case 0:
+			t.Errorf("rule %d of Title II Section I has no row", n)
+		case 1:
+		default:
+			t.Errorf("rule %d of Title II Section I has %d rows", n, rows[n])
+		}
+	}
+}
+
 // TestReferenceCheckerCatchesAMissingName proves the checker can fail: a
 // made-up reference must not be found.
 func TestReferenceCheckerCatchesAMissingName(t *testing.T) {
