@@ -61,3 +61,12 @@ func BenchmarkChaCha8Uint64N(b *testing.B) {
 		sink += r.Uint64N(37)
 	}
 }
+
+// BenchmarkStreamUint64n is the unlocked core a simulation worker owns: the
+// same draw as RNG.Uint64n without the mutex.
+func BenchmarkStreamUint64n(b *testing.B) {
+	s := NewSeededStream(1)
+	for b.Loop() {
+		sink += s.Uint64n(37)
+	}
+}
