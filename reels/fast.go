@@ -1,0 +1,399 @@
+package reels
+
+import (
+	"encoding/binary"
+
+	"github.com/openegm/cabinet/rng"
+)
+
+// The simulator's fast path. It pays a spin by the rules of eval.go, not by
+// rules of its own: every line result comes from a table that linePay itself
+// filled, and the scatter and free-game figures from scatterPay and gamesFor.
+// What it adds is layout: each line's reel positions are precomputed, the
+// strips are padded so that a window needs no modulo, and a spin is a walk
+// over flat arrays. TestFastEqualsEvaluate proves it equal to Evaluate.
+
+// maxTrieLeaves bounds the line table's construction: it calls linePay
+// once per symbol tuple (symbols^reels), about 40 ns each. A paytable
+// beyond it is paid line by line through linePay, on the same flat layout.
+const maxTrieLeaves = 1 << 22
+
+// trieCell is one (row, symbol) entry of the line table. Walking a line
+// from the root row, the symbol of reel i (i < reels-1) selects next, the
+// row for reel i+1; on the last reel, pay is the line's result: the
+// LinePays index, or -1. A row whose prefix already decides the line is
+// absorbing: every next is the row itself and every pay its result, so a
+// walk never branches on the symbols.
+type trieCell struct {
+	next uint32
+	pay  int32
+}
+
+// fastSet is one strip set (base or free) laid out flat.
+type fastSet struct {
+	lens []uint64 // strip lengths, for the draw
+	// ext holds every strip followed by its first rows-1 symbols again,
+	// so row r of a reel stopped at s is ext[start+s+r], no modulo.
+	ext []uint8
+	// lineAt[l*reels+i] is where line l's cell of reel i starts in ext;
+	// add reel i's stop. nodeAt[j] is the same for prefix node j's last
+	// cell, and lastAt[l] for line l's cell on the last reel.
+	lineAt []int32
+	nodeAt []int32
+	lastAt []int32
+	// scat[k][reelAt[i]+s] is how many cells of reel i stopped at s show
+	// the scatter symbol scatSyms[k].
+	scat   [][]uint8
+	reelAt []int32
+}
+
+// fastEval is a paytable compiled for simulation. It is read-only once
+// built, so workers share it.
+type fastEval struct {
+	p        *Paytable
+	reels    int
+	nsym     int
+	cells    []trieCell // nil: pay lines through linePay
+	scatSyms []int
+	trigger  int // index into scatSyms of the free-game trigger, -1 without free games
+	sets     [2]fastSet
+
+	// Lines share their first reels' cells (every line starting on the
+	// middle row of reel 0, ...), so a spin walks the distinct line
+	// prefixes once each: node j >= 1 extends node parent[j] by reel
+	// reel[j], and the walk's state for it is cells[state[parent]+symbol].
+	// Node 0 is the empty prefix. lineNode[l] is line l's prefix of all
+	// reels but the last.
+	parent   []int32
+	reel     []int32
+	lineNode []int32
+}
+
+// fastLevel is what one spin pays, per line result and per scatter count,
+// at one bet level on one strip set.
+type fastLevel struct {
+	set *fastSet
+	// lineWin[pi+1] and lineProg[pi+1] are the credits and progressive
+	// awards of line result pi (-1, no pay, is index 0).
+	lineWin  []int64
+	lineProg []int64
+	// scatWin[k][c] is what c scatters of scatSyms[k] pay; games[c] the
+	// free games that c trigger symbols award on this set.
+	scatWin [][]int64
+	games   []int
+}
+
+func (p *Paytable) compileFast() *fastEval {
+	f := &fastEval{p: p, reels: len(p.Reels), nsym: len(p.Symbols), trigger: -1}
+	for sym, s := range p.Symbols {
+		if s.Kind == Scatter {
+			if p.Free != nil && sym == p.Free.Symbol {
+				f.trigger = len(f.scatSyms)
+			}
+			f.scatSyms = append(f.scatSyms, sym)
+		}
+	}
+	f.prefixes()
+	f.sets[0] = f.layout(p.Reels)
+	if p.Free != nil {
+		f.sets[1] = f.layout(p.Free.Reels)
+	}
+	leaves := 1
+	for range f.reels {
+		leaves *= f.nsym
+		if leaves > maxTrieLeaves {
+			return f
+		}
+	}
+	f.buildTrie()
+	return f
+}
+
+// prefixes builds the prefix nodes of the lines.
+func (f *fastEval) prefixes() {
+	type key struct{ parent, row int32 }
+	f.parent, f.reel = []int32{-1}, []int32{-1}
+	ids := map[key]int32{}
+	for _, rows := range f.p.Lines {
+		node := int32(0)
+		for i, r := range rows[:len(rows)-1] {
+			k := key{node, int32(r)}
+			id, ok := ids[k]
+			if !ok {
+				id = int32(len(f.parent))
+				ids[k] = id
+				f.parent = append(f.parent, node)
+				f.reel = append(f.reel, int32(i))
+			}
+			node = id
+		}
+		f.lineNode = append(f.lineNode, node)
+	}
+}
+
+// nodeRows is each prefix node's row on its last reel.
+func (f *fastEval) nodeRows() []int32 {
+	rows := make([]int32, len(f.parent))
+	for l, line := range f.p.Lines {
+		for j := f.lineNode[l]; j > 0; j = f.parent[j] {
+			rows[j] = int32(line[f.reel[j]])
+		}
+	}
+	return rows
+}
+
+func (f *fastEval) layout(strips [][]uint8) fastSet {
+	p := f.p
+	fs := fastSet{reelAt: make([]int32, len(strips))}
+	start := make([]int32, len(strips))
+	at := int32(0)
+	for i, strip := range strips {
+		fs.lens = append(fs.lens, uint64(len(strip)))
+		start[i] = int32(len(fs.ext))
+		for j := range len(strip) + p.Rows - 1 {
+			fs.ext = append(fs.ext, strip[j%len(strip)])
+		}
+		fs.reelAt[i] = at
+		at += int32(len(strip))
+	}
+	for _, rows := range p.Lines {
+		for i, r := range rows {
+			fs.lineAt = append(fs.lineAt, start[i]+int32(r))
+		}
+	}
+	nodeRow := f.nodeRows()
+	fs.nodeAt = make([]int32, len(f.parent))
+	for j := 1; j < len(f.parent); j++ {
+		fs.nodeAt[j] = start[f.reel[j]] + nodeRow[j]
+	}
+	for _, rows := range p.Lines {
+		fs.lastAt = append(fs.lastAt, start[len(rows)-1]+int32(rows[len(rows)-1]))
+	}
+	for _, sym := range f.scatSyms {
+		cnt := make([]uint8, 0, at)
+		for _, strip := range strips {
+			for s := range strip {
+				c := uint8(0)
+				for r := range p.Rows {
+					if int(strip[(s+r)%len(strip)]) == sym {
+						c++
+					}
+				}
+				cnt = append(cnt, c)
+			}
+		}
+		fs.scat = append(fs.scat, cnt)
+	}
+	return fs
+}
+
+// buildTrie fills the line table from linePay over every symbol tuple,
+// sharing identical rows, so the table holds linePay's answers and nothing
+// else.
+func (f *fastEval) buildTrie() {
+	n, S := f.reels, f.nsym
+	rows := map[string]uint32{}
+	absorbing := map[int32]uint32{}
+	key := make([]byte, 8*S)
+	addRow := func(row []trieCell) uint32 {
+		for s, c := range row {
+			binary.LittleEndian.PutUint32(key[8*s:], c.next)
+			binary.LittleEndian.PutUint32(key[8*s+4:], uint32(c.pay))
+		}
+		if off, ok := rows[string(key)]; ok {
+			return off
+		}
+		off := uint32(len(f.cells))
+		f.cells = append(f.cells, row...)
+		rows[string(key)] = off
+		return off
+	}
+	absorb := func(pay int32) uint32 {
+		if off, ok := absorbing[pay]; ok {
+			return off
+		}
+		off := uint32(len(f.cells))
+		for range S {
+			f.cells = append(f.cells, trieCell{next: off, pay: pay})
+		}
+		absorbing[pay] = off
+		return off
+	}
+	line := make([]uint8, n)
+	// build returns the row for the prefix line[:d], and whether it is
+	// decided with result pay.
+	var build func(d int) (off uint32, decided bool, pay int32)
+	build = func(d int) (uint32, bool, int32) {
+		row := make([]trieCell, S)
+		same, first := true, int32(0)
+		for s := range S {
+			line[d] = uint8(s)
+			var dec bool
+			var pay int32
+			if d == n-1 {
+				dec, pay = true, int32(f.p.linePay(line))
+				row[s].pay = pay
+			} else {
+				row[s].next, dec, pay = build(d + 1)
+			}
+			if s == 0 {
+				first = pay
+			}
+			same = same && dec && pay == first
+		}
+		if same {
+			return absorb(first), true, first
+		}
+		return addRow(row), false, 0
+	}
+	root, _, _ := build(0)
+	if root != 0 {
+		// The walk starts at offset 0: move the root there by swapping
+		// it with row 0 and fixing every pointer to either.
+		for i := range f.cells {
+			switch f.cells[i].next {
+			case 0:
+				f.cells[i].next = root
+			case root:
+				f.cells[i].next = 0
+			}
+		}
+		for s := range S {
+			f.cells[s], f.cells[int(root)+s] = f.cells[int(root)+s], f.cells[s]
+		}
+	}
+}
+
+// level compiles the pays of one bet level on the base (free false) or
+// free-game strips: line pays through LinePays, scatter pays through
+// scatterPay and awards through gamesFor, exactly as evaluate applies them.
+func (f *fastEval) level(level int, free bool) *fastLevel {
+	p := f.p
+	cpl := p.CreditsPerLine[level]
+	mult := int64(1)
+	set := &f.sets[0]
+	if free {
+		mult = p.Free.Multiplier
+		set = &f.sets[1]
+	}
+	top := level == p.TopLevel()
+	fl := &fastLevel{set: set, lineWin: make([]int64, len(p.LinePays)+1), lineProg: make([]int64, len(p.LinePays)+1)}
+	for pi, lp := range p.LinePays {
+		if top && lp.Progressive > 0 {
+			fl.lineProg[pi+1] = 1
+		} else {
+			fl.lineWin[pi+1] = lp.Pays * cpl * mult
+		}
+	}
+	cells := f.reels * p.Rows
+	bet := p.Bet(level)
+	for _, sym := range f.scatSyms {
+		w := make([]int64, cells+1)
+		for c := 1; c <= cells; c++ {
+			if pays, entry := p.scatterPay(sym, c); entry >= 0 {
+				w[c] = pays * bet * mult
+			}
+		}
+		fl.scatWin = append(fl.scatWin, w)
+	}
+	fl.games = make([]int, cells+1)
+	if p.Free != nil && (!free || p.Free.Retrigger) {
+		for c := range fl.games {
+			fl.games[c] = p.Free.gamesFor(c)
+		}
+	}
+	return fl
+}
+
+// draw draws one stop per reel of the set into stops, in reel order with
+// Uint64n, as DrawStops does.
+func (fl *fastLevel) draw(src *rng.Stream, stops []int32) {
+	for i, n := range fl.set.lens {
+		stops[i] = int32(src.Uint64n(n))
+	}
+}
+
+// spin pays stops (already valid for the set): the credits won, the
+// progressive awards and the free games awarded. When lines is not nil it
+// also receives each line's result (a LinePays index or -1).
+func (f *fastEval) spin(fl *fastLevel, stops []int32, state []uint32, lines []int32) (win, prog int64, awarded int) {
+	set := fl.set
+	n := f.reels
+	ext := set.ext
+	at := set.lineAt
+	if f.cells != nil && state != nil {
+		cells := f.cells
+		state = state[:len(f.parent)]
+		parent, reel, nodeAt := f.parent, f.reel[:len(state)], set.nodeAt[:len(state)]
+		state[0] = 0
+		for j := 1; j < len(state); j++ {
+			state[j] = cells[state[parent[j]]+uint32(ext[nodeAt[j]+stops[reel[j]]])].next
+		}
+		last := stops[n-1]
+		lastAt := set.lastAt[:len(f.lineNode)]
+		for l, nd := range f.lineNode {
+			pi := cells[state[nd]+uint32(ext[lastAt[l]+last])].pay
+			win += fl.lineWin[pi+1]
+			prog += fl.lineProg[pi+1]
+			if lines != nil {
+				lines[l] = pi
+			}
+		}
+	} else if f.cells != nil && n == 5 {
+		s0, s1, s2, s3, s4 := stops[0], stops[1], stops[2], stops[3], stops[4]
+		cells := f.cells
+		for l := 0; l+5 <= len(at); l += 5 {
+			a := at[l : l+5 : l+5]
+			e := cells[ext[a[0]+s0]].next
+			e = cells[e+uint32(ext[a[1]+s1])].next
+			e = cells[e+uint32(ext[a[2]+s2])].next
+			e = cells[e+uint32(ext[a[3]+s3])].next
+			pi := cells[e+uint32(ext[a[4]+s4])].pay
+			win += fl.lineWin[pi+1]
+			prog += fl.lineProg[pi+1]
+			if lines != nil {
+				lines[l/5] = pi
+			}
+		}
+	} else if f.cells != nil {
+		cells := f.cells
+		for l := 0; l+n <= len(at); l += n {
+			a := at[l : l+n : l+n]
+			e := uint32(0)
+			for i := range n - 1 {
+				e = cells[e+uint32(ext[a[i]+stops[i]])].next
+			}
+			pi := cells[e+uint32(ext[a[n-1]+stops[n-1]])].pay
+			win += fl.lineWin[pi+1]
+			prog += fl.lineProg[pi+1]
+			if lines != nil {
+				lines[l/n] = pi
+			}
+		}
+	} else {
+		var syms [6]uint8
+		line := syms[:n]
+		for l := 0; l+n <= len(at); l += n {
+			for i := range n {
+				line[i] = ext[at[l+i]+stops[i]]
+			}
+			pi := int32(f.p.linePay(line))
+			win += fl.lineWin[pi+1]
+			prog += fl.lineProg[pi+1]
+			if lines != nil {
+				lines[l/n] = pi
+			}
+		}
+	}
+	for k, cnt := range set.scat {
+		c := 0
+		for i, r := range set.reelAt {
+			c += int(cnt[r+stops[i]])
+		}
+		win += fl.scatWin[k][c]
+		if k == f.trigger {
+			awarded = fl.games[c]
+		}
+	}
+	return win, prog, awarded
+}
