@@ -3,6 +3,8 @@ package rng
 import (
 	"bytes"
 	"testing"
+
+	"golang.org/x/crypto/chacha20"
 )
 
 var _ Source = (*Stream)(nil)
@@ -68,5 +70,86 @@ func TestStreamSeededGuarantees(t *testing.T) {
 	}
 	if !panics(func() { s.Uint64n(0) }) || !panics(func() { s.Intn(0) }) {
 		t.Error("empty range did not panic")
+	}
+}
+
+// The fast block function, where the CPU has one, is ChaCha20: the start-up
+// check passes, and over random keys, nonces and counters (up to the last
+// blocks before the counter wraps) it writes the library's keystream.
+func TestFastBlocksAreChaCha20(t *testing.T) {
+	if fastBlocks == nil {
+		t.Skip("no fast ChaCha20 block function on this CPU")
+	}
+	if err := checkFastBlocks(); err != nil {
+		t.Fatal(err)
+	}
+	if !NewSeededStream(1).fast {
+		t.Fatal("seeded Stream does not use the fast block function")
+	}
+	if NewSeeded(1).s.fast {
+		t.Fatal("the certified RNG uses the fast block function")
+	}
+	src := NewSeededStream(77)
+	for i := range 200 {
+		var key [keySize]byte
+		var nonce [nonceSize]byte
+		src.Read(key[:])
+		src.Read(nonce[:])
+		units := 1 + i%5
+		st := chachaState(&key, &nonce)
+		st[12] = uint32(src.Uint64())
+		if i%4 == 0 {
+			st[12] = uint32(1<<32 - 8*units)
+		}
+		st[12] = min(st[12], uint32(1<<32-8*units))
+		before := st
+		got := make([]byte, units*fastUnit)
+		fastBlocks(&st, &got[0], units)
+		if st != before {
+			t.Fatal("fastBlocks changed the state")
+		}
+		c, err := chacha20.NewUnauthenticatedCipher(key[:], nonce[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetCounter(st[12])
+		want := make([]byte, len(got))
+		c.XORKeyStream(want, want)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("key %x nonce %x counter %d: fast keystream differs", key, nonce, st[12])
+		}
+	}
+}
+
+// A fast seeded Stream outlives the 32-bit block counter as the certified
+// one does (TestSeededNonceRollover): it moves to nonce 1.
+func TestFastStreamNonceRollover(t *testing.T) {
+	s := NewSeededStream(6)
+	s.Uint64()
+	s.blocks = refillsPerNonce - 1
+	clear(s.buf[:]) // as if all of it had been drawn and wiped
+	s.pos = bufSize
+	s.c.SetCounter(1<<32 - bufSize/64)
+	s.st[12] = 1<<32 - bufSize/64
+	tail := make([]byte, bufSize)
+	s.Read(tail)
+	got := make([]byte, 256)
+	s.Read(got)
+
+	key := NewSeeded(6).s.key
+	var nonce [nonceSize]byte
+	c, err := chacha20.NewUnauthenticatedCipher(key[:], nonce[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetCounter(1<<32 - bufSize/64)
+	wantTail := make([]byte, bufSize)
+	c.XORKeyStream(wantTail, wantTail)
+	nonce[0] = 1
+	c, _ = chacha20.NewUnauthenticatedCipher(key[:], nonce[:])
+	want := make([]byte, len(got))
+	c.XORKeyStream(want, want)
+	if !bytes.Equal(tail, wantTail) || !bytes.Equal(got, want) {
+		t.Error("around the counter's end the stream is not nonce 0's last blocks then nonce 1's")
 	}
 }

@@ -1,0 +1,123 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// ChaCha20 (RFC 8439) keystream, eight blocks at a time with AVX-512, for
+// the simulation Stream (see fastcipher.go). Each 128-bit lane of a Z
+// register holds one row of one block: Z0-Z3 are rows 0-3 of blocks 0-3,
+// Z4-Z7 rows 0-3 of blocks 4-7. The state's counter (word 12) is not
+// advanced here; the caller does that.
+
+DATA ctr0123<>+0(SB)/4, $0
+DATA ctr0123<>+4(SB)/4, $0
+DATA ctr0123<>+8(SB)/4, $0
+DATA ctr0123<>+12(SB)/4, $0
+DATA ctr0123<>+16(SB)/4, $1
+DATA ctr0123<>+20(SB)/4, $0
+DATA ctr0123<>+24(SB)/4, $0
+DATA ctr0123<>+28(SB)/4, $0
+DATA ctr0123<>+32(SB)/4, $2
+DATA ctr0123<>+36(SB)/4, $0
+DATA ctr0123<>+40(SB)/4, $0
+DATA ctr0123<>+44(SB)/4, $0
+DATA ctr0123<>+48(SB)/4, $3
+DATA ctr0123<>+52(SB)/4, $0
+DATA ctr0123<>+56(SB)/4, $0
+DATA ctr0123<>+60(SB)/4, $0
+GLOBL ctr0123<>(SB), RODATA|NOPTR, $64
+
+DATA ctr4<>+0(SB)/4, $4
+DATA ctr4<>+4(SB)/4, $0
+DATA ctr4<>+8(SB)/4, $0
+DATA ctr4<>+12(SB)/4, $0
+GLOBL ctr4<>(SB), RODATA|NOPTR, $16
+
+DATA ctr8<>+0(SB)/4, $8
+DATA ctr8<>+4(SB)/4, $0
+DATA ctr8<>+8(SB)/4, $0
+DATA ctr8<>+12(SB)/4, $0
+GLOBL ctr8<>(SB), RODATA|NOPTR, $16
+
+#define QR(a, b, c, d) \
+	VPADDD b, a, a; VPXORD a, d, d; VPROLD $16, d, d; \
+	VPADDD d, c, c; VPXORD c, b, b; VPROLD $12, b, b; \
+	VPADDD b, a, a; VPXORD a, d, d; VPROLD $8, d, d; \
+	VPADDD d, c, c; VPXORD c, b, b; VPROLD $7, b, b
+
+#define DIAG(b, c, d) \
+	VPSHUFD $0x39, b, b; VPSHUFD $0x4e, c, c; VPSHUFD $0x93, d, d
+
+#define UNDIAG(b, c, d) \
+	VPSHUFD $0x93, b, b; VPSHUFD $0x4e, c, c; VPSHUFD $0x39, d, d
+
+// STORE writes the four blocks of rows r0-r3 at off(DI): block j is lane j
+// of each row.
+#define STORE(r0, r1, r2, r3, x0, x1, x2, x3, off) \
+	VMOVDQU x0, off+0(DI); VMOVDQU x1, off+16(DI); VMOVDQU x2, off+32(DI); VMOVDQU x3, off+48(DI); \
+	VEXTRACTI32X4 $1, r0, off+64(DI); VEXTRACTI32X4 $1, r1, off+80(DI); VEXTRACTI32X4 $1, r2, off+96(DI); VEXTRACTI32X4 $1, r3, off+112(DI); \
+	VEXTRACTI32X4 $2, r0, off+128(DI); VEXTRACTI32X4 $2, r1, off+144(DI); VEXTRACTI32X4 $2, r2, off+160(DI); VEXTRACTI32X4 $2, r3, off+176(DI); \
+	VEXTRACTI32X4 $3, r0, off+192(DI); VEXTRACTI32X4 $3, r1, off+208(DI); VEXTRACTI32X4 $3, r2, off+224(DI); VEXTRACTI32X4 $3, r3, off+240(DI)
+
+// func blocksAVX512(state *[16]uint32, out *byte, n int)
+// writes 8*n blocks (512*n bytes) of keystream from state's counter on.
+TEXT ·blocksAVX512(SB), NOSPLIT, $0-24
+	MOVQ state+0(FP), AX
+	MOVQ out+8(FP), DI
+	MOVQ n+16(FP), BX
+	TESTQ BX, BX
+	JZ   done
+
+	VBROADCASTI32X4 0(AX), Z16
+	VBROADCASTI32X4 16(AX), Z17
+	VBROADCASTI32X4 32(AX), Z18
+	VBROADCASTI32X4 48(AX), Z19
+	VPADDD ctr0123<>(SB), Z19, Z19
+	VBROADCASTI32X4 ctr4<>(SB), Z21
+	VPADDD Z21, Z19, Z20
+	VBROADCASTI32X4 ctr8<>(SB), Z22
+
+loop:
+	VMOVDQA64 Z16, Z0
+	VMOVDQA64 Z17, Z1
+	VMOVDQA64 Z18, Z2
+	VMOVDQA64 Z19, Z3
+	VMOVDQA64 Z16, Z4
+	VMOVDQA64 Z17, Z5
+	VMOVDQA64 Z18, Z6
+	VMOVDQA64 Z20, Z7
+	MOVQ $10, CX
+
+rounds:
+	QR(Z0, Z1, Z2, Z3)
+	QR(Z4, Z5, Z6, Z7)
+	DIAG(Z1, Z2, Z3)
+	DIAG(Z5, Z6, Z7)
+	QR(Z0, Z1, Z2, Z3)
+	QR(Z4, Z5, Z6, Z7)
+	UNDIAG(Z1, Z2, Z3)
+	UNDIAG(Z5, Z6, Z7)
+	DECQ CX
+	JNZ  rounds
+
+	VPADDD Z16, Z0, Z0
+	VPADDD Z17, Z1, Z1
+	VPADDD Z18, Z2, Z2
+	VPADDD Z19, Z3, Z3
+	VPADDD Z16, Z4, Z4
+	VPADDD Z17, Z5, Z5
+	VPADDD Z18, Z6, Z6
+	VPADDD Z20, Z7, Z7
+
+	STORE(Z0, Z1, Z2, Z3, X0, X1, X2, X3, 0)
+	STORE(Z4, Z5, Z6, Z7, X4, X5, X6, X7, 256)
+
+	VPADDD Z22, Z19, Z19
+	VPADDD Z22, Z20, Z20
+	ADDQ $512, DI
+	DECQ BX
+	JNZ  loop
+
+	VZEROUPPER
+
+done:
+	RET
