@@ -306,10 +306,13 @@ func (f *fastEval) level(level int, free bool) *fastLevel {
 }
 
 // draw draws one stop per reel of the set into stops, in reel order with
-// Uint64n, as DrawStops does.
-func (fl *fastLevel) draw(src *rng.Stream, stops []int32) {
-	for i, n := range fl.set.lens {
-		stops[i] = int32(src.Uint64n(n))
+// Uint64n, as DrawStops does; buf holds at least one uint64 per reel.
+func (fl *fastLevel) draw(src *rng.Stream, buf []uint64, stops []int32) {
+	lens := fl.set.lens
+	buf = buf[:len(lens)]
+	src.Uint64nEach(buf, lens)
+	for i, s := range buf {
+		stops[i] = int32(s)
 	}
 }
 

@@ -135,7 +135,7 @@ func TestFastDrawIsDrawStops(t *testing.T) {
 	st := make([]int32, len(p.Reels))
 	var stops []int
 	for i := range 100_000 {
-		fl.draw(a, st)
+		fl.draw(a, make([]uint64, len(st)), st)
 		stops = p.DrawStops(b, false, stops)
 		for r := range st {
 			if int(st[r]) != stops[r] {

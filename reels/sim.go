@@ -108,6 +108,7 @@ func (p *Paytable) Simulate(games int64, level int, seed uint64, workers int) (*
 			defer wg.Done()
 			a := &results[wi]
 			var st [maxReels]int32
+			var drawn [maxReels]uint64
 			stops := st[:len(p.Reels)]
 			state := make([]uint32, len(f.parent))
 			for {
@@ -120,7 +121,7 @@ func (p *Paytable) Simulate(games int64, level int, seed uint64, workers int) (*
 				src := rng.NewSeededStream(chunkSeed(seed, c))
 				n := min(simChunk, games-c*simChunk)
 				for range n {
-					base.draw(src, stops)
+					base.draw(src, drawn[:], stops)
 					win, prog, left := f.spin(base, stops, state, nil)
 					a.prog += prog
 					if win > 0 || left > 0 || prog > 0 {
@@ -132,7 +133,7 @@ func (p *Paytable) Simulate(games int64, level int, seed uint64, workers int) (*
 					for left > 0 {
 						left--
 						a.free++
-						free.draw(src, stops)
+						free.draw(src, drawn[:], stops)
 						w, pg, aw := f.spin(free, stops, state, nil)
 						win += w
 						a.prog += pg

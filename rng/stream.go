@@ -160,25 +160,39 @@ func (s *Stream) Read(p []byte) (int, error) {
 // Uint64 returns the next 8 bytes of keystream as a little-endian integer,
 // and wipes them from the buffer.
 func (s *Stream) Uint64() uint64 {
-	if s.pos > bufSize-8 {
+	p := s.pos
+	if p > bufSize-8 {
 		return s.uint64Slow()
 	}
-	b := s.buf[s.pos : s.pos+8]
-	v := binary.LittleEndian.Uint64(b)
-	binary.LittleEndian.PutUint64(b, 0)
-	s.pos += 8
+	b := (*[8]byte)(s.buf[p:])
+	v := binary.LittleEndian.Uint64(b[:])
+	*b = [8]byte{}
+	s.pos = p + 8
 	return v
 }
 
 // uint64Slow takes an output that straddles a refill; it is apart from
-// Uint64 so that the common path inlines.
+// Uint64 so that the common path stays small.
+//
+//go:noinline
 func (s *Stream) uint64Slow() uint64 {
 	var b [8]byte
 	s.Read(b[:])
 	return binary.LittleEndian.Uint64(b[:])
 }
 
-// Uint64n returns a uniform integer in [0, n). It panics if n == 0.
+// Uint64n returns a uniform integer in [0, n). It panics if n == 0. It is
+// Uint64nEach on one bound.
+func (s *Stream) Uint64n(n uint64) uint64 {
+	var v [1]uint64
+	s.Uint64nEach(v[:], []uint64{n})
+	return v[0]
+}
+
+// Uint64nEach sets out[i] to a uniform integer in [0, bounds[i]), for each
+// i in order: the draws of Uint64n(bounds[0]), Uint64n(bounds[1]), ...,
+// without a call per draw. It panics if a bound is 0 or out is shorter
+// than bounds.
 //
 // It maps 64-bit draws onto [0, n) exactly uniformly using Lemire's
 // multiply-shift with rejection ("Fast Random Integer Generation in an
@@ -186,20 +200,26 @@ func (s *Stream) uint64Slow() uint64 {
 // product word falls below that threshold are rejected; each output then
 // has exactly floor(2^64/n) preimages. Plain modulo would favour small
 // outputs, which a regulator treats as a defect however small the bias.
-// This is the only definition of the bounded draw: RNG.Uint64n calls it.
-func (s *Stream) Uint64n(n uint64) uint64 {
-	if n == 0 {
-		panic("rng: Uint64n called with n == 0")
+// This is the only definition of the bounded draw: Uint64n and
+// RNG.Uint64n call it.
+func (s *Stream) Uint64nEach(out, bounds []uint64) {
+	out = out[:len(bounds)]
+	for i, n := range bounds {
+		if n == 0 {
+			panic("rng: Uint64n called with n == 0")
+		}
+		hi, lo := bits.Mul64(s.Uint64(), n)
+		if lo < n {
+			hi = s.reject(n, hi, lo)
+		}
+		out[i] = hi
 	}
-	hi, lo := bits.Mul64(s.Uint64(), n)
-	if lo < n {
-		return s.reject(n, hi, lo)
-	}
-	return hi
 }
 
 // reject finishes a draw whose low word fell in the zone where rejection
 // is possible: below n, the threshold 2^64 mod n decides.
+//
+//go:noinline
 func (s *Stream) reject(n, hi, lo uint64) uint64 {
 	thresh := -n % n // 2^64 mod n without overflowing
 	for lo < thresh {

@@ -32,6 +32,15 @@ func TestStreamDrawsEqualRNG(t *testing.T) {
 				if a, b := r.Uint64(), s.Uint64(); a != b {
 					t.Fatalf("seed %d draw %d: Uint64 %#x != %#x", seed, i, a, b)
 				}
+				// Five bounds at once are five Uint64n in order.
+				var got [5]uint64
+				ns := bounds[i%5 : i%5+5]
+				s.Uint64nEach(got[:], ns)
+				for k, n := range ns {
+					if a := r.Uint64n(n); a != got[k] {
+						t.Fatalf("seed %d draw %d: Uint64nEach[%d] = %d, RNG.Uint64n(%d) = %d", seed, i, k, got[k], n, a)
+					}
+				}
 			case 6:
 				if i%3 == 0 { // odd lengths move later draws off the 8-byte grid
 					a, b := make([]byte, i%13), make([]byte, i%13)
@@ -68,7 +77,7 @@ func TestStreamSeededGuarantees(t *testing.T) {
 	if !allZero(s.buf[:8]) || allZero(s.buf[8:16]) {
 		t.Errorf("buffer after one draw: % x", s.buf[:16])
 	}
-	if !panics(func() { s.Uint64n(0) }) || !panics(func() { s.Intn(0) }) {
+	if !panics(func() { s.Uint64n(0) }) || !panics(func() { s.Intn(0) }) || !panics(func() { s.Uint64nEach(make([]uint64, 2), []uint64{3, 0}) }) {
 		t.Error("empty range did not panic")
 	}
 }
