@@ -36,11 +36,8 @@ type fastSet struct {
 	// so row r of a reel stopped at s is ext[start+s+r], no modulo.
 	ext []uint8
 	// lineAt[l*reels+i] is where line l's cell of reel i starts in ext;
-	// add reel i's stop. nodeAt[j] is the same for prefix node j's last
-	// cell, and lastAt[l] for line l's cell on the last reel.
+	// add reel i's stop.
 	lineAt []int32
-	nodeAt []int32
-	lastAt []int32
 	// scat[k][reelAt[i]+s] is how many cells of reel i stopped at s show
 	// the scatter symbol scatSyms[k].
 	scat   [][]uint8
@@ -57,16 +54,6 @@ type fastEval struct {
 	scatSyms []int
 	trigger  int // index into scatSyms of the free-game trigger, -1 without free games
 	sets     [2]fastSet
-
-	// Lines share their first reels' cells (every line starting on the
-	// middle row of reel 0, ...), so a spin walks the distinct line
-	// prefixes once each: node j >= 1 extends node parent[j] by reel
-	// reel[j], and the walk's state for it is cells[state[parent]+symbol].
-	// Node 0 is the empty prefix. lineNode[l] is line l's prefix of all
-	// reels but the last.
-	parent   []int32
-	reel     []int32
-	lineNode []int32
 }
 
 // fastLevel is what one spin pays, per line result and per scatter count,
@@ -93,7 +80,6 @@ func (p *Paytable) compileFast() *fastEval {
 			f.scatSyms = append(f.scatSyms, sym)
 		}
 	}
-	f.prefixes()
 	f.sets[0] = f.layout(p.Reels)
 	if p.Free != nil {
 		f.sets[1] = f.layout(p.Free.Reels)
@@ -107,39 +93,6 @@ func (p *Paytable) compileFast() *fastEval {
 	}
 	f.buildTrie()
 	return f
-}
-
-// prefixes builds the prefix nodes of the lines.
-func (f *fastEval) prefixes() {
-	type key struct{ parent, row int32 }
-	f.parent, f.reel = []int32{-1}, []int32{-1}
-	ids := map[key]int32{}
-	for _, rows := range f.p.Lines {
-		node := int32(0)
-		for i, r := range rows[:len(rows)-1] {
-			k := key{node, int32(r)}
-			id, ok := ids[k]
-			if !ok {
-				id = int32(len(f.parent))
-				ids[k] = id
-				f.parent = append(f.parent, node)
-				f.reel = append(f.reel, int32(i))
-			}
-			node = id
-		}
-		f.lineNode = append(f.lineNode, node)
-	}
-}
-
-// nodeRows is each prefix node's row on its last reel.
-func (f *fastEval) nodeRows() []int32 {
-	rows := make([]int32, len(f.parent))
-	for l, line := range f.p.Lines {
-		for j := f.lineNode[l]; j > 0; j = f.parent[j] {
-			rows[j] = int32(line[f.reel[j]])
-		}
-	}
-	return rows
 }
 
 func (f *fastEval) layout(strips [][]uint8) fastSet {
@@ -160,14 +113,6 @@ func (f *fastEval) layout(strips [][]uint8) fastSet {
 		for i, r := range rows {
 			fs.lineAt = append(fs.lineAt, start[i]+int32(r))
 		}
-	}
-	nodeRow := f.nodeRows()
-	fs.nodeAt = make([]int32, len(f.parent))
-	for j := 1; j < len(f.parent); j++ {
-		fs.nodeAt[j] = start[f.reel[j]] + nodeRow[j]
-	}
-	for _, rows := range p.Lines {
-		fs.lastAt = append(fs.lastAt, start[len(rows)-1]+int32(rows[len(rows)-1]))
 	}
 	for _, sym := range f.scatSyms {
 		cnt := make([]uint8, 0, at)
@@ -319,30 +264,12 @@ func (fl *fastLevel) draw(src *rng.Stream, buf []uint64, stops []int32) {
 // spin pays stops (already valid for the set): the credits won, the
 // progressive awards and the free games awarded. When lines is not nil it
 // also receives each line's result (a LinePays index or -1).
-func (f *fastEval) spin(fl *fastLevel, stops []int32, state []uint32, lines []int32) (win, prog int64, awarded int) {
+func (f *fastEval) spin(fl *fastLevel, stops []int32, lines []int32) (win, prog int64, awarded int) {
 	set := fl.set
 	n := f.reels
 	ext := set.ext
 	at := set.lineAt
-	if f.cells != nil && state != nil {
-		cells := f.cells
-		state = state[:len(f.parent)]
-		parent, reel, nodeAt := f.parent, f.reel[:len(state)], set.nodeAt[:len(state)]
-		state[0] = 0
-		for j := 1; j < len(state); j++ {
-			state[j] = cells[state[parent[j]]+uint32(ext[nodeAt[j]+stops[reel[j]]])].next
-		}
-		last := stops[n-1]
-		lastAt := set.lastAt[:len(f.lineNode)]
-		for l, nd := range f.lineNode {
-			pi := cells[state[nd]+uint32(ext[lastAt[l]+last])].pay
-			win += fl.lineWin[pi+1]
-			prog += fl.lineProg[pi+1]
-			if lines != nil {
-				lines[l] = pi
-			}
-		}
-	} else if f.cells != nil && n == 5 {
+	if f.cells != nil && n == 5 {
 		s0, s1, s2, s3, s4 := stops[0], stops[1], stops[2], stops[3], stops[4]
 		cells := f.cells
 		for l := 0; l+5 <= len(at); l += 5 {

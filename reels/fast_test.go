@@ -71,7 +71,7 @@ func checkFast(t *testing.T, name string, p *Paytable, f *fastEval, fl *fastLeve
 		st[i] = int32(s)
 	}
 	lines := make([]int32, len(p.Lines))
-	win, prog, awarded := f.spin(fl, st, make([]uint32, len(f.parent)), lines)
+	win, prog, awarded := f.spin(fl, st, lines)
 	wantLines := make([]int32, len(p.Lines))
 	for i := range wantLines {
 		wantLines[i] = -1

@@ -110,7 +110,6 @@ func (p *Paytable) Simulate(games int64, level int, seed uint64, workers int) (*
 			var st [maxReels]int32
 			var drawn [maxReels]uint64
 			stops := st[:len(p.Reels)]
-			state := make([]uint32, len(f.parent))
 			for {
 				c := next.Add(1) - 1
 				if c >= chunks {
@@ -122,7 +121,7 @@ func (p *Paytable) Simulate(games int64, level int, seed uint64, workers int) (*
 				n := min(simChunk, games-c*simChunk)
 				for range n {
 					base.draw(src, drawn[:], stops)
-					win, prog, left := f.spin(base, stops, state, nil)
+					win, prog, left := f.spin(base, stops, nil)
 					a.prog += prog
 					if win > 0 || left > 0 || prog > 0 {
 						a.hits++
@@ -134,7 +133,7 @@ func (p *Paytable) Simulate(games int64, level int, seed uint64, workers int) (*
 						left--
 						a.free++
 						free.draw(src, drawn[:], stops)
-						w, pg, aw := f.spin(free, stops, state, nil)
+						w, pg, aw := f.spin(free, stops, nil)
 						win += w
 						a.prog += pg
 						left += aw
