@@ -135,8 +135,8 @@ func fiveLine(b testing.TB) *Paytable {
 }
 
 // BenchmarkSimulationPerCore is whole games a second on one core through
-// Simulate, beside peers timed in the same iterations, so that a loaded
-// machine slows them alike:
+// Simulate (one worker), in games per second of the process's CPU time,
+// beside peers timed in the same iterations:
 //
 //   - floor-games/s: drawing the game's stops with math/rand/v2's ChaCha8,
 //     nothing evaluated; ratio is games/s over it;
@@ -161,18 +161,18 @@ func BenchmarkSimulationPerCore(b *testing.B) {
 			seed := uint64(0)
 			for b.Loop() {
 				seed++
-				t0 := time.Now()
+				t0 := cpuTime()
 				if _, err := p.Simulate(n, 0, seed, 1); err != nil {
 					b.Fatal(err)
 				}
-				t1 := time.Now()
+				t1 := cpuTime()
 				s := uint64(0)
 				for range n {
 					for _, strip := range p.Reels {
 						s += r.Uint64N(uint64(len(strip)))
 					}
 				}
-				t2 := time.Now()
+				t2 := cpuTime()
 				src := rng.NewSeededStream(seed)
 				for range n {
 					for _, strip := range p.Reels {
@@ -180,10 +180,10 @@ func BenchmarkSimulationPerCore(b *testing.B) {
 					}
 				}
 				sinkU += s
-				t3 := time.Now()
+				t3 := cpuTime()
 				p.simulateReference(n/4, 0, seed)
-				t4 := time.Now()
-				sim, floor, stream, before = sim+t1.Sub(t0), floor+t2.Sub(t1), stream+t3.Sub(t2), before+t4.Sub(t3)
+				t4 := cpuTime()
+				sim, floor, stream, before = sim+t1-t0, floor+t2-t1, stream+t3-t2, before+t4-t3
 			}
 			perSec := func(games int, d time.Duration) float64 { return float64(games) * float64(b.N) / d.Seconds() }
 			b.ReportMetric(perSec(n, sim), "games/s")
