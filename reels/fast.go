@@ -33,11 +33,9 @@ type trieCell struct {
 type fastSet struct {
 	lens []uint64 // strip lengths, for the draw
 	// ext holds every strip followed by its first rows-1 symbols again,
-	// so row r of a reel stopped at s is ext[start+s+r], no modulo.
-	ext []uint8
-	// lineAt[l*reels+i] is where line l's cell of reel i starts in ext;
-	// add reel i's stop.
-	lineAt []int32
+	// so row r of reel i stopped at s is ext[start[i]+s+r], no modulo.
+	ext   []uint8
+	start []int32
 	// scat[k][reelAt[i]+s] is how many cells of reel i stopped at s show
 	// the scatter symbol scatSyms[k].
 	scat   [][]uint8
@@ -47,10 +45,14 @@ type fastSet struct {
 // fastEval is a paytable compiled for simulation. It is read-only once
 // built, so workers share it.
 type fastEval struct {
-	p        *Paytable
-	reels    int
-	nsym     int
-	cells    []trieCell // nil: pay lines through linePay
+	p     *Paytable
+	reels int
+	nsym  int
+	cells []trieCell // nil: pay lines through linePay
+	rows  int
+	// lines[l] packs line l's cells in a spin's window: byte i is
+	// reel i's cell, winRow*i + row (see spin).
+	lines    []uint64
 	scatSyms []int
 	trigger  int // index into scatSyms of the free-game trigger, -1 without free games
 	sets     [2]fastSet
@@ -60,18 +62,30 @@ type fastEval struct {
 // at one bet level on one strip set.
 type fastLevel struct {
 	set *fastSet
-	// lineWin[pi+1] and lineProg[pi+1] are the credits and progressive
-	// awards of line result pi (-1, no pay, is index 0).
-	lineWin  []int64
-	lineProg []int64
+	// pays[pi+1] is the credits and progressive awards of line result pi
+	// (-1, no pay, is index 0).
+	pays []linePays
 	// scatWin[k][c] is what c scatters of scatSyms[k] pay; games[c] the
 	// free games that c trigger symbols award on this set.
 	scatWin [][]int64
 	games   []int
 }
 
+type linePays struct{ win, prog int64 }
+
+// winRow is a reel's stride in a spin's window: rows are at most 5, reels
+// at most 6, so every cell index fits in 6 bits.
+const winRow = 8
+
 func (p *Paytable) compileFast() *fastEval {
-	f := &fastEval{p: p, reels: len(p.Reels), nsym: len(p.Symbols), trigger: -1}
+	f := &fastEval{p: p, reels: len(p.Reels), nsym: len(p.Symbols), rows: p.Rows, trigger: -1}
+	for _, rows := range p.Lines {
+		x := uint64(0)
+		for i, r := range rows {
+			x |= uint64(winRow*i+r) << (8 * i)
+		}
+		f.lines = append(f.lines, x)
+	}
 	for sym, s := range p.Symbols {
 		if s.Kind == Scatter {
 			if p.Free != nil && sym == p.Free.Symbol {
@@ -97,22 +111,16 @@ func (p *Paytable) compileFast() *fastEval {
 
 func (f *fastEval) layout(strips [][]uint8) fastSet {
 	p := f.p
-	fs := fastSet{reelAt: make([]int32, len(strips))}
-	start := make([]int32, len(strips))
+	fs := fastSet{reelAt: make([]int32, len(strips)), start: make([]int32, len(strips))}
 	at := int32(0)
 	for i, strip := range strips {
 		fs.lens = append(fs.lens, uint64(len(strip)))
-		start[i] = int32(len(fs.ext))
+		fs.start[i] = int32(len(fs.ext))
 		for j := range len(strip) + p.Rows - 1 {
 			fs.ext = append(fs.ext, strip[j%len(strip)])
 		}
 		fs.reelAt[i] = at
 		at += int32(len(strip))
-	}
-	for _, rows := range p.Lines {
-		for i, r := range rows {
-			fs.lineAt = append(fs.lineAt, start[i]+int32(r))
-		}
 	}
 	for _, sym := range f.scatSyms {
 		cnt := make([]uint8, 0, at)
@@ -222,12 +230,12 @@ func (f *fastEval) level(level int, free bool) *fastLevel {
 		set = &f.sets[1]
 	}
 	top := level == p.TopLevel()
-	fl := &fastLevel{set: set, lineWin: make([]int64, len(p.LinePays)+1), lineProg: make([]int64, len(p.LinePays)+1)}
+	fl := &fastLevel{set: set, pays: make([]linePays, len(p.LinePays)+1)}
 	for pi, lp := range p.LinePays {
 		if top && lp.Progressive > 0 {
-			fl.lineProg[pi+1] = 1
+			fl.pays[pi+1].prog = 1
 		} else {
-			fl.lineWin[pi+1] = lp.Pays * cpl * mult
+			fl.pays[pi+1].win = lp.Pays * cpl * mult
 		}
 	}
 	cells := f.reels * p.Rows
@@ -267,51 +275,61 @@ func (fl *fastLevel) draw(src *rng.Stream, buf []uint64, stops []int32) {
 func (f *fastEval) spin(fl *fastLevel, stops []int32, lines []int32) (win, prog int64, awarded int) {
 	set := fl.set
 	n := f.reels
+	// The window: w[winRow*i+r] is row r of reel i.
+	var w [64]uint8
 	ext := set.ext
-	at := set.lineAt
-	if f.cells != nil && n == 5 {
-		s0, s1, s2, s3, s4 := stops[0], stops[1], stops[2], stops[3], stops[4]
+	for i, st := range set.start[:n] {
+		cells := ext[st+stops[i]:][:f.rows]
+		for r, sym := range cells {
+			w[(winRow*i+r)&63] = sym
+		}
+	}
+	pays := fl.pays
+	switch {
+	case f.cells != nil && n == 5:
 		cells := f.cells
-		for l := 0; l+5 <= len(at); l += 5 {
-			a := at[l : l+5 : l+5]
-			e := cells[ext[a[0]+s0]].next
-			e = cells[e+uint32(ext[a[1]+s1])].next
-			e = cells[e+uint32(ext[a[2]+s2])].next
-			e = cells[e+uint32(ext[a[3]+s3])].next
-			pi := cells[e+uint32(ext[a[4]+s4])].pay
-			win += fl.lineWin[pi+1]
-			prog += fl.lineProg[pi+1]
+		for l, x := range f.lines {
+			e := cells[w[x&63]].next
+			e = cells[e+uint32(w[(x>>8)&63])].next
+			e = cells[e+uint32(w[(x>>16)&63])].next
+			e = cells[e+uint32(w[(x>>24)&63])].next
+			pi := cells[e+uint32(w[(x>>32)&63])].pay
+			pw := pays[pi+1]
+			win += pw.win
+			prog += pw.prog
 			if lines != nil {
-				lines[l/5] = pi
+				lines[l] = pi
 			}
 		}
-	} else if f.cells != nil {
+	case f.cells != nil:
 		cells := f.cells
-		for l := 0; l+n <= len(at); l += n {
-			a := at[l : l+n : l+n]
+		for l, x := range f.lines {
 			e := uint32(0)
-			for i := range n - 1 {
-				e = cells[e+uint32(ext[a[i]+stops[i]])].next
+			for range n - 1 {
+				e = cells[e+uint32(w[x&63])].next
+				x >>= 8
 			}
-			pi := cells[e+uint32(ext[a[n-1]+stops[n-1]])].pay
-			win += fl.lineWin[pi+1]
-			prog += fl.lineProg[pi+1]
+			pi := cells[e+uint32(w[x&63])].pay
+			pw := pays[pi+1]
+			win += pw.win
+			prog += pw.prog
 			if lines != nil {
-				lines[l/n] = pi
+				lines[l] = pi
 			}
 		}
-	} else {
-		var syms [6]uint8
+	default:
+		var syms [maxReels]uint8
 		line := syms[:n]
-		for l := 0; l+n <= len(at); l += n {
-			for i := range n {
-				line[i] = ext[at[l+i]+stops[i]]
+		for l, x := range f.lines {
+			for i := range line {
+				line[i] = w[(x>>(8*i))&63]
 			}
-			pi := int32(f.p.linePay(line))
-			win += fl.lineWin[pi+1]
-			prog += fl.lineProg[pi+1]
+			pi := f.p.linePay(line)
+			pw := pays[pi+1]
+			win += pw.win
+			prog += pw.prog
 			if lines != nil {
-				lines[l/n] = pi
+				lines[l] = int32(pi)
 			}
 		}
 	}

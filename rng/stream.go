@@ -164,10 +164,17 @@ func (s *Stream) Uint64() uint64 {
 	if p > bufSize-8 {
 		return s.uint64Slow()
 	}
-	b := (*[8]byte)(s.buf[p:])
-	v := binary.LittleEndian.Uint64(b[:])
-	*b = [8]byte{}
 	s.pos = p + 8
+	return take(&s.buf, p)
+}
+
+// take is the 8 bytes of buf at p as a little-endian integer; it wipes
+// them, so that memory inspection after the fact does not reveal past
+// outputs.
+func take(buf *[bufSize]byte, p int) uint64 {
+	w := (*[8]byte)(buf[p:])
+	v := binary.LittleEndian.Uint64(w[:])
+	*w = [8]byte{}
 	return v
 }
 
@@ -204,16 +211,30 @@ func (s *Stream) Uint64n(n uint64) uint64 {
 // RNG.Uint64n call it.
 func (s *Stream) Uint64nEach(out, bounds []uint64) {
 	out = out[:len(bounds)]
+	p := s.pos // in a register through the loop; s.pos is kept on the slow paths
 	for i, n := range bounds {
 		if n == 0 {
+			s.pos = p
 			panic("rng: Uint64n called with n == 0")
 		}
-		hi, lo := bits.Mul64(s.Uint64(), n)
+		var v uint64
+		if p > bufSize-8 {
+			s.pos = p
+			v = s.uint64Slow()
+			p = s.pos
+		} else {
+			v = take(&s.buf, p)
+			p += 8
+		}
+		hi, lo := bits.Mul64(v, n)
 		if lo < n {
+			s.pos = p
 			hi = s.reject(n, hi, lo)
+			p = s.pos
 		}
 		out[i] = hi
 	}
+	s.pos = p
 }
 
 // reject finishes a draw whose low word fell in the zone where rejection
