@@ -12,15 +12,15 @@ import (
 
 // fastBlocks is a ChaCha20 (RFC 8439) block function faster than the
 // library's portable code on this CPU, or nil where there is none. It
-// writes 8*n 64-byte blocks of keystream from the state's counter on, and
+// writes 16*n 64-byte blocks of keystream from the state's counter on, and
 // leaves the state as it found it. Only seeded Streams (the simulator's)
 // use it, and only after it reproduces the RFC 8439 answers and the
 // library's keystream at start-up (fastCipherOK); the cabinet's RNG always
 // uses golang.org/x/crypto/chacha20.
 var fastBlocks func(state *[16]uint32, out *byte, n int)
 
-// fastUnit is what one fastBlocks unit writes: 8 blocks.
-const fastUnit = 8 * 64
+// fastUnit is what one fastBlocks unit writes: 16 blocks.
+const fastUnit = 16 * 64
 
 // chachaState is the RFC 8439 initial state for key, nonce and counter 0.
 func chachaState(key *[keySize]byte, nonce *[nonceSize]byte) [16]uint32 {
@@ -71,7 +71,7 @@ func checkFastBlocks() error {
 		nonce[i] = byte(3*i + 5)
 	}
 	st := chachaState(&key, &nonce)
-	st[12] = 1<<32 - 4*8 // the last units before the counter wraps
+	st[12] = 1<<32 - 4*fastUnit/64 // the last units before the counter wraps
 	fastBlocks(&st, &out[0], 4)
 	c, err := chacha20.NewUnauthenticatedCipher(key[:], nonce[:])
 	if err != nil {

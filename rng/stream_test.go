@@ -108,9 +108,9 @@ func TestFastBlocksAreChaCha20(t *testing.T) {
 		st := chachaState(&key, &nonce)
 		st[12] = uint32(src.Uint64())
 		if i%4 == 0 {
-			st[12] = uint32(1<<32 - 8*units)
+			st[12] = uint32(1<<32 - fastUnit/64*units)
 		}
-		st[12] = min(st[12], uint32(1<<32-8*units))
+		st[12] = min(st[12], uint32(1<<32-fastUnit/64*units))
 		before := st
 		got := make([]byte, units*fastUnit)
 		fastBlocks(&st, &got[0], units)
