@@ -33,7 +33,9 @@ type trieCell struct {
 type fastSet struct {
 	lens []uint64 // strip lengths, for the draw
 	// ext holds every strip followed by its first rows-1 symbols again,
-	// so row r of reel i stopped at s is ext[start[i]+s+r], no modulo.
+	// so row r of reel i stopped at s is ext[start[i]+s+r], no modulo; a
+	// spin reads each reel's rows as one 8-byte word, so 8 bytes of
+	// padding end it.
 	ext   []uint8
 	start []int32
 	// scat[k][reelAt[i]+s] is how many cells of reel i stopped at s show
@@ -122,6 +124,7 @@ func (f *fastEval) layout(strips [][]uint8) fastSet {
 		fs.reelAt[i] = at
 		at += int32(len(strip))
 	}
+	fs.ext = append(fs.ext, make([]uint8, winRow)...)
 	for _, sym := range f.scatSyms {
 		cnt := make([]uint8, 0, at)
 		for _, strip := range strips {
@@ -275,14 +278,12 @@ func (fl *fastLevel) draw(src *rng.Stream, buf []uint64, stops []int32) {
 func (f *fastEval) spin(fl *fastLevel, stops []int32, lines []int32) (win, prog int64, awarded int) {
 	set := fl.set
 	n := f.reels
-	// The window: w[winRow*i+r] is row r of reel i.
+	// The window: w[winRow*i+r] is row r of reel i (bytes past the rows
+	// are the strip's next symbols, which no line reads).
 	var w [64]uint8
 	ext := set.ext
 	for i, st := range set.start[:n] {
-		cells := ext[st+stops[i]:][:f.rows]
-		for r, sym := range cells {
-			w[(winRow*i+r)&63] = sym
-		}
+		binary.LittleEndian.PutUint64(w[(winRow*i)&63:], binary.LittleEndian.Uint64(ext[st+stops[i]:]))
 	}
 	pays := fl.pays
 	switch {

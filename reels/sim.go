@@ -106,13 +106,14 @@ func (p *Paytable) Simulate(games int64, level int, seed uint64, workers int) (*
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			a := &results[wi]
+			var a acc // the worker's own, not a cache line shared with others
 			var st [maxReels]int32
 			var drawn [maxReels]uint64
 			stops := st[:len(p.Reels)]
 			for {
 				c := next.Add(1) - 1
 				if c >= chunks {
+					results[wi] = a
 					return
 				}
 				// The worker owns this chunk's generator: the certified
