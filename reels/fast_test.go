@@ -110,9 +110,9 @@ func TestFastEqualsEvaluate(t *testing.T) {
 						continue // the levels differ only in the line's credits
 					}
 					r := rand.New(rand.NewPCG(uint64(level), 1))
-					n := 40_000
+					n := 15_000
 					if testing.Short() {
-						n = 10_000
+						n = 5_000
 					}
 					stops := make([]int, len(strips))
 					for range n {
@@ -188,9 +188,9 @@ func (p *Paytable) simulateReference(games int64, level int, seed uint64) *SimRe
 // The simulator gives exactly the run that DrawStops and Evaluate on the
 // locked generator give, game for game: same seed, same result.
 func TestSimulateEqualsReference(t *testing.T) {
-	games := int64(300_000)
+	games := int64(100_000) // six chunks, each its own stream
 	if testing.Short() {
-		games = 60_000
+		games = 40_000
 	}
 	var wg sync.WaitGroup
 	for name, p := range fastTables(t) {
