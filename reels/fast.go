@@ -262,20 +262,15 @@ func (f *fastEval) level(level int, free bool) *fastLevel {
 }
 
 // draw draws one stop per reel of the set into stops, in reel order with
-// Uint64n, as DrawStops does; buf holds at least one uint64 per reel.
-func (fl *fastLevel) draw(src *rng.Stream, buf []uint64, stops []int32) {
-	lens := fl.set.lens
-	buf = buf[:len(lens)]
-	src.Uint64nEach(buf, lens)
-	for i, s := range buf {
-		stops[i] = int32(s)
-	}
+// Uint64n, as DrawStops does.
+func (fl *fastLevel) draw(src *rng.Stream, stops []uint64) {
+	src.Uint64nEach(stops, fl.set.lens)
 }
 
 // spin pays stops (already valid for the set): the credits won, the
 // progressive awards and the free games awarded. When lines is not nil it
 // also receives each line's result (a LinePays index or -1).
-func (f *fastEval) spin(fl *fastLevel, stops []int32, lines []int32) (win, prog int64, awarded int) {
+func (f *fastEval) spin(fl *fastLevel, stops []uint64, lines []int32) (win, prog int64, awarded int) {
 	set := fl.set
 	n := f.reels
 	// The window: w[winRow*i+r] is row r of reel i (bytes past the rows
@@ -283,7 +278,7 @@ func (f *fastEval) spin(fl *fastLevel, stops []int32, lines []int32) (win, prog 
 	var w [64]uint8
 	ext := set.ext
 	for i, st := range set.start[:n] {
-		binary.LittleEndian.PutUint64(w[(winRow*i)&63:], binary.LittleEndian.Uint64(ext[st+stops[i]:]))
+		binary.LittleEndian.PutUint64(w[(winRow*i)&63:], binary.LittleEndian.Uint64(ext[uint64(st)+stops[i]:]))
 	}
 	pays := fl.pays
 	switch {
@@ -337,7 +332,7 @@ func (f *fastEval) spin(fl *fastLevel, stops []int32, lines []int32) (win, prog 
 	for k, cnt := range set.scat {
 		c := 0
 		for i, r := range set.reelAt {
-			c += int(cnt[r+stops[i]])
+			c += int(cnt[uint64(r)+stops[i]])
 		}
 		win += fl.scatWin[k][c]
 		if k == f.trigger {

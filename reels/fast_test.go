@@ -66,9 +66,9 @@ func checkFast(t *testing.T, name string, p *Paytable, f *fastEval, fl *fastLeve
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := make([]int32, len(stops))
+	st := make([]uint64, len(stops))
 	for i, s := range stops {
-		st[i] = int32(s)
+		st[i] = uint64(s)
 	}
 	lines := make([]int32, len(p.Lines))
 	win, prog, awarded := f.spin(fl, st, lines)
@@ -132,10 +132,10 @@ func TestFastDrawIsDrawStops(t *testing.T) {
 	p := shipped(t, "lusitania-92")
 	fl := p.compileFast().level(0, false)
 	a, b := rng.NewSeededStream(3), rng.NewSeeded(3)
-	st := make([]int32, len(p.Reels))
+	st := make([]uint64, len(p.Reels))
 	var stops []int
 	for i := range 100_000 {
-		fl.draw(a, make([]uint64, len(st)), st)
+		fl.draw(a, st)
 		stops = p.DrawStops(b, false, stops)
 		for r := range st {
 			if int(st[r]) != stops[r] {

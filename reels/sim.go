@@ -107,8 +107,7 @@ func (p *Paytable) Simulate(games int64, level int, seed uint64, workers int) (*
 		go func() {
 			defer wg.Done()
 			var a acc // the worker's own, not a cache line shared with others
-			var st [maxReels]int32
-			var drawn [maxReels]uint64
+			var st [maxReels]uint64
 			stops := st[:len(p.Reels)]
 			for {
 				c := next.Add(1) - 1
@@ -121,7 +120,7 @@ func (p *Paytable) Simulate(games int64, level int, seed uint64, workers int) (*
 				src := rng.NewSeededStream(chunkSeed(seed, c))
 				n := min(simChunk, games-c*simChunk)
 				for range n {
-					base.draw(src, drawn[:], stops)
+					base.draw(src, stops)
 					win, prog, left := f.spin(base, stops, nil)
 					a.prog += prog
 					if win > 0 || left > 0 || prog > 0 {
@@ -133,7 +132,7 @@ func (p *Paytable) Simulate(games int64, level int, seed uint64, workers int) (*
 					for left > 0 {
 						left--
 						a.free++
-						free.draw(src, drawn[:], stops)
+						free.draw(src, stops)
 						w, pg, aw := f.spin(free, stops, nil)
 						win += w
 						a.prog += pg
