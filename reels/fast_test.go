@@ -190,7 +190,7 @@ func (p *Paytable) simulateReference(games int64, level int, seed uint64) *SimRe
 func TestSimulateEqualsReference(t *testing.T) {
 	games := int64(100_000) // six chunks, each its own stream
 	if testing.Short() {
-		games = 40_000
+		games = 20_000 // two chunks
 	}
 	var wg sync.WaitGroup
 	for name, p := range fastTables(t) {

@@ -3,7 +3,9 @@
 // uniform bounded mapper for game outcomes.
 //
 // Game code should depend on the Source interface so that the simulator
-// and tests can substitute a seeded instance.
+// and tests can substitute a seeded instance. RNG is the cabinet's
+// generator, safe for concurrent use; Stream is its unlocked core, which a
+// simulation worker owns (NewSeededStream) to draw without a lock per draw.
 package rng
 
 import (
