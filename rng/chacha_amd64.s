@@ -152,3 +152,127 @@ rounds:
 
 done:
 	RET
+
+// The AVX2 variant: each 128-bit lane of a Y register holds one row of
+// one block; Y0-Y3 are rows 0-3 of blocks 0-1, Y4-Y7 of blocks 2-3. AVX2
+// has no rotate, so rotations by 16 and 8 shuffle bytes (masks in Y14,
+// Y15) and those by 12 and 7 shift into the scratch register Y13.
+
+DATA rot16<>+0(SB)/8, $0x0504070601000302
+DATA rot16<>+8(SB)/8, $0x0d0c0f0e09080b0a
+DATA rot16<>+16(SB)/8, $0x0504070601000302
+DATA rot16<>+24(SB)/8, $0x0d0c0f0e09080b0a
+GLOBL rot16<>(SB), RODATA|NOPTR, $32
+
+DATA rot8<>+0(SB)/8, $0x0605040702010003
+DATA rot8<>+8(SB)/8, $0x0e0d0c0f0a09080b
+DATA rot8<>+16(SB)/8, $0x0605040702010003
+DATA rot8<>+24(SB)/8, $0x0e0d0c0f0a09080b
+GLOBL rot8<>(SB), RODATA|NOPTR, $32
+
+DATA ctr01<>+0(SB)/4, $0
+DATA ctr01<>+4(SB)/4, $0
+DATA ctr01<>+8(SB)/4, $0
+DATA ctr01<>+12(SB)/4, $0
+DATA ctr01<>+16(SB)/4, $1
+DATA ctr01<>+20(SB)/4, $0
+DATA ctr01<>+24(SB)/4, $0
+DATA ctr01<>+28(SB)/4, $0
+GLOBL ctr01<>(SB), RODATA|NOPTR, $32
+
+DATA ctr2<>+0(SB)/4, $2
+DATA ctr2<>+4(SB)/4, $0
+DATA ctr2<>+8(SB)/4, $0
+DATA ctr2<>+12(SB)/4, $0
+GLOBL ctr2<>(SB), RODATA|NOPTR, $16
+
+DATA ctr4y<>+0(SB)/4, $4
+DATA ctr4y<>+4(SB)/4, $0
+DATA ctr4y<>+8(SB)/4, $0
+DATA ctr4y<>+12(SB)/4, $0
+GLOBL ctr4y<>(SB), RODATA|NOPTR, $16
+
+#define QR2(a, b, c, d) \
+	VPADDD b, a, a; VPXOR a, d, d; VPSHUFB Y14, d, d; \
+	VPADDD d, c, c; VPXOR c, b, b; VPSLLD $12, b, Y13; VPSRLD $20, b, b; VPOR Y13, b, b; \
+	VPADDD b, a, a; VPXOR a, d, d; VPSHUFB Y15, d, d; \
+	VPADDD d, c, c; VPXOR c, b, b; VPSLLD $7, b, Y13; VPSRLD $25, b, b; VPOR Y13, b, b
+
+#define DIAG2(b, c, d) \
+	VPSHUFD $0x39, b, b; VPSHUFD $0x4e, c, c; VPSHUFD $0x93, d, d
+
+#define UNDIAG2(b, c, d) \
+	VPSHUFD $0x93, b, b; VPSHUFD $0x4e, c, c; VPSHUFD $0x39, d, d
+
+// STORE2 writes the two blocks of rows r0-r3 at off(DI).
+#define STORE2(r0, r1, r2, r3, x0, x1, x2, x3, off) \
+	VMOVDQU x0, off+0(DI); VMOVDQU x1, off+16(DI); VMOVDQU x2, off+32(DI); VMOVDQU x3, off+48(DI); \
+	VEXTRACTI128 $1, r0, off+64(DI); VEXTRACTI128 $1, r1, off+80(DI); VEXTRACTI128 $1, r2, off+96(DI); VEXTRACTI128 $1, r3, off+112(DI)
+
+// func blocksAVX2(state *[16]uint32, out *byte, n int)
+// writes 16*n blocks (1024*n bytes) of keystream from state's counter on,
+// four blocks a pass.
+TEXT ·blocksAVX2(SB), NOSPLIT, $0-24
+	MOVQ state+0(FP), AX
+	MOVQ out+8(FP), DI
+	MOVQ n+16(FP), BX
+	SHLQ $2, BX
+	TESTQ BX, BX
+	JZ   done2
+
+	VBROADCASTI128 0(AX), Y8
+	VBROADCASTI128 16(AX), Y9
+	VBROADCASTI128 32(AX), Y10
+	VBROADCASTI128 48(AX), Y11
+	VPADDD ctr01<>(SB), Y11, Y11
+	VBROADCASTI128 ctr2<>(SB), Y12
+	VPADDD Y11, Y12, Y12
+	VMOVDQU rot16<>(SB), Y14
+	VMOVDQU rot8<>(SB), Y15
+
+loop2:
+	VMOVDQA Y8, Y0
+	VMOVDQA Y9, Y1
+	VMOVDQA Y10, Y2
+	VMOVDQA Y11, Y3
+	VMOVDQA Y8, Y4
+	VMOVDQA Y9, Y5
+	VMOVDQA Y10, Y6
+	VMOVDQA Y12, Y7
+	MOVQ $10, CX
+
+rounds2:
+	QR2(Y0, Y1, Y2, Y3)
+	QR2(Y4, Y5, Y6, Y7)
+	DIAG2(Y1, Y2, Y3)
+	DIAG2(Y5, Y6, Y7)
+	QR2(Y0, Y1, Y2, Y3)
+	QR2(Y4, Y5, Y6, Y7)
+	UNDIAG2(Y1, Y2, Y3)
+	UNDIAG2(Y5, Y6, Y7)
+	DECQ CX
+	JNZ  rounds2
+
+	VPADDD Y8, Y0, Y0
+	VPADDD Y9, Y1, Y1
+	VPADDD Y10, Y2, Y2
+	VPADDD Y11, Y3, Y3
+	VPADDD Y8, Y4, Y4
+	VPADDD Y9, Y5, Y5
+	VPADDD Y10, Y6, Y6
+	VPADDD Y12, Y7, Y7
+
+	STORE2(Y0, Y1, Y2, Y3, X0, X1, X2, X3, 0)
+	STORE2(Y4, Y5, Y6, Y7, X4, X5, X6, X7, 128)
+
+	VBROADCASTI128 ctr4y<>(SB), Y13
+	VPADDD Y13, Y11, Y11
+	VPADDD Y13, Y12, Y12
+	ADDQ $256, DI
+	DECQ BX
+	JNZ  loop2
+
+	VZEROUPPER
+
+done2:
+	RET

@@ -11,13 +11,20 @@ import (
 )
 
 // fastBlocks is a ChaCha20 (RFC 8439) block function faster than the
-// library's portable code on this CPU, or nil where there is none. It
+// library's portable code on this CPU (AVX-512, else AVX2, on amd64), or
+// nil where there is none. It
 // writes 16*n 64-byte blocks of keystream from the state's counter on, and
 // leaves the state as it found it. Only seeded Streams (the simulator's)
 // use it, and only after it reproduces the RFC 8439 answers and the
 // library's keystream at start-up (fastCipherOK); the cabinet's RNG always
 // uses golang.org/x/crypto/chacha20.
 var fastBlocks func(state *[16]uint32, out *byte, n int)
+
+// fastImpl is one block function, named for tests and reports.
+type fastImpl struct {
+	name   string
+	blocks func(state *[16]uint32, out *byte, n int)
+}
 
 // fastUnit is what one fastBlocks unit writes: 16 blocks.
 const fastUnit = 16 * 64
@@ -42,10 +49,10 @@ var fastCipherOK = sync.OnceValue(func() bool {
 	if fastBlocks == nil {
 		return false
 	}
-	return checkFastBlocks() == nil
+	return checkFastBlocks(fastBlocks) == nil
 })
 
-func checkFastBlocks() error {
+func checkFastBlocks(fastBlocks func(state *[16]uint32, out *byte, n int)) error {
 	out := make([]byte, 4*fastUnit)
 	for _, v := range katVectors {
 		var key [keySize]byte

@@ -82,15 +82,12 @@ func TestStreamSeededGuarantees(t *testing.T) {
 	}
 }
 
-// The fast block function, where the CPU has one, is ChaCha20: the start-up
-// check passes, and over random keys, nonces and counters (up to the last
+// Every fast block function this CPU runs is ChaCha20: it passes the
+// start-up check, and over random keys, nonces and counters (up to the last
 // blocks before the counter wraps) it writes the library's keystream.
 func TestFastBlocksAreChaCha20(t *testing.T) {
 	if fastBlocks == nil {
 		t.Skip("no fast ChaCha20 block function on this CPU")
-	}
-	if err := checkFastBlocks(); err != nil {
-		t.Fatal(err)
 	}
 	if !NewSeededStream(1).fast {
 		t.Fatal("seeded Stream does not use the fast block function")
@@ -98,35 +95,42 @@ func TestFastBlocksAreChaCha20(t *testing.T) {
 	if NewSeeded(1).s.fast {
 		t.Fatal("the certified RNG uses the fast block function")
 	}
-	src := NewSeededStream(77)
-	for i := range 200 {
-		var key [keySize]byte
-		var nonce [nonceSize]byte
-		src.Read(key[:])
-		src.Read(nonce[:])
-		units := 1 + i%5
-		st := chachaState(&key, &nonce)
-		st[12] = uint32(src.Uint64())
-		if i%4 == 0 {
-			st[12] = uint32(1<<32 - fastUnit/64*units)
-		}
-		st[12] = min(st[12], uint32(1<<32-fastUnit/64*units))
-		before := st
-		got := make([]byte, units*fastUnit)
-		fastBlocks(&st, &got[0], units)
-		if st != before {
-			t.Fatal("fastBlocks changed the state")
-		}
-		c, err := chacha20.NewUnauthenticatedCipher(key[:], nonce[:])
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.SetCounter(st[12])
-		want := make([]byte, len(got))
-		c.XORKeyStream(want, want)
-		if !bytes.Equal(got, want) {
-			t.Fatalf("key %x nonce %x counter %d: fast keystream differs", key, nonce, st[12])
-		}
+	for _, impl := range fastImpls {
+		t.Run(impl.name, func(t *testing.T) {
+			if err := checkFastBlocks(impl.blocks); err != nil {
+				t.Fatal(err)
+			}
+			src := NewSeededStream(77)
+			for i := range 200 {
+				var key [keySize]byte
+				var nonce [nonceSize]byte
+				src.Read(key[:])
+				src.Read(nonce[:])
+				units := 1 + i%5
+				st := chachaState(&key, &nonce)
+				st[12] = uint32(src.Uint64())
+				if i%4 == 0 {
+					st[12] = uint32(1<<32 - fastUnit/64*units)
+				}
+				st[12] = min(st[12], uint32(1<<32-fastUnit/64*units))
+				before := st
+				got := make([]byte, units*fastUnit)
+				impl.blocks(&st, &got[0], units)
+				if st != before {
+					t.Fatal("the block function changed the state")
+				}
+				c, err := chacha20.NewUnauthenticatedCipher(key[:], nonce[:])
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.SetCounter(st[12])
+				want := make([]byte, len(got))
+				c.XORKeyStream(want, want)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("key %x nonce %x counter %d: keystream differs", key, nonce, st[12])
+				}
+			}
+		})
 	}
 }
 
