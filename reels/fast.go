@@ -9,9 +9,15 @@ import (
 // The simulator's fast path. It pays a spin by the rules of eval.go, not by
 // rules of its own: every line result comes from a table that linePay itself
 // filled, and the scatter and free-game figures from scatterPay and gamesFor.
-// What it adds is layout: each line's reel positions are precomputed, the
-// strips are padded so that a window needs no modulo, and a spin is a walk
-// over flat arrays. TestFastEqualsEvaluate proves it equal to Evaluate.
+// What it adds is layout: the strips are padded so that a reel's rows are
+// one 8-byte read with no modulo, each line's cells are packed indices into
+// that window, the scatters a reel shows are counted per stop in advance,
+// and a line is five table lookups that never branch on the symbols.
+// TestFastEqualsEvaluate proves it equal to Evaluate (every stop of the
+// small tables, random stops of the shipped games), TestFastTrieIsLinePay
+// the table equal to linePay on every symbol tuple, and
+// TestSimulateEqualsReference the simulator equal, game for game, to
+// DrawStops and Evaluate on the locked generator.
 
 // maxTrieLeaves bounds the line table's construction: it calls linePay
 // once per symbol tuple (symbols^reels), about 40 ns each. A paytable
