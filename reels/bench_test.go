@@ -1,8 +1,11 @@
 package reels
 
 import (
+	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/openegm/cabinet/rng"
 )
@@ -96,3 +99,100 @@ func BenchmarkDrawStops(b *testing.B) {
 		stops = p.DrawStops(src, false, stops)
 	}
 }
+
+// BenchmarkCompileFast is the simulator's set-up per run: the line table
+// filled by linePay over every symbol tuple, and the flat layout.
+func BenchmarkCompileFast(b *testing.B) {
+	p := shipped(b, "lusitania-92")
+	for b.Loop() {
+		p.compileFast()
+	}
+}
+
+// fiveLine is lusitania-92 played on its first five lines: the same strips,
+// pays and free games, a quarter of the lines.
+func fiveLine(b testing.TB) *Paytable {
+	b.Helper()
+	data, err := os.ReadFile("../assets/paytables/lusitania-92.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var f map[string]any
+	if err := json.Unmarshal(data, &f); err != nil {
+		b.Fatal(err)
+	}
+	f["id"] = "lusitania-92-5-lines"
+	f["lines"] = f["lines"].([]any)[:5]
+	data, err = json.Marshal(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := Parse("lusitania-92-5-lines", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// BenchmarkSimulationPerCore is whole games a second on one core through
+// Simulate (one worker), in games per second of the process's CPU time,
+// beside peers timed in the same iterations:
+//
+//   - floor-games/s: drawing the game's stops with math/rand/v2's ChaCha8,
+//     nothing evaluated; ratio is games/s over it;
+//   - stream-games/s: drawing them with the certified generator's unlocked
+//     Stream, nothing evaluated, the ceiling of any simulation on it;
+//   - before-games/s: the simulator as it was, the locked RNG, DrawStops and
+//     evaluate per spin.
+func BenchmarkSimulationPerCore(b *testing.B) {
+	games := []struct {
+		name string
+		p    *Paytable
+	}{
+		{"lusitania-92-5-lines", fiveLine(b)},
+		{"lusitania-92-20-lines", shipped(b, "lusitania-92")},
+	}
+	for _, g := range games {
+		b.Run(g.name, func(b *testing.B) {
+			const n = 1 << 20
+			p := g.p
+			var sim, floor, stream, before time.Duration
+			r := rand.New(rand.NewChaCha8([32]byte{1}))
+			seed := uint64(0)
+			for b.Loop() {
+				seed++
+				t0 := cpuTime()
+				if _, err := p.Simulate(n, 0, seed, 1); err != nil {
+					b.Fatal(err)
+				}
+				t1 := cpuTime()
+				s := uint64(0)
+				for range n {
+					for _, strip := range p.Reels {
+						s += r.Uint64N(uint64(len(strip)))
+					}
+				}
+				t2 := cpuTime()
+				src := rng.NewSeededStream(seed)
+				for range n {
+					for _, strip := range p.Reels {
+						s += src.Uint64n(uint64(len(strip)))
+					}
+				}
+				sinkU += s
+				t3 := cpuTime()
+				p.simulateReference(n/4, 0, seed)
+				t4 := cpuTime()
+				sim, floor, stream, before = sim+t1-t0, floor+t2-t1, stream+t3-t2, before+t4-t3
+			}
+			perSec := func(games int, d time.Duration) float64 { return float64(games) * float64(b.N) / d.Seconds() }
+			b.ReportMetric(perSec(n, sim), "games/s")
+			b.ReportMetric(perSec(n, floor), "floor-games/s")
+			b.ReportMetric(perSec(n, sim)/perSec(n, floor), "ratio")
+			b.ReportMetric(perSec(n, stream), "stream-games/s")
+			b.ReportMetric(perSec(n/4, before), "before-games/s")
+		})
+	}
+}
+
+var sinkU uint64

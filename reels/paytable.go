@@ -2,7 +2,9 @@
 // paytables (spec/paytable.md), evaluates a spin from its stops, computes the
 // exact return of a paytable and simulates play. One evaluation (linePay,
 // scatter counting, Evaluate) serves the game, the calculator and the
-// simulator, so the three cannot disagree.
+// simulator, so the three cannot disagree: the simulator pays through a
+// compiled form of it (fast.go: a line table filled by linePay, flat
+// layout), which tests prove equal to Evaluate.
 package reels
 
 import (
@@ -89,6 +91,7 @@ const (
 	MaxMultiplier  = 100
 	MaxGames       = 1000
 	MaxLevel       = 8
+	maxReels       = 6
 	maxCycleBits   = 62
 	// MaxTuples bounds the product over reels of distinct symbols per reel:
 	// the exact calculator visits that many symbol tuples, so the bound keeps
@@ -497,8 +500,8 @@ func Parse(name string, data []byte) (*Paytable, error) {
 
 func parseStrips(name, field string, strips [][]string, rows int, index map[string]int) ([][]uint8, error) {
 	fail := func(f, value, rule string) error { return &Error{File: name, Field: f, Value: value, Rule: rule} }
-	if len(strips) < 3 || len(strips) > 6 {
-		return nil, fail(field, fmt.Sprint(len(strips)), "must have 3 to 6 reels")
+	if len(strips) < 3 || len(strips) > maxReels {
+		return nil, fail(field, fmt.Sprint(len(strips)), fmt.Sprintf("must have 3 to %d reels", maxReels))
 	}
 	out := make([][]uint8, len(strips))
 	var cycleHi, cycle uint64 = 0, 1

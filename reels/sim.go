@@ -71,7 +71,10 @@ func chunkSeed(seed uint64, chunk int64) uint64 {
 
 // Simulate plays games whole games (each base spin with every free game it
 // leads to) at a bet level with the certified RNG in seeded mode and the same
-// evaluation as the cabinet. workers ≤ 0 uses every core.
+// evaluation as the cabinet. workers ≤ 0 uses every core. Each worker owns
+// its chunk's rng.Stream (the certified generator's unlocked core) and pays
+// spins through the compiled fast path (fast.go), which is proven equal to
+// Evaluate; the result is the one DrawStops and Evaluate would give.
 func (p *Paytable) Simulate(games int64, level int, seed uint64, workers int) (*SimResult, error) {
 	if games < 2 {
 		return nil, fmt.Errorf("simulate: need at least 2 games, got %d", games)
@@ -92,42 +95,48 @@ func (p *Paytable) Simulate(games int64, level int, seed uint64, workers int) (*
 		sq                                   u128
 	}
 	results := make([]acc, workers)
+	f := p.compileFast()
+	base := f.level(level, false)
+	var free *fastLevel
+	if p.Free != nil {
+		free = f.level(level, true)
+	}
 	var wg sync.WaitGroup
 	for wi := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			a := &results[wi]
-			var sp Spin
-			stops := make([]int, 0, len(p.Reels))
+			var a acc // the worker's own, not a cache line shared with others
+			var st [maxReels]uint64
+			stops := st[:len(p.Reels)]
 			for {
 				c := next.Add(1) - 1
 				if c >= chunks {
+					results[wi] = a
 					return
 				}
-				src := rng.NewSeeded(chunkSeed(seed, c))
+				// The worker owns this chunk's generator: the certified
+				// stream and draw, without a lock per draw.
+				src := rng.NewSeededStream(chunkSeed(seed, c))
 				n := min(simChunk, games-c*simChunk)
 				for range n {
-					stops = p.DrawStops(src, false, stops)
-					p.evaluate(stops, level, false, &sp)
-					win := sp.Win
-					prog := sp.progressiveCount()
+					base.draw(src, stops)
+					win, prog, left := f.spin(base, stops, nil)
 					a.prog += prog
-					if sp.Win > 0 || sp.FreeAwarded > 0 || prog > 0 {
+					if win > 0 || left > 0 || prog > 0 {
 						a.hits++
 					}
-					left := sp.FreeAwarded
 					if left > 0 {
 						a.triggers++
 					}
 					for left > 0 {
 						left--
 						a.free++
-						stops = p.DrawStops(src, true, stops)
-						p.evaluate(stops, level, true, &sp)
-						win += sp.Win
-						a.prog += sp.progressiveCount()
-						left += sp.FreeAwarded
+						free.draw(src, stops)
+						w, pg, aw := f.spin(free, stops, nil)
+						win += w
+						a.prog += pg
+						left += aw
 					}
 					a.won += win
 					a.sq.addMul(uint64(win), uint64(win))

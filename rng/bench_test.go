@@ -61,3 +61,37 @@ func BenchmarkChaCha8Uint64N(b *testing.B) {
 		sink += r.Uint64N(37)
 	}
 }
+
+// BenchmarkStreamUint64n is the unlocked core a simulation worker owns: the
+// same draw as RNG.Uint64n without the mutex.
+func BenchmarkStreamUint64n(b *testing.B) {
+	s := NewSeededStream(1)
+	for b.Loop() {
+		sink += s.Uint64n(37)
+	}
+}
+
+// BenchmarkStreamUint64nEach5 draws five reel stops a call, as the
+// simulator does.
+func BenchmarkStreamUint64nEach5(b *testing.B) {
+	s := NewSeededStream(1)
+	bounds := []uint64{44, 46, 45, 45, 43}
+	out := make([]uint64, 5)
+	for b.Loop() {
+		s.Uint64nEach(out, bounds)
+	}
+	sink += out[0]
+}
+
+// BenchmarkChaCha8Uint64N5 is the peer: five stops with math/rand/v2's
+// ChaCha8.
+func BenchmarkChaCha8Uint64N5(b *testing.B) {
+	var seed [32]byte
+	r := rand.New(rand.NewChaCha8(seed))
+	bounds := []uint64{44, 46, 45, 45, 43}
+	for b.Loop() {
+		for _, n := range bounds {
+			sink += r.Uint64N(n)
+		}
+	}
+}

@@ -89,8 +89,8 @@ func TestConsumedKeystreamIsWiped(t *testing.T) {
 	r.Uint64()
 	var b [3]byte
 	r.Read(b[:])
-	if !allZero(r.buf[:11]) || allZero(r.buf[11:19]) {
-		t.Errorf("buffer after 11 bytes consumed: % x", r.buf[:19])
+	if !allZero(r.s.buf[:11]) || allZero(r.s.buf[11:19]) {
+		t.Errorf("buffer after 11 bytes consumed: % x", r.s.buf[:19])
 	}
 }
 
@@ -121,16 +121,20 @@ func TestBoundedRejects(t *testing.T) {
 		{"n=1", 1, []uint64{1<<64 - 1}, 0},
 	}
 	for _, c := range cases {
-		i := 0
-		got := bounded(c.n, func() uint64 {
-			if i == len(c.script) {
-				t.Fatalf("%s: drew more than %d values", c.name, len(c.script))
-			}
-			i++
-			return c.script[i-1]
-		})
-		if got != c.want || i != len(c.script) {
-			t.Errorf("%s: got %d after %d draws, want %d after %d", c.name, got, i, c.want, len(c.script))
+		// The script sits at the end of the buffer, so a draw beyond it
+		// would refill and leave pos short of bufSize.
+		s := NewSeededStream(1)
+		s.pos = bufSize - 8*len(c.script)
+		for i, v := range c.script {
+			binary.LittleEndian.PutUint64(s.buf[s.pos+8*i:], v)
+		}
+		got := s.Uint64n(c.n)
+		drew := len(c.script) - (bufSize-s.pos)/8
+		if s.pos > bufSize || s.pos < bufSize-8*len(c.script) {
+			drew = -1 // refilled: drew more than the script
+		}
+		if got != c.want || drew != len(c.script) {
+			t.Errorf("%s: got %d after %d draws, want %d after %d", c.name, got, drew, c.want, len(c.script))
 		}
 	}
 }
@@ -240,16 +244,16 @@ func TestAutomaticReseed(t *testing.T) {
 	// A seeded-mode instance on the same key never reseeds: it is what
 	// the production stream would be without reseeding.
 	q := &RNG{}
-	key := p.key
-	q.setKey(&key)
+	key := p.s.key
+	q.s.setKey(&key)
 
 	for i := range ReseedInterval {
 		if p.Uint64() != q.Uint64() {
 			t.Fatalf("streams diverged at output %d, before the reseed interval", i)
 		}
 	}
-	oldKey := p.key
-	oldCipher := p.c
+	oldKey := p.s.key
+	oldCipher := p.s.c
 
 	// The next output must come from a fresh key.
 	if p.Uint64() == q.Uint64() {
@@ -263,8 +267,8 @@ func TestAutomaticReseed(t *testing.T) {
 	var fresh [32]byte
 	twinSrc.Read(fresh[:])
 	want := sha256.Sum256(slices.Concat([]byte(rekeyDomain), oldKey[:], fresh[:]))
-	if p.key != want {
-		t.Errorf("rekeyed to %x, want H(domain||old||fresh) = %x", p.key, want)
+	if p.s.key != want {
+		t.Errorf("rekeyed to %x, want H(domain||old||fresh) = %x", p.s.key, want)
 	}
 	if !reflect.ValueOf(*oldCipher).IsZero() {
 		t.Error("retired cipher still holds key material")
@@ -323,7 +327,7 @@ func TestAutomaticReseedFailurePanics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.blocks = refillsPerKey
+	r.s.blocks = refillsPerKey
 	defer func() {
 		msg, _ := recover().(string)
 		if !strings.Contains(msg, "reseed failed") {
@@ -341,16 +345,16 @@ func TestSeededNonceRollover(t *testing.T) {
 	r.Uint64()
 	// Jump to the last refill this nonce allows: it covers the final 64
 	// blocks of the counter space.
-	r.blocks = refillsPerNonce - 1
-	r.pos = bufSize
-	r.c.SetCounter(1<<32 - bufSize/64)
+	r.s.blocks = refillsPerNonce - 1
+	r.s.pos = bufSize
+	r.s.c.SetCounter(1<<32 - bufSize/64)
 	tail := make([]byte, bufSize)
 	r.Read(tail)
 
 	got := make([]byte, 256)
 	r.Read(got)
 
-	key := NewSeeded(6).key
+	key := NewSeeded(6).s.key
 	var nonce [nonceSize]byte
 	nonce[0] = 1
 	c, err := chacha20.NewUnauthenticatedCipher(key[:], nonce[:])
@@ -480,5 +484,5 @@ func TestStartCycling(t *testing.T) {
 func (r *RNG) state() [2]uint64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return [2]uint64{r.blocks, uint64(r.pos)}
+	return [2]uint64{r.s.blocks, uint64(r.s.pos)}
 }

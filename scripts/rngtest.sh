@@ -10,6 +10,8 @@
 #   SEED=N     test the deterministic generator rng.NewSeeded(N), to
 #              reproduce a failure; by default the production generator
 #              (OS entropy, scheduled reseeding) is tested
+#   SIM=1      with SEED, test the simulator's rng.NewSeededStream(N)
+#              instead (same bytes; AVX-512 keystream where available)
 #
 # Prints a PASSED / WEAK / FAILED summary and exits non-zero if any test
 # FAILED. WEAK results are expected now and then: with ~100 tests at
@@ -34,6 +36,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 stream=("$tmp/rngstream")
 if [ -n "${SEED:-}" ]; then stream+=(--seed "$SEED"); fi
+if [ -n "${SIM:-}" ] && [ "${SIM}" != 0 ]; then stream+=(--sim); fi
 
 # dieharder honours only the last -d it is given, so the subset runs one
 # process per test. rgb_bitdist (200) and rgb_minimum_distance (201) need

@@ -25,6 +25,7 @@ func main() {
 	fs := flag.NewFlagSet("rngstream", flag.ContinueOnError)
 	seed := fs.Uint64("seed", 0, "use the deterministic generator rng.NewSeeded(`N`) instead of the OS-seeded production generator")
 	count := fs.Int64("bytes", -1, "stop after `N` bytes; negative means endless")
+	sim := fs.Bool("sim", false, "with --seed, stream the simulator's unlocked generator rng.NewSeededStream(N): the same bytes as rng.NewSeeded(N), from the AVX-512 keystream where the CPU has one")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: rngstream [--seed N] [--bytes N]
 
@@ -56,7 +57,13 @@ is endless unless --bytes is given; a closed pipe ends it quietly.
 	fs.Visit(func(f *flag.Flag) { seeded = seeded || f.Name == "seed" })
 
 	var src io.Reader
-	if seeded {
+	if *sim && !seeded {
+		fmt.Fprintln(os.Stderr, "rngstream: --sim needs --seed")
+		os.Exit(2)
+	}
+	if *sim {
+		src = rng.NewSeededStream(*seed)
+	} else if seeded {
 		src = rng.NewSeeded(*seed)
 	} else {
 		r, err := rng.New()
@@ -90,7 +97,7 @@ func stream(w io.Writer, src io.Reader, n int64) error {
 		if n > 0 && n < int64(len(p)) {
 			p = p[:n]
 		}
-		src.Read(p) // an rng.RNG always fills p
+		src.Read(p) // an rng.RNG or rng.Stream always fills p
 		if _, err := w.Write(p); err != nil {
 			return err
 		}
