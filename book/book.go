@@ -12,8 +12,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/openegm/cabinet/book/walog"
 	"github.com/openegm/cabinet/internal/atomicfile"
-	"github.com/openegm/cabinet/meters/walog"
 	"golang.org/x/crypto/blake2b"
 )
 

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/openegm/cabinet/meters/walog"
+	"github.com/openegm/cabinet/book/walog"
 )
 
 // Verdict is what Verify found.

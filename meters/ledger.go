@@ -11,7 +11,7 @@ import (
 
 	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/book"
-	"github.com/openegm/cabinet/meters/walog"
+	"github.com/openegm/cabinet/book/walog"
 )
 
 // Options configure a ledger.

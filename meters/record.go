@@ -1,6 +1,6 @@
 // Package meters is the cabinet's durable ledger (regulation rules 9 and 14):
 // every change of money or of state that matters is a typed record in a
-// hash-chained write-ahead log (meters/walog), and the meters are a fold over
+// hash-chained write-ahead log (book/walog), and the meters are a fold over
 // those records. Money is int64 cents, the accounting unit, so a change of
 // denomination never mixes units inside a meter.
 package meters

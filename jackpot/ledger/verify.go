@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/openegm/cabinet/book"
-	"github.com/openegm/cabinet/meters/walog"
+	"github.com/openegm/cabinet/book/walog"
 )
 
 // Verdict is what Verify found.

@@ -23,7 +23,7 @@ import (
 	"sync"
 
 	"github.com/openegm/cabinet/book"
-	"github.com/openegm/cabinet/meters/walog"
+	"github.com/openegm/cabinet/book/walog"
 )
 
 // KeyName is the server's signing key in its key store (tableserver.key,

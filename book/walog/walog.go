@@ -1,4 +1,5 @@
-// Package walog is the durable, tamper-evident log under the meter ledger.
+// Package walog is the durable, tamper-evident log under every ledger of the
+// book framework (the meters, the link controller's and the table server's).
 //
 // It stores records in github.com/tidwall/wal, which gives segment files and
 // fsync per write but nothing that money needs beyond that. walog adds:
