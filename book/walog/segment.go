@@ -6,11 +6,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/openegm/cabinet/internal/atomicfile"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/openegm/cabinet/internal/atomicfile"
+	"golang.org/x/crypto/blake2b"
 )
 
 // tidwall/wal v1.2.1 binary segment format, as read from its source:
@@ -176,6 +179,15 @@ type scan struct {
 	marks     []markRef
 	scanned   uint64 // records whose frame and chain link held, the unvouched included
 	unvouched *cutAt
+
+	// Walk: fn sees the records in the scan's own pass, each once no
+	// signature checked later can leave it out of what Open keeps (see
+	// walked); fnErr is its first error, after which it is not called.
+	fn      func(Record) error
+	fnErr   error
+	pending []Record // held back from fn: pending[held:]
+	held    int
+	scratch []byte // the chain hash's input, reused
 }
 
 // markRef is a commit mark seen in the scan, with where its entry ends.
@@ -211,9 +223,11 @@ func (s *scan) fault(f *Fault, fatal bool) {
 
 // scanDir verifies every segment and the side file. firstOnly stops at the
 // first fault (Open); otherwise it keeps going where the chain still can
-// (Verify). err is an I/O failure that says nothing about the log's content.
-func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool) (*scan, error) {
-	s := &scan{dir: dir, pub: pub, lastHash: genesis}
+// (Verify). fn, when not nil, is given the records Open would keep, in the
+// same pass (Walk). err is an I/O failure that says nothing about the
+// log's content.
+func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool, fn func(Record) error) (*scan, error) {
+	s := &scan{dir: dir, pub: pub, lastHash: genesis, fn: fn}
 	segs, foreign, err := listSegments(dir)
 	if err != nil {
 		return nil, err
@@ -225,6 +239,15 @@ func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool) (*scan, error) {
 	if firstOnly && len(s.faults) > 0 {
 		return s, nil
 	}
+	// One buffer for every segment, as large as the largest (what outlives
+	// a segment is copied out of it).
+	var size int64
+	for _, seg := range segs {
+		if st, err := os.Stat(filepath.Join(dir, seg.name)); err == nil {
+			size = max(size, st.Size())
+		}
+	}
+	buf := make([]byte, 0, size)
 	for i, seg := range segs {
 		last := i == len(segs)-1
 		if seg.index != s.lastSeq+1 {
@@ -235,7 +258,10 @@ func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool) (*scan, error) {
 			s.fault(&Fault{Seq: s.lastSeq + 1, Segment: seg.name, Offset: -1, What: what}, true)
 			return s, nil
 		}
-		buf, err := os.ReadFile(filepath.Join(dir, seg.name))
+		for j := s.held; j < len(s.pending); j++ {
+			s.pending[j].Data = bytes.Clone(s.pending[j].Data)
+		}
+		buf, err = readSegment(filepath.Join(dir, seg.name), buf)
 		if err != nil {
 			return nil, err
 		}
@@ -253,7 +279,75 @@ func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool) (*scan, error) {
 	if err := s.checkSide(); err != nil {
 		return nil, err
 	}
+	if len(s.faults) == 0 {
+		s.release(s.lastSeq) // the last mark that verifies, after settle
+	}
 	return s, nil
+}
+
+// readSegment reads a segment file whole, into buf when it is large
+// enough.
+func readSegment(path string, buf []byte) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if int64(cap(buf)) < st.Size() {
+		buf = make([]byte, st.Size())
+	}
+	buf = buf[:st.Size()]
+	n, err := io.ReadFull(f, buf)
+	if err == io.ErrUnexpectedEOF {
+		err = nil // the file shrank since Stat: what is there is the segment
+	}
+	return buf[:n], err
+}
+
+// chain is chainHash without an allocation: prev and body are hashed as
+// one buffer, reused from record to record.
+func (s *scan) chain(prev [32]byte, body []byte) [32]byte {
+	s.scratch = append(append(s.scratch[:0], prev[:]...), body...)
+	return blake2b.Sum256(s.scratch)
+}
+
+// walked hands a record whose frame and chain link held to fn, or holds it
+// back. Open keeps the records up to the last mark whose signature holds
+// among the last marksKept (settle), and refuses the log when none does:
+// so a record is certain to be kept (or the log refused as a whole) once
+// it precedes a mark that has left the ring of the last marksKept, or
+// when no mark has come yet (a mark to come vouches for it with the rest,
+// and a log without any is kept whole). The records held back meanwhile
+// are the last marksKept commits at most, and an unvouched tail.
+func (s *scan) walked(r Record) {
+	if s.fn == nil || s.fnErr != nil || len(s.faults) > 0 {
+		return // a log Open refuses is not folded
+	}
+	if s.markCount == 0 {
+		s.fnErr = s.fn(r)
+		return
+	}
+	s.pending = append(s.pending, r)
+}
+
+// release hands fn the records held back up to seq.
+func (s *scan) release(seq uint64) {
+	i := s.held
+	for ; i < len(s.pending) && s.pending[i].Seq <= seq; i++ {
+		if s.fnErr == nil && len(s.faults) == 0 {
+			s.fnErr = s.fn(s.pending[i])
+		}
+	}
+	s.held = i
+	if s.held == len(s.pending) || s.held >= 4*marksKept && 2*s.held >= len(s.pending) {
+		n := copy(s.pending, s.pending[s.held:])
+		clear(s.pending[n:])
+		s.pending, s.held = s.pending[:n], 0
+	}
 }
 
 // scanSegment follows the chain through one segment. It returns false when
@@ -286,7 +380,7 @@ func (s *scan) scanSegment(name string, buf []byte, last, firstOnly bool) bool {
 			s.fault(&Fault{Seq: seq, Segment: name, Offset: int64(pos), What: fmt.Sprintf("record carries seq %d where seq %d belongs", f.seq, seq)}, true)
 			return false
 		}
-		if chainHash(s.lastHash, frameBody(raw)) != f.hash {
+		if s.chain(s.lastHash, frameBody(raw)) != f.hash {
 			s.fault(&Fault{Seq: seq, Segment: name, Offset: int64(pos), What: "chain hash does not follow from the previous record"}, true)
 			return false
 		}
@@ -301,15 +395,23 @@ func (s *scan) scanSegment(name string, buf []byte, last, firstOnly bool) bool {
 			}
 			s.checkpoints++
 			s.recent[1] = s.recent[0]
-			s.recent[0] = ckptRef{seq: seq, frame: raw}
+			s.recent[0] = ckptRef{seq: seq, frame: bytes.Clone(raw)} // buf is reused
 		}
+		var left uint64 // a mark that left the ring of the last marksKept
 		if f.typ == TypeMark {
 			s.markCount++
 			if len(s.marks) == marksKept {
+				left = s.marks[0].seq
 				s.marks = append(s.marks[:0], s.marks[1:]...)
 			}
 			s.marks = append(s.marks, markRef{seq: seq, covSeq: s.lastSeq, covHash: s.lastHash, hash: f.hash,
 				sig: bytes.Clone(f.data), segment: name, end: int64(pos + n + int(v))})
+		}
+		if s.fn != nil {
+			s.walked(Record{Seq: seq, Type: f.typ, Data: f.data[:len(f.data):len(f.data)], Hash: f.hash})
+			if left != 0 {
+				s.release(left)
+			}
 		}
 		s.lastSeq = seq
 		s.scanned = seq
