@@ -120,7 +120,7 @@ func (f fold) Apply(typ uint16, data []byte) error {
 	if err != nil {
 		return err
 	}
-	return f.s.Apply(rec)
+	return f.s.fold(rec)
 }
 
 func (f fold) Check() error { return f.s.Check() }

@@ -376,6 +376,18 @@ func Encode(r Record) ([]byte, error) {
 // Decode parses a payload strictly: unknown fields, trailing data and values
 // that break a record's own rules are errors.
 func Decode(t Type, data []byte) (Record, error) {
+	if r, ok := decodeFast(t, data); ok {
+		if err := r.validate(); err != nil {
+			return nil, fmt.Errorf("%v record: %w", t, err)
+		}
+		return r, nil
+	}
+	return decodeJSON(t, data)
+}
+
+// decodeJSON is Decode through encoding/json: every record in any form
+// encoding/json reads.
+func decodeJSON(t Type, data []byte) (Record, error) {
 	var r Record
 	switch t {
 	case TypeMoneyIn:
