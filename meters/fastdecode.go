@@ -153,7 +153,13 @@ func (l *lexer) ints() []int {
 	if !l.lit("[") {
 		return nil
 	}
-	v := []int{}
+	n := 1 // the list's length, if it is one: its commas, and one
+	for j := l.i; j < len(l.b) && l.b[j] != ']'; j++ {
+		if l.b[j] == ',' {
+			n++
+		}
+	}
+	v := make([]int, 0, n)
 	if l.peek("]") {
 		l.i++
 		return v

@@ -693,7 +693,11 @@ func (s *State) apply(r Record) error {
 		})
 		end := r
 		s.Open.End = &end
-		s.Games = keepLast(append(s.Games, *s.Open), HistoryGames)
+		if s.sole {
+			s.Games = keepLastOwned(append(s.Games, *s.Open), HistoryGames)
+		} else {
+			s.Games = keepLast(append(s.Games, *s.Open), HistoryGames)
+		}
 		s.Open = nil
 
 	case HandpayPending:
@@ -971,6 +975,17 @@ func doorMeter(door string) Meter {
 func keepLast[T any](s []T, n int) []T {
 	if len(s) >= 2*n {
 		return slices.Clone(s[len(s)-n:])
+	}
+	return s
+}
+
+// keepLastOwned is keepLast for a history that no other state shares
+// (State.fold): it trims in place, into the room it already has.
+func keepLastOwned[T any](s []T, n int) []T {
+	if len(s) >= 2*n {
+		m := copy(s, s[len(s)-n:])
+		clear(s[m:])
+		return s[:m]
 	}
 	return s
 }
