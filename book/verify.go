@@ -63,9 +63,9 @@ func Verify(dir string, spec Spec, pub ed25519.PublicKey) (*Verdict, error) {
 	}
 	// One pass: the log checks every frame, link and signature and hands
 	// the records start-up would keep (up to the last mark that verifies)
-	// to the fold as it goes.
+	// to the fold as it goes, which folds them on a goroutine of its own.
 	f := &folder{spec: spec, pub: pub, st: spec.New(), digests: map[uint64]sealed{}}
-	rep, err := walog.Walk(logDir, pub, f.record)
+	rep, err := walog.WalkAlongside(logDir, pub, f.record)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec.What, err)
 	}

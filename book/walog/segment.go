@@ -185,6 +185,7 @@ type scan struct {
 	// walked); fnErr is its first error, after which it is not called.
 	fn      func(Record) error
 	fnErr   error
+	async   *pipe    // fn runs on a goroutine of its own (Walk)
 	pending []Record // held back from fn: pending[held:]
 	held    int
 	scratch []byte // the chain hash's input, reused
@@ -224,10 +225,15 @@ func (s *scan) fault(f *Fault, fatal bool) {
 // scanDir verifies every segment and the side file. firstOnly stops at the
 // first fault (Open); otherwise it keeps going where the chain still can
 // (Verify). fn, when not nil, is given the records Open would keep, in the
-// same pass (Walk). err is an I/O failure that says nothing about the
-// log's content.
-func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool, fn func(Record) error) (*scan, error) {
+// same pass (Walk); alongside runs it on a goroutine of its own
+// (WalkAlongside). err is an I/O failure that says nothing about the log's
+// content.
+func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool, fn func(Record) error, alongside bool) (*scan, error) {
 	s := &scan{dir: dir, pub: pub, lastHash: genesis, fn: fn}
+	if fn != nil && alongside {
+		s.async = startPipe(fn)
+		defer func() { s.fnErr = s.async.stop() }()
+	}
 	segs, foreign, err := listSegments(dir)
 	if err != nil {
 		return nil, err
@@ -247,7 +253,7 @@ func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool, fn func(Record) 
 			size = max(size, st.Size())
 		}
 	}
-	buf := make([]byte, 0, size)
+	var buf []byte
 	for i, seg := range segs {
 		last := i == len(segs)-1
 		if seg.index != s.lastSeq+1 {
@@ -261,11 +267,22 @@ func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool, fn func(Record) 
 		for j := s.held; j < len(s.pending); j++ {
 			s.pending[j].Data = bytes.Clone(s.pending[j].Data)
 		}
+		if s.async != nil {
+			// fn's goroutine may still read the segment before: the
+			// buffer is one it is done with.
+			buf = s.async.buffer(size)
+		} else if buf == nil {
+			buf = make([]byte, 0, size)
+		}
 		buf, err = readSegment(filepath.Join(dir, seg.name), buf)
 		if err != nil {
 			return nil, err
 		}
-		if !s.scanSegment(seg.name, buf, last, firstOnly) {
+		ok := s.scanSegment(seg.name, buf, last, firstOnly)
+		if s.async != nil {
+			s.async.done(buf)
+		}
+		if !ok {
 			return s, nil
 		}
 	}
@@ -328,10 +345,19 @@ func (s *scan) walked(r Record) {
 		return // a log Open refuses is not folded
 	}
 	if s.markCount == 0 {
-		s.fnErr = s.fn(r)
+		s.call(r)
 		return
 	}
 	s.pending = append(s.pending, r)
+}
+
+// call hands fn a record: at once, or in a batch to fn's goroutine.
+func (s *scan) call(r Record) {
+	if s.async == nil {
+		s.fnErr = s.fn(r)
+		return
+	}
+	s.async.add(r)
 }
 
 // release hands fn the records held back up to seq.
@@ -339,7 +365,7 @@ func (s *scan) release(seq uint64) {
 	i := s.held
 	for ; i < len(s.pending) && s.pending[i].Seq <= seq; i++ {
 		if s.fnErr == nil && len(s.faults) == 0 {
-			s.fnErr = s.fn(s.pending[i])
+			s.call(s.pending[i])
 		}
 	}
 	s.held = i
@@ -534,4 +560,95 @@ func (c *cutAt) detail() string {
 		d += fmt.Sprintf(", followed by a torn entry of %d bytes", c.tornBytes)
 	}
 	return d
+}
+
+// pipe runs Walk's fn on a goroutine of its own, so that folding the
+// records takes the time of reading and hashing them, not its own on top:
+// the scan sends the records in batches, each segment's followed by its
+// buffer, which fn's goroutine hands back when it is past it (two buffers
+// take turns). fn sees the records in order; after its first error it is
+// not called again.
+type pipe struct {
+	fn      func(Record) error
+	batches chan pipeBatch
+	spare   chan []Record
+	free    chan []byte
+	bufs    int
+	batch   []Record
+	err     error
+	end     chan struct{}
+}
+
+type pipeBatch struct {
+	recs []Record
+	buf  []byte // a segment buffer fn's goroutine is done with after recs
+}
+
+const pipeBatchSize = 256
+
+func startPipe(fn func(Record) error) *pipe {
+	p := &pipe{fn: fn, batches: make(chan pipeBatch, 8), spare: make(chan []Record, 10), free: make(chan []byte, 2), end: make(chan struct{})}
+	go func() {
+		defer close(p.end)
+		for b := range p.batches {
+			for _, r := range b.recs {
+				if p.err == nil {
+					p.err = p.fn(r)
+				}
+			}
+			if b.recs != nil {
+				select {
+				case p.spare <- b.recs[:0]:
+				default:
+				}
+			}
+			if b.buf != nil {
+				p.free <- b.buf
+			}
+		}
+	}()
+	return p
+}
+
+func (p *pipe) add(r Record) {
+	if p.batch == nil {
+		select {
+		case p.batch = <-p.spare:
+		default:
+			p.batch = make([]Record, 0, pipeBatchSize)
+		}
+	}
+	p.batch = append(p.batch, r)
+	if len(p.batch) == pipeBatchSize {
+		p.batches <- pipeBatch{recs: p.batch}
+		p.batch = nil
+	}
+}
+
+// buffer is a segment buffer for the scan: a new one while there are
+// fewer than two, else the one fn's goroutine handed back.
+func (p *pipe) buffer(size int64) []byte {
+	if p.bufs < 2 {
+		p.bufs++
+		return make([]byte, 0, size)
+	}
+	return <-p.free
+}
+
+// done sends the records of a segment not sent yet, and its buffer.
+func (p *pipe) done(buf []byte) {
+	p.batches <- pipeBatch{recs: p.batch, buf: buf}
+	p.batch = nil
+}
+
+// stop sends what is left, waits for fn's goroutine and returns fn's
+// first error.
+func (p *pipe) stop() error {
+	if len(p.batch) > 0 {
+		p.batches <- pipeBatch{recs: p.batch}
+		p.batch = nil
+	}
+	close(p.batches)
+	<-p.end
+	return p.err
 }

@@ -210,7 +210,7 @@ func open(dir string, signer crypto.Signer, pub ed25519.PublicKey, every uint64,
 	if err := atomicfile.RemoveStale(filepath.Join(dir, sideFile)); err != nil {
 		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
 	}
-	s, err := scanDir(dir, pub, true, nil)
+	s, err := scanDir(dir, pub, true, nil, false)
 	if err != nil {
 		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
 	}
