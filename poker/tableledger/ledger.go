@@ -169,8 +169,8 @@ func (l *Ledger) Close() error {
 	return l.book.Close(st)
 }
 
-// Records calls fn with every record of the ledger in dir, from a private
-// copy (no key needed; the directory is not touched).
+// Records calls fn with every record of the ledger in dir, read-only (no
+// key needed; the directory is not touched).
 func Records(dir string, fn func(seq uint64, r Record) error) error {
 	return book.Records(dir, func(w walog.Record) error {
 		r, err := Decode(Type(w.Type), w.Data)
