@@ -216,6 +216,11 @@ func cpuTime() time.Duration {
 // segment files (read beforehand: the reading is not counted) and to
 // verify sigs Ed25519 signatures: what verification cannot go below.
 func hashAndSignLimit(b *testing.B, logDir string, sigs int) (wall, cpu time.Duration, size int64) {
+	return hashLimit(b, readSegments(b, logDir), sigs)
+}
+
+// readSegments reads the segment files of a log.
+func readSegments(b *testing.B, logDir string) [][]byte {
 	ents, err := os.ReadDir(logDir)
 	if err != nil {
 		b.Fatal(err)
@@ -230,7 +235,15 @@ func hashAndSignLimit(b *testing.B, logDir string, sigs int) (wall, cpu time.Dur
 			b.Fatal(err)
 		}
 		segs = append(segs, data)
-		size += int64(len(data))
+	}
+	return segs
+}
+
+// hashLimit is the best of three: BLAKE2b over bufs as one stream, then
+// sigs Ed25519 verifications.
+func hashLimit(b *testing.B, bufs [][]byte, sigs int) (wall, cpu time.Duration, size int64) {
+	for _, d := range bufs {
+		size += int64(len(d))
 	}
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
@@ -242,8 +255,8 @@ func hashAndSignLimit(b *testing.B, logDir string, sigs int) (wall, cpu time.Dur
 	for range 3 {
 		t0, c0 := time.Now(), cpuTime()
 		h, _ := blake2b.New256(nil)
-		for _, s := range segs {
-			h.Write(s)
+		for _, d := range bufs {
+			h.Write(d)
 		}
 		var sum [32]byte
 		h.Sum(sum[:0])
@@ -255,4 +268,43 @@ func hashAndSignLimit(b *testing.B, logDir string, sigs int) (wall, cpu time.Dur
 		wall, cpu = min(wall, time.Since(t0)), min(cpu, cpuTime()-c0)
 	}
 	return wall, cpu, size
+}
+
+// BenchmarkOpenGames is start-up with N games in the log (from the newest
+// sealed snapshot; OPENEGM_BENCH_GAMES, default 10^4) next to hashing the
+// bytes it stands on, in the same run: BLAKE2b over the snapshot it starts
+// from, and over the snapshot and the log's segments (what start-up reads
+// today: it checks the whole log). Each is the best of its runs.
+func BenchmarkOpenGames(b *testing.B) {
+	n := benchGames(b)
+	dir, keys := gamesLedger(b, n, filepath.Join(os.TempDir(), fmt.Sprintf("openegm-bench-games-v3-%d", n)))
+	open := time.Duration(1<<63 - 1)
+	for b.Loop() {
+		t0 := time.Now()
+		l, info, err := Open(dir, Options{Keys: keys})
+		open = min(open, time.Since(t0))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if uint64(l.Meter(GamesPlayed)) != n || info.SnapshotSeq == 0 {
+			b.Fatalf("opened %+v with %d games", info, l.Meter(GamesPlayed))
+		}
+		l.Close()
+	}
+	b.StopTimer()
+	var snap []byte
+	for i := range 2 {
+		if data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("snapshot-%d", i))); err == nil && len(data) > len(snap) {
+			snap = data
+		}
+	}
+	hashSnap, _, _ := hashLimit(b, [][]byte{snap}, 0)
+	segs := readSegments(b, filepath.Join(dir, book.LogDir))
+	hashAll, _, size := hashLimit(b, append(segs, snap), 0)
+	b.ReportMetric(float64(open.Microseconds())/1000, "open-ms")
+	b.ReportMetric(float64(open)/float64(hashSnap), "x-hash-snapshot")
+	b.ReportMetric(float64(open)/float64(hashAll), "x-hash-all")
+	b.Logf("%d games: open %v; BLAKE2b over its snapshot (%.1f MB) %v, %.1f×; over the snapshot and the log (%.0f MB) %v, %.2f×",
+		n, open.Round(time.Microsecond), float64(len(snap))/1e6, hashSnap.Round(time.Microsecond), float64(open)/float64(hashSnap),
+		float64(size)/1e6, hashAll.Round(time.Microsecond), float64(open)/float64(hashAll))
 }
