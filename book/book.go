@@ -12,15 +12,16 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/openegm/cabinet/book/walog"
 	"github.com/openegm/cabinet/internal/atomicfile"
-	"github.com/openegm/cabinet/meters/walog"
 	"golang.org/x/crypto/blake2b"
 )
 
 // State is a ledger's fold, as the book sees it.
 type State interface {
 	// Apply folds one logged record (its type and payload) at start-up
-	// and in verification. An error is a fault at that record.
+	// and in verification. An error is a fault at that record. data is
+	// valid only during the call: Apply keeps none of it (it decodes it).
 	Apply(typ uint16, data []byte) error
 	// Check verifies the invariants of the whole state.
 	Check() error

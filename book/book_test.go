@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openegm/cabinet/meters/walog"
+	"github.com/openegm/cabinet/book/walog"
 	"golang.org/x/crypto/blake2b"
 )
 

@@ -4,7 +4,7 @@
 // ticket system — is typed records folded by a pure function, kept with the
 // same code for what is not particular to it:
 //
-//   - the log (meters/walog: framed, hash-chained, signed checkpoints);
+//   - the log (book/walog: framed, hash-chained, signed checkpoints);
 //   - the signing key, taken from a key store apart from the data (KeyStore;
 //     a board's secure element can stand behind the same crypto.Signer);
 //   - seals: every so many records, a signed record of the digest of the

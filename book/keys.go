@@ -10,8 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/openegm/cabinet/book/walog"
 	"github.com/openegm/cabinet/internal/atomicfile"
-	"github.com/openegm/cabinet/meters/walog"
 )
 
 // ErrKey marks a signing key that cannot be used: damaged, readable by

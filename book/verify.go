@@ -4,12 +4,11 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 
-	"github.com/openegm/cabinet/meters/walog"
+	"github.com/openegm/cabinet/book/walog"
 )
 
 // Verdict is what Verify found.
@@ -42,8 +41,9 @@ type Verdict struct {
 // registered at commissioning, never one found beside the ledger), then a
 // fold of every record from the first with every invariant checked,
 // compared with the state every seal signed and with the snapshots. It
-// never writes to dir: it folds a private copy, so it may run on a copy of
-// a live machine's directory; a torn last record is reported, not cut.
+// reads the log once, read-only, and never writes to dir, so it may run on
+// a copy of a live machine's directory; a torn last record is reported,
+// not cut.
 //
 // err is for a directory that cannot be read as a ledger; everything found
 // in it is in the Verdict.
@@ -61,7 +61,11 @@ func Verify(dir string, spec Spec, pub ed25519.PublicKey) (*Verdict, error) {
 	default:
 		v.KeyID = KeyID(pub)
 	}
-	rep, err := walog.Verify(logDir, pub)
+	// One pass: the log checks every frame, link and signature and hands
+	// the records start-up would keep (up to the last mark that verifies)
+	// to the fold as it goes, which folds them on a goroutine of its own.
+	f := &folder{spec: spec, pub: pub, st: spec.New(), digests: map[uint64]sealed{}}
+	rep, err := walog.WalkAlongside(logDir, pub, f.record)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec.What, err)
 	}
@@ -78,10 +82,7 @@ func Verify(dir string, spec Spec, pub ed25519.PublicKey) (*Verdict, error) {
 	if !rep.OK && len(rep.Problems) == 0 {
 		v.Problems = append(v.Problems, "log verification failed")
 	}
-	digests, err := v.fold(logDir, spec, pub)
-	if err != nil && !slices.Contains(v.Problems, err.Error()) {
-		v.Problems = append(v.Problems, err.Error())
-	}
+	digests := f.finish(v, rep)
 	// What the machine would start from: each whole snapshot must hold a
 	// sealed state, and the seal was just checked against the fold.
 	for i := range 2 {
@@ -109,161 +110,139 @@ type sealed struct {
 	digest [32]byte
 }
 
-// fold folds a private copy of the log from its first record, checking
-// every seal against the state folded so far. It returns the digests of
-// the seals that held, by the seal's own record.
-func (v *Verdict) fold(logDir string, spec Spec, pub ed25519.PublicKey) (map[uint64]sealed, error) {
-	tmp, err := os.MkdirTemp("", "book-verify-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	cp := filepath.Join(tmp, LogDir)
-	if err := copyDir(logDir, cp); err != nil {
-		return nil, fmt.Errorf("copying the log: %w", err)
-	}
-	// The copy is cut at its last mark that verifies: what start-up would
-	// fold (an unvouched tail is reported by walog.Verify).
-	log, _, err := walog.Open(cp, walog.Options{UnsafeNoSync: true, Verifier: pub})
-	if err != nil {
-		return nil, err
-	}
-	defer log.Close()
-	st := spec.New()
-	digests := map[uint64]sealed{}
-	var last walog.Record
-	err = log.Scan(1, func(r walog.Record) error {
-		switch r.Type {
-		case walog.TypeCheckpoint, walog.TypeMark:
-			return nil
-		case TypeSeal:
-			v.Seals++
-			return v.checkSeal(r, last, spec, st, pub, digests)
-		}
-		if err := st.Apply(r.Type, r.Data); err != nil {
-			return fmt.Errorf("record %d: %w", r.Seq, err)
-		}
-		v.Folded++
-		last = r
+// folder folds the records of the log's single pass from the first,
+// checking every seal against the state folded so far.
+type folder struct {
+	spec         Spec
+	pub          ed25519.PublicKey
+	st           State
+	digests      map[uint64]sealed // the seals that held, by the seal's own record
+	seals        int
+	earlierSeals int
+	folded       uint64
+	lastSeq      uint64 // the last ledger record folded, and its chain hash
+	lastHash     [32]byte
+	problems     []string // found by the fold: they count only if the log opens
+}
+
+func (f *folder) record(r walog.Record) error {
+	switch r.Type {
+	case walog.TypeCheckpoint, walog.TypeMark:
 		return nil
-	})
+	case TypeSeal:
+		f.seals++
+		return f.checkSeal(r)
+	}
+	if err := f.st.Apply(r.Type, r.Data); err != nil {
+		return fmt.Errorf("record %d: %w", r.Seq, err)
+	}
+	f.folded++
+	f.lastSeq, f.lastHash = r.Seq, r.Hash
+	return nil
+}
+
+// finish puts the fold into the verdict and returns the digests of the
+// seals that held. A log that start-up would refuse is not folded at all:
+// its fault is the log's problem, already reported, and what the fold
+// found before the fault came to light does not count.
+func (f *folder) finish(v *Verdict, rep *walog.Report) map[uint64]sealed {
+	if rep.Fault != nil {
+		if !slices.Contains(v.Problems, rep.Fault.Error()) {
+			v.Problems = append(v.Problems, rep.Fault.Error())
+		}
+		return nil
+	}
+	v.Seals, v.EarlierSeals, v.Folded = f.seals, f.earlierSeals, f.folded
+	v.Problems = append(v.Problems, f.problems...)
+	err := rep.WalkErr
+	if err == nil {
+		if cerr := f.st.Check(); cerr != nil {
+			err = fmt.Errorf("after the last record: %w", cerr)
+		}
+	}
 	if err != nil {
-		return digests, err
+		if !slices.Contains(v.Problems, err.Error()) {
+			v.Problems = append(v.Problems, err.Error())
+		}
+		return f.digests
 	}
-	if err := st.Check(); err != nil {
-		return digests, fmt.Errorf("after the last record: %w", err)
-	}
-	v.State = st
-	return digests, nil
+	v.State = f.st
+	return f.digests
 }
 
 // checkSeal checks a seal against the record it seals (the last ledger
 // record before it) and the state folded up to there.
-func (v *Verdict) checkSeal(r, last walog.Record, spec Spec, st State, pub ed25519.PublicKey, digests map[uint64]sealed) error {
+func (f *folder) checkSeal(r walog.Record) error {
 	seal, err := ParseSeal(r.Data)
 	if err != nil {
-		v.Problems = append(v.Problems, fmt.Sprintf("seal at record %d: %v", r.Seq, err))
+		f.problems = append(f.problems, fmt.Sprintf("seal at record %d: %v", r.Seq, err))
 		return nil
 	}
-	if pub != nil {
-		if err := seal.Verify(pub); err != nil {
-			v.Problems = append(v.Problems, err.Error())
+	if f.pub != nil {
+		if err := seal.Verify(f.pub); err != nil {
+			f.problems = append(f.problems, err.Error())
 			return nil
 		}
 	}
-	if seal.Seq != last.Seq || seal.Hash != last.Hash {
-		v.Problems = append(v.Problems, fmt.Sprintf("the seal at record %d names record %d, not the record before it (%d)", r.Seq, seal.Seq, last.Seq))
+	if seal.Seq != f.lastSeq || seal.Hash != f.lastHash {
+		f.problems = append(f.problems, fmt.Sprintf("the seal at record %d names record %d, not the record before it (%d)", r.Seq, seal.Seq, f.lastSeq))
 		return nil
 	}
-	enc, err := st.Encode()
+	enc, err := f.st.Encode()
 	if err != nil {
-		return fmt.Errorf("encoding the state at record %d: %w", last.Seq, err)
+		return fmt.Errorf("encoding the state at record %d: %w", f.lastSeq, err)
 	}
-	if Digest(enc) != seal.Digest && !v.earlier(spec, st, seal.Digest) {
-		v.Problems = append(v.Problems, fmt.Sprintf("the seal at record %d signed another state than the fold of records 1-%d", r.Seq, last.Seq))
+	if Digest(enc) != seal.Digest && !f.earlier(seal.Digest) {
+		f.problems = append(f.problems, fmt.Sprintf("the seal at record %d signed another state than the fold of records 1-%d", r.Seq, f.lastSeq))
 		return nil
 	}
-	digests[r.Seq] = sealed{seq: seal.Seq, digest: seal.Digest}
+	f.digests[r.Seq] = sealed{seq: seal.Seq, digest: seal.Digest}
 	return nil
 }
 
 // earlier reports whether digest is that of the state as an earlier build
 // encoded it (Spec.Earlier), and counts it.
-func (v *Verdict) earlier(spec Spec, st State, digest [32]byte) bool {
-	if spec.Earlier == nil {
+func (f *folder) earlier(digest [32]byte) bool {
+	if f.spec.Earlier == nil {
 		return false
 	}
-	enc, err := spec.Earlier(st)
+	enc, err := f.spec.Earlier(f.st)
 	if err != nil || Digest(enc) != digest {
 		return false
 	}
-	v.EarlierSeals++
+	f.earlierSeals++
 	return true
 }
 
-// copyDir copies the regular files of a directory (a log's segments).
-func copyDir(from, to string) error {
-	if err := os.MkdirAll(to, 0o700); err != nil {
-		return err
-	}
-	ents, err := os.ReadDir(from)
-	if err != nil {
-		return err
-	}
-	for _, e := range ents {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		if err := copyFile(filepath.Join(from, e.Name()), filepath.Join(to, e.Name())); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
-
 // Records calls fn with every ledger record of the ledger in dir, in order
-// (checkpoints and seals skipped), read from a private copy: the directory
-// is not touched and no key is needed. It reads the log, never a snapshot.
+// (checkpoints and seals skipped), read-only: the directory is not touched
+// and no key is needed. It reads the log, never a snapshot. r.Data is valid
+// only during the call (fn decodes it or copies it). A log that
+// start-up would refuse gives its fault before fn sees any record; so the
+// log is read twice, the first time to verify it.
 func Records(dir string, fn func(r walog.Record) error) error {
 	logDir := filepath.Join(dir, LogDir)
 	if st, err := os.Stat(logDir); err != nil || !st.IsDir() {
 		return fmt.Errorf("%s is not a ledger directory (no %s directory in it)", dir, LogDir)
 	}
-	tmp, err := os.MkdirTemp("", "book-read-")
+	rep, err := walog.Verify(logDir, nil)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	cp := filepath.Join(tmp, LogDir)
-	if err := copyDir(logDir, cp); err != nil {
-		return fmt.Errorf("copying the log: %w", err)
+	if rep.Fault != nil {
+		return rep.Fault
 	}
-	log, _, err := walog.Open(cp, walog.Options{UnsafeNoSync: true})
-	if err != nil {
-		return err
-	}
-	defer log.Close()
-	return log.Scan(1, func(r walog.Record) error {
+	rep, err = walog.Walk(logDir, nil, func(r walog.Record) error {
 		if internal(r.Type) {
 			return nil
 		}
 		return fn(r)
 	})
+	switch {
+	case err != nil:
+		return err
+	case rep.Fault != nil:
+		return rep.Fault // changed between the two readings
+	}
+	return rep.WalkErr
 }

@@ -1,12 +1,18 @@
 package meters
 
 import (
-	"github.com/openegm/cabinet/book"
+	"crypto/ed25519"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/openegm/cabinet/book"
+	"golang.org/x/crypto/blake2b"
 )
 
 func percentile(d []time.Duration, p float64) time.Duration {
@@ -71,18 +77,11 @@ func BenchmarkRawWriteFsync(b *testing.B) {
 	b.ReportMetric(float64(percentile(lat, 0.99).Microseconds()), "p99-µs")
 }
 
-// millionGames is a ledger of 10^6 games (2·10^6 records), built once
-// without fsync and kept in the temporary directory for later runs, with
-// its key store beside it. The directory's name changes with the sealed
-// encoding (v3: meters by key): a ledger an earlier development build
-// sealed as an array no longer verifies, which is what the encoding guard
-// (sealtest) now keeps from happening again.
-func millionGames(b *testing.B) (dir string, keys book.FileKeys) {
-	if testing.Short() {
-		b.Skip("builds a 10^6-game log")
-	}
-	dir = filepath.Join(os.TempDir(), "openegm-bench-million-v3")
-	keys = book.FileKeys{Dir: dir + ".keys"}
+// gamesLedger is a ledger of n games (a bill, then n commits of a game
+// start and its end), built once without fsync in dir and kept there for
+// later runs, with its key store beside it.
+func gamesLedger(b *testing.B, n uint64, dir string) (string, book.FileKeys) {
+	keys := book.FileKeys{Dir: dir + ".keys"}
 	if _, err := os.Stat(filepath.Join(dir, "done")); err != nil {
 		os.RemoveAll(dir)
 		os.RemoveAll(keys.Dir)
@@ -91,7 +90,7 @@ func millionGames(b *testing.B) (dir string, keys book.FileKeys) {
 			b.Fatal(err)
 		}
 		l.Commit(MoneyIn{Source: SourceBill, Cents: 50000})
-		for g := uint64(1); g <= 1_000_000; g++ {
+		for g := uint64(1); g <= n; g++ {
 			if err := l.Commit(GameStart{At: int64(g), Game: g, Paytable: "lusitania-92", Digest: "0123456789abcdef", Denom: 1,
 				BetCredits: 20, BetCents: 20, Stops: []int{12, 3, 44, 7, 19}, WinCents: 20}, GameEnd{At: int64(g), Game: g, WinCents: 20}); err != nil {
 				b.Fatal(err)
@@ -103,35 +102,163 @@ func millionGames(b *testing.B) (dir string, keys book.FileKeys) {
 	return dir, keys
 }
 
-// BenchmarkOpenMillionGames is start-up with 10^6 games in the log, from
-// the newest sealed snapshot.
-func BenchmarkOpenMillionGames(b *testing.B) {
-	dir, keys := millionGames(b)
-	for b.Loop() {
-		l, info, err := Open(dir, Options{Keys: keys})
-		if err != nil {
-			b.Fatal(err)
+// benchGames is how many games BenchmarkVerifyGames logs: small by
+// default, so that -bench . -benchtime 1x stays quick; OPENEGM_BENCH_GAMES
+// asks for more (100000, 1000000).
+func benchGames(b *testing.B) uint64 {
+	n := uint64(10_000)
+	if s := os.Getenv("OPENEGM_BENCH_GAMES"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil || v == 0 {
+			b.Fatalf("OPENEGM_BENCH_GAMES=%q: not a number of games", s)
 		}
-		if info.LastSeq < 2_000_000 || l.Meter(GamesPlayed) != 1_000_000 {
-			b.Fatalf("opened %+v with %d games", info, l.Meter(GamesPlayed))
-		}
-		l.Close()
+		n = v
 	}
+	return n
 }
 
-// BenchmarkVerifyMillionGames is the inspector's verification of 10^6
-// games: every frame, the chain, every checkpoint and seal signature, and a
-// fold from the first record compared with every seal and the snapshots.
-func BenchmarkVerifyMillionGames(b *testing.B) {
-	dir, keys := millionGames(b)
+// BenchmarkVerifyGames is the inspector's verification of a ledger of N
+// games (OPENEGM_BENCH_GAMES, default 10^4) next to its limit in the same
+// run: BLAKE2b over the same log bytes, already in memory, and as many
+// Ed25519 verifications as the verdict's signatures (checkpoints, seals,
+// the last commit mark and the side checkpoint file). It reports both in
+// ms, each the best of its runs (-benchtime 3x: three verifications; the
+// limit is always the best of three), and their ratio, in wall time and in
+// CPU time.
+func BenchmarkVerifyGames(b *testing.B) {
+	n := benchGames(b)
+	dir, keys := gamesLedger(b, n, filepath.Join(os.TempDir(), fmt.Sprintf("openegm-bench-games-v3-%d", n)))
 	pub, err := ReadPublicKey(filepath.Join(keys.Dir, "machine.pub"))
 	if err != nil {
 		b.Fatal(err)
 	}
+	var v *book.Verdict
+	verify, verifyCPU := time.Duration(1<<63-1), time.Duration(1<<63-1)
 	for b.Loop() {
-		st, v, err := Read(dir, pub)
-		if err != nil || !v.OK || st.Get(GamesPlayed) != 1_000_000 {
-			b.Fatalf("verified %+v: %v", v, err)
+		t0, c0 := time.Now(), cpuTime()
+		st, vv, err := Read(dir, pub)
+		verify, verifyCPU = min(verify, time.Since(t0)), min(verifyCPU, cpuTime()-c0)
+		if err != nil || !vv.OK || uint64(st.Get(GamesPlayed)) != n {
+			b.Fatalf("verified %+v: %v", vv, err)
+		}
+		v = vv
+	}
+	b.StopTimer()
+	sigs := v.Checkpoints + v.Seals + 2
+	limit, limitCPU, size := hashAndSignLimit(b, filepath.Join(dir, book.LogDir), sigs)
+	b.ReportMetric(float64(verify.Microseconds())/1000, "verify-ms")
+	b.ReportMetric(float64(limit.Microseconds())/1000, "limit-ms")
+	b.ReportMetric(float64(verify)/float64(limit), "x-limit")
+	b.ReportMetric(float64(verifyCPU)/float64(limitCPU), "x-limit-cpu")
+	b.Logf("%d games, %d records, %.0f MB: verify %v (CPU %v); limit %v (CPU %v), BLAKE2b over the log's bytes + %d Ed25519 verifies; %.2f× the limit (CPU %.2f×)",
+		n, v.Records, float64(size)/1e6, verify.Round(time.Millisecond), verifyCPU.Round(time.Millisecond),
+		limit.Round(time.Millisecond), limitCPU.Round(time.Millisecond), sigs, float64(verify)/float64(limit), float64(verifyCPU)/float64(limitCPU))
+}
+
+// cpuTime is the CPU time the process has used (user and system, every
+// thread: the garbage collector's too). Next to the wall time, it is the
+// figure a machine shared with other work does not blur.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// hashAndSignLimit is the time it takes to BLAKE2b the bytes of the log's
+// segment files (read beforehand: the reading is not counted) and to
+// verify sigs Ed25519 signatures: what verification cannot go below.
+func hashAndSignLimit(b *testing.B, logDir string, sigs int) (wall, cpu time.Duration, size int64) {
+	return hashLimit(b, readSegments(b, logDir), sigs)
+}
+
+// readSegments reads the segment files of a log.
+func readSegments(b *testing.B, logDir string) [][]byte {
+	ents, err := os.ReadDir(logDir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var segs [][]byte
+	for _, e := range ents {
+		if len(e.Name()) != 20 {
+			continue // side files: the checkpoint and the lock
+		}
+		data, err := os.ReadFile(filepath.Join(logDir, e.Name()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		segs = append(segs, data)
+	}
+	return segs
+}
+
+// hashLimit is the best of three: BLAKE2b over bufs as one stream, then
+// sigs Ed25519 verifications.
+func hashLimit(b *testing.B, bufs [][]byte, sigs int) (wall, cpu time.Duration, size int64) {
+	for _, d := range bufs {
+		size += int64(len(d))
+	}
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	msg := make([]byte, 72)
+	sig := ed25519.Sign(priv, msg)
+	wall, cpu = time.Duration(1<<63-1), time.Duration(1<<63-1)
+	for range 3 {
+		t0, c0 := time.Now(), cpuTime()
+		h, _ := blake2b.New256(nil)
+		for _, d := range bufs {
+			h.Write(d)
+		}
+		var sum [32]byte
+		h.Sum(sum[:0])
+		for range sigs {
+			if !ed25519.Verify(pub, msg, sig) {
+				b.Fatal("signature does not verify")
+			}
+		}
+		wall, cpu = min(wall, time.Since(t0)), min(cpu, cpuTime()-c0)
+	}
+	return wall, cpu, size
+}
+
+// BenchmarkOpenGames is start-up with N games in the log (from the newest
+// sealed snapshot; OPENEGM_BENCH_GAMES, default 10^4) next to hashing the
+// bytes it stands on, in the same run: BLAKE2b over the snapshot it starts
+// from, and over the snapshot and the log's segments (what start-up reads
+// today: it checks the whole log). Each is the best of its runs.
+func BenchmarkOpenGames(b *testing.B) {
+	n := benchGames(b)
+	dir, keys := gamesLedger(b, n, filepath.Join(os.TempDir(), fmt.Sprintf("openegm-bench-games-v3-%d", n)))
+	open := time.Duration(1<<63 - 1)
+	for b.Loop() {
+		t0 := time.Now()
+		l, info, err := Open(dir, Options{Keys: keys})
+		open = min(open, time.Since(t0))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if uint64(l.Meter(GamesPlayed)) != n || info.SnapshotSeq == 0 {
+			b.Fatalf("opened %+v with %d games", info, l.Meter(GamesPlayed))
+		}
+		l.Close()
+	}
+	b.StopTimer()
+	var snap []byte
+	for i := range 2 {
+		if data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("snapshot-%d", i))); err == nil && len(data) > len(snap) {
+			snap = data
 		}
 	}
+	hashSnap, _, _ := hashLimit(b, [][]byte{snap}, 0)
+	segs := readSegments(b, filepath.Join(dir, book.LogDir))
+	hashAll, _, size := hashLimit(b, append(segs, snap), 0)
+	b.ReportMetric(float64(open.Microseconds())/1000, "open-ms")
+	b.ReportMetric(float64(open)/float64(hashSnap), "x-hash-snapshot")
+	b.ReportMetric(float64(open)/float64(hashAll), "x-hash-all")
+	b.Logf("%d games: open %v; BLAKE2b over its snapshot (%.1f MB) %v, %.1f×; over the snapshot and the log (%.0f MB) %v, %.2f×",
+		n, open.Round(time.Microsecond), float64(len(snap))/1e6, hashSnap.Round(time.Microsecond), float64(open)/float64(hashSnap),
+		float64(size)/1e6, hashAll.Round(time.Microsecond), float64(open)/float64(hashAll))
 }

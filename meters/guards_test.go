@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/crypto/blake2b"
 
-	"github.com/openegm/cabinet/meters/walog"
+	"github.com/openegm/cabinet/book/walog"
 )
 
 // The guards of the fold, each tested on both sides of its edge: a guard

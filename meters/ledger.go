@@ -11,7 +11,7 @@ import (
 
 	"github.com/openegm/cabinet/aft"
 	"github.com/openegm/cabinet/book"
-	"github.com/openegm/cabinet/meters/walog"
+	"github.com/openegm/cabinet/book/walog"
 )
 
 // Options configure a ledger.
@@ -120,7 +120,7 @@ func (f fold) Apply(typ uint16, data []byte) error {
 	if err != nil {
 		return err
 	}
-	return f.s.Apply(rec)
+	return f.s.fold(rec)
 }
 
 func (f fold) Check() error { return f.s.Check() }
@@ -310,8 +310,8 @@ func (l *Ledger) Since(seq uint64, fn func(seq uint64, r Record) error) error {
 }
 
 // Records calls fn with every record of the ledger in dir, in order, read
-// from a private copy of its log (the directory is not touched and no key
-// is needed): the whole history, not the part a snapshot keeps.
+// from its log read-only (the directory is not touched and no key is
+// needed): the whole history, not the part a snapshot keeps.
 func Records(dir string, fn func(seq uint64, r Record) error) error {
 	return book.Records(dir, func(r walog.Record) error {
 		rec, err := Decode(Type(r.Type), r.Data)
@@ -322,8 +322,8 @@ func Records(dir string, fn func(seq uint64, r Record) error) error {
 	})
 }
 
-// Read folds every record of the ledger in dir from the first, on a
-// private copy (the directory is not touched and no key is needed): the
+// Read folds every record of the ledger in dir from the first, in one
+// read-only pass (the directory is not touched and no key is needed): the
 // state as the log says it is, whatever the snapshots say. pub, when not
 // nil, is the registered machine key: the checkpoints and seals must then
 // verify with it. It returns the verdict with the state.

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/book"
-	"github.com/openegm/cabinet/meters/walog"
+	"github.com/openegm/cabinet/book/walog"
 	"github.com/openegm/cabinet/rng"
 )
 

@@ -1,6 +1,6 @@
 // Package meters is the cabinet's durable ledger (regulation rules 9 and 14):
 // every change of money or of state that matters is a typed record in a
-// hash-chained write-ahead log (meters/walog), and the meters are a fold over
+// hash-chained write-ahead log (book/walog), and the meters are a fold over
 // those records. Money is int64 cents, the accounting unit, so a change of
 // denomination never mixes units inside a meter.
 package meters
@@ -376,6 +376,18 @@ func Encode(r Record) ([]byte, error) {
 // Decode parses a payload strictly: unknown fields, trailing data and values
 // that break a record's own rules are errors.
 func Decode(t Type, data []byte) (Record, error) {
+	if r, ok := decodeFast(t, data); ok {
+		if err := r.validate(); err != nil {
+			return nil, fmt.Errorf("%v record: %w", t, err)
+		}
+		return r, nil
+	}
+	return decodeJSON(t, data)
+}
+
+// decodeJSON is Decode through encoding/json: every record in any form
+// encoding/json reads.
+func decodeJSON(t Type, data []byte) (Record, error) {
 	var r Record
 	switch t {
 	case TypeMoneyIn:

@@ -302,6 +302,10 @@ type State struct {
 	// Poker is the seat at a table of the table server (poker.go).
 	Poker PokerSeat `json:"poker,omitzero"`
 
+	// sole: apply runs on a state no other shares (fold), so what Next
+	// copies on write may be written in place.
+	sole bool
+
 	// aftEarlier: restored from a snapshot an earlier build sealed, whose
 	// AFT state has transfers and no retired IDs (aft.State.Retired): the
 	// ledger rebuilds them from the log at start-up (rebuildRetiredAFT).
@@ -499,6 +503,41 @@ func (s *State) Next(r Record) (*State, error) {
 	return next, nil
 }
 
+// fold folds a logged record into s in place: Next's checks, without
+// Next's copy of the state. It is for the book's fold (start-up and
+// verification), which owns its state alone and drops it at the first
+// error: after an error s is not a state to use.
+func (s *State) fold(r Record) error {
+	if err := r.validate(); err != nil {
+		return err
+	}
+	before := s.Meters
+	var bills [16]int64 // the bill counts before, for the monotonic check
+	billsBefore := append(bills[:0], s.BillCounts...)
+	s.sole = true
+	err := s.apply(r)
+	s.sole = false
+	if err != nil {
+		return err
+	}
+	if err := s.Check(); err != nil {
+		return fmt.Errorf("%v: %w", r.Type(), err)
+	}
+	if _, clear := r.(RAMClear); !clear {
+		for i, d := range Defs {
+			if d.Lifetime && s.Meters[i] < before[i] {
+				return fmt.Errorf("%v: lifetime meter %q would go back from %d to %d", r.Type(), d.Name, before[i], s.Meters[i])
+			}
+		}
+		for i := range s.BillCounts {
+			if i >= len(billsBefore) || s.BillCounts[i] < billsBefore[i] {
+				return fmt.Errorf("%v: bill count would go back", r.Type())
+			}
+		}
+	}
+	return nil
+}
+
 // cow copies what apply changes in place; the append-only histories stay
 // shared (an append past s's length is invisible to s), and so do the
 // jackpot pools, which apply replaces and never changes.
@@ -654,7 +693,11 @@ func (s *State) apply(r Record) error {
 		})
 		end := r
 		s.Open.End = &end
-		s.Games = keepLast(append(s.Games, *s.Open), HistoryGames)
+		if s.sole {
+			s.Games = keepLastOwned(append(s.Games, *s.Open), HistoryGames)
+		} else {
+			s.Games = keepLast(append(s.Games, *s.Open), HistoryGames)
+		}
 		s.Open = nil
 
 	case HandpayPending:
@@ -932,6 +975,17 @@ func doorMeter(door string) Meter {
 func keepLast[T any](s []T, n int) []T {
 	if len(s) >= 2*n {
 		return slices.Clone(s[len(s)-n:])
+	}
+	return s
+}
+
+// keepLastOwned is keepLast for a history that no other state shares
+// (State.fold): it trims in place, into the room it already has.
+func keepLastOwned[T any](s []T, n int) []T {
+	if len(s) >= 2*n {
+		m := copy(s, s[len(s)-n:])
+		clear(s[m:])
+		return s[:m]
 	}
 	return s
 }

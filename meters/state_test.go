@@ -541,7 +541,12 @@ func FuzzDecode(f *testing.F) {
 	f.Add(uint16(TypePromoExpired), []byte(`{"at":1,"cents":500,"pool":7,"expiration":3102026,"day":3112026}`))
 	f.Add(uint16(TypeAFTReceipt), []byte(`{"at":1,"receipt":{"position":3,"id":"T-3"},"reprint":true}`))
 	f.Add(uint16(TypeAFTReceiptText), []byte(`{"at":1,"text":{"fields":[{"code":0,"text":"CASINO"},{"code":16,"text":""}]}}`))
+	f.Add(uint16(TypeGameEnd), []byte(`{"at":2,"game":1,"win_cents":50,"handpay":false}`))
+	f.Add(uint16(TypeFreeGame), []byte(`{"at":2,"game":1,"index":1,"stops":[1,2],"win_cents":0,"awarded":0,"progressives":[2]}`))
 	f.Fuzz(func(t *testing.T, typ uint16, data []byte) {
+		// The fast path of the game records reads only what encoding/json
+		// reads alike.
+		sameDecode(t, Type(typ), data)
 		r, err := Decode(Type(typ), data)
 		if err != nil {
 			return

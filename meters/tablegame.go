@@ -92,6 +92,12 @@ func (r GameStart) validTable() error {
 // gameMeters returns the per-game meters of kind for writing (the map is
 // shared with earlier states: copied before the first change).
 func (s *State) gameMeters(kind string, write func(*GameMeters)) {
+	if s.sole && s.PerGame != nil {
+		g := s.PerGame[kind]
+		write(&g)
+		s.PerGame[kind] = g
+		return
+	}
 	m := make(map[string]GameMeters, len(s.PerGame)+1)
 	for k, v := range s.PerGame {
 		m[k] = v

@@ -28,7 +28,7 @@ mkdir -p "$out"
 
 # package dir and the sub-packages its run leaves to their own runs
 declare -A subpackages=(
-	[meters]='^(walog|inspect)/'
+	[meters]='^inspect/'
 	[machine]=''
 	[reels]=''
 	[rng]=''

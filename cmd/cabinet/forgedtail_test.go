@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/openegm/cabinet/book"
+	"github.com/openegm/cabinet/book/walog"
 	"github.com/openegm/cabinet/internal/cabinettest"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
-	"github.com/openegm/cabinet/meters/walog"
 )
 
 // forgeBills appends copies of the records of the ledger's last bill (its

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openegm/cabinet/book/walog"
 	"github.com/openegm/cabinet/internal/cabinettest"
 	"github.com/openegm/cabinet/jackpot/ledger"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
-	"github.com/openegm/cabinet/meters/walog"
 )
 
 // paidByGame is what a cabinet paid for each game's hit on linked level 1,

@@ -14,8 +14,8 @@ type AwardMade struct {
 }
 
 // Awards reads every award of the ledger in dir, in the order they were
-// made, by folding every record from the first on a private copy (as
-// Verify does: dir is never written). The state keeps only each machine's
+// made, by folding every record from the first, read-only (as Verify
+// does: dir is never written). The state keeps only each machine's
 // last award per level; an inspector reconciling the controller with the
 // cabinets needs them all.
 func Awards(dir string) ([]AwardMade, error) {

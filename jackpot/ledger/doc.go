@@ -2,7 +2,7 @@
 // which holds the progressive pools fed by the machines of one casino
 // (regulation rules 3 to 6).
 //
-// It keeps its records in the cabinet's write-ahead log, meters/walog:
+// It keeps its records in the framework's write-ahead log, book/walog:
 // framed, hash-chained, with checkpoints signed by the controller's Ed25519
 // key, a torn last record cut at start-up and any other damage a fault that
 // names the record. The accounting is package jackpot's, unchanged: the

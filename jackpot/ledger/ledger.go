@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/book"
-	"github.com/openegm/cabinet/meters/walog"
+	"github.com/openegm/cabinet/book/walog"
 )
 
 // Files in a ledger directory, and the controller's key in its key store.

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/openegm/cabinet/book"
-	"github.com/openegm/cabinet/meters/walog"
+	"github.com/openegm/cabinet/book/walog"
 )
 
 // snapPrefix names the book's snapshot files.

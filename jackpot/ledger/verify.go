@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/openegm/cabinet/book"
-	"github.com/openegm/cabinet/meters/walog"
+	"github.com/openegm/cabinet/book/walog"
 )
 
 // Verdict is what Verify found.
@@ -53,9 +53,9 @@ func Verify(dir string, pub ed25519.PublicKey) (*Verdict, error) {
 	return v, nil
 }
 
-// foldCopy folds every record of the log in logDir, read from a private
-// copy (opening a log takes a lock and may cut a torn tail: never on the
-// inspector's input). each, if not nil, sees every record with its result.
+// foldCopy folds every record of the log in logDir, read without opening
+// it (opening a log takes a lock and may cut a torn tail: never on the
+// inspector's input; book.Records reads it read-only). each, if not nil, sees every record with its result.
 func foldCopy(logDir string, each func(Record, Result)) (*State, uint64, error) {
 	st := NewState()
 	err := book.Records(filepath.Dir(logDir), func(r walog.Record) error {

@@ -301,8 +301,8 @@ type History struct {
 	clearedInPeriod bool
 }
 
-// ReadHistory folds the log of dir from its first record (a private copy:
-// the directory is not touched, no key is needed), keeping what happened
+// ReadHistory folds the log of dir from its first record (read-only: the
+// directory is not touched, no key is needed), keeping what happened
 // between from and to (zero: no bound); a game by its start.
 func ReadHistory(dir string, from, to time.Time) (*History, error) {
 	ld, err := LedgerDir(dir)

@@ -23,7 +23,7 @@ import (
 	"sync"
 
 	"github.com/openegm/cabinet/book"
-	"github.com/openegm/cabinet/meters/walog"
+	"github.com/openegm/cabinet/book/walog"
 )
 
 // KeyName is the server's signing key in its key store (tableserver.key,
@@ -169,8 +169,8 @@ func (l *Ledger) Close() error {
 	return l.book.Close(st)
 }
 
-// Records calls fn with every record of the ledger in dir, from a private
-// copy (no key needed; the directory is not touched).
+// Records calls fn with every record of the ledger in dir, read-only (no
+// key needed; the directory is not touched).
 func Records(dir string, fn func(seq uint64, r Record) error) error {
 	return book.Records(dir, func(w walog.Record) error {
 		r, err := Decode(Type(w.Type), w.Data)

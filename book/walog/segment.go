@@ -6,11 +6,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/openegm/cabinet/internal/atomicfile"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/openegm/cabinet/internal/atomicfile"
+	"golang.org/x/crypto/blake2b"
 )
 
 // tidwall/wal v1.2.1 binary segment format, as read from its source:
@@ -176,6 +179,16 @@ type scan struct {
 	marks     []markRef
 	scanned   uint64 // records whose frame and chain link held, the unvouched included
 	unvouched *cutAt
+
+	// Walk: fn sees the records in the scan's own pass, each once no
+	// signature checked later can leave it out of what Open keeps (see
+	// walked); fnErr is its first error, after which it is not called.
+	fn      func(Record) error
+	fnErr   error
+	async   *pipe    // fn runs on a goroutine of its own (Walk)
+	pending []Record // held back from fn: pending[held:]
+	held    int
+	scratch []byte // the chain hash's input, reused
 }
 
 // markRef is a commit mark seen in the scan, with where its entry ends.
@@ -211,9 +224,16 @@ func (s *scan) fault(f *Fault, fatal bool) {
 
 // scanDir verifies every segment and the side file. firstOnly stops at the
 // first fault (Open); otherwise it keeps going where the chain still can
-// (Verify). err is an I/O failure that says nothing about the log's content.
-func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool) (*scan, error) {
-	s := &scan{dir: dir, pub: pub, lastHash: genesis}
+// (Verify). fn, when not nil, is given the records Open would keep, in the
+// same pass (Walk); alongside runs it on a goroutine of its own
+// (WalkAlongside). err is an I/O failure that says nothing about the log's
+// content.
+func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool, fn func(Record) error, alongside bool) (*scan, error) {
+	s := &scan{dir: dir, pub: pub, lastHash: genesis, fn: fn}
+	if fn != nil && alongside {
+		s.async = startPipe(fn)
+		defer func() { s.fnErr = s.async.stop() }()
+	}
 	segs, foreign, err := listSegments(dir)
 	if err != nil {
 		return nil, err
@@ -225,6 +245,15 @@ func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool) (*scan, error) {
 	if firstOnly && len(s.faults) > 0 {
 		return s, nil
 	}
+	// One buffer for every segment, as large as the largest (what outlives
+	// a segment is copied out of it).
+	var size int64
+	for _, seg := range segs {
+		if st, err := os.Stat(filepath.Join(dir, seg.name)); err == nil {
+			size = max(size, st.Size())
+		}
+	}
+	var buf []byte
 	for i, seg := range segs {
 		last := i == len(segs)-1
 		if seg.index != s.lastSeq+1 {
@@ -235,11 +264,25 @@ func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool) (*scan, error) {
 			s.fault(&Fault{Seq: s.lastSeq + 1, Segment: seg.name, Offset: -1, What: what}, true)
 			return s, nil
 		}
-		buf, err := os.ReadFile(filepath.Join(dir, seg.name))
+		for j := s.held; j < len(s.pending); j++ {
+			s.pending[j].Data = bytes.Clone(s.pending[j].Data)
+		}
+		if s.async != nil {
+			// fn's goroutine may still read the segment before: the
+			// buffer is one it is done with.
+			buf = s.async.buffer(size)
+		} else if buf == nil {
+			buf = make([]byte, 0, size)
+		}
+		buf, err = readSegment(filepath.Join(dir, seg.name), buf)
 		if err != nil {
 			return nil, err
 		}
-		if !s.scanSegment(seg.name, buf, last, firstOnly) {
+		ok := s.scanSegment(seg.name, buf, last, firstOnly)
+		if s.async != nil {
+			s.async.done(buf)
+		}
+		if !ok {
 			return s, nil
 		}
 	}
@@ -253,7 +296,84 @@ func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool) (*scan, error) {
 	if err := s.checkSide(); err != nil {
 		return nil, err
 	}
+	if len(s.faults) == 0 {
+		s.release(s.lastSeq) // the last mark that verifies, after settle
+	}
 	return s, nil
+}
+
+// readSegment reads a segment file whole, into buf when it is large
+// enough.
+func readSegment(path string, buf []byte) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if int64(cap(buf)) < st.Size() {
+		buf = make([]byte, st.Size())
+	}
+	buf = buf[:st.Size()]
+	n, err := io.ReadFull(f, buf)
+	if err == io.ErrUnexpectedEOF {
+		err = nil // the file shrank since Stat: what is there is the segment
+	}
+	return buf[:n], err
+}
+
+// chain is chainHash without an allocation: prev and body are hashed as
+// one buffer, reused from record to record.
+func (s *scan) chain(prev [32]byte, body []byte) [32]byte {
+	s.scratch = append(append(s.scratch[:0], prev[:]...), body...)
+	return blake2b.Sum256(s.scratch)
+}
+
+// walked hands a record whose frame and chain link held to fn, or holds it
+// back. Open keeps the records up to the last mark whose signature holds
+// among the last marksKept (settle), and refuses the log when none does:
+// so a record is certain to be kept (or the log refused as a whole) once
+// it precedes a mark that has left the ring of the last marksKept, or
+// when no mark has come yet (a mark to come vouches for it with the rest,
+// and a log without any is kept whole). The records held back meanwhile
+// are the last marksKept commits at most, and an unvouched tail.
+func (s *scan) walked(r Record) {
+	if s.fn == nil || s.fnErr != nil || len(s.faults) > 0 {
+		return // a log Open refuses is not folded
+	}
+	if s.markCount == 0 {
+		s.call(r)
+		return
+	}
+	s.pending = append(s.pending, r)
+}
+
+// call hands fn a record: at once, or in a batch to fn's goroutine.
+func (s *scan) call(r Record) {
+	if s.async == nil {
+		s.fnErr = s.fn(r)
+		return
+	}
+	s.async.add(r)
+}
+
+// release hands fn the records held back up to seq.
+func (s *scan) release(seq uint64) {
+	i := s.held
+	for ; i < len(s.pending) && s.pending[i].Seq <= seq; i++ {
+		if s.fnErr == nil && len(s.faults) == 0 {
+			s.call(s.pending[i])
+		}
+	}
+	s.held = i
+	if s.held == len(s.pending) || s.held >= 4*marksKept && 2*s.held >= len(s.pending) {
+		n := copy(s.pending, s.pending[s.held:])
+		clear(s.pending[n:])
+		s.pending, s.held = s.pending[:n], 0
+	}
 }
 
 // scanSegment follows the chain through one segment. It returns false when
@@ -286,7 +406,7 @@ func (s *scan) scanSegment(name string, buf []byte, last, firstOnly bool) bool {
 			s.fault(&Fault{Seq: seq, Segment: name, Offset: int64(pos), What: fmt.Sprintf("record carries seq %d where seq %d belongs", f.seq, seq)}, true)
 			return false
 		}
-		if chainHash(s.lastHash, frameBody(raw)) != f.hash {
+		if s.chain(s.lastHash, frameBody(raw)) != f.hash {
 			s.fault(&Fault{Seq: seq, Segment: name, Offset: int64(pos), What: "chain hash does not follow from the previous record"}, true)
 			return false
 		}
@@ -301,15 +421,23 @@ func (s *scan) scanSegment(name string, buf []byte, last, firstOnly bool) bool {
 			}
 			s.checkpoints++
 			s.recent[1] = s.recent[0]
-			s.recent[0] = ckptRef{seq: seq, frame: raw}
+			s.recent[0] = ckptRef{seq: seq, frame: bytes.Clone(raw)} // buf is reused
 		}
+		var left uint64 // a mark that left the ring of the last marksKept
 		if f.typ == TypeMark {
 			s.markCount++
 			if len(s.marks) == marksKept {
+				left = s.marks[0].seq
 				s.marks = append(s.marks[:0], s.marks[1:]...)
 			}
 			s.marks = append(s.marks, markRef{seq: seq, covSeq: s.lastSeq, covHash: s.lastHash, hash: f.hash,
 				sig: bytes.Clone(f.data), segment: name, end: int64(pos + n + int(v))})
+		}
+		if s.fn != nil {
+			s.walked(Record{Seq: seq, Type: f.typ, Data: f.data[:len(f.data):len(f.data)], Hash: f.hash})
+			if left != 0 {
+				s.release(left)
+			}
 		}
 		s.lastSeq = seq
 		s.scanned = seq
@@ -432,4 +560,95 @@ func (c *cutAt) detail() string {
 		d += fmt.Sprintf(", followed by a torn entry of %d bytes", c.tornBytes)
 	}
 	return d
+}
+
+// pipe runs Walk's fn on a goroutine of its own, so that folding the
+// records takes the time of reading and hashing them, not its own on top:
+// the scan sends the records in batches, each segment's followed by its
+// buffer, which fn's goroutine hands back when it is past it (two buffers
+// take turns). fn sees the records in order; after its first error it is
+// not called again.
+type pipe struct {
+	fn      func(Record) error
+	batches chan pipeBatch
+	spare   chan []Record
+	free    chan []byte
+	bufs    int
+	batch   []Record
+	err     error
+	end     chan struct{}
+}
+
+type pipeBatch struct {
+	recs []Record
+	buf  []byte // a segment buffer fn's goroutine is done with after recs
+}
+
+const pipeBatchSize = 256
+
+func startPipe(fn func(Record) error) *pipe {
+	p := &pipe{fn: fn, batches: make(chan pipeBatch, 8), spare: make(chan []Record, 10), free: make(chan []byte, 2), end: make(chan struct{})}
+	go func() {
+		defer close(p.end)
+		for b := range p.batches {
+			for _, r := range b.recs {
+				if p.err == nil {
+					p.err = p.fn(r)
+				}
+			}
+			if b.recs != nil {
+				select {
+				case p.spare <- b.recs[:0]:
+				default:
+				}
+			}
+			if b.buf != nil {
+				p.free <- b.buf
+			}
+		}
+	}()
+	return p
+}
+
+func (p *pipe) add(r Record) {
+	if p.batch == nil {
+		select {
+		case p.batch = <-p.spare:
+		default:
+			p.batch = make([]Record, 0, pipeBatchSize)
+		}
+	}
+	p.batch = append(p.batch, r)
+	if len(p.batch) == pipeBatchSize {
+		p.batches <- pipeBatch{recs: p.batch}
+		p.batch = nil
+	}
+}
+
+// buffer is a segment buffer for the scan: a new one while there are
+// fewer than two, else the one fn's goroutine handed back.
+func (p *pipe) buffer(size int64) []byte {
+	if p.bufs < 2 {
+		p.bufs++
+		return make([]byte, 0, size)
+	}
+	return <-p.free
+}
+
+// done sends the records of a segment not sent yet, and its buffer.
+func (p *pipe) done(buf []byte) {
+	p.batches <- pipeBatch{recs: p.batch, buf: buf}
+	p.batch = nil
+}
+
+// stop sends what is left, waits for fn's goroutine and returns fn's
+// first error.
+func (p *pipe) stop() error {
+	if len(p.batch) > 0 {
+		p.batches <- pipeBatch{recs: p.batch}
+		p.batch = nil
+	}
+	close(p.batches)
+	<-p.end
+	return p.err
 }

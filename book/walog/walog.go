@@ -1,4 +1,5 @@
-// Package walog is the durable, tamper-evident log under the meter ledger.
+// Package walog is the durable, tamper-evident log under every ledger of the
+// book framework (the meters, the link controller's and the table server's).
 //
 // It stores records in github.com/tidwall/wal, which gives segment files and
 // fsync per write but nothing that money needs beyond that. walog adds:
@@ -209,7 +210,7 @@ func open(dir string, signer crypto.Signer, pub ed25519.PublicKey, every uint64,
 	if err := atomicfile.RemoveStale(filepath.Join(dir, sideFile)); err != nil {
 		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
 	}
-	s, err := scanDir(dir, pub, true)
+	s, err := scanDir(dir, pub, true, nil, false)
 	if err != nil {
 		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
 	}
