@@ -43,7 +43,7 @@ func (g *game) fillRect(dst *ebiten.Image, r model.Rect, c color.Color) {
 		g.sk.op('f').rect(r).color(c)
 		return
 	}
-	g.recordShape('f', r, c)
+	g.recordShape('f', r, 0, c)
 	x, y, w, h := g.px(r)
 	vector.DrawFilledRect(dst, x, y, w, h, c, false)
 }
@@ -71,7 +71,7 @@ func (g *game) panel(dst *ebiten.Image, r model.Rect, radius float64, c color.RG
 		g.sk.op('p').rect(r).num(radius).color(c)
 		return
 	}
-	g.recordShape('p', r, c)
+	g.recordShape('p', r, radius, c)
 	x, y, w, h := g.px(r)
 	fillFast(dst, roundRect(x, y, w, h, float32(radius*g.scale)), c)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
+	"github.com/openegm/cabinet/ui/demo"
 	"github.com/openegm/cabinet/ui/model"
 )
 
@@ -28,10 +30,12 @@ import (
 //     spot, a bar) and inside the screen;
 //   - no shape drawn later covers a text (the banner over a title), except a
 //     veil over the whole screen (the keypad's), under which the screen
-//     below is checked on its own;
+//     below is checked on its own, or a declared overlay (a lockout's
+//     panel over the table's cards), which hides what it covers;
 //   - no two texts overlap, and neither do the shapes they are written on,
-//     unless one holds the other (a badge on the legend's panel fails, a
-//     chip on its spot does not).
+//     unless one holds the other or is round (a badge on the legend's
+//     panel fails; a chip on its spot, a dealer's button on a seat's
+//     corner or the seats round an oval felt do not).
 
 // minTextSize is the smallest legible text (model.MinTextSize: 12 px of a
 // 1280×720 screen, 18 px at 1080p, read at arm's length). Anything a layout
@@ -74,6 +78,10 @@ func overlap(a, b model.Rect) bool {
 	return w > slack && h > slack
 }
 
+// round: a circle or an oval (a chip, a dealer's button, the felt), which
+// may straddle another shape's edge.
+func round(r model.Rect, radius float64) bool { return radius >= math.Min(r.W, r.H)/2-0.5 }
+
 func isVeil(d drawn) bool {
 	return d.Kind != 't' && d.Kind != 'm' && d.Shape.W*d.Shape.H >= 0.9*model.DesignW*model.DesignH
 }
@@ -97,15 +105,46 @@ func layoutProblems(items []drawn) []string {
 
 func groupProblems(items []drawn) []string {
 	var out []string
+	// What a declared overlay covers is hidden by design: out of the check.
+	hidden := map[int]bool{}
+	// So is the layer's text a live region paints over (a jackpot cell
+	// redrawn while it pulses).
+	if live := slices.IndexFunc(items, func(d drawn) bool { return d.Kind == 'L' }); live >= 0 {
+		for i, d := range items[:live] {
+			if d.Kind != 't' && d.Kind != 'm' {
+				continue
+			}
+			for _, s := range items[live+1:] {
+				if opaque(s) && overlap(extent(d), s.Shape) {
+					hidden[i] = true
+				}
+			}
+		}
+	}
+	for k, o := range items {
+		if o.Kind != 'o' {
+			continue
+		}
+		for i, d := range items[:k] {
+			r := d.Shape
+			if d.Kind == 't' || d.Kind == 'm' {
+				r = extent(d)
+			}
+			if overlap(r, o.Shape) {
+				hidden[i] = true
+			}
+		}
+	}
 	screen := model.Rect{W: model.DesignW, H: model.DesignH}
 	type placed struct {
-		d  drawn
-		e  model.Rect
-		on *model.Rect
+		d     drawn
+		e     model.Rect
+		on    *model.Rect
+		round bool // the shape it is on
 	}
 	var texts []placed
 	for i, d := range items {
-		if d.Kind != 't' && d.Kind != 'm' || strings.TrimSpace(d.Text) == "" {
+		if d.Kind != 't' && d.Kind != 'm' || strings.TrimSpace(d.Text) == "" || hidden[i] {
 			continue
 		}
 		e := extent(d)
@@ -126,14 +165,15 @@ func groupProblems(items []drawn) []string {
 		// written on.
 		cx, cy := e.Center()
 		var on *model.Rect
+		isRound := false
 		for j := i - 1; j >= 0; j-- {
 			s := items[j]
-			if !opaque(s) || !s.Shape.Contains(cx, cy) {
+			if !opaque(s) || !s.Shape.Contains(cx, cy) || hidden[j] {
 				continue
 			}
 			if on == nil || s.Shape.W*s.Shape.H < on.W*on.H {
 				r := s.Shape
-				on = &r
+				on, isRound = &r, round(s.Shape, s.Radius)
 			}
 		}
 		if on != nil && !inside(e, *on) {
@@ -145,7 +185,7 @@ func groupProblems(items []drawn) []string {
 				break
 			}
 		}
-		texts = append(texts, placed{d, e, on})
+		texts = append(texts, placed{d, e, on, isRound})
 	}
 	shapes := map[[2]model.Rect]bool{} // each pair of shapes said once
 	for a := range texts {
@@ -153,7 +193,8 @@ func groupProblems(items []drawn) []string {
 			if overlap(texts[a].e, texts[b].e) {
 				out = append(out, fmt.Sprintf("%q and %q overlap", texts[a].d.Text, texts[b].d.Text))
 			}
-			if p, q := texts[a].on, texts[b].on; p != nil && q != nil && *p != *q && overlap(*p, *q) && !inside(*p, *q) && !inside(*q, *p) && !shapes[[2]model.Rect{*p, *q}] {
+			if p, q := texts[a].on, texts[b].on; p != nil && q != nil && *p != *q && !texts[a].round && !texts[b].round &&
+				overlap(*p, *q) && !inside(*p, *q) && !inside(*q, *p) && !shapes[[2]model.Rect{*p, *q}] {
 				shapes[[2]model.Rect{*p, *q}], shapes[[2]model.Rect{*q, *p}] = true, true
 				out = append(out, fmt.Sprintf("the shapes under %q %v and %q %v overlap", texts[a].d.Text, *p, texts[b].d.Text, *q))
 			}
@@ -301,6 +342,42 @@ func TestScreenLayoutTable(t *testing.T) {
 	v.Table = &tv
 	v.Message = machine.Message{Key: "msg_table_won", Args: []int64{maxCents}}
 	checkScreen(t, "table settled", c, v, func(g *game) { g.Table.Menu = false })
+	// Test mode: the banner over the table's and the menu's top bar.
+	v.Test = &machine.TestView{CreditsCents: maxCents, Who: "technician", Chosen: strings.Repeat("9", 18)}
+	checkScreen(t, "test mode, table", c, v, func(g *game) { g.Table.Menu = false })
+	checkScreen(t, "test mode, menu", c, v, func(g *game) { g.Table.Menu = true })
+	// A lockout over the table.
+	v.Test, v.Mode, v.Tilts = nil, "tilt", []string{"printer", "bill_jam"}
+	checkScreen(t, "table tilt", c, v, func(g *game) { g.Table.Menu = false })
+	useCanned(t, idleView())
+}
+
+func TestScreenLayoutPoker(t *testing.T) {
+	c := useCanned(t, pokerView(demo.PokerLobby(), maxCents))
+	for _, s := range []struct {
+		name string
+		seat func() *machine.PokerSeatView
+	}{
+		{"poker lobby", demo.PokerLobby}, {"poker to act", demo.PokerToAct}, {"poker offer", demo.PokerOffer},
+		{"poker showdown", demo.PokerShowdown}, {"poker replay", demo.PokerReplay}, {"poker ended", demo.PokerEnded},
+	} {
+		v := pokerView(s.seat(), maxCents)
+		v.MachineID = "EGM-99999999"
+		checkScreen(t, s.name, c, v, nil)
+	}
+	useCanned(t, idleView())
+}
+
+func TestScreenLayoutJackpots(t *testing.T) {
+	v := longView()
+	v.Jackpots = jackpotLevels()
+	for i := range v.Jackpots {
+		v.Jackpots[i].Cents = maxCents
+	}
+	c := useCanned(t, v)
+	checkScreen(t, "jackpot banner", c, v, nil)
+	v.Jackpots[1].Pending = true
+	checkScreen(t, "jackpot banner, a level won", c, v, nil)
 	useCanned(t, idleView())
 }
 
@@ -351,5 +428,11 @@ func TestScreenLayoutKeypads(t *testing.T) {
 	checkScreen(t, "handpay pad", c, hp, nil)
 	hp.HandpayVoucher = true
 	checkScreen(t, "handpay pad, voucher", c, hp, nil)
+	// The new-PIN pads of a service session, with the longest message.
+	sv := serviceView("meters")
+	sv.Service.MustChangePIN = true
+	for _, mode := range []string{"set_pin", "set_pin_again", "set_pin_wait"} {
+		checkScreen(t, "pad "+mode, c, sv, func(g *game) { g.Pad = model.Keypad{Mode: mode, Note: "pad_pin_mismatch"} })
+	}
 	useCanned(t, idleView())
 }

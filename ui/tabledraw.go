@@ -365,6 +365,7 @@ func (g *game) drawRoadGrid(dst *ebiten.Image, r model.Rect, cols, rows int) {
 func (g *game) drawTableLockout(dst *ebiten.Image) {
 	head, lines := g.LockoutLines()
 	r := model.RectTableCards.Inset(30)
+	g.overlay(r)
 	g.panel(dst, r, 18, color.RGBA{0x30, 0x08, 0x10, 0xF0})
 	g.textFit(dst, head, rect(r.X+20, r.Y+20, r.W-40, 50), 40, colGold, alignCenter, true)
 	for i, l := range lines {
