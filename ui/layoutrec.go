@@ -18,17 +18,17 @@ type drawn struct {
 	// lockout over the table's cards); 'L': the player screen's live
 	// regions start, drawn over its layer (what they paint over replaces
 	// the layer's pixels).
-	Kind  byte
-	Text  string
-	X, Y  float64 // the text's anchor: Align's edge, its vertical middle
-	Size  float64
-	Align align
-	Bold  bool
-	Box   *model.Rect // the box the text was fitted to (textFit), if any
-	Cut   bool        // the text was cut short to fit its box
-	Shape  model.Rect // 'f', 'p' and 'o'
-	Radius float64    // 'p': its corners'
-	Alpha  uint8      // 'f' and 'p'
+	Kind   byte
+	Text   string
+	X, Y   float64 // the text's anchor: Align's edge, its vertical middle
+	Size   float64
+	Align  align
+	Bold   bool
+	Box    *model.Rect // the box the text was fitted to (textFit), if any
+	Cut    bool        // the text was cut short to fit its box
+	Shape  model.Rect  // 'f', 'p' and 'o'
+	Radius float64     // 'p': its corners'
+	Alpha  uint8       // 'f' and 'p'
 }
 
 func (g *game) recordShape(kind byte, r model.Rect, radius float64, c color.Color) {
