@@ -397,6 +397,8 @@ func serviceView(page string) machine.View {
 	for i := range 20 {
 		s.Events = append(s.Events, machine.ViewEvent{Event: meters.Event{At: at, Code: "door_main", Detail: strings.Repeat("detail ", 20), Who: "technician " + strings.Repeat("x", 20)}, Game: uint64(i)})
 		s.Bills = append(s.Bills, meters.MoneyIn{At: at, Source: "bill", Cents: maxCents, Ref: strings.Repeat("9", 18)})
+		s.Recall = append(s.Recall, machine.Recall{Game: 99_999_999, At: at, Paytable: "lusitania-92", BetCents: maxCents, WinCents: maxCents,
+			Recomputed: maxCents, Problem: strings.Repeat("the recorded win differs from the stops' ", 6), Kind: meters.GameReels})
 		s.Handpays = append(s.Handpays, meters.HandpayHistory{Pending: meters.HandpayPending{At: at, Kind: meters.HandpayCancelled, Cents: maxCents, Game: 99_999_999}})
 	}
 	v.Service = s
@@ -405,7 +407,7 @@ func serviceView(page string) machine.View {
 
 func TestScreenLayoutService(t *testing.T) {
 	c := useCanned(t, serviceView("meters"))
-	for _, page := range []string{"meters", "events", "bills", "handpays", "settings", "identity", "io"} {
+	for _, page := range []string{"meters", "recall", "events", "bills", "handpays", "settings", "identity", "io"} {
 		checkScreen(t, "service "+page, c, serviceView(page), nil)
 	}
 	// Test mode: the banner over the service menu's title and the reels'.
