@@ -366,6 +366,9 @@ func TestScreenLayoutPoker(t *testing.T) {
 		checkScreen(t, s.name, c, v, nil)
 	}
 	useCanned(t, idleView())
+	// The seat's clock as this test left it would run the next test's
+	// timer on from here (the demo's seats share their server times).
+	stateOf(t, func(g *game) { g.Poker = model.PokerUI{} })
 }
 
 func TestScreenLayoutJackpots(t *testing.T) {
@@ -436,5 +439,6 @@ func TestScreenLayoutKeypads(t *testing.T) {
 	for _, mode := range []string{"set_pin", "set_pin_again", "set_pin_wait"} {
 		checkScreen(t, "pad "+mode, c, sv, func(g *game) { g.Pad = model.Keypad{Mode: mode, Note: "pad_pin_mismatch"} })
 	}
+	stateOf(t, func(g *game) { g.Pad = model.Keypad{} }) // closed, for the tests after
 	useCanned(t, idleView())
 }

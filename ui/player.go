@@ -296,11 +296,12 @@ func (g *game) drawWinLines(dst *ebiten.Image) {
 		}
 		x0, y0 := g.Cell(0, path[0], n, rows).Center()
 		x0 = reelsR.X - 2
-		// The line's number at its start, on the frame and the reel's
-		// edge: left of the frame is the simulator's legend.
-		badge := rect(x0-4, y0-16, 32, 32)
-		g.panel(dst, badge, 8, c)
-		g.textFit(dst, model.Itoa(it.Line+1), badge.Inset(3), 20, colBlack, alignCenter, true)
+		// The line's number at its start, a tab on the frame and the
+		// reel's very edge: left of the frame is the simulator's legend,
+		// and the symbol's own margin stays in sight.
+		badge := rect(x0-4, y0-16, 22, 32)
+		g.panel(dst, badge, 6, c)
+		g.textFit(dst, model.Itoa(it.Line+1), badge.Inset(2), 18, colBlack, alignCenter, true)
 	}
 }
 
