@@ -84,6 +84,10 @@ var problemKinds = []problemKind{
 	kind(`checkpoint file differs from checkpoint record (\d+) in the log`, "o ficheiro dos pontos de controlo difere do ponto de controlo $1 do registo"),
 	kind(`checkpoint file names seq (\d+), which is not one of the log's last two checkpoints \(last at seq (\d+)\)`,
 		"o ficheiro dos pontos de controlo nomeia o registo $1, que não é um dos dois últimos pontos de controlo (o último é o $2)"),
+	// The fold's refusal of a record: where, in Portuguese; the meters'
+	// own reason (an invariant) follows as the fold says it.
+	kind(`^record (\d+): `, "registo $1: "),
+	kind(`^copying the log: `, "ao copiar o registo: "),
 	// A signed report (meterread report verify).
 	kind(`(\S+)\.sig: not an Ed25519 signature \(one line of base64\)`, "$1.sig: não é uma assinatura Ed25519 (uma linha em base64)"),
 	kind(`(\S+) does not match its signature under key (\S+): changed, or signed by another key`, "$1 não corresponde à sua assinatura com a chave $2: alterado, ou assinado com outra chave"),
