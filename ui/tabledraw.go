@@ -127,7 +127,13 @@ func (g *game) drawTable(dst *ebiten.Image) {
 	if g.Lang == "en" && t.Title[1] != "" {
 		title = t.Title[1]
 	}
-	g.textFit(dst, title, model.RectTopBarLeft, 26, colGold, alignLeft, true)
+	// The table's long title takes the bar up to the game's number,
+	// short of the banner in test mode.
+	left := model.RectTopBarLeft
+	if g.V.Test == nil {
+		left.W = rectTopMiddle.X + rectTopMiddle.W/2 - 90 - left.X
+	}
+	g.textFit(dst, title, left, 26, colGold, alignLeft, true)
 	if h := t.Hand; h != nil && h.Game > 0 && g.V.Test == nil { // in test mode, in the banner
 		g.textFit(dst, g.T("game_no", model.Credits(g.Lang, int64(h.Game))), rectTopMiddle, 16, colDim, alignCenter, false)
 	}
