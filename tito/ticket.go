@@ -93,6 +93,10 @@ type Ticket struct {
 	// Reprint marks a ticket printed again after a power loss (the
 	// ledger drives the printer: DESIGN rule 9).
 	Reprint bool `json:"reprint,omitempty"`
+	// Development marks a development build's ticket, printed without a
+	// host's validation (the simulator): its number is the machine's own
+	// (DevelopmentValidation), no host validates it, and it says so.
+	Development bool `json:"development,omitempty"`
 }
 
 func bad(field, format string, a ...any) error {
@@ -130,6 +134,12 @@ func (t Ticket) Check() error {
 	}
 	if err := checkText("machine", t.Machine, true); err != nil {
 		return err
+	}
+	if t.Development {
+		if d := t.Validation.Digits(); len(d) != BarcodeDigits || !allDigits(d) {
+			return bad("validation", "development number %q: want %d decimal digits", d, BarcodeDigits)
+		}
+		return nil
 	}
 	if err := t.Validation.Check(); err != nil {
 		return bad("validation", "%v", err)
@@ -208,6 +218,10 @@ func (t Ticket) Lines(first Lang) ([]Line, error) {
 		add(SizeNormal, both(map[Lang]string{PT: "SÓ PARA JOGAR NAS MÁQUINAS", EN: "PLAYABLE AT MACHINES ONLY"}))
 		add(SizeSmall, both(map[Lang]string{PT: "PROMOÇÃO", EN: "PROMOTION POOL"})+fmt.Sprintf(" %d", t.Pool))
 	}
+	if t.Development {
+		add(SizeLarge, both(map[Lang]string{PT: "SEM VALOR", EN: "NO VALUE"}))
+		add(SizeSmall, both(map[Lang]string{PT: "TALÃO DE DESENVOLVIMENTO, SEM SISTEMA DE VALIDAÇÃO", EN: "DEVELOPMENT TICKET, NO VALIDATION SYSTEM"}))
+	}
 	if t.Reprint {
 		add(SizeLarge, both(map[Lang]string{PT: "SEGUNDA VIA", EN: "REPRINT"}))
 	}
@@ -223,7 +237,9 @@ func (t Ticket) Lines(first Lang) ([]Line, error) {
 		add(SizeNormal, w)
 	}
 	add(SizeLarge, Figures(t.Cents, first))
-	if !t.Until.IsZero() {
+	if t.Development {
+		// No value, so no validity to print.
+	} else if !t.Until.IsZero() {
 		until := t.Until.Format("02/01/2006")
 		add(SizeNormal, both(map[Lang]string{PT: "VÁLIDO ATÉ " + until, EN: "VALID UNTIL " + until}))
 	} else if t.Expiry == ExpiryNever {

@@ -156,6 +156,22 @@ func (v Validation) String() string {
 	return strings.Join(append(groups, d), "-")
 }
 
+// DevelopmentValidation is a development build's own 18-digit number (the
+// machine's number and its count of tickets) as a Validation to print on
+// a Ticket with Development set: not a SAS validation, so its check digits
+// are not checked.
+func DevelopmentValidation(s string) (Validation, error) {
+	if len(s) != BarcodeDigits || !allDigits(s) {
+		return Validation{}, invalid("development number %q: want %d decimal digits", s, BarcodeDigits)
+	}
+	id, _ := strconv.Atoi(s[:2])
+	v := Validation{Style: StyleSystem, SystemID: uint8(id), Number: s[2:]}
+	if id == 0 {
+		v.Style = StyleSecureEnhanced
+	}
+	return v, nil
+}
+
 // ParseDigits reads what a barcode or the host carried: 18 digits (system
 // ID 00, a secure-enhanced number whose check digits must be right, or
 // 01–99, a system number) or 8 digits (a standard number). Dashes and

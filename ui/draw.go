@@ -43,6 +43,7 @@ func (g *game) fillRect(dst *ebiten.Image, r model.Rect, c color.Color) {
 		g.sk.op('f').rect(r).color(c)
 		return
 	}
+	g.recordShape('f', r, 0, c)
 	x, y, w, h := g.px(r)
 	vector.DrawFilledRect(dst, x, y, w, h, c, false)
 }
@@ -70,6 +71,7 @@ func (g *game) panel(dst *ebiten.Image, r model.Rect, radius float64, c color.RG
 		g.sk.op('p').rect(r).num(radius).color(c)
 		return
 	}
+	g.recordShape('p', r, radius, c)
 	x, y, w, h := g.px(r)
 	fillFast(dst, roundRect(x, y, w, h, float32(radius*g.scale)), c)
 }
@@ -113,12 +115,21 @@ func boldOr(bold bool) *text.GoTextFaceSource {
 
 // text draws s with its vertical middle at y.
 func (g *game) text(dst *ebiten.Image, s string, x, y, size float64, c color.Color, a align, bold bool) {
+	g.textIn(dst, s, x, y, size, c, a, bold, nil, false)
+}
+
+// textIn is text drawn for a box (nil: none), which the layout tests check
+// it stays in; cut says it was cut short to fit.
+func (g *game) textIn(dst *ebiten.Image, s string, x, y, size float64, c color.Color, a align, bold bool, box *model.Rect, cut bool) {
 	if s == "" {
 		return
 	}
 	if g.sk != nil {
 		g.sk.op('t').str(s).num(x).num(y).num(size).color(c).num(float64(a)).flag(bold)
 		return
+	}
+	if layoutRec != nil {
+		layoutRec(drawn{Kind: 't', Text: s, X: x, Y: y, Size: size, Align: a, Bold: bold, Box: box, Cut: cut})
 	}
 	f := g.face(boldOr(bold), size*g.scale)
 	op := &text.DrawOptions{}
@@ -144,6 +155,9 @@ func (g *game) textMono(dst *ebiten.Image, s string, x, y, size float64, c color
 		g.sk.op('m').str(s).num(x).num(y).num(size).color(c)
 		return
 	}
+	if layoutRec != nil {
+		layoutRec(drawn{Kind: 'm', Text: s, X: x, Y: y, Size: size})
+	}
 	op := &text.DrawOptions{}
 	sx, sy := g.toScreen(x, y)
 	op.GeoM.Translate(sx, sy)
@@ -152,10 +166,22 @@ func (g *game) textMono(dst *ebiten.Image, s string, x, y, size float64, c color
 	text.Draw(dst, s, g.face(fontMono, size*g.scale), op)
 }
 
-// textFit draws s in r's width, smaller if it would not fit.
+// textFit draws s in r, smaller if it would not fit, but never smaller
+// than model.MinTextSize: what does not fit at that size is cut short with
+// an ellipsis (a list's free text; the layout tests fail any number cut).
 func (g *game) textFit(dst *ebiten.Image, s string, r model.Rect, size float64, c color.Color, a align, bold bool) {
+	size = min(size, r.H)
+	cut := false
 	if w := g.measure(s, size, bold); w > r.W && w > 0 {
-		size *= r.W / w
+		// Shrunk in whole sizes: at a fractional size the font's advances
+		// are not its whole sizes' scaled, so the first guess is measured.
+		size = max(math.Floor(size*r.W/w), model.MinTextSize)
+		for size > model.MinTextSize && g.measure(s, size, bold) > r.W {
+			size--
+		}
+		if g.measure(s, size, bold) > r.W {
+			s, cut = g.cutToFit(s, size, r.W, bold), true
+		}
 	}
 	x := r.X
 	switch a {
@@ -164,7 +190,19 @@ func (g *game) textFit(dst *ebiten.Image, s string, r model.Rect, size float64, 
 	case alignRight:
 		x = r.X + r.W
 	}
-	g.text(dst, s, x, r.Y+r.H/2, size, c, a, bold)
+	g.textIn(dst, s, x, r.Y+r.H/2, size, c, a, bold, &r, cut)
+}
+
+// cutToFit is s cut short, with an ellipsis, to fit width at size.
+func (g *game) cutToFit(s string, size, width float64, bold bool) string {
+	rs := []rune(s)
+	for n := len(rs) - 1; n > 0; n-- {
+		t := strings.TrimRight(string(rs[:n]), " ·,;:") + "…"
+		if g.measure(t, size, bold) <= width {
+			return t
+		}
+	}
+	return "…"
 }
 
 // measure is the width of s in design units.

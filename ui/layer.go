@@ -81,6 +81,9 @@ func (g *game) drawPlayerScreen(screen *ebiten.Image, valid bool) {
 	if full {
 		screen.DrawImage(g.still.img, copyOpts)
 	}
+	if layoutRec != nil {
+		layoutRec(drawn{Kind: 'L'}) // the live regions, over the layer
+	}
 	bounds := screen.Bounds()
 	for i, lr := range g.liveRegions() {
 		px := g.pxOut(lr.r).Intersect(bounds)

@@ -59,13 +59,27 @@ func (g *game) drawGrid(dst *ebiten.Image, items []model.Item, x0, y, width floa
 		}
 		return y + float64((len(items)+cols-1)/cols)*ch
 	}
-	cols := 3
-	if len(items) <= 8 {
-		cols = 2
+	// Three columns, or two when a pay would not be legible in a third of
+	// the page (long names, large amounts): the rows are lower then.
+	cols, rows, rh, cw := 0, 0, 0.0, 0.0
+	for _, cols = range []int{3, 2} {
+		if cols == 3 && len(items) <= 8 {
+			continue
+		}
+		rows = (len(items) + cols - 1) / cols
+		rh = min(40.0, (model.RectPage.Y+model.RectPage.H-10-y)/float64(max(rows, 1)))
+		cw = width / float64(cols)
+		ts := rh * 0.9
+		fits := true
+		for _, it := range items {
+			if g.measure(it.Text, payTextLegible, false) > cw-5*ts*1.05-ts*0.4-10 {
+				fits = false
+			}
+		}
+		if fits {
+			break
+		}
 	}
-	rows := (len(items) + cols - 1) / cols
-	rh := min(40.0, (model.RectPage.Y+model.RectPage.H-10-y)/float64(max(rows, 1)))
-	cw := width / float64(cols)
 	for k, it := range items {
 		// Column-major, so a symbol's combinations stay together.
 		x, yy := x0+float64(k/rows)*cw, y+float64(k%rows)*rh
@@ -78,6 +92,9 @@ func (g *game) drawGrid(dst *ebiten.Image, items []model.Item, x0, y, width floa
 	}
 	return y + float64(rows)*rh + 8
 }
+
+// payTextLegible is the size a pay's text must fit at for three columns.
+const payTextLegible = 14
 
 // drawPayline draws one line over a small grid of the window.
 func (g *game) drawPayline(dst *ebiten.Image, it model.Item, r model.Rect) {

@@ -152,15 +152,15 @@ func (g *game) drawTopBar(dst *ebiten.Image, still bool) {
 		if g.PT != nil {
 			name = model.Title(g.PT, g.Lang)
 		}
-		g.text(dst, name, 20, 28, 30, colGold, alignLeft, true)
-		g.text(dst, g.T("machine_id", g.V.MachineID)+"   "+g.T("denom_is", model.Euro(g.Lang, g.V.Denom)), 1260, 28, 18, colText, alignRight, false)
+		g.textFit(dst, name, model.RectTopBarLeft, 30, colGold, alignLeft, true)
+		g.textFit(dst, g.T("machine_id", g.V.MachineID)+"   "+g.T("denom_is", model.Euro(g.Lang, g.V.Denom)), model.RectTopBarRight, 18, colText, alignRight, false)
 		return
 	}
 	switch fb := g.FreeBanner(); {
 	case fb != "":
 		g.panel(dst, rectTopMiddle, 10, colButtonHi)
 		g.textFit(dst, fb, rect(390, 8, 500, 40), 20, colWhite, alignCenter, true)
-	case g.V.Game > 0:
+	case g.V.Game > 0 && g.V.Test == nil: // in test mode, in the banner
 		g.text(dst, g.T("game_no", model.Credits(g.Lang, int64(g.V.Game))), 640, 28, 16, colDim, alignCenter, false)
 	}
 }
@@ -342,8 +342,12 @@ func (g *game) drawWinLines(dst *ebiten.Image) {
 		}
 		x0, y0 := g.Cell(0, path[0], n, rows).Center()
 		x0 = reelsR.X - 2
-		g.panel(dst, rect(x0-34, y0-18, 40, 36), 8, c)
-		g.text(dst, model.Itoa(it.Line+1), x0-14, y0, 20, colBlack, alignCenter, true)
+		// The line's number at its start, a tab on the frame and the
+		// reel's very edge: left of the frame is the simulator's legend,
+		// and the symbol's own margin stays in sight.
+		badge := rect(x0-4, y0-16, 22, 32)
+		g.panel(dst, badge, 6, c)
+		g.textFit(dst, model.Itoa(it.Line+1), badge.Inset(2), 18, colBlack, alignCenter, true)
 	}
 }
 
@@ -441,7 +445,10 @@ func (g *game) drawMeters(dst *ebiten.Image, still bool) {
 			col = colGreen
 		}
 		g.textFit(dst, c.big, rect(c.r.X+16, c.r.Y+30, c.r.W-32, 44), 34, col, alignRight, true)
-		g.text(dst, c.small, c.r.X+16, c.r.Y+58, 16, colText, alignLeft, false)
+		// The count in credits on the label's row, right: clear of the
+		// amount, however long both are.
+		label := g.measure(g.T(c.label), 16, true)
+		g.textFit(dst, c.small, rect(c.r.X+label+28, c.r.Y+8, c.r.W-label-44, 20), 16, colText, alignRight, false)
 	}
 }
 

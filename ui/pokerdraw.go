@@ -214,6 +214,7 @@ func (g *game) drawReplay(dst *ebiten.Image) {
 // drawEnded draws the summary of the session that ended over the lobby.
 func (g *game) drawEnded(dst *ebiten.Image) {
 	r := model.RectEnded
+	g.overlay(r) // over the lobby
 	g.panel(dst, r, 18, colGold)
 	g.panel(dst, r.Inset(3), 16, colPanel)
 	g.textFit(dst, g.EndedTitle(), rect(r.X+24, r.Y+16, r.W-48, 40), 28, colGold, alignCenter, true)
@@ -382,6 +383,7 @@ func (g *game) drawLegendText(dst *ebiten.Image, s string, r model.Rect) {
 func (g *game) drawPokerLockout(dst *ebiten.Image) {
 	head, lines := g.LockoutLines()
 	r := rect(140, 160, 1000, 260)
+	g.overlay(r)
 	g.panel(dst, r, 18, color.RGBA{0x30, 0x08, 0x10, 0xF0})
 	g.textFit(dst, head, rect(r.X+20, r.Y+20, r.W-40, 50), 40, colGold, alignCenter, true)
 	for i, l := range lines {

@@ -13,12 +13,12 @@ func (g *game) drawService(dst *ebiten.Image) {
 	s := g.Svc()
 	g.fillRect(dst, model.RectTopBar, colPanel)
 	g.fillRect(dst, rect(0, 54, model.DesignW, 2), colGold)
-	g.text(dst, g.ServiceTitle(), 20, 28, 24, colGold, alignLeft, true)
+	g.textFit(dst, g.ServiceTitle(), model.RectTopBarLeft, 24, colGold, alignLeft, true)
 	right := g.T("machine_id", g.V.MachineID)
 	if s.Role == machine.RoleInspector {
 		right = g.T("svc_read_only") + "   " + right
 	}
-	g.text(dst, right, 1260, 28, 18, colText, alignRight, false)
+	g.textFit(dst, right, model.RectTopBarRight, 18, colText, alignRight, false)
 	g.panel(dst, model.RectSvcContent, 12, colPanel)
 	switch s.Page {
 	case "meters":

@@ -61,8 +61,8 @@ func (g *game) drawGameScreen(dst *ebiten.Image) bool {
 func (g *game) drawMenu(dst *ebiten.Image) {
 	g.fillRect(dst, model.RectTopBar, colPanel)
 	g.fillRect(dst, rect(0, 54, model.DesignW, 2), colGold)
-	g.text(dst, "OpenEGM", 20, 28, 30, colGold, alignLeft, true)
-	g.text(dst, g.T("machine_id", g.V.MachineID), 1260, 28, 18, colText, alignRight, false)
+	g.textFit(dst, "OpenEGM", model.RectTopBarLeft, 30, colGold, alignLeft, true)
+	g.textFit(dst, g.T("machine_id", g.V.MachineID), model.RectTopBarRight, 18, colText, alignRight, false)
 	g.textFit(dst, g.T("menu_title"), rect(140, 80, 1000, 60), 44, colGold, alignCenter, true)
 	for _, b := range g.Buttons() {
 		if !strings.HasPrefix(b.ID, "game:") {
@@ -127,11 +127,17 @@ func (g *game) drawTable(dst *ebiten.Image) {
 	if g.Lang == "en" && t.Title[1] != "" {
 		title = t.Title[1]
 	}
-	g.textFit(dst, title, rect(20, 8, 760, 40), 26, colGold, alignLeft, true)
-	if h := t.Hand; h != nil && h.Game > 0 {
-		g.text(dst, g.T("game_no", model.Credits(g.Lang, int64(h.Game))), 900, 28, 16, colDim, alignCenter, false)
+	// The table's long title takes the bar up to the game's number,
+	// short of the banner in test mode.
+	left := model.RectTopBarLeft
+	if g.V.Test == nil {
+		left.W = rectTopMiddle.X + rectTopMiddle.W/2 - 90 - left.X
 	}
-	g.text(dst, g.T("machine_id", g.V.MachineID), 1260, 28, 18, colText, alignRight, false)
+	g.textFit(dst, title, left, 26, colGold, alignLeft, true)
+	if h := t.Hand; h != nil && h.Game > 0 && g.V.Test == nil { // in test mode, in the banner
+		g.textFit(dst, g.T("game_no", model.Credits(g.Lang, int64(h.Game))), rectTopMiddle, 16, colDim, alignCenter, false)
+	}
+	g.textFit(dst, g.T("machine_id", g.V.MachineID), model.RectTopBarRight, 18, colText, alignRight, false)
 
 	g.drawHands(dst)
 	g.drawSpots(dst)
@@ -219,17 +225,26 @@ func (g *game) drawSpots(dst *ebiten.Image) {
 		g.textFit(dst, sv.Name, rect(r.X+8, r.Y+10, r.W-16, 30), 22, colText, alignCenter, true)
 		g.textFit(dst, sv.Odds, rect(r.X+8, r.Y+40, r.W-16, 22), 17, colDim, alignCenter, false)
 		if sv.Stake > 0 {
-			chip := rect(r.X+r.W/2-32, r.Y+66, 64, 64)
-			g.panel(dst, chip, 32, colGold)
-			g.panel(dst, chip.Inset(6), 26, shade(colButtonHi, 0.9))
-			g.textFit(dst, model.Euro(g.Lang, sv.Stake), chip.Inset(8), 16, colWhite, alignCenter, true)
+			// A chip, or a pill as wide as the stake needs.
+			stake := model.Euro(g.Lang, sv.Stake)
+			w := min(max(52, g.measure(stake, 15, true)+24), r.W-16)
+			chip := rect(r.X+r.W/2-w/2, r.Y+64, w, 52)
+			g.panel(dst, chip, 26, colGold)
+			g.panel(dst, chip.Inset(5), 21, shade(colButtonHi, 0.9))
+			g.textFit(dst, stake, chip.Inset(8), 15, colWhite, alignCenter, true)
 		}
 		if sv.Result != "" {
 			c := colDim
 			if sv.Won {
 				c = colGold
 			}
-			g.textFit(dst, sv.Result, rect(r.X+6, r.Y+r.H-30, r.W-12, 24), 16, c, alignCenter, true)
+			// The settlement under the chip; a commission on a line of its own.
+			res := rect(r.X+6, r.Y+r.H-30, r.W-12, 24)
+			if sv.Commission != "" {
+				res = rect(r.X+6, r.Y+r.H-46, r.W-12, 21)
+				g.textFit(dst, sv.Commission, rect(r.X+6, r.Y+r.H-25, r.W-12, 20), 15, c, alignCenter, false)
+			}
+			g.textFit(dst, sv.Result, res, 16, c, alignCenter, true)
 		}
 		// The spots' keys are the simulator legend's (sim_table_spots),
 		// never written on the game's own spots.
@@ -356,6 +371,7 @@ func (g *game) drawRoadGrid(dst *ebiten.Image, r model.Rect, cols, rows int) {
 func (g *game) drawTableLockout(dst *ebiten.Image) {
 	head, lines := g.LockoutLines()
 	r := model.RectTableCards.Inset(30)
+	g.overlay(r)
 	g.panel(dst, r, 18, color.RGBA{0x30, 0x08, 0x10, 0xF0})
 	g.textFit(dst, head, rect(r.X+20, r.Y+20, r.W-40, 50), 40, colGold, alignCenter, true)
 	for i, l := range lines {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image/color"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/openegm/cabinet/ui/model"
@@ -33,8 +34,23 @@ func (g *game) drawTestBanner(dst *ebiten.Image) {
 	b := model.RectTestBanner
 	g.panel(dst, b, 10, colTest)
 	line := g.T("test_banner") + "   " + g.T("test_credits", model.Euro(g.Lang, t.CreditsCents))
-	g.textFit(dst, line, model.Rect{X: b.X + 12, Y: b.Y + 4, W: b.W - 24, H: 34}, 28, colWhite, alignCenter, true)
-	if t.Chosen != "" {
-		g.textFit(dst, g.T("test_lab_choice", t.Chosen), model.Rect{X: b.X + 12, Y: b.Y + 38, W: b.W - 24, H: 20}, 16, colWhite, alignCenter, false)
+	// Under it the game's number, which the banner stands in place of in
+	// the top bar's middle, and the outcome the laboratory chose.
+	var more []string
+	game := g.V.Game
+	if tv := g.V.Table; g.AtTable() && tv.Hand != nil {
+		game = tv.Hand.Game
 	}
+	if game > 0 && g.V.Mode != "service" {
+		more = append(more, g.T("game_no", model.Credits(g.Lang, int64(game))))
+	}
+	if t.Chosen != "" {
+		more = append(more, g.T("test_lab_choice", t.Chosen))
+	}
+	top := model.Rect{X: b.X + 12, Y: b.Y + 4, W: b.W - 24, H: b.H - 8}
+	if len(more) > 0 {
+		top.H = 26
+		g.textFit(dst, strings.Join(more, "   "), model.Rect{X: b.X + 12, Y: b.Y + 30, W: b.W - 24, H: 15}, 14, colWhite, alignCenter, false)
+	}
+	g.textFit(dst, line, top, 26, colWhite, alignCenter, true)
 }

@@ -23,9 +23,22 @@ import (
 const ticketsDir = "tickets"
 
 // printedTicket is what the printer prints for c: a ticket with a host's
-// validation number, cashable or restricted promotional. A development
-// number (no host configured) is not a SAS validation and has no picture.
+// validation number, cashable or restricted promotional, or a development
+// build's ticket with its own number (no host configured: the simulator),
+// which says it has no value.
 func printedTicket(c machine.PrintTicket) (tito.Ticket, error) {
+	if c.Style == "" {
+		v, err := tito.DevelopmentValidation(c.Validation)
+		if err != nil {
+			return tito.Ticket{}, err
+		}
+		t := tito.Ticket{Casino: c.MachineID, Kind: tito.KindCashout, Cents: c.Cents, Validation: v, Issued: c.At,
+			Machine: c.MachineID, Number: c.TicketNo, Expiry: tito.ExpiryNever, Reprint: c.Reprint, Development: true}
+		if c.Casino != "" {
+			t.Casino, t.Address = c.Casino, c.Address
+		}
+		return t, t.Check()
+	}
 	if c.Kind == meters.KindRestricted {
 		return printed(c, tito.KindRestricted)
 	}
@@ -55,9 +68,6 @@ func printed(c machine.PrintTicket, kind tito.Kind) (tito.Ticket, error) {
 
 // saveTicketPNG renders the ticket the printer printed into dir.
 func saveTicketPNG(dir string, c machine.PrintTicket) (string, error) {
-	if c.Style == "" {
-		return "", nil
-	}
 	t, err := printedTicket(c)
 	if err != nil {
 		return "", fmt.Errorf("ticket %s: %w", c.Validation, err)

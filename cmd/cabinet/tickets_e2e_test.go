@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"image/png"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -201,6 +202,42 @@ func insert(t *testing.T, c *cabinet, digits string) {
 		t.Fatalf("ticket: %+v", r)
 	}
 	c.WaitFor("the ticket's redemption to end", func(v machine.View) bool { return v.TicketEscrow == "" })
+}
+
+// make run's cabinet (a development build, no host configured) prints its
+// own numbers: each ticket printed is also a picture,
+// DATA/tickets/NUMBER.png, the number the printer printed, which says the
+// ticket has no value.
+func TestSimulatorTicketPicture(t *testing.T) {
+	data := t.TempDir()
+	c := startCabinet(t, data, "--spin-time", "5ms")
+	c.Bill(2000)
+	if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut}); r.View.Printing == "" {
+		t.Fatalf("cash out: %+v", r.View)
+	}
+	var tk []machine.PrintTicket
+	waitUntil(t, "the ticket printed", func() bool {
+		tk = c.Send(cabinettest.Command{Cmd: "tickets"}).Tickets
+		return len(tk) == 1
+	})
+	if tk[0].Cents != 2000 || len(tk[0].Validation) != tito.BarcodeDigits {
+		t.Fatalf("printed %+v", tk[0])
+	}
+	path := filepath.Join(data, ticketsDir, tk[0].Validation+".png")
+	waitUntil(t, "the ticket's picture "+path, func() bool {
+		st, err := os.Stat(path)
+		return err == nil && st.Size() > 1000
+	})
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil || img.Bounds().Dx() != tito.PaperWidth {
+		t.Fatalf("the picture %s: %v, %v", path, img.Bounds(), err)
+	}
+	c.Stop()
 }
 
 // A ticket out on cabinet A, validated and recorded by the system, in on

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,10 +69,16 @@ func TestPrintedTicketFields(t *testing.T) {
 	if path, err := saveTicketPNG(dir, p); err != nil || !strings.HasSuffix(path, "-reprint.png") {
 		t.Fatalf("reprint saved as %q: %v", path, err)
 	}
-	// A development number (no host) is no SAS validation: no picture.
+	// A development number (no host: the simulator) is no SAS validation,
+	// but the ticket is printed: its picture says it has no value.
 	dev := machine.PrintTicket{Validation: "004200000000000001", Cents: 100, MachineID: "EGM-0042", At: p.At}
-	if path, err := saveTicketPNG(dir, dev); err != nil || path != "" {
+	if path, err := saveTicketPNG(dir, dev); err != nil || path != filepath.Join(dir, dev.Validation+".png") {
 		t.Fatalf("development ticket: %q, %v", path, err)
+	}
+	if tk, err := printedTicket(dev); err != nil || !tk.Development || tk.Validation.Digits() != dev.Validation {
+		t.Fatalf("development ticket %+v: %v", tk, err)
+	} else if txt, _ := tk.Lines(tito.PT); !slices.ContainsFunc(txt, func(l tito.Line) bool { return strings.Contains(l.Text, "SEM VALOR") }) {
+		t.Fatalf("a development ticket that does not say it has no value: %+v", txt)
 	}
 	bad := p
 	bad.Validation = "001234567890123457" // a check digit wrong

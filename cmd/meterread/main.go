@@ -147,7 +147,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if args[0] == "report" && len(pos) == 2 && pos[0] == "verify" {
-		return verifyReport(pos[1], *pubFile, stdout, stderr)
+		return verifyReport(pos[1], *pubFile, *lang, stdout, stderr)
 	}
 	if len(pos) != 1 {
 		fmt.Fprintf(stderr, "meterread %s: expected one data directory (see meterread --help)\n", args[0])
@@ -162,6 +162,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "verify":
 		v, _ := inspect.Verify(dir, pub)
+		v.Problems = problemsText(v.Problems, *lang)
 		inspect.WriteVerdict(stdout, v, *lang)
 		if !v.OK {
 			return 1
@@ -181,7 +182,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if args[0] == "games" || args[0] == "events" {
 		h, err := inspect.ReadHistory(dir, from, to)
 		if err != nil {
-			fmt.Fprintf(stderr, "meterread: %v\n", err)
+			fmt.Fprintf(stderr, "meterread: %s\n", errText(err, *lang))
 			return 1
 		}
 		if args[0] == "games" {
@@ -203,7 +204,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	st, err := inspect.ReadState(dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "meterread: %v\n", err)
+		fmt.Fprintf(stderr, "meterread: %s\n", errText(err, *lang))
 		return 1
 	}
 	switch args[0] {
@@ -232,7 +233,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func section(dir string, st *meters.State, name string, from, to time.Time, asJSON bool, lang string, stdout, stderr io.Writer) int {
 	h, err := inspect.ReadHistory(dir, from, to)
 	if err != nil {
-		fmt.Fprintf(stderr, "meterread: %v\n", err)
+		fmt.Fprintf(stderr, "meterread: %s\n", errText(err, lang))
 		return 1
 	}
 	r := inspect.BuildReport(st, inspect.Verdict{}, h, inspect.Issuer{})
@@ -293,9 +294,12 @@ func window(since, until string) (from, to time.Time, err error) {
 
 func report(dir string, pub ed25519.PublicKey, st *meters.State, from, to time.Time, asJSON bool, lang, keyFile, outFile string, stdout, stderr io.Writer) int {
 	v, _ := inspect.Verify(dir, pub)
+	if !asJSON {
+		v.Problems = problemsText(v.Problems, lang) // JSON keeps the log's own words
+	}
 	h, err := inspect.ReadHistory(dir, from, to)
 	if err != nil {
-		fmt.Fprintf(stderr, "meterread: %v\n", err)
+		fmt.Fprintf(stderr, "meterread: %s\n", errText(err, lang))
 		return 1
 	}
 	// The program's approval is checked at the cabinet, against its signed
@@ -343,7 +347,7 @@ func report(dir string, pub ed25519.PublicKey, st *meters.State, from, to time.T
 
 // verifyReport checks a report against its .sig with a public key: the
 // machine's registered key, or the inspector's.
-func verifyReport(file, pubFile string, stdout, stderr io.Writer) int {
+func verifyReport(file, pubFile, lang string, stdout, stderr io.Writer) int {
 	if pubFile == "" {
 		fmt.Fprintln(stderr, "meterread report verify: --pub KEY is needed (the machine key registered at commissioning, or the inspector's public key)")
 		return 2
@@ -354,9 +358,17 @@ func verifyReport(file, pubFile string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if err := inspect.VerifySigned(file, pub); err != nil {
-		fmt.Fprintf(stdout, "NOT VERIFIED: %v\n", err)
+		if lang == "pt" {
+			fmt.Fprintf(stdout, "NÃO VERIFICADO: %s\n", problemText(err.Error(), lang))
+		} else {
+			fmt.Fprintf(stdout, "NOT VERIFIED: %v\n", err)
+		}
 		return 1
 	}
-	fmt.Fprintf(stdout, "VERIFIED: %s is signed by key %s\n", file, meters.KeyID(pub))
+	if lang == "pt" {
+		fmt.Fprintf(stdout, "VERIFICADO: %s está assinado pela chave %s\n", file, meters.KeyID(pub))
+	} else {
+		fmt.Fprintf(stdout, "VERIFIED: %s is signed by key %s\n", file, meters.KeyID(pub))
+	}
 	return 0
 }

@@ -185,15 +185,18 @@ func TestReportVerify(t *testing.T) {
 	os.WriteFile(b64, []byte(base64.StdEncoding.EncodeToString(pub)+"\n"), 0o644)
 	os.WriteFile(hx, []byte(hex.EncodeToString(pub)+"\n"), 0o644)
 	for _, p := range []string{b64, hx} {
-		if code, o, e := meterread("report", "verify", out, "--pub", p); code != 0 || !strings.HasPrefix(o, "VERIFIED") {
+		if code, o, e := meterread("report", "verify", out, "--pub", p); code != 0 || !strings.HasPrefix(o, "VERIFICADO: ") {
 			t.Fatalf("%s: %d %q %q", p, code, o, e)
 		}
 	}
 	doc, _ := os.ReadFile(out)
 	doc[40] ^= 1
 	os.WriteFile(out, doc, 0o644)
-	if code, o, _ := meterread("report", "verify", out, "--pub", b64); code != 1 || !strings.HasPrefix(o, "NOT VERIFIED") {
+	if code, o, _ := meterread("report", "verify", out, "--pub", b64); code != 1 || !strings.HasPrefix(o, "NÃO VERIFICADO: ") || !strings.Contains(o, "não corresponde à sua assinatura") {
 		t.Fatalf("a changed report: %d %q", code, o)
+	}
+	if code, o, _ := meterread("report", "verify", out, "--pub", b64, "--lang", "en"); code != 1 || !strings.HasPrefix(o, "NOT VERIFIED: ") || !strings.Contains(o, "does not match its signature") {
+		t.Fatalf("a changed report, in English: %d %q", code, o)
 	}
 	if code, _, _ := meterread("report", "verify", out); code != 2 {
 		t.Fatal("report verify without a key did not exit 2")

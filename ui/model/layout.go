@@ -8,6 +8,12 @@ const (
 	DesignH = 720
 )
 
+// MinTextSize is the smallest text any screen draws, in design units: 12
+// px of a 1280×720 screen, 18 px at 1080p, legible at arm's length. A text
+// fitted to its box shrinks no further; a list's free text that still does
+// not fit is cut short.
+const MinTextSize = 12
+
 // Fixed regions of the screens, in design units.
 var (
 	RectTopBar     = Rect{0, 0, DesignW, 56}

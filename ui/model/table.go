@@ -309,7 +309,10 @@ type SpotView struct {
 	Odds   string
 	Stake  int64  // chips for the next hand
 	Result string // the last hand's settlement, translated ("" none)
-	Won    bool
+	// Commission is the commission the house kept of a win ("" none),
+	// under the result: a spot is too narrow for both on one line.
+	Commission string
+	Won        bool
 }
 
 // Settled says whether the hand on screen is done and the chips on the
@@ -354,7 +357,7 @@ func (g *Screen) SpotViews() []SpotView {
 				sv.Result = g.T("result_lost")
 			}
 			if p.Commission > 0 {
-				sv.Result += " · " + g.T("result_commission", Euro(g.Lang, p.Commission))
+				sv.Commission = g.T("result_commission", Euro(g.Lang, p.Commission))
 			}
 		}
 		out = append(out, sv)

@@ -10,7 +10,15 @@ import (
 // button in the service menu to enter or leave it.
 
 // RectTestBanner is where the TESTE/TEST banner stands, at the top middle.
-var RectTestBanner = Rect{X: 380, Y: 10, W: 520, H: 62}
+var RectTestBanner = Rect{X: 380, Y: 4, W: 520, H: 48}
+
+// The top bar's texts keep to its sides, the title on the left and the
+// machine on the right: the middle is the game's number, and in test mode
+// the banner, which nothing may run under.
+var (
+	RectTopBarLeft  = Rect{X: 20, Y: 8, W: RectTestBanner.X - 30, H: 40}
+	RectTopBarRight = Rect{X: RectTestBanner.X + RectTestBanner.W + 10, Y: 8, W: DesignW - 20 - (RectTestBanner.X + RectTestBanner.W + 10), H: 40}
+)
 
 // testModeButtons are the technician's test mode button, on the pages
 // whose bottom right is free (the meters and the I/O test).

@@ -49,7 +49,7 @@ func TestNoKeyboardHintOutsideTheSimulatorLegend(t *testing.T) {
 		noKeyboardHint(t, lang+" menu hint", s.MenuHint())
 		noKeyboardHint(t, lang+" table message", s.TableMessage())
 		for _, sv := range s.SpotViews() {
-			for _, text := range []string{sv.Name, sv.Odds, sv.Result} {
+			for _, text := range []string{sv.Name, sv.Odds, sv.Result, sv.Commission} {
 				noKeyboardHint(t, lang+" spot "+sv.Spot.String(), text)
 			}
 		}
