@@ -13,6 +13,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/machine"
 	"github.com/openegm/cabinet/meters"
@@ -440,5 +441,63 @@ func TestScreenLayoutKeypads(t *testing.T) {
 		checkScreen(t, "pad "+mode, c, sv, func(g *game) { g.Pad = model.Keypad{Mode: mode, Note: "pad_pin_mismatch"} })
 	}
 	stateOf(t, func(g *game) { g.Pad = model.Keypad{} }) // closed, for the tests after
+	useCanned(t, idleView())
+}
+
+// TestScreenLayoutPresentations: every step the machine asks the screen to
+// present (a feature's trigger with the most games, the wait for its
+// start, a win of each tier and the feature's total at the longest
+// amount), in both languages, checked once the panel shows its final text:
+// the panel holds its words and covers no other.
+func TestScreenLayoutPresentations(t *testing.T) {
+	pt, _ := assets.LoadPaytable(assets.DefaultGame)
+	c := useCanned(t, idleView())
+	base := spinView(t, pt, findWin(t, pt), "spinning")
+	base.MachineID, base.Credits, base.CreditsCents = "EGM-99999999", maxCents, maxCents
+	base.GameOpen, base.SpinWinCents, base.GameWinCents = true, maxCents, maxCents
+	steps := []struct {
+		name string
+		p    machine.Presentation
+		free int
+	}{
+		{"trigger", machine.Presentation{Kind: machine.PresentFeature, Tier: machine.TierFeature, Games: 999}, 999},
+		{"free start (press)", machine.Presentation{Kind: machine.PresentFreeStart, Games: 999, Press: true}, 999},
+		{"free start (auto)", machine.Presentation{Kind: machine.PresentFreeStart, Games: 999}, 999},
+		{"big win", machine.Presentation{Kind: machine.PresentWin, Tier: machine.TierBig, Cents: maxCents, Skippable: true}, 0},
+		{"mega win", machine.Presentation{Kind: machine.PresentWin, Tier: machine.TierMega, Cents: maxCents, Skippable: true}, 0},
+		{"jackpot", machine.Presentation{Kind: machine.PresentWin, Tier: machine.TierJackpot, Cents: maxCents, Skippable: true}, 0},
+		{"total", machine.Presentation{Kind: machine.PresentTotal, Tier: machine.TierFeature, Cents: maxCents}, 999},
+	}
+	for i, s := range steps {
+		for _, lang := range []string{"pt", "en"} {
+			v := base
+			v.Lang = lang
+			p := s.p
+			p.ID = uint64(1000 + 2*i)
+			if lang == "en" {
+				p.ID++
+			}
+			v.Present = &p
+			v.FreeTotal = s.free
+			c.setView(v)
+			// The panel at its final words: the whole amount counted up.
+			var probs []string
+			on(t, func(g *game, _ int, _ func() *image.RGBA) bool {
+				cel, ok := g.CelebrationNow()
+				if !ok || cel.Scatters || (p.Cents > 0 && cel.Text != model.Euro(lang, p.Cents)) {
+					return false
+				}
+				items := layoutNow(g)
+				probs = layoutProblems(items)
+				if !slices.ContainsFunc(items, func(d drawn) bool { return d.Text == cel.Title }) {
+					probs = append(probs, fmt.Sprintf("the panel's title %q was not drawn", cel.Title))
+				}
+				return true
+			})
+			for _, pr := range probs {
+				t.Errorf("%s (%s): %s", s.name, lang, pr)
+			}
+		}
+	}
 	useCanned(t, idleView())
 }
