@@ -96,7 +96,7 @@ mutate: deps
 	GO=$(GO) scripts/mutate.sh $(MUTATE_PKGS)
 
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./baccarat/ ./rng/ ./meters/... ./sas/ ./jackpot/ ./jackpot/ledger/ ./cmd/cabinet/
+	$(GO) test -run '^$$' -bench . -benchmem ./reels/ ./baccarat/ ./rng/ ./meters/... ./book/... ./cards/ ./poker/chemin/odds/ ./sas/ ./jackpot/ ./jackpot/ledger/ ./cmd/cabinet/ ./cmd/parsheet/
 	$(GO) test -run '^$$' -bench . -benchtime 3000x ./jackpot/super/
 	$(GO) test -run '^$$' -bench Redemption -benchtime 1000x ./tito/ticketsys/
 	ui/xvfb-test.sh -run '^$$' -bench . -benchtime 120x
