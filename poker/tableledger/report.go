@@ -42,6 +42,9 @@ type TableReport struct {
 	// Meters.Rake is the cagnotte, the house's only take.
 	Bank   int64 `json:"bank,omitempty"`
 	Garage int64 `json:"garage,omitempty"`
+	// InPot is what the hand or coup in play holds (a ledger read while a
+	// table plays, or cut by a stop).
+	InPot int64 `json:"in_pot,omitempty"`
 }
 
 // SessionReport is a session and the definition it played.
@@ -134,7 +137,7 @@ func MakeReport(dir string, pub ed25519.PublicKey, trusted []ed25519.PublicKey) 
 	for _, id := range st.TableIDs() {
 		t := st.Tables[id]
 		tr := TableReport{ID: id, Game: t.Game, Open: t.Open, Sessions: sessions[id], Meters: t.Meters, Hand: t.Hand, Carried: t.Carried,
-			Bank: t.Bank, Garage: t.Garage, Players: []PlayerReport{}}
+			Bank: t.Bank, Garage: t.Garage, InPot: t.InPot, Players: []PlayerReport{}}
 		for _, p := range t.Seated() {
 			s := t.Players[p]
 			tr.Players = append(tr.Players, PlayerReport{Player: p, Seat: s.Seat, Source: s.Source, Stack: s.Stack, Totals: s.Totals})
@@ -205,8 +208,9 @@ func (rep *Report) WriteText(w io.Writer, lang string) {
 			fmt.Fprintf(w, "  %s %d: %s (%s) %s\n", tr("lugar", "seat"), p.Seat, p.Player, p.Source, eur(p.Stack))
 		}
 		if t.Game == string(tabledef.Chemin) {
-			fmt.Fprintf(w, "  %s: %s = %s + %s %s + %s %s + %s %s + %s\n", tr("conservação", "conservation"), eur(m.PaidIn), eur(stacks),
-				eur(t.Bank), tr("(banca)", "(bank)"), eur(t.Garage), tr("(garage)", "(garage)"), eur(m.Rake), tr("(cagnotte)", "(cagnotte)"), eur(m.PaidOut))
+			fmt.Fprintf(w, "  %s: %s = %s + %s %s + %s %s + %s %s + %s %s + %s\n", tr("conservação", "conservation"), eur(m.PaidIn), eur(stacks),
+				eur(t.Bank), tr("(banca)", "(bank)"), eur(t.Garage), tr("(garage)", "(garage)"), eur(t.InPot), tr("(em jogo)", "(staked)"),
+				eur(m.Rake), tr("(cagnotte)", "(cagnotte)"), eur(m.PaidOut))
 		} else {
 			fmt.Fprintf(w, "  %s: %s = %s + %s %s + %s + %s + %s\n", tr("conservação", "conservation"), eur(m.PaidIn), eur(stacks),
 				eur(t.Carried), tr("(pó)", "(pó)"), eur(m.Fees), eur(m.Rake), eur(m.PaidOut))
