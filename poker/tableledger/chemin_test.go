@@ -147,10 +147,17 @@ func TestCheminFold(t *testing.T) {
 	}{
 		{"a cent of cagnotte to the banker", "cagnotte",
 			func(r poker.Record) bool { return r.Kind == poker.KindAward && r.Action == "banker" && r.Rake > 0 },
-			func(r *poker.Record) { r.Rake--; r.Shares = []poker.Share{{Seat: r.Shares[0].Seat, Amount: r.Shares[0].Amount + 1}} }},
+			func(r *poker.Record) {
+				r.Rake--
+				r.Shares = []poker.Share{{Seat: r.Shares[0].Seat, Amount: r.Shares[0].Amount + 1}}
+			}},
 		{"a ponto paid less than twice his stake", "paid",
 			func(r poker.Record) bool { return r.Kind == poker.KindAward && r.Action == "ponto" },
-			func(r *poker.Record) { r.Shares = append([]poker.Share{}, r.Shares...); r.Shares[0].Amount--; r.Amount-- }},
+			func(r *poker.Record) {
+				r.Shares = append([]poker.Share{}, r.Shares...)
+				r.Shares[0].Amount--
+				r.Amount--
+			}},
 		{"a void that keeps a stake", "void",
 			func(r poker.Record) bool { return r.Kind == poker.KindVoid && len(r.Shares) > 0 },
 			func(r *poker.Record) { r.Shares = r.Shares[1:] }},
