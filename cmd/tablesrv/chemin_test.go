@@ -13,6 +13,7 @@ import (
 	"github.com/openegm/cabinet/poker"
 	"github.com/openegm/cabinet/poker/chemin"
 	"github.com/openegm/cabinet/poker/seatclient"
+	"github.com/openegm/cabinet/poker/seatmsg"
 	"github.com/openegm/cabinet/poker/tableledger"
 )
 
@@ -113,6 +114,7 @@ func TestCheminSessionThroughTheServer(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	watch.Close()
+	checkCheminReplay(t, s, d)
 	d.cashOutAll()
 	waitEmpty(t, d, cheminTable)
 	want := d.sources()
@@ -346,4 +348,54 @@ func tamper(t *testing.T, dir string, re *regexp.Regexp) bool {
 		return true
 	}
 	return false
+}
+
+// checkCheminReplay asks a seat's last coups over the WebSocket (SRIJ rule
+// 78): each is a whole coup, frame by frame, with the bank, the stakes and
+// the cards its player saw, and no card of another player's hand before
+// it was shown.
+func checkCheminReplay(t *testing.T, s *server, d *driver) {
+	t.Helper()
+	for _, p := range d.players {
+		if p.token == "" || d.ledger(cheminTable).Players[p.name] == nil {
+			continue
+		}
+		seat, err := seatclient.Dial(s.url, p.token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer seat.Close()
+		if err := seat.Send(seatmsg.ClientMsg{Type: "replay"}); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			m, err := seat.Next()
+			if err != nil {
+				t.Fatalf("replay of %s: %v", p.name, err)
+			}
+			if m.Error != nil {
+				t.Fatalf("replay of %s: %s", p.name, m.Error.Message)
+			}
+			if m.Replay == nil {
+				continue
+			}
+			if len(m.Replay.Hands) < 3 {
+				t.Fatalf("%s's replay has %d coups", p.name, len(m.Replay.Hands))
+			}
+			for _, h := range m.Replay.Hands {
+				first, last := h.Frames[0], h.Frames[len(h.Frames)-1]
+				if first.Record.Kind != poker.KindHandStart || last.Record.Kind != poker.KindHandEnd || last.Chemin == nil {
+					t.Fatalf("%s's coup %d: %+v … %+v", p.name, h.Hand, first.Record, last.Record)
+				}
+				for _, f := range h.Frames {
+					if f.Record.Kind == poker.KindDeal && f.Record.Player != p.name && len(f.Record.Cards) > 0 {
+						t.Fatalf("%s's replay shows %s's cards as dealt", p.name, f.Record.Player)
+					}
+				}
+			}
+			t.Logf("%s's replay: %d coups, the last of %d frames", p.name, len(m.Replay.Hands), len(m.Replay.Hands[len(m.Replay.Hands)-1].Frames))
+			return
+		}
+	}
+	t.Fatal("nobody seated to ask a replay")
 }
