@@ -271,24 +271,34 @@ func checkCoups(t *testing.T, s *server, rep *tableledger.Report) (sabots int) {
 	}
 	// Every session folded by the game's own folder: the sabots' cards.
 	var recs []poker.Record
+	var folded int64
 	shoes := 0
+	between := map[string]int{}
+	fold := func() {
+		st, err := chemin.Fold(recs)
+		if err != nil {
+			t.Fatalf("chemin.Fold of a session: %v", err)
+		}
+		folded += st.Cagnotte
+		for _, r := range recs {
+			switch {
+			case r.Kind == chemin.KindShoeEnd:
+				shoes++
+			case r.Hand == 0 && (r.Kind == poker.KindAct || r.Kind == chemin.KindGarage || r.Kind == chemin.KindRelease):
+				between[string(r.Kind)+":"+r.Action]++
+			}
+		}
+		recs = nil
+	}
 	err = tableledger.Records(s.data, func(seq uint64, r tableledger.Record) error {
 		switch x := r.(type) {
 		case tableledger.SessionOpen:
 			if x.Table == cheminTable {
-				if _, err := chemin.Fold(recs); err != nil {
-					t.Fatalf("session before %d: %v", seq, err)
-				}
-				recs = nil
+				fold()
 			}
 		case tableledger.Step:
 			if x.Table == cheminTable {
 				recs = append(recs, x.Records...)
-				for _, rr := range x.Records {
-					if rr.Kind == chemin.KindShoeEnd {
-						shoes++
-					}
-				}
 			}
 		}
 		return nil
@@ -296,18 +306,9 @@ func checkCoups(t *testing.T, s *server, rep *tableledger.Report) (sabots int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := chemin.Fold(recs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Cagnotte > m.Rake {
-		t.Fatalf("fold: %+v, %d sabots ended", st, shoes)
-	}
-	between := map[string]int{}
-	for _, r := range recs {
-		if r.Hand == 0 && (r.Kind == poker.KindAct || r.Kind == chemin.KindGarage || r.Kind == chemin.KindRelease) {
-			between[string(r.Kind)+":"+r.Action]++
-		}
+	fold()
+	if folded != m.Rake {
+		t.Fatalf("chemin.Fold's cagnotte %d, the ledger's %d", folded, m.Rake)
 	}
 	t.Logf("%d coups (%d banker wins on %d staked, %d ponto wins, %d ties), %d void, %d sabots ended; cagnotte %d, paid in %d, out %d; in coups %v; between coups %v",
 		played, bankerWins, won, pontoWins, ties, voided, shoes, m.Rake, m.PaidIn, m.PaidOut, acts, between)
