@@ -184,3 +184,49 @@ func TestCheminFold(t *testing.T) {
 		}
 	}
 }
+
+// A player the rules take away without a cash-out asked (he gave up his
+// seat rather than take the bank, rule 85) is paid to the source of his
+// buy-in as a cash-out the ledger names out:BUYIN, once; a banker may not
+// leave with the bank on the table.
+func TestCheminLeaveWithoutCashOut(t *testing.T) {
+	data, sig, err := assets.CheminTable("chemin-6d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 12, 5, 20, 0, 0, 0, time.UTC)
+	o := SessionOpen{Table: "chemin-6d", Session: 1, At: at, Definition: data, Signature: sig, Digest: tabledef.Digest(data), KeyID: "k"}
+	st := NewState()
+	if err := st.Apply(o); err != nil {
+		t.Fatal(err)
+	}
+	join := Step{Table: "chemin-6d", Session: 1, Opened: 1, Event: Event{Kind: "join", At: at, Player: "ana", Amount: 5000},
+		Transfer: &Transfer{ID: "b1", Kind: BuyIn, Source: "cab-1", Player: "ana", Amount: 5000},
+		Records:  []poker.Record{{Kind: poker.KindJoin, At: at, Seat: 3, Player: "ana", Amount: 5000, Stack: 5000}}}
+	if err := st.Apply(join); err != nil {
+		t.Fatal(err)
+	}
+	tot := poker.Totals{BoughtIn: 5000, CashedOut: 5000}
+	leave := Step{Table: "chemin-6d", Session: 1, Opened: 1, Event: Event{Kind: "act", At: at, Player: "ana", Action: &poker.Action{Kind: chemin.Refuse}},
+		Records: []poker.Record{{Kind: poker.KindAct, At: at, Seat: 3, Player: "ana", Action: string(chemin.Refuse)},
+			{Kind: poker.KindLeave, At: at, Seat: 3, Player: "ana", Amount: 5000, Totals: &tot}}}
+	bank := leave
+	bank.Records = []poker.Record{{Kind: chemin.KindBank, At: at, Seat: 3, Player: "ana", Amount: 1000, Stack: 4000},
+		{Kind: poker.KindLeave, At: at, Seat: 3, Player: "ana", Amount: 4000, Totals: &tot}}
+	if err := st.Apply(bank); err == nil || !strings.Contains(err.Error(), "bank") {
+		t.Fatalf("a banker left with the bank: %v", err)
+	}
+	st = NewState()
+	st.Apply(o)
+	st.Apply(join)
+	if err := st.Apply(leave); err != nil {
+		t.Fatal(err)
+	}
+	tr := st.Transfers["out:b1"]
+	if tr == nil || !tr.Done || tr.Amount != 5000 || tr.Kind != CashOut || tr.Source != "cab-1" || st.Sources["cab-1"].Out != 5000 {
+		t.Fatalf("the cash-out: %+v, source %+v", tr, st.Sources["cab-1"])
+	}
+	if err := st.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
