@@ -24,6 +24,7 @@ type View struct {
 	ToAct                   int // the seat asked (0: nobody, or an auction)
 	Deadline                time.Time
 	Choices                 []Choice // the viewer's
+	Bidders                 []int    // the auction's bidders who have not answered yet
 	Level                   int64    // a passed hand's level
 	Shoe                    string   // the digest of the sabot in play
 	CardsLeft               int
@@ -69,6 +70,13 @@ func (t *Table) View(viewer string) View {
 	}
 	if t.Decision != nil {
 		v.ToAct, v.Deadline = t.Decision.Seat, t.Decision.Deadline
+	}
+	if t.phase == Auction {
+		for _, s := range t.bidders {
+			if !t.answers[s] {
+				v.Bidders = append(v.Bidders, s)
+			}
+		}
 	}
 	if me != nil {
 		v.Choices = t.choices(me)

@@ -4,6 +4,46 @@
 // bots. A seat's owner moves money with MoneyRequest and reads
 // TransferResult over the HTTP API; a seat plays over the WebSocket: it
 // sends ClientMsg and receives StateMsg, ReplayMsg, LeftMsg and ErrorMsg.
+//
+// # Chemin de fer
+//
+// A chemin de fer table (TableInfo.Game "chemin_de_fer", poker/chemin)
+// speaks the same protocol over the same WebSocket (hello with the seat's
+// token or the table's ID, then act/rest/leave/replay), with these
+// differences:
+//
+// State. Every StateMsg carries Chemin (nil at a poker table): the
+// engine's view for that viewer (chemin.View). Hand is the coup's number,
+// Dealer the banker's seat, Board and Pots are empty, Seats[i].Bet is the
+// seat's stake in the coup and Seats[i].Cards is never set (the cards are
+// in Chemin.PontoCards and Chemin.BankerCards, as far as the viewer may
+// see them: his own hand as ponto or banker, the ponto's third card to
+// all, the banker's once turned, both at the end). Options and Offer are
+// nil. ToAct is the seat asked (0: nobody, or an auction, where every
+// bidder in Chemin.Bidders answers at once) and Deadline its timer, in
+// play between coups too (the bank to state, continue/garage/pass, a
+// passed hand offered, the auction). Chemin.Choices are the viewer's
+// decisions now, each with its amount's range where it has one:
+// To from Min to Max by Step (Max 0: no amount). Chemin.Says are the
+// dealer's announcements (rule 96) of the coup in play and since the last
+// one, oldest first, each with its Portuguese and English text.
+//
+// Actions. A seat sends {"type": "act", "kind": K, "to": N} with K one of
+// the chemin.ActionKind values: bank (to: the bank, Min..Max),
+// bank_associated (to: the bank, even, half from the associate who
+// offered), refuse, associate, banco, banco_suivi, banco_mesa (to: at
+// least half the bank; 0 stakes half), bet (to: the stake), no_bet, draw,
+// stand, continue, garage, reduce, halve, pass, take, decline, bid (to:
+// the offer), no_bid. A kind that is not among the seat's Choices is
+// refused with an ErrorMsg and changes nothing. "extra" is refused (no
+// extra time at chemin de fer). The timer decides for a seat that does
+// not answer: no bank, no bet, the ponto stands on 5, the banker plays
+// the tableau, the winning banker continues, a passed hand is declined,
+// no bid.
+//
+// Replay. ReplayMsg's frames of a coup carry Chemin (the bank, the stakes
+// and the cards the player saw after each record); Board is empty and Pot
+// the stakes on the table.
 package seatmsg
 
 import (
@@ -51,6 +91,66 @@ type StateMsg struct {
 	You      *YouMsg        `json:"you,omitempty"`
 	Current  []poker.Record `json:"current"` // the hand in play, without the cards nobody was shown
 	Last     []poker.Record `json:"last"`    // the last hand, likewise
+	Chemin   *CheminMsg     `json:"chemin,omitempty"`
+}
+
+// CheminMsg is a chemin de fer table as the viewer sees it (chemin.View).
+type CheminMsg struct {
+	Phase       string       `json:"phase"` // chemin.Phase: idle, stake, banco_round, bet_round, ponto, banker, after_coup, offered, auction, forced
+	Banker      int          `json:"banker"`
+	Associate   int          `json:"associate,omitempty"`
+	Bank        int64        `json:"bank"`
+	Garage      int64        `json:"garage"`
+	Wins        int          `json:"wins"`  // the banker's winning coups with this hand
+	Ponto       int          `json:"ponto"` // the seat the cards went to (0: not yet)
+	PontoCards  []cards.Card `json:"ponto_cards"`
+	BankerCards []cards.Card `json:"banker_cards"`
+	PontoTotal  int          `json:"ponto_total"`  // of the ponto's hand when the viewer sees it whole (-1: he does not; his third card alone has no total)
+	BankerTotal int          `json:"banker_total"` // likewise
+	Stakes      []StakeMsg   `json:"stakes"`       // in priority order
+	Level       int64        `json:"level,omitempty"`
+	Bidders     []int        `json:"bidders,omitempty"` // the auction's bidders who have not answered yet
+	Shoe        string       `json:"shoe,omitempty"`    // the digest of the sabot in play
+	CardsLeft   int          `json:"cards_left"`
+	LastCoup    bool         `json:"last_coup"`
+	Choices     []ChoiceMsg  `json:"choices"` // the viewer's
+	Says        []SayMsg     `json:"says"`
+}
+
+// StakeMsg is a ponto's stake in the coup.
+type StakeMsg struct {
+	Seat   int   `json:"seat"`
+	Amount int64 `json:"amount"`
+}
+
+// ChoiceMsg is one decision the viewer may send as {"type": "act", "kind":
+// Kind, "to": N}; N runs from Min to Max by Step (Max 0: no amount).
+type ChoiceMsg struct {
+	Kind string `json:"kind"`
+	Min  int64  `json:"min,omitempty"`
+	Max  int64  `json:"max,omitempty"`
+	Step int64  `json:"step,omitempty"`
+}
+
+// SayMsg is one of the dealer's announcements (rule 96): its key
+// (chemin.Message), what it names, and its words.
+type SayMsg struct {
+	Key    string `json:"key"`
+	Coup   uint64 `json:"coup,omitempty"`
+	Amount int64  `json:"amount,omitempty"`
+	Value  string `json:"value,omitempty"` // totals it names: "7 5", ponto then banker
+	PT     string `json:"pt"`
+	EN     string `json:"en"`
+	AtMS   int64  `json:"at_ms"`
+}
+
+// CheminFrame is a chemin de fer coup's table after one record.
+type CheminFrame struct {
+	Bank        int64        `json:"bank"`
+	Stakes      []StakeMsg   `json:"stakes"`
+	PontoCards  []cards.Card `json:"ponto_cards"`
+	BankerCards []cards.Card `json:"banker_cards"`
+	Say         *SayMsg      `json:"say,omitempty"` // the record is an announcement
 }
 
 // SeatMsg is one seat.
@@ -114,6 +214,7 @@ type ReplayFrame struct {
 	Board  []cards.Card   `json:"board"`
 	Pot    int64          `json:"pot"`
 	Seats  []ReplaySeatFr `json:"seats"`
+	Chemin *CheminFrame   `json:"chemin,omitempty"`
 }
 
 // ReplaySeatFr is a seat in a frame.
