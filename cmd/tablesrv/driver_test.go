@@ -21,6 +21,9 @@ type driver struct {
 	rnd     *rand.Rand
 	players []*player
 	journal []*request
+	// cave is the buy-in at a table (0: the cave it asks) and low the stack
+	// below which a player buys again (0: 200 cents).
+	cave, low map[string]int64
 }
 
 type player struct {
@@ -40,7 +43,7 @@ type request struct {
 }
 
 func newDriver(t testing.TB, s *server, seed uint64) *driver {
-	return &driver{t: t, s: s, rnd: rand.New(rand.NewPCG(seed, 7))}
+	return &driver{t: t, s: s, rnd: rand.New(rand.NewPCG(seed, 7)), cave: map[string]int64{}, low: map[string]int64{}}
 }
 
 func (d *driver) add(table string, names ...string) {
@@ -146,13 +149,17 @@ func (d *driver) seatAll() {
 			if err != nil || info.Status == "over" {
 				continue
 			}
-			if r := d.request(p, tableledger.BuyIn, info.RequiredCave, ""); r.answered && r.refused == "" {
+			cave := info.RequiredCave
+			if c := d.cave[p.table]; c > 0 {
+				cave = c
+			}
+			if r := d.request(p, tableledger.BuyIn, cave, ""); r.answered && r.refused == "" {
 				p.token = r.result.Token
 			} else {
 				continue
 			}
-		case seat.Stack < 200 && seat.CashOut == "":
-			d.request(p, tableledger.Rebuy, 10000, "") // refused during a hand he plays: tried again later
+		case seat.Stack < max(200, d.low[p.table]) && seat.CashOut == "":
+			d.request(p, tableledger.Rebuy, max(10000, d.cave[p.table]), "") // refused during a hand he plays: tried again later
 		}
 		if p.bot == nil && p.token != "" {
 			b, err := tablesrvtest.Dial(d.s.url, p.token, d.rnd.Uint64())

@@ -170,8 +170,9 @@ func checkLedger(t testing.TB, s *server, rules map[string]pokertest.Rules) *tab
 			stacks += p.Stack
 		}
 		m := tb.Meters
-		if m.PaidIn != stacks+tb.Carried+m.Fees+m.Rake+m.PaidOut {
-			t.Fatalf("%s: paid in %d, stacks %d, carried %d, fees %d, rake %d, paid out %d", tb.ID, m.PaidIn, stacks, tb.Carried, m.Fees, m.Rake, m.PaidOut)
+		if m.PaidIn != stacks+tb.Carried+tb.Bank+tb.Garage+tb.InPot+m.Fees+m.Rake+m.PaidOut {
+			t.Fatalf("%s: paid in %d, stacks %d, carried %d, bank %d, garage %d, stakes %d, fees %d, rake %d, paid out %d",
+				tb.ID, m.PaidIn, stacks, tb.Carried, tb.Bank, tb.Garage, tb.InPot, m.Fees, m.Rake, m.PaidOut)
 		}
 		r, ok := rules[tb.ID]
 		if !ok {

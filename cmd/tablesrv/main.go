@@ -1,5 +1,5 @@
-// Command tablesrv is the poker table server: it runs synthetic-poker and
-// hold'em tables from signed, approved definitions, keeps its own ledger,
+// Command tablesrv is the poker table server: it runs synthetic-poker,
+// hold'em and chemin de fer tables from signed, approved definitions, keeps its own ledger,
 // serves the seats' page and WebSocket and the seat owners' API
 // (docs/tablesrv.md), and reads its ledger for the inspector.
 package main
@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -29,6 +30,7 @@ import (
 	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/internal/atomicfile"
 	"github.com/openegm/cabinet/poker"
+	"github.com/openegm/cabinet/poker/chemin"
 	"github.com/openegm/cabinet/poker/tabledef"
 	"github.com/openegm/cabinet/poker/tableledger"
 	"github.com/openegm/cabinet/poker/tableserver"
@@ -44,7 +46,8 @@ Usage:
       Runs the tables: every approved definition named by --table (embedded:
       ` + "`tablesrv tables`" + ` lists them) or found signed in --table-dir (DIR/ID.json
       and DIR/ID.json.sig, signed by a key this program trusts); without
-      either, every embedded definition. The ledger is in DIR; the server's
+      either, every embedded poker definition (a chemin de fer table runs
+      when named: --table chemin-6d). The ledger is in DIR; the server's
       signing key, the witness of the ledger's head, the API token and the
       seat key are on the board (default DIR.board), apart from the data.
       The seats' page and WebSocket and the API listen on ADDR (default
@@ -74,7 +77,8 @@ Usage:
 
   tablesrv hands DIR [--table ID] [--last N] [--json]
       The hand histories from the log: every record of the last N hands
-      (default 10) of a table.
+      (default 10) of a table; a chemin de fer table's coups, with the
+      dealer's announcements in Portuguese and English.
 
 DIR is never modified by verify, report or hands.
 `
@@ -145,14 +149,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return serve(*data, boardOf(*board, *data), *listen, tables, *tableDir, *pause, *apiToken, stderr)
 	case "tables":
-		for _, id := range assets.PokerTables() {
-			c, err := assets.LoadPokerTable(id)
-			if err != nil {
-				fmt.Fprintf(stdout, "%s: %v\n", id, err)
-				continue
+		list := func(ids []string, load func(string) (*tabledef.Certified, error), note string) {
+			for _, id := range ids {
+				c, err := load(id)
+				if err != nil {
+					fmt.Fprintf(stdout, "%s: %v\n", id, err)
+					continue
+				}
+				fmt.Fprintf(stdout, "%s v%d (%s, key %s%s): %s\n  %s\n", c.ID, c.Version, c.Game, c.KeyID, note, c.Title.PT, strings.Join(c.Card("pt"), "\n  "))
 			}
-			fmt.Fprintf(stdout, "%s v%d (%s, key %s): %s\n  %s\n", c.ID, c.Version, c.Game, c.KeyID, c.Title.PT, strings.Join(c.Card("pt"), "\n  "))
 		}
+		list(assets.PokerTables(), assets.LoadPokerTable, "")
+		list(assets.CheminTables(), assets.LoadCheminTable, "; runs when named: --table ID")
 		return 0
 	case "verify", "report":
 		dir, ok := oneDir()
@@ -230,7 +238,13 @@ func loadTables(ids []string, dir string) ([]*tabledef.Certified, error) {
 		ids = assets.PokerTables()
 	}
 	for _, id := range ids {
-		c, err := assets.LoadPokerTable(id)
+		load := assets.LoadPokerTable
+		if slices.Contains(assets.CheminTables(), id) {
+			// A chemin de fer table runs when it is named: the default is
+			// every poker table.
+			load = assets.LoadCheminTable
+		}
+		c, err := load(id)
 		if err != nil {
 			return nil, fmt.Errorf("--table %s: %w", id, err)
 		}
@@ -496,6 +510,9 @@ func hands(dir, table string, last int, asJSON bool, stdout, stderr io.Writer) i
 		for _, r := range h.Records {
 			b, _ := json.Marshal(r)
 			fmt.Fprintf(stdout, "  %s\n", b)
+			if r.Kind == chemin.KindAnnounce {
+				fmt.Fprintf(stdout, "    «%s» / «%s»\n", chemin.Text("pt", r), chemin.Text("en", r))
+			}
 		}
 	}
 	return 0

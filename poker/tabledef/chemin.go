@@ -2,10 +2,10 @@ package tabledef
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
+	"github.com/openegm/cabinet/poker"
 	"github.com/openegm/cabinet/poker/chemin"
 )
 
@@ -38,9 +38,8 @@ const (
 var roundings = []Rounding{RoundDown, RoundHalfUp, RoundUp}
 
 // CheminConfig is a chemin de fer table as its definition sets it. The
-// engine (poker/chemin) takes these figures; until it is part of this
-// program a definition is checked, signed and certified (its exact figures
-// are parsheet par's) but not dealt.
+// engine (poker/chemin) takes these figures (Rules; NewEngine deals
+// them); its exact figures are parsheet par's.
 type CheminConfig struct {
 	Number           int           // the table's number, on its card
 	Decks            int           // decks in the sabot (rule 13)
@@ -191,8 +190,29 @@ func (c *checker) chemin(f cheminFile, d *Definition) {
 	}
 }
 
-// errNoCheminEngine: the chemin de fer engine is not part of this program yet.
-var errNoCheminEngine = errors.New("tabledef: a chemin de fer table is certified here but dealt by the chemin de fer engine, which this program does not include yet")
+// CheminEngine is a chemin de fer table as the server drives it: the
+// engine, whose View is the part every game shows alike (poker.View: the
+// coup as the hand, the banker as the dealer, each ponto's stake as his
+// bet, the seat asked and the deadline, between coups too); CheminView is
+// the whole chemin view for a viewer.
+type CheminEngine struct{ *chemin.Table }
+
+// View is the table as every game shows it.
+func (e *CheminEngine) View(viewer string) poker.View {
+	cv := e.Table.View(viewer)
+	v := poker.View{Hand: cv.Coup, Dealer: cv.Banker, Seats: cv.Seats, ToAct: cv.ToAct, Deadline: cv.Deadline}
+	if len(cv.Stakes) > 0 {
+		var at int64
+		for _, s := range cv.Stakes {
+			at += s.Amount
+		}
+		v.Pots = []int64{at}
+	}
+	return v
+}
+
+// CheminView is the chemin de fer view for viewer.
+func (e *CheminEngine) CheminView(viewer string) chemin.View { return e.Table.View(viewer) }
 
 // card is a chemin de fer table's card in the language ("pt" or "en").
 func (c *CheminConfig) card(lang string, eur func(int64) string, tr func(pt, en string) string) []string {

@@ -37,8 +37,12 @@ func TestParseChemin(t *testing.T) {
 	if d.Seats() != 12 || d.MinPlayers() != 4 || d.DecisionTime() != 20*time.Second || d.RakeBps() != 0 || d.FeeBps() != 0 || d.MinRebuy() != 1000 {
 		t.Fatalf("seats %d min %d", d.Seats(), d.MinPlayers())
 	}
-	if _, err := d.NewEngine(rng.NewSeeded(1)); err == nil || !strings.Contains(err.Error(), "chemin de fer engine") {
+	e, err := d.NewEngine(rng.NewSeeded(1))
+	if err != nil {
 		t.Fatalf("engine: %v", err)
+	}
+	if ce, ok := e.(*tabledef.CheminEngine); !ok || ce.RequiredCave() != 1000 || ce.CheminView("").Phase != chemin.Idle {
+		t.Fatalf("engine %T", e)
 	}
 	// The definition's figures are the engine's rules, which the engine
 	// takes as they are.

@@ -28,6 +28,7 @@ import (
 
 	"github.com/openegm/cabinet/internal/strictjson"
 	"github.com/openegm/cabinet/poker"
+	"github.com/openegm/cabinet/poker/chemin"
 	"github.com/openegm/cabinet/poker/holdem"
 	"github.com/openegm/cabinet/poker/synthetic"
 	"github.com/openegm/cabinet/reels"
@@ -419,7 +420,11 @@ func (c *checker) synthetic(f syntheticFile, d *Definition) {
 	cfg.ReplayHands = c.replay(f.ReplayHands)
 }
 
-// Engine is a table engine as the server drives it.
+// Engine is a table engine as the server drives it. View is what every
+// game shows the same way (the seats and their stacks, the hand or coup,
+// the seat asked and the decision's deadline, which a Tick enforces); a
+// game with more to show has its own view beside it (CheminEngine's
+// CheminView).
 type Engine interface {
 	Step(poker.Event) ([]poker.Record, error)
 	View(viewer string) poker.View
@@ -434,7 +439,11 @@ func (d *Definition) NewEngine(src rng.Source) (Engine, error) {
 		return holdem.New(*d.Holdem, src)
 	}
 	if d.Chemin != nil {
-		return nil, errNoCheminEngine
+		t, err := chemin.New(d.Chemin.Rules(d.ID), src)
+		if err != nil {
+			return nil, err
+		}
+		return &CheminEngine{Table: t}, nil
 	}
 	return synthetic.New(*d.Synthetic, src)
 }

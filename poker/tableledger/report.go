@@ -38,6 +38,13 @@ type TableReport struct {
 	Players  []PlayerReport  `json:"players"`
 	Hand     uint64          `json:"hand_in_play,omitempty"`
 	Carried  int64           `json:"carried,omitempty"`
+	// A chemin de fer table: the bank and garage on the table; its
+	// Meters.Rake is the cagnotte, the house's only take.
+	Bank   int64 `json:"bank,omitempty"`
+	Garage int64 `json:"garage,omitempty"`
+	// InPot is what the hand or coup in play holds (a ledger read while a
+	// table plays, or cut by a stop).
+	InPot int64 `json:"in_pot,omitempty"`
 }
 
 // SessionReport is a session and the definition it played.
@@ -129,7 +136,8 @@ func MakeReport(dir string, pub ed25519.PublicKey, trusted []ed25519.PublicKey) 
 	}
 	for _, id := range st.TableIDs() {
 		t := st.Tables[id]
-		tr := TableReport{ID: id, Game: t.Game, Open: t.Open, Sessions: sessions[id], Meters: t.Meters, Hand: t.Hand, Carried: t.Carried, Players: []PlayerReport{}}
+		tr := TableReport{ID: id, Game: t.Game, Open: t.Open, Sessions: sessions[id], Meters: t.Meters, Hand: t.Hand, Carried: t.Carried,
+			Bank: t.Bank, Garage: t.Garage, InPot: t.InPot, Players: []PlayerReport{}}
 		for _, p := range t.Seated() {
 			s := t.Players[p]
 			tr.Players = append(tr.Players, PlayerReport{Player: p, Seat: s.Seat, Source: s.Source, Stack: s.Stack, Totals: s.Totals})
@@ -181,17 +189,32 @@ func (rep *Report) WriteText(w io.Writer, lang string) {
 			fmt.Fprintf(w, "  %s %d: %s, %s %s…, %s %s, %s %s, %d %s\n", tr("sessão", "session"), s.Session, s.Definition, tr("resumo", "digest"), s.Digest[:16],
 				tr("chave", "key"), s.KeyID, tr("aberta", "opened"), s.OpenedAt.Format(time.RFC3339), s.Hands, tr("mãos", "hands"))
 		}
-		fmt.Fprintf(w, "  %s %s · %s %s · %s %s · %s %s\n", tr("caves e reposições", "caves and re-buys"), eur(m.PaidIn),
-			tr("comissão na cave", "fees"), eur(m.Fees), tr("comissão dos potes", "rake"), eur(m.Rake), tr("levantado", "cashed out"), eur(m.PaidOut))
-		fmt.Fprintf(w, "  %d %s, %d %s, %d %s, %d %s, %d %s\n", m.Hands, tr("mãos", "hands"), m.Showdowns, tr("com cartas mostradas", "to a showdown"),
-			m.Voided, tr("anuladas (regra 86 SRIJ)", "void (SRIJ rule 86)"), m.Carries, tr("pós", "pós"), m.Timeouts, tr("decisões pelo relógio", "decisions by the timer"))
+		if t.Game == string(tabledef.Chemin) {
+			// The house takes no side at chemin de fer: its take is the
+			// cagnotte on the bankers' winnings (rule 47).
+			fmt.Fprintf(w, "  %s %s · %s %s · %s %s\n", tr("caves e reposições", "caves and re-buys"), eur(m.PaidIn),
+				tr("cagnotte (receita da casa)", "cagnotte (the house's take)"), eur(m.Rake), tr("levantado", "cashed out"), eur(m.PaidOut))
+			fmt.Fprintf(w, "  %d %s, %d %s, %d %s, %d %s, %d %s\n", m.Hands, tr("golpes", "coups"), m.Showdowns, tr("jogados", "dealt"),
+				m.Pots, tr("pagos", "settled"), m.Voided, tr("anulados (regra 86 SRIJ)", "void (SRIJ rule 86)"), m.Timeouts, tr("decisões pelo relógio", "decisions by the timer"))
+		} else {
+			fmt.Fprintf(w, "  %s %s · %s %s · %s %s · %s %s\n", tr("caves e reposições", "caves and re-buys"), eur(m.PaidIn),
+				tr("comissão na cave", "fees"), eur(m.Fees), tr("comissão dos potes", "rake"), eur(m.Rake), tr("levantado", "cashed out"), eur(m.PaidOut))
+			fmt.Fprintf(w, "  %d %s, %d %s, %d %s, %d %s, %d %s\n", m.Hands, tr("mãos", "hands"), m.Showdowns, tr("com cartas mostradas", "to a showdown"),
+				m.Voided, tr("anuladas (regra 86 SRIJ)", "void (SRIJ rule 86)"), m.Carries, tr("pós", "pós"), m.Timeouts, tr("decisões pelo relógio", "decisions by the timer"))
+		}
 		var stacks int64
 		for _, p := range t.Players {
 			stacks += p.Stack
 			fmt.Fprintf(w, "  %s %d: %s (%s) %s\n", tr("lugar", "seat"), p.Seat, p.Player, p.Source, eur(p.Stack))
 		}
-		fmt.Fprintf(w, "  %s: %s = %s + %s %s + %s + %s + %s\n", tr("conservação", "conservation"), eur(m.PaidIn), eur(stacks),
-			eur(t.Carried), tr("(pó)", "(pó)"), eur(m.Fees), eur(m.Rake), eur(m.PaidOut))
+		if t.Game == string(tabledef.Chemin) {
+			fmt.Fprintf(w, "  %s: %s = %s + %s %s + %s %s + %s %s + %s %s + %s\n", tr("conservação", "conservation"), eur(m.PaidIn), eur(stacks),
+				eur(t.Bank), tr("(banca)", "(bank)"), eur(t.Garage), tr("(garage)", "(garage)"), eur(t.InPot), tr("(em jogo)", "(staked)"),
+				eur(m.Rake), tr("(cagnotte)", "(cagnotte)"), eur(m.PaidOut))
+		} else {
+			fmt.Fprintf(w, "  %s: %s = %s + %s %s + %s + %s + %s\n", tr("conservação", "conservation"), eur(m.PaidIn), eur(stacks),
+				eur(t.Carried), tr("(pó)", "(pó)"), eur(m.Fees), eur(m.Rake), eur(m.PaidOut))
+		}
 	}
 	if len(rep.Sources) > 0 {
 		fmt.Fprintf(w, "\n%s\n", tr("Origens do dinheiro", "Sources of the money"))

@@ -56,6 +56,14 @@ type Table struct {
 	Step     uint64        `json:"step"`            // steps of the session
 	Last     time.Time     `json:"last"`            // time of the last step
 	Shown    bool          `json:"shown,omitempty"` // the hand in play reached a showdown
+	// Chemin de fer (chemin.go): the bank on the table, the garage set
+	// aside, whose they are, and the cagnotte's rate and rounding.
+	Bank        int64  `json:"bank,omitempty"`
+	Garage      int64  `json:"garage,omitempty"`
+	Banker      int    `json:"banker,omitempty"`
+	Associate   int    `json:"associate,omitempty"`
+	CagnotteBps int64  `json:"cagnotte_bps,omitempty"`
+	Rounding    string `json:"rounding,omitempty"`
 }
 
 // Seat is a player at a table.
@@ -165,6 +173,11 @@ func (s *State) open(o SessionOpen) error {
 	t.Session, t.Open, t.Opened, t.Step = o.Session, true, 0, 0
 	t.Definition, t.Signature, t.Digest, t.KeyID = o.Definition, o.Signature, o.Digest, o.KeyID
 	t.Game, t.RakeBps, t.FeeBps = string(d.Game), d.RakeBps(), d.FeeBps()
+	t.CagnotteBps, t.Rounding = 0, ""
+	if d.Chemin != nil {
+		t.CagnotteBps, t.Rounding = d.Chemin.CagnotteBps, string(d.Chemin.Rounding)
+	}
+	t.Bank, t.Garage, t.Banker, t.Associate = 0, 0, 0, 0
 	t.OpenedAt, t.Last = o.At, o.At
 	t.Players, t.Hand, t.LastHand, t.InPot, t.Stakes, t.Over, t.Shown = map[string]*Seat{}, 0, 0, 0, nil, false, false
 	return nil
@@ -175,7 +188,7 @@ func (s *State) close(c SessionClose) error {
 	switch {
 	case t == nil || !t.Open || t.Session != c.Session:
 		return fmt.Errorf("close %s: session %d is not open", c.Table, c.Session)
-	case len(t.Players) > 0 || t.Hand != 0 || t.Carried != 0 || t.InPot != 0:
+	case len(t.Players) > 0 || t.Hand != 0 || t.Carried != 0 || t.InPot != 0 || t.Bank != 0 || t.Garage != 0:
 		return fmt.Errorf("close %s: the table still holds players or chips", c.Table)
 	}
 	t.Open = false
@@ -280,6 +293,11 @@ func (f *stepFold) record(r poker.Record) error {
 	t := f.t
 	if r.Amount < 0 || r.Fee < 0 || r.Rake < 0 {
 		return fmt.Errorf("negative amount")
+	}
+	if t.isChemin() {
+		if done, err := f.cheminRecord(r); done || err != nil {
+			return err
+		}
 	}
 	switch r.Kind {
 	case poker.KindJoin, poker.KindRebuy:
@@ -595,9 +613,9 @@ func (t *Table) conserved() error {
 		stacks += p.Stack
 	}
 	m := t.Meters
-	if held := stacks + t.InPot + t.Carried + m.Fees + m.Rake + m.PaidOut; held != m.PaidIn || t.InPot < 0 || t.Carried < 0 {
-		return fmt.Errorf("%s: chip conservation: paid in %d, held %d (stacks %d, pot %d, carried %d, fees %d, rake %d, paid out %d)",
-			t.ID, m.PaidIn, held, stacks, t.InPot, t.Carried, m.Fees, m.Rake, m.PaidOut)
+	if held := stacks + t.InPot + t.Carried + t.Bank + t.Garage + m.Fees + m.Rake + m.PaidOut; held != m.PaidIn || t.InPot < 0 || t.Carried < 0 || t.Bank < 0 || t.Garage < 0 {
+		return fmt.Errorf("%s: chip conservation: paid in %d, held %d (stacks %d, pot %d, carried %d, bank %d, garage %d, fees %d, rake %d, paid out %d)",
+			t.ID, m.PaidIn, held, stacks, t.InPot, t.Carried, t.Bank, t.Garage, m.Fees, m.Rake, m.PaidOut)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/openegm/cabinet/book"
+	"github.com/openegm/cabinet/poker/chemin"
 	"github.com/openegm/cabinet/reels"
 )
 
@@ -35,6 +36,11 @@ func Verify(dir string, pub ed25519.PublicKey, trusted []ed25519.PublicKey) (*Ve
 	}
 	problem := func(format string, a ...any) { v.Problems = append(v.Problems, fmt.Sprintf(format, a...)) }
 	sessions := map[string]*Session{}
+	// A chemin de fer session's records are folded again by the game's own
+	// folder (chemin.Folder): every cent, every payment against the
+	// stakes, and every card dealt from a sabot against the order its end
+	// reveals, whose digest was committed before its first card.
+	folders := map[string]*chemin.Folder{}
 	err = Records(dir, func(seq uint64, r Record) error {
 		switch x := r.(type) {
 		case SessionOpen:
@@ -48,6 +54,10 @@ func Verify(dir string, pub ed25519.PublicKey, trusted []ed25519.PublicKey) (*Ve
 				return nil
 			}
 			sessions[x.Table] = s
+			delete(folders, x.Table)
+			if s.Def.Chemin != nil {
+				folders[x.Table] = chemin.NewFolder()
+			}
 			v.Sessions++
 		case Step:
 			s := sessions[x.Table]
@@ -64,6 +74,12 @@ func Verify(dir string, pub ed25519.PublicKey, trusted []ed25519.PublicKey) (*Ve
 					return nil
 				}
 				v.Steps++
+				if f := folders[x.Table]; f != nil {
+					if err := f.Add(x.Records...); err != nil {
+						problem("record %d (%s session %d): chemin de fer fold: %v", seq, x.Table, x.Session, err)
+						delete(folders, x.Table)
+					}
+				}
 			}
 		case SessionClose:
 			delete(sessions, x.Table)

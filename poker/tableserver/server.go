@@ -1,5 +1,6 @@
-// Package tableserver runs poker tables for their seats (cmd/tablesrv):
-// each table's engine (poker/holdem, poker/synthetic) from its approved
+// Package tableserver runs poker and chemin de fer tables for their seats
+// (cmd/tablesrv): each table's engine (poker/holdem, poker/synthetic,
+// poker/chemin) from its approved
 // definition, every step committed to the server's ledger
 // (poker/tableledger) before anything of it is shown, money moving in and
 // out only as transfers identified by their owner's ID and applied exactly
@@ -15,11 +16,13 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"sync"
 	"time"
 
 	"github.com/openegm/cabinet/poker"
+	"github.com/openegm/cabinet/poker/chemin"
 	"github.com/openegm/cabinet/poker/tabledef"
 	"github.com/openegm/cabinet/poker/tableledger"
 	"github.com/openegm/cabinet/rng"
@@ -74,6 +77,7 @@ type table struct {
 	subs    map[*subscriber]bool
 	current []poker.Record // the hand in play's records so far
 	last    []poker.Record // the last hand's, from its start to its end
+	says    []poker.Record // a chemin de fer table's announcements: the coup in play's and since the last
 }
 
 // Open starts the server on its ledger: every table with players is
@@ -288,6 +292,15 @@ func (s *Server) step(t *table, ev poker.Event, tr *tableledger.Transfer) ([]pok
 // observe keeps the hand in play's records and the last hand's.
 func (t *table) observe(recs []poker.Record) {
 	for _, r := range recs {
+		if r.Kind == poker.KindHandStart {
+			t.says = slices.DeleteFunc(t.says, func(x poker.Record) bool { return x.Hand != 0 })
+		}
+		if r.Kind == chemin.KindAnnounce {
+			t.says = append(t.says, r)
+			if len(t.says) > maxSays {
+				t.says = slices.Clone(t.says[len(t.says)-maxSays:])
+			}
+		}
 		if r.Hand == 0 {
 			continue
 		}
@@ -317,8 +330,15 @@ func (s *Server) Pump() {
 		if t.fault != nil {
 			continue
 		}
-		if d := t.sess.Engine.View("").Deadline; !d.IsZero() && !now.Before(d) {
+		d := t.sess.Engine.View("").Deadline
+		if !d.IsZero() && !now.Before(d) {
 			s.step(t, poker.Tick{At: s.at(t, now)}, nil)
+			continue
+		}
+		if !d.IsZero() {
+			// A decision is asked (between a chemin de fer table's coups
+			// too: the bank to state, the banker's choice, a passed hand,
+			// the auction): the table waits for it, or for its timer.
 			continue
 		}
 		if t.sess.InHand() || t.sess.Over() {
@@ -384,6 +404,9 @@ func (s *Server) rotate(t *table, now time.Time) {
 		s.publish(s.tables[t.id])
 	}
 }
+
+// maxSays bounds the announcements a chemin de fer table's state carries.
+const maxSays = 40
 
 func (s *Server) tableIDs() []string {
 	ids := make([]string, 0, len(s.tables))

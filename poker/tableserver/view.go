@@ -2,12 +2,15 @@ package tableserver
 
 import (
 	"maps"
+	"slices"
 	"time"
 
 	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/poker"
+	"github.com/openegm/cabinet/poker/chemin"
 	"github.com/openegm/cabinet/poker/holdem"
 	"github.com/openegm/cabinet/poker/seatmsg"
+	"github.com/openegm/cabinet/poker/tabledef"
 	"github.com/openegm/cabinet/poker/tableledger"
 )
 
@@ -34,7 +37,7 @@ func (s *Server) status(t *table) string {
 		return "stopped"
 	case t.sess.Over():
 		return "over"
-	case t.sess.InHand():
+	case t.sess.InHand() || !t.sess.Engine.View("").Deadline.IsZero():
 		return "playing"
 	case t.cert == nil:
 		return "closing"
@@ -133,6 +136,9 @@ func (s *Server) stateFor(t *table, player string) seatmsg.StateMsg {
 	if o := v.Offer; o != nil {
 		m.Offer = &seatmsg.OfferMsg{Accept: string(o.Accept), Decline: string(o.Decline), Amount: o.Amount, Deadline: ms(o.Deadline)}
 	}
+	if ce, ok := t.sess.Engine.(*tabledef.CheminEngine); ok {
+		m.Chemin = s.cheminFor(t, ce.CheminView(player))
+	}
 	if player != "" {
 		s.led.View(func(st *tableledger.State) {
 			if p := st.Tables[t.id].Players[player]; p != nil {
@@ -143,8 +149,100 @@ func (s *Server) stateFor(t *table, player string) seatmsg.StateMsg {
 	return m
 }
 
+// cheminFor is the chemin de fer part of a state message (the protocol:
+// package seatmsg).
+func (s *Server) cheminFor(t *table, v chemin.View) *seatmsg.CheminMsg {
+	m := &seatmsg.CheminMsg{Phase: string(v.Phase), Banker: v.Banker, Associate: v.Associate, Bank: v.Bank, Garage: v.Garage,
+		Wins: v.Wins, Ponto: v.Ponto, PontoCards: cardList(v.PontoCards), BankerCards: cardList(v.BankerCards),
+		PontoTotal: total(v.PontoCards), BankerTotal: total(v.BankerCards), Stakes: stakeList(v.Stakes), Level: v.Level,
+		Bidders: v.Bidders, Shoe: v.Shoe, CardsLeft: v.CardsLeft, LastCoup: v.LastCoup,
+		Choices: []seatmsg.ChoiceMsg{}, Says: []seatmsg.SayMsg{}}
+	for _, c := range v.Choices {
+		m.Choices = append(m.Choices, seatmsg.ChoiceMsg{Kind: string(c.Kind), Min: c.Min, Max: c.Max, Step: c.Step})
+	}
+	for _, r := range t.says {
+		m.Says = append(m.Says, say(r))
+	}
+	return m
+}
+
+func say(r poker.Record) seatmsg.SayMsg {
+	return seatmsg.SayMsg{Key: r.Action, Coup: r.Hand, Amount: r.To, Value: r.Value, PT: chemin.Text("pt", r), EN: chemin.Text("en", r), AtMS: ms(r.At)}
+}
+
+func cardList(cs []cards.Card) []cards.Card {
+	if cs == nil {
+		return []cards.Card{}
+	}
+	return cs
+}
+
+// total is the total of the cards shown (-1: none).
+func total(cs []cards.Card) int {
+	if len(cs) == 0 {
+		return -1
+	}
+	return chemin.Total(cs)
+}
+
+func stakeList(sh []poker.Share) []seatmsg.StakeMsg {
+	out := []seatmsg.StakeMsg{}
+	for _, x := range sh {
+		out = append(out, seatmsg.StakeMsg{Seat: x.Seat, Amount: x.Amount})
+	}
+	return out
+}
+
+// cheminReplay rebuilds a chemin de fer player's last coups as he saw
+// them (chemin.ReplayCoup).
+func (s *Server) cheminReplay(t *table, player string) (seatmsg.ReplayMsg, error) {
+	m := seatmsg.ReplayMsg{Type: "replay", Hands: []seatmsg.ReplayHand{}}
+	for _, coup := range t.sess.Engine.LastHands(player) {
+		frames, err := chemin.ReplayCoup(coup, player)
+		if err != nil {
+			return m, err
+		}
+		seats := map[int]string{}
+		for _, st := range coup[0].Stacks {
+			seats[st.Seat] = st.Player
+		}
+		rh := seatmsg.ReplayHand{Hand: coup[0].Hand}
+		for _, f := range frames {
+			rec := f.Record
+			if rec.Kind == poker.KindDeal && rec.Player != player {
+				rec.Cards = nil // not shown to him as dealt
+			}
+			cf := &seatmsg.CheminFrame{Bank: f.Bank, Stakes: []seatmsg.StakeMsg{}, PontoCards: cardList(f.PontoCards), BankerCards: cardList(f.BankerCards)}
+			var pot int64
+			for seat, a := range f.Stakes {
+				cf.Stakes = append(cf.Stakes, seatmsg.StakeMsg{Seat: seat, Amount: a})
+				pot += a
+			}
+			slices.SortFunc(cf.Stakes, func(a, b seatmsg.StakeMsg) int { return a.Seat - b.Seat })
+			if rec.Kind == chemin.KindAnnounce {
+				sm := say(rec)
+				cf.Say = &sm
+			}
+			fr := seatmsg.ReplayFrame{Record: rec, Board: []cards.Card{}, Pot: pot, Chemin: cf}
+			for seat, stack := range f.Stacks {
+				if _, ok := seats[seat]; !ok {
+					seats[seat] = rec.Player
+				}
+				fr.Seats = append(fr.Seats, seatmsg.ReplaySeatFr{Seat: seat, Player: seats[seat], Stack: stack, Bet: f.Stakes[seat]})
+			}
+			slices.SortFunc(fr.Seats, func(a, b seatmsg.ReplaySeatFr) int { return a.Seat - b.Seat })
+			rh.Frames = append(rh.Frames, fr)
+		}
+		m.Hands = append(m.Hands, rh)
+	}
+	return m, nil
+}
+
 // replayFor rebuilds the player's last hands from the engine's history.
 func (s *Server) replayFor(t *table, player string) (seatmsg.ReplayMsg, error) {
+	if _, ok := t.sess.Engine.(*tabledef.CheminEngine); ok {
+		return s.cheminReplay(t, player)
+	}
 	m := seatmsg.ReplayMsg{Type: "replay", Hands: []seatmsg.ReplayHand{}}
 	for _, hand := range t.sess.Engine.LastHands(player) {
 		frames, err := poker.Replay(hand, player)

@@ -92,6 +92,9 @@ func (b *Bot) decide(m seatmsg.StateMsg) {
 // RandomAct is a bot's decision on a state: an answer to the offer, or a
 // legal betting action (ok false: nothing to decide).
 func RandomAct(rnd *rand.Rand, m seatmsg.StateMsg) (kind string, to int64, ok bool) {
+	if m.Chemin != nil {
+		return CheminAct(rnd, m.Chemin.Choices)
+	}
 	if f := m.Offer; f != nil {
 		if rnd.IntN(6) == 0 {
 			return f.Decline, 0, true
@@ -172,4 +175,74 @@ func (b *Bot) Wait(ctx context.Context, what string, cond func(seatmsg.StateMsg)
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// CheminAct is a random legal chemin de fer decision among the viewer's
+// choices (ok false: none), weighted so coups are played: a bank mostly
+// stated, bets mostly placed, the bank mostly kept, a passed hand taken or
+// bid for now and then.
+func CheminAct(rnd *rand.Rand, choices []seatmsg.ChoiceMsg) (kind string, to int64, ok bool) {
+	if len(choices) == 0 {
+		return "", 0, false
+	}
+	has := map[string]seatmsg.ChoiceMsg{}
+	for _, c := range choices {
+		has[c.Kind] = c
+	}
+	// amount is a legal amount of a choice: Min plus a few steps.
+	amount := func(c seatmsg.ChoiceMsg, steps int64) int64 {
+		if c.Max == 0 {
+			return 0
+		}
+		step := max(c.Step, 1)
+		n := (c.Max - c.Min) / step
+		return c.Min + rnd.Int64N(min(n, steps)+1)*step
+	}
+	pick := func(k string, pct int) bool {
+		_, ok := has[k]
+		return ok && rnd.IntN(100) < pct
+	}
+	switch {
+	case len(choices) == 1 && choices[0].Kind == "associate":
+		if rnd.IntN(100) < 3 {
+			return "associate", 0, true
+		}
+		return "", 0, false // an offer nobody must make: most do not
+	case pick("bank_associated", 50):
+		return "bank_associated", has["bank_associated"].Min, true
+	case pick("bank", 92):
+		c := has["bank"]
+		return "bank", amount(c, c.Min/2), true
+	case pick("banco_suivi", 60), pick("banco", 12):
+		for _, k := range []string{"banco_suivi", "banco"} {
+			if _, ok := has[k]; ok {
+				return k, 0, true
+			}
+		}
+	case pick("banco_mesa", 8):
+		return "banco_mesa", 0, true
+	case pick("bet", 70):
+		return "bet", amount(has["bet"], 5), true
+	case pick("draw", 50):
+		return "draw", 0, true
+	case pick("garage", 30), pick("reduce", 30), pick("halve", 30):
+		for _, k := range []string{"garage", "reduce", "halve"} {
+			if _, ok := has[k]; ok {
+				return k, 0, true
+			}
+		}
+	case pick("pass", 8):
+		return "pass", 0, true
+	case pick("take", 60):
+		return "take", 0, true
+	case pick("bid", 50):
+		return "bid", amount(has["bid"], 3), true
+	}
+	for _, k := range []string{"stand", "continue", "no_bet", "decline", "no_bid", "take", "refuse"} {
+		if _, ok := has[k]; ok {
+			return k, 0, true
+		}
+	}
+	c := choices[rnd.IntN(len(choices))]
+	return c.Kind, amount(c, 3), true
 }

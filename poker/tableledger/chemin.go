@@ -1,0 +1,298 @@
+package tableledger
+
+import (
+	"fmt"
+
+	"github.com/openegm/cabinet/poker"
+	"github.com/openegm/cabinet/poker/chemin"
+	"github.com/openegm/cabinet/poker/tabledef"
+)
+
+// A chemin de fer table (poker/chemin) moves money between its players:
+// a banker's bank (and an associate's half) on the table, the pontos'
+// stakes in a coup, a garage set aside; the house earns only the cagnotte
+// on what a banker wins. The fold below recomputes all of it from the
+// records, apart from the engine: every stake against the bank, every
+// payment against the stakes, the cagnotte against the definition's rate
+// and rounding to the cent, the bank at each coup's start and end.
+
+// isChemin reports whether the table plays chemin de fer.
+func (t *Table) isChemin() bool { return t.Game == string(tabledef.Chemin) }
+
+// cagnotte is the house's part of a banker's winnings of won cents, at the
+// table's rate and rounding, computed here in integers apart from the
+// engine's.
+func (t *Table) cagnotte(won int64) int64 {
+	num := won * t.CagnotteBps
+	q, r := num/10000, num%10000
+	switch chemin.Rounding(t.Rounding) {
+	case chemin.RoundUp:
+		if r > 0 {
+			q++
+		}
+	case chemin.RoundHalfUp:
+		if 2*r >= 10000 {
+			q++
+		}
+	case chemin.RoundHalfEvn:
+		if 2*r > 10000 || (2*r == 10000 && q%2 == 1) {
+			q++
+		}
+	}
+	return q
+}
+
+// cheminRecord folds one record of a chemin de fer table; it reports false
+// for the records every table folds alike (join, re-buy, leave, rests).
+func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
+	t := f.t
+	stakeOut := func(p *Seat) error {
+		if r.Amount > p.Stack || r.Amount <= 0 {
+			return fmt.Errorf("%q puts %d on the table with %d", r.Player, r.Amount, p.Stack)
+		}
+		p.Stack -= r.Amount
+		p.Totals.Wagered += r.Amount
+		if p.Stack != r.Stack {
+			return fmt.Errorf("%q has %d after it, the record says %d", r.Player, p.Stack, r.Stack)
+		}
+		return nil
+	}
+	coup := func() error {
+		if t.Hand == 0 || r.Hand != t.Hand {
+			return fmt.Errorf("a record of coup %d while coup %d is in play", r.Hand, t.Hand)
+		}
+		return nil
+	}
+	outside := func() error {
+		if r.Hand != 0 && r.Hand != t.Hand {
+			return fmt.Errorf("a record of coup %d while coup %d is in play", r.Hand, t.Hand)
+		}
+		return nil
+	}
+	switch r.Kind {
+	case poker.KindJoin, poker.KindRebuy, poker.KindSitOut, poker.KindSitIn:
+		return false, nil
+	case poker.KindLeave:
+		p, err := f.seat(r)
+		if err != nil {
+			return true, err
+		}
+		if p.Seat == t.Banker || p.Seat == t.Associate {
+			return true, fmt.Errorf("%q leaves with the bank of %d on the table", r.Player, t.Bank+t.Garage)
+		}
+		if t.Stakes[p.Seat] > 0 {
+			return true, fmt.Errorf("%q leaves with a stake in coup %d", r.Player, t.Hand)
+		}
+		if p.CashOut == "" {
+			// He gave up his seat (rule 85), or the rules took him away:
+			// his chips go back to the source of his buy-in, as a cash-out
+			// the ledger names after the buy-in.
+			id := "out:" + p.BuyIn
+			for n := 2; f.s.Transfers[id] != nil; n++ {
+				id = fmt.Sprintf("out:%s:%d", p.BuyIn, n)
+			}
+			f.s.Transfers[id] = &TransferState{Transfer: Transfer{ID: id, Kind: CashOut, Source: p.Source, Player: r.Player}, Table: t.ID, At: r.At}
+			p.CashOut = id
+		}
+		return false, nil
+	case poker.KindHandStart:
+		switch {
+		case t.Hand != 0 || r.Hand <= t.LastHand:
+			return true, fmt.Errorf("coup %d starts after coup %d, with coup %d in play", r.Hand, t.LastHand, t.Hand)
+		case r.Seat != t.Banker || r.Amount != t.Bank || t.Bank <= 0:
+			return true, fmt.Errorf("coup %d starts with seat %d's bank of %d; the ledger has seat %d's bank of %d", r.Hand, r.Seat, r.Amount, t.Banker, t.Bank)
+		}
+		if err := f.stacks(r.Stacks); err != nil {
+			return true, err
+		}
+		t.Hand, t.InPot, t.Stakes = r.Hand, 0, map[int]int64{}
+	case chemin.KindBank, chemin.KindAssociate:
+		p, err := f.seat(r)
+		if err != nil {
+			return true, err
+		}
+		switch {
+		case t.Hand != 0 || r.Hand != 0:
+			return true, fmt.Errorf("a bank stated during coup %d", t.Hand)
+		case r.Kind == chemin.KindBank && t.Bank != 0 && t.Banker != p.Seat:
+			return true, fmt.Errorf("seat %d states a bank while seat %d's of %d is on the table", p.Seat, t.Banker, t.Bank)
+		case r.Kind == chemin.KindAssociate && (t.Banker == 0 || t.Banker == p.Seat):
+			return true, fmt.Errorf("seat %d associates with no banker", p.Seat)
+		}
+		if err := stakeOut(p); err != nil {
+			return true, err
+		}
+		t.Bank += r.Amount
+		if r.Kind == chemin.KindBank {
+			t.Banker = p.Seat
+		} else {
+			t.Associate = p.Seat
+		}
+	case chemin.KindBet:
+		if err := coup(); err != nil {
+			return true, err
+		}
+		p, err := f.seat(r)
+		if err != nil {
+			return true, err
+		}
+		if p.Seat == t.Banker || p.Seat == t.Associate {
+			return true, fmt.Errorf("the bank's seat %d bets against it", p.Seat)
+		}
+		if err := stakeOut(p); err != nil {
+			return true, err
+		}
+		t.InPot += r.Amount
+		t.Stakes[p.Seat] += r.Amount
+		if t.InPot > t.Bank {
+			return true, fmt.Errorf("stakes of %d against a bank of %d", t.InPot, t.Bank)
+		}
+	case poker.KindAct:
+		if err := outside(); err != nil {
+			return true, err
+		}
+		if _, err := f.seat(r); err != nil {
+			return true, err
+		}
+		if r.Amount != 0 {
+			return true, fmt.Errorf("a decision that moves %d", r.Amount)
+		}
+		if r.Timeout {
+			t.Meters.Timeouts++
+		}
+	case poker.KindReturn:
+		if err := coup(); err != nil {
+			return true, err
+		}
+		p, err := f.seat(r)
+		if err != nil {
+			return true, err
+		}
+		if r.Amount != t.Stakes[r.Seat] || r.Amount == 0 {
+			return true, fmt.Errorf("%d given back to seat %d, whose stake is %d", r.Amount, r.Seat, t.Stakes[r.Seat])
+		}
+		p.Stack += r.Amount
+		p.Totals.Wagered -= r.Amount
+		t.InPot -= r.Amount
+		delete(t.Stakes, r.Seat)
+	case poker.KindAward:
+		if err := coup(); err != nil {
+			return true, err
+		}
+		switch r.Action {
+		case "banker":
+			want := t.cagnotte(r.Amount)
+			switch {
+			case r.Amount != t.InPot || r.Amount == 0:
+				return true, fmt.Errorf("the banker wins %d of stakes %d", r.Amount, t.InPot)
+			case r.Rake != want:
+				return true, fmt.Errorf("a cagnotte of %d on %d won, the definition's %d bps rounded %s make %d", r.Rake, r.Amount, t.CagnotteBps, t.Rounding, want)
+			case len(r.Shares) != 1 || r.Shares[0].Seat != t.Banker || r.Shares[0].Amount != r.Amount-r.Rake:
+				return true, fmt.Errorf("the banker's %d less %d credited as %+v, not to the bank of seat %d", r.Amount, r.Rake, r.Shares, t.Banker)
+			}
+			t.Bank += r.Amount - r.Rake
+			t.Meters.Rake += r.Rake
+		case "ponto":
+			var paid int64
+			for _, sh := range r.Shares {
+				p := f.bySeat(sh.Seat)
+				if p == nil || sh.Amount != 2*t.Stakes[sh.Seat] || sh.Amount == 0 {
+					return true, fmt.Errorf("seat %d paid %d on a stake of %d", sh.Seat, sh.Amount, t.Stakes[sh.Seat])
+				}
+				p.Stack += sh.Amount
+				p.Totals.Won += sh.Amount
+				paid += sh.Amount
+			}
+			if r.Rake != 0 || paid != r.Amount || paid != 2*t.InPot || len(r.Shares) != len(t.Stakes) {
+				return true, fmt.Errorf("pontos paid %d (%+v) on stakes %d", paid, r.Shares, t.InPot)
+			}
+			t.Bank -= t.InPot
+		default:
+			return true, fmt.Errorf("an award to %q", r.Action)
+		}
+		t.InPot, t.Stakes = 0, map[int]int64{}
+		t.Meters.Pots++
+	case chemin.KindGarage:
+		if t.Hand != 0 || r.Amount <= 0 || r.Amount > t.Bank || r.Seat != t.Banker {
+			return true, fmt.Errorf("a garage of %d from seat %d's bank of %d (seat %d's), coup %d in play", r.Amount, r.Seat, t.Bank, t.Banker, t.Hand)
+		}
+		t.Bank -= r.Amount
+		t.Garage += r.Amount
+	case chemin.KindRelease:
+		var paid int64
+		for _, sh := range r.Shares {
+			p := f.bySeat(sh.Seat)
+			if p == nil || (sh.Seat != t.Banker && sh.Seat != t.Associate) || sh.Amount < 0 {
+				return true, fmt.Errorf("%d of the bank released to seat %d, not the banker's or his associate's", sh.Amount, sh.Seat)
+			}
+			p.Stack += sh.Amount
+			p.Totals.Won += sh.Amount
+			paid += sh.Amount
+		}
+		if t.Hand != 0 || paid != r.Amount || paid != t.Bank+t.Garage {
+			return true, fmt.Errorf("a release of %d (paid %d) from a bank of %d and a garage of %d", r.Amount, paid, t.Bank, t.Garage)
+		}
+		t.Bank, t.Garage, t.Banker, t.Associate = 0, 0, 0, 0
+	case poker.KindDeal, poker.KindBoard:
+		if err := coup(); err != nil {
+			return true, err
+		}
+	case poker.KindShow:
+		if err := coup(); err != nil {
+			return true, err
+		}
+		t.Shown = true
+	case poker.KindHandEnd:
+		if err := coup(); err != nil {
+			return true, err
+		}
+		if t.InPot != 0 || r.Amount != t.Bank {
+			return true, fmt.Errorf("coup %d ends with stakes of %d and a bank of %d, recorded %d", r.Hand, t.InPot, t.Bank, r.Amount)
+		}
+		if err := f.stacks(r.Stacks); err != nil {
+			return true, err
+		}
+		if t.Shown {
+			t.Meters.Showdowns++
+		}
+		t.LastHand, t.Hand, t.Stakes, t.Shown = t.Hand, 0, nil, false
+		t.Meters.Hands++
+	case poker.KindVoid:
+		if err := coup(); err != nil {
+			return true, err
+		}
+		back := map[int]int64{}
+		for _, sh := range r.Shares {
+			back[sh.Seat] += sh.Amount
+		}
+		for seat, stake := range t.Stakes {
+			if back[seat] != stake {
+				return true, fmt.Errorf("void of coup %d gives seat %d %d back, its stake is %d", r.Hand, seat, back[seat], stake)
+			}
+			p := f.bySeat(seat)
+			if p == nil {
+				return true, fmt.Errorf("void of coup %d: seat %d is not at the table", r.Hand, seat)
+			}
+			p.Stack += stake
+			p.Totals.Wagered -= stake
+			delete(back, seat)
+		}
+		if len(back) != 0 || r.Amount != 0 {
+			return true, fmt.Errorf("void of coup %d gives back %v beyond the stakes", r.Hand, back)
+		}
+		t.InPot = 0
+		t.LastHand, t.Hand, t.Stakes, t.Shown = t.Hand, 0, nil, false
+		t.Meters.Voided++
+	case chemin.KindAnnounce:
+		if err := outside(); err != nil {
+			return true, err
+		}
+	case chemin.KindShoe, chemin.KindBurn, chemin.KindShoeEnd:
+		if t.Hand != 0 && r.Kind == chemin.KindShoe || r.Amount != 0 {
+			return true, fmt.Errorf("a %s during coup %d", r.Kind, t.Hand)
+		}
+	default:
+		return true, fmt.Errorf("unknown record kind %q at a chemin de fer table", r.Kind)
+	}
+	return true, nil
+}
