@@ -179,7 +179,7 @@ function renderCheminControls() {
   box.dataset.key = key; box.replaceChildren();
   for (const ch of choices) {
     const b = document.createElement("button");
-    b.id = "ch-" + ch.kind; b.dataset.kind = ch.kind;
+    b.id = "do-" + ch.kind; b.dataset.kind = ch.kind;
     let label = tr("ch_" + ch.kind);
     if (c.phase === "forced" && (ch.kind === "refuse" || ch.kind === "take")) label = tr("ch_" + ch.kind + "_forced");
     if (ch.kind === "take" && c.phase === "offered") label += " " + eur(c.level);
