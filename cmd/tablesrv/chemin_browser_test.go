@@ -142,8 +142,10 @@ func readChemin(tb *tab) cheminPage {
 // others bet the minimum; the ponto stands on 5 and the banker draws when
 // he chooses; a banker offered the garage takes it once; a winning banker
 // passes the hand once from the second coup on, everyone declines it, and
-// the first bidder offers the auction's base (the others offer nothing).
+// the first bidder offers the auction's base (the others offer nothing);
+// from the second coup on, one player associates with a new banker once.
 type cheminPlayer struct {
+	stake   time.Time // when the banker was first seen asked for his bank
 	clicked map[*tab]string
 	at      map[*tab]time.Time
 	did     map[string]bool
@@ -159,8 +161,22 @@ func (pl *cheminPlayer) decide(t *testing.T, tb *tab, p cheminPage) {
 		return
 	}
 	has := func(k string) bool { return slices.Contains(p.Choices, k) }
+	if p.Phase == "stake" && pl.stake.IsZero() {
+		pl.stake = time.Now()
+	} else if p.Phase != "stake" {
+		pl.stake = time.Time{}
+	}
+	// From the second coup on, the first player offered it associates
+	// with the next banker to state a bank, who waits a moment for it.
+	assoc := !pl.did["associate"] && p.Hand >= 1
 	kind := ""
 	switch {
+	case has("associate") && assoc:
+		kind = "associate"
+	case has("bank_associated"):
+		kind = "bank_associated"
+	case has("bank") && assoc && time.Since(pl.stake) < 5*time.Second:
+		return
 	case has("bank"):
 		kind = "bank"
 	case has("banco_suivi") && !pl.did["banco_suivi"]:
@@ -190,7 +206,7 @@ func (pl *cheminPlayer) decide(t *testing.T, tb *tab, p cheminPage) {
 	case has("take"):
 		kind = "take"
 	default:
-		return // the offer to associate, open to all while the banker states his bank
+		return // the offer to associate, open to all while the banker states his bank, once taken
 	}
 	if err := tb.click("#do-" + kind); err != nil {
 		if errors.Is(err, errNotShown) {
@@ -397,15 +413,15 @@ func checkCheminLast(t *testing.T, l cheminLedger, p cheminPage) {
 // and play by clicking their pages' buttons until a whole sabot is over
 // and the table has seen a bancô (and the bancô suivi when it came), a
 // void coup (a tie), a garage, a hand passed and declined by everyone and
-// the bank's auction. Every coup the pages show as the last is checked
+// the bank's auction, and a bank stated with an associate. Every coup the pages show as the last is checked
 // against the ledger (its final stacks, cards shown and payment, and the
 // ledger's coup by the rules written here apart from the engine: the
 // totals, the tie's stakes given back, the cagnotte, the ponto's double);
 // the bank each page shows when the bets open is the ledger's; the
 // dealer's announcements the pages show are the ledger's, in Portuguese
 // and, after the language toggle, in English; the amounts are money.Euro's;
-// the decision timer counts down; and the ledger verifies, every step
-// re-run by the engine.
+// the decision timer counts down; the replay of the last coups opens; and
+// the ledger verifies, every step re-run by the engine.
 func TestBrowserCheminDeFerSabot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs in the full pass (make test runs it)")
@@ -440,7 +456,7 @@ func TestBrowserCheminDeFerSabot(t *testing.T) {
 			led.has(announced(chemin.MsgTie)) && led.has(func(r poker.Record) bool { return r.Kind == chemin.KindGarage }) &&
 			led.has(func(r poker.Record) bool { return r.Kind == poker.KindAct && r.Action == string(chemin.Pass) }) &&
 			led.has(func(r poker.Record) bool { return r.Kind == poker.KindAct && r.Action == string(chemin.Decline) }) &&
-			led.has(announced(chemin.MsgAdjudicated))
+			led.has(announced(chemin.MsgAdjudicated)) && led.has(func(r poker.Record) bool { return r.Kind == chemin.KindAssociate })
 	}
 	deadline := time.Now().Add(12 * time.Minute)
 	for {
@@ -540,8 +556,20 @@ func TestBrowserCheminDeFerSabot(t *testing.T) {
 	}
 	t.Logf("%d coups, %d ties, %d checked on the pages; %d announcements shown; actions %v", len(led.coups), ties, len(checked), len(says), pl.did)
 
-	// English: the title, the bank and the dealer's words change language.
+	// The replay of the player's last coups, frame by frame.
 	tb := tabs[0]
+	tb.clickUntil("#btn-replay", fmt.Sprintf("%s(%q)", visibleJS, "#replay"), "#replay shown")
+	var coups int
+	tb.must(`document.querySelectorAll("#replay-hands button").length`, &coups)
+	tb.mustClick("#replay-next")
+	tb.waitFor(`document.getElementById("replay-pos").innerText.startsWith("2 / ")`, "at the replay's second frame")
+	if frame := tb.text("#replay-frame"); coups != 3 || !strings.Contains(frame, "Banca: ") {
+		t.Errorf("the replay lists %d coups; its frame: %q", coups, frame)
+	}
+	tb.mustClick("#replay-close")
+	tb.waitFor(`document.getElementById("replay").hidden`, "the replay closed")
+
+	// English: the title, the bank and the dealer's words change language.
 	tb.mustClick("#lang-en")
 	tb.waitFor(`document.getElementById("title").textContent === "Chemin de fer"`, "in English")
 	p := readChemin(tb)

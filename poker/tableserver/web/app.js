@@ -198,6 +198,9 @@ function render() {
   $("center").hidden = chemin; $("chemin-center").hidden = !chemin; $("announce-panel").hidden = !chemin;
   $("chemin-actions").hidden = true;
   if (chemin) { renderChemin(); return; }
+  document.querySelector("#log").previousElementSibling.textContent = tr("this_hand");
+  document.querySelector("#last h2").textContent = tr("last_hand");
+  $("btn-replay").textContent = tr("replay");
 
   const seats = $("seats"); seats.replaceChildren();
   const bySeat = {}; for (const sv of s.seats || []) bySeat[sv.seat] = sv;

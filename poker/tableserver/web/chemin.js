@@ -25,6 +25,10 @@ Object.assign(T.pt, {
   ph_banco_round_you: "Faz bancô?", ph_bet_round: "Apostas", ph_ponto: "O ponto joga com cinco",
   ph_ponto_you: "Tem cinco: carta ou não?", ph_banker: "O banqueiro escolhe",
   ph_banker_you: "A escolha é sua: carta ou não?", ph_after_coup: "O banqueiro decide a banca",
+  ph_stake_you: "A mão é sua: anuncie a banca", ph_bet_round_you: "Quanto aposta?",
+  ph_after_coup_you: "Continua, põe de lado ou passa a mão?", ph_offered_you: "A banca é-lhe oferecida",
+  ph_auction_you: "Quanto oferece pela banca?", ph_forced_you: "Ninguém ofereceu: aceita a banca mínima ou cede o lugar",
+  c_this_coup: "Este golpe", c_last_coup_panel: "Último golpe", c_replay: "Últimos golpes", c_coups: "Golpes jogados",
   ph_offered: "A mão é oferecida", ph_auction: "Leilão da banca", ph_forced: "A banca é dada ao seguinte",
   k_shoe: "Sabot novo, baralhado e selado", k_burn: "Cartas queimadas", k_shoe_end: "Fim do sabot",
   k_bank: "faz banca de", k_associate: "associa-se com", k_garage: "põe de lado (garage)",
@@ -54,6 +58,10 @@ Object.assign(T.en, {
   ph_banco_round_you: "Banco?", ph_bet_round: "Bets", ph_ponto: "The ponto plays his five",
   ph_ponto_you: "You have five: card or no card?", ph_banker: "The banker chooses",
   ph_banker_you: "Your choice: card or no card?", ph_after_coup: "The banker decides on the bank",
+  ph_stake_you: "The hand is yours: state the bank", ph_bet_round_you: "How much do you bet?",
+  ph_after_coup_you: "Go on, set aside or pass the hand?", ph_offered_you: "The bank is offered to you",
+  ph_auction_you: "What do you offer for the bank?", ph_forced_you: "Nobody offered: take the minimum bank or give up your seat",
+  c_this_coup: "This coup", c_last_coup_panel: "Last coup", c_replay: "Last coups", c_coups: "Coups played",
   ph_offered: "The hand is offered", ph_auction: "The bank is auctioned", ph_forced: "The bank goes to the next player",
   k_shoe: "New shoe, shuffled and sealed", k_burn: "Cards burned", k_shoe_end: "End of the shoe",
   k_bank: "banks", k_associate: "associates with", k_garage: "sets aside (garage)",
@@ -110,7 +118,8 @@ function renderChemin() {
     const badge = (k, cls) => { const b = document.createElement("span"); b.textContent = tr(k); b.className = cls; badges.append(b); };
     if (c.banker === n) badge("c_banker", "banker");
     if (c.associate === n) badge("c_associate", "associate");
-    if (c.ponto === n && (c.ponto_cards || []).length + (c.banker_cards || []).length > 0) badge("c_ponto", "ponto");
+    if (c.ponto === n && ["banco_round", "bet_round", "ponto", "banker", "after_coup"].includes(c.phase) &&
+      (c.ponto_cards || []).length + (c.banker_cards || []).length > 0) badge("c_ponto", "ponto");
     if ((c.bidders || []).includes(n)) badge("c_bidding", "bidding");
     if (sv.resting) badge("resting", "resting");
     el.append(name, stack, bet, badges); seats.append(el);
@@ -120,7 +129,7 @@ function renderChemin() {
   const center = $("chemin-center");
   const staked = (c.stakes || []).reduce((a, x) => a + x.amount, 0);
   const money = (id, k, v) => { const e = $(id); e.dataset.cents = v; e.textContent = `${tr(k)}: ${eur(v)}`; e.hidden = false; };
-  money("ch-bank", "c_bank", c.bank || 0);
+  money("ch-bank", "c_bank", c.bank || 0); $("ch-bank").hidden = !c.bank;
   money("ch-garage", "c_garage", c.garage || 0); $("ch-garage").hidden = !c.garage;
   money("ch-staked", "c_staked", staked); $("ch-staked").hidden = !staked;
   money("ch-level", "c_level", c.level || 0); $("ch-level").hidden = !(c.level && (c.phase === "offered" || c.phase === "auction" || c.phase === "forced"));
@@ -158,6 +167,11 @@ function renderChemin() {
 
   renderCheminControls();
   renderTotals();
+  // The poker page's words where a coup is not a hand.
+  document.querySelector("#log").previousElementSibling.textContent = tr("c_this_coup");
+  document.querySelector("#last h2").textContent = tr("c_last_coup_panel");
+  $("btn-replay").textContent = tr("c_replay");
+  const hands = $("totals-hands"); if (hands) hands.previousElementSibling.textContent = tr("c_coups");
   renderLog($("log"), (s.current || []).filter((r) => r.kind !== "announce"));
   const last = $("last"); last.dataset.hand = (s.last && s.last.length) ? s.last[0].hand : 0;
   renderLast();
