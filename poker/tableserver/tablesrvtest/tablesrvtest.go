@@ -32,8 +32,10 @@ type Bot struct {
 	left  *seatmsg.LeftMsg
 	acted int
 	hold  bool // decides nothing: the hand waits for it (or for the timer)
-	done  chan struct{}
-	err   error
+	// choose replaces RandomAct when set (SetChooser).
+	choose func(seatmsg.StateMsg) (kind string, to int64, ok bool)
+	done   chan struct{}
+	err    error
 }
 
 // Dial connects a bot to a seat (token) on the server at url (http://…).
@@ -73,10 +75,13 @@ func (b *Bot) run() {
 
 func (b *Bot) decide(m seatmsg.StateMsg) {
 	b.mu.Lock()
-	hold := b.hold
+	hold, choose := b.hold, b.choose
 	b.mu.Unlock()
 	if hold {
 		return
+	}
+	if choose == nil {
+		choose = func(m seatmsg.StateMsg) (string, int64, bool) { return RandomAct(b.rnd, m) }
 	}
 	send := func(kind string, to int64) {
 		b.mu.Lock()
@@ -84,10 +89,22 @@ func (b *Bot) decide(m seatmsg.StateMsg) {
 		b.mu.Unlock()
 		b.Send(seatmsg.ClientMsg{Type: "act", Kind: kind, To: to})
 	}
-	if kind, to, ok := RandomAct(b.rnd, m); ok {
+	if kind, to, ok := choose(m); ok {
 		send(kind, to)
 	}
 }
+
+// SetChooser makes f the bot's decisions (nil: random legal ones); f may
+// call RandomAct with Rand for the decisions it leaves to chance.
+func (b *Bot) SetChooser(f func(seatmsg.StateMsg) (kind string, to int64, ok bool)) {
+	b.mu.Lock()
+	b.choose = f
+	b.mu.Unlock()
+}
+
+// Rand is the bot's random source, for a chooser (it runs on the bot's
+// goroutine only).
+func (b *Bot) Rand() *rand.Rand { return b.rnd }
 
 // RandomAct is a bot's decision on a state: an answer to the offer, or a
 // legal betting action (ok false: nothing to decide).
