@@ -527,6 +527,28 @@ func TestBrowserCheminDeFerSabot(t *testing.T) {
 	if ties == 0 {
 		t.Error("no tie among the coups the ledger holds")
 	}
+	// The inspector's hand histories (tablesrv hands) hold the same coups.
+	code, out, errs := tablesrv(t, "hands", s.data, "--table", table, "--last", "0", "--json")
+	if code != 0 {
+		t.Fatalf("hands: %s", errs)
+	}
+	var hands []struct {
+		Records []poker.Record `json:"records"`
+	}
+	if err := json.Unmarshal([]byte(out), &hands); err != nil {
+		t.Fatal(err)
+	}
+	if len(hands) < len(led.coups) {
+		t.Errorf("tablesrv hands lists %d coups, the ledger holds %d", len(hands), len(led.coups))
+	}
+	for _, h := range hands {
+		want := led.coups[int(h.Records[0].Hand)]
+		a, _ := json.Marshal(h.Records)
+		b, _ := json.Marshal(want)
+		if want != nil && string(a) != string(b) {
+			t.Errorf("coup %d: tablesrv hands and the ledger differ:\n%s\n%s", h.Records[0].Hand, a, b)
+		}
+	}
 
 	// The announcements the pages showed are the ledger's, and the ones
 	// of the situations played were shown.
@@ -590,21 +612,7 @@ func TestBrowserCheminDeFerSabot(t *testing.T) {
 	tb.waitFor(`document.getElementById("title").textContent === "Banca francesa"`, "in Portuguese")
 
 	s.stop()
-	code, out, errs := tablesrv(t, "verify", s.data, "--pub", s.pub())
-	if code != 0 || !strings.HasPrefix(out, "VERIFIED") {
-		t.Fatalf("verify: exit %d\n%s%s", code, out, errs)
-	}
-	code, out, errs = tablesrv(t, "report", s.data, "--pub", s.pub(), "--json")
-	if code != 0 {
-		t.Fatalf("report: exit %d %s", code, errs)
-	}
-	var rep tableledger.Report
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
-	if !rep.Verdict.OK {
-		t.Fatalf("report verdict %+v", rep.Verdict)
-	}
+	checkLedger(t, s, nil) // verify, the report's verdict, and every cent of the table and its sources
 }
 
 // shot saves a screenshot of the page to dir/name.png when
