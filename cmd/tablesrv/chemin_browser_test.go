@@ -138,14 +138,16 @@ func readChemin(tb *tab) cheminPage {
 
 // cheminPlayer decides for the test's players, by clicking the page's
 // buttons, so that a few coups bring every situation the test wants: the
-// first ponto asked goes bancô once (and bancô suivi when he may), the
-// others bet the minimum; the ponto stands on 5 and the banker draws when
-// he chooses; a banker offered the garage takes it once; a winning banker
+// first ponto asked goes bancô once (and bancô suivi when he may), from
+// the third coup on one claims the bancô com a mesa once, the others bet
+// the minimum; the ponto draws on 5 once and then stands, and the banker
+// draws when he chooses; a banker offered the garage takes it once; a winning banker
 // passes the hand once from the second coup on, everyone declines it, and
 // the first bidder offers the auction's base (the others offer nothing);
 // from the second coup on, one player associates with a new banker once.
 type cheminPlayer struct {
-	stake   time.Time // when the banker was first seen asked for his bank
+	stakeAt map[int]time.Time // when a bank was first seen asked for, by the coup before
+	assocAt time.Time         // when a player offered to associate
 	clicked map[*tab]string
 	at      map[*tab]time.Time
 	did     map[string]bool
@@ -161,21 +163,23 @@ func (pl *cheminPlayer) decide(t *testing.T, tb *tab, p cheminPage) {
 		return
 	}
 	has := func(k string) bool { return slices.Contains(p.Choices, k) }
-	if p.Phase == "stake" && pl.stake.IsZero() {
-		pl.stake = time.Now()
-	} else if p.Phase != "stake" {
-		pl.stake = time.Time{}
-	}
 	// From the second coup on, the first player offered it associates
-	// with the next banker to state a bank, who waits a moment for it.
+	// with the next banker to state a bank, who waits a moment for the
+	// offer and then for his page to show it.
 	assoc := !pl.did["associate"] && p.Hand >= 1
+	if p.Phase == "stake" && pl.stakeAt[p.Hand].IsZero() {
+		pl.stakeAt[p.Hand] = time.Now()
+	}
 	kind := ""
 	switch {
 	case has("associate") && assoc:
 		kind = "associate"
+		pl.assocAt = time.Now()
 	case has("bank_associated"):
 		kind = "bank_associated"
-	case has("bank") && assoc && time.Since(pl.stake) < 5*time.Second:
+	case has("bank") && assoc && time.Since(pl.stakeAt[p.Hand]) < 3*time.Second:
+		return
+	case has("bank") && pl.did["associate"] && !pl.did["bank_associated"] && time.Since(pl.assocAt) < 5*time.Second:
 		return
 	case has("bank"):
 		kind = "bank"
@@ -183,10 +187,14 @@ func (pl *cheminPlayer) decide(t *testing.T, tb *tab, p cheminPage) {
 		kind = "banco_suivi"
 	case has("banco") && !pl.did["banco"]:
 		kind = "banco"
+	case has("banco_mesa") && pl.did["banco"] && !pl.did["banco_mesa"] && p.Hand >= 3:
+		kind = "banco_mesa" // at its least, half the bank; the others complete it
 	case has("bet"):
 		kind = "bet"
 	case has("no_bet"):
 		kind = "no_bet"
+	case p.Phase == "ponto" && has("draw") && !pl.did["draw_on_5"]:
+		kind, pl.did["draw_on_5"] = "draw", true
 	case p.Phase == "ponto" && has("stand"):
 		kind = "stand"
 	case p.Phase == "banker" && has("draw"):
@@ -205,6 +213,8 @@ func (pl *cheminPlayer) decide(t *testing.T, tb *tab, p cheminPage) {
 		kind = "no_bid"
 	case has("take"):
 		kind = "take"
+	case has("refuse"): // a banker without the least bank
+		kind = "refuse"
 	default:
 		return // the offer to associate, open to all while the banker states his bank, once taken
 	}
@@ -413,7 +423,8 @@ func checkCheminLast(t *testing.T, l cheminLedger, p cheminPage) {
 // and play by clicking their pages' buttons until a whole sabot is over
 // and the table has seen a bancô (and the bancô suivi when it came), a
 // void coup (a tie), a garage, a hand passed and declined by everyone and
-// the bank's auction, and a bank stated with an associate. Every coup the pages show as the last is checked
+// the bank's auction, a bank stated with an associate and a bancô com a
+// mesa. Every coup the pages show as the last is checked
 // against the ledger (its final stacks, cards shown and payment, and the
 // ledger's coup by the rules written here apart from the engine: the
 // totals, the tie's stakes given back, the cagnotte, the ponto's double);
@@ -442,7 +453,7 @@ func TestBrowserCheminDeFerSabot(t *testing.T) {
 		tabs = append(tabs, tb)
 	}
 
-	pl := &cheminPlayer{clicked: map[*tab]string{}, at: map[*tab]time.Time{}, did: map[string]bool{}}
+	pl := &cheminPlayer{stakeAt: map[int]time.Time{}, clicked: map[*tab]string{}, at: map[*tab]time.Time{}, did: map[string]bool{}}
 	checked := map[int]bool{}
 	banks := map[int]int64{} // the bank each coup's page showed when the bancô was asked
 	says := map[string]bool{}
@@ -456,9 +467,10 @@ func TestBrowserCheminDeFerSabot(t *testing.T) {
 			led.has(announced(chemin.MsgTie)) && led.has(func(r poker.Record) bool { return r.Kind == chemin.KindGarage }) &&
 			led.has(func(r poker.Record) bool { return r.Kind == poker.KindAct && r.Action == string(chemin.Pass) }) &&
 			led.has(func(r poker.Record) bool { return r.Kind == poker.KindAct && r.Action == string(chemin.Decline) }) &&
-			led.has(announced(chemin.MsgAdjudicated)) && led.has(func(r poker.Record) bool { return r.Kind == chemin.KindAssociate })
+			led.has(announced(chemin.MsgAdjudicated)) && led.has(func(r poker.Record) bool { return r.Kind == chemin.KindAssociate }) &&
+			led.has(func(r poker.Record) bool { return r.Kind == chemin.KindBet && r.Action == string(chemin.BancoMesa) })
 	}
-	deadline := time.Now().Add(12 * time.Minute)
+	deadline := time.Now().Add(6 * time.Minute)
 	for {
 		if time.Since(lastRead) > 2*time.Second {
 			led, lastRead = readCheminLedger(t, s, table), time.Now()
