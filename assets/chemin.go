@@ -9,7 +9,8 @@ import (
 // The approved chemin de fer table definitions, each signed like a
 // paytable by a certification key this program trusts. They sit apart
 // from the poker tables (poker/), which the table server opens all of by
-// default, until the chemin de fer engine deals them.
+// default: a chemin de fer table runs when it is named
+// (tablesrv run --table chemin-6d).
 //
 //go:embed chemin/*.json chemin/*.json.sig
 var cheminFiles embed.FS

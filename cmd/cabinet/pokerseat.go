@@ -19,6 +19,7 @@ import (
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/poker/seatclient"
 	"github.com/openegm/cabinet/poker/seatmsg"
+	"github.com/openegm/cabinet/poker/tabledef"
 )
 
 // How often the tables are read, how soon a cash-out waiting for the end
@@ -173,7 +174,7 @@ func (e *pokerEdge) tables(ctx context.Context) {
 	for {
 		if list, err := e.api.Tables(); err != nil {
 			e.log.Warn("the table server's tables cannot be read", "err", err)
-		} else if !e.submit(machine.PokerTables{At: time.Now(), Tables: list}) {
+		} else if !e.submit(machine.PokerTables{At: time.Now(), Tables: pokerOnly(list)}) {
 			return
 		}
 		if !sleep(ctx, pokerTablesEvery, nil) {
@@ -404,4 +405,17 @@ func (e *pokerEdge) sender(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// pokerOnly keeps the tables whose game the cabinet's poker seat plays:
+// the table server may run chemin de fer too (its own seat protocol,
+// poker/seatmsg), which this screen does not show.
+func pokerOnly(list []seatmsg.TableInfo) []seatmsg.TableInfo {
+	out := list[:0:0]
+	for _, t := range list {
+		if t.Game == string(tabledef.Holdem) || t.Game == string(tabledef.Synthetic) {
+			out = append(out, t)
+		}
+	}
+	return out
 }

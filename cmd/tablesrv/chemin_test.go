@@ -13,6 +13,7 @@ import (
 	"github.com/openegm/cabinet/poker"
 	"github.com/openegm/cabinet/poker/chemin"
 	"github.com/openegm/cabinet/poker/seatclient"
+	"github.com/openegm/cabinet/poker/seatmsg"
 	"github.com/openegm/cabinet/poker/tableledger"
 )
 
@@ -113,6 +114,7 @@ func TestCheminSessionThroughTheServer(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	watch.Close()
+	checkCheminReplay(t, s, d)
 	d.cashOutAll()
 	waitEmpty(t, d, cheminTable)
 	want := d.sources()
@@ -269,24 +271,34 @@ func checkCoups(t *testing.T, s *server, rep *tableledger.Report) (sabots int) {
 	}
 	// Every session folded by the game's own folder: the sabots' cards.
 	var recs []poker.Record
+	var folded int64
 	shoes := 0
+	between := map[string]int{}
+	fold := func() {
+		st, err := chemin.Fold(recs)
+		if err != nil {
+			t.Fatalf("chemin.Fold of a session: %v", err)
+		}
+		folded += st.Cagnotte
+		for _, r := range recs {
+			switch {
+			case r.Kind == chemin.KindShoeEnd:
+				shoes++
+			case r.Hand == 0 && (r.Kind == poker.KindAct || r.Kind == chemin.KindGarage || r.Kind == chemin.KindRelease):
+				between[string(r.Kind)+":"+r.Action]++
+			}
+		}
+		recs = nil
+	}
 	err = tableledger.Records(s.data, func(seq uint64, r tableledger.Record) error {
 		switch x := r.(type) {
 		case tableledger.SessionOpen:
 			if x.Table == cheminTable {
-				if _, err := chemin.Fold(recs); err != nil {
-					t.Fatalf("session before %d: %v", seq, err)
-				}
-				recs = nil
+				fold()
 			}
 		case tableledger.Step:
 			if x.Table == cheminTable {
 				recs = append(recs, x.Records...)
-				for _, rr := range x.Records {
-					if rr.Kind == chemin.KindShoeEnd {
-						shoes++
-					}
-				}
 			}
 		}
 		return nil
@@ -294,18 +306,9 @@ func checkCoups(t *testing.T, s *server, rep *tableledger.Report) (sabots int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := chemin.Fold(recs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Cagnotte > m.Rake {
-		t.Fatalf("fold: %+v, %d sabots ended", st, shoes)
-	}
-	between := map[string]int{}
-	for _, r := range recs {
-		if r.Hand == 0 && (r.Kind == poker.KindAct || r.Kind == chemin.KindGarage || r.Kind == chemin.KindRelease) {
-			between[string(r.Kind)+":"+r.Action]++
-		}
+	fold()
+	if folded != m.Rake {
+		t.Fatalf("chemin.Fold's cagnotte %d, the ledger's %d", folded, m.Rake)
 	}
 	t.Logf("%d coups (%d banker wins on %d staked, %d ponto wins, %d ties), %d void, %d sabots ended; cagnotte %d, paid in %d, out %d; in coups %v; between coups %v",
 		played, bankerWins, won, pontoWins, ties, voided, shoes, m.Rake, m.PaidIn, m.PaidOut, acts, between)
@@ -346,4 +349,54 @@ func tamper(t *testing.T, dir string, re *regexp.Regexp) bool {
 		return true
 	}
 	return false
+}
+
+// checkCheminReplay asks a seat's last coups over the WebSocket (SRIJ rule
+// 78): each is a whole coup, frame by frame, with the bank, the stakes and
+// the cards its player saw, and no card of another player's hand before
+// it was shown.
+func checkCheminReplay(t *testing.T, s *server, d *driver) {
+	t.Helper()
+	for _, p := range d.players {
+		if p.token == "" || d.ledger(cheminTable).Players[p.name] == nil {
+			continue
+		}
+		seat, err := seatclient.Dial(s.url, p.token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer seat.Close()
+		if err := seat.Send(seatmsg.ClientMsg{Type: "replay"}); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			m, err := seat.Next()
+			if err != nil {
+				t.Fatalf("replay of %s: %v", p.name, err)
+			}
+			if m.Error != nil {
+				t.Fatalf("replay of %s: %s", p.name, m.Error.Message)
+			}
+			if m.Replay == nil {
+				continue
+			}
+			if len(m.Replay.Hands) < 3 {
+				t.Fatalf("%s's replay has %d coups", p.name, len(m.Replay.Hands))
+			}
+			for _, h := range m.Replay.Hands {
+				first, last := h.Frames[0], h.Frames[len(h.Frames)-1]
+				if first.Record.Kind != poker.KindHandStart || last.Record.Kind != poker.KindHandEnd || last.Chemin == nil {
+					t.Fatalf("%s's coup %d: %+v … %+v", p.name, h.Hand, first.Record, last.Record)
+				}
+				for _, f := range h.Frames {
+					if f.Record.Kind == poker.KindDeal && f.Record.Player != p.name && len(f.Record.Cards) > 0 {
+						t.Fatalf("%s's replay shows %s's cards as dealt", p.name, f.Record.Player)
+					}
+				}
+			}
+			t.Logf("%s's replay: %d coups, the last of %d frames", p.name, len(m.Replay.Hands), len(m.Replay.Hands[len(m.Replay.Hands)-1].Frames))
+			return
+		}
+	}
+	t.Fatal("nobody seated to ask a replay")
 }

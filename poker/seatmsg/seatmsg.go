@@ -105,7 +105,7 @@ type CheminMsg struct {
 	Ponto       int          `json:"ponto"` // the seat the cards went to (0: not yet)
 	PontoCards  []cards.Card `json:"ponto_cards"`
 	BankerCards []cards.Card `json:"banker_cards"`
-	PontoTotal  int          `json:"ponto_total"`  // of the ponto's cards shown (-1: none shown)
+	PontoTotal  int          `json:"ponto_total"`  // of the ponto's hand when the viewer sees it whole (-1: he does not; his third card alone has no total)
 	BankerTotal int          `json:"banker_total"` // likewise
 	Stakes      []StakeMsg   `json:"stakes"`       // in priority order
 	Level       int64        `json:"level,omitempty"`

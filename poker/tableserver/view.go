@@ -177,9 +177,10 @@ func cardList(cs []cards.Card) []cards.Card {
 	return cs
 }
 
-// total is the total of the cards shown (-1: none).
+// total is the total of a hand the viewer sees whole (-1: he does not,
+// or sees only the ponto's third card).
 func total(cs []cards.Card) int {
-	if len(cs) == 0 {
+	if len(cs) < 2 {
 		return -1
 	}
 	return chemin.Total(cs)

@@ -21,7 +21,10 @@ import (
 // {"type": "leave"} (cash-out to the source of the buy-in) and
 // {"type": "replay"} (its last hands). The server sends "state" after
 // every committed step, "replay", "left" (the cash-out paid, with the
-// session's totals) and "error".
+// session's totals) and "error". At a chemin de fer table the acts are
+// chemin de fer's (bank, banco, bet, draw, pass, bid, … with "to") and
+// the state carries the table's own view: the protocol is package
+// seatmsg's.
 
 type subscriber struct {
 	tableID string

@@ -1,0 +1,232 @@
+package tableledger
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/poker"
+	"github.com/openegm/cabinet/poker/chemin"
+	"github.com/openegm/cabinet/poker/tabledef"
+	"github.com/openegm/cabinet/rng"
+)
+
+// cheminSteps plays a chemin de fer table of the shipped definition
+// through a Session with random legal decisions, a resume in the middle of
+// a coup among them, and returns its Open and steps.
+func cheminSteps(t *testing.T, n int) (SessionOpen, []Step) {
+	t.Helper()
+	data, sig, err := assets.CheminTable("chemin-6d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 12, 5, 20, 0, 0, 0, time.UTC)
+	o := SessionOpen{Table: "chemin-6d", Session: 1, At: at, Definition: data, Signature: sig, Digest: tabledef.Digest(data), KeyID: "k"}
+	s, err := SessionOf(o, 1, rng.NewSeeded(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ce := s.Engine.(*tabledef.CheminEngine)
+	rnd := rand.New(rand.NewPCG(5, 6))
+	var steps []Step
+	step := func(ev poker.Event, tr *Transfer) bool {
+		st, _, err := s.Step(ev, tr)
+		if err != nil {
+			return false
+		}
+		if st != nil {
+			st.Opened = 1
+			steps = append(steps, *st)
+		}
+		return true
+	}
+	players := []string{"ana", "bia", "caio", "duda"}
+	for i, p := range players {
+		at = at.Add(time.Second)
+		step(poker.Join{At: at, Player: p, Amount: 60000}, &Transfer{ID: fmt.Sprint("in-", i), Kind: BuyIn, Source: "cab-" + p, Player: p, Amount: 60000})
+	}
+	resumed := false
+	for loops := 0; len(steps) < n; loops++ {
+		if loops > 50*n {
+			t.Fatalf("the table is stuck: %+v", ce.CheminView(""))
+		}
+		at = at.Add(time.Second)
+		for i, p := range players {
+			if ce.Seats.Find(p) == nil { // he gave up his seat (rule 85): back with a new cave
+				step(poker.Join{At: at, Player: p, Amount: 60000}, &Transfer{ID: fmt.Sprint("in-", i, "-", loops), Kind: BuyIn, Source: "cab-" + p, Player: p, Amount: 60000})
+			}
+		}
+		v := ce.CheminView("")
+		if !resumed && v.Phase == chemin.BetRound && len(steps) > n/2 {
+			resumed = true
+			step(poker.Resume{At: at}, nil)
+			continue
+		}
+		acted := false
+		for _, p := range players {
+			cs := ce.CheminView(p).Choices
+			if len(cs) == 0 || (len(cs) == 1 && cs[0].Kind == chemin.Associate) {
+				continue
+			}
+			c := cs[rnd.IntN(len(cs))]
+			if k := cs[0].Kind; k == chemin.Refuse && len(cs) > 1 {
+				c = cs[1] // a bank, mostly
+			}
+			to := c.Min
+			if c.Max > c.Min && c.Step > 0 {
+				to += rnd.Int64N(min((c.Max-c.Min)/c.Step, 4)+1) * c.Step
+			}
+			if step(poker.Act{At: at, Player: p, Action: poker.Action{Kind: c.Kind, To: to}}, nil) {
+				acted = true
+				break
+			}
+		}
+		if !acted && !step(poker.Deal{At: at}, nil) {
+			step(poker.Tick{At: at.Add(time.Minute)}, nil)
+			at = at.Add(time.Minute)
+		}
+		for _, p := range ce.Seats.Players() {
+			if p.Stack < 1000 {
+				at = at.Add(time.Second)
+				step(poker.Rebuy{At: at, Player: p.ID, Amount: 30000}, &Transfer{ID: fmt.Sprint("re-", len(steps)), Kind: Rebuy, Source: "cab-" + p.ID, Player: p.ID, Amount: 30000})
+			}
+		}
+	}
+	if !resumed {
+		t.Fatal("no resume in a coup")
+	}
+	return o, steps
+}
+
+func foldAll(o SessionOpen, steps []Step) (*State, error) {
+	st := NewState()
+	if err := st.Apply(o); err != nil {
+		return st, err
+	}
+	for i, x := range steps {
+		if err := st.Apply(x); err != nil {
+			return st, fmt.Errorf("step %d: %w", i, err)
+		}
+	}
+	return st, st.Check()
+}
+
+// The ledger folds a chemin de fer table's money apart from the engine:
+// a session of random decisions folds with every cent in place, and a
+// step whose cagnotte is not the definition's 5% (rounded down) of the
+// banker's win, whose payment is not twice the stake, or whose void does
+// not give every stake back, is refused, though its money still adds up.
+func TestCheminFold(t *testing.T) {
+	o, steps := cheminSteps(t, 1500)
+	st, err := foldAll(o, steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := st.Tables["chemin-6d"]
+	if tb.Meters.Hands < 20 || tb.Meters.Rake == 0 || tb.Meters.Voided != 1 || tb.Meters.Fees != 0 {
+		t.Fatalf("meters %+v", tb.Meters)
+	}
+	var rake int64
+	for _, x := range steps {
+		for _, r := range x.Records {
+			if r.Kind == poker.KindAward && r.Action == "banker" {
+				rake += r.Amount * 500 / 10000
+			}
+		}
+	}
+	if rake != tb.Meters.Rake {
+		t.Fatalf("cagnotte %d, 5%% of the bankers' wins %d", tb.Meters.Rake, rake)
+	}
+	tampers := []struct {
+		name, want string
+		match      func(r poker.Record) bool
+		change     func(r *poker.Record)
+	}{
+		{"a cent of cagnotte to the banker", "cagnotte",
+			func(r poker.Record) bool { return r.Kind == poker.KindAward && r.Action == "banker" && r.Rake > 0 },
+			func(r *poker.Record) {
+				r.Rake--
+				r.Shares = []poker.Share{{Seat: r.Shares[0].Seat, Amount: r.Shares[0].Amount + 1}}
+			}},
+		{"a ponto paid less than twice his stake", "paid",
+			func(r poker.Record) bool { return r.Kind == poker.KindAward && r.Action == "ponto" },
+			func(r *poker.Record) {
+				r.Shares = append([]poker.Share{}, r.Shares...)
+				r.Shares[0].Amount--
+				r.Amount--
+			}},
+		{"a void that keeps a stake", "void",
+			func(r poker.Record) bool { return r.Kind == poker.KindVoid && len(r.Shares) > 0 },
+			func(r *poker.Record) { r.Shares = r.Shares[1:] }},
+	}
+	for _, tc := range tampers {
+		changed := false
+		bad := make([]Step, len(steps))
+		for i, x := range steps {
+			bad[i] = x
+			for j, r := range x.Records {
+				if !changed && tc.match(r) {
+					recs := append([]poker.Record{}, x.Records...)
+					tc.change(&recs[j])
+					bad[i].Records = recs
+					changed = true
+				}
+			}
+		}
+		if !changed {
+			t.Fatalf("%s: no record to change", tc.name)
+		}
+		if _, err := foldAll(o, bad); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: the fold says %v", tc.name, err)
+		}
+	}
+}
+
+// A player the rules take away without a cash-out asked (he gave up his
+// seat rather than take the bank, rule 85) is paid to the source of his
+// buy-in as a cash-out the ledger names out:BUYIN, once; a banker may not
+// leave with the bank on the table.
+func TestCheminLeaveWithoutCashOut(t *testing.T) {
+	data, sig, err := assets.CheminTable("chemin-6d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 12, 5, 20, 0, 0, 0, time.UTC)
+	o := SessionOpen{Table: "chemin-6d", Session: 1, At: at, Definition: data, Signature: sig, Digest: tabledef.Digest(data), KeyID: "k"}
+	st := NewState()
+	if err := st.Apply(o); err != nil {
+		t.Fatal(err)
+	}
+	join := Step{Table: "chemin-6d", Session: 1, Opened: 1, Event: Event{Kind: "join", At: at, Player: "ana", Amount: 5000},
+		Transfer: &Transfer{ID: "b1", Kind: BuyIn, Source: "cab-1", Player: "ana", Amount: 5000},
+		Records:  []poker.Record{{Kind: poker.KindJoin, At: at, Seat: 3, Player: "ana", Amount: 5000, Stack: 5000}}}
+	if err := st.Apply(join); err != nil {
+		t.Fatal(err)
+	}
+	tot := poker.Totals{BoughtIn: 5000, CashedOut: 5000}
+	leave := Step{Table: "chemin-6d", Session: 1, Opened: 1, Event: Event{Kind: "act", At: at, Player: "ana", Action: &poker.Action{Kind: chemin.Refuse}},
+		Records: []poker.Record{{Kind: poker.KindAct, At: at, Seat: 3, Player: "ana", Action: string(chemin.Refuse)},
+			{Kind: poker.KindLeave, At: at, Seat: 3, Player: "ana", Amount: 5000, Totals: &tot}}}
+	bank := leave
+	bank.Records = []poker.Record{{Kind: chemin.KindBank, At: at, Seat: 3, Player: "ana", Amount: 1000, Stack: 4000},
+		{Kind: poker.KindLeave, At: at, Seat: 3, Player: "ana", Amount: 4000, Totals: &tot}}
+	if err := st.Apply(bank); err == nil || !strings.Contains(err.Error(), "bank") {
+		t.Fatalf("a banker left with the bank: %v", err)
+	}
+	st = NewState()
+	st.Apply(o)
+	st.Apply(join)
+	if err := st.Apply(leave); err != nil {
+		t.Fatal(err)
+	}
+	tr := st.Transfers["out:b1"]
+	if tr == nil || !tr.Done || tr.Amount != 5000 || tr.Kind != CashOut || tr.Source != "cab-1" || st.Sources["cab-1"].Out != 5000 {
+		t.Fatalf("the cash-out: %+v, source %+v", tr, st.Sources["cab-1"])
+	}
+	if err := st.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
