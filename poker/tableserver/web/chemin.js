@@ -222,6 +222,10 @@ function renderCheminControls() {
   tick();
 }
 
+// cardText writes a card as people read it: "10♦", "A♠".
+const cardText = (c) => (c[0] === "T" ? "10" : c[0]) + SUITS[c[1]];
+const cardsText = (cs) => (cs || []).map(cardText).join(" ");
+
 // cheminLine writes one record of a coup for people.
 function cheminLine(r, names) {
   const who = r.player || names[r.seat] || (r.seat ? String(r.seat) : "");
@@ -229,7 +233,7 @@ function cheminLine(r, names) {
   switch (r.kind) {
     case "hand_start": return `${tr("c_coup")} ${r.hand} · ${tr("c_bank")}: ${eur(r.amount || 0)}`;
     case "shoe": return tr("k_shoe");
-    case "burn": return `${tr("k_burn")}: ${(r.cards || []).join(" ")}`;
+    case "burn": return `${tr("k_burn")}: ${cardsText(r.cards)}`;
     case "shoe_end": return tr("k_shoe_end");
     case "bank": return `${who} ${tr("k_bank")} ${eur(r.amount)}`;
     case "associate": return `${who} ${tr("k_associate")} ${eur(r.amount)}`;
@@ -237,9 +241,9 @@ function cheminLine(r, names) {
     case "garage": return `${who} ${tr("k_garage")} ${eur(r.amount)}`;
     case "release": return `${who} ${tr("k_release")} ${eur(r.amount)}`;
     case "deal": return `${who} ${tr("k_deal")}`;
-    case "board": return `${who}: ${tr("k_third")} ${(r.cards || []).join(" ")}`;
+    case "board": return `${who}: ${tr("k_third")} ${cardsText(r.cards)}`;
     case "act": return `${who} ${tr("a_" + r.action)}${r.to ? " " + eur(r.to) : ""}${to}`;
-    case "show": return `${who} ${tr("k_show")} ${(r.cards || []).join(" ")} — ${r.value}`;
+    case "show": return `${who} ${tr("k_show")} ${cardsText(r.cards)} — ${TOTALS[lang === "en" ? "en" : "pt"][+r.value] || r.value}`;
     case "return": return `${who} ${tr("k_return")} ${eur(r.amount)}`;
     case "award": {
       const paid = (r.shares || []).map((sh) => `${names[sh.seat] || sh.seat} ${tr("k_award")} ${eur(sh.amount)}`).join(", ");
