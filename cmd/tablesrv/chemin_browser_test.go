@@ -78,6 +78,8 @@ type cheminPage struct {
 	Deadline  int64    `json:"deadline"`
 	Seat      int      `json:"seat"`
 	Phase     string   `json:"phase"`
+	Ponto     int      `json:"ponto"`
+	Banker    int      `json:"banker"`
 	Choices   []string `json:"choices"`
 	Bank      int64    `json:"bank"`
 	BankText  string   `json:"bank_text"`
@@ -114,6 +116,7 @@ const readCheminPage = `(() => {
   return {
     ready: true, title: $("title").textContent, hand: state.hand || 0, deadline: state.deadline_ms || 0,
     seat: state.you ? state.you.seat : 0, phase: $("ch-phase").dataset.phase,
+    ponto: state.chemin.ponto || 0, banker: state.chemin.banker || 0,
     choices: [...document.querySelectorAll("#chemin-actions button")].filter(shown).map((b) => b.dataset.kind),
     bank: +$("ch-bank").dataset.cents, bank_text: $("ch-bank").textContent,
     garage: +$("ch-garage").dataset.cents, garage_text: shown($("ch-garage")) ? $("ch-garage").textContent : "",
@@ -423,16 +426,19 @@ func checkCheminLast(t *testing.T, l cheminLedger, p cheminPage) {
 // and play by clicking their pages' buttons until a whole sabot is over
 // and the table has seen a bancô (and the bancô suivi when it came), a
 // void coup (a tie), a garage, a hand passed and declined by everyone and
-// the bank's auction, a bank stated with an associate and a bancô com a
-// mesa. Every coup the pages show as the last is checked
-// against the ledger (its final stacks, cards shown and payment, and the
-// ledger's coup by the rules written here apart from the engine: the
-// totals, the tie's stakes given back, the cagnotte, the ponto's double);
-// the bank each page shows when the bets open is the ledger's; the
-// dealer's announcements the pages show are the ledger's, in Portuguese
-// and, after the language toggle, in English; the amounts are money.Euro's;
-// the decision timer counts down; the replay of the last coups opens; and
-// the ledger verifies, every step re-run by the engine.
+// the bank's auction, a bank stated with an associate, a bancô com a mesa
+// and a ponto choosing on 5. Every coup the pages show as the last is
+// checked against the ledger (its final stacks, cards shown and payment),
+// and every coup of the ledger by the rules written here apart from the
+// engine (the totals, the tie's stakes given back, the cagnotte, the
+// ponto's double); the inspector's tablesrv hands lists the same coups;
+// the bank each page shows when the bets open is the ledger's, the garage
+// shown is the ledger's; while the ponto chooses on 5 only he sees his
+// cards (the ledger's) and only the banker his; the dealer's
+// announcements the pages show are the ledger's, in Portuguese and, after
+// the language toggle, in English; the amounts are money.Euro's; the
+// decision timer counts down; the replay of the last coups opens; and the
+// ledger verifies, every step re-run by the engine, every cent accounted.
 func TestBrowserCheminDeFerSabot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs in the full pass (make test runs it)")
@@ -459,10 +465,12 @@ func TestBrowserCheminDeFerSabot(t *testing.T) {
 	says := map[string]bool{}
 	sawTimer, sawTitle := false, false
 	shots := map[string]bool{}
+	seen := map[int]string{}     // the ponto's cards his page showed him while he chose on 5
+	garages := map[string]bool{} // the garage as the pages showed it
 	var led cheminLedger
 	lastRead := time.Time{}
 	done := func() bool {
-		return led.has(func(r poker.Record) bool { return r.Kind == chemin.KindShoeEnd }) &&
+		return len(seen) > 0 && led.has(func(r poker.Record) bool { return r.Kind == chemin.KindShoeEnd }) &&
 			led.has(func(r poker.Record) bool { return r.Kind == chemin.KindBet && r.Action == string(chemin.Banco) }) &&
 			led.has(announced(chemin.MsgTie)) && led.has(func(r poker.Record) bool { return r.Kind == chemin.KindGarage }) &&
 			led.has(func(r poker.Record) bool { return r.Kind == poker.KindAct && r.Action == string(chemin.Pass) }) &&
@@ -493,6 +501,23 @@ func TestBrowserCheminDeFerSabot(t *testing.T) {
 			}
 			if len(p.Choices) > 0 && strings.Contains(p.Timer, "É a sua vez") && strings.HasSuffix(p.Timer, " s") {
 				sawTimer = true
+			}
+			// The cards as the viewer may see them: while the ponto
+			// chooses on 5, his two cards to him alone, the banker's to
+			// the banker alone (rules 67, 68).
+			if p.Phase == "ponto" {
+				switch {
+				case p.Seat == p.Ponto:
+					seen[p.Hand] = p.PontoC
+				case p.PontoC != "":
+					t.Errorf("coup %d: seat %d sees the ponto's cards %q before they are shown", p.Hand, p.Seat, p.PontoC)
+				}
+				if p.Seat != p.Banker && p.BankerC != "" {
+					t.Errorf("coup %d: seat %d sees the banker's cards %q before they are turned", p.Hand, p.Seat, p.BankerC)
+				}
+			}
+			if p.GarText != "" {
+				garages[p.GarText] = true
 			}
 			if p.Phase == "banco_round" && p.Hand > 0 {
 				if want := "Banca: " + money.Euro("pt", p.Bank); p.BankText != want {
@@ -538,6 +563,27 @@ func TestBrowserCheminDeFerSabot(t *testing.T) {
 	}
 	if ties == 0 {
 		t.Error("no tie among the coups the ledger holds")
+	}
+	for n, cs := range seen {
+		for _, r := range led.coups[n] {
+			if r.Kind == poker.KindDeal && r.Seat != led.coups[n][0].Seat {
+				var want []string
+				for _, c := range r.Cards {
+					want = append(want, c.String())
+				}
+				if cs != strings.Join(want, " ") {
+					t.Errorf("coup %d: the ponto's page showed him %q, the ledger dealt him %v", n, cs, want)
+				}
+			}
+		}
+	}
+	if len(seen) == 0 {
+		t.Error("no ponto was seen choosing on 5 with his cards")
+	}
+	for _, r := range led.all {
+		if r.Kind == chemin.KindGarage && !garages["Garage: "+money.Euro("pt", r.Amount)] {
+			t.Errorf("the garage of %d cents was not shown (the pages showed %v)", r.Amount, garages)
+		}
 	}
 	// The inspector's hand histories (tablesrv hands) hold the same coups.
 	code, out, errs := tablesrv(t, "hands", s.data, "--table", table, "--last", "0", "--json")
