@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -63,12 +64,30 @@ func TestCheminSessionThroughTheServer(t *testing.T) {
 	}
 	shoes := &shoeWatch{seen: map[string]bool{}}
 	states := make(chan string, 1024)
+	leaks := make(chan string, 16)
+	var says, asked int
 	go func() {
 		for {
 			m, err := watch.Next()
 			if err != nil {
 				close(states)
 				return
+			}
+			if c := m.State; c != nil && c.Chemin != nil {
+				// A spectator sees no hand before it is shown: on the
+				// ponto's choice neither hand, only the announcements.
+				if ch := c.Chemin; ch.Phase == "ponto" && (len(ch.PontoCards) > 0 || len(ch.BankerCards) > 0 || ch.PontoTotal != -1) {
+					select {
+					case leaks <- fmt.Sprintf("%+v", ch):
+					default:
+					}
+				}
+				if len(c.Chemin.Says) > 0 && c.Chemin.Says[len(c.Chemin.Says)-1].PT != "" && c.Chemin.Says[len(c.Chemin.Says)-1].EN != "" {
+					says++
+				}
+				if c.ToAct != 0 && c.Deadline > c.NowMS {
+					asked++
+				}
 			}
 			if m.State != nil && m.State.Chemin != nil {
 				select {
@@ -114,6 +133,16 @@ func TestCheminSessionThroughTheServer(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	watch.Close()
+	for range states { // until the spectator's reader stops: its counts are final
+	}
+	select {
+	case l := <-leaks:
+		t.Fatalf("a spectator saw a hand before it was shown: %s", l)
+	default:
+	}
+	if says == 0 || asked == 0 {
+		t.Fatalf("the spectator's states: %d with announcements in pt and en, %d with a seat asked and its deadline", says, asked)
+	}
 	checkCheminReplay(t, s, d)
 	d.cashOutAll()
 	waitEmpty(t, d, cheminTable)

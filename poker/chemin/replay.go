@@ -70,25 +70,7 @@ func ReplayCoup(coup []poker.Record, viewer string) ([]Frame, error) {
 				turned = true // the ponto spoke: the banker turns his cards (rule 67)
 			}
 		case poker.KindHandEnd:
-			// A seat the coup did not touch may have re-bought during it
-			// (between-coup records are no coup's): its stack is the one
-			// recorded.
-			touched := map[int]bool{start.Seat: true}
-			for _, x := range coup[:i] {
-				switch x.Kind {
-				case KindBet, KindBank, KindAssociate, poker.KindReturn:
-					touched[x.Seat] = true
-				case poker.KindAward, KindRelease, poker.KindVoid:
-					for _, sh := range x.Shares {
-						touched[sh.Seat] = true
-					}
-				}
-			}
 			for _, st := range r.Stacks {
-				if _, ok := f.s.Stacks[st.Seat]; ok && !touched[st.Seat] {
-					f.s.PaidIn += st.Stack - f.s.Stacks[st.Seat]
-					f.s.Stacks[st.Seat] = st.Stack
-				}
 				if got, ok := f.s.Stacks[st.Seat]; ok && got != st.Stack {
 					return nil, fmt.Errorf("replay: seat %d ends with %d, the coup recorded %d", st.Seat, got, st.Stack)
 				}

@@ -258,8 +258,11 @@ func (t *Table) involved(seat int) bool {
 
 func (t *Table) rebuy(p *poker.Player, e poker.Rebuy) error {
 	switch {
-	case t.inCoup() && t.involved(p.Seat):
-		return fmt.Errorf("player %q: no re-buy during a coup he plays", p.ID)
+	case t.inCoup():
+		// Between coups only, as at the poker tables: a coup's records
+		// (its replay, rule 78 of the SRIJ draft) hold every stack it
+		// moves from its start to its end.
+		return fmt.Errorf("player %q: a re-buy comes between coups", p.ID)
 	case e.Amount < t.rules.MinBet:
 		return fmt.Errorf("player %q: a re-buy of %d is below the minimum bet %d", p.ID, e.Amount, t.rules.MinBet)
 	}

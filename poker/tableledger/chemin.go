@@ -70,7 +70,12 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		return nil
 	}
 	switch r.Kind {
-	case poker.KindJoin, poker.KindRebuy, poker.KindSitOut, poker.KindSitIn:
+	case poker.KindRebuy:
+		if t.Hand != 0 {
+			return true, fmt.Errorf("a re-buy for %q during coup %d (re-buys come between coups)", r.Player, t.Hand)
+		}
+		return false, nil
+	case poker.KindJoin, poker.KindSitOut, poker.KindSitIn:
 		return false, nil
 	case poker.KindLeave:
 		p, err := f.seat(r)

@@ -194,8 +194,8 @@ func (rep *Report) WriteText(w io.Writer, lang string) {
 			// cagnotte on the bankers' winnings (rule 47).
 			fmt.Fprintf(w, "  %s %s · %s %s · %s %s\n", tr("caves e reposições", "caves and re-buys"), eur(m.PaidIn),
 				tr("cagnotte (receita da casa)", "cagnotte (the house's take)"), eur(m.Rake), tr("levantado", "cashed out"), eur(m.PaidOut))
-			fmt.Fprintf(w, "  %d %s, %d %s, %d %s, %d %s, %d %s\n", m.Hands, tr("golpes", "coups"), m.Showdowns, tr("jogados", "dealt"),
-				m.Pots, tr("pagos", "settled"), m.Voided, tr("anulados (regra 86 SRIJ)", "void (SRIJ rule 86)"), m.Timeouts, tr("decisões pelo relógio", "decisions by the timer"))
+			fmt.Fprintf(w, "  %d %s, %d %s, %d %s, %d %s, %d %s\n", m.Hands, tr("golpes", "coups"), m.Showdowns, tr("com cartas", "with cards dealt"),
+				m.Pots, tr("ganhos pela banca ou pelos pontos (os outros, igualdades)", "won by the bank or the pontos (the others tied)"), m.Voided, tr("anulados (regra 86 SRIJ)", "void (SRIJ rule 86)"), m.Timeouts, tr("decisões pelo relógio", "decisions by the timer"))
 		} else {
 			fmt.Fprintf(w, "  %s %s · %s %s · %s %s · %s %s\n", tr("caves e reposições", "caves and re-buys"), eur(m.PaidIn),
 				tr("comissão na cave", "fees"), eur(m.Fees), tr("comissão dos potes", "rake"), eur(m.Rake), tr("levantado", "cashed out"), eur(m.PaidOut))
