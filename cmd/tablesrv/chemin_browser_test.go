@@ -437,8 +437,9 @@ func checkCheminLast(t *testing.T, l cheminLedger, p cheminPage) {
 // cards (the ledger's) and only the banker his; the dealer's
 // announcements the pages show are the ledger's, in Portuguese and, after
 // the language toggle, in English; the amounts are money.Euro's; the
-// decision timer counts down; the replay of the last coups opens; and the
-// ledger verifies, every step re-run by the engine, every cent accounted.
+// decision timer counts down; the replay of the last coups opens; each
+// player's cash-out shown on leaving is the ledger's; and the ledger
+// verifies, every step re-run by the engine, every cent accounted.
 func TestBrowserCheminDeFerSabot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs in the full pass (make test runs it)")
@@ -668,6 +669,51 @@ func TestBrowserCheminDeFerSabot(t *testing.T) {
 	}
 	tb.mustClick("#lang-pt")
 	tb.waitFor(`document.getElementById("title").textContent === "Banca francesa"`, "in Portuguese")
+
+	// Everyone leaves (a player in the coup in play at its end, the
+	// banker with his bank): the cash-out each page shows is the ledger's.
+	for _, tb := range tabs {
+		tb.click("#btn-leave")
+	}
+	left := map[int]bool{}
+	leaveBy := time.Now().Add(90 * time.Second)
+	for len(left) < len(tabs) {
+		if time.Now().After(leaveBy) {
+			for i, tb := range tabs {
+				t.Logf("page %d: %+v", i, readChemin(tb))
+			}
+			t.Fatalf("the players did not leave: %v left", left)
+		}
+		for i, tb := range tabs {
+			var gone bool
+			tb.must(fmt.Sprintf("%s(%q)", visibleJS, "#left"), &gone)
+			if gone {
+				left[i] = true
+				continue
+			}
+			if p := readChemin(tb); len(p.Choices) > 0 {
+				pl.decide(t, tb, p)
+			} else {
+				var leaving bool
+				tb.must(`document.getElementById("btn-leave").disabled`, &leaving)
+				if !leaving { // the click did not act: again
+					tb.click("#btn-leave")
+				}
+			}
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	for i, tb := range tabs {
+		var cents string
+		tb.must(`document.getElementById("left").dataset.cents`, &cents)
+		tr, err := s.api.Transfer("out:in-" + players[i])
+		if err != nil || tr.Status != "done" || fmt.Sprint(tr.Amount) != cents || tr.Source != "caixa-1" {
+			t.Fatalf("%s's page shows a cash-out of %s cents; the ledger %+v %v", players[i], cents, tr, err)
+		}
+		if shown := tb.text("#left-totals-cashed-out"); shown != money.Euro("pt", tr.Amount) {
+			t.Errorf("%s's cash-out shown as %q, %d cents", players[i], shown, tr.Amount)
+		}
+	}
 
 	s.stop()
 	checkLedger(t, s, nil) // verify, the report's verdict, and every cent of the table and its sources
