@@ -667,6 +667,7 @@ func TestBrowserCheminDeFerSabot(t *testing.T) {
 			t.Errorf("seat %d shows %q for %d cents in English", st.Seat, st.Text, st.Cents)
 		}
 	}
+	tb.shot("english")
 	tb.mustClick("#lang-pt")
 	tb.waitFor(`document.getElementById("title").textContent === "Banca francesa"`, "in Portuguese")
 

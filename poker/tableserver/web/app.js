@@ -187,6 +187,7 @@ function render() {
   const s = state, t = s.table, me = s.you;
   $("table-title").textContent = t.title[lang] || t.title.pt;
   $("status").textContent = tr("status_" + t.status); $("status").dataset.status = t.status;
+  $("conn").textContent = tr(ws && ws.readyState === WebSocket.OPEN ? "connected" : "disconnected");
   $("hand-no").textContent = s.hand ? `${tr("hand")} ${s.hand}` : ""; $("hand-no").dataset.hand = s.hand;
   const card = $("table-card"); card.replaceChildren();
   for (const line of t.card[lang] || t.card.pt) { const li = document.createElement("li"); li.textContent = line; card.append(li); }
