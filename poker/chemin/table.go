@@ -16,7 +16,8 @@ import (
 // return (a stake given back), award, void and hand_end.
 const (
 	// KindShoe: a new sabot, committed before its first card is shown:
-	// Value its Digest, Pot where the cut went, Amount 0.
+	// Value its Digest, Pot where the cut went, Amount its decks (its
+	// end must reveal exactly that many standard decks, rules 7, 8).
 	KindShoe poker.Kind = "shoe"
 	// KindBurn: the first card shown and the cards it burns (rule 13),
 	// Cards in order.
@@ -402,7 +403,7 @@ func (t *Table) newSabot() error {
 		return err
 	}
 	t.sab = s
-	t.Emit(poker.Record{Kind: KindShoe, Value: s.digest, Pot: s.cut})
+	t.Emit(poker.Record{Kind: KindShoe, Value: s.digest, Pot: s.cut, Amount: int64(t.rules.Decks)})
 	c, _, err := s.next()
 	if err != nil {
 		return err
