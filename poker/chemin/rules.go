@@ -37,10 +37,9 @@ import (
 type Rounding string
 
 const (
-	RoundDown    Rounding = "down"      // toward zero: the banker keeps the fraction
-	RoundHalfUp  Rounding = "half_up"   // half a cent or more is a cent for the house
-	RoundUp      Rounding = "up"        // any fraction is a cent for the house
-	RoundHalfEvn Rounding = "half_even" // half a cent goes to the even cent
+	RoundDown   Rounding = "down"    // toward zero: the banker keeps the fraction
+	RoundHalfUp Rounding = "half_up" // half a cent or more is a cent for the house
+	RoundUp     Rounding = "up"      // any fraction is a cent for the house
 )
 
 // Rules are what a table definition sets for a chemin de fer table. Money
@@ -114,8 +113,8 @@ func (r Rules) Validate() error {
 	if r.CagnotteBps < 0 || r.CagnotteBps > 10000 {
 		bad("cagnotte %d basis points: 0 to 10000 (rule 47)", r.CagnotteBps)
 	}
-	if !slices.Contains([]Rounding{RoundDown, RoundHalfUp, RoundUp, RoundHalfEvn}, r.Rounding) {
-		bad("rounding %q: down, half_up, up or half_even", r.Rounding)
+	if !slices.Contains([]Rounding{RoundDown, RoundHalfUp, RoundUp}, r.Rounding) {
+		bad("rounding %q: down, half_up or up (the roundings a definition may state)", r.Rounding)
 	}
 	if r.AuctionBase < r.MinBank {
 		bad("auction base %d: at least the minimum bank %d (rules 35, 82)", r.AuctionBase, r.MinBank)
@@ -159,10 +158,6 @@ func (r Rules) Cagnotte(won int64) int64 {
 		}
 	case RoundHalfUp:
 		if rem >= 5000 {
-			q++
-		}
-	case RoundHalfEvn:
-		if rem > 5000 || (rem == 5000 && q%2 == 1) {
 			q++
 		}
 	}

@@ -68,17 +68,17 @@ func pokertestCards(s string) []cards.Card {
 // The cagnotte in exact cents, every rounding (rule 47).
 func TestCagnotteRounding(t *testing.T) {
 	for _, c := range []struct {
-		won, bps                   int64
-		down, halfUp, up, halfEven int64
+		won, bps         int64
+		down, halfUp, up int64
 	}{
-		{300, 333, 9, 10, 10, 10},   // 9.99
-		{150, 500, 7, 8, 8, 8},      // 7.5
-		{50, 500, 2, 3, 3, 2},       // 2.5
-		{1000, 500, 50, 50, 50, 50}, // exact
-		{1, 500, 0, 0, 1, 0},        // 0.05
-		{0, 500, 0, 0, 0, 0},
+		{300, 333, 9, 10, 10},   // 9.99
+		{150, 500, 7, 8, 8},     // 7.5
+		{50, 500, 2, 3, 3},      // 2.5
+		{1000, 500, 50, 50, 50}, // exact
+		{1, 500, 0, 0, 1},       // 0.05
+		{0, 500, 0, 0, 0},
 	} {
-		for mode, want := range map[chemin.Rounding]int64{chemin.RoundDown: c.down, chemin.RoundHalfUp: c.halfUp, chemin.RoundUp: c.up, chemin.RoundHalfEvn: c.halfEven} {
+		for mode, want := range map[chemin.Rounding]int64{chemin.RoundDown: c.down, chemin.RoundHalfUp: c.halfUp, chemin.RoundUp: c.up} {
 			r := rules()
 			r.CagnotteBps, r.Rounding = c.bps, mode
 			if got := r.Cagnotte(c.won); got != want {
@@ -96,6 +96,13 @@ func TestRulesValidate(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v: want %q", err, want)
 		}
+	}
+	// The engine rounds only as a definition may state (poker/tabledef):
+	// no rounding a table card could not name.
+	r = rules()
+	r.Rounding = "half_even"
+	if _, err := chemin.New(r, rng.NewSeeded(1)); err == nil || !strings.Contains(err.Error(), `rounding "half_even"`) {
+		t.Errorf("half_even: %v", err)
 	}
 }
 
