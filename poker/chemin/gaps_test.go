@@ -44,3 +44,25 @@ func TestTheSabotIsExactlyItsDecks(t *testing.T) {
 		}
 	}
 }
+
+// Rule 80: when nobody takes a passed hand at its level, the banker who
+// passed it may keep it at the same amount instead of its auction.
+func TestThePasserKeepsTheHandAtItsLevel(t *testing.T) {
+	s := newScript(t, rules(), five, burn+coup("2C 4D", "3S 4H"))
+	s.winCoup(1000)
+	s.act("ana", chemin.Pass)
+	for _, id := range []string{"bia", "caio", "duda", "eva"} {
+		s.act(id, chemin.Decline)
+	}
+	s.expect("ana", chemin.Offered)
+	if v := s.tb.View("ana"); v.Level != 1950 || !hasChoice(v, chemin.Take) {
+		t.Fatalf("ana's offer %+v", v)
+	}
+	recs := s.act("ana", chemin.Take)
+	if said(recs, chemin.MsgAuction) {
+		t.Fatal("auctioned")
+	}
+	if v := s.tb.View(""); v.Banker != 1 || v.Bank != 1950 || v.Phase != chemin.Idle || s.stack("ana") != 100000-1000+1950-1950 {
+		t.Fatalf("ana keeps the hand: %+v, %d", v, s.stack("ana"))
+	}
+}

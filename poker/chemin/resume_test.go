@@ -100,7 +100,7 @@ func TestTimeoutsBetweenCoups(t *testing.T) {
 	}
 	s.winCoup(1000)
 	s.act("ana", chemin.Pass)
-	for range 4 {
+	for range 5 { // the four, then ana herself (rule 80)
 		if a := find(s.timeout(), poker.KindAct); a[0].Action != "decline" {
 			t.Fatalf("the offer at timeout: %+v", a)
 		}

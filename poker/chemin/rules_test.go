@@ -403,6 +403,8 @@ func TestAuction(t *testing.T) {
 	for _, id := range []string{"bia", "caio", "duda", "eva", "fabio"} {
 		s.act(id, chemin.Decline)
 	}
+	s.expect("ana", chemin.Offered) // rule 80: she may keep it at its level
+	s.act("ana", chemin.Decline)
 	if s.tb.Phase() != chemin.Auction {
 		t.Fatalf("phase %s", s.tb.Phase())
 	}
@@ -425,7 +427,7 @@ func TestAuction(t *testing.T) {
 	}
 	s.act("duda", chemin.Bet, 3000)
 	s.act("caio", chemin.Pass)
-	for _, id := range []string{"duda", "eva", "fabio", "ana", "bia"} {
+	for _, id := range []string{"duda", "eva", "fabio", "ana", "bia", "caio"} {
 		s.act(id, chemin.Decline)
 	}
 	for _, id := range []string{"duda", "eva", "fabio", "ana", "bia"} {

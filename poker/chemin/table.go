@@ -875,7 +875,10 @@ func (t *Table) passHand() error {
 	t.say(MsgHandPasses, 0, "")
 	t.release()
 	t.forced = t.fromRight(t.passer)
-	t.order = slices.Clone(t.forced)
+	// Offered at its level from his right (rule 78); when nobody takes it,
+	// the passer may keep it at the same amount before the auction
+	// (rule 80): he is asked last.
+	t.order = append(slices.Clone(t.forced), t.passer)
 	t.asked = -1
 	t.phase = Offered
 	t.banker, t.wins = 0, 0
