@@ -66,3 +66,87 @@ func TestThePasserKeepsTheHandAtItsLevel(t *testing.T) {
 		t.Fatalf("ana keeps the hand: %+v, %d", v, s.stack("ana"))
 	}
 }
+
+// passToAuction: ana wins a coup and passes; nobody, herself included,
+// takes the hand at its level: it is auctioned.
+func (s *script) passToAuction(others []string) {
+	s.t.Helper()
+	s.deal()
+	s.act("ana", chemin.Bank, 1000)
+	for _, id := range others {
+		s.act(id, chemin.NoBet)
+	}
+	s.act("bia", chemin.Bet, 1000)
+	for s.tb.Phase() == chemin.BetRound {
+		s.act(s.toAct(), chemin.NoBet)
+	}
+	s.act("ana", chemin.Pass)
+	for _, id := range others {
+		s.act(id, chemin.Decline)
+	}
+	s.act("ana", chemin.Decline)
+	if s.tb.Phase() != chemin.Auction {
+		s.t.Fatalf("phase %s", s.tb.Phase())
+	}
+}
+
+// Rule 88: the winner of the auction must give the first coup; if he
+// leaves, or is away at the deal, his bank goes back to him and the hand is
+// auctioned again, neither he nor the banker who passed it bidding.
+// Rule 90: who took an auctioned hand and passes it after its first coup
+// may not bid in the next auction.
+func TestTheAuctionsWinnerGivesTheFirstCoup(t *testing.T) {
+	six := append(slices.Clone(five), "fabio")
+	others := []string{"bia", "caio", "duda", "eva", "fabio"}
+	for _, away := range []bool{false, true} {
+		s := newScript(t, rules(), six, burn+coup("2C 4D", "3S 4H")+coup("2C 4D", "3S 4H"))
+		s.passToAuction(others)
+		s.act("caio", chemin.Bid, 3000)
+		for _, id := range []string{"bia", "duda", "eva", "fabio"} {
+			s.act(id, chemin.NoBid)
+		}
+		if v := s.tb.View(""); v.Banker != 3 || v.Bank != 3000 {
+			t.Fatalf("caio's hand %+v", v)
+		}
+		var recs []poker.Record
+		if away {
+			s.ok(poker.Rest{At: s.now, Player: "caio", On: true})
+			recs = s.deal()
+		} else {
+			recs = s.ok(poker.Leave{At: s.now, Player: "caio"})
+		}
+		if rel := find(recs, chemin.KindRelease); len(rel) != 1 || rel[0].Amount != 3000 || !said(recs, chemin.MsgAuction) || s.tb.Phase() != chemin.Auction {
+			t.Fatalf("away %v: caio's bank back and a new auction: %v", away, recs)
+		}
+		s.noAct("ana", chemin.Bid, 2000, "may not bid")
+		if !away {
+			s.no(poker.Act{At: s.now, Player: "caio", Action: poker.Action{Kind: chemin.Bid, To: 2000}}, "")
+		} else {
+			s.noAct("caio", chemin.Bid, 2000, "may not bid")
+		}
+		s.act("eva", chemin.Bid, 2000)
+		for _, id := range []string{"bia", "duda", "fabio"} {
+			s.act(id, chemin.NoBid)
+		}
+		if v := s.tb.View(""); v.Banker != 5 || v.Bank != 2000 {
+			t.Fatalf("eva's hand %+v", v)
+		}
+		if away {
+			continue
+		}
+		// Eva gives her first coup, wins it and passes: she may not bid.
+		s.deal()
+		for _, id := range []string{"fabio", "ana", "bia", "duda"} {
+			s.act(id, chemin.NoBet)
+		}
+		s.act("fabio", chemin.Bet, 1000)
+		for s.tb.Phase() == chemin.BetRound {
+			s.act(s.toAct(), chemin.NoBet)
+		}
+		s.act("eva", chemin.Pass)
+		for _, id := range []string{"fabio", "ana", "bia", "duda", "eva"} {
+			s.act(id, chemin.Decline)
+		}
+		s.noAct("eva", chemin.Bid, 2000, "may not bid")
+	}
+}

@@ -123,14 +123,15 @@ type Table struct {
 	stakedWon int64
 
 	// Between coups.
-	level   int64         // a passed hand's level
-	passer  int           // who passed it
-	passAs  int           // his associate
-	bids    map[int]int64 // the auction's offers (0: no bid)
-	bidders []int         // who may bid, in priority order
-	answers map[int]bool  // who answered the auction
-	excl    map[int]bool  // may not bid (rules 86, 88-90)
-	forced  []int         // rule 85's order
+	level    int64         // a passed hand's level
+	passer   int           // who passed it
+	passAs   int           // his associate
+	bids     map[int]int64 // the auction's offers (0: no bid)
+	bidders  []int         // who may bid, in priority order
+	answers  map[int]bool  // who answered the auction
+	excl     map[int]bool  // may not bid in this auction besides the passer and his associate (rule 88)
+	forced   []int         // rule 85's order
+	adjudged int           // the auction's winner, until he gives his first coup (rule 88)
 }
 
 // New opens a table; the sabot is shuffled with src, the certified RNG.
@@ -304,11 +305,10 @@ func (t *Table) leave(p *poker.Player, _ poker.Leave) error {
 		}
 	}
 	if p.Seat == t.banker {
-		if t.bank > 0 || t.garage > 0 {
-			t.say(MsgAbandon, 0, "")
-			t.release()
+		p.Leaving = true
+		if err := t.abandon(); err != nil {
+			return err
 		}
-		t.passRight()
 	}
 	if t.offerAssoc == p.Seat {
 		t.offerAssoc = 0
@@ -317,6 +317,35 @@ func (t *Table) leave(p *poker.Player, _ poker.Leave) error {
 		t.Leave(p, "")
 	}
 	return nil
+}
+
+// abandon: the banker leaves or is away with the hand. The winner of an
+// auction who would not give his first coup has his bank back and the hand
+// is auctioned again without him (rule 88); otherwise his bank and garage
+// go back to him and the hand goes on to his right.
+func (t *Table) abandon() error {
+	if t.adjudged != 0 && t.adjudged == t.banker {
+		return t.reauction()
+	}
+	if t.bank > 0 || t.garage > 0 {
+		t.say(MsgAbandon, 0, "")
+		t.release()
+	}
+	t.passRight()
+	return nil
+}
+
+// reauction: the winner of the auction would not give his first coup; his
+// bank goes back to him and the hand is auctioned again, neither he nor the
+// banker who passed it bidding (rule 88).
+func (t *Table) reauction() error {
+	w := t.adjudged
+	t.adjudged = 0
+	t.say(MsgAbandon, 0, "")
+	t.release()
+	t.banker, t.wins = 0, 0
+	t.excl = map[int]bool{w: true}
+	return t.startAuction()
 }
 
 // release gives the bank and the garage back to the banker and his
@@ -349,7 +378,7 @@ func (t *Table) release() {
 // he states his bank at the next deal.
 func (t *Table) passRight() {
 	next := t.fromRight(t.banker)
-	t.wins, t.refusals = 0, 0
+	t.wins, t.refusals, t.adjudged = 0, 0, 0
 	t.phase, t.Decision = Idle, nil
 	if len(next) == 0 {
 		t.banker = 0
@@ -368,13 +397,13 @@ func (t *Table) deal() error {
 		return fmt.Errorf("a coup needs %d seated players, %d are (rule 16)", t.rules.MinSeated, n)
 	}
 	if b := t.Seats.At(t.banker); t.banker != 0 && (b == nil || b.Resting) {
-		// A banker away from the table: his bank goes back to him and the
-		// hand goes on to his right.
-		if t.bank > 0 || t.garage > 0 {
-			t.say(MsgAbandon, 0, "")
-			t.release()
+		// A banker away from the table gives up the hand (rule 94).
+		if err := t.abandon(); err != nil {
+			return err
 		}
-		t.passRight()
+		if t.phase != Idle {
+			return nil // the hand is auctioned again (rule 88)
+		}
 	}
 	if t.banker == 0 {
 		// The first hand goes to the first seated player at the dealer's
@@ -490,6 +519,7 @@ func (t *Table) askable(seat int) bool {
 // startCoup opens a coup: the bets in priority order (rules 45-61).
 func (t *Table) startCoup() error {
 	t.HandNo++
+	t.adjudged = 0 // the auction's winner gives his first coup (rule 88)
 	t.order = t.fromRight(t.banker)
 	t.order = slices.DeleteFunc(t.order, func(s int) bool { return s == t.associate || !t.askable(s) })
 	t.stakes, t.mesa, t.mesaAmt, t.banco, t.ponto = nil, 0, 0, 0, 0
@@ -875,6 +905,7 @@ func (t *Table) passHand() error {
 	t.say(MsgHandPasses, 0, "")
 	t.release()
 	t.forced = t.fromRight(t.passer)
+	t.excl = nil
 	// Offered at its level from his right (rule 78); when nobody takes it,
 	// the passer may keep it at the same amount before the auction
 	// (rule 80): he is asked last.
@@ -892,13 +923,18 @@ func (t *Table) nextOffer() error {
 			return nil
 		}
 	}
-	// Nobody took it at its level: the auction (rule 80), without the
-	// banker who passed it and his associate (rule 86).
+	return t.startAuction()
+}
+
+// startAuction: nobody took the hand at its level, the auction (rule 80),
+// without the banker who passed it and his associate (rule 86), nor who
+// is excluded (rule 88).
+func (t *Table) startAuction() error {
 	t.phase = Auction
 	t.say(MsgAuction, t.rules.AuctionBase, "")
 	t.bids, t.answers, t.bidders = map[int]int64{}, map[int]bool{}, nil
 	for _, s := range t.forced {
-		if s != t.passer && s != t.passAs && t.Seats.At(s) != nil && !t.Seats.At(s).Leaving {
+		if s != t.passer && s != t.passAs && !t.excl[s] && t.Seats.At(s) != nil && !t.Seats.At(s).Leaving {
 			t.bidders = append(t.bidders, s)
 		}
 	}
@@ -909,7 +945,7 @@ func (t *Table) nextOffer() error {
 // takeHand makes seat the banker with a bank of amount.
 func (t *Table) takeHand(seat int, amount int64) error {
 	p := t.Seats.At(seat)
-	t.banker, t.wins, t.offerAssoc = seat, 0, 0
+	t.banker, t.wins, t.offerAssoc, t.adjudged = seat, 0, 0, 0
 	t.phase, t.Decision = Idle, nil
 	p.Stack -= amount
 	p.Session.Wagered += amount
@@ -935,13 +971,15 @@ func (t *Table) auctionMaybeDone() error {
 	}
 	if win != 0 {
 		t.say(MsgAdjudicated, best, "")
-		return t.takeHand(win, best)
+		err := t.takeHand(win, best)
+		t.adjudged = win // he must give the first coup (rule 88)
+		return err
 	}
 	// No bidder: the next player takes it at the minimum or gives up his
 	// seat (rule 85).
 	t.phase = Forced
 	t.asked = -1
-	t.order = slices.DeleteFunc(slices.Clone(t.forced), func(s int) bool { return s == t.passer })
+	t.order = slices.DeleteFunc(slices.Clone(t.forced), func(s int) bool { return s == t.passer || t.excl[s] })
 	return t.nextForced()
 }
 
