@@ -150,3 +150,37 @@ func TestTheAuctionsWinnerGivesTheFirstCoup(t *testing.T) {
 		s.noAct("eva", chemin.Bid, 2000, "may not bid")
 	}
 }
+
+// Rules 77, 78: a banker who played the hand without losing it passes it
+// as rule 77 says however he gives it up: leaving during a coup he wins, or
+// away at the next deal, the hand is offered at its level from his right.
+func TestAWinningBankerWhoLeavesPassesAtItsLevel(t *testing.T) {
+	for _, how := range []string{"during the coup", "away at the deal"} {
+		s := newScript(t, rules(), five, burn+coup("2C 4D", "3S 4H"))
+		s.deal()
+		s.act("ana", chemin.Bank, 1000)
+		var recs []poker.Record
+		for _, id := range []string{"bia", "caio", "duda", "eva"} {
+			s.act(id, chemin.NoBet)
+		}
+		if how == "during the coup" {
+			s.ok(poker.Leave{At: s.now, Player: "ana"})
+		}
+		recs = append(recs, s.act("bia", chemin.Bet, 1000)...)
+		for s.tb.Phase() == chemin.BetRound {
+			recs = append(recs, s.act(s.toAct(), chemin.NoBet)...)
+		}
+		if how == "away at the deal" {
+			s.act("ana", chemin.Continue)
+			s.ok(poker.Rest{At: s.now, Player: "ana", On: true})
+			recs = s.deal()
+		}
+		if v := s.tb.View(""); !said(recs, chemin.MsgAbandon) || v.Phase != chemin.Offered || v.Level != 1950 || v.ToAct != 2 {
+			t.Fatalf("%s: %+v", how, v)
+		}
+		s.act("bia", chemin.Take)
+		if v := s.tb.View(""); v.Banker != 2 || v.Bank != 1950 {
+			t.Fatalf("%s: bia's hand %+v", how, v)
+		}
+	}
+}

@@ -69,7 +69,7 @@ func TestResumeVoidsTheCoupInPlay(t *testing.T) {
 
 // A ponto's leave during the betting is his "no bet"; a banker's leave
 // between coups gives him back his bank and garage and passes the hand
-// («A mão passa por abandono»).
+// («A mão passa por abandono»), offered at its level when he had won.
 func TestLeaves(t *testing.T) {
 	s := newScript(t, rules(), append(five, "fabio"), burn+coup("2C 4D", "3S 4H"))
 	s.deal()
@@ -85,7 +85,9 @@ func TestLeaves(t *testing.T) {
 	if !said(recs, chemin.MsgAbandon) || len(find(recs, chemin.KindRelease)) != 1 || len(find(recs, poker.KindLeave)) != 1 {
 		t.Fatalf("the banker's leave %+v", recs)
 	}
-	if v := s.tb.View(""); v.Banker != 3 || v.Bank != 0 || v.Phase != chemin.Idle {
+	// He had won: the hand is offered at its level from his right (rules
+	// 77, 78).
+	if v := s.tb.View(""); v.Banker != 0 || v.Bank != 0 || v.Phase != chemin.Offered || v.Level != 1950 || v.ToAct != 3 {
 		t.Fatalf("after the banker left: %+v", v)
 	}
 }

@@ -23,7 +23,8 @@
 // it; the auction is one sealed round of offers with one deadline; the
 // garage and the halved bank of rule 33 are set aside on the table and go
 // back to the banker (and his associate, half each) when the hand leaves
-// him; a winning banker who leaves passes the hand as rule 77 does.
+// him; a banker who played the hand without losing it and leaves, or is
+// away at the deal, passes it as rule 77 does: it is offered at its level.
 package chemin
 
 import (

@@ -132,6 +132,7 @@ type Table struct {
 	excl     map[int]bool  // may not bid in this auction besides the passer and his associate (rule 88)
 	forced   []int         // rule 85's order
 	adjudged int           // the auction's winner, until he gives his first coup (rule 88)
+	played   bool          // the banker played a coup with this hand and did not lose it
 }
 
 // New opens a table; the sabot is shuffled with src, the certified RNG.
@@ -319,13 +320,20 @@ func (t *Table) leave(p *poker.Player, _ poker.Leave) error {
 	return nil
 }
 
-// abandon: the banker leaves or is away with the hand. The winner of an
-// auction who would not give his first coup has his bank back and the hand
-// is auctioned again without him (rule 88); otherwise his bank and garage
-// go back to him and the hand goes on to his right.
+// abandon: the banker leaves or is away with the hand («A mão passa por
+// abandono»). The winner of an auction who would not give his first coup
+// has his bank back and the hand is auctioned again without him (rule 88);
+// a banker who played the hand and did not lose passes it as rule 77 does,
+// offered at its level; otherwise (he has not played it yet) his bank goes
+// back to him and the hand goes on to his right.
 func (t *Table) abandon() error {
 	if t.adjudged != 0 && t.adjudged == t.banker {
 		return t.reauction()
+	}
+	if t.played && t.bank > 0 {
+		// A banker who won leaves: he passes the hand as rule 77 says, and
+		// it is offered at its level (rule 78).
+		return t.passHand(MsgAbandon)
 	}
 	if t.bank > 0 || t.garage > 0 {
 		t.say(MsgAbandon, 0, "")
@@ -378,7 +386,7 @@ func (t *Table) release() {
 // he states his bank at the next deal.
 func (t *Table) passRight() {
 	next := t.fromRight(t.banker)
-	t.wins, t.refusals, t.adjudged = 0, 0, 0
+	t.wins, t.refusals, t.adjudged, t.played = 0, 0, 0, false
 	t.phase, t.Decision = Idle, nil
 	if len(next) == 0 {
 		t.banker = 0
@@ -402,7 +410,7 @@ func (t *Table) deal() error {
 			return err
 		}
 		if t.phase != Idle {
-			return nil // the hand is auctioned again (rule 88)
+			return nil // the hand is offered (rule 78) or auctioned again (rule 88)
 		}
 	}
 	if t.banker == 0 {
@@ -488,7 +496,7 @@ func (t *Table) stateBank(p *poker.Player, amount int64, assoc bool) error {
 		t.associate = a.Seat
 		t.Emit(poker.Record{Kind: KindAssociate, Seat: a.Seat, Player: a.ID, Amount: theirs, Stack: a.Stack})
 	}
-	t.offerAssoc, t.refusals = 0, 0
+	t.offerAssoc, t.refusals, t.played = 0, 0, false
 	t.say(MsgBank, t.bank, "")
 	return t.startCoup()
 }
@@ -513,7 +521,7 @@ func (t *Table) refuseBank(timeout bool) {
 // askable: a seated player who is not leaving, with chips.
 func (t *Table) askable(seat int) bool {
 	p := t.Seats.At(seat)
-	return p != nil && !p.Leaving && p.Stack > 0
+	return p != nil && !p.Leaving && !p.Resting && p.Stack > 0
 }
 
 // startCoup opens a coup: the bets in priority order (rules 45-61).
@@ -819,20 +827,27 @@ func (t *Table) endCoup() error {
 		}
 	}
 	b := t.Seats.At(t.banker)
+	if !noBets && t.lastWon {
+		t.played = true
+	}
 	switch {
-	case noBets && !b.Leaving:
-		return nil
-	case !t.lastWon || b.Leaving:
-		if t.lastWon {
-			t.say(MsgAbandon, 0, "")
-		} else {
-			t.say(MsgHandPasses, 0, "")
-		}
+	case !noBets && !t.lastWon:
+		t.say(MsgHandPasses, 0, "")
 		t.release()
 		t.passRight()
 		if b.Leaving {
 			t.Leave(b, "left with the bank")
 		}
+		return nil
+	case b.Leaving:
+		if err := t.abandon(); err != nil {
+			return err
+		}
+		if t.Seats.At(b.Seat) == b {
+			t.Leave(b, "left with the bank")
+		}
+		return nil
+	case noBets:
 		return nil
 	}
 	t.phase = AfterCoup
@@ -890,19 +905,20 @@ func (t *Table) afterCoup(a poker.ActionKind, timeout bool) error {
 	case Reduce:
 		t.toGarage(t.bank - 2*t.stakedWon)
 	case Pass:
-		return t.passHand()
+		return t.passHand(MsgHandPasses)
 	}
 	return nil
 }
 
 // passHand: «Passo a mão» (rule 77): the bank and garage go back to the
 // banker, and the hand is offered at its level from his right (rule 78).
-func (t *Table) passHand() error {
+func (t *Table) passHand(m Message) error {
 	t.level, t.passer, t.passAs = t.bank, t.banker, t.associate
 	if t.stakedWon == 0 { // he passes after a tie (rule 89)
 		t.noBanco, t.noBancoAt = t.passer, t.HandNo+1
 	}
-	t.say(MsgHandPasses, 0, "")
+	t.played = false
+	t.say(m, 0, "")
 	t.release()
 	t.forced = t.fromRight(t.passer)
 	t.excl = nil
@@ -945,7 +961,7 @@ func (t *Table) startAuction() error {
 // takeHand makes seat the banker with a bank of amount.
 func (t *Table) takeHand(seat int, amount int64) error {
 	p := t.Seats.At(seat)
-	t.banker, t.wins, t.offerAssoc, t.adjudged = seat, 0, 0, 0
+	t.banker, t.wins, t.offerAssoc, t.adjudged, t.played = seat, 0, 0, 0, false
 	t.phase, t.Decision = Idle, nil
 	p.Stack -= amount
 	p.Session.Wagered += amount
@@ -1232,10 +1248,12 @@ func (t *Table) resume() error {
 		}
 	}
 	if b := t.Seats.At(t.banker); b != nil && b.Leaving {
-		t.say(MsgAbandon, 0, "")
-		t.release()
-		t.passRight()
-		t.Leave(b, "left with the bank")
+		if err := t.abandon(); err != nil {
+			return err
+		}
+		if t.Seats.At(b.Seat) == b {
+			t.Leave(b, "left with the bank")
+		}
 	}
 	return nil
 }
