@@ -184,3 +184,64 @@ func TestAWinningBankerWhoLeavesPassesAtItsLevel(t *testing.T) {
 		}
 	}
 }
+
+// Rule 57: a bancô com a mesa is one coup; in the next its ponto may not
+// claim it again, and keeps only the priority for a bancô seul: he is asked
+// first, and his bancô is «Bancô com prioridade». Rule 56: the claim and
+// its standing are announced, and a bancô seul over it is «Bancô seul,
+// feito à mesa», said once.
+func TestBancoComAMesaIsOneCoup(t *testing.T) {
+	s := newScript(t, rules(), five, burn+coup("2C 4D", "3S 4H")+coup("2C 4D", "3S 4H")+coup("2C 4D", "3S 4H"))
+	s.deal()
+	s.act("ana", chemin.Bank, 2000)
+	s.act("bia", chemin.NoBet)
+	recs := s.act("caio", chemin.BancoMesa)
+	if !said(recs, chemin.MsgBancoMesa) {
+		t.Fatalf("the claim: %v", recs)
+	}
+	s.act("duda", chemin.NoBet)
+	recs = s.act("eva", chemin.NoBet)
+	if !said(recs, chemin.MsgMesaMade) {
+		t.Fatalf("the claim stands: %v", recs)
+	}
+	for s.tb.Phase() == chemin.BetRound {
+		s.act(s.toAct(), chemin.NoBet)
+	}
+	s.act("ana", chemin.Continue) // ana won caio's 1000: a bank of 2950
+	s.deal()
+	s.expect("caio", chemin.BancoRound)
+	if v := s.tb.View("caio"); hasChoice(v, chemin.BancoMesa) || !hasChoice(v, chemin.Banco) {
+		t.Fatalf("caio's choices %+v", v.Choices)
+	}
+	s.noAct("caio", chemin.BancoMesa, 0, "rule 57")
+	recs = s.act("caio", chemin.Banco)
+	if !said(recs, chemin.MsgPriority) || said(recs, chemin.MsgBanco) {
+		t.Fatalf("caio's bancô: %v", recs)
+	}
+	var txt string
+	for _, r := range recs {
+		if r.Action == string(chemin.MsgPriority) {
+			txt = chemin.Text("pt", r) + " / " + chemin.Text("en", r)
+		}
+	}
+	if txt != "Bancô com prioridade / Banco with priority" {
+		t.Fatalf("%q", txt)
+	}
+	// A bancô seul over a claim: said once.
+	s.act("ana", chemin.Continue)
+	s.deal()
+	s.expect("caio", chemin.BancoRound) // his bancô suivi
+	s.act("caio", chemin.NoBet)
+	s.act("bia", chemin.NoBet)
+	s.act("duda", chemin.BancoMesa)
+	recs = s.act("eva", chemin.Banco)
+	n := 0
+	for _, r := range recs {
+		if r.Kind == chemin.KindAnnounce && (r.Action == string(chemin.MsgBanco) || r.Action == string(chemin.MsgSeulMade)) {
+			n++
+		}
+	}
+	if n != 1 || !said(recs, chemin.MsgSeulMade) {
+		t.Fatalf("the bancô seul: %v", recs)
+	}
+}

@@ -222,7 +222,7 @@ func TestBancoComAMesa(t *testing.T) {
 	s.act("bia", chemin.BancoMesa, 2000)
 	s.act("caio", chemin.NoBet)
 	recs = s.act("eva", chemin.NoBet)
-	if !said(recs, chemin.MsgBancoMesa) || !said(recs, chemin.MsgWhoCompletes) || s.tb.Phase() != chemin.BetRound {
+	if !said(recs, chemin.MsgMesaMade) || !said(recs, chemin.MsgWhoCompletes) || s.tb.Phase() != chemin.BetRound {
 		t.Fatalf("com a mesa: %v", recs)
 	}
 	s.expect("duda", chemin.BetRound)

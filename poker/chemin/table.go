@@ -110,17 +110,21 @@ type Table struct {
 	banco     int // the seat that went banco (or suivi)
 	suivi     int // the seat with the bancô suivi for the next coup (rule 51)
 	nextSuivi int // set by this coup
-	ponto     int // the seat the cards went to
-	pc, bc    []cards.Card
-	shownP    bool // the ponto's cards are shown
-	shownB    bool // the banker's cards are turned
-	last      bool // the warning card came out: the sabot's last coup
-	lastWon   bool // the banker did not lose the last coup
-	stays     bool // the sabot ended and the hand stays: the bank may be halved (rule 33)
-	noBanco   int  // a banker who passed after a tie may not go bancô in the next coup (rule 89)
-	noBancoAt uint64
-	covered   bool // the last coup's stakes covered the bank
-	stakedWon int64
+	// The ponto of a bancô com a mesa keeps, in the next coup, only the
+	// priority for a bancô seul (rule 57).
+	mesaPrio, nextMesa int
+	mesaPrioAt         uint64
+	ponto              int // the seat the cards went to
+	pc, bc             []cards.Card
+	shownP             bool // the ponto's cards are shown
+	shownB             bool // the banker's cards are turned
+	last               bool // the warning card came out: the sabot's last coup
+	lastWon            bool // the banker did not lose the last coup
+	stays              bool // the sabot ended and the hand stays: the bank may be halved (rule 33)
+	noBanco            int  // a banker who passed after a tie may not go bancô in the next coup (rule 89)
+	noBancoAt          uint64
+	covered            bool // the last coup's stakes covered the bank
+	stakedWon          int64
 
 	// Between coups.
 	level    int64         // a passed hand's level
@@ -531,7 +535,7 @@ func (t *Table) startCoup() error {
 	t.order = t.fromRight(t.banker)
 	t.order = slices.DeleteFunc(t.order, func(s int) bool { return s == t.associate || !t.askable(s) })
 	t.stakes, t.mesa, t.mesaAmt, t.banco, t.ponto = nil, 0, 0, 0, 0
-	t.pc, t.bc, t.shownP, t.shownB, t.nextSuivi = nil, nil, false, false, 0
+	t.pc, t.bc, t.shownP, t.shownB, t.nextSuivi, t.nextMesa = nil, nil, false, false, 0, 0
 	t.phase = BancoRound
 	t.Emit(poker.Record{Kind: poker.KindHandStart, Hand: t.HandNo, Seat: t.banker, Player: t.Seats.At(t.banker).ID,
 		Amount: t.bank, Stacks: t.Seats.StackList()})
@@ -543,8 +547,12 @@ func (t *Table) startCoup() error {
 		t.say(MsgTableau, 0, "")
 	}
 	t.say(MsgBank, t.bank, "")
-	// The bancô suivi: the ponto who lost a bancô keeps the priority
-	// (rules 51, 54).
+	// The ponto of the last coup's bancô com a mesa keeps the priority for
+	// a bancô seul (rule 57), after the bancô suivi: the ponto who lost a
+	// bancô keeps the priority (rules 51, 54).
+	if k := slices.Index(t.order, t.mesaPrio); k > 0 && t.mesaHeld() {
+		t.order = append([]int{t.mesaPrio}, slices.Delete(t.order, k, k+1)...)
+	}
 	if k := slices.Index(t.order, t.suivi); k > 0 {
 		t.order = append([]int{t.suivi}, slices.Delete(t.order, k, k+1)...)
 	}
@@ -552,6 +560,9 @@ func (t *Table) startCoup() error {
 	t.asked = -1
 	return t.nextBanco()
 }
+
+// mesaHeld: this coup follows the bancô com a mesa of t.mesaPrio (rule 57).
+func (t *Table) mesaHeld() bool { return t.mesaPrio != 0 && t.HandNo == t.mesaPrioAt }
 
 // nextBanco asks the next ponto in priority order whether he goes banco.
 func (t *Table) nextBanco() error {
@@ -564,8 +575,9 @@ func (t *Table) nextBanco() error {
 	// Nobody went banco: a claim of bancô com a mesa stands (rule 55),
 	// the others complete; otherwise each ponto bets (rule 58).
 	if t.mesa != 0 {
+		t.nextMesa = t.mesa
 		t.addStake(t.mesa, t.mesaAmt, string(BancoMesa))
-		t.say(MsgBancoMesa, t.mesaAmt, "")
+		t.say(MsgMesaMade, t.mesaAmt, "") // by a seated player: every player is (rule 56)
 		t.order = slices.DeleteFunc(t.order, func(s int) bool { return s == t.mesa })
 		t.say(MsgWhoCompletes, 0, "")
 	} else {
@@ -813,6 +825,7 @@ func (t *Table) endCoup() error {
 	t.Emit(poker.Record{Kind: poker.KindHandEnd, Hand: t.HandNo, Amount: t.bank, Stacks: t.Seats.StackList()})
 	t.phase, t.Decision = Idle, nil
 	t.suivi = t.nextSuivi
+	t.mesaPrio, t.mesaPrioAt = t.nextMesa, t.HandNo+1
 	if t.last && !noBets {
 		t.Emit(poker.Record{Kind: KindShoeEnd, Value: t.sab.digest, Cards: t.sab.order})
 		t.sab, t.last = nil, false
@@ -1082,12 +1095,16 @@ func (t *Table) apply(p *poker.Player, a poker.Action, timeout bool) error {
 			if p.Stack < t.bank {
 				return fmt.Errorf("player %q: a bancô covers the bank of %d; he has %d", p.ID, t.bank, p.Stack)
 			}
-			if t.mesa != 0 {
-				t.say(MsgBanco, t.bank, "") // a bancô seul takes the cards from a bancô com a mesa (rule 56)
+			m := map[poker.ActionKind]Message{Banco: MsgBanco, Suivi: MsgSuivi}[a.Kind]
+			switch {
+			case a.Kind == Banco && p.Seat == t.mesaPrio && t.mesaHeld():
+				m = MsgPriority // «Bancô com prioridade» (rules 57, 96)
+			case a.Kind == Banco && t.mesa != 0:
+				m = MsgSeulMade // a bancô seul takes the cards from a bancô com a mesa (rule 56)
 			}
 			t.banco = p.Seat
 			t.addStake(p.Seat, t.bank, string(a.Kind))
-			t.say(map[poker.ActionKind]Message{Banco: MsgBanco, Suivi: MsgSuivi}[a.Kind], t.bank, "")
+			t.say(m, t.bank, "")
 			return t.close()
 		case BancoMesa:
 			half := (t.bank + 1) / 2
@@ -1096,6 +1113,8 @@ func (t *Table) apply(p *poker.Player, a poker.Action, timeout bool) error {
 				amt = half
 			}
 			switch {
+			case p.Seat == t.mesaPrio && t.mesaHeld():
+				return fmt.Errorf("player %q made the bancô com a mesa in the last coup: only a bancô seul now (rule 57)", p.ID)
 			case t.mesa != 0:
 				return fmt.Errorf("player %q: seat %d claimed the bancô com a mesa", p.ID, t.mesa)
 			case amt < half || amt > t.bank:
@@ -1105,6 +1124,7 @@ func (t *Table) apply(p *poker.Player, a poker.Action, timeout bool) error {
 			}
 			t.mesa, t.mesaAmt = p.Seat, amt
 			rec(amt)
+			t.say(MsgBancoMesa, amt, "") // the claim repeated (rule 96)
 			return t.nextBanco()
 		case NoBet:
 			rec(0)

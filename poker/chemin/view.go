@@ -120,7 +120,7 @@ func (t *Table) choices(p *poker.Player) []Choice {
 			}
 			c = append(c, Choice{Kind: k})
 		}
-		if half := (t.bank + 1) / 2; t.mesa == 0 && p.Stack >= half {
+		if half := (t.bank + 1) / 2; t.mesa == 0 && p.Stack >= half && !(p.Seat == t.mesaPrio && t.mesaHeld()) { // rule 57
 			c = append(c, Choice{Kind: BancoMesa, Min: half, Max: min(t.bank, p.Stack), Step: 1})
 		}
 		return c
