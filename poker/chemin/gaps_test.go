@@ -245,3 +245,26 @@ func TestBancoComAMesaIsOneCoup(t *testing.T) {
 		t.Fatalf("the bancô seul: %v", recs)
 	}
 }
+
+// Rules 82, 96: the auction's offers are said, in priority order from the
+// passer's right, when its sealed round closes, then the hand adjudicated.
+func TestTheAuctionsOffersAreSaid(t *testing.T) {
+	six := append(slices.Clone(five), "fabio")
+	s := newScript(t, rules(), six, burn+coup("2C 4D", "3S 4H"))
+	s.passToAuction([]string{"bia", "caio", "duda", "eva", "fabio"})
+	s.act("eva", chemin.Bid, 2500)
+	s.act("caio", chemin.Bid, 3000)
+	var recs []poker.Record
+	for _, id := range []string{"bia", "duda", "fabio"} {
+		recs = s.act(id, chemin.NoBid)
+	}
+	var said []string
+	for _, r := range recs {
+		if r.Kind == chemin.KindAnnounce && (r.Action == string(chemin.MsgOffer) || r.Action == string(chemin.MsgAdjudicated)) {
+			said = append(said, chemin.Text("en", r))
+		}
+	}
+	if len(said) != 3 || !strings.Contains(said[0], "30") || !strings.Contains(said[1], "25") || !strings.Contains(said[2], "awarded") {
+		t.Fatalf("the auction's announcements: %q", said)
+	}
+}

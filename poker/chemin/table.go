@@ -999,6 +999,13 @@ func (t *Table) auctionMaybeDone() error {
 		}
 	}
 	if win != 0 {
+		// The offers, said in priority order as the sealed round closes
+		// (rules 82, 96), then the hand adjudicated.
+		for _, s := range t.bidders {
+			if t.bids[s] > 0 {
+				t.say(MsgOffer, t.bids[s], "")
+			}
+		}
 		t.say(MsgAdjudicated, best, "")
 		err := t.takeHand(win, best)
 		t.adjudged = win // he must give the first coup (rule 88)
