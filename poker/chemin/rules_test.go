@@ -700,8 +700,9 @@ func TestAZeroBurnsTen(t *testing.T) {
 	}
 }
 
-// Nobody sees a hand before it is shown, but the ponto his own and the
-// banker his own; the ponto's third card is dealt face up (rules 63-68).
+// Nobody sees a hand before it is shown, but the ponto his own; the banker
+// turns his only after the ponto has spoken, and sees them no sooner; the
+// ponto's third card is dealt face up (rules 63-68).
 func TestWhoSeesTheCards(t *testing.T) {
 	s := newScript(t, rules(), five, burn+coup("2C 3D", "AS 2H", "9C"))
 	s.openBets(1000)
@@ -710,8 +711,8 @@ func TestWhoSeesTheCards(t *testing.T) {
 	if v := s.tb.View("bia"); len(v.PontoCards) != 2 || len(v.BankerCards) != 0 {
 		t.Fatalf("bia sees %v and %v", v.PontoCards, v.BankerCards)
 	}
-	if v := s.tb.View("ana"); len(v.PontoCards) != 0 || len(v.BankerCards) != 2 {
-		t.Fatalf("ana sees %v and %v", v.PontoCards, v.BankerCards)
+	if v := s.tb.View("ana"); len(v.PontoCards) != 0 || len(v.BankerCards) != 0 {
+		t.Fatalf("ana sees %v and %v before the ponto spoke (rules 64, 67)", v.PontoCards, v.BankerCards)
 	}
 	if v := s.tb.View("eva"); len(v.PontoCards) != 0 || len(v.BankerCards) != 0 {
 		t.Fatalf("eva sees %v and %v", v.PontoCards, v.BankerCards)

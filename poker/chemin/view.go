@@ -56,7 +56,7 @@ func (t *Table) View(viewer string) View {
 		case len(t.pc) == 3:
 			v.PontoCards = t.pc[2:3:3]
 		}
-		if t.shownB || mySeat == t.banker {
+		if t.shownB { // turned once the ponto has spoken, for all (rules 64, 67)
 			v.BankerCards = slices.Clone(t.bc)
 		}
 	}
