@@ -268,3 +268,29 @@ func TestTheAuctionsOffersAreSaid(t *testing.T) {
 		t.Fatalf("the auction's announcements: %q", said)
 	}
 }
+
+// Rule 15: a game that stops for want of players ends its sabot, all its
+// cards shown; the next partida starts a new sabot.
+func TestAStoppedTableEndsItsSabot(t *testing.T) {
+	s := newScript(t, rules(), five[:4], burn+coup("2C 4D", "3S 4H"), burn+coup("9C KD", "2S AH"))
+	s.deal()
+	s.act("ana", chemin.Bank, 1000)
+	for _, id := range []string{"bia", "caio", "duda"} {
+		s.act(id, chemin.NoBet)
+	}
+	s.act("bia", chemin.Bet, 1000)
+	for s.tb.Phase() == chemin.BetRound {
+		s.act(s.toAct(), chemin.NoBet)
+	}
+	s.act("ana", chemin.Continue)
+	first := s.tb.View("").Shoe
+	recs := s.ok(poker.Leave{At: s.now, Player: "duda"})
+	if end := find(recs, chemin.KindShoeEnd); len(end) != 1 || end[0].Value != first || len(end[0].Cards) != 312 || s.tb.View("").Shoe != "" {
+		t.Fatalf("the sabot at the stop: %v", recs)
+	}
+	s.ok(poker.Join{At: s.now, Player: "eva", Seat: 5, Amount: 100000})
+	recs = s.deal()
+	if sh := find(recs, chemin.KindShoe); len(sh) != 1 || sh[0].Value == first || !said(recs, chemin.MsgFirstCoup) {
+		t.Fatalf("the next partida: %v", recs)
+	}
+}

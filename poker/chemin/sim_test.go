@@ -150,7 +150,7 @@ func (s *sim) between() {
 			s.step(poker.Rest{At: s.now, Player: sv.Player, On: false})
 		}
 	}
-	for len(s.seated()) < 5 && len(s.bench) > 0 || s.rnd.IntN(8) == 0 && len(s.bench) > 0 {
+	for len(s.seated()) < 6 && len(s.bench) > 0 || s.rnd.IntN(8) == 0 && len(s.bench) > 0 {
 		n := len(s.seated())
 		s.join()
 		if len(s.seated()) == n {

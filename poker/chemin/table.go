@@ -181,11 +181,30 @@ func (t *Table) Held() int64 {
 // says why; after a step every cent is where it was brought, or the table
 // stops for good.
 func (t *Table) Step(ev poker.Event) ([]poker.Record, error) {
-	return t.Core.Step(ev.When(), t.Held, t.Handle(ev, poker.Handlers{
+	handle := t.Handle(ev, poker.Handlers{
 		Join: t.join, Rebuy: t.rebuy, Leave: t.leave, Deal: t.deal, Act: t.act,
 		Extra: func(*poker.Player) error { return fmt.Errorf("chemin de fer gives no extra time") },
 		Tick:  t.tick, Resume: t.resume,
-	}))
+	})
+	return t.Core.Step(ev.When(), t.Held, func() error {
+		if err := handle(); err != nil {
+			return err
+		}
+		t.stopShort()
+		return nil
+	})
+}
+
+// stopShort: between coups, fewer players than a partida needs are seated
+// (a player resting keeps his seat): the game stops and its sabot ends, all
+// its cards shown, whether dealt or not (rules 15, 16); the next partida
+// starts a new sabot.
+func (t *Table) stopShort() {
+	if t.phase != Idle || t.sab == nil || len(t.Seats.Players()) >= t.rules.MinSeated {
+		return
+	}
+	t.Emit(poker.Record{Kind: KindShoeEnd, Value: t.sab.digest, Cards: t.sab.order, Reason: "the game stopped for want of players (rule 15)"})
+	t.sab, t.last = nil, false
 }
 
 func (t *Table) say(m Message, amount int64, value string) {
