@@ -294,3 +294,48 @@ func TestAStoppedTableEndsItsSabot(t *testing.T) {
 		t.Fatalf("the next partida: %v", recs)
 	}
 }
+
+// Rule 92: a player who changes seats to get the hand sooner may not go
+// bancô until the hand has skipped him once, where he sat down («A mão
+// salta»); nor is a passed hand offered to him meanwhile.
+func TestTheHandSkipsWhoMovedToGetItSooner(t *testing.T) {
+	six := append(slices.Clone(five), "fabio")
+	s := newScript(t, rules(), six, burn+coup("9C KD", "2S AH"))
+	s.deal()
+	s.ok(poker.Leave{At: s.now, Player: "bia"})
+	s.ok(poker.Leave{At: s.now, Player: "eva"})
+	s.ok(poker.Join{At: s.now, Player: "eva", Seat: 2, Amount: 100000}) // from seat 5 to seat 2
+	s.act("ana", chemin.Bank, 1000)
+	s.expect("eva", chemin.BancoRound)
+	if hasChoice(s.tb.View("eva"), chemin.Banco) {
+		t.Fatal("eva may go bancô")
+	}
+	s.noAct("eva", chemin.Banco, 0, "rule 92")
+	s.act("eva", chemin.NoBet)
+	for _, id := range []string{"caio", "duda", "fabio"} {
+		s.act(id, chemin.NoBet)
+	}
+	recs := s.act("eva", chemin.Bet, 1000) // the ponto's nine: ana loses
+	if v := s.tb.View(""); v.Banker != 3 || !said(recs, chemin.MsgSkip) {
+		t.Fatalf("the hand went to seat %d: %v", v.Banker, recs)
+	}
+	var txt string
+	for _, r := range recs {
+		if r.Action == string(chemin.MsgSkip) {
+			txt = chemin.Text("pt", r) + " / " + chemin.Text("en", r)
+		}
+	}
+	if txt != "A mão salta / The hand skips" {
+		t.Fatalf("%q", txt)
+	}
+	// It skipped her: she may go bancô again.
+	s.deal()
+	s.act("caio", chemin.Bank, 1000)
+	for _, id := range []string{"duda", "fabio", "ana"} {
+		s.act(id, chemin.NoBet)
+	}
+	s.expect("eva", chemin.BancoRound)
+	if !hasChoice(s.tb.View("eva"), chemin.Banco) {
+		t.Fatal("eva may not go bancô after the hand skipped her")
+	}
+}

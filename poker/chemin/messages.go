@@ -40,6 +40,7 @@ const (
 	MsgOffer        Message = "offer"           // «(euro) ...»
 	MsgAdjudicated  Message = "adjudicated"     // «Banca de ... adjudicada»
 	MsgHandStays    Message = "hand_stays"      // «A mão fica»
+	MsgSkip         Message = "hand_skips"      // «A mão salta» (rule 92)
 	MsgRefused      Message = "bank_refused"    // «Banca recusada»
 	MsgLastOfSabot  Message = "last_of_sabot"   // «Último golpe do sabot»
 	MsgGarage       Message = "garage"          // garage set aside (rules 34, 46)
@@ -78,6 +79,7 @@ var texts = map[Message][2]string{
 	MsgOffer:        {"%[1]s", "%[1]s"},
 	MsgAdjudicated:  {"Banca de %[1]s, adjudicada", "Bank of %[1]s, awarded"},
 	MsgHandStays:    {"A mão fica", "The hand stays"},
+	MsgSkip:         {"A mão salta", "The hand skips"},
 	MsgRefused:      {"Banca recusada", "Bank refused"},
 	MsgLastOfSabot:  {"Último golpe do sabot", "Last coup of the shoe"},
 	MsgGarage:       {"Garage de %[1]s", "Garage of %[1]s"},

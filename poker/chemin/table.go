@@ -137,6 +137,16 @@ type Table struct {
 	forced   []int         // rule 85's order
 	adjudged int           // the auction's winner, until he gives his first coup (rule 88)
 	played   bool          // the banker played a coup with this hand and did not lose it
+
+	// Seat changes (rule 92): the seat each player last had, in which
+	// sabot, and the seats whose player moved to get the hand sooner.
+	seen  map[string]seatSeen
+	jumps map[int]string
+}
+
+type seatSeen struct {
+	seat int
+	shoe string
 }
 
 // New opens a table; the sabot is shuffled with src, the certified RNG.
@@ -145,7 +155,8 @@ func New(r Rules, src rng.Source) (*Table, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	t := &Table{Core: poker.NewCore(r.Seats, r.ReplayHands), rules: r, src: src, phase: Idle}
+	t := &Table{Core: poker.NewCore(r.Seats, r.ReplayHands), rules: r, src: src, phase: Idle,
+		seen: map[string]seatSeen{}, jumps: map[int]string{}}
 	t.Hist.In = func(x poker.Record) bool {
 		return x.Kind == poker.KindHandStart || (x.Kind == KindBet && x.Amount > 0)
 	}
@@ -191,8 +202,47 @@ func (t *Table) Step(ev poker.Event) ([]poker.Record, error) {
 			return err
 		}
 		t.stopShort()
+		t.seatsSeen()
 		return nil
 	})
+}
+
+// seatsSeen keeps each player's seat, and forgets a moved player's jump
+// once he has left that seat (rule 92).
+func (t *Table) seatsSeen() {
+	shoe := ""
+	if t.sab != nil {
+		shoe = t.sab.digest
+	}
+	for _, p := range t.Seats.Players() {
+		t.seen[p.ID] = seatSeen{seat: p.Seat, shoe: shoe}
+	}
+	for s, id := range t.jumps {
+		if p := t.Seats.At(s); p == nil || p.ID != id {
+			delete(t.jumps, s)
+		}
+	}
+}
+
+// ahead is how far seat s is from the hand's seat, to its right: where the
+// hand comes sooner.
+func (t *Table) ahead(s int) int {
+	n := t.rules.Seats
+	return ((s-t.banker)%n + n) % n
+}
+
+// handTo gives the hand to the first of seats whose player did not change
+// seat to get it sooner; it skips one who did, once («A mão salta»,
+// rule 92).
+func (t *Table) handTo(seats []int) int {
+	for _, s := range seats {
+		if t.jumps[s] == "" {
+			return s
+		}
+		t.say(MsgSkip, 0, "")
+		delete(t.jumps, s)
+	}
+	return seats[0]
 }
 
 // stopShort: between coups, fewer players than a partida needs are seated
@@ -270,7 +320,15 @@ func (t *Table) join(e poker.Join) error {
 			return err
 		}
 	}
-	return t.JoinHeld(e.Player, seat, e.Amount, 0, t.Held())
+	if err := t.JoinHeld(e.Player, seat, e.Amount, 0, t.Held()); err != nil {
+		return err
+	}
+	// Back in the same sabot at a seat the hand comes to sooner: it will
+	// skip him once (rule 92).
+	if prev, ok := t.seen[e.Player]; ok && t.sab != nil && prev.shoe == t.sab.digest && prev.seat != seat && t.ahead(seat) < t.ahead(prev.seat) {
+		t.jumps[seat] = e.Player
+	}
+	return nil
 }
 
 // involved reports whether the player has money on the table or a coup's
@@ -415,7 +473,7 @@ func (t *Table) passRight() {
 		t.banker = 0
 		return
 	}
-	t.banker = next[0]
+	t.banker = t.handTo(next)
 }
 
 // deal starts the next coup: a new sabot when the last ended, the banker's
@@ -439,7 +497,11 @@ func (t *Table) deal() error {
 	if t.banker == 0 {
 		// The first hand goes to the first seated player at the dealer's
 		// right (rule 29).
-		t.banker = t.present()[0].Seat
+		var seats []int
+		for _, p := range t.present() {
+			seats = append(seats, p.Seat)
+		}
+		t.banker = t.handTo(seats)
 		t.wins, t.refusals = 0, 0
 	}
 	if t.sab == nil {
@@ -966,7 +1028,9 @@ func (t *Table) passHand(m Message) error {
 
 func (t *Table) nextOffer() error {
 	for t.asked++; t.asked < len(t.order); t.asked++ {
-		if t.askable(t.order[t.asked]) {
+		// Not to one who changed seats and has not let it skip him
+		// (rule 92).
+		if t.askable(t.order[t.asked]) && t.jumps[t.order[t.asked]] == "" {
 			t.decide(t.order[t.asked])
 			return nil
 		}
@@ -1111,6 +1175,9 @@ func (t *Table) apply(p *poker.Player, a poker.Action, timeout bool) error {
 		case Banco, Suivi, BancoMesa:
 			if p.Seat == t.noBanco && t.HandNo == t.noBancoAt {
 				return fmt.Errorf("player %q passed the hand after a tie: no bancô in the next coup (rule 89)", p.ID)
+			}
+			if t.jumps[p.Seat] != "" {
+				return fmt.Errorf("player %q changed seats to get the hand sooner: no bancô until it skips him (rule 92)", p.ID)
 			}
 		}
 		switch a.Kind {

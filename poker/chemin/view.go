@@ -110,8 +110,8 @@ func (t *Table) choices(p *poker.Player) []Choice {
 		return c
 	case BancoRound:
 		c := []Choice{{Kind: NoBet}}
-		if p.Seat == t.noBanco && t.HandNo == t.noBancoAt {
-			return c // rule 89
+		if p.Seat == t.noBanco && t.HandNo == t.noBancoAt || t.jumps[p.Seat] != "" {
+			return c // rules 89, 92
 		}
 		if p.Stack >= t.bank {
 			k := Banco
