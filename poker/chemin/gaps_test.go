@@ -339,3 +339,31 @@ func TestTheHandSkipsWhoMovedToGetItSooner(t *testing.T) {
 		t.Fatal("eva may not go bancô after the hand skipped her")
 	}
 }
+
+// Rule 47: the banker may pay the cagnotte from outside: from his stack,
+// the whole win staying in the bank, for as long as he holds the hand.
+func TestTheCagnottePaidFromOutside(t *testing.T) {
+	s := newScript(t, rules(), five, burn+coup("2C 4D", "3S 4H")+coup("2C 4D", "3S 4H"))
+	s.deal()
+	if !hasChoice(s.tb.View("ana"), chemin.PayOutside) {
+		t.Fatalf("ana's choices %+v", s.tb.View("ana").Choices)
+	}
+	s.noAct("bia", chemin.PayOutside, 0, "rule 47")
+	s.act("ana", chemin.PayOutside)
+	s.expect("ana", chemin.Stake)
+	s.noAct("ana", chemin.PayOutside, 0, "already")
+	s.act("ana", chemin.Bank, 1000)
+	for _, id := range []string{"bia", "caio", "duda", "eva"} {
+		s.act(id, chemin.NoBet)
+	}
+	recs := s.act("bia", chemin.Bet, 1000)
+	for s.tb.Phase() == chemin.BetRound {
+		recs = append(recs, s.act(s.toAct(), chemin.NoBet)...)
+	}
+	if aw := find(recs, poker.KindAward); len(aw) != 1 || aw[0].Rake != 50 || aw[0].Shares[0].Amount != 1000 {
+		t.Fatalf("award %+v", aw)
+	}
+	if v := s.tb.View("ana"); v.Bank != 2000 || s.stack("ana") != 100000-1000-50 || hasChoice(v, chemin.PayOutside) || s.tb.State().Cagnotte != 50 {
+		t.Fatalf("the bank %d, ana %d, cagnotte %d", v.Bank, s.stack("ana"), s.tb.State().Cagnotte)
+	}
+}

@@ -185,10 +185,19 @@ func (f *Folder) apply(r poker.Record) error {
 		}
 		switch r.Action {
 		case "banker":
-			if r.Amount != staked || len(r.Shares) != 1 || r.Shares[0].Amount != r.Amount-r.Rake {
+			// The cagnotte from the winnings, or paid from outside, from
+			// the banker's stack, the whole win in the bank (rule 47).
+			outside := r.Rake > 0 && len(r.Shares) == 1 && r.Shares[0].Amount == r.Amount
+			if r.Amount != staked || len(r.Shares) != 1 || r.Shares[0].Amount != r.Amount-r.Rake && !outside {
 				return fmt.Errorf("the banker wins %d (cagnotte %d, shares %v) of stakes %d", r.Amount, r.Rake, r.Shares, staked)
 			}
-			s.Bank += r.Amount - r.Rake
+			if outside {
+				if r.Seat != s.Banker {
+					return fmt.Errorf("seat %d pays the cagnotte of seat %d's bank", r.Seat, s.Banker)
+				}
+				s.Stacks[r.Seat] -= r.Rake
+			}
+			s.Bank += r.Shares[0].Amount
 			s.Cagnotte += r.Rake
 		case "ponto":
 			var paid int64

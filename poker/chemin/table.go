@@ -62,6 +62,11 @@ const (
 	Decline        poker.ActionKind = "decline"
 	Bid            poker.ActionKind = "bid" // To: the offer in the auction (rules 82-84)
 	NoBid          poker.ActionKind = "no_bid"
+	// PayOutside: the banker pays the cagnotte on his winnings from his
+	// stack, the whole win staying in the bank, for as long as he holds
+	// the hand (rule 47); asked of him as he states the bank or after a
+	// coup, it does not answer that decision.
+	PayOutside poker.ActionKind = "cagnotte_outside"
 )
 
 // Phase is what the table waits for.
@@ -137,6 +142,7 @@ type Table struct {
 	forced   []int         // rule 85's order
 	adjudged int           // the auction's winner, until he gives his first coup (rule 88)
 	played   bool          // the banker played a coup with this hand and did not lose it
+	outside  bool          // the banker pays the cagnotte from outside (rule 47)
 
 	// Seat changes (rule 92): the seat each player last had, in which
 	// sabot, and the seats whose player moved to get the hand sooner.
@@ -432,7 +438,7 @@ func (t *Table) reauction() error {
 	t.adjudged = 0
 	t.say(MsgAbandon, 0, "")
 	t.release()
-	t.banker, t.wins = 0, 0
+	t.banker, t.wins, t.outside = 0, 0, false
 	t.excl = map[int]bool{w: true}
 	return t.startAuction()
 }
@@ -467,7 +473,7 @@ func (t *Table) release() {
 // he states his bank at the next deal.
 func (t *Table) passRight() {
 	next := t.fromRight(t.banker)
-	t.wins, t.refusals, t.adjudged, t.played = 0, 0, 0, false
+	t.wins, t.refusals, t.adjudged, t.played, t.outside = 0, 0, 0, false, false
 	t.phase, t.Decision = Idle, nil
 	if len(next) == 0 {
 		t.banker = 0
@@ -859,11 +865,19 @@ func (t *Table) result() error {
 		t.say(MsgBankWins, 0, totals)
 		won := t.staked()
 		cag := t.rules.Cagnotte(won)
-		t.bank += won - cag
+		kept, reason := won-cag, ""
+		if b := t.Seats.At(t.banker); t.outside && cag > 0 && b.Stack >= cag {
+			// Paid from outside: from his stack, the whole win in the
+			// bank (rule 47).
+			b.Stack -= cag
+			b.Session.Wagered += cag
+			kept, reason = won, "the cagnotte paid from outside (rule 47)"
+		}
+		t.bank += kept
 		t.Seats.Rake += cag
 		t.stakes = nil
 		t.Emit(poker.Record{Kind: poker.KindAward, Hand: t.HandNo, Seat: t.banker, Player: t.Seats.At(t.banker).ID,
-			Action: "banker", Amount: won, Rake: cag, Shares: []poker.Share{{Seat: t.banker, Amount: won - cag}}})
+			Action: "banker", Amount: won, Rake: cag, Shares: []poker.Share{{Seat: t.banker, Amount: kept}}, Reason: reason})
 		t.wins++
 		t.stakedWon = won
 		t.lastWon = true
@@ -1011,7 +1025,7 @@ func (t *Table) passHand(m Message) error {
 	if t.stakedWon == 0 { // he passes after a tie (rule 89)
 		t.noBanco, t.noBancoAt = t.passer, t.HandNo+1
 	}
-	t.played = false
+	t.played, t.outside = false, false
 	t.say(m, 0, "")
 	t.release()
 	t.forced = t.fromRight(t.passer)
@@ -1057,7 +1071,7 @@ func (t *Table) startAuction() error {
 // takeHand makes seat the banker with a bank of amount.
 func (t *Table) takeHand(seat int, amount int64) error {
 	p := t.Seats.At(seat)
-	t.banker, t.wins, t.offerAssoc, t.adjudged, t.played = seat, 0, 0, 0, false
+	t.banker, t.wins, t.offerAssoc, t.adjudged, t.played, t.outside = seat, 0, 0, 0, false, false
 	t.phase, t.Decision = Idle, nil
 	p.Stack -= amount
 	p.Session.Wagered += amount
@@ -1114,6 +1128,17 @@ func (t *Table) nextForced() error {
 }
 
 func (t *Table) act(p *poker.Player, a poker.Action) error {
+	if a.Kind == PayOutside {
+		switch {
+		case p.Seat != t.banker || t.Decision == nil || t.Decision.Seat != p.Seat || t.phase != Stake && t.phase != AfterCoup:
+			return fmt.Errorf("player %q: the banker chooses to pay the cagnotte from outside as he states the bank or after a coup (rule 47)", p.ID)
+		case t.outside:
+			return fmt.Errorf("player %q pays the cagnotte from outside already", p.ID)
+		}
+		t.outside = true
+		t.Emit(poker.Record{Kind: poker.KindAct, Seat: p.Seat, Player: p.ID, Action: string(PayOutside)})
+		return nil
+	}
 	if t.phase == Stake && a.Kind == Associate {
 		switch {
 		case p.Seat == t.banker:

@@ -96,9 +96,15 @@ func (t *Table) choices(p *poker.Player) []Choice {
 	if t.Decision == nil || t.Decision.Seat != p.Seat {
 		return nil
 	}
+	outside := func(c []Choice) []Choice { // rule 47
+		if p.Seat == t.banker && !t.outside {
+			c = append(c, Choice{Kind: PayOutside})
+		}
+		return c
+	}
 	switch t.phase {
 	case Stake:
-		c := []Choice{{Kind: Refuse}}
+		c := outside([]Choice{{Kind: Refuse}})
 		if p.Stack >= r.MinBank {
 			c = append(c, Choice{Kind: Bank, Min: r.MinBank, Max: p.Stack, Step: 1})
 		}
@@ -134,7 +140,7 @@ func (t *Table) choices(p *poker.Player) []Choice {
 	case PontoTurn, BankerTurn:
 		return []Choice{{Kind: Draw}, {Kind: Stand}}
 	case AfterCoup:
-		c := []Choice{{Kind: Continue}, {Kind: Pass}}
+		c := outside([]Choice{{Kind: Continue}, {Kind: Pass}})
 		if t.mayGarage() && t.bank-t.bank/2 >= r.MinBank {
 			c = append(c, Choice{Kind: SetGarage})
 		}
