@@ -227,6 +227,8 @@ func TestBancoComAMesaIsOneCoup(t *testing.T) {
 	if txt != "Bancô com prioridade / Banco with priority" {
 		t.Fatalf("%q", txt)
 	}
+	s.act("caio", chemin.Stand) // in a bancô both are asked (rule 70)
+	s.act("ana", chemin.Stand)
 	// A bancô seul over a claim: said once.
 	s.act("ana", chemin.Continue)
 	s.deal()
@@ -365,5 +367,32 @@ func TestTheCagnottePaidFromOutside(t *testing.T) {
 	}
 	if v := s.tb.View("ana"); v.Bank != 2000 || s.stack("ana") != 100000-1000-50 || hasChoice(v, chemin.PayOutside) || s.tb.State().Cagnotte != 50 {
 		t.Fatalf("the bank %d, ana %d, cagnotte %d", v.Bank, s.stack("ana"), s.tb.State().Cagnotte)
+	}
+}
+
+// Rule 70: in a bancô the ponto and the banker may draw against their
+// rules, the banker not with bacará; the false draws are recorded as such.
+func TestFalseDrawsInABanco(t *testing.T) {
+	s := newScript(t, rules(), five, burn+coup("2C 4D", "3S 4H", "5C", "AD")+coup("2C 4D", "KS TH", "9C"))
+	s.deal()
+	s.act("ana", chemin.Bank, 1000)
+	s.act("bia", chemin.Banco)
+	s.expect("bia", chemin.PontoTurn) // a six: he would stand
+	recs := s.act("bia", chemin.Draw)
+	if a := find(recs, poker.KindAct); len(a) != 1 || a[0].Action != "draw" || !strings.Contains(a[0].Reason, "rule 70") {
+		t.Fatalf("the ponto's false draw: %+v", a)
+	}
+	s.expect("ana", chemin.BankerTurn) // a seven: she would stand
+	recs = s.act("ana", chemin.Draw)
+	if a := find(recs, poker.KindAct); len(a) != 1 || !strings.Contains(a[0].Reason, "rule 70") || !said(recs, chemin.MsgBankWins) {
+		t.Fatalf("the banker's false draw: %v", recs)
+	}
+	s.act("ana", chemin.Continue)
+	s.deal()
+	s.act("bia", chemin.Suivi)
+	recs = s.act("bia", chemin.Stand)
+	// Bacará: the banker draws, not asked.
+	if a := find(recs, poker.KindAct); len(a) != 2 || a[1].Action != "draw" || a[1].Timeout || s.tb.Phase() != chemin.AfterCoup {
+		t.Fatalf("the banker's bacará: %v", recs)
 	}
 }

@@ -80,6 +80,8 @@ func TestLeaves(t *testing.T) {
 	}
 	s.expect("caio", chemin.BancoRound)
 	s.act("caio", chemin.Banco) // ana wins
+	s.act("caio", chemin.Stand) // in a bancô both are asked (rule 70)
+	s.act("ana", chemin.Stand)
 	s.act("ana", chemin.Continue)
 	recs = s.ok(poker.Leave{At: s.now, Player: "ana"})
 	if !said(recs, chemin.MsgAbandon) || len(find(recs, chemin.KindRelease)) != 1 || len(find(recs, poker.KindLeave)) != 1 {

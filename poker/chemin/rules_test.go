@@ -184,6 +184,8 @@ func TestBancoAndSuivi(t *testing.T) {
 	if d := find(recs, poker.KindDeal); d[0].Seat != 3 || !said(recs, chemin.MsgClosed) {
 		t.Fatalf("the cards went to %d", d[0].Seat)
 	}
+	s.act("caio", chemin.Stand) // in a bancô both are asked (rule 70)
+	s.act("ana", chemin.Stand)
 	s.act("ana", chemin.Continue)
 	s.deal()
 	// Caio lost his bancô: he is asked first, before bia.
@@ -214,6 +216,8 @@ func TestBancoComAMesa(t *testing.T) {
 	if b := find(recs, chemin.KindBet); len(b) != 1 || b[0].Seat != 4 || b[0].Amount != 2000 {
 		t.Fatalf("the bancô seul over the bancô com a mesa: %+v", recs)
 	}
+	s.act("duda", chemin.Stand) // in a bancô both are asked (rule 70)
+	s.act("ana", chemin.Stand)
 	s.act("ana", chemin.Continue)
 	s.deal() // a bank of 3900 now; duda has the suivi and declines
 	s.expect("duda", chemin.BancoRound)

@@ -77,8 +77,8 @@ const (
 	Stake      Phase = "stake"       // the banker states the bank
 	BancoRound Phase = "banco_round" // «Quem quer fazer bancô?»
 	BetRound   Phase = "bet_round"   // «Façam o vosso jogo»
-	PontoTurn  Phase = "ponto"       // the ponto chooses on 5
-	BankerTurn Phase = "banker"      // the banker's optional case
+	PontoTurn  Phase = "ponto"       // the ponto chooses on 5, or on any total in a bancô (rule 70)
+	BankerTurn Phase = "banker"      // the banker's optional case, or any but bacará in a bancô (rule 70)
 	AfterCoup  Phase = "after_coup"  // the banker who did not lose: continue, garage, reduce or pass
 	Offered    Phase = "offered"     // a passed hand offered at its level (rule 78)
 	Auction    Phase = "auction"     // rules 80-90
@@ -762,11 +762,17 @@ func (t *Table) close() error {
 		}
 		return t.result()
 	}
+	// In a bancô the ponto may draw against his rule (rule 70): he is
+	// asked whatever his total; otherwise only on 5.
 	switch PontoPlay(Total(t.pc)) {
 	case PontoDraws:
-		return t.pontoPlays(true, false, true)
+		if t.banco == 0 {
+			return t.pontoPlays(true, false, true)
+		}
 	case PontoStands:
-		return t.pontoPlays(false, false, true)
+		if t.banco == 0 {
+			return t.pontoPlays(false, false, true)
+		}
 	}
 	t.phase = PontoTurn
 	t.decide(t.ponto)
@@ -780,8 +786,12 @@ func (t *Table) pontoPlays(draw, timeout, forced bool) error {
 	if draw {
 		a = Draw
 	}
+	reason := map[bool]string{true: "the rule", false: ""}[forced]
+	if rule := PontoPlay(Total(t.pc)); rule != PontoChooses && draw != (rule == PontoDraws) {
+		reason = "a false draw in a bancô (rule 70)"
+	}
 	t.Emit(poker.Record{Kind: poker.KindAct, Hand: t.HandNo, Seat: t.ponto, Player: p.ID, Action: string(a), Timeout: timeout,
-		Reason: map[bool]string{true: "the rule", false: ""}[forced]})
+		Reason: reason})
 	third := -1
 	if draw {
 		t.say(MsgCard, 0, "")
@@ -795,8 +805,15 @@ func (t *Table) pontoPlays(draw, timeout, forced bool) error {
 	} else {
 		t.say(MsgNo, 0, "")
 	}
-	// The banker turns his cards (rule 67) and plays the tableau.
+	// The banker turns his cards (rule 67) and plays the tableau; in a
+	// bancô he may draw against it, but with bacará (rule 70), unless he
+	// plays by the tableau only (rule 102).
 	t.shownB = true
+	if t.banco != 0 && Total(t.bc) != 0 && !t.rules.TableauOnly {
+		t.phase = BankerTurn
+		t.decide(t.banker)
+		return nil
+	}
 	switch BankerPlay(Total(t.bc), third) {
 	case BankerDraws:
 		return t.bankerPlays(true, false)
@@ -823,13 +840,25 @@ func (t *Table) card() (cards.Card, error) {
 	return c, nil
 }
 
+// third is the points of the ponto's third card (-1: he stood).
+func (t *Table) third() int {
+	if len(t.pc) == 3 {
+		return Points(t.pc[2])
+	}
+	return -1
+}
+
 func (t *Table) bankerPlays(draw, timeout bool) error {
 	p := t.Seats.At(t.banker)
 	a := Stand
 	if draw {
 		a = Draw
 	}
-	t.Emit(poker.Record{Kind: poker.KindAct, Hand: t.HandNo, Seat: t.banker, Player: p.ID, Action: string(a), Timeout: timeout})
+	reason := ""
+	if play := BankerPlay(Total(t.bc), t.third()); play != BankerChooses && draw != (play == BankerDraws) {
+		reason = "a false draw in a bancô (rule 70)"
+	}
+	t.Emit(poker.Record{Kind: poker.KindAct, Hand: t.HandNo, Seat: t.banker, Player: p.ID, Action: string(a), Timeout: timeout, Reason: reason})
 	if draw {
 		t.say(MsgCard, 0, "")
 		c, err := t.card()
@@ -1319,10 +1348,16 @@ func (t *Table) timeout() error {
 		k = Refuse
 	case BancoRound, BetRound:
 		k = NoBet
-	case PontoTurn:
+	case PontoTurn: // his rule, standing on 5
 		k = Stand
-	case BankerTurn:
+		if PontoPlay(Total(t.pc)) == PontoDraws {
+			k = Draw
+		}
+	case BankerTurn: // the tableau, drawing in its two optional cases
 		k = Draw
+		if BankerPlay(Total(t.bc), t.third()) == BankerStands {
+			k = Stand
+		}
 	case AfterCoup:
 		k = Continue
 		if p.Leaving {
