@@ -8,6 +8,7 @@ import (
 	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/poker"
 	"github.com/openegm/cabinet/poker/chemin"
+	"github.com/openegm/cabinet/rng"
 )
 
 // The fold takes a revealed sabot only when it is exactly the decks its
@@ -395,4 +396,46 @@ func TestFalseDrawsInABanco(t *testing.T) {
 	if a := find(recs, poker.KindAct); len(a) != 2 || a[1].Action != "draw" || a[1].Timeout || s.tb.Phase() != chemin.AfterCoup {
 		t.Fatalf("the banker's bacará: %v", recs)
 	}
+}
+
+// Rule 14: when the sabot's last coup is void (a failure of the system),
+// the sabot ends there; its cards are not put back (rule 97) and the next
+// coup has a new sabot, rather than dealing on past the warning card.
+func TestAVoidLastCoupEndsTheSabot(t *testing.T) {
+	r := rules()
+	r.Decks = 1
+	for seed := uint64(1); seed < 40; seed++ {
+		tb, _ := chemin.New(r, rng.NewSeeded(seed))
+		s := &script{t: t, tb: tb, now: s0, fold: chemin.NewFolder()}
+		for i, id := range five {
+			s.ok(poker.Join{At: s.now, Player: id, Seat: i + 1, Amount: 100_000_000})
+		}
+		for coups := 0; coups < 20; coups++ {
+			s.deal()
+			if s.tb.Phase() == chemin.Stake {
+				s.act(s.toAct(), chemin.Bank, 4000)
+			}
+			recs := s.act(s.toAct(), chemin.Banco)
+			if said(recs, chemin.MsgLastOfSabot) && s.tb.Phase() == chemin.PontoTurn {
+				recs = s.ok(poker.Resume{At: s.now})
+				if end := find(recs, chemin.KindShoeEnd); len(end) != 1 || s.tb.View("").Shoe != "" {
+					t.Fatalf("the void last coup: %v", recs)
+				}
+				if sh := find(s.deal(), chemin.KindShoe); len(sh) != 1 {
+					t.Fatal("no new sabot")
+				}
+				return
+			}
+			for s.tb.Phase() == chemin.PontoTurn || s.tb.Phase() == chemin.BankerTurn {
+				s.act(s.toAct(), chemin.Stand)
+			}
+			if s.tb.Phase() == chemin.AfterCoup {
+				s.act(s.toAct(), chemin.Continue)
+			}
+			if s.tb.View("").Shoe == "" {
+				break
+			}
+		}
+	}
+	t.Fatal("no seed voids a last coup")
 }

@@ -1415,6 +1415,12 @@ func (t *Table) resume() error {
 	t.Emit(poker.Record{Kind: poker.KindVoid, Hand: t.HandNo, Shares: back, Reason: "the operator's system failed during the coup (SRIJ rule 86)"})
 	t.phase, t.Decision = Idle, nil
 	t.pc, t.bc = nil, nil
+	if t.last {
+		// The void coup was the sabot's last (rule 14): the sabot ends,
+		// its cards not put back (rule 97), and the next coup has a new one.
+		t.Emit(poker.Record{Kind: KindShoeEnd, Value: t.sab.digest, Cards: t.sab.order, Reason: "the sabot's last coup was void"})
+		t.sab, t.last = nil, false
+	}
 	for _, p := range t.Seats.Players() {
 		if p.Leaving && p.Seat != t.banker && p.Seat != t.associate {
 			t.Leave(p, "left during the coup")
