@@ -439,3 +439,41 @@ func TestAVoidLastCoupEndsTheSabot(t *testing.T) {
 	}
 	t.Fatal("no seed voids a last coup")
 }
+
+// Rule 87: two players may bid associated, half each, the hand to the one
+// of them first in priority order from the passer's right, the other his
+// associate; at equal offers a lone bidder comes first; an associated offer
+// nobody joined is no offer.
+func TestAssociatedOffersInTheAuction(t *testing.T) {
+	six := append(slices.Clone(five), "fabio")
+	others := []string{"bia", "caio", "duda", "eva", "fabio"}
+	for _, c := range []struct {
+		lone, assoc, bank int64
+		banker, associate int
+	}{
+		{4000, 4000, 4000, 5, 0}, // equal: eva's lone offer first
+		{4000, 5000, 5000, 3, 6}, // the higher associated offer: caio's hand, fabio with him
+	} {
+		s := newScript(t, rules(), six, burn+coup("2C 4D", "3S 4H"))
+		s.passToAuction(others)
+		if !hasChoice(s.tb.View("fabio"), chemin.BidAssociated) {
+			t.Fatalf("fabio's choices %+v", s.tb.View("fabio").Choices)
+		}
+		s.act("fabio", chemin.BidAssociated, c.assoc)
+		if !hasChoice(s.tb.View("caio"), chemin.JoinBid) {
+			t.Fatalf("caio's choices %+v", s.tb.View("caio").Choices)
+		}
+		s.noAct("bia", chemin.JoinBid, 4, "no associated offer")
+		s.act("caio", chemin.JoinBid, 6)
+		s.act("duda", chemin.BidAssociated, 6000) // nobody joins it
+		s.act("eva", chemin.Bid, c.lone)
+		recs := s.act("bia", chemin.NoBid)
+		v := s.tb.View("")
+		if v.Banker != c.banker || v.Associate != c.associate || v.Bank != c.bank {
+			t.Fatalf("offers %d lone, %d associated: %+v\n%v", c.lone, c.assoc, v, recs)
+		}
+		if c.associate != 0 && (s.stack("caio") != 100000-2500 || s.stack("fabio") != 100000-2500) {
+			t.Fatalf("the halves: caio %d, fabio %d", s.stack("caio"), s.stack("fabio"))
+		}
+	}
+}

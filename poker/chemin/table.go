@@ -62,6 +62,12 @@ const (
 	Decline        poker.ActionKind = "decline"
 	Bid            poker.ActionKind = "bid" // To: the offer in the auction (rules 82-84)
 	NoBid          poker.ActionKind = "no_bid"
+	// BidAssociated: To, an offer in the auction made with another bidder,
+	// half each (rule 87); JoinBid: To, the seat whose associated offer he
+	// joins. The hand goes to the one of the two first in priority order,
+	// the other his associate.
+	BidAssociated poker.ActionKind = "bid_associated"
+	JoinBid       poker.ActionKind = "join_bid"
 	// PayOutside: the banker pays the cagnotte on his winnings from his
 	// stack, the whole win staying in the bank, for as long as he holds
 	// the hand (rule 47); asked of him as he states the bank or after a
@@ -136,6 +142,7 @@ type Table struct {
 	passer   int           // who passed it
 	passAs   int           // his associate
 	bids     map[int]int64 // the auction's offers (0: no bid)
+	partner  map[int]int   // an associated offer's seat: its partner (0: none yet); the partner's: -1 (rule 87)
 	bidders  []int         // who may bid, in priority order
 	answers  map[int]bool  // who answered the auction
 	excl     map[int]bool  // may not bid in this auction besides the passer and his associate (rule 88)
@@ -1087,7 +1094,7 @@ func (t *Table) nextOffer() error {
 func (t *Table) startAuction() error {
 	t.phase = Auction
 	t.say(MsgAuction, t.rules.AuctionBase, "")
-	t.bids, t.answers, t.bidders = map[int]int64{}, map[int]bool{}, nil
+	t.bids, t.answers, t.bidders, t.partner = map[int]int64{}, map[int]bool{}, nil, map[int]int{}
 	for _, s := range t.forced {
 		if s != t.passer && s != t.passAs && !t.excl[s] && t.Seats.At(s) != nil && !t.Seats.At(s).Leaving {
 			t.bidders = append(t.bidders, s)
@@ -1117,22 +1124,44 @@ func (t *Table) auctionMaybeDone() error {
 		}
 	}
 	// The highest offer; equal offers by priority from the passer's right
-	// (rules 83, 84).
-	best, win := int64(0), 0
+	// (rules 83, 84), a lone bidder before an associated offer (rule 87);
+	// an associated offer nobody joined is no offer.
+	best, win, lone := int64(0), 0, false
 	for _, s := range t.bidders {
-		if t.bids[s] > best {
-			best, win = t.bids[s], s
+		p, assoc := t.partner[s]
+		if p < 0 || assoc && p == 0 || t.bids[s] == 0 {
+			continue
+		}
+		if t.bids[s] > best || t.bids[s] == best && !assoc && !lone {
+			best, win, lone = t.bids[s], s, !assoc
 		}
 	}
 	if win != 0 {
 		// The offers, said in priority order as the sealed round closes
 		// (rules 82, 96), then the hand adjudicated.
 		for _, s := range t.bidders {
-			if t.bids[s] > 0 {
+			if p, assoc := t.partner[s]; t.bids[s] > 0 && (!assoc || p > 0) {
 				t.say(MsgOffer, t.bids[s], "")
 			}
 		}
 		t.say(MsgAdjudicated, best, "")
+		if p := t.partner[win]; p > 0 {
+			// Half each; the hand to the first of the two in priority
+			// order, the other his associate (rule 87).
+			a, b := win, p
+			if slices.Index(t.bidders, b) < slices.Index(t.bidders, a) {
+				a, b = b, a
+			}
+			err := t.takeHand(a, best/2)
+			ap := t.Seats.At(b)
+			ap.Stack -= best / 2
+			ap.Session.Wagered += best / 2
+			t.bank += best / 2
+			t.associate = b
+			t.Emit(poker.Record{Kind: KindAssociate, Seat: b, Player: ap.ID, Amount: best / 2, Stack: ap.Stack})
+			t.adjudged = a
+			return err
+		}
 		err := t.takeHand(win, best)
 		t.adjudged = win // he must give the first coup (rule 88)
 		return err
@@ -1193,12 +1222,32 @@ func (t *Table) act(p *poker.Player, a poker.Action) error {
 				return fmt.Errorf("player %q: an offer of %d: from %d by %d, at most his stack %d (rule 82)", p.ID, a.To, b.AuctionBase, b.AuctionStep, p.Stack)
 			}
 			t.bids[p.Seat] = a.To
+		case BidAssociated:
+			b := t.rules
+			if a.To < b.AuctionBase || (a.To-b.AuctionBase)%b.AuctionStep != 0 || a.To%2 != 0 || a.To/2 > p.Stack {
+				return fmt.Errorf("player %q: an associated offer of %d: from %d by %d, in two halves, his at most his stack %d (rules 82, 87)", p.ID, a.To, b.AuctionBase, b.AuctionStep, p.Stack)
+			}
+			t.bids[p.Seat], t.partner[p.Seat] = a.To, 0
+		case JoinBid:
+			s := int(a.To)
+			q, open := t.partner[s]
+			switch {
+			case !open || q != 0:
+				return fmt.Errorf("player %q: seat %d has no associated offer to join (rule 87)", p.ID, s)
+			case t.bids[s]/2 > p.Stack:
+				return fmt.Errorf("player %q: half the offer, %d, with %d", p.ID, t.bids[s]/2, p.Stack)
+			}
+			t.partner[s], t.partner[p.Seat] = p.Seat, -1
 		case NoBid:
 		default:
 			return fmt.Errorf("player %q: bid or no_bid", p.ID)
 		}
 		t.answers[p.Seat] = true
-		t.Emit(poker.Record{Kind: poker.KindAct, Seat: p.Seat, Player: p.ID, Action: string(a.Kind), To: t.bids[p.Seat]})
+		to := t.bids[p.Seat]
+		if a.Kind == JoinBid {
+			to = a.To
+		}
+		t.Emit(poker.Record{Kind: poker.KindAct, Seat: p.Seat, Player: p.ID, Action: string(a.Kind), To: to})
 		return t.auctionMaybeDone()
 	}
 	if t.Decision == nil || t.Decision.Seat != p.Seat {

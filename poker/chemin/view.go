@@ -91,6 +91,18 @@ func (t *Table) choices(p *poker.Player) []Choice {
 			top := r.AuctionBase + (p.Stack-r.AuctionBase)/r.AuctionStep*r.AuctionStep
 			c = append(c, Choice{Kind: Bid, Min: r.AuctionBase, Max: top, Step: r.AuctionStep})
 		}
+		// Rule 87: an offer with another bidder, half each (from the
+		// base by the step, in whole cents each: the steps that are even),
+		// or joining one.
+		if r.AuctionBase%2 == 0 && r.AuctionStep%2 == 0 && 2*p.Stack >= r.AuctionBase {
+			top := r.AuctionBase + (2*p.Stack-r.AuctionBase)/r.AuctionStep*r.AuctionStep
+			c = append(c, Choice{Kind: BidAssociated, Min: r.AuctionBase, Max: top, Step: r.AuctionStep})
+		}
+		for _, s := range t.bidders {
+			if q, open := t.partner[s]; open && q == 0 && s != p.Seat && t.bids[s]/2 <= p.Stack {
+				c = append(c, Choice{Kind: JoinBid, Min: int64(s), Max: int64(s), Step: 1})
+			}
+		}
 		return c
 	}
 	if t.Decision == nil || t.Decision.Seat != p.Seat {
