@@ -4,10 +4,13 @@
 // others, the pontos;
 // the bancô, the bancô suivi and the bancô com a mesa, bets in priority
 // order from the banker's right until the bank is covered, the ponto's
-// choice on 5 and the banker's two choices of the tableau, the cagnotte on
-// the banker's winnings, the garage, the hand that passes, is offered at
-// the same level and then auctioned, the association with the banker, and
-// the sabot with its cut, warning card and burned cards.
+// choice on 5 and the banker's two choices of the tableau (and, in a
+// bancô, the false draws of rule 70), the cagnotte on the banker's
+// winnings (which he may pay from outside), the garage, the hand that
+// passes, is offered at the same level, then to the passer, then auctioned
+// (alone or associated), the association with the banker, the hand that
+// skips a player who changed seats, and the sabot with its cut, warning
+// card and burned cards, revealed whole when it ends or the game stops.
 //
 // It is pure: events in (with their time), records out; the sabot is
 // shuffled with the injected certified RNG (rng.Source) and its order is
@@ -20,7 +23,8 @@
 // Where the electronic table chooses: only seated players play (no
 // standing players, so no bancô from behind a seat); a bancô com a mesa is
 // claimed in the bancô round and a later bancô seul takes precedence over
-// it; the auction is one sealed round of offers with one deadline; the
+// it; the auction is one sealed round of offers with one deadline, said
+// when it closes; a seat change is a leave and a join within a sabot; the
 // garage and the halved bank of rule 33 are set aside on the table and go
 // back to the banker (and his associate, half each) when the hand leaves
 // him; a banker who played the hand without losing it and leaves, or is
