@@ -475,5 +475,21 @@ func TestAssociatedOffersInTheAuction(t *testing.T) {
 		if c.associate != 0 && (s.stack("caio") != 100000-2500 || s.stack("fabio") != 100000-2500) {
 			t.Fatalf("the halves: caio %d, fabio %d", s.stack("caio"), s.stack("fabio"))
 		}
+		if b := find(recs, chemin.KindAnnounce); b[len(b)-1].Action != string(chemin.MsgBank) || b[len(b)-1].To != c.bank {
+			t.Fatalf("the bank announced: %+v", b[len(b)-1])
+		}
+	}
+	// A partner who leaves before the auction closes takes the offer with
+	// him.
+	s := newScript(t, rules(), six, burn+coup("2C 4D", "3S 4H"))
+	s.passToAuction(others)
+	s.act("fabio", chemin.BidAssociated, 5000)
+	s.act("caio", chemin.JoinBid, 6)
+	s.ok(poker.Leave{At: s.now, Player: "caio"})
+	s.act("eva", chemin.Bid, 2000)
+	s.act("bia", chemin.NoBid)
+	s.act("duda", chemin.NoBid)
+	if v := s.tb.View(""); v.Banker != 5 || v.Associate != 0 || v.Bank != 2000 {
+		t.Fatalf("after caio left: %+v", v)
 	}
 }

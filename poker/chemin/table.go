@@ -1106,6 +1106,13 @@ func (t *Table) startAuction() error {
 
 // takeHand makes seat the banker with a bank of amount.
 func (t *Table) takeHand(seat int, amount int64) error {
+	t.takeHandWith(seat, amount, 0)
+	return nil
+}
+
+// takeHandWith makes seat the banker with amount, and assoc (0: none) his
+// associate with as much (rule 87).
+func (t *Table) takeHandWith(seat int, amount int64, assoc int) {
 	p := t.Seats.At(seat)
 	t.banker, t.wins, t.offerAssoc, t.adjudged, t.played, t.outside = seat, 0, 0, 0, false, false
 	t.phase, t.Decision = Idle, nil
@@ -1113,8 +1120,14 @@ func (t *Table) takeHand(seat int, amount int64) error {
 	p.Session.Wagered += amount
 	t.bank += amount
 	t.Emit(poker.Record{Kind: KindBank, Seat: seat, Player: p.ID, Amount: amount, Stack: p.Stack})
-	t.say(MsgBank, amount, "")
-	return nil
+	if a := t.Seats.At(assoc); a != nil {
+		a.Stack -= amount
+		a.Session.Wagered += amount
+		t.bank += amount
+		t.associate = assoc
+		t.Emit(poker.Record{Kind: KindAssociate, Seat: assoc, Player: a.ID, Amount: amount, Stack: a.Stack})
+	}
+	t.say(MsgBank, t.bank, "")
 }
 
 func (t *Table) auctionMaybeDone() error {
@@ -1129,8 +1142,8 @@ func (t *Table) auctionMaybeDone() error {
 	best, win, lone := int64(0), 0, false
 	for _, s := range t.bidders {
 		p, assoc := t.partner[s]
-		if p < 0 || assoc && p == 0 || t.bids[s] == 0 {
-			continue
+		if p < 0 || assoc && (p == 0 || t.Seats.At(p) == nil || t.Seats.At(p).Leaving) || t.bids[s] == 0 {
+			continue // joined, not joined, or his partner left
 		}
 		if t.bids[s] > best || t.bids[s] == best && !assoc && !lone {
 			best, win, lone = t.bids[s], s, !assoc
@@ -1140,7 +1153,7 @@ func (t *Table) auctionMaybeDone() error {
 		// The offers, said in priority order as the sealed round closes
 		// (rules 82, 96), then the hand adjudicated.
 		for _, s := range t.bidders {
-			if p, assoc := t.partner[s]; t.bids[s] > 0 && (!assoc || p > 0) {
+			if p, assoc := t.partner[s]; t.bids[s] > 0 && (!assoc || p > 0 && t.Seats.At(p) != nil && !t.Seats.At(p).Leaving) {
 				t.say(MsgOffer, t.bids[s], "")
 			}
 		}
@@ -1152,15 +1165,9 @@ func (t *Table) auctionMaybeDone() error {
 			if slices.Index(t.bidders, b) < slices.Index(t.bidders, a) {
 				a, b = b, a
 			}
-			err := t.takeHand(a, best/2)
-			ap := t.Seats.At(b)
-			ap.Stack -= best / 2
-			ap.Session.Wagered += best / 2
-			t.bank += best / 2
-			t.associate = b
-			t.Emit(poker.Record{Kind: KindAssociate, Seat: b, Player: ap.ID, Amount: best / 2, Stack: ap.Stack})
+			t.takeHandWith(a, best/2, b)
 			t.adjudged = a
-			return err
+			return nil
 		}
 		err := t.takeHand(win, best)
 		t.adjudged = win // he must give the first coup (rule 88)
