@@ -3,6 +3,7 @@ package tableledger
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +17,10 @@ import (
 
 // cheminSteps plays a chemin de fer table of the shipped definition
 // through a Session with random legal decisions, a resume in the middle of
-// a coup among them, and returns its Open and steps.
-func cheminSteps(t *testing.T, n int) (SessionOpen, []Step) {
+// a coup among them, and returns its Open and steps. With prefer, the
+// bankers pay the cagnotte from outside half the time (rule 47) and the
+// auction's bidders offer associated and join such offers (rule 87).
+func cheminSteps(t *testing.T, n int, prefer bool) (SessionOpen, []Step) {
 	t.Helper()
 	data, sig, err := assets.CheminTable("chemin-6d")
 	if err != nil {
@@ -60,7 +63,7 @@ func cheminSteps(t *testing.T, n int) (SessionOpen, []Step) {
 			}
 		}
 		v := ce.CheminView("")
-		if !resumed && v.Phase == chemin.BetRound && len(steps) > n/2 {
+		if !resumed && v.Phase == chemin.BetRound && len(v.Stakes) > 0 && len(steps) > n/2 {
 			resumed = true
 			step(poker.Resume{At: at}, nil)
 			continue
@@ -74,6 +77,14 @@ func cheminSteps(t *testing.T, n int) (SessionOpen, []Step) {
 			c := cs[rnd.IntN(len(cs))]
 			if k := cs[0].Kind; k == chemin.Refuse && len(cs) > 1 {
 				c = cs[1] // a bank, mostly
+			}
+			if prefer {
+				for _, x := range cs {
+					if x.Kind == chemin.JoinBid || (x.Kind == chemin.PayOutside || x.Kind == chemin.BidAssociated) && rnd.IntN(2) == 0 {
+						c = x
+						break
+					}
+				}
 			}
 			to := c.Min
 			if c.Max > c.Min && c.Step > 0 {
@@ -120,7 +131,7 @@ func foldAll(o SessionOpen, steps []Step) (*State, error) {
 // banker's win, whose payment is not twice the stake, or whose void does
 // not give every stake back, is refused, though its money still adds up.
 func TestCheminFold(t *testing.T) {
-	o, steps := cheminSteps(t, 1500)
+	o, steps := cheminSteps(t, 1500, false)
 	st, err := foldAll(o, steps)
 	if err != nil {
 		t.Fatal(err)
@@ -228,5 +239,102 @@ func TestCheminLeaveWithoutCashOut(t *testing.T) {
 	}
 	if err := st.Check(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A banker who pays the cagnotte from outside has it taken from his stack,
+// the whole win in the bank (rule 47); an auction won by an associated
+// offer gives the bank half from each (rule 87). A session of both folds,
+// and a cent of either moved wrongly is refused, though the money still
+// adds up.
+func TestCheminFoldOutsideAndAssociated(t *testing.T) {
+	o, steps := cheminSteps(t, 2500, true)
+	st, err := foldAll(o, steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside, assoc := 0, 0
+	for _, x := range steps {
+		joined := false
+		for _, r := range x.Records {
+			switch {
+			case r.Kind == poker.KindAward && r.Action == "banker" && r.Rake > 0 && r.Shares[0].Amount == r.Amount:
+				outside++
+			case r.Kind == poker.KindAct && r.Action == string(chemin.JoinBid):
+				joined = true
+			case r.Kind == chemin.KindAssociate && joined:
+				assoc++
+			}
+		}
+	}
+	if outside == 0 || assoc == 0 {
+		t.Fatalf("%d cagnottes paid from outside, %d banks of associated offers", outside, assoc)
+	}
+	var rake int64
+	for _, x := range steps {
+		for _, r := range x.Records {
+			if r.Kind == poker.KindAward && r.Action == "banker" {
+				rake += r.Amount * 500 / 10000
+			}
+		}
+	}
+	if tb := st.Tables["chemin-6d"]; rake != tb.Meters.Rake {
+		t.Fatalf("cagnotte %d, 5%% of the bankers' wins %d", tb.Meters.Rake, rake)
+	}
+	tampers := []struct {
+		name, want string
+		match      func(x Step, j int) bool
+		change     func(recs []poker.Record, j int)
+	}{
+		{"a cagnotte from outside taken from the win instead", "from outside",
+			func(x Step, j int) bool {
+				r := x.Records[j]
+				return r.Kind == poker.KindAward && r.Action == "banker" && r.Rake > 0 && r.Shares[0].Amount == r.Amount
+			},
+			func(recs []poker.Record, j int) {
+				r := &recs[j]
+				r.Shares = []poker.Share{{Seat: r.Shares[0].Seat, Amount: r.Amount - r.Rake}}
+			}},
+		{"a cagnotte taken from the win when he pays it from outside, a cent to the bank", "from outside",
+			func(x Step, j int) bool {
+				r := x.Records[j]
+				return r.Kind == poker.KindAward && r.Action == "banker" && r.Rake > 0 && r.Shares[0].Amount == r.Amount-r.Rake
+			},
+			func(recs []poker.Record, j int) {
+				r := &recs[j]
+				r.Shares = []poker.Share{{Seat: r.Shares[0].Seat, Amount: r.Amount}}
+			}},
+		{"a cent of the associate's half to the banker", "offer",
+			func(x Step, j int) bool {
+				return j+1 < len(x.Records) && x.Records[j].Kind == chemin.KindBank && x.Records[j+1].Kind == chemin.KindAssociate &&
+					slices.ContainsFunc(x.Records, func(r poker.Record) bool { return r.Action == string(chemin.JoinBid) })
+			},
+			func(recs []poker.Record, j int) {
+				recs[j].Amount++
+				recs[j].Stack--
+				recs[j+1].Amount--
+				recs[j+1].Stack++
+			}},
+	}
+	for _, tc := range tampers {
+		changed := false
+		bad := make([]Step, len(steps))
+		for i, x := range steps {
+			bad[i] = x
+			for j := range x.Records {
+				if !changed && tc.match(x, j) {
+					recs := append([]poker.Record{}, x.Records...)
+					tc.change(recs, j)
+					bad[i].Records = recs
+					changed = true
+				}
+			}
+		}
+		if !changed {
+			t.Fatalf("%s: no record to change", tc.name)
+		}
+		if _, err := foldAll(o, bad); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: the fold says %v", tc.name, err)
+		}
 	}
 }
