@@ -136,10 +136,15 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 			return true, fmt.Errorf("seat %d associates with no banker", p.Seat)
 		case r.Kind == chemin.KindAssociate && t.AssocDue != 0 && (p.Seat != t.AssocDue || r.Amount != t.Bank):
 			return true, fmt.Errorf("seat %d associates with %d; the auction's associated offer gave seat %d half the bank, %d (rule 87)", p.Seat, r.Amount, t.AssocDue, t.Bank)
+		case r.Kind == chemin.KindBank && t.Taken != 0 && r.Amount != t.Taken:
+			return true, fmt.Errorf("seat %d takes the hand with a bank of %d; he took it at %d (rules 80, 85)", p.Seat, r.Amount, t.Taken)
 		case r.Kind == chemin.KindBank:
 			if err := t.auctionBank(p.Seat, r.Amount); err != nil {
 				return true, err
 			}
+		}
+		if r.Kind == chemin.KindBank {
+			t.Taken = 0
 		}
 		if err := stakeOut(p); err != nil {
 			return true, err
@@ -272,6 +277,8 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		if t.Hand != 0 || paid != r.Amount || paid != t.Bank+t.Garage {
 			return true, fmt.Errorf("a release of %d (paid %d) from a bank of %d and a garage of %d", r.Amount, paid, t.Bank, t.Garage)
 		}
+		// A hand passed is offered at this level (rules 78, 80).
+		t.Level, t.Auctioned, t.Taken = t.Bank, false, 0
 		t.Bank, t.Garage, t.Banker, t.Associate, t.Outside, t.AssocDue = 0, 0, 0, 0, 0, 0
 	case poker.KindDeal, poker.KindBoard:
 		if err := coup(); err != nil {
@@ -327,6 +334,9 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		if err := outside(); err != nil {
 			return true, err
 		}
+		if chemin.Message(r.Action) == chemin.MsgAuction {
+			t.Auctioned = true
+		}
 	case chemin.KindShoe:
 		if t.Hand != 0 || r.Amount != t.Decks {
 			return true, fmt.Errorf("a shoe of %d decks during coup %d; the definition's sabot has %d", r.Amount, t.Hand, t.Decks)
@@ -352,14 +362,26 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 func (t *Table) cheminDecision(r poker.Record) error {
 	switch poker.ActionKind(r.Action) {
 	case chemin.PayOutside:
-		if r.To != 0 || t.Banker != 0 && t.Banker != r.Seat || t.Outside != 0 {
-			return fmt.Errorf("seat %d pays the cagnotte from outside (seat %d's bank, already seat %d's choice)", r.Seat, t.Banker, t.Outside)
+		if r.To != 0 || t.Banker != 0 && t.Banker != r.Seat {
+			return fmt.Errorf("seat %d pays the cagnotte of seat %d's bank from outside", r.Seat, t.Banker)
 		}
 		t.Outside = r.Seat
 	case chemin.Refuse:
 		if t.Outside == r.Seat {
 			t.Outside = 0
 		}
+	case chemin.Take:
+		// A passed hand at its level, by a player from the passer's right
+		// or by the passer who keeps it (rules 78, 80); after an auction
+		// nobody bid in, at the least bank (rule 85).
+		want := t.Level
+		if t.Auctioned {
+			want = t.MinBank
+		}
+		if r.To != want || t.Banker != 0 {
+			return fmt.Errorf("seat %d takes the hand at %d; it is offered at %d (rules 78, 80, 85)", r.Seat, r.To, want)
+		}
+		t.Taken = r.To
 	case chemin.Bid, chemin.BidAssociated:
 		if r.To <= 0 || poker.ActionKind(r.Action) == chemin.BidAssociated && r.To%2 != 0 {
 			return fmt.Errorf("seat %d offers %d for the bank", r.Seat, r.To)

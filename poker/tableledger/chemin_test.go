@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/poker"
 	"github.com/openegm/cabinet/poker/chemin"
 	"github.com/openegm/cabinet/poker/tabledef"
@@ -172,6 +173,18 @@ func TestCheminFold(t *testing.T) {
 		{"a void that keeps a stake", "void",
 			func(r poker.Record) bool { return r.Kind == poker.KindVoid && len(r.Shares) > 0 },
 			func(r *poker.Record) { r.Shares = r.Shares[1:] }},
+		{"a sabot revealed with a card twice", "sabot revealed",
+			func(r poker.Record) bool { return r.Kind == chemin.KindShoeEnd },
+			func(r *poker.Record) {
+				r.Cards = append([]cards.Card{}, r.Cards...)
+				r.Cards[len(r.Cards)-1] = r.Cards[0]
+				if r.Cards[0] == r.Cards[1] {
+					r.Cards[len(r.Cards)-1] = r.Cards[2]
+				}
+			}},
+		{"a sabot of one deck short", "decks",
+			func(r poker.Record) bool { return r.Kind == chemin.KindShoe },
+			func(r *poker.Record) { r.Amount-- }},
 	}
 	for _, tc := range tampers {
 		changed := false
@@ -312,6 +325,15 @@ func TestCheminFoldOutsideAndAssociated(t *testing.T) {
 			func(recs []poker.Record, j int) {
 				recs[j].Amount++
 				recs[j].Stack--
+				recs[j+1].Amount--
+				recs[j+1].Stack++
+			}},
+		{"a passed hand taken a cent below its level", "offered at",
+			func(x Step, j int) bool {
+				return j+1 < len(x.Records) && x.Records[j].Action == string(chemin.Take) && x.Records[j+1].Kind == chemin.KindBank
+			},
+			func(recs []poker.Record, j int) {
+				recs[j].To--
 				recs[j+1].Amount--
 				recs[j+1].Stack++
 			}},

@@ -73,6 +73,13 @@ type Table struct {
 	Offers   map[int]int64 `json:"offers,omitempty"`
 	Partners map[int]int   `json:"partners,omitempty"`
 	AssocDue int           `json:"assoc_due,omitempty"`
+	// The least bank; the bank last given back (a passed hand's level,
+	// rules 78, 80); whether an auction was called since (a hand taken
+	// then is taken at the least bank, rule 85); the bank a take states.
+	MinBank   int64 `json:"min_bank,omitempty"`
+	Level     int64 `json:"level,omitempty"`
+	Auctioned bool  `json:"auctioned,omitempty"`
+	Taken     int64 `json:"taken,omitempty"`
 }
 
 // Seat is a player at a table.
@@ -185,9 +192,11 @@ func (s *State) open(o SessionOpen) error {
 	t.CagnotteBps, t.Rounding, t.Decks = 0, "", 0
 	if d.Chemin != nil {
 		t.CagnotteBps, t.Rounding, t.Decks = d.Chemin.CagnotteBps, string(d.Chemin.Rounding), int64(d.Chemin.Decks)
+		t.MinBank = d.Chemin.MinBank
 	}
 	t.Bank, t.Garage, t.Banker, t.Associate = 0, 0, 0, 0
 	t.Outside, t.Offers, t.Partners, t.AssocDue = 0, nil, nil, 0
+	t.Level, t.Auctioned, t.Taken = 0, false, 0
 	t.OpenedAt, t.Last = o.At, o.At
 	t.Players, t.Hand, t.LastHand, t.InPot, t.Stakes, t.Over, t.Shown = map[string]*Seat{}, 0, 0, 0, nil, false, false
 	return nil
