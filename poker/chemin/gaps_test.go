@@ -492,4 +492,13 @@ func TestAssociatedOffersInTheAuction(t *testing.T) {
 	if v := s.tb.View(""); v.Banker != 5 || v.Associate != 0 || v.Bank != 2000 {
 		t.Fatalf("after caio left: %+v", v)
 	}
+	// The offer of a bidder who left is none to join.
+	s = newScript(t, rules(), six, burn+coup("2C 4D", "3S 4H"))
+	s.passToAuction(others)
+	s.act("fabio", chemin.BidAssociated, 5000)
+	s.ok(poker.Leave{At: s.now, Player: "fabio"})
+	if hasChoice(s.tb.View("caio"), chemin.JoinBid) {
+		t.Fatalf("caio may join the offer of fabio, who left: %+v", s.tb.View("caio").Choices)
+	}
+	s.noAct("caio", chemin.JoinBid, 6, "no associated offer")
 }

@@ -1242,7 +1242,7 @@ func (t *Table) act(p *poker.Player, a poker.Action) error {
 			s := int(a.To)
 			q, open := t.partner[s]
 			switch {
-			case !open || q != 0:
+			case !open || q != 0 || t.bids[s] == 0: // none, joined, or its bidder left
 				return fmt.Errorf("player %q: seat %d has no associated offer to join (rule 87)", p.ID, s)
 			case t.bids[s]/2 > p.Stack:
 				return fmt.Errorf("player %q: half the offer, %d, with %d", p.ID, t.bids[s]/2, p.Stack)

@@ -107,7 +107,7 @@ func (t *Table) choices(p *poker.Player) []Choice {
 			c = append(c, Choice{Kind: BidAssociated, Min: r.AuctionBase, Max: top, Step: r.AuctionStep})
 		}
 		for _, s := range t.bidders {
-			if q, open := t.partner[s]; open && q == 0 && s != p.Seat && t.bids[s]/2 <= p.Stack {
+			if q, open := t.partner[s]; open && q == 0 && s != p.Seat && t.bids[s] > 0 && t.bids[s]/2 <= p.Stack { // not the offer of one who left
 				c = append(c, Choice{Kind: JoinBid, Min: int64(s), Max: int64(s), Step: 1})
 			}
 		}

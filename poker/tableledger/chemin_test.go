@@ -23,18 +23,32 @@ import (
 // auction's bidders offer associated and join such offers (rule 87).
 func cheminSteps(t *testing.T, n int, prefer bool) (SessionOpen, []Step) {
 	t.Helper()
+	return cheminPlay(t, n, cheminPlan{prefer: prefer, seed: 5, resume: true})
+}
+
+// cheminPlan is how cheminPlay plays: prefer as cheminSteps says, the
+// seed of the sabots and the decisions, a resume in a coup required, and
+// churn: six players who now and then leave (with a cash-out) and rest.
+type cheminPlan struct {
+	prefer, resume, churn bool
+	seed                  uint64
+}
+
+func cheminPlay(t *testing.T, n int, plan cheminPlan) (SessionOpen, []Step) {
+	t.Helper()
+	prefer := plan.prefer
 	data, sig, err := assets.CheminTable("chemin-6d")
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 12, 5, 20, 0, 0, 0, time.UTC)
 	o := SessionOpen{Table: "chemin-6d", Session: 1, At: at, Definition: data, Signature: sig, Digest: tabledef.Digest(data), KeyID: "k"}
-	s, err := SessionOf(o, 1, rng.NewSeeded(5))
+	s, err := SessionOf(o, 1, rng.NewSeeded(plan.seed))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ce := s.Engine.(*tabledef.CheminEngine)
-	rnd := rand.New(rand.NewPCG(5, 6))
+	rnd := rand.New(rand.NewPCG(plan.seed, 6))
 	var steps []Step
 	step := func(ev poker.Event, tr *Transfer) bool {
 		st, _, err := s.Step(ev, tr)
@@ -48,6 +62,9 @@ func cheminSteps(t *testing.T, n int, prefer bool) (SessionOpen, []Step) {
 		return true
 	}
 	players := []string{"ana", "bia", "caio", "duda"}
+	if plan.churn {
+		players = append(players, "eva", "fabio")
+	}
 	for i, p := range players {
 		at = at.Add(time.Second)
 		step(poker.Join{At: at, Player: p, Amount: 60000}, &Transfer{ID: fmt.Sprint("in-", i), Kind: BuyIn, Source: "cab-" + p, Player: p, Amount: 60000})
@@ -59,9 +76,20 @@ func cheminSteps(t *testing.T, n int, prefer bool) (SessionOpen, []Step) {
 		}
 		at = at.Add(time.Second)
 		for i, p := range players {
-			if ce.Seats.Find(p) == nil { // he gave up his seat (rule 85): back with a new cave
+			if ce.Seats.Find(p) == nil && (!plan.churn || rnd.IntN(8) == 0) { // he gave up his seat (rule 85) or left: back with a new cave
 				step(poker.Join{At: at, Player: p, Amount: 60000}, &Transfer{ID: fmt.Sprint("in-", i, "-", loops), Kind: BuyIn, Source: "cab-" + p, Player: p, Amount: 60000})
 			}
+		}
+		if plan.churn && rnd.IntN(40) == 0 {
+			p := players[rnd.IntN(len(players))]
+			if q := ce.Seats.Find(p); q != nil && !q.Leaving {
+				at = at.Add(time.Second)
+				step(poker.Leave{At: at, Player: p}, &Transfer{ID: fmt.Sprint("out-", len(steps)), Kind: CashOut, Source: "cab-" + p, Player: p})
+			}
+		}
+		if plan.churn && rnd.IntN(40) == 0 {
+			at = at.Add(time.Second)
+			step(poker.Rest{At: at, Player: players[rnd.IntN(len(players))], On: rnd.IntN(2) == 0}, nil)
 		}
 		v := ce.CheminView("")
 		if !resumed && v.Phase == chemin.BetRound && len(v.Stakes) > 0 && len(steps) > n/2 {
@@ -107,7 +135,7 @@ func cheminSteps(t *testing.T, n int, prefer bool) (SessionOpen, []Step) {
 			}
 		}
 	}
-	if !resumed {
+	if plan.resume && !resumed {
 		t.Fatal("no resume in a coup")
 	}
 	return o, steps
@@ -359,4 +387,41 @@ func TestCheminFoldOutsideAndAssociated(t *testing.T) {
 			t.Errorf("%s: the fold says %v", tc.name, err)
 		}
 	}
+}
+
+// Sessions of players who leave (a banker too, an auction's winner before
+// his first coup: rules 77, 78, 88), rest and come back, with every new
+// path of the engine (the cagnotte from outside, associated offers, the
+// passer who keeps the hand, a stopped table's sabot revealed) fold with
+// every cent in place, whatever the seed.
+func TestCheminFoldWithPlayersComingAndGoing(t *testing.T) {
+	seen := map[string]int{}
+	for seed := uint64(1); seed <= 24; seed++ {
+		o, steps := cheminPlay(t, 1500, cheminPlan{prefer: seed%2 == 0, seed: seed, churn: true})
+		if _, err := foldAll(o, steps); err != nil {
+			t.Errorf("seed %d: %v", seed, err)
+		}
+		for _, x := range steps {
+			for _, r := range x.Records {
+				switch {
+				case r.Kind == chemin.KindShoeEnd && strings.Contains(r.Reason, "stopped"):
+					seen["a stopped table's sabot"]++
+				case r.Kind == poker.KindAward && r.Action == "banker" && r.Rake > 0 && r.Shares[0].Amount == r.Amount:
+					seen["a cagnotte from outside"]++
+				case r.Action == string(chemin.JoinBid):
+					seen["an associated offer joined"]++
+				case r.Action == string(chemin.Take):
+					seen["a hand taken"]++
+				case r.Kind == chemin.KindAnnounce && r.Action == string(chemin.MsgAbandon):
+					seen["a hand abandoned"]++
+				}
+			}
+		}
+	}
+	for _, k := range []string{"a stopped table's sabot", "a cagnotte from outside", "an associated offer joined", "a hand taken", "a hand abandoned"} {
+		if seen[k] == 0 {
+			t.Errorf("no %s in the sessions", k)
+		}
+	}
+	t.Logf("%v", seen)
 }
