@@ -187,9 +187,21 @@ function render() {
   const s = state, t = s.table, me = s.you;
   $("table-title").textContent = t.title[lang] || t.title.pt;
   $("status").textContent = tr("status_" + t.status); $("status").dataset.status = t.status;
+  $("conn").textContent = tr(ws && ws.readyState === WebSocket.OPEN ? "connected" : "disconnected");
   $("hand-no").textContent = s.hand ? `${tr("hand")} ${s.hand}` : ""; $("hand-no").dataset.hand = s.hand;
   const card = $("table-card"); card.replaceChildren();
   for (const line of t.card[lang] || t.card.pt) { const li = document.createElement("li"); li.textContent = line; card.append(li); }
+  // A chemin de fer table has its own table and decisions (chemin.js).
+  const chemin = typeof isChemin === "function" && isChemin(s);
+  $("title").textContent = tr(chemin ? "c_title" : "title");
+  document.body.classList.toggle("chemin", chemin);
+  $("felt").classList.toggle("chemin", chemin);
+  $("center").hidden = chemin; $("chemin-center").hidden = !chemin; $("announce-panel").hidden = !chemin;
+  $("chemin-actions").hidden = true;
+  if (chemin) { renderChemin(); return; }
+  document.querySelector("#log").previousElementSibling.textContent = tr("this_hand");
+  document.querySelector("#last h2").textContent = tr("last_hand");
+  $("btn-replay").textContent = tr("replay");
 
   const seats = $("seats"); seats.replaceChildren();
   const bySeat = {}; for (const sv of s.seats || []) bySeat[sv.seat] = sv;
@@ -271,7 +283,7 @@ function tick() {
   const left = Math.max(0, deadline - (Date.now() + offset));
   const total = s.table.decision_seconds * 1000;
   $("timer-bar").style.width = Math.min(100, (100 * left) / total) + "%";
-  const mine = s.options || s.offer;
+  const mine = s.options || s.offer || (typeof isChemin === "function" && isChemin(s) && cheminMine());
   $("timer-text").textContent = `${mine ? tr("your_turn") + " · " : ""}${Math.ceil(left / 1000)} ${tr("seconds")}`;
 }
 setInterval(tick, 200);
@@ -305,6 +317,7 @@ function playerOf(seat) {
 
 // lineOf writes one record of a hand for people.
 function lineOf(r, names) {
+  if (typeof isChemin === "function" && isChemin(state)) return cheminLine(r, names);
   const who = r.player || names[r.seat] || (r.seat ? String(r.seat) : "");
   const to = r.timeout ? " " + tr("timeout") : "";
   switch (r.kind) {
@@ -350,7 +363,7 @@ function renderLast() {
   const recs = state.last || [];
   if (!recs.length) return;
   const names = namesOf(recs);
-  const h = document.createElement("div"); h.textContent = `${tr("hand")} ${recs[0].hand}`; body.append(h);
+  const h = document.createElement("div"); h.textContent = `${tr(isChemin(state) ? "c_coup" : "hand")} ${recs[0].hand}`; body.append(h);
   for (const r of recs) {
     if (r.kind === "show") {
       const d = document.createElement("div"); d.className = "show"; d.dataset.seat = r.seat; d.dataset.cards = r.cards.join(" ");
@@ -375,12 +388,13 @@ function renderReplay() {
   const frame = $("replay-frame"); frame.replaceChildren();
   if (!replay.hands.length) { frame.textContent = tr("no_hands"); $("replay-pos").textContent = ""; return; }
   replay.hands.forEach((h, i) => {
-    const b = document.createElement("button"); b.textContent = `${tr("hand")} ${h.hand}`; b.disabled = i === replayHand;
+    const b = document.createElement("button"); b.textContent = `${tr(isChemin(state) ? "c_coup" : "hand")} ${h.hand}`; b.disabled = i === replayHand;
     b.onclick = () => { replayHand = i; replayFrame = 0; renderReplay(); }; hands.append(b);
   });
   const h = replay.hands[replayHand], f = h.frames[replayFrame];
   const names = {}; for (const fs of f.seats) names[fs.seat] = fs.player;
   const line = document.createElement("p"); line.textContent = lineOf(f.record, names); frame.append(line);
+  if (f.chemin) { cheminFrame(frame, f, names); $("replay-pos").textContent = `${replayFrame + 1} / ${h.frames.length}`; return; }
   const b = document.createElement("div"); f.board.forEach((c) => b.append(cardEl(c)));
   b.append(document.createTextNode(` ${tr("pot")}: ${eur(f.pot)}`)); frame.append(b);
   for (const fs of f.seats) {
