@@ -13,34 +13,38 @@ import (
 type Message string
 
 const (
-	MsgFirstCoup    Message = "first_coup"     // «Primeiro golpe do sabot»
-	MsgBank         Message = "bank"           // «Banca de (euro) ...»
-	MsgWhoBanco     Message = "who_banco"      // «Quem quer fazer bancô?»
-	MsgPlaceBets    Message = "place_bets"     // «Façam o vosso jogo»
-	MsgWhoCompletes Message = "who_completes"  // «Quem completa?»
-	MsgBanco        Message = "banco"          // «Bancô»
-	MsgSuivi        Message = "banco_suivi"    // «Bancô suivi» (rule 51)
-	MsgBancoMesa    Message = "banco_mesa"     // «Bancô com a mesa» (rule 55)
-	MsgClosed       Message = "closed"         // «Bancô de (euro) ... Jogo feito. Nada mais.»
-	MsgNoBets       Message = "no_bets"        // nobody bet: no coup
-	MsgTableau      Message = "tableau"        // «O banqueiro joga segundo a tabela.» (rule 102)
-	MsgEight        Message = "eight"          // «Oito»
-	MsgNine         Message = "nine"           // «Nove»
-	MsgNo           Message = "no"             // «Não»
-	MsgCard         Message = "card"           // «Carta»
-	MsgTie          Message = "tie"            // «Igualdade a quatro»
-	MsgPontoWins    Message = "ponto_wins"     // «Sete no ponto, cinco na banca»
-	MsgBankWins     Message = "bank_wins"      // «Bacará no ponto; três na banca»
-	MsgHandPasses   Message = "hand_passes"    // «A mão passa»
-	MsgAbandon      Message = "hand_abandoned" // «A mão passa por abandono»
-	MsgAuction      Message = "auction"        // «Banca em leilão. Quem oferece?»
-	MsgOffer        Message = "offer"          // «(euro) ...»
-	MsgAdjudicated  Message = "adjudicated"    // «Banca de ... adjudicada»
-	MsgHandStays    Message = "hand_stays"     // «A mão fica»
-	MsgRefused      Message = "bank_refused"   // «Banca recusada»
-	MsgLastOfSabot  Message = "last_of_sabot"  // «Último golpe do sabot»
-	MsgGarage       Message = "garage"         // garage set aside (rules 34, 46)
-	MsgGaveUpSeat   Message = "gave_up_seat"   // the player gave up his seat (rule 85)
+	MsgFirstCoup    Message = "first_coup"      // «Primeiro golpe do sabot»
+	MsgBank         Message = "bank"            // «Banca de (euro) ...»
+	MsgWhoBanco     Message = "who_banco"       // «Quem quer fazer bancô?»
+	MsgPlaceBets    Message = "place_bets"      // «Façam o vosso jogo»
+	MsgWhoCompletes Message = "who_completes"   // «Quem completa?»
+	MsgBanco        Message = "banco"           // «Bancô»
+	MsgSuivi        Message = "banco_suivi"     // «Bancô suivi» (rule 51)
+	MsgBancoMesa    Message = "banco_mesa"      // «Bancô com a mesa» (rule 55)
+	MsgPriority     Message = "banco_priority"  // «Bancô com prioridade» (rules 57, 96)
+	MsgSeulMade     Message = "banco_seul"      // «Bancô seul, feito à mesa» (rule 56)
+	MsgMesaMade     Message = "banco_mesa_made" // «Bancô com a mesa feito à mesa» (rule 56)
+	MsgClosed       Message = "closed"          // «Bancô de (euro) ... Jogo feito. Nada mais.»
+	MsgNoBets       Message = "no_bets"         // nobody bet: no coup
+	MsgTableau      Message = "tableau"         // «O banqueiro joga segundo a tabela.» (rule 102)
+	MsgEight        Message = "eight"           // «Oito»
+	MsgNine         Message = "nine"            // «Nove»
+	MsgNo           Message = "no"              // «Não»
+	MsgCard         Message = "card"            // «Carta»
+	MsgTie          Message = "tie"             // «Igualdade a quatro»
+	MsgPontoWins    Message = "ponto_wins"      // «Sete no ponto, cinco na banca»
+	MsgBankWins     Message = "bank_wins"       // «Bacará no ponto; três na banca»
+	MsgHandPasses   Message = "hand_passes"     // «A mão passa»
+	MsgAbandon      Message = "hand_abandoned"  // «A mão passa por abandono»
+	MsgAuction      Message = "auction"         // «Banca em leilão. Quem oferece?»
+	MsgOffer        Message = "offer"           // «(euro) ...»
+	MsgAdjudicated  Message = "adjudicated"     // «Banca de ... adjudicada»
+	MsgHandStays    Message = "hand_stays"      // «A mão fica»
+	MsgSkip         Message = "hand_skips"      // «A mão salta» (rule 92)
+	MsgRefused      Message = "bank_refused"    // «Banca recusada»
+	MsgLastOfSabot  Message = "last_of_sabot"   // «Último golpe do sabot»
+	MsgGarage       Message = "garage"          // garage set aside (rules 34, 46)
+	MsgGaveUpSeat   Message = "gave_up_seat"    // the player gave up his seat (rule 85)
 )
 
 // KindAnnounce is a dealer's announcement: Action is its Message, To an
@@ -56,6 +60,9 @@ var texts = map[Message][2]string{
 	MsgBanco:        {"Bancô", "Banco"},
 	MsgSuivi:        {"Bancô suivi", "Banco suivi"},
 	MsgBancoMesa:    {"Bancô com a mesa", "Banco with the table"},
+	MsgPriority:     {"Bancô com prioridade", "Banco with priority"},
+	MsgSeulMade:     {"Bancô seul, feito à mesa", "Banco alone, made at the table"},
+	MsgMesaMade:     {"Bancô com a mesa feito à mesa", "Banco with the table, made at the table"},
 	MsgClosed:       {"Bancô de %[1]s. Jogo feito. Nada mais.", "Banco of %[1]s. Bets are closed. No more bets."},
 	MsgNoBets:       {"Não há apostas", "No bets"},
 	MsgTableau:      {"O banqueiro joga segundo a tabela.", "The banker plays by the tableau."},
@@ -72,6 +79,7 @@ var texts = map[Message][2]string{
 	MsgOffer:        {"%[1]s", "%[1]s"},
 	MsgAdjudicated:  {"Banca de %[1]s, adjudicada", "Bank of %[1]s, awarded"},
 	MsgHandStays:    {"A mão fica", "The hand stays"},
+	MsgSkip:         {"A mão salta", "The hand skips"},
 	MsgRefused:      {"Banca recusada", "Bank refused"},
 	MsgLastOfSabot:  {"Último golpe do sabot", "Last coup of the shoe"},
 	MsgGarage:       {"Garage de %[1]s", "Garage of %[1]s"},

@@ -15,8 +15,9 @@ type Frame struct {
 	Stacks map[int]int64 // by seat
 	Stakes map[int]int64
 	Bank   int64
-	// The cards the viewer saw: his own as ponto or banker, the ponto's
-	// third card, the banker's once turned, and both hands once shown.
+	// The cards the viewer saw: his own as ponto, the ponto's third card,
+	// the banker's once turned (by the banker too), and both hands once
+	// shown.
 	PontoCards, BankerCards []cards.Card
 }
 
@@ -86,7 +87,7 @@ func ReplayCoup(coup []poker.Record, viewer string) ([]Frame, error) {
 		case len(pc) == 3:
 			fr.PontoCards = pc[2:3:3]
 		}
-		if shown || turned || viewer == start.Player {
+		if shown || turned { // nobody, the banker included, before the ponto speaks (rules 64, 67)
 			fr.BankerCards = slices.Clone(bc)
 		}
 		frames = append(frames, fr)

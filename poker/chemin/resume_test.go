@@ -69,7 +69,7 @@ func TestResumeVoidsTheCoupInPlay(t *testing.T) {
 
 // A ponto's leave during the betting is his "no bet"; a banker's leave
 // between coups gives him back his bank and garage and passes the hand
-// («A mão passa por abandono»).
+// («A mão passa por abandono»), offered at its level when he had won.
 func TestLeaves(t *testing.T) {
 	s := newScript(t, rules(), append(five, "fabio"), burn+coup("2C 4D", "3S 4H"))
 	s.deal()
@@ -80,12 +80,16 @@ func TestLeaves(t *testing.T) {
 	}
 	s.expect("caio", chemin.BancoRound)
 	s.act("caio", chemin.Banco) // ana wins
+	s.act("caio", chemin.Stand) // in a bancô both are asked (rule 70)
+	s.act("ana", chemin.Stand)
 	s.act("ana", chemin.Continue)
 	recs = s.ok(poker.Leave{At: s.now, Player: "ana"})
 	if !said(recs, chemin.MsgAbandon) || len(find(recs, chemin.KindRelease)) != 1 || len(find(recs, poker.KindLeave)) != 1 {
 		t.Fatalf("the banker's leave %+v", recs)
 	}
-	if v := s.tb.View(""); v.Banker != 3 || v.Bank != 0 || v.Phase != chemin.Idle {
+	// He had won: the hand is offered at its level from his right (rules
+	// 77, 78).
+	if v := s.tb.View(""); v.Banker != 0 || v.Bank != 0 || v.Phase != chemin.Offered || v.Level != 1950 || v.ToAct != 3 {
 		t.Fatalf("after the banker left: %+v", v)
 	}
 }
@@ -100,7 +104,7 @@ func TestTimeoutsBetweenCoups(t *testing.T) {
 	}
 	s.winCoup(1000)
 	s.act("ana", chemin.Pass)
-	for range 4 {
+	for range 5 { // the four, then ana herself (rule 80)
 		if a := find(s.timeout(), poker.KindAct); a[0].Action != "decline" {
 			t.Fatalf("the offer at timeout: %+v", a)
 		}

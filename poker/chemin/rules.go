@@ -4,10 +4,13 @@
 // others, the pontos;
 // the bancô, the bancô suivi and the bancô com a mesa, bets in priority
 // order from the banker's right until the bank is covered, the ponto's
-// choice on 5 and the banker's two choices of the tableau, the cagnotte on
-// the banker's winnings, the garage, the hand that passes, is offered at
-// the same level and then auctioned, the association with the banker, and
-// the sabot with its cut, warning card and burned cards.
+// choice on 5 and the banker's two choices of the tableau (and, in a
+// bancô, the false draws of rule 70), the cagnotte on the banker's
+// winnings (which he may pay from outside), the garage, the hand that
+// passes, is offered at the same level, then to the passer, then auctioned
+// (alone or associated), the association with the banker, the hand that
+// skips a player who changed seats, and the sabot with its cut, warning
+// card and burned cards, revealed whole when it ends or the game stops.
 //
 // It is pure: events in (with their time), records out; the sabot is
 // shuffled with the injected certified RNG (rng.Source) and its order is
@@ -20,10 +23,12 @@
 // Where the electronic table chooses: only seated players play (no
 // standing players, so no bancô from behind a seat); a bancô com a mesa is
 // claimed in the bancô round and a later bancô seul takes precedence over
-// it; the auction is one sealed round of offers with one deadline; the
+// it; the auction is one sealed round of offers with one deadline, said
+// when it closes; a seat change is a leave and a join within a sabot; the
 // garage and the halved bank of rule 33 are set aside on the table and go
 // back to the banker (and his associate, half each) when the hand leaves
-// him; a winning banker who leaves passes the hand as rule 77 does.
+// him; a banker who played the hand without losing it and leaves, or is
+// away at the deal, passes it as rule 77 does: it is offered at its level.
 package chemin
 
 import (
@@ -37,10 +42,9 @@ import (
 type Rounding string
 
 const (
-	RoundDown    Rounding = "down"      // toward zero: the banker keeps the fraction
-	RoundHalfUp  Rounding = "half_up"   // half a cent or more is a cent for the house
-	RoundUp      Rounding = "up"        // any fraction is a cent for the house
-	RoundHalfEvn Rounding = "half_even" // half a cent goes to the even cent
+	RoundDown   Rounding = "down"    // toward zero: the banker keeps the fraction
+	RoundHalfUp Rounding = "half_up" // half a cent or more is a cent for the house
+	RoundUp     Rounding = "up"      // any fraction is a cent for the house
 )
 
 // Rules are what a table definition sets for a chemin de fer table. Money
@@ -114,8 +118,8 @@ func (r Rules) Validate() error {
 	if r.CagnotteBps < 0 || r.CagnotteBps > 10000 {
 		bad("cagnotte %d basis points: 0 to 10000 (rule 47)", r.CagnotteBps)
 	}
-	if !slices.Contains([]Rounding{RoundDown, RoundHalfUp, RoundUp, RoundHalfEvn}, r.Rounding) {
-		bad("rounding %q: down, half_up, up or half_even", r.Rounding)
+	if !slices.Contains([]Rounding{RoundDown, RoundHalfUp, RoundUp}, r.Rounding) {
+		bad("rounding %q: down, half_up or up (the roundings a definition may state)", r.Rounding)
 	}
 	if r.AuctionBase < r.MinBank {
 		bad("auction base %d: at least the minimum bank %d (rules 35, 82)", r.AuctionBase, r.MinBank)
@@ -159,10 +163,6 @@ func (r Rules) Cagnotte(won int64) int64 {
 		}
 	case RoundHalfUp:
 		if rem >= 5000 {
-			q++
-		}
-	case RoundHalfEvn:
-		if rem > 5000 || (rem == 5000 && q%2 == 1) {
 			q++
 		}
 	}

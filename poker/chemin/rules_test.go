@@ -68,17 +68,17 @@ func pokertestCards(s string) []cards.Card {
 // The cagnotte in exact cents, every rounding (rule 47).
 func TestCagnotteRounding(t *testing.T) {
 	for _, c := range []struct {
-		won, bps                   int64
-		down, halfUp, up, halfEven int64
+		won, bps         int64
+		down, halfUp, up int64
 	}{
-		{300, 333, 9, 10, 10, 10},   // 9.99
-		{150, 500, 7, 8, 8, 8},      // 7.5
-		{50, 500, 2, 3, 3, 2},       // 2.5
-		{1000, 500, 50, 50, 50, 50}, // exact
-		{1, 500, 0, 0, 1, 0},        // 0.05
-		{0, 500, 0, 0, 0, 0},
+		{300, 333, 9, 10, 10},   // 9.99
+		{150, 500, 7, 8, 8},     // 7.5
+		{50, 500, 2, 3, 3},      // 2.5
+		{1000, 500, 50, 50, 50}, // exact
+		{1, 500, 0, 0, 1},       // 0.05
+		{0, 500, 0, 0, 0},
 	} {
-		for mode, want := range map[chemin.Rounding]int64{chemin.RoundDown: c.down, chemin.RoundHalfUp: c.halfUp, chemin.RoundUp: c.up, chemin.RoundHalfEvn: c.halfEven} {
+		for mode, want := range map[chemin.Rounding]int64{chemin.RoundDown: c.down, chemin.RoundHalfUp: c.halfUp, chemin.RoundUp: c.up} {
 			r := rules()
 			r.CagnotteBps, r.Rounding = c.bps, mode
 			if got := r.Cagnotte(c.won); got != want {
@@ -96,6 +96,13 @@ func TestRulesValidate(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v: want %q", err, want)
 		}
+	}
+	// The engine rounds only as a definition may state (poker/tabledef):
+	// no rounding a table card could not name.
+	r = rules()
+	r.Rounding = "half_even"
+	if _, err := chemin.New(r, rng.NewSeeded(1)); err == nil || !strings.Contains(err.Error(), `rounding "half_even"`) {
+		t.Errorf("half_even: %v", err)
 	}
 }
 
@@ -177,6 +184,8 @@ func TestBancoAndSuivi(t *testing.T) {
 	if d := find(recs, poker.KindDeal); d[0].Seat != 3 || !said(recs, chemin.MsgClosed) {
 		t.Fatalf("the cards went to %d", d[0].Seat)
 	}
+	s.act("caio", chemin.Stand) // in a bancô both are asked (rule 70)
+	s.act("ana", chemin.Stand)
 	s.act("ana", chemin.Continue)
 	s.deal()
 	// Caio lost his bancô: he is asked first, before bia.
@@ -207,6 +216,8 @@ func TestBancoComAMesa(t *testing.T) {
 	if b := find(recs, chemin.KindBet); len(b) != 1 || b[0].Seat != 4 || b[0].Amount != 2000 {
 		t.Fatalf("the bancô seul over the bancô com a mesa: %+v", recs)
 	}
+	s.act("duda", chemin.Stand) // in a bancô both are asked (rule 70)
+	s.act("ana", chemin.Stand)
 	s.act("ana", chemin.Continue)
 	s.deal() // a bank of 3900 now; duda has the suivi and declines
 	s.expect("duda", chemin.BancoRound)
@@ -215,7 +226,7 @@ func TestBancoComAMesa(t *testing.T) {
 	s.act("bia", chemin.BancoMesa, 2000)
 	s.act("caio", chemin.NoBet)
 	recs = s.act("eva", chemin.NoBet)
-	if !said(recs, chemin.MsgBancoMesa) || !said(recs, chemin.MsgWhoCompletes) || s.tb.Phase() != chemin.BetRound {
+	if !said(recs, chemin.MsgMesaMade) || !said(recs, chemin.MsgWhoCompletes) || s.tb.Phase() != chemin.BetRound {
 		t.Fatalf("com a mesa: %v", recs)
 	}
 	s.expect("duda", chemin.BetRound)
@@ -396,6 +407,8 @@ func TestAuction(t *testing.T) {
 	for _, id := range []string{"bia", "caio", "duda", "eva", "fabio"} {
 		s.act(id, chemin.Decline)
 	}
+	s.expect("ana", chemin.Offered) // rule 80: she may keep it at its level
+	s.act("ana", chemin.Decline)
 	if s.tb.Phase() != chemin.Auction {
 		t.Fatalf("phase %s", s.tb.Phase())
 	}
@@ -418,7 +431,7 @@ func TestAuction(t *testing.T) {
 	}
 	s.act("duda", chemin.Bet, 3000)
 	s.act("caio", chemin.Pass)
-	for _, id := range []string{"duda", "eva", "fabio", "ana", "bia"} {
+	for _, id := range []string{"duda", "eva", "fabio", "ana", "bia", "caio"} {
 		s.act(id, chemin.Decline)
 	}
 	for _, id := range []string{"duda", "eva", "fabio", "ana", "bia"} {
@@ -691,8 +704,9 @@ func TestAZeroBurnsTen(t *testing.T) {
 	}
 }
 
-// Nobody sees a hand before it is shown, but the ponto his own and the
-// banker his own; the ponto's third card is dealt face up (rules 63-68).
+// Nobody sees a hand before it is shown, but the ponto his own; the banker
+// turns his only after the ponto has spoken, and sees them no sooner; the
+// ponto's third card is dealt face up (rules 63-68).
 func TestWhoSeesTheCards(t *testing.T) {
 	s := newScript(t, rules(), five, burn+coup("2C 3D", "AS 2H", "9C"))
 	s.openBets(1000)
@@ -701,8 +715,8 @@ func TestWhoSeesTheCards(t *testing.T) {
 	if v := s.tb.View("bia"); len(v.PontoCards) != 2 || len(v.BankerCards) != 0 {
 		t.Fatalf("bia sees %v and %v", v.PontoCards, v.BankerCards)
 	}
-	if v := s.tb.View("ana"); len(v.PontoCards) != 0 || len(v.BankerCards) != 2 {
-		t.Fatalf("ana sees %v and %v", v.PontoCards, v.BankerCards)
+	if v := s.tb.View("ana"); len(v.PontoCards) != 0 || len(v.BankerCards) != 0 {
+		t.Fatalf("ana sees %v and %v before the ponto spoke (rules 64, 67)", v.PontoCards, v.BankerCards)
 	}
 	if v := s.tb.View("eva"); len(v.PontoCards) != 0 || len(v.BankerCards) != 0 {
 		t.Fatalf("eva sees %v and %v", v.PontoCards, v.BankerCards)

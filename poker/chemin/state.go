@@ -88,6 +88,7 @@ type Folder struct {
 	n       int
 	dealt   []cards.Card // from the sabot in play
 	pending []cards.Card // the ponto's cards, until the banker's come
+	decks   int          // the decks its KindShoe said the sabot in play has
 }
 
 // NewFolder starts from an empty table.
@@ -184,10 +185,19 @@ func (f *Folder) apply(r poker.Record) error {
 		}
 		switch r.Action {
 		case "banker":
-			if r.Amount != staked || len(r.Shares) != 1 || r.Shares[0].Amount != r.Amount-r.Rake {
+			// The cagnotte from the winnings, or paid from outside, from
+			// the banker's stack, the whole win in the bank (rule 47).
+			outside := r.Rake > 0 && len(r.Shares) == 1 && r.Shares[0].Amount == r.Amount
+			if r.Amount != staked || len(r.Shares) != 1 || r.Shares[0].Amount != r.Amount-r.Rake && !outside {
 				return fmt.Errorf("the banker wins %d (cagnotte %d, shares %v) of stakes %d", r.Amount, r.Rake, r.Shares, staked)
 			}
-			s.Bank += r.Amount - r.Rake
+			if outside {
+				if r.Seat != s.Banker {
+					return fmt.Errorf("seat %d pays the cagnotte of seat %d's bank", r.Seat, s.Banker)
+				}
+				s.Stacks[r.Seat] -= r.Rake
+			}
+			s.Bank += r.Shares[0].Amount
 			s.Cagnotte += r.Rake
 		case "ponto":
 			var paid int64
@@ -222,8 +232,12 @@ func (f *Folder) apply(r poker.Record) error {
 	case poker.KindHandStart:
 		s.Coup = r.Hand
 	case KindShoe:
+		if r.Amount < 1 {
+			return fmt.Errorf("a sabot of %d decks", r.Amount)
+		}
 		s.Shoe = r.Value
 		*dealt = nil
+		f.decks = int(r.Amount)
 	case poker.KindDeal:
 		// The ponto's two cards, then the banker's: dealt alternately,
 		// the ponto first (rule 62).
@@ -246,7 +260,29 @@ func (f *Folder) apply(r poker.Record) error {
 		case len(*dealt) > len(r.Cards) || !slices.Equal(r.Cards[:len(*dealt)], *dealt):
 			return fmt.Errorf("the cards dealt are not the sabot's order")
 		}
+		if err := wholeDecks(r.Cards, f.decks); err != nil {
+			return err
+		}
 		s.Shoe = ""
+	}
+	return nil
+}
+
+// wholeDecks checks that a sabot revealed is exactly decks standard decks:
+// every card of every deck, once a deck, and nothing else (rules 7, 8).
+func wholeDecks(order []cards.Card, decks int) error {
+	deck := cards.Standard52()
+	if len(order) != decks*len(deck) {
+		return fmt.Errorf("the sabot revealed has %d cards, %d decks have %d", len(order), decks, decks*len(deck))
+	}
+	n := map[cards.Card]int{}
+	for _, c := range order {
+		n[c]++
+	}
+	for _, c := range deck {
+		if n[c] != decks {
+			return fmt.Errorf("the sabot revealed has %s %d times in %d decks", c, n[c], decks)
+		}
 	}
 	return nil
 }

@@ -16,7 +16,8 @@ import (
 // return (a stake given back), award, void and hand_end.
 const (
 	// KindShoe: a new sabot, committed before its first card is shown:
-	// Value its Digest, Pot where the cut went, Amount 0.
+	// Value its Digest, Pot where the cut went, Amount its decks (its
+	// end must reveal exactly that many standard decks, rules 7, 8).
 	KindShoe poker.Kind = "shoe"
 	// KindBurn: the first card shown and the cards it burns (rule 13),
 	// Cards in order.
@@ -61,6 +62,17 @@ const (
 	Decline        poker.ActionKind = "decline"
 	Bid            poker.ActionKind = "bid" // To: the offer in the auction (rules 82-84)
 	NoBid          poker.ActionKind = "no_bid"
+	// BidAssociated: To, an offer in the auction made with another bidder,
+	// half each (rule 87); JoinBid: To, the seat whose associated offer he
+	// joins. The hand goes to the one of the two first in priority order,
+	// the other his associate.
+	BidAssociated poker.ActionKind = "bid_associated"
+	JoinBid       poker.ActionKind = "join_bid"
+	// PayOutside: the banker pays the cagnotte on his winnings from his
+	// stack, the whole win staying in the bank, for as long as he holds
+	// the hand (rule 47); asked of him as he states the bank or after a
+	// coup, it does not answer that decision.
+	PayOutside poker.ActionKind = "cagnotte_outside"
 )
 
 // Phase is what the table waits for.
@@ -71,8 +83,8 @@ const (
 	Stake      Phase = "stake"       // the banker states the bank
 	BancoRound Phase = "banco_round" // «Quem quer fazer bancô?»
 	BetRound   Phase = "bet_round"   // «Façam o vosso jogo»
-	PontoTurn  Phase = "ponto"       // the ponto chooses on 5
-	BankerTurn Phase = "banker"      // the banker's optional case
+	PontoTurn  Phase = "ponto"       // the ponto chooses on 5, or on any total in a bancô (rule 70)
+	BankerTurn Phase = "banker"      // the banker's optional case, or any but bacará in a bancô (rule 70)
 	AfterCoup  Phase = "after_coup"  // the banker who did not lose: continue, garage, reduce or pass
 	Offered    Phase = "offered"     // a passed hand offered at its level (rule 78)
 	Auction    Phase = "auction"     // rules 80-90
@@ -109,27 +121,45 @@ type Table struct {
 	banco     int // the seat that went banco (or suivi)
 	suivi     int // the seat with the bancô suivi for the next coup (rule 51)
 	nextSuivi int // set by this coup
-	ponto     int // the seat the cards went to
-	pc, bc    []cards.Card
-	shownP    bool // the ponto's cards are shown
-	shownB    bool // the banker's cards are turned
-	last      bool // the warning card came out: the sabot's last coup
-	lastWon   bool // the banker did not lose the last coup
-	stays     bool // the sabot ended and the hand stays: the bank may be halved (rule 33)
-	noBanco   int  // a banker who passed after a tie may not go bancô in the next coup (rule 89)
-	noBancoAt uint64
-	covered   bool // the last coup's stakes covered the bank
-	stakedWon int64
+	// The ponto of a bancô com a mesa keeps, in the next coup, only the
+	// priority for a bancô seul (rule 57).
+	mesaPrio, nextMesa int
+	mesaPrioAt         uint64
+	ponto              int // the seat the cards went to
+	pc, bc             []cards.Card
+	shownP             bool // the ponto's cards are shown
+	shownB             bool // the banker's cards are turned
+	last               bool // the warning card came out: the sabot's last coup
+	lastWon            bool // the banker did not lose the last coup
+	stays              bool // the sabot ended and the hand stays: the bank may be halved (rule 33)
+	noBanco            int  // a banker who passed after a tie may not go bancô in the next coup (rule 89)
+	noBancoAt          uint64
+	covered            bool // the last coup's stakes covered the bank
+	stakedWon          int64
 
 	// Between coups.
-	level   int64         // a passed hand's level
-	passer  int           // who passed it
-	passAs  int           // his associate
-	bids    map[int]int64 // the auction's offers (0: no bid)
-	bidders []int         // who may bid, in priority order
-	answers map[int]bool  // who answered the auction
-	excl    map[int]bool  // may not bid (rules 86, 88-90)
-	forced  []int         // rule 85's order
+	level    int64         // a passed hand's level
+	passer   int           // who passed it
+	passAs   int           // his associate
+	bids     map[int]int64 // the auction's offers (0: no bid)
+	partner  map[int]int   // an associated offer's seat: its partner (0: none yet); the partner's: -1 (rule 87)
+	bidders  []int         // who may bid, in priority order
+	answers  map[int]bool  // who answered the auction
+	excl     map[int]bool  // may not bid in this auction besides the passer and his associate (rule 88)
+	forced   []int         // rule 85's order
+	adjudged int           // the auction's winner, until he gives his first coup (rule 88)
+	played   bool          // the banker played a coup with this hand and did not lose it
+	outside  bool          // the banker pays the cagnotte from outside (rule 47)
+
+	// Seat changes (rule 92): the seat each player last had, in which
+	// sabot, and the seats whose player moved to get the hand sooner.
+	seen  map[string]seatSeen
+	jumps map[int]string
+}
+
+type seatSeen struct {
+	seat int
+	shoe string
 }
 
 // New opens a table; the sabot is shuffled with src, the certified RNG.
@@ -138,7 +168,8 @@ func New(r Rules, src rng.Source) (*Table, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	t := &Table{Core: poker.NewCore(r.Seats, r.ReplayHands), rules: r, src: src, phase: Idle}
+	t := &Table{Core: poker.NewCore(r.Seats, r.ReplayHands), rules: r, src: src, phase: Idle,
+		seen: map[string]seatSeen{}, jumps: map[int]string{}}
 	t.Hist.In = func(x poker.Record) bool {
 		return x.Kind == poker.KindHandStart || (x.Kind == KindBet && x.Amount > 0)
 	}
@@ -174,11 +205,69 @@ func (t *Table) Held() int64 {
 // says why; after a step every cent is where it was brought, or the table
 // stops for good.
 func (t *Table) Step(ev poker.Event) ([]poker.Record, error) {
-	return t.Core.Step(ev.When(), t.Held, t.Handle(ev, poker.Handlers{
+	handle := t.Handle(ev, poker.Handlers{
 		Join: t.join, Rebuy: t.rebuy, Leave: t.leave, Deal: t.deal, Act: t.act,
 		Extra: func(*poker.Player) error { return fmt.Errorf("chemin de fer gives no extra time") },
 		Tick:  t.tick, Resume: t.resume,
-	}))
+	})
+	return t.Core.Step(ev.When(), t.Held, func() error {
+		if err := handle(); err != nil {
+			return err
+		}
+		t.stopShort()
+		t.seatsSeen()
+		return nil
+	})
+}
+
+// seatsSeen keeps each player's seat, and forgets a moved player's jump
+// once he has left that seat (rule 92).
+func (t *Table) seatsSeen() {
+	shoe := ""
+	if t.sab != nil {
+		shoe = t.sab.digest
+	}
+	for _, p := range t.Seats.Players() {
+		t.seen[p.ID] = seatSeen{seat: p.Seat, shoe: shoe}
+	}
+	for s, id := range t.jumps {
+		if p := t.Seats.At(s); p == nil || p.ID != id {
+			delete(t.jumps, s)
+		}
+	}
+}
+
+// ahead is how far seat s is from the hand's seat, to its right: where the
+// hand comes sooner.
+func (t *Table) ahead(s int) int {
+	n := t.rules.Seats
+	return ((s-t.banker)%n + n) % n
+}
+
+// handTo gives the hand to the first of seats whose player did not change
+// seat to get it sooner; it skips one who did, once («A mão salta»,
+// rule 92).
+func (t *Table) handTo(seats []int) int {
+	for _, s := range seats {
+		if t.jumps[s] == "" {
+			return s
+		}
+		t.say(MsgSkip, 0, "")
+		delete(t.jumps, s)
+	}
+	return seats[0]
+}
+
+// stopShort: between coups, fewer players than a partida needs are seated
+// (a player resting keeps his seat): the game stops and its sabot ends, all
+// its cards shown, whether dealt or not (rules 15, 16); the next partida
+// starts a new sabot.
+func (t *Table) stopShort() {
+	if t.phase != Idle || t.sab == nil || len(t.Seats.Players()) >= t.rules.MinSeated {
+		return
+	}
+	t.Emit(poker.Record{Kind: KindShoeEnd, Value: t.sab.digest, Cards: t.sab.order, Reason: "the game stopped for want of players (rule 15)"})
+	t.sab, t.last = nil, false
 }
 
 func (t *Table) say(m Message, amount int64, value string) {
@@ -244,7 +333,15 @@ func (t *Table) join(e poker.Join) error {
 			return err
 		}
 	}
-	return t.JoinHeld(e.Player, seat, e.Amount, 0, t.Held())
+	if err := t.JoinHeld(e.Player, seat, e.Amount, 0, t.Held()); err != nil {
+		return err
+	}
+	// Back in the same sabot at a seat the hand comes to sooner: it will
+	// skip him once (rule 92).
+	if prev, ok := t.seen[e.Player]; ok && t.sab != nil && prev.shoe == t.sab.digest && prev.seat != seat && t.ahead(seat) < t.ahead(prev.seat) {
+		t.jumps[seat] = e.Player
+	}
+	return nil
 }
 
 // involved reports whether the player has money on the table or a coup's
@@ -306,11 +403,10 @@ func (t *Table) leave(p *poker.Player, _ poker.Leave) error {
 		}
 	}
 	if p.Seat == t.banker {
-		if t.bank > 0 || t.garage > 0 {
-			t.say(MsgAbandon, 0, "")
-			t.release()
+		p.Leaving = true
+		if err := t.abandon(); err != nil {
+			return err
 		}
-		t.passRight()
 	}
 	if t.offerAssoc == p.Seat {
 		t.offerAssoc = 0
@@ -319,6 +415,42 @@ func (t *Table) leave(p *poker.Player, _ poker.Leave) error {
 		t.Leave(p, "")
 	}
 	return nil
+}
+
+// abandon: the banker leaves or is away with the hand («A mão passa por
+// abandono»). The winner of an auction who would not give his first coup
+// has his bank back and the hand is auctioned again without him (rule 88);
+// a banker who played the hand and did not lose passes it as rule 77 does,
+// offered at its level; otherwise (he has not played it yet) his bank goes
+// back to him and the hand goes on to his right.
+func (t *Table) abandon() error {
+	if t.adjudged != 0 && t.adjudged == t.banker {
+		return t.reauction()
+	}
+	if t.played && t.bank > 0 {
+		// A banker who won leaves: he passes the hand as rule 77 says, and
+		// it is offered at its level (rule 78).
+		return t.passHand(MsgAbandon)
+	}
+	if t.bank > 0 || t.garage > 0 {
+		t.say(MsgAbandon, 0, "")
+		t.release()
+	}
+	t.passRight()
+	return nil
+}
+
+// reauction: the winner of the auction would not give his first coup; his
+// bank goes back to him and the hand is auctioned again, neither he nor the
+// banker who passed it bidding (rule 88).
+func (t *Table) reauction() error {
+	w := t.adjudged
+	t.adjudged = 0
+	t.say(MsgAbandon, 0, "")
+	t.release()
+	t.banker, t.wins, t.outside = 0, 0, false
+	t.excl = map[int]bool{w: true}
+	return t.startAuction()
 }
 
 // release gives the bank and the garage back to the banker and his
@@ -351,13 +483,13 @@ func (t *Table) release() {
 // he states his bank at the next deal.
 func (t *Table) passRight() {
 	next := t.fromRight(t.banker)
-	t.wins, t.refusals = 0, 0
+	t.wins, t.refusals, t.adjudged, t.played, t.outside = 0, 0, 0, false, false
 	t.phase, t.Decision = Idle, nil
 	if len(next) == 0 {
 		t.banker = 0
 		return
 	}
-	t.banker = next[0]
+	t.banker = t.handTo(next)
 }
 
 // deal starts the next coup: a new sabot when the last ended, the banker's
@@ -370,18 +502,22 @@ func (t *Table) deal() error {
 		return fmt.Errorf("a coup needs %d seated players, %d are (rule 16)", t.rules.MinSeated, n)
 	}
 	if b := t.Seats.At(t.banker); t.banker != 0 && (b == nil || b.Resting) {
-		// A banker away from the table: his bank goes back to him and the
-		// hand goes on to his right.
-		if t.bank > 0 || t.garage > 0 {
-			t.say(MsgAbandon, 0, "")
-			t.release()
+		// A banker away from the table gives up the hand (rule 94).
+		if err := t.abandon(); err != nil {
+			return err
 		}
-		t.passRight()
+		if t.phase != Idle {
+			return nil // the hand is offered (rule 78) or auctioned again (rule 88)
+		}
 	}
 	if t.banker == 0 {
 		// The first hand goes to the first seated player at the dealer's
 		// right (rule 29).
-		t.banker = t.present()[0].Seat
+		var seats []int
+		for _, p := range t.present() {
+			seats = append(seats, p.Seat)
+		}
+		t.banker = t.handTo(seats)
 		t.wins, t.refusals = 0, 0
 	}
 	if t.sab == nil {
@@ -405,7 +541,7 @@ func (t *Table) newSabot() error {
 		return err
 	}
 	t.sab = s
-	t.Emit(poker.Record{Kind: KindShoe, Value: s.digest, Pot: s.cut})
+	t.Emit(poker.Record{Kind: KindShoe, Value: s.digest, Pot: s.cut, Amount: int64(t.rules.Decks)})
 	c, _, err := s.next()
 	if err != nil {
 		return err
@@ -461,7 +597,7 @@ func (t *Table) stateBank(p *poker.Player, amount int64, assoc bool) error {
 		t.associate = a.Seat
 		t.Emit(poker.Record{Kind: KindAssociate, Seat: a.Seat, Player: a.ID, Amount: theirs, Stack: a.Stack})
 	}
-	t.offerAssoc, t.refusals = 0, 0
+	t.offerAssoc, t.refusals, t.played = 0, 0, false
 	t.say(MsgBank, t.bank, "")
 	return t.startCoup()
 }
@@ -486,16 +622,17 @@ func (t *Table) refuseBank(timeout bool) {
 // askable: a seated player who is not leaving, with chips.
 func (t *Table) askable(seat int) bool {
 	p := t.Seats.At(seat)
-	return p != nil && !p.Leaving && p.Stack > 0
+	return p != nil && !p.Leaving && !p.Resting && p.Stack > 0
 }
 
 // startCoup opens a coup: the bets in priority order (rules 45-61).
 func (t *Table) startCoup() error {
 	t.HandNo++
+	t.adjudged = 0 // the auction's winner gives his first coup (rule 88)
 	t.order = t.fromRight(t.banker)
 	t.order = slices.DeleteFunc(t.order, func(s int) bool { return s == t.associate || !t.askable(s) })
 	t.stakes, t.mesa, t.mesaAmt, t.banco, t.ponto = nil, 0, 0, 0, 0
-	t.pc, t.bc, t.shownP, t.shownB, t.nextSuivi = nil, nil, false, false, 0
+	t.pc, t.bc, t.shownP, t.shownB, t.nextSuivi, t.nextMesa = nil, nil, false, false, 0, 0
 	t.phase = BancoRound
 	t.Emit(poker.Record{Kind: poker.KindHandStart, Hand: t.HandNo, Seat: t.banker, Player: t.Seats.At(t.banker).ID,
 		Amount: t.bank, Stacks: t.Seats.StackList()})
@@ -507,8 +644,12 @@ func (t *Table) startCoup() error {
 		t.say(MsgTableau, 0, "")
 	}
 	t.say(MsgBank, t.bank, "")
-	// The bancô suivi: the ponto who lost a bancô keeps the priority
-	// (rules 51, 54).
+	// The ponto of the last coup's bancô com a mesa keeps the priority for
+	// a bancô seul (rule 57), after the bancô suivi: the ponto who lost a
+	// bancô keeps the priority (rules 51, 54).
+	if k := slices.Index(t.order, t.mesaPrio); k > 0 && t.mesaHeld() {
+		t.order = append([]int{t.mesaPrio}, slices.Delete(t.order, k, k+1)...)
+	}
 	if k := slices.Index(t.order, t.suivi); k > 0 {
 		t.order = append([]int{t.suivi}, slices.Delete(t.order, k, k+1)...)
 	}
@@ -516,6 +657,9 @@ func (t *Table) startCoup() error {
 	t.asked = -1
 	return t.nextBanco()
 }
+
+// mesaHeld: this coup follows the bancô com a mesa of t.mesaPrio (rule 57).
+func (t *Table) mesaHeld() bool { return t.mesaPrio != 0 && t.HandNo == t.mesaPrioAt }
 
 // nextBanco asks the next ponto in priority order whether he goes banco.
 func (t *Table) nextBanco() error {
@@ -528,8 +672,9 @@ func (t *Table) nextBanco() error {
 	// Nobody went banco: a claim of bancô com a mesa stands (rule 55),
 	// the others complete; otherwise each ponto bets (rule 58).
 	if t.mesa != 0 {
+		t.nextMesa = t.mesa
 		t.addStake(t.mesa, t.mesaAmt, string(BancoMesa))
-		t.say(MsgBancoMesa, t.mesaAmt, "")
+		t.say(MsgMesaMade, t.mesaAmt, "") // by a seated player: every player is (rule 56)
 		t.order = slices.DeleteFunc(t.order, func(s int) bool { return s == t.mesa })
 		t.say(MsgWhoCompletes, 0, "")
 	} else {
@@ -627,11 +772,17 @@ func (t *Table) close() error {
 		}
 		return t.result()
 	}
+	// In a bancô the ponto may draw against his rule (rule 70): he is
+	// asked whatever his total; otherwise only on 5.
 	switch PontoPlay(Total(t.pc)) {
 	case PontoDraws:
-		return t.pontoPlays(true, false, true)
+		if t.banco == 0 {
+			return t.pontoPlays(true, false, true)
+		}
 	case PontoStands:
-		return t.pontoPlays(false, false, true)
+		if t.banco == 0 {
+			return t.pontoPlays(false, false, true)
+		}
 	}
 	t.phase = PontoTurn
 	t.decide(t.ponto)
@@ -645,8 +796,12 @@ func (t *Table) pontoPlays(draw, timeout, forced bool) error {
 	if draw {
 		a = Draw
 	}
+	reason := map[bool]string{true: "the rule", false: ""}[forced]
+	if rule := PontoPlay(Total(t.pc)); rule != PontoChooses && draw != (rule == PontoDraws) {
+		reason = "a false draw in a bancô (rule 70)"
+	}
 	t.Emit(poker.Record{Kind: poker.KindAct, Hand: t.HandNo, Seat: t.ponto, Player: p.ID, Action: string(a), Timeout: timeout,
-		Reason: map[bool]string{true: "the rule", false: ""}[forced]})
+		Reason: reason})
 	third := -1
 	if draw {
 		t.say(MsgCard, 0, "")
@@ -660,8 +815,15 @@ func (t *Table) pontoPlays(draw, timeout, forced bool) error {
 	} else {
 		t.say(MsgNo, 0, "")
 	}
-	// The banker turns his cards (rule 67) and plays the tableau.
+	// The banker turns his cards (rule 67) and plays the tableau; in a
+	// bancô he may draw against it, but with bacará (rule 70), unless he
+	// plays by the tableau only (rule 102).
 	t.shownB = true
+	if t.banco != 0 && Total(t.bc) != 0 && !t.rules.TableauOnly {
+		t.phase = BankerTurn
+		t.decide(t.banker)
+		return nil
+	}
 	switch BankerPlay(Total(t.bc), third) {
 	case BankerDraws:
 		return t.bankerPlays(true, false)
@@ -688,13 +850,25 @@ func (t *Table) card() (cards.Card, error) {
 	return c, nil
 }
 
+// third is the points of the ponto's third card (-1: he stood).
+func (t *Table) third() int {
+	if len(t.pc) == 3 {
+		return Points(t.pc[2])
+	}
+	return -1
+}
+
 func (t *Table) bankerPlays(draw, timeout bool) error {
 	p := t.Seats.At(t.banker)
 	a := Stand
 	if draw {
 		a = Draw
 	}
-	t.Emit(poker.Record{Kind: poker.KindAct, Hand: t.HandNo, Seat: t.banker, Player: p.ID, Action: string(a), Timeout: timeout})
+	reason := ""
+	if play := BankerPlay(Total(t.bc), t.third()); play != BankerChooses && draw != (play == BankerDraws) {
+		reason = "a false draw in a bancô (rule 70)"
+	}
+	t.Emit(poker.Record{Kind: poker.KindAct, Hand: t.HandNo, Seat: t.banker, Player: p.ID, Action: string(a), Timeout: timeout, Reason: reason})
 	if draw {
 		t.say(MsgCard, 0, "")
 		c, err := t.card()
@@ -730,11 +904,19 @@ func (t *Table) result() error {
 		t.say(MsgBankWins, 0, totals)
 		won := t.staked()
 		cag := t.rules.Cagnotte(won)
-		t.bank += won - cag
+		kept, reason := won-cag, ""
+		if b := t.Seats.At(t.banker); t.outside && cag > 0 && b.Stack >= cag {
+			// Paid from outside: from his stack, the whole win in the
+			// bank (rule 47).
+			b.Stack -= cag
+			b.Session.Wagered += cag
+			kept, reason = won, "the cagnotte paid from outside (rule 47)"
+		}
+		t.bank += kept
 		t.Seats.Rake += cag
 		t.stakes = nil
 		t.Emit(poker.Record{Kind: poker.KindAward, Hand: t.HandNo, Seat: t.banker, Player: t.Seats.At(t.banker).ID,
-			Action: "banker", Amount: won, Rake: cag, Shares: []poker.Share{{Seat: t.banker, Amount: won - cag}}})
+			Action: "banker", Amount: won, Rake: cag, Shares: []poker.Share{{Seat: t.banker, Amount: kept}}, Reason: reason})
 		t.wins++
 		t.stakedWon = won
 		t.lastWon = true
@@ -777,6 +959,7 @@ func (t *Table) endCoup() error {
 	t.Emit(poker.Record{Kind: poker.KindHandEnd, Hand: t.HandNo, Amount: t.bank, Stacks: t.Seats.StackList()})
 	t.phase, t.Decision = Idle, nil
 	t.suivi = t.nextSuivi
+	t.mesaPrio, t.mesaPrioAt = t.nextMesa, t.HandNo+1
 	if t.last && !noBets {
 		t.Emit(poker.Record{Kind: KindShoeEnd, Value: t.sab.digest, Cards: t.sab.order})
 		t.sab, t.last = nil, false
@@ -791,20 +974,27 @@ func (t *Table) endCoup() error {
 		}
 	}
 	b := t.Seats.At(t.banker)
+	if !noBets && t.lastWon {
+		t.played = true
+	}
 	switch {
-	case noBets && !b.Leaving:
-		return nil
-	case !t.lastWon || b.Leaving:
-		if t.lastWon {
-			t.say(MsgAbandon, 0, "")
-		} else {
-			t.say(MsgHandPasses, 0, "")
-		}
+	case !noBets && !t.lastWon:
+		t.say(MsgHandPasses, 0, "")
 		t.release()
 		t.passRight()
 		if b.Leaving {
 			t.Leave(b, "left with the bank")
 		}
+		return nil
+	case b.Leaving:
+		if err := t.abandon(); err != nil {
+			return err
+		}
+		if t.Seats.At(b.Seat) == b {
+			t.Leave(b, "left with the bank")
+		}
+		return nil
+	case noBets:
 		return nil
 	}
 	t.phase = AfterCoup
@@ -862,22 +1052,27 @@ func (t *Table) afterCoup(a poker.ActionKind, timeout bool) error {
 	case Reduce:
 		t.toGarage(t.bank - 2*t.stakedWon)
 	case Pass:
-		return t.passHand()
+		return t.passHand(MsgHandPasses)
 	}
 	return nil
 }
 
 // passHand: «Passo a mão» (rule 77): the bank and garage go back to the
 // banker, and the hand is offered at its level from his right (rule 78).
-func (t *Table) passHand() error {
+func (t *Table) passHand(m Message) error {
 	t.level, t.passer, t.passAs = t.bank, t.banker, t.associate
 	if t.stakedWon == 0 { // he passes after a tie (rule 89)
 		t.noBanco, t.noBancoAt = t.passer, t.HandNo+1
 	}
-	t.say(MsgHandPasses, 0, "")
+	t.played, t.outside = false, false
+	t.say(m, 0, "")
 	t.release()
 	t.forced = t.fromRight(t.passer)
-	t.order = slices.Clone(t.forced)
+	t.excl = nil
+	// Offered at its level from his right (rule 78); when nobody takes it,
+	// the passer may keep it at the same amount before the auction
+	// (rule 80): he is asked last.
+	t.order = append(slices.Clone(t.forced), t.passer)
 	t.asked = -1
 	t.phase = Offered
 	t.banker, t.wins = 0, 0
@@ -886,18 +1081,25 @@ func (t *Table) passHand() error {
 
 func (t *Table) nextOffer() error {
 	for t.asked++; t.asked < len(t.order); t.asked++ {
-		if t.askable(t.order[t.asked]) {
+		// Not to one who changed seats and has not let it skip him
+		// (rule 92).
+		if t.askable(t.order[t.asked]) && t.jumps[t.order[t.asked]] == "" {
 			t.decide(t.order[t.asked])
 			return nil
 		}
 	}
-	// Nobody took it at its level: the auction (rule 80), without the
-	// banker who passed it and his associate (rule 86).
+	return t.startAuction()
+}
+
+// startAuction: nobody took the hand at its level, the auction (rule 80),
+// without the banker who passed it and his associate (rule 86), nor who
+// is excluded (rule 88).
+func (t *Table) startAuction() error {
 	t.phase = Auction
 	t.say(MsgAuction, t.rules.AuctionBase, "")
-	t.bids, t.answers, t.bidders = map[int]int64{}, map[int]bool{}, nil
+	t.bids, t.answers, t.bidders, t.partner = map[int]int64{}, map[int]bool{}, nil, map[int]int{}
 	for _, s := range t.forced {
-		if s != t.passer && s != t.passAs && t.Seats.At(s) != nil && !t.Seats.At(s).Leaving {
+		if s != t.passer && s != t.passAs && !t.excl[s] && t.Seats.At(s) != nil && !t.Seats.At(s).Leaving {
 			t.bidders = append(t.bidders, s)
 		}
 	}
@@ -907,15 +1109,28 @@ func (t *Table) nextOffer() error {
 
 // takeHand makes seat the banker with a bank of amount.
 func (t *Table) takeHand(seat int, amount int64) error {
+	t.takeHandWith(seat, amount, 0)
+	return nil
+}
+
+// takeHandWith makes seat the banker with amount, and assoc (0: none) his
+// associate with as much (rule 87).
+func (t *Table) takeHandWith(seat int, amount int64, assoc int) {
 	p := t.Seats.At(seat)
-	t.banker, t.wins, t.offerAssoc = seat, 0, 0
+	t.banker, t.wins, t.offerAssoc, t.adjudged, t.played, t.outside = seat, 0, 0, 0, false, false
 	t.phase, t.Decision = Idle, nil
 	p.Stack -= amount
 	p.Session.Wagered += amount
 	t.bank += amount
 	t.Emit(poker.Record{Kind: KindBank, Seat: seat, Player: p.ID, Amount: amount, Stack: p.Stack})
-	t.say(MsgBank, amount, "")
-	return nil
+	if a := t.Seats.At(assoc); a != nil {
+		a.Stack -= amount
+		a.Session.Wagered += amount
+		t.bank += amount
+		t.associate = assoc
+		t.Emit(poker.Record{Kind: KindAssociate, Seat: assoc, Player: a.ID, Amount: amount, Stack: a.Stack})
+	}
+	t.say(MsgBank, t.bank, "")
 }
 
 func (t *Table) auctionMaybeDone() error {
@@ -925,22 +1140,47 @@ func (t *Table) auctionMaybeDone() error {
 		}
 	}
 	// The highest offer; equal offers by priority from the passer's right
-	// (rules 83, 84).
-	best, win := int64(0), 0
+	// (rules 83, 84), a lone bidder before an associated offer (rule 87);
+	// an associated offer nobody joined is no offer.
+	best, win, lone := int64(0), 0, false
 	for _, s := range t.bidders {
-		if t.bids[s] > best {
-			best, win = t.bids[s], s
+		p, assoc := t.partner[s]
+		if p < 0 || assoc && (p == 0 || t.Seats.At(p) == nil || t.Seats.At(p).Leaving) || t.bids[s] == 0 {
+			continue // joined, not joined, or his partner left
+		}
+		if t.bids[s] > best || t.bids[s] == best && !assoc && !lone {
+			best, win, lone = t.bids[s], s, !assoc
 		}
 	}
 	if win != 0 {
+		// The offers, said in priority order as the sealed round closes
+		// (rules 82, 96), then the hand adjudicated.
+		for _, s := range t.bidders {
+			if p, assoc := t.partner[s]; t.bids[s] > 0 && (!assoc || p > 0 && t.Seats.At(p) != nil && !t.Seats.At(p).Leaving) {
+				t.say(MsgOffer, t.bids[s], "")
+			}
+		}
 		t.say(MsgAdjudicated, best, "")
-		return t.takeHand(win, best)
+		if p := t.partner[win]; p > 0 {
+			// Half each; the hand to the first of the two in priority
+			// order, the other his associate (rule 87).
+			a, b := win, p
+			if slices.Index(t.bidders, b) < slices.Index(t.bidders, a) {
+				a, b = b, a
+			}
+			t.takeHandWith(a, best/2, b)
+			t.adjudged = a
+			return nil
+		}
+		err := t.takeHand(win, best)
+		t.adjudged = win // he must give the first coup (rule 88)
+		return err
 	}
 	// No bidder: the next player takes it at the minimum or gives up his
 	// seat (rule 85).
 	t.phase = Forced
 	t.asked = -1
-	t.order = slices.DeleteFunc(slices.Clone(t.forced), func(s int) bool { return s == t.passer })
+	t.order = slices.DeleteFunc(slices.Clone(t.forced), func(s int) bool { return s == t.passer || t.excl[s] })
 	return t.nextForced()
 }
 
@@ -956,6 +1196,17 @@ func (t *Table) nextForced() error {
 }
 
 func (t *Table) act(p *poker.Player, a poker.Action) error {
+	if a.Kind == PayOutside {
+		switch {
+		case p.Seat != t.banker || t.Decision == nil || t.Decision.Seat != p.Seat || t.phase != Stake && t.phase != AfterCoup:
+			return fmt.Errorf("player %q: the banker chooses to pay the cagnotte from outside as he states the bank or after a coup (rule 47)", p.ID)
+		case t.outside:
+			return fmt.Errorf("player %q pays the cagnotte from outside already", p.ID)
+		}
+		t.outside = true
+		t.Emit(poker.Record{Kind: poker.KindAct, Seat: p.Seat, Player: p.ID, Action: string(PayOutside)})
+		return nil
+	}
 	if t.phase == Stake && a.Kind == Associate {
 		switch {
 		case p.Seat == t.banker:
@@ -981,12 +1232,32 @@ func (t *Table) act(p *poker.Player, a poker.Action) error {
 				return fmt.Errorf("player %q: an offer of %d: from %d by %d, at most his stack %d (rule 82)", p.ID, a.To, b.AuctionBase, b.AuctionStep, p.Stack)
 			}
 			t.bids[p.Seat] = a.To
+		case BidAssociated:
+			b := t.rules
+			if a.To < b.AuctionBase || (a.To-b.AuctionBase)%b.AuctionStep != 0 || a.To%2 != 0 || a.To/2 > p.Stack {
+				return fmt.Errorf("player %q: an associated offer of %d: from %d by %d, in two halves, his at most his stack %d (rules 82, 87)", p.ID, a.To, b.AuctionBase, b.AuctionStep, p.Stack)
+			}
+			t.bids[p.Seat], t.partner[p.Seat] = a.To, 0
+		case JoinBid:
+			s := int(a.To)
+			q, open := t.partner[s]
+			switch {
+			case !open || q != 0 || t.bids[s] == 0: // none, joined, or its bidder left
+				return fmt.Errorf("player %q: seat %d has no associated offer to join (rule 87)", p.ID, s)
+			case t.bids[s]/2 > p.Stack:
+				return fmt.Errorf("player %q: half the offer, %d, with %d", p.ID, t.bids[s]/2, p.Stack)
+			}
+			t.partner[s], t.partner[p.Seat] = p.Seat, -1
 		case NoBid:
 		default:
 			return fmt.Errorf("player %q: bid or no_bid", p.ID)
 		}
 		t.answers[p.Seat] = true
-		t.Emit(poker.Record{Kind: poker.KindAct, Seat: p.Seat, Player: p.ID, Action: string(a.Kind), To: t.bids[p.Seat]})
+		to := t.bids[p.Seat]
+		if a.Kind == JoinBid {
+			to = a.To
+		}
+		t.Emit(poker.Record{Kind: poker.KindAct, Seat: p.Seat, Player: p.ID, Action: string(a.Kind), To: to})
 		return t.auctionMaybeDone()
 	}
 	if t.Decision == nil || t.Decision.Seat != p.Seat {
@@ -1018,6 +1289,9 @@ func (t *Table) apply(p *poker.Player, a poker.Action, timeout bool) error {
 			if p.Seat == t.noBanco && t.HandNo == t.noBancoAt {
 				return fmt.Errorf("player %q passed the hand after a tie: no bancô in the next coup (rule 89)", p.ID)
 			}
+			if t.jumps[p.Seat] != "" {
+				return fmt.Errorf("player %q changed seats to get the hand sooner: no bancô until it skips him (rule 92)", p.ID)
+			}
 		}
 		switch a.Kind {
 		case Banco, Suivi:
@@ -1027,12 +1301,16 @@ func (t *Table) apply(p *poker.Player, a poker.Action, timeout bool) error {
 			if p.Stack < t.bank {
 				return fmt.Errorf("player %q: a bancô covers the bank of %d; he has %d", p.ID, t.bank, p.Stack)
 			}
-			if t.mesa != 0 {
-				t.say(MsgBanco, t.bank, "") // a bancô seul takes the cards from a bancô com a mesa (rule 56)
+			m := map[poker.ActionKind]Message{Banco: MsgBanco, Suivi: MsgSuivi}[a.Kind]
+			switch {
+			case a.Kind == Banco && p.Seat == t.mesaPrio && t.mesaHeld():
+				m = MsgPriority // «Bancô com prioridade» (rules 57, 96)
+			case a.Kind == Banco && t.mesa != 0:
+				m = MsgSeulMade // a bancô seul takes the cards from a bancô com a mesa (rule 56)
 			}
 			t.banco = p.Seat
 			t.addStake(p.Seat, t.bank, string(a.Kind))
-			t.say(map[poker.ActionKind]Message{Banco: MsgBanco, Suivi: MsgSuivi}[a.Kind], t.bank, "")
+			t.say(m, t.bank, "")
 			return t.close()
 		case BancoMesa:
 			half := (t.bank + 1) / 2
@@ -1041,6 +1319,8 @@ func (t *Table) apply(p *poker.Player, a poker.Action, timeout bool) error {
 				amt = half
 			}
 			switch {
+			case p.Seat == t.mesaPrio && t.mesaHeld():
+				return fmt.Errorf("player %q made the bancô com a mesa in the last coup: only a bancô seul now (rule 57)", p.ID)
 			case t.mesa != 0:
 				return fmt.Errorf("player %q: seat %d claimed the bancô com a mesa", p.ID, t.mesa)
 			case amt < half || amt > t.bank:
@@ -1050,6 +1330,7 @@ func (t *Table) apply(p *poker.Player, a poker.Action, timeout bool) error {
 			}
 			t.mesa, t.mesaAmt = p.Seat, amt
 			rec(amt)
+			t.say(MsgBancoMesa, amt, "") // the claim repeated (rule 96)
 			return t.nextBanco()
 		case NoBet:
 			rec(0)
@@ -1126,10 +1407,16 @@ func (t *Table) timeout() error {
 		k = Refuse
 	case BancoRound, BetRound:
 		k = NoBet
-	case PontoTurn:
+	case PontoTurn: // his rule, standing on 5
 		k = Stand
-	case BankerTurn:
+		if PontoPlay(Total(t.pc)) == PontoDraws {
+			k = Draw
+		}
+	case BankerTurn: // the tableau, drawing in its two optional cases
 		k = Draw
+		if BankerPlay(Total(t.bc), t.third()) == BankerStands {
+			k = Stand
+		}
 	case AfterCoup:
 		k = Continue
 		if p.Leaving {
@@ -1187,16 +1474,24 @@ func (t *Table) resume() error {
 	t.Emit(poker.Record{Kind: poker.KindVoid, Hand: t.HandNo, Shares: back, Reason: "the operator's system failed during the coup (SRIJ rule 86)"})
 	t.phase, t.Decision = Idle, nil
 	t.pc, t.bc = nil, nil
+	if t.last {
+		// The void coup was the sabot's last (rule 14): the sabot ends,
+		// its cards not put back (rule 97), and the next coup has a new one.
+		t.Emit(poker.Record{Kind: KindShoeEnd, Value: t.sab.digest, Cards: t.sab.order, Reason: "the sabot's last coup was void"})
+		t.sab, t.last = nil, false
+	}
 	for _, p := range t.Seats.Players() {
 		if p.Leaving && p.Seat != t.banker && p.Seat != t.associate {
 			t.Leave(p, "left during the coup")
 		}
 	}
 	if b := t.Seats.At(t.banker); b != nil && b.Leaving {
-		t.say(MsgAbandon, 0, "")
-		t.release()
-		t.passRight()
-		t.Leave(b, "left with the bank")
+		if err := t.abandon(); err != nil {
+			return err
+		}
+		if t.Seats.At(b.Seat) == b {
+			t.Leave(b, "left with the bank")
+		}
 	}
 	return nil
 }

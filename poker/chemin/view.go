@@ -57,7 +57,7 @@ func (t *Table) View(viewer string) View {
 		case len(t.pc) == 3:
 			v.PontoCards = t.pc[2:3:3]
 		}
-		if t.shownB || mySeat == t.banker {
+		if t.shownB { // turned once the ponto has spoken, for all (rules 64, 67)
 			v.BankerCards = slices.Clone(t.bc)
 		}
 	}
@@ -99,14 +99,32 @@ func (t *Table) choices(p *poker.Player) []Choice {
 			top := r.AuctionBase + (p.Stack-r.AuctionBase)/r.AuctionStep*r.AuctionStep
 			c = append(c, Choice{Kind: Bid, Min: r.AuctionBase, Max: top, Step: r.AuctionStep})
 		}
+		// Rule 87: an offer with another bidder, half each (from the
+		// base by the step, in whole cents each: the steps that are even),
+		// or joining one.
+		if r.AuctionBase%2 == 0 && r.AuctionStep%2 == 0 && 2*p.Stack >= r.AuctionBase {
+			top := r.AuctionBase + (2*p.Stack-r.AuctionBase)/r.AuctionStep*r.AuctionStep
+			c = append(c, Choice{Kind: BidAssociated, Min: r.AuctionBase, Max: top, Step: r.AuctionStep})
+		}
+		for _, s := range t.bidders {
+			if q, open := t.partner[s]; open && q == 0 && s != p.Seat && t.bids[s] > 0 && t.bids[s]/2 <= p.Stack { // not the offer of one who left
+				c = append(c, Choice{Kind: JoinBid, Min: int64(s), Max: int64(s), Step: 1})
+			}
+		}
 		return c
 	}
 	if t.Decision == nil || t.Decision.Seat != p.Seat {
 		return nil
 	}
+	outside := func(c []Choice) []Choice { // rule 47
+		if p.Seat == t.banker && !t.outside {
+			c = append(c, Choice{Kind: PayOutside})
+		}
+		return c
+	}
 	switch t.phase {
 	case Stake:
-		c := []Choice{{Kind: Refuse}}
+		c := outside([]Choice{{Kind: Refuse}})
 		if p.Stack >= r.MinBank {
 			c = append(c, Choice{Kind: Bank, Min: r.MinBank, Max: p.Stack, Step: 1})
 		}
@@ -118,8 +136,8 @@ func (t *Table) choices(p *poker.Player) []Choice {
 		return c
 	case BancoRound:
 		c := []Choice{{Kind: NoBet}}
-		if p.Seat == t.noBanco && t.HandNo == t.noBancoAt {
-			return c // rule 89
+		if p.Seat == t.noBanco && t.HandNo == t.noBancoAt || t.jumps[p.Seat] != "" {
+			return c // rules 89, 92
 		}
 		if p.Stack >= t.bank {
 			k := Banco
@@ -128,7 +146,7 @@ func (t *Table) choices(p *poker.Player) []Choice {
 			}
 			c = append(c, Choice{Kind: k})
 		}
-		if half := (t.bank + 1) / 2; t.mesa == 0 && p.Stack >= half {
+		if half := (t.bank + 1) / 2; t.mesa == 0 && p.Stack >= half && !(p.Seat == t.mesaPrio && t.mesaHeld()) { // rule 57
 			c = append(c, Choice{Kind: BancoMesa, Min: half, Max: min(t.bank, p.Stack), Step: 1})
 		}
 		return c
@@ -142,7 +160,7 @@ func (t *Table) choices(p *poker.Player) []Choice {
 	case PontoTurn, BankerTurn:
 		return []Choice{{Kind: Draw}, {Kind: Stand}}
 	case AfterCoup:
-		c := []Choice{{Kind: Continue}, {Kind: Pass}}
+		c := outside([]Choice{{Kind: Continue}, {Kind: Pass}})
 		if t.mayGarage() && t.bank-t.bank/2 >= r.MinBank {
 			c = append(c, Choice{Kind: SetGarage})
 		}

@@ -17,8 +17,9 @@
 // Dealer the banker's seat, Board and Pots are empty, Seats[i].Bet is the
 // seat's stake in the coup and Seats[i].Cards is never set (the cards are
 // in Chemin.PontoCards and Chemin.BankerCards, as far as the viewer may
-// see them: his own hand as ponto or banker, the ponto's third card to
-// all, the banker's once turned, both at the end). Options and Offer are
+// see them: his own hand as ponto, the ponto's third card to all, the
+// banker's once turned after the ponto has spoken, to the banker too
+// (rules 64, 67), both at the end). Options and Offer are
 // nil. ToAct is the seat asked (0: nobody, or an auction, where every
 // bidder in Chemin.Bidders answers at once) and Deadline its timer, in
 // play between coups too (the bank to state, continue/garage/pass, a
@@ -26,20 +27,32 @@
 // decisions now, each with its amount's range where it has one:
 // To from Min to Max by Step (Max 0: no amount). Chemin.Says are the
 // dealer's announcements (rule 96) of the coup in play and since the last
-// one, oldest first, each with its Portuguese and English text.
+// one, oldest first, each with its Portuguese and English text; Key is a
+// chemin.Message: among them banco_priority («Bancô com prioridade», rule
+// 57), banco_seul («Bancô seul, feito à mesa», rule 56), banco_mesa_made,
+// offer (each offer of the auction as its sealed round closes, before
+// adjudicated), hand_skips («A mão salta», rule 92).
 //
 // Actions. A seat sends {"type": "act", "kind": K, "to": N} with K one of
 // the chemin.ActionKind values: bank (to: the bank, Min..Max),
 // bank_associated (to: the bank, even, half from the associate who
 // offered), refuse, associate, banco, banco_suivi, banco_mesa (to: at
 // least half the bank; 0 stakes half), bet (to: the stake), no_bet, draw,
-// stand, continue, garage, reduce, halve, pass, take, decline, bid (to:
-// the offer), no_bid. A kind that is not among the seat's Choices is
+// stand (in a bancô both the ponto and the banker are asked on any total,
+// a false draw allowed, rule 70), continue, garage, reduce, halve, pass,
+// take (a passed hand at its level, or by its passer when nobody took it,
+// rule 80), decline, bid (to: the offer), bid_associated (to: an offer,
+// even, made with another bidder, half each, rule 87), join_bid (to: the
+// seat whose associated offer he joins; Min = Max = that seat), no_bid,
+// and cagnotte_outside (the banker pays the cagnotte from his stack, the
+// whole win staying in the bank, rule 47: offered with the bank to state
+// and after a coup, it does not answer that decision). A kind that is not
+// among the seat's Choices is
 // refused with an ErrorMsg and changes nothing. "extra" is refused (no
 // extra time at chemin de fer). The timer decides for a seat that does
-// not answer: no bank, no bet, the ponto stands on 5, the banker plays
-// the tableau, the winning banker continues, a passed hand is declined,
-// no bid.
+// not answer: no bank, no bet, the ponto plays his rule and stands on 5,
+// the banker plays the tableau, the winning banker continues, a passed
+// hand is declined, no bid.
 //
 // Replay. ReplayMsg's frames of a coup carry Chemin (the bank, the stakes
 // and the cards the player saw after each record); Board is empty and Pot

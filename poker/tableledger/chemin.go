@@ -3,6 +3,7 @@ package tableledger
 import (
 	"fmt"
 
+	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/poker"
 	"github.com/openegm/cabinet/poker/chemin"
 	"github.com/openegm/cabinet/poker/tabledef"
@@ -14,7 +15,10 @@ import (
 // on what a banker wins. The fold below recomputes all of it from the
 // records, apart from the engine: every stake against the bank, every
 // payment against the stakes, the cagnotte against the definition's rate
-// and rounding to the cent, the bank at each coup's start and end.
+// and rounding to the cent, the bank at each coup's start and end, the
+// cagnotte a banker pays from outside (from his stack, rule 47), the bank
+// an auction gives at its offer (alone, or half each with an associate,
+// rule 87), and every sabot revealed whole (rules 7, 8).
 
 // isChemin reports whether the table plays chemin de fer.
 func (t *Table) isChemin() bool { return t.Game == string(tabledef.Chemin) }
@@ -32,10 +36,6 @@ func (t *Table) cagnotte(won int64) int64 {
 		}
 	case chemin.RoundHalfUp:
 		if 2*r >= 10000 {
-			q++
-		}
-	case chemin.RoundHalfEvn:
-		if 2*r > 10000 || (2*r == 10000 && q%2 == 1) {
 			q++
 		}
 	}
@@ -82,6 +82,15 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		if err != nil {
 			return true, err
 		}
+		if t.Outside == p.Seat {
+			t.Outside = 0
+		}
+		delete(t.Offers, p.Seat)
+		for s, q := range t.Partners {
+			if q == p.Seat { // his partner's offer is no offer now
+				delete(t.Offers, s)
+			}
+		}
 		if p.Seat == t.Banker || p.Seat == t.Associate {
 			return true, fmt.Errorf("%q leaves with the bank of %d on the table", r.Player, t.Bank+t.Garage)
 		}
@@ -106,6 +115,8 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 			return true, fmt.Errorf("coup %d starts after coup %d, with coup %d in play", r.Hand, t.LastHand, t.Hand)
 		case r.Seat != t.Banker || r.Amount != t.Bank || t.Bank <= 0:
 			return true, fmt.Errorf("coup %d starts with seat %d's bank of %d; the ledger has seat %d's bank of %d", r.Hand, r.Seat, r.Amount, t.Banker, t.Bank)
+		case t.AssocDue != 0:
+			return true, fmt.Errorf("coup %d starts without seat %d, associated in the auction's offer (rule 87)", r.Hand, t.AssocDue)
 		}
 		if err := f.stacks(r.Stacks); err != nil {
 			return true, err
@@ -123,15 +134,29 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 			return true, fmt.Errorf("seat %d states a bank while seat %d's of %d is on the table", p.Seat, t.Banker, t.Bank)
 		case r.Kind == chemin.KindAssociate && (t.Banker == 0 || t.Banker == p.Seat):
 			return true, fmt.Errorf("seat %d associates with no banker", p.Seat)
+		case r.Kind == chemin.KindAssociate && t.AssocDue != 0 && (p.Seat != t.AssocDue || r.Amount != t.Bank):
+			return true, fmt.Errorf("seat %d associates with %d; the auction's associated offer gave seat %d half the bank, %d (rule 87)", p.Seat, r.Amount, t.AssocDue, t.Bank)
+		case r.Kind == chemin.KindBank && t.Taken != 0 && r.Amount != t.Taken:
+			return true, fmt.Errorf("seat %d takes the hand with a bank of %d; he took it at %d (rules 80, 85)", p.Seat, r.Amount, t.Taken)
+		case r.Kind == chemin.KindBank:
+			if err := t.auctionBank(p.Seat, r.Amount); err != nil {
+				return true, err
+			}
+		}
+		if r.Kind == chemin.KindBank {
+			t.Taken = 0
 		}
 		if err := stakeOut(p); err != nil {
 			return true, err
 		}
 		t.Bank += r.Amount
 		if r.Kind == chemin.KindBank {
+			if t.Outside != p.Seat {
+				t.Outside = 0 // the hand is another's: his choice goes with it
+			}
 			t.Banker = p.Seat
 		} else {
-			t.Associate = p.Seat
+			t.Associate, t.AssocDue = p.Seat, 0
 		}
 	case chemin.KindBet:
 		if err := coup(); err != nil {
@@ -165,6 +190,9 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		if r.Timeout {
 			t.Meters.Timeouts++
 		}
+		if err := t.cheminDecision(r); err != nil {
+			return true, err
+		}
 	case poker.KindReturn:
 		if err := coup(); err != nil {
 			return true, err
@@ -187,15 +215,27 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		switch r.Action {
 		case "banker":
 			want := t.cagnotte(r.Amount)
+			// Paid from outside when the banker chose it and his stack
+			// covers it: the whole win stays in the bank (rule 47).
+			b := f.bySeat(t.Banker)
+			outside := b != nil && t.Outside == t.Banker && want > 0 && b.Stack >= want
+			kept := r.Amount - want
+			if outside {
+				kept = r.Amount
+			}
 			switch {
 			case r.Amount != t.InPot || r.Amount == 0:
 				return true, fmt.Errorf("the banker wins %d of stakes %d", r.Amount, t.InPot)
 			case r.Rake != want:
 				return true, fmt.Errorf("a cagnotte of %d on %d won, the definition's %d bps rounded %s make %d", r.Rake, r.Amount, t.CagnotteBps, t.Rounding, want)
-			case len(r.Shares) != 1 || r.Shares[0].Seat != t.Banker || r.Shares[0].Amount != r.Amount-r.Rake:
-				return true, fmt.Errorf("the banker's %d less %d credited as %+v, not to the bank of seat %d", r.Amount, r.Rake, r.Shares, t.Banker)
+			case len(r.Shares) != 1 || r.Shares[0].Seat != t.Banker || r.Shares[0].Amount != kept:
+				return true, fmt.Errorf("the banker's %d less a cagnotte of %d (from outside: %v) credited as %+v, not %d to the bank of seat %d", r.Amount, r.Rake, outside, r.Shares, kept, t.Banker)
 			}
-			t.Bank += r.Amount - r.Rake
+			if outside {
+				b.Stack -= want
+				b.Totals.Wagered += want
+			}
+			t.Bank += kept
 			t.Meters.Rake += r.Rake
 		case "ponto":
 			var paid int64
@@ -237,7 +277,9 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		if t.Hand != 0 || paid != r.Amount || paid != t.Bank+t.Garage {
 			return true, fmt.Errorf("a release of %d (paid %d) from a bank of %d and a garage of %d", r.Amount, paid, t.Bank, t.Garage)
 		}
-		t.Bank, t.Garage, t.Banker, t.Associate = 0, 0, 0, 0
+		// A hand passed is offered at this level (rules 78, 80).
+		t.Level, t.Auctioned, t.Taken = t.Bank, false, 0
+		t.Bank, t.Garage, t.Banker, t.Associate, t.Outside, t.AssocDue = 0, 0, 0, 0, 0, 0
 	case poker.KindDeal, poker.KindBoard:
 		if err := coup(); err != nil {
 			return true, err
@@ -292,12 +334,126 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		if err := outside(); err != nil {
 			return true, err
 		}
-	case chemin.KindShoe, chemin.KindBurn, chemin.KindShoeEnd:
-		if t.Hand != 0 && r.Kind == chemin.KindShoe || r.Amount != 0 {
-			return true, fmt.Errorf("a %s during coup %d", r.Kind, t.Hand)
+		if chemin.Message(r.Action) == chemin.MsgAuction {
+			t.Auctioned = true
+		}
+	case chemin.KindShoe:
+		if t.Hand != 0 || r.Amount != t.Decks {
+			return true, fmt.Errorf("a shoe of %d decks during coup %d; the definition's sabot has %d", r.Amount, t.Hand, t.Decks)
+		}
+	case chemin.KindBurn, chemin.KindShoeEnd:
+		if r.Amount != 0 {
+			return true, fmt.Errorf("a %s of %d", r.Kind, r.Amount)
+		}
+		if r.Kind == chemin.KindShoeEnd {
+			if err := wholeDecks(r.Cards, t.Decks); err != nil {
+				return true, err
+			}
 		}
 	default:
 		return true, fmt.Errorf("unknown record kind %q at a chemin de fer table", r.Kind)
 	}
 	return true, nil
+}
+
+// cheminDecision follows the decisions that move money later: the
+// banker's choice to pay the cagnotte from outside (rule 47), a refusal
+// that takes the hand from him, and the auction's offers (rules 82, 87).
+func (t *Table) cheminDecision(r poker.Record) error {
+	switch poker.ActionKind(r.Action) {
+	case chemin.PayOutside:
+		if r.To != 0 || t.Banker != 0 && t.Banker != r.Seat {
+			return fmt.Errorf("seat %d pays the cagnotte of seat %d's bank from outside", r.Seat, t.Banker)
+		}
+		t.Outside = r.Seat
+	case chemin.Refuse:
+		if t.Outside == r.Seat {
+			t.Outside = 0
+		}
+	case chemin.Take:
+		// A passed hand at its level, by a player from the passer's right
+		// or by the passer who keeps it (rules 78, 80); after an auction
+		// nobody bid in, at the least bank (rule 85).
+		want := t.Level
+		if t.Auctioned {
+			want = t.MinBank
+		}
+		if r.To != want || t.Banker != 0 {
+			return fmt.Errorf("seat %d takes the hand at %d; it is offered at %d (rules 78, 80, 85)", r.Seat, r.To, want)
+		}
+		t.Taken = r.To
+	case chemin.Bid, chemin.BidAssociated:
+		if r.To <= 0 || poker.ActionKind(r.Action) == chemin.BidAssociated && r.To%2 != 0 {
+			return fmt.Errorf("seat %d offers %d for the bank", r.Seat, r.To)
+		}
+		if t.Offers == nil {
+			t.Offers, t.Partners = map[int]int64{}, map[int]int{}
+		}
+		t.Offers[r.Seat] = r.To
+		if poker.ActionKind(r.Action) == chemin.BidAssociated {
+			t.Partners[r.Seat] = 0
+		}
+	case chemin.JoinBid:
+		s := int(r.To)
+		if q, open := t.Partners[s]; !open || q != 0 || t.Offers[s] <= 0 || s == r.Seat {
+			return fmt.Errorf("seat %d joins seat %d's associated offer, which is none open", r.Seat, s)
+		}
+		t.Partners[s] = r.Seat
+	}
+	return nil
+}
+
+// auctionBank checks a bank stated after an auction's offers: the offer of
+// its seat, alone, or half of an associated offer his partner makes up,
+// the highest of the offers made. A bank with no offer before it (the
+// hand taken at its level or at the minimum) is the engine's usual check.
+func (t *Table) auctionBank(seat int, amount int64) error {
+	offers, partners := t.Offers, t.Partners
+	t.Offers, t.Partners = nil, nil
+	var best int64
+	for s, o := range offers {
+		if q, assoc := partners[s]; assoc && q == 0 {
+			continue // an associated offer nobody joined is no offer
+		}
+		best = max(best, o)
+	}
+	if best == 0 {
+		return nil // the forced take at the minimum (rule 85)
+	}
+	if o, ok := offers[seat]; ok {
+		q, assoc := partners[seat]
+		switch {
+		case !assoc && amount == o && o == best:
+			return nil
+		case assoc && q != 0 && 2*amount == o && o == best:
+			t.AssocDue = q
+			return nil
+		}
+	}
+	for s, q := range partners { // he joined seat s's offer
+		if q == seat && 2*amount == offers[s] && offers[s] == best {
+			t.AssocDue = s
+			return nil
+		}
+	}
+	return fmt.Errorf("seat %d banks %d after an auction whose best offer is %d (rules 83, 87)", seat, amount, best)
+}
+
+// wholeDecks checks a sabot revealed is exactly decks standard decks
+// (rules 7, 8), counted here apart from the engine.
+func wholeDecks(order []cards.Card, decks int64) error {
+	deck := cards.Standard52()
+	if int64(len(order)) != decks*int64(len(deck)) {
+		return fmt.Errorf("a sabot of %d cards revealed; %d decks have %d", len(order), decks, decks*int64(len(deck)))
+	}
+	n := map[cards.Card]int64{}
+	for _, c := range order {
+		n[c]++
+	}
+	for _, c := range deck {
+		if n[c] != decks {
+			return fmt.Errorf("a sabot revealed with %s %d times in %d decks", c, n[c], decks)
+		}
+	}
+	return nil
 }

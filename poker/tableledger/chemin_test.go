@@ -3,11 +3,13 @@ package tableledger
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/openegm/cabinet/assets"
+	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/poker"
 	"github.com/openegm/cabinet/poker/chemin"
 	"github.com/openegm/cabinet/poker/tabledef"
@@ -16,21 +18,37 @@ import (
 
 // cheminSteps plays a chemin de fer table of the shipped definition
 // through a Session with random legal decisions, a resume in the middle of
-// a coup among them, and returns its Open and steps.
-func cheminSteps(t *testing.T, n int) (SessionOpen, []Step) {
+// a coup among them, and returns its Open and steps. With prefer, the
+// bankers pay the cagnotte from outside half the time (rule 47) and the
+// auction's bidders offer associated and join such offers (rule 87).
+func cheminSteps(t *testing.T, n int, prefer bool) (SessionOpen, []Step) {
 	t.Helper()
+	return cheminPlay(t, n, cheminPlan{prefer: prefer, seed: 5, resume: true})
+}
+
+// cheminPlan is how cheminPlay plays: prefer as cheminSteps says, the
+// seed of the sabots and the decisions, a resume in a coup required, and
+// churn: six players who now and then leave (with a cash-out) and rest.
+type cheminPlan struct {
+	prefer, resume, churn bool
+	seed                  uint64
+}
+
+func cheminPlay(t *testing.T, n int, plan cheminPlan) (SessionOpen, []Step) {
+	t.Helper()
+	prefer := plan.prefer
 	data, sig, err := assets.CheminTable("chemin-6d")
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 12, 5, 20, 0, 0, 0, time.UTC)
 	o := SessionOpen{Table: "chemin-6d", Session: 1, At: at, Definition: data, Signature: sig, Digest: tabledef.Digest(data), KeyID: "k"}
-	s, err := SessionOf(o, 1, rng.NewSeeded(5))
+	s, err := SessionOf(o, 1, rng.NewSeeded(plan.seed))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ce := s.Engine.(*tabledef.CheminEngine)
-	rnd := rand.New(rand.NewPCG(5, 6))
+	rnd := rand.New(rand.NewPCG(plan.seed, 6))
 	var steps []Step
 	step := func(ev poker.Event, tr *Transfer) bool {
 		st, _, err := s.Step(ev, tr)
@@ -44,6 +62,9 @@ func cheminSteps(t *testing.T, n int) (SessionOpen, []Step) {
 		return true
 	}
 	players := []string{"ana", "bia", "caio", "duda"}
+	if plan.churn {
+		players = append(players, "eva", "fabio")
+	}
 	for i, p := range players {
 		at = at.Add(time.Second)
 		step(poker.Join{At: at, Player: p, Amount: 60000}, &Transfer{ID: fmt.Sprint("in-", i), Kind: BuyIn, Source: "cab-" + p, Player: p, Amount: 60000})
@@ -55,12 +76,23 @@ func cheminSteps(t *testing.T, n int) (SessionOpen, []Step) {
 		}
 		at = at.Add(time.Second)
 		for i, p := range players {
-			if ce.Seats.Find(p) == nil { // he gave up his seat (rule 85): back with a new cave
+			if ce.Seats.Find(p) == nil && (!plan.churn || rnd.IntN(8) == 0) { // he gave up his seat (rule 85) or left: back with a new cave
 				step(poker.Join{At: at, Player: p, Amount: 60000}, &Transfer{ID: fmt.Sprint("in-", i, "-", loops), Kind: BuyIn, Source: "cab-" + p, Player: p, Amount: 60000})
 			}
 		}
+		if plan.churn && rnd.IntN(40) == 0 {
+			p := players[rnd.IntN(len(players))]
+			if q := ce.Seats.Find(p); q != nil && !q.Leaving {
+				at = at.Add(time.Second)
+				step(poker.Leave{At: at, Player: p}, &Transfer{ID: fmt.Sprint("out-", len(steps)), Kind: CashOut, Source: "cab-" + p, Player: p})
+			}
+		}
+		if plan.churn && rnd.IntN(40) == 0 {
+			at = at.Add(time.Second)
+			step(poker.Rest{At: at, Player: players[rnd.IntN(len(players))], On: rnd.IntN(2) == 0}, nil)
+		}
 		v := ce.CheminView("")
-		if !resumed && v.Phase == chemin.BetRound && len(steps) > n/2 {
+		if !resumed && v.Phase == chemin.BetRound && len(v.Stakes) > 0 && len(steps) > n/2 {
 			resumed = true
 			step(poker.Resume{At: at}, nil)
 			continue
@@ -74,6 +106,14 @@ func cheminSteps(t *testing.T, n int) (SessionOpen, []Step) {
 			c := cs[rnd.IntN(len(cs))]
 			if k := cs[0].Kind; k == chemin.Refuse && len(cs) > 1 {
 				c = cs[1] // a bank, mostly
+			}
+			if prefer {
+				for _, x := range cs {
+					if x.Kind == chemin.JoinBid || (x.Kind == chemin.PayOutside || x.Kind == chemin.BidAssociated) && rnd.IntN(2) == 0 {
+						c = x
+						break
+					}
+				}
 			}
 			to := c.Min
 			if c.Max > c.Min && c.Step > 0 {
@@ -95,7 +135,7 @@ func cheminSteps(t *testing.T, n int) (SessionOpen, []Step) {
 			}
 		}
 	}
-	if !resumed {
+	if plan.resume && !resumed {
 		t.Fatal("no resume in a coup")
 	}
 	return o, steps
@@ -120,7 +160,7 @@ func foldAll(o SessionOpen, steps []Step) (*State, error) {
 // banker's win, whose payment is not twice the stake, or whose void does
 // not give every stake back, is refused, though its money still adds up.
 func TestCheminFold(t *testing.T) {
-	o, steps := cheminSteps(t, 1500)
+	o, steps := cheminSteps(t, 1500, false)
 	st, err := foldAll(o, steps)
 	if err != nil {
 		t.Fatal(err)
@@ -161,6 +201,18 @@ func TestCheminFold(t *testing.T) {
 		{"a void that keeps a stake", "void",
 			func(r poker.Record) bool { return r.Kind == poker.KindVoid && len(r.Shares) > 0 },
 			func(r *poker.Record) { r.Shares = r.Shares[1:] }},
+		{"a sabot revealed with a card twice", "sabot revealed",
+			func(r poker.Record) bool { return r.Kind == chemin.KindShoeEnd },
+			func(r *poker.Record) {
+				r.Cards = append([]cards.Card{}, r.Cards...)
+				r.Cards[len(r.Cards)-1] = r.Cards[0]
+				if r.Cards[0] == r.Cards[1] {
+					r.Cards[len(r.Cards)-1] = r.Cards[2]
+				}
+			}},
+		{"a sabot of one deck short", "decks",
+			func(r poker.Record) bool { return r.Kind == chemin.KindShoe },
+			func(r *poker.Record) { r.Amount-- }},
 	}
 	for _, tc := range tampers {
 		changed := false
@@ -229,4 +281,147 @@ func TestCheminLeaveWithoutCashOut(t *testing.T) {
 	if err := st.Check(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A banker who pays the cagnotte from outside has it taken from his stack,
+// the whole win in the bank (rule 47); an auction won by an associated
+// offer gives the bank half from each (rule 87). A session of both folds,
+// and a cent of either moved wrongly is refused, though the money still
+// adds up.
+func TestCheminFoldOutsideAndAssociated(t *testing.T) {
+	o, steps := cheminSteps(t, 2500, true)
+	st, err := foldAll(o, steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside, assoc := 0, 0
+	for _, x := range steps {
+		joined := false
+		for _, r := range x.Records {
+			switch {
+			case r.Kind == poker.KindAward && r.Action == "banker" && r.Rake > 0 && r.Shares[0].Amount == r.Amount:
+				outside++
+			case r.Kind == poker.KindAct && r.Action == string(chemin.JoinBid):
+				joined = true
+			case r.Kind == chemin.KindAssociate && joined:
+				assoc++
+			}
+		}
+	}
+	if outside == 0 || assoc == 0 {
+		t.Fatalf("%d cagnottes paid from outside, %d banks of associated offers", outside, assoc)
+	}
+	var rake int64
+	for _, x := range steps {
+		for _, r := range x.Records {
+			if r.Kind == poker.KindAward && r.Action == "banker" {
+				rake += r.Amount * 500 / 10000
+			}
+		}
+	}
+	if tb := st.Tables["chemin-6d"]; rake != tb.Meters.Rake {
+		t.Fatalf("cagnotte %d, 5%% of the bankers' wins %d", tb.Meters.Rake, rake)
+	}
+	tampers := []struct {
+		name, want string
+		match      func(x Step, j int) bool
+		change     func(recs []poker.Record, j int)
+	}{
+		{"a cagnotte from outside taken from the win instead", "from outside",
+			func(x Step, j int) bool {
+				r := x.Records[j]
+				return r.Kind == poker.KindAward && r.Action == "banker" && r.Rake > 0 && r.Shares[0].Amount == r.Amount
+			},
+			func(recs []poker.Record, j int) {
+				r := &recs[j]
+				r.Shares = []poker.Share{{Seat: r.Shares[0].Seat, Amount: r.Amount - r.Rake}}
+			}},
+		{"a cagnotte taken from the win when he pays it from outside, a cent to the bank", "from outside",
+			func(x Step, j int) bool {
+				r := x.Records[j]
+				return r.Kind == poker.KindAward && r.Action == "banker" && r.Rake > 0 && r.Shares[0].Amount == r.Amount-r.Rake
+			},
+			func(recs []poker.Record, j int) {
+				r := &recs[j]
+				r.Shares = []poker.Share{{Seat: r.Shares[0].Seat, Amount: r.Amount}}
+			}},
+		{"a cent of the associate's half to the banker", "offer",
+			func(x Step, j int) bool {
+				return j+1 < len(x.Records) && x.Records[j].Kind == chemin.KindBank && x.Records[j+1].Kind == chemin.KindAssociate &&
+					slices.ContainsFunc(x.Records, func(r poker.Record) bool { return r.Action == string(chemin.JoinBid) })
+			},
+			func(recs []poker.Record, j int) {
+				recs[j].Amount++
+				recs[j].Stack--
+				recs[j+1].Amount--
+				recs[j+1].Stack++
+			}},
+		{"a passed hand taken a cent below its level", "offered at",
+			func(x Step, j int) bool {
+				return j+1 < len(x.Records) && x.Records[j].Action == string(chemin.Take) && x.Records[j+1].Kind == chemin.KindBank
+			},
+			func(recs []poker.Record, j int) {
+				recs[j].To--
+				recs[j+1].Amount--
+				recs[j+1].Stack++
+			}},
+	}
+	for _, tc := range tampers {
+		changed := false
+		bad := make([]Step, len(steps))
+		for i, x := range steps {
+			bad[i] = x
+			for j := range x.Records {
+				if !changed && tc.match(x, j) {
+					recs := append([]poker.Record{}, x.Records...)
+					tc.change(recs, j)
+					bad[i].Records = recs
+					changed = true
+				}
+			}
+		}
+		if !changed {
+			t.Fatalf("%s: no record to change", tc.name)
+		}
+		if _, err := foldAll(o, bad); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: the fold says %v", tc.name, err)
+		}
+	}
+}
+
+// Sessions of players who leave (a banker too, an auction's winner before
+// his first coup: rules 77, 78, 88), rest and come back, with every new
+// path of the engine (the cagnotte from outside, associated offers, the
+// passer who keeps the hand, a stopped table's sabot revealed) fold with
+// every cent in place, whatever the seed.
+func TestCheminFoldWithPlayersComingAndGoing(t *testing.T) {
+	seen := map[string]int{}
+	for seed := uint64(1); seed <= 24; seed++ {
+		o, steps := cheminPlay(t, 1500, cheminPlan{prefer: seed%2 == 0, seed: seed, churn: true})
+		if _, err := foldAll(o, steps); err != nil {
+			t.Errorf("seed %d: %v", seed, err)
+		}
+		for _, x := range steps {
+			for _, r := range x.Records {
+				switch {
+				case r.Kind == chemin.KindShoeEnd && strings.Contains(r.Reason, "stopped"):
+					seen["a stopped table's sabot"]++
+				case r.Kind == poker.KindAward && r.Action == "banker" && r.Rake > 0 && r.Shares[0].Amount == r.Amount:
+					seen["a cagnotte from outside"]++
+				case r.Action == string(chemin.JoinBid):
+					seen["an associated offer joined"]++
+				case r.Action == string(chemin.Take):
+					seen["a hand taken"]++
+				case r.Kind == chemin.KindAnnounce && r.Action == string(chemin.MsgAbandon):
+					seen["a hand abandoned"]++
+				}
+			}
+		}
+	}
+	for _, k := range []string{"a stopped table's sabot", "a cagnotte from outside", "an associated offer joined", "a hand taken", "a hand abandoned"} {
+		if seen[k] == 0 {
+			t.Errorf("no %s in the sessions", k)
+		}
+	}
+	t.Logf("%v", seen)
 }

@@ -64,6 +64,22 @@ type Table struct {
 	Associate   int    `json:"associate,omitempty"`
 	CagnotteBps int64  `json:"cagnotte_bps,omitempty"`
 	Rounding    string `json:"rounding,omitempty"`
+	Decks       int64  `json:"decks,omitempty"` // the sabot's decks (rules 7, 8)
+	// The banker's seat that pays the cagnotte from outside, from his
+	// stack (rule 47); the auction's offers by seat, the associated ones'
+	// partners (rule 87), until the bank is stated; the seat that must
+	// associate with the bank the auction gave (half each).
+	Outside  int           `json:"outside,omitempty"`
+	Offers   map[int]int64 `json:"offers,omitempty"`
+	Partners map[int]int   `json:"partners,omitempty"`
+	AssocDue int           `json:"assoc_due,omitempty"`
+	// The least bank; the bank last given back (a passed hand's level,
+	// rules 78, 80); whether an auction was called since (a hand taken
+	// then is taken at the least bank, rule 85); the bank a take states.
+	MinBank   int64 `json:"min_bank,omitempty"`
+	Level     int64 `json:"level,omitempty"`
+	Auctioned bool  `json:"auctioned,omitempty"`
+	Taken     int64 `json:"taken,omitempty"`
 }
 
 // Seat is a player at a table.
@@ -173,11 +189,14 @@ func (s *State) open(o SessionOpen) error {
 	t.Session, t.Open, t.Opened, t.Step = o.Session, true, 0, 0
 	t.Definition, t.Signature, t.Digest, t.KeyID = o.Definition, o.Signature, o.Digest, o.KeyID
 	t.Game, t.RakeBps, t.FeeBps = string(d.Game), d.RakeBps(), d.FeeBps()
-	t.CagnotteBps, t.Rounding = 0, ""
+	t.CagnotteBps, t.Rounding, t.Decks = 0, "", 0
 	if d.Chemin != nil {
-		t.CagnotteBps, t.Rounding = d.Chemin.CagnotteBps, string(d.Chemin.Rounding)
+		t.CagnotteBps, t.Rounding, t.Decks = d.Chemin.CagnotteBps, string(d.Chemin.Rounding), int64(d.Chemin.Decks)
+		t.MinBank = d.Chemin.MinBank
 	}
 	t.Bank, t.Garage, t.Banker, t.Associate = 0, 0, 0, 0
+	t.Outside, t.Offers, t.Partners, t.AssocDue = 0, nil, nil, 0
+	t.Level, t.Auctioned, t.Taken = 0, false, 0
 	t.OpenedAt, t.Last = o.At, o.At
 	t.Players, t.Hand, t.LastHand, t.InPot, t.Stakes, t.Over, t.Shown = map[string]*Seat{}, 0, 0, 0, nil, false, false
 	return nil

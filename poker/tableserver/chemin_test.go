@@ -54,8 +54,9 @@ func TestCheminTimerBetweenCoups(t *testing.T) {
 		}
 	}
 	c := st.Chemin
-	if st.ToAct != 1 || c.Phase != "stake" || st.Deadline == 0 || c.Banker != 1 || len(c.Choices) != 2 ||
-		c.Choices[0].Kind != "refuse" || c.Choices[1].Kind != "bank" || c.Choices[1].Min != 10000 || c.Choices[1].Max != 60000 {
+	if st.ToAct != 1 || c.Phase != "stake" || st.Deadline == 0 || c.Banker != 1 || len(c.Choices) != 3 ||
+		c.Choices[0].Kind != "refuse" || c.Choices[1].Kind != "cagnotte_outside" || c.Choices[2].Kind != "bank" ||
+		c.Choices[2].Min != 10000 || c.Choices[2].Max != 60000 {
 		t.Fatalf("ana's state: to act %d, %+v", st.ToAct, c)
 	}
 	// Before the deadline the table waits: no step.

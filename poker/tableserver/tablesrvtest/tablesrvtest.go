@@ -197,7 +197,8 @@ func (b *Bot) Wait(ctx context.Context, what string, cond func(seatmsg.StateMsg)
 // CheminAct is a random legal chemin de fer decision among the viewer's
 // choices (ok false: none), weighted so coups are played: a bank mostly
 // stated, bets mostly placed, the bank mostly kept, a passed hand taken or
-// bid for now and then.
+// bid for now and then (alone, associated, or joining an associated
+// offer, rule 87), the cagnotte paid from outside now and then (rule 47).
 func CheminAct(rnd *rand.Rand, choices []seatmsg.ChoiceMsg) (kind string, to int64, ok bool) {
 	if len(choices) == 0 {
 		return "", 0, false
@@ -225,6 +226,8 @@ func CheminAct(rnd *rand.Rand, choices []seatmsg.ChoiceMsg) (kind string, to int
 			return "associate", 0, true
 		}
 		return "", 0, false // an offer nobody must make: most do not
+	case pick("cagnotte_outside", 25):
+		return "cagnotte_outside", 0, true
 	case pick("bank_associated", 50):
 		return "bank_associated", has["bank_associated"].Min, true
 	case pick("bank", 92):
@@ -252,6 +255,11 @@ func CheminAct(rnd *rand.Rand, choices []seatmsg.ChoiceMsg) (kind string, to int
 		return "pass", 0, true
 	case pick("take", 60):
 		return "take", 0, true
+	case pick("join_bid", 70):
+		return "join_bid", has["join_bid"].Min, true
+	case pick("bid_associated", 25):
+		c := has["bid_associated"]
+		return "bid_associated", amount(c, 3), true
 	case pick("bid", 50):
 		return "bid", amount(has["bid"], 3), true
 	}

@@ -21,6 +21,8 @@ Object.assign(T.pt, {
   ch_continue: "Continuar", ch_garage: "Garage (metade de lado)", ch_reduce: "Reduzir a banca",
   ch_halve: "Banca a metade", ch_pass: "Passo a mão", ch_take: "Aceitar a banca", ch_take_forced: "Aceitar a banca mínima",
   ch_decline: "Não aceitar", ch_bid: "Oferecer", ch_no_bid: "Não oferecer",
+  ch_bid_associated: "Oferecer associado (metade cada)", ch_join_bid: "Associar-me à oferta do lugar",
+  ch_cagnotte_outside: "Pagar a cagnotte por fora",
   ph_idle: "Entre golpes", ph_stake: "O banqueiro anuncia a banca", ph_banco_round: "Quem quer fazer bancô?",
   ph_banco_round_you: "Faz bancô?", ph_bet_round: "Apostas", ph_ponto: "O ponto joga com cinco",
   ph_ponto_you: "Tem cinco: carta ou não?", ph_banker: "O banqueiro escolhe",
@@ -39,6 +41,8 @@ Object.assign(T.pt, {
   a_draw: "carta", a_stand: "não", a_continue: "continua", a_garage: "garage", a_reduce: "reduz a banca",
   a_halve: "banca a metade", a_pass: "passa a mão", a_take: "aceita a banca", a_decline: "não aceita",
   a_bid: "oferece", a_no_bid: "não oferece", a_refuse: "recusa", a_associate: "quer associar-se",
+  a_bid_associated: "oferece associado", a_join_bid: "associa-se à oferta do lugar",
+  a_cagnotte_outside: "paga a cagnotte por fora",
   a_bank: "faz banca", a_bank_associated: "faz banca associada",
 });
 Object.assign(T.en, {
@@ -54,6 +58,8 @@ Object.assign(T.en, {
   ch_continue: "Go on", ch_garage: "Garage (half aside)", ch_reduce: "Reduce the bank",
   ch_halve: "Halve the bank", ch_pass: "Pass the hand", ch_take: "Take the bank", ch_take_forced: "Take the minimum bank",
   ch_decline: "Decline", ch_bid: "Offer", ch_no_bid: "No offer",
+  ch_bid_associated: "Offer associated (half each)", ch_join_bid: "Join the offer of seat",
+  ch_cagnotte_outside: "Pay the cagnotte from outside",
   ph_idle: "Between coups", ph_stake: "The banker states the bank", ph_banco_round: "Who goes banco?",
   ph_banco_round_you: "Banco?", ph_bet_round: "Bets", ph_ponto: "The ponto plays his five",
   ph_ponto_you: "You have five: card or no card?", ph_banker: "The banker chooses",
@@ -72,6 +78,8 @@ Object.assign(T.en, {
   a_draw: "card", a_stand: "no card", a_continue: "goes on", a_garage: "garage", a_reduce: "reduces the bank",
   a_halve: "halves the bank", a_pass: "passes the hand", a_take: "takes the bank", a_decline: "declines",
   a_bid: "offers", a_no_bid: "no offer", a_refuse: "refuses", a_associate: "offers to associate",
+  a_bid_associated: "offers associated", a_join_bid: "joins the offer of seat",
+  a_cagnotte_outside: "pays the cagnotte from outside",
   a_bank: "banks", a_bank_associated: "banks, associated",
 });
 
@@ -198,6 +206,13 @@ function renderCheminControls() {
     if (c.phase === "forced" && (ch.kind === "refuse" || ch.kind === "take")) label = tr("ch_" + ch.kind + "_forced");
     if (ch.kind === "take" && c.phase === "offered") label += " " + eur(c.level);
     if (ch.kind === "banco" || ch.kind === "banco_suivi") label += " " + eur(c.bank);
+    if (ch.kind === "join_bid") { // to: the seat whose associated offer he joins (rule 87), not an amount
+      b.id = "do-join_bid-" + ch.min;
+      b.textContent = label + " " + ch.min;
+      b.onclick = () => act(ch.kind, ch.min);
+      box.append(b);
+      continue;
+    }
     if (ch.max > 0) {
       const wrap = document.createElement("span"); wrap.className = "amount"; wrap.id = "amount-" + ch.kind;
       const range = document.createElement("input"); range.type = "range"; range.min = ch.min; range.max = ch.max; range.step = ch.step || 1; range.value = ch.min;
@@ -242,7 +257,9 @@ function cheminLine(r, names) {
     case "release": return `${who} ${tr("k_release")} ${eur(r.amount)}`;
     case "deal": return `${who} ${tr("k_deal")}`;
     case "board": return `${who}: ${tr("k_third")} ${cardsText(r.cards)}`;
-    case "act": return `${who} ${tr("a_" + r.action)}${r.to ? " " + eur(r.to) : ""}${to}`;
+    case "act":
+      if (r.action === "join_bid") return `${who} ${tr("a_join_bid")} ${r.to}${to}`;
+      return `${who} ${tr("a_" + r.action)}${r.to ? " " + eur(r.to) : ""}${to}`;
     case "show": return `${who} ${tr("k_show")} ${cardsText(r.cards)} — ${TOTALS[lang === "en" ? "en" : "pt"][+r.value] || r.value}`;
     case "return": return `${who} ${tr("k_return")} ${eur(r.amount)}`;
     case "award": {
