@@ -762,6 +762,18 @@ func (t *Table) close() error {
 	}
 	t.pc = []cards.Card{four[0], four[2]}
 	t.bc = []cards.Card{four[1], four[3]}
+	// The coup counts in the session totals of all who play it (shown
+	// when they leave): the banker, his associate and every ponto with a
+	// stake, as a poker hand counts for those dealt in.
+	played := map[int]bool{t.banker: true, t.associate: t.associate != 0}
+	for _, s := range t.stakes {
+		played[s.seat] = played[s.seat] || s.amount > 0
+	}
+	for seat, in := range played {
+		if in {
+			t.Seats.At(seat).Session.Hands++
+		}
+	}
 	t.Emit(poker.Record{Kind: poker.KindDeal, Hand: t.HandNo, Seat: t.ponto, Player: t.Seats.At(t.ponto).ID, Cards: t.pc})
 	t.Emit(poker.Record{Kind: poker.KindDeal, Hand: t.HandNo, Seat: t.banker, Player: t.Seats.At(t.banker).ID, Cards: t.bc})
 	if Natural(t.pc) || Natural(t.bc) {

@@ -284,6 +284,9 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		if err := coup(); err != nil {
 			return true, err
 		}
+		if r.Kind == poker.KindDeal && r.Seat != t.Banker {
+			f.cheminPlayed(t) // the ponto's two cards, the coup's first
+		}
 	case poker.KindShow:
 		if err := coup(); err != nil {
 			return true, err
@@ -456,4 +459,21 @@ func wholeDecks(order []cards.Card, decks int64) error {
 		}
 	}
 	return nil
+}
+
+// cheminPlayed counts the coup being dealt in each player's session totals
+// (the coups he played, shown when he leaves), apart from the engine: the
+// banker, his associate and every ponto with a stake in it.
+func (f *stepFold) cheminPlayed(t *Table) {
+	seats := map[int]bool{t.Banker: t.Banker != 0, t.Associate: t.Associate != 0}
+	for seat, stake := range t.Stakes {
+		if stake > 0 {
+			seats[seat] = true
+		}
+	}
+	for seat, in := range seats {
+		if p := f.bySeat(seat); in && p != nil {
+			p.Totals.Hands++
+		}
+	}
 }

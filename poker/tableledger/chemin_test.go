@@ -180,6 +180,18 @@ func TestCheminFold(t *testing.T) {
 	if rake != tb.Meters.Rake {
 		t.Fatalf("cagnotte %d, 5%% of the bankers' wins %d", tb.Meters.Rake, rake)
 	}
+	// Each player's session counts the coups he played (shown when he
+	// leaves): some, and never more than the table's.
+	played := 0
+	for name, p := range tb.Players {
+		if int64(p.Totals.Hands) > tb.Meters.Hands+tb.Meters.Voided {
+			t.Errorf("%s played %d coups of the table's %d", name, p.Totals.Hands, tb.Meters.Hands+tb.Meters.Voided)
+		}
+		played += p.Totals.Hands
+	}
+	if len(tb.Players) > 0 && played == 0 {
+		t.Error("no seated player has played a coup")
+	}
 	tampers := []struct {
 		name, want string
 		match      func(r poker.Record) bool
