@@ -58,11 +58,15 @@ RACE_CMDS = ./cmd/cabinet/ ./cmd/meterread/ ./cmd/sashost/ ./cmd/screen/
 # teardown fault, etcd-io/etcd#17223; any other failure fails at once).
 # Every benchmark also runs once (-benchtime 1x, at its small default size), so
 # a benchmark that no longer builds, hangs or fails, fails CI, not make bench.
+# The end-to-end tests that wait on processes (cabinets, the link
+# controller, table servers, browsers) run side by side (t.Parallel, up to
+# TEST_PARALLEL at once); the screens under Xvfb run beside the race pass.
+TEST_PARALLEL ?= 4
 test: check
-	TABLESRV_BROWSER=require GO=$(GO) scripts/gotest.sh -count=1 -bench . -benchtime 1x -- ./...
+	TABLESRV_BROWSER=require GO=$(GO) scripts/gotest.sh -count=1 -parallel $(TEST_PARALLEL) -bench . -benchtime 1x -- ./...
 	$(GO) test -count=1 -tags production ./assets/
-	GO=$(GO) scripts/gotest.sh -count=1 -race -short -- ./rng/... ./meters/... ./sas/... ./jackpot/... ./hw/... ./machine/... ./internal/... ./aft/... $(RACE_CMDS)
-	ui/xvfb-test.sh -bench . -benchtime 1x
+	BESIDE='ui/xvfb-test.sh -bench . -benchtime 1x' scripts/beside.sh "the screens under Xvfb" -- \
+	  env GO=$(GO) scripts/gotest.sh -count=1 -race -short -parallel $(TEST_PARALLEL) -- ./rng/... ./meters/... ./sas/... ./jackpot/... ./hw/... ./machine/... ./internal/... ./aft/... $(RACE_CMDS)
 	$(MAKE) --no-print-directory fuzz
 
 # The race detector over every package and command, the link controller's

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"periph.io/x/conn/v3/gpio"
 )
@@ -54,11 +55,14 @@ type SimDevices struct {
 	// loss: the validator's last stacked order (validator.json) and the
 	// printer's tray of printed tickets (printed.jsonl).
 	Dir string
+	// PrintDelay is how long the printer takes to print a ticket (0: its
+	// default); a slow printer lets a test pull the cord mid-print.
+	PrintDelay time.Duration
 }
 
 func (s *Sim) openDevices(cfg SimDevices) error {
 	var vc BillValidatorConfig
-	var pc PrinterConfig
+	pc := PrinterConfig{Delay: cfg.PrintDelay}
 	if cfg.Dir != "" {
 		if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
 			return fmt.Errorf("hw: sim devices: %w", err)

@@ -88,6 +88,7 @@ func sashostJSON(t *testing.T, c *cabinet, v any, args ...string) int {
 // once the paper is back and the attendant has cleared the tilt.
 func TestAFTBonusJackpotAndReceiptsOnTheCabinet(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, append(slices.Clone(aftArgs), "--spin-time", "5ms", "--handpay-limit", "50000")...)
 	defer c.Stop()
@@ -267,6 +268,7 @@ func onPaper(t *testing.T, data, ref string) {
 // never played a game, and the attendant resets it as such.
 func TestAFTBonusHandpayAcrossPowerLoss(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	data := t.TempDir()
 	args := append(slices.Clone(aftArgs), "--spin-time", "5ms", "--handpay-limit", "50000")
 	c := startCabinet(t, data, args...)

@@ -260,6 +260,7 @@ func (a *aftHost) transfer(t *testing.T, h *host.Client, r *rng.RNG, sent chan<-
 // crashtest).
 func TestAFTCrashLoop(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	n := crashIterations(6)
 	data := t.TempDir()
 	args := append([]string{"--spin-time", "5ms"}, aftArgs...)

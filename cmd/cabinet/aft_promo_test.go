@@ -80,6 +80,7 @@ func playUntil(t *testing.T, c *cabinet, what string, done func(v machine.View) 
 // ledger's.
 func TestAFTPromoOnTheCabinet(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, append(slices.Clone(aftArgs), "--spin-time", "5ms")...)
 	defer c.Stop()

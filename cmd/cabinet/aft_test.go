@@ -59,6 +59,7 @@ func sasMeter(t *testing.T, h *host.Client, code sas.MeterCode) uint64 {
 }
 
 func TestAFTOnTheCabinet(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, append(aftArgs, "--spin-time", "1500ms")...)
 	defer c.Stop()

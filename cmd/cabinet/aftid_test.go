@@ -21,6 +21,7 @@ import (
 // the history gets its record, as before.
 func TestAFTOldTransactionIDRefusedOnTheCabinet(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	const n = 2*aft.MaxHistory - 40 // 214 transfers: the first left the history long ago
 	data := t.TempDir()
 	args := append([]string{"--spin-time", "5ms"}, aftArgs...)

@@ -14,6 +14,7 @@ import (
 // one: its own hash listed (by parsheet approve, the lab's tool) plays; a
 // list without it, or a list changed after signing, is the program tilt.
 func TestApprovedProgramList(t *testing.T) {
+	t.Parallel()
 	key := "../../assets/keys/dev-NOT-FOR-PRODUCTION.key"
 	approve := func(t *testing.T, data string, programs ...string) string {
 		t.Helper()

@@ -34,6 +34,7 @@ func ledgerRecords(t testing.TB, data string) []meters.Record {
 // CRASH_ITERATIONS sets the number of kills (make crashtest: 500).
 func TestCashOutCrashLoop(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	n := crashIterations(10)
 	data := t.TempDir()
 	args := []string{"--spin-time", "5ms", "--jackpot", "off"}

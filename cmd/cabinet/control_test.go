@@ -106,6 +106,7 @@ func TestControlLinesAreParsedStrictly(t *testing.T) {
 // Running out of file descriptors does not end the control socket: once
 // descriptors are free again, a new connection is served.
 func TestControlSocketOutlivesDescriptorExhaustion(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	defer c.Stop()
@@ -168,6 +169,7 @@ func TestControlSocketOutlivesDescriptorExhaustion(t *testing.T) {
 
 // A production build offers no simulator commands on its socket.
 func TestProductionSocketHasNoSimulatorCommands(t *testing.T) {
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "cabinet-production")
 	if out, err := exec.Command("go", "build", "-tags", "production", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)

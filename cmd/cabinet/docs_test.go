@@ -49,6 +49,7 @@ func jsonlBlocks(t *testing.T, path string) [][]string {
 // line without a table server, is the cabinet's answer to a valid command).
 func TestDocsControlExamples(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	files, _ := filepath.Glob("../../docs/*.md")
 	files = append([]string{"../../README.md"}, files...)
 	total := 0

@@ -50,6 +50,7 @@ func startCabinet(t testing.TB, data string, args ...string) *cabinet {
 
 func TestEndToEndSession(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms", "--handpay-limit", "20000")
 	var billsIn, ticketsOut, handpaid int64
@@ -189,6 +190,7 @@ func crashIterations(def int) int {
 // twice. CRASH_ITERATIONS sets the number of kills.
 func TestCrashLoop(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	n := crashIterations(8)
 	data := t.TempDir()
 	// A mystery level that hits at least every 5 games: kills land around
@@ -363,6 +365,7 @@ func readLedger(t testing.TB, data string) *meters.State {
 // The service menu through the real binary: default PIN forced to change,
 // the new PIN kept across a restart, a setting kept in the ledger.
 func TestServiceMenuAcrossRestart(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech-4"})
@@ -394,6 +397,7 @@ func TestServiceMenuAcrossRestart(t *testing.T) {
 // A paytable changed by one byte after signing stops play with the paytable
 // tilt; a damaged ledger stops it with a meter fault.
 func TestTamperedPaytableAndMeterFaultStopPlay(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, f := range []string{"lusitania-92.json", "lusitania-92.json.sig"} {
 		b, err := os.ReadFile("../../assets/paytables/" + f)
@@ -451,6 +455,7 @@ func TestTamperedPaytableAndMeterFaultStopPlay(t *testing.T) {
 
 // The I/O test page shows the live input levels read through the pins.
 func TestIOTestPageShowsLiveInputs(t *testing.T) {
+	t.Parallel()
 	c := startCabinet(t, t.TempDir())
 	defer c.Stop()
 	c.Send(cabinettest.Command{Cmd: "key", Key: machine.KeyAttendant, On: true, Who: "tech"})
@@ -515,6 +520,7 @@ func drain(t *testing.T, c *host.Client) []sas.Exception {
 }
 
 func TestSASHostSeesMetersAndEveryException(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--sas-addr", "1", "--sas-pty", "--spin-time", "5ms")
 	h := sasHost(t, data)
@@ -595,6 +601,7 @@ func TestSASHostSeesMetersAndEveryException(t *testing.T) {
 // After a RAM clear the ledger's meters start again at zero; the hard meters
 // cannot go back, so they count on from what they showed.
 func TestHardMetersCountOnAfterRAMClear(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	defer c.Stop()
@@ -626,6 +633,7 @@ func TestHardMetersCountOnAfterRAMClear(t *testing.T) {
 // The real sashost binary against the real cabinet over a pseudo-terminal, in
 // both framings: content, and PARMRK escapes written by the host.
 func TestSashostBinaryBothFramings(t *testing.T) {
+	t.Parallel()
 	for _, framing := range []string{"content", "parmrk"} {
 		t.Run(framing, func(t *testing.T) {
 			data := t.TempDir()
@@ -674,6 +682,7 @@ func TestSashostBinaryBothFramings(t *testing.T) {
 // confirmation pays it exactly once (0x54), and 5 s without values puts
 // the link down (0x53) and the top bet away.
 func TestLinkedJackpotOverSAS(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	args := []string{"--paytable-dir", cabinettest.LinkPaytableDir(t, "../.."), "--paytable", "t-link", "--jackpot", "off",
 		"--sas-addr", "1", "--sas-pty", "--link-group", "5", "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "1000000",

@@ -24,6 +24,7 @@ import (
 // (ledger and hard) count every note and game, with no fault and no tilt,
 // and nothing in the cabinet ran out of descriptors (its log says none).
 func TestIdleControlConnectionsCannotStarveTheMeters(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	// The cabinet under a shell that lowers its descriptor limit (soft and
 	// hard) and execs it.

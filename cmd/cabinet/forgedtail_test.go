@@ -85,6 +85,7 @@ func forgeBillsWith(t *testing.T, data string, n int, opts walog.Options) uint64
 // tail, keeps it as evidence, logs it, and plays on the true credits; a
 // tail longer than any commit (300 records) is also a tilt.
 func TestForgedLogTailIsRefused(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{1, 300} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			data := t.TempDir()
@@ -135,6 +136,7 @@ func TestForgedLogTailIsRefused(t *testing.T) {
 // back as well (sashost --history, the link controller).
 func TestDataAndWitnessRolledBackTogether(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	c.Bill(5000)

@@ -85,6 +85,7 @@ func slowMeterMapping(t *testing.T, meter string) string {
 // rollback tilt on the next commit.
 func TestHardMeterOwedPulsesSurviveRAMClear(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms", "--hw", slowMeterMapping(t, "meter_drop"))
 	defer c.Stop()
@@ -112,6 +113,7 @@ func TestHardMeterOwedPulsesSurviveRAMClear(t *testing.T) {
 // clear is older than the board, so there is nothing to carry over (taking
 // it as a new one would carry the ledger's counts over twice).
 func TestNewMeterBoardAfterRAMClear(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	c.Bill(500)

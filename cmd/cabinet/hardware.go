@@ -57,7 +57,7 @@ const offsetsFile = "offsets.json"
 // pulseCents is the value of one pulse of a money hard meter: one euro.
 const pulseCents = 100
 
-func openHardware(ctx context.Context, mapping *hw.Mapping, simulated bool, own *owner, l *meters.Ledger, data string, log *slog.Logger) (*hardware, error) {
+func openHardware(ctx context.Context, mapping *hw.Mapping, simulated bool, printDelay time.Duration, own *owner, l *meters.Ledger, data string, log *slog.Logger) (*hardware, error) {
 	board, err := hw.Open(mapping, simulated)
 	if err != nil {
 		return nil, err
@@ -67,7 +67,7 @@ func openHardware(ctx context.Context, mapping *hw.Mapping, simulated bool, own 
 	if sim := board.Sim(); sim != nil {
 		// What the simulated validator and printer keep across a power
 		// loss lives beside the ledger, as the devices' own memory.
-		if err := sim.KeepDevices(hw.SimDevices{Dir: filepath.Join(data, "devices")}); err != nil {
+		if err := sim.KeepDevices(hw.SimDevices{Dir: filepath.Join(data, "devices"), PrintDelay: printDelay}); err != nil {
 			board.Close()
 			return nil, err
 		}

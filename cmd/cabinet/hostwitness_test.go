@@ -24,6 +24,7 @@ import (
 // readings.
 func TestHostSeesDataAndBoardRolledBackTogether(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	data := t.TempDir()
 	board := cabinettest.Board(data)
 	args := []string{"--sas-addr", "1", "--sas-pty", "--spin-time", "5ms"}

@@ -14,6 +14,7 @@ import (
 // and the service pages' states. No timing: each step waits for what the
 // view must say, never for a time.
 func TestInputsOnThePinPathReachTheView(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms", "--handpay-limit", "20000")
 	defer c.Stop()

@@ -19,6 +19,7 @@ import (
 // does, and the report exported to a file signed by the machine key, which
 // verifies with the machine.pub recorded at commissioning.
 func TestInspectorVerifiesAndExportsTheReport(t *testing.T) {
+	t.Parallel()
 	data, media := t.TempDir(), t.TempDir() // media: the removable drive the operator configured
 	c := startCabinet(t, data, "--spin-time", "5ms", "--report-dir", media)
 	defer c.Stop()

@@ -49,6 +49,7 @@ type options struct {
 	control        string
 	hwMapping      string
 	realHW         bool
+	printDelay     time.Duration // the simulated printer's time to print
 	sas            sasOptions
 	spinTime       time.Duration
 	presentTimeout time.Duration // how long a step of a game waits for the screen (0: twice spinTime)
@@ -88,6 +89,7 @@ func main() {
 	flag.Int64Var(&o.sas.aftLimit, "aft-limit", 100000, "cents: the most one AFT transfer may put on the credit meter")
 	flag.BoolVar(&o.sas.aftDebit, "aft-debit", false, "accept AFT debit transfers (money a host took from a player's bank account) to the credit meter, from a host registered with a key and a POS ID (needs --aft-asset)")
 	flag.BoolVar(&o.realHW, "real-hw", false, "drive real GPIO pins through periph.io instead of simulated ones")
+	flag.DurationVar(&o.printDelay, "sim-print-delay", 300*time.Millisecond, "how long the simulated printer takes to print a ticket (not used with --real-hw)")
 	flag.StringVar(&o.control, "control", "", "control socket path (default DATA/control.sock)")
 	flag.DurationVar(&o.spinTime, "spin-time", 2*time.Second, "how long one spin is shown before the game goes on, when the screen does not say its reels landed sooner")
 	flag.DurationVar(&o.presentTimeout, "present-timeout", 0, "how long a win's celebration, a free-game trigger's announcement and a feature's total wait for the screen's word that it showed them, and how long an announced feature waits for the player's spin before it starts on its own (0: twice --spin-time)")
@@ -273,7 +275,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 			return err
 		}
 	}
-	dev, err := openHardware(ctx, mapping, !o.realHW, own, ledger, o.data, log)
+	dev, err := openHardware(ctx, mapping, !o.realHW, o.printDelay, own, ledger, o.data, log)
 	if err != nil {
 		return err
 	}

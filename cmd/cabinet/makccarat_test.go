@@ -56,6 +56,7 @@ func gameMeters(t *testing.T, h *host.Client, game uint16) map[sas.MeterCode]uin
 // 0xB5) and each game's meters (0x2F with its number), which add up to the
 // machine's; the credit meter moves by exactly what each hand's cards pay.
 func TestMakccaratOnTheCabinet(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--sas-addr", "1", "--sas-pty", "--spin-time", "5ms", "--card-time", "5ms", "--jackpot", "off")
 	h := sasHost(t, data)

@@ -51,14 +51,16 @@ func trayTickets(t testing.TB, data string) []machine.PrintTicket {
 // after power-up: same validation number, marked as a reprint on the ticket
 // and in the event log, and counted once on the ticket meters.
 func TestTicketLostAtPowerLossIsReprinted(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	var v string
 	for attempt := 0; ; attempt++ {
-		c := startCabinet(t, data, "--spin-time", "5ms")
+		// A printer that takes a minute: the cord is pulled while it
+		// prints however loaded the machine running the test is.
+		c := startCabinet(t, data, "--spin-time", "5ms", "--sim-print-delay", "1m")
 		c.Bill(2000)
 		r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut})
 		v = r.View.Printing
-		// The printer takes 300 ms: pull the cord while it prints.
 		c.Kill()
 		if v == "" {
 			t.Fatalf("no ticket printing after the cash-out: %+v", r.View)
@@ -126,6 +128,7 @@ func newestSegment(t testing.TB, data string) int64 {
 // clears it. The write failure is real: the running cabinet's file size
 // limit is lowered under the ledger's log.
 func TestFailedCommitIsNotShownAndTheFaultIsKept(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	c.Bill(5000)
@@ -208,6 +211,7 @@ func technician(t *testing.T, c *cabinet) {
 // plays until it comes. Needs a small tmpfs, so it runs as root (as CI
 // does).
 func TestRestartOnAFullDiskStaysUpInMeterFault(t *testing.T) {
+	t.Parallel()
 	mnt := t.TempDir()
 	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=4m"); err != nil {
 		t.Skipf("cannot mount a small tmpfs to fill (%v): needs root", err)
@@ -307,6 +311,7 @@ func TestStartUpConfigurationIsValidated(t *testing.T) {
 // the same table plays only when it is configured.
 func TestConfiguredPaytableIsEnforced(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	dir := t.TempDir()
 	copyFile := func(from, to string) {
 		b, err := os.ReadFile(filepath.Join("../../assets/paytables", from))

@@ -258,6 +258,7 @@ func agree(t *testing.T, c *cabinet, s *tableServer, source string) (in, out int
 // cabinet's player through poker_act, a leave: the credits are what came
 // back, the two ledgers agree on every transfer, and both verify.
 func TestPokerSeatAtTheCabinet(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startTableServer(t, filepath.Join(dir, "tablesrv"))
 	data := filepath.Join(dir, "cabinet")
@@ -466,6 +467,7 @@ func readBuyIn(t *testing.T, c *cabinet) string {
 // kills.
 func TestPokerSeatCrashLoop(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	n := crashIterations(9)
 	dir := t.TempDir()
 	s := startTableServer(t, filepath.Join(dir, "tablesrv"))

@@ -16,6 +16,7 @@ import (
 // first free game is counted "1 of N".
 func TestPresentedOverTheControlSocket(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	c := startCabinet(t, t.TempDir(), "--spin-time", "5ms", "--present-timeout", "1m", "--jackpot", "off")
 	for range 4 {
 		c.Bill(5000)

@@ -92,6 +92,7 @@ func (s *standardHost) pollFor(want sas.Exception) []sas.Exception {
 // the last win and 0x83 the sum. Before this mode the cabinet waited for
 // an addressed 0x80 such a host never sends, and the hit stayed pending.
 func TestStandardSASProgressiveController(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	args := []string{"--paytable-dir", cabinettest.LinkPaytableDir(t, "../.."), "--paytable", "t-link", "--jackpot", "off",
 		"--sas-addr", "1", "--sas-pty", "--link-group", "5", "--link-levels", "1", "--spin-time", "5ms", "--handpay-limit", "100000"}

@@ -152,6 +152,7 @@ func afterHostOrders(t *testing.T, c *cabinet, h *host.Client) {
 // handpay); it resets the handpay alone, recorded as the SAS host's doing:
 // neither a tilt nor a technician's session goes with it.
 func TestSASRemoteHandpayReset(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--sas-addr", "1", "--sas-pty", "--jackpot", "off", "--handpay-limit", "1000")
 	defer c.Stop()
@@ -236,6 +237,7 @@ func peakRSS(t *testing.T, pid int) int64 {
 // started, not the file now at its path: an upgrade that replaces the
 // file leaves the signature of the running program.
 func TestSASROMSignatureOfTheRunningProgram(t *testing.T) {
+	t.Parallel()
 	exe := filepath.Join(t.TempDir(), "cabinet")
 	orig, err := os.ReadFile(filepath.Join(binDir, "cabinet"))
 	if err != nil {
@@ -308,6 +310,7 @@ func readReplies(t *testing.T, port sas.Port, cmds []byte) [][]byte {
 // does not grow with the polls; every signature that comes back is right
 // for a seed it accepted.
 func TestSASROMSignatureFlood(t *testing.T) {
+	t.Parallel()
 	img, err := os.ReadFile(filepath.Join(binDir, "cabinet"))
 	if err != nil {
 		t.Fatal(err)

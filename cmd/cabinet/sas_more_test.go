@@ -40,6 +40,7 @@ func hostOrder(t *testing.T, err error) {
 // acceptor off after a note until 0x06. 0x48 reports the last note from the
 // ledger, and 0xA0 the cabinet's features.
 func TestSASBillDenominationsLastBillFeatures(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--sas-addr", "1", "--sas-pty", "--spin-time", "5ms", "--jackpot", "off")
 	h := sasHost(t, data)
@@ -158,6 +159,7 @@ func drainRT(t *testing.T, h *host.Client) []rtEvent {
 // data; real-time mode itself does not survive the restart (Choice in
 // sasport_orders.go): the host turns it on again.
 func TestSASRealTimeEventsFromTheLedger(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	args := []string{"--sas-addr", "1", "--sas-pty", "--spin-time", "5ms", "--jackpot", "off"}
 	c := startCabinet(t, data, args...)

@@ -44,6 +44,7 @@ func tilted(v machine.View, tilt string) bool {
 // recompute its checksum: the cabinet starts from the log instead, with
 // the true credits, and tilts; the inspector's verify names the snapshot.
 func TestForgedSnapshotIsEvidentToTheCabinetAndTheInspector(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	c.Bill(5000)
@@ -102,6 +103,7 @@ func TestForgedSnapshotIsEvidentToTheCabinetAndTheInspector(t *testing.T) {
 // directory any more): the cabinet does not open it, the inspector's
 // verify with the registered key says so.
 func TestRewrittenLogIsRefused(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	c.Bill(10000)
@@ -156,6 +158,7 @@ func TestRewrittenLogIsRefused(t *testing.T) {
 // same, from the witness and from the hard meters.
 func TestRollbackIsEvident(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	c.Bill(5000)
@@ -211,6 +214,7 @@ func TestRollbackIsEvident(t *testing.T) {
 // without the witness (a witness wiped with the data, say): the ledger is
 // older than what the meters show.
 func TestHardMetersAheadOfTheLedger(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	c.Bill(5000)
@@ -241,6 +245,7 @@ func TestHardMetersAheadOfTheLedger(t *testing.T) {
 // witness write is not an alarm (the crash loops check that too).
 func TestWitnessMissingOrBehind(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	c.Stop()
@@ -280,6 +285,7 @@ func TestWitnessMissingOrBehind(t *testing.T) {
 // meters went back (here a RAM clear; a rollback looks the same to a host),
 // it says ALARM and exits 3.
 func TestSashostHistorySeesMetersGoBack(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--sas-addr", "1", "--sas-pty", "--spin-time", "5ms")
 	defer c.Stop()

@@ -38,6 +38,7 @@ func enterTestMode(t *testing.T, c *cabinet, pin string) machine.View {
 // ledger still verifies.
 func TestTestModeOnTheCabinetMovesNoMeter(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--sas-addr", "1", "--sas-pty", "--spin-time", "5ms", "--card-time", "5ms", "--jackpot", "off")
 	h := sasHost(t, data)
@@ -148,6 +149,7 @@ func mapsEqualAll(a, b []map[sas.MeterCode]uint64) bool {
 // pays what the definition pays for them: the player's natural 9 against
 // 5, 2 € on the player, paid 2 € back and 2 € less the 5 % commission.
 func TestLabBuildChoosesTheTestOutcome(t *testing.T) {
+	t.Parallel()
 	lab := filepath.Join(binDir, "cabinet-lab")
 	if out, err := exec.Command("go", "build", "-tags", "lab", "-o", lab, "../../cmd/cabinet").CombinedOutput(); err != nil {
 		t.Fatalf("lab build: %v\n%s", err, out)

@@ -64,6 +64,7 @@ func creditedAt(t *testing.T, c *cabinet, cents int64) {
 // cabinet credited the original (the ticket system polling every 20 ms,
 // so the first two land before it has read the credit's 0x68).
 func TestTicketCopyAfterTheCredit(t *testing.T) {
+	t.Parallel()
 	f := newTicketFloor(t)
 	a := ticketCabinet(t, t.TempDir())
 	f.service("egm-a", a)
@@ -94,6 +95,7 @@ func TestTicketCopyAfterTheCredit(t *testing.T) {
 // the credit, and the system comes back two seconds after it.
 func TestTicketCopyWhileTheSystemIsDown(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	f := newTicketFloor(t)
 	a := ticketCabinet(t, t.TempDir())
 	f.service("egm-a", a)
@@ -134,6 +136,7 @@ func TestTicketCopyWhileTheSystemIsDown(t *testing.T) {
 // the original's redemption still pending.
 func TestTicketCopyAfterBothRestart(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	f := newTicketFloor(t)
 	a := ticketCabinet(t, t.TempDir())
 	f.service("egm-a", a)

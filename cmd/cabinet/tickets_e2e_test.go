@@ -209,6 +209,7 @@ func insert(t *testing.T, c *cabinet, digits string) {
 // DATA/tickets/NUMBER.png, the number the printer printed, which says the
 // ticket has no value.
 func TestSimulatorTicketPicture(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	c := startCabinet(t, data, "--spin-time", "5ms")
 	c.Bill(2000)
@@ -243,6 +244,7 @@ func TestSimulatorTicketPicture(t *testing.T) {
 // A ticket out on cabinet A, validated and recorded by the system, in on
 // cabinet B credited exactly; the same ticket again refused and returned.
 func TestTicketOutAndInAcrossCabinets(t *testing.T) {
+	t.Parallel()
 	f := newTicketFloor(t)
 	a := ticketCabinet(t, t.TempDir())
 	b := ticketCabinet(t, t.TempDir())
@@ -283,6 +285,7 @@ func TestTicketOutAndInAcrossCabinets(t *testing.T) {
 // the number the ticket system gives it (0x57/0x58), which the system
 // recorded before it answered.
 func TestSystemValidatedTicket(t *testing.T) {
+	t.Parallel()
 	f := newTicketFloor(t)
 	c := startCabinet(t, t.TempDir(), "--sas-addr", "1", "--sas-pty", "--spin-time", "5ms", "--validation", "system")
 	f.service("egm-s", c, "style=system")
@@ -315,6 +318,7 @@ func TestSystemValidatedTicket(t *testing.T) {
 // CRASH_ITERATIONS sets the number of kills.
 func TestTicketInCrashLoop(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	n := crashIterations(4)
 	f := newTicketFloor(t)
 	a := ticketCabinet(t, t.TempDir())

@@ -28,6 +28,7 @@ import (
 // receipt, which no cabinet takes as a ticket and the audit lists.
 func TestHandpayValidatedAndRecorded(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	f := newTicketFloor(t)
 	data := t.TempDir()
 	args := []string{"--sas-addr", "1", "--sas-pty", "--spin-time", "5ms", "--handpay-limit", "2000"}
@@ -85,6 +86,7 @@ func TestHandpayValidatedAndRecorded(t *testing.T) {
 // answers 80 (no cash-out waiting), is voided by the system.
 func TestSystemValidationRefused(t *testing.T) {
 	cabinettest.PlainPassOnly(t)
+	t.Parallel()
 	f := newTicketFloor(t)
 	sys := []string{"--sas-addr", "1", "--sas-pty", "--spin-time", "5ms", "--validation", "system", "--ticket-timeout", "10s"}
 
@@ -131,6 +133,7 @@ func TestSystemValidationRefused(t *testing.T) {
 // (or answers again a B that still waits) and the ticket is credited
 // once, the system's record agreeing with B's meters.
 func TestTicketSystemBringsTheLinkBack(t *testing.T) {
+	t.Parallel()
 	f := newTicketFloor(t)
 	a := ticketCabinet(t, t.TempDir())
 	f.service("egm-a", a)

@@ -97,6 +97,7 @@ func hitOnce(t *testing.T, c *cabinettest.Cabinet) bool {
 // reconcile says the ledgers agree, and names every disagreement in cents
 // when it is given the two cabinets' ledgers the wrong way round.
 func TestConsecutiveHitsControllerStopped(t *testing.T) {
+	t.Parallel()
 	cs := newCasino(t, "wins-reset", "addressed")
 	c := cs.cabs[0]
 	c.WaitFor("the linked value", func(v machine.View) bool { return len(v.Jackpots) == 1 && v.TopOffered == 1 })

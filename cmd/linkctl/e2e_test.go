@@ -188,6 +188,7 @@ func cabinetLedger(t *testing.T, data string) *meters.State {
 // that won them, whatever was SIGKILLed in the middle of a hit; in both
 // award modes.
 func TestTwoCabinetsHitsExactlyOnce(t *testing.T) {
+	t.Parallel()
 	for _, award := range []string{"addressed", "broadcast"} {
 		t.Run(award, func(t *testing.T) { twoCabinetsHitsExactlyOnce(t, award) })
 	}
@@ -289,6 +290,7 @@ func linkctl(t *testing.T, args ...string) (int, string) {
 // a transfer of a level nobody can win into another (nothing created or
 // lost), verification, and a report signed by the inspector.
 func TestTransferVerifyAndSignedReport(t *testing.T) {
+	t.Parallel()
 	cs := newCasino(t, "split", "addressed")
 	cs.cabs[0].WaitFor("the linked value", func(v machine.View) bool { return v.TopOffered == 1 })
 	cs.play(0, 30)

@@ -41,6 +41,7 @@ const forgedBet = 5_000_000
 // takes its place, and at the end etcd's pool holds exactly the cabinets'
 // coin-in.
 func TestSuperjackpotForgedBatch(t *testing.T) {
+	t.Parallel()
 	cl := etcdtest.New(t)
 	g := newSuperGroup(t, cl, "casino-a", "casino-b")
 	obs := g.observer(t)

@@ -23,6 +23,7 @@ import (
 // the line again, it is served again. Before, the controller broadcast to
 // whatever answered at the address.
 func TestReusedLineServesOnlyItsCabinet(t *testing.T) {
+	t.Parallel()
 	args := []string{"--paytable-dir", cabinettest.LinkPaytableDir(t, "../.."), "--paytable", "t-link", "--jackpot", "off",
 		"--sas-addr", "1", "--sas-pty", "--link-group", fmt.Sprint(group), "--link-levels", "1", "--spin-time", "5ms"}
 	start := func(data, id string) *cabinettest.Cabinet {

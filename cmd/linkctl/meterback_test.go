@@ -38,6 +38,7 @@ func ramClear(t *testing.T, c *cabinettest.Cabinet) {
 // cabinet whose data was rolled back (the meters lower, no RAM clear) is an
 // alarm in the controller's ledger and log, and feeds nothing.
 func TestControllerSeesMetersGoBack(t *testing.T) {
+	t.Parallel()
 	cs := newCasino(t, "wins-reset", "broadcast")
 	for i := range 2 {
 		cs.cabs[i].WaitFor("the linked value", func(v machine.View) bool { return v.TopOffered == 1 })

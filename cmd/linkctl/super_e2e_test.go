@@ -220,6 +220,7 @@ func TestSuperjackpotTwoCasinos(t *testing.T) {
 		// runs it, and jackpot/super's own tests run under -race.
 		t.Skip("long end-to-end run: not in -short")
 	}
+	t.Parallel()
 	for _, award := range []string{"addressed", "broadcast"} {
 		t.Run(award, func(t *testing.T) { superjackpotTwoCasinos(t, award) })
 	}
@@ -474,6 +475,7 @@ func superjackpotTwoCasinos(t *testing.T, award string) {
 // (liability, seed funding, the identity), and a transfer to another level
 // of the group, made once though run twice, that keeps the liability.
 func TestSuperjackpotBoundReportAndTransfer(t *testing.T) {
+	t.Parallel()
 	cl := etcdtest.New(t)
 	g := newSuperGroup(t, cl, "casino-a", "casino-z")
 	a := newSuperCasino(t, g, "casino-a", "egm-a", "broadcast", `"confirm_ms": 2000`)

@@ -98,6 +98,7 @@ func TestBrowserSeatsPlayToAShowdown(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs in the full pass (make test runs it)")
 	}
+	t.Parallel()
 	b := browser(t)
 	s := startServer(t, t.TempDir()+"/data", "--table", "holdem-nl-2")
 	players := []string{"ana", "bia"}

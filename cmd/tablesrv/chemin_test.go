@@ -50,6 +50,7 @@ func (w *shoeWatch) add(shoe string) {
 // only take; the report says so in Portuguese and English; and a record
 // changed in the log is caught.
 func TestCheminSessionThroughTheServer(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir()+"/data", "--table", cheminTable)
 	info, err := s.api.Table(cheminTable)
 	if err != nil || info.Game != "chemin_de_fer" || info.MinPlayers != 4 {

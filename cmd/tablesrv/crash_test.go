@@ -31,6 +31,7 @@ import (
 // started again. Every coup in the log either finished or is void, each
 // replays with its money conserved, and the cagnotte is the definition's.
 func TestCrashLoop(t *testing.T) {
+	t.Parallel()
 	iterations := 8
 	if testing.Short() {
 		iterations = 4

@@ -22,6 +22,7 @@ var rulesOf = map[string]pokertest.Rules{
 // pot to the right winners, the rake to the cent), each table's money adds
 // up, and what each source paid in and got back is what the API answered.
 func TestSessionsThroughTheServer(t *testing.T) {
+	t.Parallel()
 	hands := map[string]int64{"holdem-nl-2": 40, "sintetico-3": 25}
 	if testing.Short() {
 		hands = map[string]int64{"holdem-nl-2": 12, "sintetico-3": 8}

@@ -15,6 +15,7 @@ import (
 // "ticketsys alarms" names the cabinet, the old and the new number and
 // validation, exit status 3.
 func TestTicketNumbersGoingBackAreAnAlarm(t *testing.T) {
+	t.Parallel()
 	c := newCasino(t)
 	a := c.peer(titopeer.Config{Name: "egm-r"})
 	c.run("egm-r")

@@ -228,6 +228,7 @@ func (c *casino) insert(p *titopeer.Peer, digits string) titopeer.Result {
 // service process; the same ticket again, at a third cabinet or at the
 // cashier, is refused; a voided ticket is refused; the audit tells it all.
 func TestTicketAcrossCabinetsAndCashier(t *testing.T) {
+	t.Parallel()
 	c := newCasino(t)
 	a := c.peer(titopeer.Config{Name: "egm-a"})
 	b := c.peer(titopeer.Config{Name: "egm-b"})
@@ -315,6 +316,7 @@ func TestTicketAcrossCabinetsAndCashier(t *testing.T) {
 // service processes and at the cashier, round after round: exactly one of
 // the three pays it.
 func TestConcurrentRedemptionExactlyOnce(t *testing.T) {
+	t.Parallel()
 	c := newCasino(t)
 	a := c.peer(titopeer.Config{Name: "egm-a"})
 	x := c.peer(titopeer.Config{Name: "egm-x"})
