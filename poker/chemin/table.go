@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/poker"
@@ -89,7 +90,17 @@ const (
 	Offered    Phase = "offered"     // a passed hand offered at its level (rule 78)
 	Auction    Phase = "auction"     // rules 80-90
 	Forced     Phase = "forced"      // nobody bid: the next player takes at the minimum or gives up his seat (rule 85)
+	Closed     Phase = "closed"      // the partida is over at the closing hour (rule 107): the table takes nothing more
 )
+
+// SabotBeforeClose is how long before the closing hour a sabot must have
+// begun for play to go on past the hour to its end (rule 107: "iniciado
+// vinte minutos antes daquela hora").
+const SabotBeforeClose = 20 * time.Minute
+
+// EndOfPartida is the reason of the end record of a partida closed at its
+// closing hour.
+const EndOfPartida = "the closing hour (rule 107)"
 
 type stake struct {
 	seat   int
@@ -151,6 +162,12 @@ type Table struct {
 	played   bool          // the banker played a coup with this hand and did not lose it
 	outside  bool          // the banker pays the cagnotte from outside (rule 47)
 
+	// The closing hour (rule 107): the hour told (zero: not yet), when the
+	// sabot in play began, and what the hour left: play on to the sabot's
+	// end, or one last coup (the next, or the one in play).
+	closeAt, sabAt        time.Time
+	playsOn, lastDue, fin bool
+
 	// Seat changes (rule 92): the seat each player last had, in which
 	// sabot, and the seats whose player moved to get the hand sooner.
 	seen  map[string]seatSeen
@@ -208,13 +225,14 @@ func (t *Table) Step(ev poker.Event) ([]poker.Record, error) {
 	handle := t.Handle(ev, poker.Handlers{
 		Join: t.join, Rebuy: t.rebuy, Leave: t.leave, Deal: t.deal, Act: t.act,
 		Extra: func(*poker.Player) error { return fmt.Errorf("chemin de fer gives no extra time") },
-		Tick:  t.tick, Resume: t.resume,
+		Tick:  t.tick, Resume: t.resume, Closing: t.closing,
 	})
 	return t.Core.Step(ev.When(), t.Held, func() error {
 		if err := handle(); err != nil {
 			return err
 		}
 		t.stopShort()
+		t.closeIfDue()
 		t.seatsSeen()
 		return nil
 	})
@@ -320,6 +338,9 @@ func (t *Table) fromRight(seat int) []int {
 }
 
 func (t *Table) join(e poker.Join) error {
+	if t.phase == Closed {
+		return fmt.Errorf("player %q: the partida is over, the table closed at its closing hour (rule 107)", e.Player)
+	}
 	if e.Amount < t.rules.MinBet {
 		return fmt.Errorf("player %q: %d cents is below the minimum bet %d", e.Player, e.Amount, t.rules.MinBet)
 	}
@@ -495,6 +516,9 @@ func (t *Table) passRight() {
 // deal starts the next coup: a new sabot when the last ended, the banker's
 // bank when he has none yet, then the bets.
 func (t *Table) deal() error {
+	if t.phase == Closed {
+		return fmt.Errorf("the partida is over: the table closed at its closing hour (rule 107)")
+	}
 	if t.phase != Idle {
 		return fmt.Errorf("the table waits for %s, not a deal", t.phase)
 	}
@@ -541,6 +565,7 @@ func (t *Table) newSabot() error {
 		return err
 	}
 	t.sab = s
+	t.sabAt = t.Now
 	t.Emit(poker.Record{Kind: KindShoe, Value: s.digest, Pot: s.cut, Amount: int64(t.rules.Decks)})
 	c, _, err := s.next()
 	if err != nil {
@@ -639,6 +664,10 @@ func (t *Table) startCoup() error {
 	if t.first {
 		t.say(MsgFirstCoup, 0, "")
 		t.first = false
+	}
+	if t.lastDue { // «Último golpe», before the partida's last coup (rules 96, 107)
+		t.lastDue, t.fin = false, true
+		t.say(MsgLastCoup, 0, "")
 	}
 	if t.rules.TableauOnly {
 		t.say(MsgTableau, 0, "")
@@ -975,7 +1004,7 @@ func (t *Table) endCoup() error {
 	if t.last && !noBets {
 		t.Emit(poker.Record{Kind: KindShoeEnd, Value: t.sab.digest, Cards: t.sab.order})
 		t.sab, t.last = nil, false
-		if t.lastWon {
+		if t.lastWon && !t.playsOn { // past the closing hour the partida ends with the sabot
 			t.say(MsgHandStays, 0, "") // «A mão fica» (rule 32)
 			t.stays = true
 		}
@@ -1507,3 +1536,75 @@ func (t *Table) resume() error {
 	}
 	return nil
 }
+
+// closing: the closing hour has come (rule 107). A sabot begun at least
+// SabotBeforeClose before the hour is played to its end; otherwise the
+// coup in play is the last, or, between coups, the next one, said
+// «Último golpe» before it (rule 96). No sabot starts after the hour. The
+// hour, not the time it is told, is what the sabot's start is measured
+// against: a server that tells it late (a restart) closes as on time.
+func (t *Table) closing(e poker.Closing) error {
+	switch {
+	case t.phase == Closed:
+		return fmt.Errorf("the partida is over already")
+	case !t.closeAt.IsZero():
+		return fmt.Errorf("the closing hour %s was told already", t.closeAt.Format(time.RFC3339))
+	case e.Hour.IsZero() || e.Hour.After(e.At):
+		return fmt.Errorf("the closing hour %s has not come at %s", e.Hour.Format(time.RFC3339), e.At.Format(time.RFC3339))
+	}
+	t.closeAt = e.Hour
+	switch {
+	case t.sab != nil && !t.sabAt.After(e.Hour.Add(-SabotBeforeClose)):
+		t.playsOn = true
+		t.say(MsgPlaysOn, 0, "")
+	case t.inCoup():
+		t.fin = true
+		t.say(MsgLastCoup, 0, "")
+	default:
+		t.lastDue = true
+		t.say(MsgNextIsLast, 0, "")
+	}
+	return nil
+}
+
+// closeIfDue ends the partida once its closing hour has come and no coup
+// is in play, when its sabot is over (played to its end, or stopped for
+// want of players), when its last coup was played, or when that coup
+// cannot be dealt for want of players present.
+func (t *Table) closeIfDue() {
+	if t.closeAt.IsZero() || t.phase == Closed || t.inCoup() {
+		return
+	}
+	short := t.phase == Idle && len(t.present()) < t.rules.MinSeated
+	if t.sab != nil && !t.fin && !(t.lastDue && short) {
+		return
+	}
+	t.closePartida()
+}
+
+// closePartida: the table closes (rule 107). A decision asked lapses, the
+// bank and the garage go back to the banker and his associate, a sabot
+// not played out is revealed whole (rules 15, 97), and every player leaves
+// with his stack, paid to where his money came from.
+func (t *Table) closePartida() {
+	t.Decision = nil
+	t.say(MsgPartidaOver, 0, "")
+	if t.bank+t.garage > 0 {
+		t.release()
+	}
+	if t.sab != nil {
+		t.Emit(poker.Record{Kind: KindShoeEnd, Value: t.sab.digest, Cards: t.sab.order, Reason: "the partida closed at its closing hour (rule 107)"})
+		t.sab, t.last = nil, false
+	}
+	t.phase = Closed
+	t.banker, t.associate, t.wins, t.played, t.outside, t.offerAssoc = 0, 0, 0, false, false, 0
+	t.lastDue, t.fin, t.playsOn = false, false, false
+	t.Emit(poker.Record{Kind: poker.KindEnd, Reason: EndOfPartida, Stacks: t.Seats.StackList()})
+	for _, p := range t.Seats.Players() {
+		t.Leave(p, "the table closed at its closing hour (rule 107)")
+	}
+}
+
+// Closing is the closing hour told (zero: not yet), and whether the coup in
+// play, or the next, is the partida's last.
+func (t *Table) Closing() (hour time.Time, lastCoup bool) { return t.closeAt, t.fin || t.lastDue }

@@ -29,6 +29,12 @@ type View struct {
 	Shoe                    string   // the digest of the sabot in play
 	CardsLeft               int
 	LastCoup                bool
+	// The closing hour told (zero: not yet); the coup in play, or the
+	// next, is the partida's last («Último golpe»); play goes on to the
+	// sabot's end past the hour (rule 107).
+	Closing   time.Time
+	FinalCoup bool
+	PlaysOn   bool
 }
 
 // Choice is one decision the viewer may send, as an Act of its kind; To
@@ -41,7 +47,7 @@ type Choice struct {
 // View builds the view of the table for viewer.
 func (t *Table) View(viewer string) View {
 	v := View{Coup: t.HandNo, Phase: t.phase, Banker: t.banker, Associate: t.associate, Bank: t.bank, Garage: t.garage,
-		Wins: t.wins, Ponto: t.ponto, Level: t.level}
+		Wins: t.wins, Ponto: t.ponto, Level: t.level, Closing: t.closeAt, FinalCoup: t.fin || t.lastDue, PlaysOn: t.playsOn}
 	if t.sab != nil {
 		v.Shoe, v.CardsLeft, v.LastCoup = t.sab.digest, t.sab.left(), t.last
 	}
