@@ -262,3 +262,27 @@ func TestClosingEventsAndWords(t *testing.T) {
 		}
 	}
 }
+
+// Past the hour, when the hand goes round for the last coup and every
+// player refuses it, no coup is left to deal: the partida ends, its sabot
+// revealed.
+func TestClosingWhenNobodyTakesTheLastBank(t *testing.T) {
+	s := shuffled(t, 6)
+	s.deal()
+	s.closing(s.now)
+	if v := s.tb.View(""); v.Phase != chemin.Stake || !v.FinalCoup {
+		t.Fatalf("the bank asked at the hour: %+v", v)
+	}
+	at := len(s.all)
+	for range 4 {
+		s.act(s.toAct(), chemin.Refuse)
+		if s.tb.Phase() == chemin.Closed {
+			t.Fatal("closed before every player refused")
+		}
+	}
+	s.act(s.toAct(), chemin.Refuse)
+	if n := len(find(s.all[at:], chemin.KindShoeEnd)); n != 1 {
+		t.Fatalf("%d sabots revealed", n)
+	}
+	s.closedWell(s.all[at:])
+}

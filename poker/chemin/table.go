@@ -167,6 +167,7 @@ type Table struct {
 	// end, or one last coup (the next, or the one in play).
 	closeAt, sabAt        time.Time
 	playsOn, lastDue, fin bool
+	untaken               bool // since the last coup, the hand went round and nobody took it
 
 	// Seat changes (rule 92): the seat each player last had, in which
 	// sabot, and the seats whose player moved to get the hand sooner.
@@ -636,6 +637,7 @@ func (t *Table) refuseBank(timeout bool) {
 	refusals := t.refusals + 1
 	t.passRight()
 	if refusals >= len(t.present()) || len(t.present()) < t.rules.MinSeated || t.banker == 0 {
+		t.untaken = true
 		return // everyone refused: the next deal offers the hand again
 	}
 	t.refusals = refusals
@@ -653,6 +655,7 @@ func (t *Table) askable(seat int) bool {
 // startCoup opens a coup: the bets in priority order (rules 45-61).
 func (t *Table) startCoup() error {
 	t.HandNo++
+	t.untaken = false
 	t.adjudged = 0 // the auction's winner gives his first coup (rule 88)
 	t.order = t.fromRight(t.banker)
 	t.order = slices.DeleteFunc(t.order, func(s int) bool { return s == t.associate || !t.askable(s) })
@@ -1233,6 +1236,7 @@ func (t *Table) nextForced() error {
 		}
 	}
 	t.phase, t.Decision = Idle, nil // nobody: the next deal gives the hand again (rule 29)
+	t.untaken = true
 	return nil
 }
 
@@ -1552,7 +1556,7 @@ func (t *Table) closing(e poker.Closing) error {
 	case e.Hour.IsZero() || e.Hour.After(e.At):
 		return fmt.Errorf("the closing hour %s has not come at %s", e.Hour.Format(time.RFC3339), e.At.Format(time.RFC3339))
 	}
-	t.closeAt = e.Hour
+	t.closeAt, t.untaken = e.Hour, false
 	switch {
 	case t.sab != nil && !t.sabAt.After(e.Hour.Add(-SabotBeforeClose)):
 		t.playsOn = true
@@ -1569,14 +1573,17 @@ func (t *Table) closing(e poker.Closing) error {
 
 // closeIfDue ends the partida once its closing hour has come and no coup
 // is in play, when its sabot is over (played to its end, or stopped for
-// want of players), when its last coup was played, or when that coup
-// cannot be dealt for want of players present.
+// want of players), when its last coup was played, or when no more coups
+// can be dealt: too few players present for the last, or, past the hour,
+// the hand went round and nobody would take it for the last. A sabot
+// played on goes on while the players stay (rule 107), the hand offered
+// at every deal; it ends when too few are left.
 func (t *Table) closeIfDue() {
 	if t.closeAt.IsZero() || t.phase == Closed || t.inCoup() {
 		return
 	}
 	short := t.phase == Idle && len(t.present()) < t.rules.MinSeated
-	if t.sab != nil && !t.fin && !(t.lastDue && short) {
+	if t.sab != nil && !t.fin && !(t.lastDue && (short || t.phase == Idle && t.untaken)) {
 		return
 	}
 	t.closePartida()
