@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/ed25519"
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -222,5 +224,28 @@ func TestCheminClosingHourThroughTheServer(t *testing.T) {
 	v, err := tableledger.Verify(r.data, mustPub(t, r.board), []ed25519.PublicKey{r.pub})
 	if err != nil || !v.OK || v.Sessions != 2 {
 		t.Fatalf("verify %+v %v", v, err)
+	}
+}
+
+// The browser seat names every phase of the table in both its languages,
+// the closed table's too (rule 107), and has the words of the partida's
+// last coup and of a sabot played on past the hour: a phase the engine
+// adds without its words would show the player a key.
+func TestCheminPageNamesEveryPhase(t *testing.T) {
+	js, err := os.ReadFile("web/chemin.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	phases := []chemin.Phase{chemin.Idle, chemin.Stake, chemin.BancoRound, chemin.BetRound, chemin.PontoTurn, chemin.BankerTurn,
+		chemin.AfterCoup, chemin.Offered, chemin.Auction, chemin.Forced, chemin.Closed}
+	for _, p := range phases {
+		if n := strings.Count(string(js), " ph_"+string(p)+": "); n != 2 {
+			t.Errorf("phase %s is named %d times, want once in Portuguese and once in English", p, n)
+		}
+	}
+	for _, k := range []string{"c_final_coup", "c_plays_on"} {
+		if n := strings.Count(string(js), " "+k+": "); n != 2 {
+			t.Errorf("%s is given %d times, want twice", k, n)
+		}
 	}
 }
