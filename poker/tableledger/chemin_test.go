@@ -39,7 +39,7 @@ type cheminPlan struct {
 	long       bool
 }
 
-func cheminPlay(t *testing.T, n int, plan cheminPlan) (SessionOpen, []Step) {
+func cheminPlay(t testing.TB, n int, plan cheminPlan) (SessionOpen, []Step) {
 	t.Helper()
 	prefer := plan.prefer
 	data, sig, err := assets.CheminTable("chemin-6d")
