@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -195,6 +196,33 @@ func BenchmarkCheminPar(b *testing.B) {
 		var e strings.Builder
 		if code := run([]string{"par", cheminFile}, io.Discard, &e); code != 0 {
 			b.Fatal(e.String())
+		}
+	}
+}
+
+// parsheet par on an 8-deck sabot, the figure the README states: the
+// shipped definition with its decks set to 8 (par reads a definition
+// before it is signed, as a lab does).
+func BenchmarkCheminPar8Decks(b *testing.B) {
+	data, err := os.ReadFile(cheminFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	eight := bytes.Replace(data, []byte(`"decks": 6`), []byte(`"decks": 8`), 1)
+	if bytes.Equal(eight, data) {
+		b.Fatal("the shipped definition has no 6-deck sabot to change")
+	}
+	file := filepath.Join(b.TempDir(), "chemin-8d.json")
+	if err := os.WriteFile(file, eight, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		var out, e strings.Builder
+		if code := run([]string{"par", file}, &out, &e); code != 0 {
+			b.Fatal(e.String())
+		}
+		if !strings.Contains(out.String(), "a sabot of 8 decks") {
+			b.Fatalf("not an 8-deck sabot:\n%s", out.String())
 		}
 	}
 }
