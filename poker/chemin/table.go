@@ -603,6 +603,10 @@ func (t *Table) stateBank(p *poker.Player, amount int64, assoc bool) error {
 			return fmt.Errorf("player %q: nobody offered to associate", p.ID)
 		case amount%2 != 0:
 			return fmt.Errorf("player %q: an associated bank of %d does not halve in cents (rule 31)", p.ID, amount)
+		case amount/2 < t.rules.MinBank:
+			// The associate adds as much as the banker's bank, which is a
+			// bank: at least the minimum (rules 31, 35).
+			return fmt.Errorf("player %q: an associated bank of %d: the banker's half is below the minimum bank %d (rules 31, 35)", p.ID, amount, t.rules.MinBank)
 		}
 		mine, theirs = amount/2, amount/2
 		if a.Stack < theirs {
@@ -1258,6 +1262,8 @@ func (t *Table) act(p *poker.Player, a poker.Action) error {
 			return fmt.Errorf("player %q: the banker does not associate with himself", p.ID)
 		case t.offerAssoc != 0:
 			return fmt.Errorf("player %q: seat %d offered first", p.ID, t.offerAssoc)
+		case p.Stack < t.rules.MinBank:
+			return fmt.Errorf("player %q: an associate adds as much as the bank, at least the minimum %d; he has %d (rules 31, 35)", p.ID, t.rules.MinBank, p.Stack)
 		}
 		t.offerAssoc = p.Seat
 		t.Emit(poker.Record{Kind: poker.KindAct, Seat: p.Seat, Player: p.ID, Action: string(Associate)})

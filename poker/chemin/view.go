@@ -93,7 +93,7 @@ func (t *Table) View(viewer string) View {
 // choices are the decisions open to p now.
 func (t *Table) choices(p *poker.Player) []Choice {
 	r := t.rules
-	if t.phase == Stake && p.Seat != t.banker && t.offerAssoc == 0 && p.Stack >= r.MinBank/2 {
+	if t.phase == Stake && p.Seat != t.banker && t.offerAssoc == 0 && p.Stack >= r.MinBank {
 		return []Choice{{Kind: Associate}}
 	}
 	if t.phase == Auction {
@@ -135,8 +135,8 @@ func (t *Table) choices(p *poker.Player) []Choice {
 			c = append(c, Choice{Kind: Bank, Min: r.MinBank, Max: p.Stack, Step: 1})
 		}
 		if a := t.Seats.At(t.offerAssoc); a != nil {
-			if m := 2 * min(p.Stack, a.Stack); m >= r.MinBank {
-				c = append(c, Choice{Kind: BankAssociated, Min: r.MinBank + r.MinBank%2, Max: m, Step: 2})
+			if m := 2 * min(p.Stack, a.Stack); m >= 2*r.MinBank { // the banker's half a bank (rules 31, 35)
+				c = append(c, Choice{Kind: BankAssociated, Min: 2 * r.MinBank, Max: m, Step: 2})
 			}
 		}
 		return c

@@ -147,6 +147,8 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 			return true, fmt.Errorf("seat %d associates with no banker", p.Seat)
 		case r.Kind == chemin.KindAssociate && t.AssocDue != 0 && (p.Seat != t.AssocDue || r.Amount != t.Bank):
 			return true, fmt.Errorf("seat %d associates with %d; the auction's associated offer gave seat %d half the bank, %d (rule 87)", p.Seat, r.Amount, t.AssocDue, t.Bank)
+		case r.Kind == chemin.KindAssociate && (r.Amount != t.Bank || t.Garage != 0):
+			return true, fmt.Errorf("seat %d associates with %d; the banker's bank is %d: an associate adds as much (rule 31)", p.Seat, r.Amount, t.Bank)
 		case r.Kind == chemin.KindBank && t.Taken != 0 && r.Amount != t.Taken:
 			return true, fmt.Errorf("seat %d takes the hand with a bank of %d; he took it at %d (rules 80, 85)", p.Seat, r.Amount, t.Taken)
 		case r.Kind == chemin.KindBank:

@@ -531,3 +531,35 @@ func TestCheminFoldTheClose(t *testing.T) {
 		}
 	}
 }
+
+// An associate adds as much as the banker's bank (rule 31): the fold takes
+// an association of the bank's amount and refuses one a cent short.
+func TestCheminAssociateAddsTheBankersBank(t *testing.T) {
+	data, sig, err := assets.CheminTable("chemin-6d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 12, 5, 20, 0, 0, 0, time.UTC)
+	o := SessionOpen{Table: "chemin-6d", Session: 1, At: at, Definition: data, Signature: sig, Digest: tabledef.Digest(data), KeyID: "k"}
+	for _, half := range []int64{10000, 9999} {
+		st := NewState()
+		if err := st.Apply(o); err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range []string{"ana", "bia"} {
+			join := Step{Table: "chemin-6d", Session: 1, Opened: 1, Event: Event{Kind: "join", At: at, Player: p, Amount: 50000},
+				Transfer: &Transfer{ID: "b-" + p, Kind: BuyIn, Source: "cab", Player: p, Amount: 50000},
+				Records:  []poker.Record{{Kind: poker.KindJoin, At: at, Seat: i + 1, Player: p, Amount: 50000, Stack: 50000}}}
+			if err := st.Apply(join); err != nil {
+				t.Fatal(err)
+			}
+		}
+		bank := Step{Table: "chemin-6d", Session: 1, Opened: 1, Event: Event{Kind: "act", At: at, Player: "ana", Action: &poker.Action{Kind: chemin.BankAssociated, To: 10000 + half}},
+			Records: []poker.Record{{Kind: chemin.KindBank, At: at, Seat: 1, Player: "ana", Amount: 10000, Stack: 40000},
+				{Kind: chemin.KindAssociate, At: at, Seat: 2, Player: "bia", Amount: half, Stack: 50000 - half}}}
+		err := st.Apply(bank)
+		if half == 10000 && err != nil || half != 10000 && (err == nil || !strings.Contains(err.Error(), "rule 31")) {
+			t.Errorf("an associate's %d to a bank of 10000: %v", half, err)
+		}
+	}
+}
