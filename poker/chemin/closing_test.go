@@ -203,6 +203,18 @@ func TestClosingTheCoupInPlayIsTheLast(t *testing.T) {
 			t.Fatalf("a bank of %d at the close, released %+v", end[0].Amount, rel)
 		}
 	}
+	// The last coup replays as any other (SRIJ rule 78), «Último golpe»
+	// among its records.
+	var last []poker.Record
+	for _, r := range s.all {
+		if r.Hand == coup {
+			last = append(last, r)
+		}
+	}
+	frames, err := chemin.ReplayCoup(last, "")
+	if err != nil || !said(last, chemin.MsgLastCoup) || len(frames) != len(last) {
+		t.Fatalf("the last coup's replay: %d frames of %d records, %v", len(frames), len(last), err)
+	}
 	s.closedWell(s.all[at:])
 }
 
