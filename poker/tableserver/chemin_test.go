@@ -225,6 +225,21 @@ func TestCheminClosingHourThroughTheServer(t *testing.T) {
 	if err != nil || !v.OK || v.Sessions != 2 {
 		t.Fatalf("verify %+v %v", v, err)
 	}
+	// The inspector's report states the close: the hour, when it was
+	// told, no sabot played on, the coups after it, the partida's end.
+	rep, err := tableledger.MakeReport(r.data, mustPub(t, r.board), []ed25519.PublicKey{r.pub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Closes; len(c) != 1 || c[0].Table != "chemin" || c[0].Session != 1 || !c[0].Hour.Equal(hour) || !c[0].Told.Equal(told[0].At) ||
+		c[0].PlaysOn || c[0].Coups != starts || c[0].Ended.Before(c[0].Told) {
+		t.Fatalf("the report's closes %+v", rep.Closes)
+	}
+	var text strings.Builder
+	rep.WriteText(&text, "pt")
+	if !strings.Contains(text.String(), "regra 107") || !strings.Contains(text.String(), "hora 2026-06-01T21:10:00Z") {
+		t.Fatalf("the report in Portuguese:\n%s", text.String())
+	}
 }
 
 // The browser seat names every phase of the table in both its languages,
