@@ -1,6 +1,10 @@
 package chemin_test
 
 import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -297,4 +301,113 @@ func TestClosingWhenNobodyTakesTheLastBank(t *testing.T) {
 		t.Fatalf("%d sabots revealed", n)
 	}
 	s.closedWell(s.all[at:])
+}
+
+// Random tables told their closing hour at a random moment, the hour
+// drawn around the twenty minutes before which the sabot in play must
+// have begun (rule 107): each closes with every cent out or in the
+// cagnotte, the records folding to the engine after every step, no sabot
+// after the hour, one coup at most after it unless its sabot began 20
+// minutes before, and a replay from the events and the recorded draws
+// equal to the table.
+func TestRandomCloses(t *testing.T) {
+	n := 24
+	if testing.Short() {
+		n = 6
+	}
+	playedOn, lastCoup := 0, 0
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		r := simRules()
+		kinds[int(seed)%len(kinds)](&r)
+		rec := &recorder{src: rng.NewSeeded(seed)}
+		tb, err := chemin.New(r, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &sim{t: t, tb: tb, rnd: rand.New(rand.NewPCG(seed, 107)), fold: chemin.NewFolder(), now: time.Date(2026, 12, 5, 21, 0, 0, 0, time.UTC)}
+		for i := range 14 {
+			s.bench = append(s.bench, fmt.Sprintf("p%02d", i+1))
+		}
+		tellAt := 50 + s.rnd.IntN(400)
+		told := -1
+		var playsOn bool
+		for steps := 0; tb.Phase() != chemin.Closed; steps++ {
+			if steps > 100000 {
+				t.Fatalf("seed %d: no close in %d steps (phase %s)", seed, steps, tb.Phase())
+			}
+			if steps == tellAt {
+				var sabAt time.Time
+				for _, x := range s.all {
+					if x.Kind == chemin.KindShoe {
+						sabAt = x.At
+					}
+				}
+				if sabAt.IsZero() {
+					tellAt++
+					continue
+				}
+				hour := sabAt.Add(chemin.SabotBeforeClose + time.Duration(s.rnd.IntN(3)-1)*time.Duration(s.rnd.IntN(600))*time.Second)
+				if hour.After(s.now) {
+					s.now = hour
+				}
+				recs, err := s.step(poker.Closing{At: s.now, Hour: hour})
+				if err != nil {
+					t.Fatalf("seed %d: the closing hour refused: %v", seed, err)
+				}
+				playsOn = said(recs, chemin.MsgPlaysOn)
+				if want := tb.View("").Shoe != "" && !sabAt.After(hour.Add(-chemin.SabotBeforeClose)); playsOn != want && tb.Phase() != chemin.Closed {
+					t.Fatalf("seed %d: a sabot begun %s before the hour plays on: %v", seed, hour.Sub(sabAt), playsOn)
+				}
+				told = len(s.all)
+				continue
+			}
+			if tb.Phase() == chemin.Idle {
+				s.now = s.now.Add(2 * time.Second)
+				s.between()
+				s.step(poker.Deal{At: s.now})
+				continue
+			}
+			s.decide()
+		}
+		after := s.all[told:]
+		coups, shoes := len(find(after, poker.KindHandStart)), len(find(after, chemin.KindShoe))
+		switch {
+		case shoes != 0:
+			t.Fatalf("seed %d: a sabot after the hour", seed)
+		case !playsOn && coups > 1:
+			t.Fatalf("seed %d: %d coups after the hour, its sabot not played on", seed, coups)
+		case len(find(after, poker.KindEnd)) != 1:
+			t.Fatalf("seed %d: the partida's end %v", seed, find(after, poker.KindEnd))
+		}
+		if playsOn {
+			playedOn++
+		} else {
+			lastCoup++
+		}
+		st := tb.State()
+		if len(st.Players) != 0 || st.PaidIn != st.PaidOut+st.Cagnotte || st.Bank != 0 || st.Garage != 0 || len(st.Stakes) != 0 {
+			t.Fatalf("seed %d: after the close %+v", seed, st)
+		}
+		again, err := chemin.New(r, &recorder{replay: slices.Clone(rec.got)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []poker.Record
+		for _, ev := range s.events {
+			recs, err := again.Step(ev)
+			if err != nil {
+				t.Fatalf("seed %d: the replay refuses %T %+v: %v", seed, ev, ev, err)
+			}
+			all = append(all, recs...)
+		}
+		a, _ := json.Marshal(all)
+		b, _ := json.Marshal(s.all)
+		if string(a) != string(b) || again.Phase() != chemin.Closed {
+			t.Fatalf("seed %d: the replay differs", seed)
+		}
+	}
+	if playedOn == 0 || lastCoup == 0 {
+		t.Fatalf("%d sabots played on, %d last coups: the draws missed a case", playedOn, lastCoup)
+	}
+	t.Logf("%d sabots played on past the hour, %d partidas closed by a last coup", playedOn, lastCoup)
 }
