@@ -166,6 +166,8 @@ func TestClosingPlaysOnASabotBegunTwentyMinutesBefore(t *testing.T) {
 		t.Fatalf("the sabot did not end by its warning card: %+v", shoeEnds)
 	case said(after, chemin.MsgLastCoup) || !said(after, chemin.MsgLastOfSabot):
 		t.Fatal("«Último golpe» said, or «Último golpe do sabot» not, in a sabot played to its end")
+	case said(after, chemin.MsgHandStays):
+		t.Fatal("«A mão fica» said at the partida's end: no sabot follows")
 	}
 	s.closedWell(after)
 }

@@ -1011,7 +1011,7 @@ func (t *Table) endCoup() error {
 	if t.last && !noBets {
 		t.Emit(poker.Record{Kind: KindShoeEnd, Value: t.sab.digest, Cards: t.sab.order})
 		t.sab, t.last = nil, false
-		if t.lastWon && !t.playsOn { // past the closing hour the partida ends with the sabot
+		if t.lastWon && t.closeAt.IsZero() { // past the closing hour no sabot follows: the partida ends
 			t.say(MsgHandStays, 0, "") // «A mão fica» (rule 32)
 			t.stays = true
 		}
