@@ -180,6 +180,9 @@ type Handlers struct {
 	// Resume is the game's answer to a table starting again after a
 	// failure (a hand in play is void: VoidHand).
 	Resume func() error
+	// Closing is the game's answer to its closing hour (nil: the game
+	// keeps none and refuses it).
+	Closing func(Closing) error
 }
 
 // Handle is the step that answers one event with h, to run through Step.
@@ -194,6 +197,11 @@ func (c *Core) Handle(ev Event, h Handlers) func() error {
 			return h.Tick()
 		case Resume:
 			return h.Resume()
+		case Closing:
+			if h.Closing == nil {
+				return fmt.Errorf("this table keeps no closing hour")
+			}
+			return h.Closing(e)
 		}
 		var id string
 		switch e := ev.(type) {

@@ -62,12 +62,21 @@ type Tick struct{ At time.Time }
 // else a table that resumes does.
 type Resume struct{ At time.Time }
 
-func (e Join) When() time.Time   { return e.At }
-func (e Rebuy) When() time.Time  { return e.At }
-func (e Leave) When() time.Time  { return e.At }
-func (e Rest) When() time.Time   { return e.At }
-func (e Deal) When() time.Time   { return e.At }
-func (e Act) When() time.Time    { return e.At }
-func (e Extra) When() time.Time  { return e.At }
-func (e Tick) When() time.Time   { return e.At }
-func (e Resume) When() time.Time { return e.At }
+// Closing is the official closing hour (Hour) come, told at At (not
+// before it): each game says how its partida ends (chemin de fer: rule
+// 107). The hour is the operator's, so it enters as an event, as time does.
+type Closing struct {
+	At   time.Time
+	Hour time.Time
+}
+
+func (e Join) When() time.Time    { return e.At }
+func (e Rebuy) When() time.Time   { return e.At }
+func (e Leave) When() time.Time   { return e.At }
+func (e Rest) When() time.Time    { return e.At }
+func (e Deal) When() time.Time    { return e.At }
+func (e Act) When() time.Time     { return e.At }
+func (e Extra) When() time.Time   { return e.At }
+func (e Tick) When() time.Time    { return e.At }
+func (e Resume) When() time.Time  { return e.At }
+func (e Closing) When() time.Time { return e.At }

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	_ "time/tzdata" // the casino's zone for --closing, on a board without a zone database
 
 	"github.com/openegm/cabinet/assets"
 	"github.com/openegm/cabinet/book"
@@ -42,7 +43,7 @@ const usage = `tablesrv — the poker table server
 
 Usage:
   tablesrv run --data DIR [--board DIR] [--listen ADDR] [--table ID]... [--table-dir DIR]
-               [--hand-pause D] [--api-token FILE]
+               [--hand-pause D] [--api-token FILE] [--closing HH:MM [--tz ZONE]]
       Runs the tables: every approved definition named by --table (embedded:
       ` + "`tablesrv tables`" + ` lists them) or found signed in --table-dir (DIR/ID.json
       and DIR/ID.json.sig, signed by a key this program trusts); without
@@ -54,6 +55,11 @@ Usage:
       127.0.0.1:8080); the address is written to DIR/tablesrv.addr.
       A table with players when the server stopped resumes: the hand the
       stop cut is void and every stake returned (SRIJ rule 86).
+      --closing is the casino's official closing hour, every day, in ZONE
+      (default Europe/Lisbon): a chemin de fer partida plays rule 107's
+      close at the first such hour after it began (its sabot played to its
+      end if begun 20 minutes before, otherwise «Último golpe» and one last
+      coup), then every player is paid to his buy-in's source.
 
   tablesrv tables
       The embedded approved definitions, with their cards.
@@ -129,6 +135,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	keyFile := fs.String("key", "", "")
 	outFile := fs.String("out", "", "")
 	last := fs.Int("last", 10, "")
+	closingAt := fs.String("closing", "", "")
+	zone := fs.String("tz", "Europe/Lisbon", "")
 	pos, err := parse(fs, args[1:])
 	if err != nil {
 		fmt.Fprintf(stderr, "tablesrv %s: %v (see tablesrv --help)\n", args[0], err)
@@ -147,7 +155,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "tablesrv run: --data DIR is required, and nothing else")
 			return 2
 		}
-		return serve(*data, boardOf(*board, *data), *listen, tables, *tableDir, *pause, *apiToken, stderr)
+		closing, err := parseClosing(*closingAt, *zone)
+		if err != nil {
+			fmt.Fprintf(stderr, "tablesrv run: %v\n", err)
+			return 2
+		}
+		return serve(*data, boardOf(*board, *data), *listen, tables, *tableDir, *pause, *apiToken, closing, stderr)
 	case "tables":
 		list := func(ids []string, load func(string) (*tabledef.Certified, error), note string) {
 			for _, id := range ids {
@@ -278,7 +291,24 @@ func secret(path string) ([]byte, error) {
 	return []byte(s), atomicfile.Write(path, []byte(s+"\n"), 0o600)
 }
 
-func serve(data, board, listen string, ids []string, tableDir string, pause time.Duration, tokenFile string, stderr io.Writer) int {
+// parseClosing reads --closing HH:MM in the zone --tz names ("" : no
+// closing hour).
+func parseClosing(hhmm, zone string) (func(time.Time) time.Time, error) {
+	if hhmm == "" {
+		return nil, nil
+	}
+	var hh, mm int
+	if n, err := fmt.Sscanf(hhmm, "%d:%d", &hh, &mm); n != 2 || err != nil || hh < 0 || hh > 23 || mm < 0 || mm > 59 || len(hhmm) != 5 {
+		return nil, fmt.Errorf("--closing %q: the hour as HH:MM, 00:00 to 23:59", hhmm)
+	}
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		return nil, fmt.Errorf("--tz %q: %v", zone, err)
+	}
+	return tableserver.DailyClosing(hh, mm, loc), nil
+}
+
+func serve(data, board, listen string, ids []string, tableDir string, pause time.Duration, tokenFile string, closing func(time.Time) time.Time, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	fail := func(what string, err error) int {
 		log.Error(what, "err", err)
@@ -347,7 +377,7 @@ func serve(data, board, listen string, ids []string, tableDir string, pause time
 	if _, err := led.Commit(tableledger.ServerEvent{At: now, Code: tableledger.EventStart, Detail: strings.Join(names, ", ")}); err != nil {
 		return fail("ledger", err)
 	}
-	srv, err := tableserver.Open(led, tableserver.Options{Tables: certs, RNG: r, HandPause: pause, SeatKey: seatKey, Log: log})
+	srv, err := tableserver.Open(led, tableserver.Options{Tables: certs, RNG: r, HandPause: pause, SeatKey: seatKey, Log: log, Closing: closing})
 	if err != nil {
 		return fail("tables", err)
 	}

@@ -45,6 +45,10 @@ const (
 	MsgLastOfSabot  Message = "last_of_sabot"   // «Último golpe do sabot»
 	MsgGarage       Message = "garage"          // garage set aside (rules 34, 46)
 	MsgGaveUpSeat   Message = "gave_up_seat"    // the player gave up his seat (rule 85)
+	MsgLastCoup     Message = "last_coup"       // «Último golpe» (rule 96): the partida's last coup
+	MsgPlaysOn      Message = "plays_on"        // the closing hour: play goes on to the sabot's end (rule 107)
+	MsgNextIsLast   Message = "next_is_last"    // the closing hour: the next coup is the last (rule 107)
+	MsgPartidaOver  Message = "partida_over"    // the partida is over: the table closes (rule 107)
 )
 
 // KindAnnounce is a dealer's announcement: Action is its Message, To an
@@ -84,6 +88,10 @@ var texts = map[Message][2]string{
 	MsgLastOfSabot:  {"Último golpe do sabot", "Last coup of the shoe"},
 	MsgGarage:       {"Garage de %[1]s", "Garage of %[1]s"},
 	MsgGaveUpSeat:   {"O jogador cede o lugar", "The player gives up his seat"},
+	MsgLastCoup:     {"Último golpe", "Last coup"},
+	MsgPlaysOn:      {"Hora de encerramento: joga-se até ao fim do sabot", "Closing time: play goes on to the end of the shoe"},
+	MsgNextIsLast:   {"Hora de encerramento: o próximo golpe é o último", "Closing time: the next coup is the last"},
+	MsgPartidaOver:  {"Fim da partida. A mesa fecha.", "End of the partida. The table closes."},
 }
 
 var totalsPT = [10]string{"bacará", "um", "dois", "três", "quatro", "cinco", "seis", "sete", "oito", "nove"}

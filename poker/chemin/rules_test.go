@@ -631,6 +631,11 @@ func TestAssociation(t *testing.T) {
 	s.act("eva", chemin.Associate)
 	s.noAct("caio", chemin.Associate, 0, "offered first")
 	s.noAct("ana", chemin.BankAssociated, 1001, "halve")
+	// Her half is a bank: at least the minimum (rules 31, 35).
+	if c := s.tb.View("ana").Choices; !slices.ContainsFunc(c, func(c chemin.Choice) bool { return c.Kind == chemin.BankAssociated && c.Min == 2000 }) {
+		t.Fatalf("ana's choices %+v", c)
+	}
+	s.noAct("ana", chemin.BankAssociated, 1998, "below the minimum bank")
 	s.act("ana", chemin.BankAssociated, 3000)
 	for _, id := range []string{"bia", "caio", "duda"} { // eva is with the bank
 		s.act(id, chemin.NoBet)

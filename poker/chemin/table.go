@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/poker"
@@ -89,7 +90,17 @@ const (
 	Offered    Phase = "offered"     // a passed hand offered at its level (rule 78)
 	Auction    Phase = "auction"     // rules 80-90
 	Forced     Phase = "forced"      // nobody bid: the next player takes at the minimum or gives up his seat (rule 85)
+	Closed     Phase = "closed"      // the partida is over at the closing hour (rule 107): the table takes nothing more
 )
+
+// SabotBeforeClose is how long before the closing hour a sabot must have
+// begun for play to go on past the hour to its end (rule 107: "iniciado
+// vinte minutos antes daquela hora").
+const SabotBeforeClose = 20 * time.Minute
+
+// EndOfPartida is the reason of the end record of a partida closed at its
+// closing hour.
+const EndOfPartida = "the closing hour (rule 107)"
 
 type stake struct {
 	seat   int
@@ -151,6 +162,13 @@ type Table struct {
 	played   bool          // the banker played a coup with this hand and did not lose it
 	outside  bool          // the banker pays the cagnotte from outside (rule 47)
 
+	// The closing hour (rule 107): the hour told (zero: not yet), when the
+	// sabot in play began, and what the hour left: play on to the sabot's
+	// end, or one last coup (the next, or the one in play).
+	closeAt, sabAt        time.Time
+	playsOn, lastDue, fin bool
+	untaken               bool // since the last coup, the hand went round and nobody took it
+
 	// Seat changes (rule 92): the seat each player last had, in which
 	// sabot, and the seats whose player moved to get the hand sooner.
 	seen  map[string]seatSeen
@@ -208,13 +226,14 @@ func (t *Table) Step(ev poker.Event) ([]poker.Record, error) {
 	handle := t.Handle(ev, poker.Handlers{
 		Join: t.join, Rebuy: t.rebuy, Leave: t.leave, Deal: t.deal, Act: t.act,
 		Extra: func(*poker.Player) error { return fmt.Errorf("chemin de fer gives no extra time") },
-		Tick:  t.tick, Resume: t.resume,
+		Tick:  t.tick, Resume: t.resume, Closing: t.closing,
 	})
 	return t.Core.Step(ev.When(), t.Held, func() error {
 		if err := handle(); err != nil {
 			return err
 		}
 		t.stopShort()
+		t.closeIfDue()
 		t.seatsSeen()
 		return nil
 	})
@@ -320,6 +339,9 @@ func (t *Table) fromRight(seat int) []int {
 }
 
 func (t *Table) join(e poker.Join) error {
+	if t.phase == Closed {
+		return fmt.Errorf("player %q: the partida is over, the table closed at its closing hour (rule 107)", e.Player)
+	}
 	if e.Amount < t.rules.MinBet {
 		return fmt.Errorf("player %q: %d cents is below the minimum bet %d", e.Player, e.Amount, t.rules.MinBet)
 	}
@@ -495,6 +517,9 @@ func (t *Table) passRight() {
 // deal starts the next coup: a new sabot when the last ended, the banker's
 // bank when he has none yet, then the bets.
 func (t *Table) deal() error {
+	if t.phase == Closed {
+		return fmt.Errorf("the partida is over: the table closed at its closing hour (rule 107)")
+	}
 	if t.phase != Idle {
 		return fmt.Errorf("the table waits for %s, not a deal", t.phase)
 	}
@@ -541,6 +566,7 @@ func (t *Table) newSabot() error {
 		return err
 	}
 	t.sab = s
+	t.sabAt = t.Now
 	t.Emit(poker.Record{Kind: KindShoe, Value: s.digest, Pot: s.cut, Amount: int64(t.rules.Decks)})
 	c, _, err := s.next()
 	if err != nil {
@@ -577,6 +603,10 @@ func (t *Table) stateBank(p *poker.Player, amount int64, assoc bool) error {
 			return fmt.Errorf("player %q: nobody offered to associate", p.ID)
 		case amount%2 != 0:
 			return fmt.Errorf("player %q: an associated bank of %d does not halve in cents (rule 31)", p.ID, amount)
+		case amount/2 < t.rules.MinBank:
+			// The associate adds as much as the banker's bank, which is a
+			// bank: at least the minimum (rules 31, 35).
+			return fmt.Errorf("player %q: an associated bank of %d: the banker's half is below the minimum bank %d (rules 31, 35)", p.ID, amount, t.rules.MinBank)
 		}
 		mine, theirs = amount/2, amount/2
 		if a.Stack < theirs {
@@ -611,6 +641,7 @@ func (t *Table) refuseBank(timeout bool) {
 	refusals := t.refusals + 1
 	t.passRight()
 	if refusals >= len(t.present()) || len(t.present()) < t.rules.MinSeated || t.banker == 0 {
+		t.untaken = true
 		return // everyone refused: the next deal offers the hand again
 	}
 	t.refusals = refusals
@@ -628,6 +659,7 @@ func (t *Table) askable(seat int) bool {
 // startCoup opens a coup: the bets in priority order (rules 45-61).
 func (t *Table) startCoup() error {
 	t.HandNo++
+	t.untaken = false
 	t.adjudged = 0 // the auction's winner gives his first coup (rule 88)
 	t.order = t.fromRight(t.banker)
 	t.order = slices.DeleteFunc(t.order, func(s int) bool { return s == t.associate || !t.askable(s) })
@@ -639,6 +671,10 @@ func (t *Table) startCoup() error {
 	if t.first {
 		t.say(MsgFirstCoup, 0, "")
 		t.first = false
+	}
+	if t.lastDue { // «Último golpe», before the partida's last coup (rules 96, 107)
+		t.lastDue, t.fin = false, true
+		t.say(MsgLastCoup, 0, "")
 	}
 	if t.rules.TableauOnly {
 		t.say(MsgTableau, 0, "")
@@ -975,7 +1011,7 @@ func (t *Table) endCoup() error {
 	if t.last && !noBets {
 		t.Emit(poker.Record{Kind: KindShoeEnd, Value: t.sab.digest, Cards: t.sab.order})
 		t.sab, t.last = nil, false
-		if t.lastWon {
+		if t.lastWon && t.closeAt.IsZero() { // past the closing hour no sabot follows: the partida ends
 			t.say(MsgHandStays, 0, "") // «A mão fica» (rule 32)
 			t.stays = true
 		}
@@ -1204,6 +1240,7 @@ func (t *Table) nextForced() error {
 		}
 	}
 	t.phase, t.Decision = Idle, nil // nobody: the next deal gives the hand again (rule 29)
+	t.untaken = true
 	return nil
 }
 
@@ -1225,6 +1262,8 @@ func (t *Table) act(p *poker.Player, a poker.Action) error {
 			return fmt.Errorf("player %q: the banker does not associate with himself", p.ID)
 		case t.offerAssoc != 0:
 			return fmt.Errorf("player %q: seat %d offered first", p.ID, t.offerAssoc)
+		case p.Stack < t.rules.MinBank:
+			return fmt.Errorf("player %q: an associate adds as much as the bank, at least the minimum %d; he has %d (rules 31, 35)", p.ID, t.rules.MinBank, p.Stack)
 		}
 		t.offerAssoc = p.Seat
 		t.Emit(poker.Record{Kind: poker.KindAct, Seat: p.Seat, Player: p.ID, Action: string(Associate)})
@@ -1507,3 +1546,78 @@ func (t *Table) resume() error {
 	}
 	return nil
 }
+
+// closing: the closing hour has come (rule 107). A sabot begun at least
+// SabotBeforeClose before the hour is played to its end; otherwise the
+// coup in play is the last, or, between coups, the next one, said
+// «Último golpe» before it (rule 96). No sabot starts after the hour. The
+// hour, not the time it is told, is what the sabot's start is measured
+// against: a server that tells it late (a restart) closes as on time.
+func (t *Table) closing(e poker.Closing) error {
+	switch {
+	case t.phase == Closed:
+		return fmt.Errorf("the partida is over already")
+	case !t.closeAt.IsZero():
+		return fmt.Errorf("the closing hour %s was told already", t.closeAt.Format(time.RFC3339))
+	case e.Hour.IsZero() || e.Hour.After(e.At):
+		return fmt.Errorf("the closing hour %s has not come at %s", e.Hour.Format(time.RFC3339), e.At.Format(time.RFC3339))
+	}
+	t.closeAt, t.untaken = e.Hour, false
+	switch {
+	case t.sab != nil && !t.sabAt.After(e.Hour.Add(-SabotBeforeClose)):
+		t.playsOn = true
+		t.say(MsgPlaysOn, 0, "")
+	case t.inCoup():
+		t.fin = true
+		t.say(MsgLastCoup, 0, "")
+	default:
+		t.lastDue = true
+		t.say(MsgNextIsLast, 0, "")
+	}
+	return nil
+}
+
+// closeIfDue ends the partida once its closing hour has come and no coup
+// is in play, when its sabot is over (played to its end, or stopped for
+// want of players), when its last coup was played, or when no more coups
+// can be dealt: too few players present for the last, or, past the hour,
+// the hand went round and nobody would take it for the last. A sabot
+// played on goes on while the players stay (rule 107), the hand offered
+// at every deal; it ends when too few are left.
+func (t *Table) closeIfDue() {
+	if t.closeAt.IsZero() || t.phase == Closed || t.inCoup() {
+		return
+	}
+	short := t.phase == Idle && len(t.present()) < t.rules.MinSeated
+	if t.sab != nil && !t.fin && !(t.lastDue && (short || t.phase == Idle && t.untaken)) {
+		return
+	}
+	t.closePartida()
+}
+
+// closePartida: the table closes (rule 107). A decision asked lapses, the
+// bank and the garage go back to the banker and his associate, a sabot
+// not played out is revealed whole (rules 15, 97), and every player leaves
+// with his stack, paid to where his money came from.
+func (t *Table) closePartida() {
+	t.Decision = nil
+	t.say(MsgPartidaOver, 0, "")
+	if t.bank+t.garage > 0 {
+		t.release()
+	}
+	if t.sab != nil {
+		t.Emit(poker.Record{Kind: KindShoeEnd, Value: t.sab.digest, Cards: t.sab.order, Reason: "the partida closed at its closing hour (rule 107)"})
+		t.sab, t.last = nil, false
+	}
+	t.phase = Closed
+	t.banker, t.associate, t.wins, t.played, t.outside, t.offerAssoc = 0, 0, 0, false, false, 0
+	t.lastDue, t.fin, t.playsOn = false, false, false
+	t.Emit(poker.Record{Kind: poker.KindEnd, Reason: EndOfPartida, Stacks: t.Seats.StackList()})
+	for _, p := range t.Seats.Players() {
+		t.Leave(p, "the table closed at its closing hour (rule 107)")
+	}
+}
+
+// Closing is the closing hour told (zero: not yet), and whether the coup in
+// play, or the next, is the partida's last.
+func (t *Table) Closing() (hour time.Time, lastCoup bool) { return t.closeAt, t.fin || t.lastDue }

@@ -29,6 +29,12 @@ type View struct {
 	Shoe                    string   // the digest of the sabot in play
 	CardsLeft               int
 	LastCoup                bool
+	// The closing hour told (zero: not yet); the coup in play, or the
+	// next, is the partida's last («Último golpe»); play goes on to the
+	// sabot's end past the hour (rule 107).
+	Closing   time.Time
+	FinalCoup bool
+	PlaysOn   bool
 }
 
 // Choice is one decision the viewer may send, as an Act of its kind; To
@@ -41,7 +47,7 @@ type Choice struct {
 // View builds the view of the table for viewer.
 func (t *Table) View(viewer string) View {
 	v := View{Coup: t.HandNo, Phase: t.phase, Banker: t.banker, Associate: t.associate, Bank: t.bank, Garage: t.garage,
-		Wins: t.wins, Ponto: t.ponto, Level: t.level}
+		Wins: t.wins, Ponto: t.ponto, Level: t.level, Closing: t.closeAt, FinalCoup: t.fin || t.lastDue, PlaysOn: t.playsOn}
 	if t.sab != nil {
 		v.Shoe, v.CardsLeft, v.LastCoup = t.sab.digest, t.sab.left(), t.last
 	}
@@ -87,7 +93,7 @@ func (t *Table) View(viewer string) View {
 // choices are the decisions open to p now.
 func (t *Table) choices(p *poker.Player) []Choice {
 	r := t.rules
-	if t.phase == Stake && p.Seat != t.banker && t.offerAssoc == 0 && p.Stack >= r.MinBank/2 {
+	if t.phase == Stake && p.Seat != t.banker && t.offerAssoc == 0 && p.Stack >= r.MinBank {
 		return []Choice{{Kind: Associate}}
 	}
 	if t.phase == Auction {
@@ -129,8 +135,8 @@ func (t *Table) choices(p *poker.Player) []Choice {
 			c = append(c, Choice{Kind: Bank, Min: r.MinBank, Max: p.Stack, Step: 1})
 		}
 		if a := t.Seats.At(t.offerAssoc); a != nil {
-			if m := 2 * min(p.Stack, a.Stack); m >= r.MinBank {
-				c = append(c, Choice{Kind: BankAssociated, Min: r.MinBank + r.MinBank%2, Max: m, Step: 2})
+			if m := 2 * min(p.Stack, a.Stack); m >= 2*r.MinBank { // the banker's half a bank (rules 31, 35)
+				c = append(c, Choice{Kind: BankAssociated, Min: 2 * r.MinBank, Max: m, Step: 2})
 			}
 		}
 		return c

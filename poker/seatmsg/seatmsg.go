@@ -31,7 +31,9 @@
 // chemin.Message: among them banco_priority («Bancô com prioridade», rule
 // 57), banco_seul («Bancô seul, feito à mesa», rule 56), banco_mesa_made,
 // offer (each offer of the auction as its sealed round closes, before
-// adjudicated), hand_skips («A mão salta», rule 92).
+// adjudicated), hand_skips («A mão salta», rule 92), and at the closing
+// hour (rule 107) plays_on, next_is_last, last_coup («Último golpe») and
+// partida_over.
 //
 // Actions. A seat sends {"type": "act", "kind": K, "to": N} with K one of
 // the chemin.ActionKind values: bank (to: the bank, Min..Max),
@@ -109,7 +111,7 @@ type StateMsg struct {
 
 // CheminMsg is a chemin de fer table as the viewer sees it (chemin.View).
 type CheminMsg struct {
-	Phase       string       `json:"phase"` // chemin.Phase: idle, stake, banco_round, bet_round, ponto, banker, after_coup, offered, auction, forced
+	Phase       string       `json:"phase"` // chemin.Phase: idle, stake, banco_round, bet_round, ponto, banker, after_coup, offered, auction, forced, closed
 	Banker      int          `json:"banker"`
 	Associate   int          `json:"associate,omitempty"`
 	Bank        int64        `json:"bank"`
@@ -126,8 +128,15 @@ type CheminMsg struct {
 	Shoe        string       `json:"shoe,omitempty"`    // the digest of the sabot in play
 	CardsLeft   int          `json:"cards_left"`
 	LastCoup    bool         `json:"last_coup"`
-	Choices     []ChoiceMsg  `json:"choices"` // the viewer's
-	Says        []SayMsg     `json:"says"`
+	// The closing hour, once come (Unix ms; 0: not yet); the coup in
+	// play, or the next, is the partida's last («Último golpe»); play
+	// goes on past the hour to the sabot's end (rule 107). Phase "closed":
+	// the partida is over and the table closed.
+	ClosingMS int64       `json:"closing_ms,omitempty"`
+	FinalCoup bool        `json:"final_coup,omitempty"`
+	PlaysOn   bool        `json:"plays_on,omitempty"`
+	Choices   []ChoiceMsg `json:"choices"` // the viewer's
+	Says      []SayMsg    `json:"says"`
 }
 
 // StakeMsg is a ponto's stake in the coup.

@@ -2,6 +2,7 @@ package tableledger
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/poker"
@@ -111,6 +112,11 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		return false, nil
 	case poker.KindHandStart:
 		switch {
+		case t.Over:
+			return true, fmt.Errorf("coup %d starts after the partida's end", r.Hand)
+		case !t.Closing.IsZero() && !t.PlaysOn && t.CoupsLeft == 0:
+			return true, fmt.Errorf("coup %d starts after the partida's last coup: its sabot began less than %s before the closing hour %s (rule 107)",
+				r.Hand, chemin.SabotBeforeClose, t.Closing.Format(time.RFC3339))
 		case t.Hand != 0 || r.Hand <= t.LastHand:
 			return true, fmt.Errorf("coup %d starts after coup %d, with coup %d in play", r.Hand, t.LastHand, t.Hand)
 		case r.Seat != t.Banker || r.Amount != t.Bank || t.Bank <= 0:
@@ -122,12 +128,17 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 			return true, err
 		}
 		t.Hand, t.InPot, t.Stakes = r.Hand, 0, map[int]int64{}
+		if !t.Closing.IsZero() && !t.PlaysOn {
+			t.CoupsLeft--
+		}
 	case chemin.KindBank, chemin.KindAssociate:
 		p, err := f.seat(r)
 		if err != nil {
 			return true, err
 		}
 		switch {
+		case t.Over:
+			return true, fmt.Errorf("a bank stated after the partida's end")
 		case t.Hand != 0 || r.Hand != 0:
 			return true, fmt.Errorf("a bank stated during coup %d", t.Hand)
 		case r.Kind == chemin.KindBank && t.Bank != 0 && t.Banker != p.Seat:
@@ -136,6 +147,8 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 			return true, fmt.Errorf("seat %d associates with no banker", p.Seat)
 		case r.Kind == chemin.KindAssociate && t.AssocDue != 0 && (p.Seat != t.AssocDue || r.Amount != t.Bank):
 			return true, fmt.Errorf("seat %d associates with %d; the auction's associated offer gave seat %d half the bank, %d (rule 87)", p.Seat, r.Amount, t.AssocDue, t.Bank)
+		case r.Kind == chemin.KindAssociate && (r.Amount != t.Bank || t.Garage != 0):
+			return true, fmt.Errorf("seat %d associates with %d; the banker's bank is %d: an associate adds as much (rule 31)", p.Seat, r.Amount, t.Bank)
 		case r.Kind == chemin.KindBank && t.Taken != 0 && r.Amount != t.Taken:
 			return true, fmt.Errorf("seat %d takes the hand with a bank of %d; he took it at %d (rules 80, 85)", p.Seat, r.Amount, t.Taken)
 		case r.Kind == chemin.KindBank:
@@ -284,6 +297,7 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		if err := coup(); err != nil {
 			return true, err
 		}
+		t.Dealt += int64(len(r.Cards))
 		if r.Kind == poker.KindDeal && r.Seat != t.Banker {
 			f.cheminPlayed(t) // the ponto's two cards, the coup's first
 		}
@@ -333,6 +347,21 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		t.InPot = 0
 		t.LastHand, t.Hand, t.Stakes, t.Shown = t.Hand, 0, nil, false
 		t.Meters.Voided++
+	case poker.KindEnd:
+		// The partida ends at its closing hour, between coups, its bank
+		// given back and its sabot revealed (rule 107).
+		switch {
+		case t.Closing.IsZero():
+			return true, fmt.Errorf("the partida ends with no closing hour told (rule 107)")
+		case t.Hand != 0 || t.Bank != 0 || t.Garage != 0:
+			return true, fmt.Errorf("the partida ends with coup %d in play, a bank of %d and a garage of %d", t.Hand, t.Bank, t.Garage)
+		case !t.ShoeAt.IsZero():
+			return true, fmt.Errorf("the partida ends with its sabot not revealed")
+		}
+		if err := f.stacks(r.Stacks); err != nil {
+			return true, err
+		}
+		t.Over = true
 	case chemin.KindAnnounce:
 		if err := outside(); err != nil {
 			return true, err
@@ -344,14 +373,28 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		if t.Hand != 0 || r.Amount != t.Decks {
 			return true, fmt.Errorf("a shoe of %d decks during coup %d; the definition's sabot has %d", r.Amount, t.Hand, t.Decks)
 		}
+		if !t.Closing.IsZero() {
+			return true, fmt.Errorf("a sabot begins after the closing hour %s (rule 107)", t.Closing.Format(time.RFC3339))
+		}
+		t.ShoeAt, t.Dealt = r.At, 0
 	case chemin.KindBurn, chemin.KindShoeEnd:
 		if r.Amount != 0 {
 			return true, fmt.Errorf("a %s of %d", r.Kind, r.Amount)
+		}
+		if r.Kind == chemin.KindBurn {
+			t.Dealt += int64(len(r.Cards))
 		}
 		if r.Kind == chemin.KindShoeEnd {
 			if err := wholeDecks(r.Cards, t.Decks); err != nil {
 				return true, err
 			}
+			// Played on past the closing hour, the sabot ends at its
+			// warning card, or when too few players are seated to go on
+			// (rules 14, 15, 107): the close does not cut it short.
+			if t.PlaysOn && t.Dealt < int64(len(r.Cards)-chemin.AfterWarning) && len(t.Players) >= t.MinPlayers {
+				return true, fmt.Errorf("the sabot played on past the closing hour ends after %d of its %d cards, before its warning card (rule 107)", t.Dealt, len(r.Cards))
+			}
+			t.ShoeAt, t.Dealt = time.Time{}, 0
 		}
 	default:
 		return true, fmt.Errorf("unknown record kind %q at a chemin de fer table", r.Kind)
@@ -476,4 +519,31 @@ func (f *stepFold) cheminPlayed(t *Table) {
 			p.Totals.Hands++
 		}
 	}
+}
+
+// closing folds a step whose event is the closing hour (rule 107): told
+// once, when it has come, at a chemin de fer table. Whether the sabot in
+// play goes on to its end is measured here from its commitment's time,
+// apart from the engine: begun at least chemin.SabotBeforeClose before
+// the hour, it does; otherwise one more coup may start if none is in
+// play, none if one is.
+func (f *stepFold) closing() error {
+	t, ev := f.t, f.x.Event
+	switch {
+	case !t.isChemin():
+		return fmt.Errorf("a closing hour at a %s table, which keeps none", t.Game)
+	case !t.Closing.IsZero():
+		return fmt.Errorf("the closing hour %s, told already at %s", ev.Hour.Format(time.RFC3339), t.Closing.Format(time.RFC3339))
+	case t.Over:
+		return fmt.Errorf("a closing hour after the partida's end")
+	case ev.Hour.IsZero() || ev.Hour.After(ev.At):
+		return fmt.Errorf("the closing hour %s told at %s, before it came", ev.Hour.Format(time.RFC3339), ev.At.Format(time.RFC3339))
+	}
+	t.Closing = ev.Hour
+	t.PlaysOn = !t.ShoeAt.IsZero() && !t.ShoeAt.After(ev.Hour.Add(-chemin.SabotBeforeClose))
+	t.CoupsLeft = 0
+	if t.Hand == 0 {
+		t.CoupsLeft = 1
+	}
+	return nil
 }

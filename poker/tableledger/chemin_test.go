@@ -32,9 +32,14 @@ func cheminSteps(t *testing.T, n int, prefer bool) (SessionOpen, []Step) {
 type cheminPlan struct {
 	prefer, resume, churn bool
 	seed                  uint64
+	// closeAfter: after so many steps the closing hour is told, long
+	// enough after the sabot in play began for it to play on (long), or a
+	// nanosecond short of it, and the play goes on to the partida's end.
+	closeAfter int
+	long       bool
 }
 
-func cheminPlay(t *testing.T, n int, plan cheminPlan) (SessionOpen, []Step) {
+func cheminPlay(t testing.TB, n int, plan cheminPlan) (SessionOpen, []Step) {
 	t.Helper()
 	prefer := plan.prefer
 	data, sig, err := assets.CheminTable("chemin-6d")
@@ -69,8 +74,32 @@ func cheminPlay(t *testing.T, n int, plan cheminPlan) (SessionOpen, []Step) {
 		at = at.Add(time.Second)
 		step(poker.Join{At: at, Player: p, Amount: 60000}, &Transfer{ID: fmt.Sprint("in-", i), Kind: BuyIn, Source: "cab-" + p, Player: p, Amount: 60000})
 	}
-	resumed := false
-	for loops := 0; len(steps) < n; loops++ {
+	resumed, told := false, false
+	for loops := 0; len(steps) < n || plan.closeAfter > 0; loops++ {
+		if ce.Phase() == chemin.Closed {
+			break
+		}
+		if plan.closeAfter > 0 && !told && len(steps) >= plan.closeAfter {
+			var shoeAt time.Time
+			for _, x := range steps {
+				for _, r := range x.Records {
+					if r.Kind == chemin.KindShoe {
+						shoeAt = r.At
+					}
+				}
+			}
+			hour := shoeAt.Add(chemin.SabotBeforeClose)
+			if !plan.long {
+				hour = hour.Add(-time.Nanosecond)
+			}
+			if hour.After(at) {
+				at = hour
+			}
+			if !step(poker.Closing{At: at, Hour: hour}, nil) {
+				t.Fatal("the closing hour refused")
+			}
+			told = true
+		}
 		if loops > 50*n {
 			t.Fatalf("the table is stuck: %+v", ce.CheminView(""))
 		}
@@ -436,4 +465,101 @@ func TestCheminFoldWithPlayersComingAndGoing(t *testing.T) {
 		}
 	}
 	t.Logf("%v", seen)
+}
+
+// The partida's close at its closing hour (rule 107) folds apart from the
+// engine: a sabot begun twenty minutes before the hour is played on to its
+// warning card, one begun a nanosecond later gives one coup at most after
+// the hour; then the bank goes back, the sabot is revealed, the partida
+// ends and every player is paid to his source, every cent in place. The
+// same steps with the hour told otherwise are refused: the fold measures
+// the sabot's start against the hour itself.
+func TestCheminFoldTheClose(t *testing.T) {
+	for _, long := range []bool{true, false} {
+		o, steps := cheminPlay(t, 400, cheminPlan{seed: 9, closeAfter: 400, long: long})
+		st, err := foldAll(o, steps)
+		if err != nil {
+			t.Fatalf("long %v: %v", long, err)
+		}
+		tb := st.Tables["chemin-6d"]
+		var in, out int64
+		for _, src := range st.Sources {
+			in, out = in+src.In, out+src.Out
+		}
+		if !tb.Over || len(tb.Players) != 0 || tb.Bank != 0 || out != in-tb.Meters.Rake || tb.Meters.Rake == 0 {
+			t.Fatalf("long %v: after the close %+v, in %d out %d", long, tb, in, out)
+		}
+		for id, tr := range st.Transfers {
+			if tr.Kind == CashOut && !tr.Done {
+				t.Fatalf("long %v: cash-out %s not paid", long, id)
+			}
+		}
+		// The coups after the hour, and how the sabot ended.
+		k := slices.IndexFunc(steps, func(x Step) bool { return x.Event.Kind == "closing" })
+		coups, cut := 0, ""
+		for _, x := range steps[k:] {
+			for _, r := range x.Records {
+				switch r.Kind {
+				case poker.KindHandStart:
+					coups++
+				case chemin.KindShoeEnd:
+					cut = r.Reason + "."
+				}
+			}
+		}
+		switch {
+		case long && (coups < 2 || cut != "."):
+			t.Fatalf("a sabot played on: %d coups after the hour, its end %q", coups, cut)
+		case !long && (coups > 1 || !strings.Contains(cut, "rule 107")):
+			t.Fatalf("no sabot played on: %d coups after the hour, its end %q", coups, cut)
+		}
+		// The hour told otherwise, the same steps.
+		bad := slices.Clone(steps)
+		ev := bad[k].Event
+		if long {
+			ev.Hour = ev.Hour.Add(-time.Nanosecond) // the sabot began a nanosecond too late: one coup at most
+		} else {
+			ev.Hour = ev.Hour.Add(time.Nanosecond) // exactly 20 minutes: the sabot must play on
+		}
+		if ev.Hour.After(ev.At) {
+			ev.At = ev.Hour
+		}
+		bad[k].Event = ev
+		want := map[bool]string{true: "after the partida's last coup", false: "before its warning card"}[long]
+		if _, err := foldAll(o, bad); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("long %v, the hour moved: the fold says %v, want %q", long, err, want)
+		}
+	}
+}
+
+// An associate adds as much as the banker's bank (rule 31): the fold takes
+// an association of the bank's amount and refuses one a cent short.
+func TestCheminAssociateAddsTheBankersBank(t *testing.T) {
+	data, sig, err := assets.CheminTable("chemin-6d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 12, 5, 20, 0, 0, 0, time.UTC)
+	o := SessionOpen{Table: "chemin-6d", Session: 1, At: at, Definition: data, Signature: sig, Digest: tabledef.Digest(data), KeyID: "k"}
+	for _, half := range []int64{10000, 9999} {
+		st := NewState()
+		if err := st.Apply(o); err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range []string{"ana", "bia"} {
+			join := Step{Table: "chemin-6d", Session: 1, Opened: 1, Event: Event{Kind: "join", At: at, Player: p, Amount: 50000},
+				Transfer: &Transfer{ID: "b-" + p, Kind: BuyIn, Source: "cab", Player: p, Amount: 50000},
+				Records:  []poker.Record{{Kind: poker.KindJoin, At: at, Seat: i + 1, Player: p, Amount: 50000, Stack: 50000}}}
+			if err := st.Apply(join); err != nil {
+				t.Fatal(err)
+			}
+		}
+		bank := Step{Table: "chemin-6d", Session: 1, Opened: 1, Event: Event{Kind: "act", At: at, Player: "ana", Action: &poker.Action{Kind: chemin.BankAssociated, To: 10000 + half}},
+			Records: []poker.Record{{Kind: chemin.KindBank, At: at, Seat: 1, Player: "ana", Amount: 10000, Stack: 40000},
+				{Kind: chemin.KindAssociate, At: at, Seat: 2, Player: "bia", Amount: half, Stack: 50000 - half}}}
+		err := st.Apply(bank)
+		if half == 10000 && err != nil || half != 10000 && (err == nil || !strings.Contains(err.Error(), "rule 31")) {
+			t.Errorf("an associate's %d to a bank of 10000: %v", half, err)
+		}
+	}
 }

@@ -131,6 +131,8 @@ type Event struct {
 	Action     *poker.Action `json:"action,omitempty"`
 	On         bool          `json:"on,omitempty"`
 	Authorized bool          `json:"authorized,omitempty"`
+	// Hour is a closing event's closing hour (rule 107).
+	Hour time.Time `json:"hour,omitzero"`
 }
 
 // EventOf is the logged form of an engine event.
@@ -155,6 +157,8 @@ func EventOf(ev poker.Event) Event {
 		return Event{Kind: "tick", At: e.At}
 	case poker.Resume:
 		return Event{Kind: "resume", At: e.At}
+	case poker.Closing:
+		return Event{Kind: "closing", At: e.At, Hour: e.Hour}
 	}
 	return Event{Kind: fmt.Sprintf("%T", ev), At: ev.When()}
 }
@@ -183,6 +187,8 @@ func (e Event) Poker() (poker.Event, error) {
 		return poker.Tick{At: e.At}, nil
 	case "resume":
 		return poker.Resume{At: e.At}, nil
+	case "closing":
+		return poker.Closing{At: e.At, Hour: e.Hour}, nil
 	}
 	return nil, fmt.Errorf("unknown event kind %q", e.Kind)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/openegm/cabinet/internal/money"
 	"github.com/openegm/cabinet/poker"
+	"github.com/openegm/cabinet/poker/chemin"
 	"github.com/openegm/cabinet/poker/tabledef"
 )
 
@@ -25,7 +26,24 @@ type Report struct {
 	Voided    []VoidReport    `json:"voided"`
 	// PoAwards are the carried pós paid to the last player at a table.
 	PoAwards []PoAwardReport `json:"po_awards"`
-	Events   []ServerEvent   `json:"events"`
+	// Closes are the chemin de fer partidas told their closing hour
+	// (rule 107).
+	Closes []CloseReport `json:"closes"`
+	Events []ServerEvent `json:"events"`
+}
+
+// CloseReport is a chemin de fer partida's close (rule 107): its closing
+// hour, when the table was told it, whether its sabot played on past the
+// hour, the coups dealt after it, and when the partida ended (zero: not
+// yet).
+type CloseReport struct {
+	Table   string    `json:"table"`
+	Session int       `json:"session"`
+	Hour    time.Time `json:"hour"`
+	Told    time.Time `json:"told"`
+	PlaysOn bool      `json:"plays_on"`
+	Coups   int       `json:"coups_after"`
+	Ended   time.Time `json:"ended,omitzero"`
 }
 
 // TableReport is one table.
@@ -100,7 +118,8 @@ func MakeReport(dir string, pub ed25519.PublicKey, trusted []ed25519.PublicKey) 
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Verdict: v, Transfers: []TransferState{}, Voided: []VoidReport{}, PoAwards: []PoAwardReport{}, Sources: []SourceReport{}}
+	rep := &Report{Verdict: v, Transfers: []TransferState{}, Voided: []VoidReport{}, PoAwards: []PoAwardReport{}, Sources: []SourceReport{},
+		Closes: []CloseReport{}}
 	st := v.State
 	if st == nil {
 		return rep, nil
@@ -115,7 +134,26 @@ func MakeReport(dir string, pub ed25519.PublicKey, trusted []ed25519.PublicKey) 
 			}
 			sessions[x.Table] = append(sessions[x.Table], SessionReport{Session: x.Session, OpenedAt: x.At, Definition: id, Digest: x.Digest, KeyID: x.KeyID})
 		case Step:
+			var cl *CloseReport
+			for i := range rep.Closes {
+				if c := &rep.Closes[i]; c.Table == x.Table && c.Session == x.Session {
+					cl = c
+				}
+			}
+			if x.Event.Kind == "closing" {
+				rep.Closes = append(rep.Closes, CloseReport{Table: x.Table, Session: x.Session, Hour: x.Event.Hour, Told: x.Event.At})
+				cl = &rep.Closes[len(rep.Closes)-1]
+			}
 			for _, rec := range x.Records {
+				switch {
+				case cl == nil:
+				case rec.Kind == chemin.KindAnnounce && chemin.Message(rec.Action) == chemin.MsgPlaysOn:
+					cl.PlaysOn = true
+				case rec.Kind == poker.KindHandStart:
+					cl.Coups++
+				case rec.Kind == poker.KindEnd:
+					cl.Ended = rec.At
+				}
 				switch rec.Kind {
 				case poker.KindHandEnd:
 					if l := sessions[x.Table]; len(l) > 0 {
@@ -237,6 +275,21 @@ func (rep *Report) WriteText(w io.Writer, lang string) {
 		for _, x := range rep.PoAwards {
 			fmt.Fprintf(w, "  %s %s %s: %s %s, %s %s, %s %s\n", x.At.Format(time.RFC3339), x.Table, x.Player,
 				tr("pó", "pó"), eur(x.Amount), tr("comissão", "rake"), eur(x.Rake), tr("pago", "paid"), eur(x.Paid))
+		}
+	}
+	if len(rep.Closes) > 0 {
+		fmt.Fprintf(w, "\n%s\n", tr("Encerramento das partidas de banca francesa (regra 107)", "Chemin de fer partidas closed at the closing hour (rule 107)"))
+		for _, c := range rep.Closes {
+			how := tr("golpes depois da hora, o último anunciado «Último golpe»", "coups after the hour, the last announced «Último golpe»")
+			if c.PlaysOn {
+				how = tr("golpes depois da hora, o sabot jogado até ao fim (iniciado 20 minutos antes)", "coups after the hour, the sabot played to its end (begun 20 minutes before)")
+			}
+			end := tr("partida ainda em jogo", "partida still playing")
+			if !c.Ended.IsZero() {
+				end = tr("fim da partida ", "partida over ") + c.Ended.Format(time.RFC3339)
+			}
+			fmt.Fprintf(w, "  %s %s %d: %s %s, %s %s; %d %s; %s\n", c.Table, tr("sessão", "session"), c.Session, tr("hora", "hour"), c.Hour.Format(time.RFC3339),
+				tr("dita às", "told at"), c.Told.Format(time.RFC3339), c.Coups, how, end)
 		}
 	}
 	fmt.Fprintf(w, "\n%s: %d\n", tr("Transferências", "Transfers"), len(rep.Transfers))

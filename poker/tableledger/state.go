@@ -80,6 +80,17 @@ type Table struct {
 	Level     int64 `json:"level,omitempty"`
 	Auctioned bool  `json:"auctioned,omitempty"`
 	Taken     int64 `json:"taken,omitempty"`
+	// The closing hour told (rule 107), when the sabot in play began
+	// (zero: none) and the cards dealt from it, whether the hour let it
+	// play on to its end, and the coups that may still start when not
+	// (the next, told between coups; none, told during one); the seated
+	// players a partida needs.
+	Closing    time.Time `json:"closing,omitzero"`
+	ShoeAt     time.Time `json:"shoe_at,omitzero"`
+	Dealt      int64     `json:"dealt,omitempty"`
+	PlaysOn    bool      `json:"plays_on,omitempty"`
+	CoupsLeft  int       `json:"coups_left,omitempty"`
+	MinPlayers int       `json:"min_players,omitempty"`
 }
 
 // Seat is a player at a table.
@@ -192,8 +203,9 @@ func (s *State) open(o SessionOpen) error {
 	t.CagnotteBps, t.Rounding, t.Decks = 0, "", 0
 	if d.Chemin != nil {
 		t.CagnotteBps, t.Rounding, t.Decks = d.Chemin.CagnotteBps, string(d.Chemin.Rounding), int64(d.Chemin.Decks)
-		t.MinBank = d.Chemin.MinBank
+		t.MinBank, t.MinPlayers = d.Chemin.MinBank, d.Chemin.MinPlayers
 	}
+	t.Closing, t.ShoeAt, t.Dealt, t.PlaysOn, t.CoupsLeft = time.Time{}, time.Time{}, 0, false, 0
 	t.Bank, t.Garage, t.Banker, t.Associate = 0, 0, 0, 0
 	t.Outside, t.Offers, t.Partners, t.AssocDue = 0, nil, nil, 0
 	t.Level, t.Auctioned, t.Taken = 0, false, 0
@@ -231,6 +243,11 @@ func (s *State) step(x Step) error {
 	f := &stepFold{s: s, t: t, x: x}
 	if err := f.transfer(); err != nil {
 		return fmt.Errorf("%s step %d: %w", x.Table, t.Step, err)
+	}
+	if x.Event.Kind == "closing" {
+		if err := f.closing(); err != nil {
+			return fmt.Errorf("%s step %d: %w", x.Table, t.Step, err)
+		}
 	}
 	for i, r := range x.Records {
 		if err := f.record(r); err != nil {

@@ -43,6 +43,25 @@ type Options struct {
 	// SeatKey signs the seat tokens (seat.go); at least 32 bytes.
 	SeatKey []byte
 	Log     *slog.Logger
+	// Closing is the operator's closing hour for a partida that began
+	// (its first player seated at an empty table) at a time: a chemin de
+	// fer table is told it when it comes, and plays rule 107's close
+	// (DailyClosing; nil: the tables keep no closing hour).
+	Closing func(began time.Time) time.Time
+}
+
+// DailyClosing is the closing hour of a casino that closes every day at
+// hh:mm in loc (its local time, summer time included): the first hh:mm
+// after the partida began.
+func DailyClosing(hh, mm int, loc *time.Location) func(time.Time) time.Time {
+	return func(began time.Time) time.Time {
+		b := began.In(loc)
+		c := time.Date(b.Year(), b.Month(), b.Day(), hh, mm, 0, 0, loc)
+		if !c.After(b) {
+			c = time.Date(b.Year(), b.Month(), b.Day()+1, hh, mm, 0, 0, loc)
+		}
+		return c.UTC()
+	}
 }
 
 // Error is a refused request: Status is the HTTP status that fits it.
@@ -78,6 +97,33 @@ type table struct {
 	current []poker.Record // the hand in play's records so far
 	last    []poker.Record // the last hand's, from its start to its end
 	says    []poker.Record // a chemin de fer table's announcements: the coup in play's and since the last
+	began   time.Time      // when the partida began: the first player seated at the empty table (zero: empty)
+}
+
+// seated follows when the table's partida began: a step that leaves it
+// empty ends it, the next that seats a player begins the next. Replayed
+// steps rebuild it as the live ones made it.
+func (t *table) seated(at time.Time) {
+	switch {
+	case len(t.sess.Engine.View("").Seats) == 0:
+		t.began = time.Time{}
+	case t.began.IsZero():
+		t.began = at
+	}
+}
+
+// closingDue is the closing hour a chemin de fer table is to be told now
+// (false: none).
+func (s *Server) closingDue(t *table, now time.Time) (time.Time, bool) {
+	ce, ok := t.sess.Engine.(*tabledef.CheminEngine)
+	if !ok || s.opts.Closing == nil || t.began.IsZero() || ce.Phase() == chemin.Closed {
+		return time.Time{}, false
+	}
+	if told, _ := ce.Closing(); !told.IsZero() {
+		return time.Time{}, false
+	}
+	hour := s.opts.Closing(t.began)
+	return hour, !now.Before(hour)
 }
 
 // Open starts the server on its ledger: every table with players is
@@ -196,6 +242,7 @@ func (s *Server) replay(ids []string, from uint64, configured map[string]*tabled
 				return fmt.Errorf("table %s: replaying record %d: %w", x.Table, seq, err)
 			}
 			t.observe(x.Records)
+			t.seated(x.Event.At)
 		}
 		return nil
 	})
@@ -284,6 +331,7 @@ func (s *Server) step(t *table, ev poker.Event, tr *tableledger.Transfer) ([]pok
 		return nil, err
 	}
 	t.observe(recs)
+	t.seated(ev.When())
 	s.left(t, recs)
 	s.publish(t)
 	return recs, nil
@@ -328,6 +376,14 @@ func (s *Server) Pump() {
 	for _, id := range s.tableIDs() {
 		t := s.tables[id]
 		if t.fault != nil {
+			continue
+		}
+		if hour, due := s.closingDue(t, now); due {
+			// Told before the timer or the deal: a decision whose time ran
+			// out past the hour is taken after it, as the dealer would.
+			if _, err := s.step(t, poker.Closing{At: s.at(t, now), Hour: hour}, nil); err != nil {
+				s.log.Error("closing hour refused", "table", t.id, "err", err)
+			}
 			continue
 		}
 		d := t.sess.Engine.View("").Deadline

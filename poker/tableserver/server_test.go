@@ -70,6 +70,8 @@ type rig struct {
 	http   *httptest.Server
 	api    *tablesrvtest.Client
 	rebuys int
+	// closing is the server's closing hour (Options.Closing; nil: none).
+	closing func(time.Time) time.Time
 }
 
 var seatKey = []byte("0123456789abcdef0123456789abcdef")
@@ -109,7 +111,7 @@ func (r *rig) start() {
 		r.t.Fatalf("witness: %+v", info.Witness)
 	}
 	srv, err := Open(led, Options{Tables: r.certs, RNG: rng.NewSeeded(uint64(time.Now().UnixNano())), Now: r.clock.Now,
-		HandPause: time.Second, SeatKey: seatKey, Log: slog.New(slog.NewTextHandler(testWriter{r.t}, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+		HandPause: time.Second, SeatKey: seatKey, Closing: r.closing, Log: slog.New(slog.NewTextHandler(testWriter{r.t}, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		r.t.Fatal(err)
 	}

@@ -155,8 +155,11 @@ func (s *Server) cheminFor(t *table, v chemin.View) *seatmsg.CheminMsg {
 	m := &seatmsg.CheminMsg{Phase: string(v.Phase), Banker: v.Banker, Associate: v.Associate, Bank: v.Bank, Garage: v.Garage,
 		Wins: v.Wins, Ponto: v.Ponto, PontoCards: cardList(v.PontoCards), BankerCards: cardList(v.BankerCards),
 		PontoTotal: total(v.PontoCards), BankerTotal: total(v.BankerCards), Stakes: stakeList(v.Stakes), Level: v.Level,
-		Bidders: v.Bidders, Shoe: v.Shoe, CardsLeft: v.CardsLeft, LastCoup: v.LastCoup,
+		Bidders: v.Bidders, Shoe: v.Shoe, CardsLeft: v.CardsLeft, LastCoup: v.LastCoup, FinalCoup: v.FinalCoup, PlaysOn: v.PlaysOn,
 		Choices: []seatmsg.ChoiceMsg{}, Says: []seatmsg.SayMsg{}}
+	if !v.Closing.IsZero() {
+		m.ClosingMS = ms(v.Closing)
+	}
 	for _, c := range v.Choices {
 		m.Choices = append(m.Choices, seatmsg.ChoiceMsg{Kind: string(c.Kind), Min: c.Min, Max: c.Max, Step: c.Step})
 	}

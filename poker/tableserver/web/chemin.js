@@ -32,6 +32,8 @@ Object.assign(T.pt, {
   ph_auction_you: "Quanto oferece pela banca?", ph_forced_you: "Ninguém ofereceu: aceita a banca mínima ou cede o lugar",
   c_this_coup: "Este golpe", c_last_coup_panel: "Último golpe", c_replay: "Últimos golpes", c_coups: "Golpes jogados",
   ph_offered: "A mão é oferecida", ph_auction: "Leilão da banca", ph_forced: "A banca é dada ao seguinte",
+  ph_closed: "Fim da partida: a mesa fechou", c_final_coup: "Último golpe",
+  c_plays_on: "Hora de encerramento: até ao fim do sabot",
   k_shoe: "Sabot novo, baralhado e selado", k_burn: "Cartas queimadas", k_shoe_end: "Fim do sabot",
   k_bank: "faz banca de", k_associate: "associa-se com", k_garage: "põe de lado (garage)",
   k_release: "recebe a banca e a garage:", k_deal: "recebe as cartas", k_third: "terceira carta",
@@ -69,6 +71,8 @@ Object.assign(T.en, {
   ph_auction_you: "What do you offer for the bank?", ph_forced_you: "Nobody offered: take the minimum bank or give up your seat",
   c_this_coup: "This coup", c_last_coup_panel: "Last coup", c_replay: "Last coups", c_coups: "Coups played",
   ph_offered: "The hand is offered", ph_auction: "The bank is auctioned", ph_forced: "The bank goes to the next player",
+  ph_closed: "End of the partida: the table closed", c_final_coup: "Last coup",
+  c_plays_on: "Closing time: to the end of the shoe",
   k_shoe: "New shoe, shuffled and sealed", k_burn: "Cards burned", k_shoe_end: "End of the shoe",
   k_bank: "banks", k_associate: "associates with", k_garage: "sets aside (garage)",
   k_release: "gets the bank and the garage:", k_deal: "is dealt the cards", k_third: "third card",
@@ -159,7 +163,10 @@ function renderChemin() {
   side("ch-ponto-cards", "c_ponto_cards", pc, pc.length === 1 || pc.length === 3, c.ponto_total ?? -1);
   side("ch-banker-cards", "c_banker_cards", bc, bc.length === 3, c.banker_total ?? -1);
   $("ch-sabot").textContent = c.shoe ? `${tr("c_sabot")}: ${c.cards_left}` : ""; $("ch-sabot").dataset.left = c.cards_left || 0;
-  $("ch-last-coup").hidden = !c.last_coup; $("ch-last-coup").textContent = tr("c_last_coup");
+  // The partida's last coup (rules 96, 107) outranks the sabot's; past
+  // the closing hour a sabot played on says so.
+  const shoeNote = c.final_coup ? "c_final_coup" : c.last_coup ? "c_last_coup" : c.plays_on ? "c_plays_on" : "";
+  $("ch-last-coup").hidden = !shoeNote; $("ch-last-coup").textContent = shoeNote ? tr(shoeNote) : ""; $("ch-last-coup").dataset.note = shoeNote;
   const phase = c.phase || "idle", mine = cheminMine();
   $("ch-phase").textContent = tr("ph_" + phase + (mine && T.pt["ph_" + phase + "_you"] ? "_you" : "")); $("ch-phase").dataset.phase = phase;
   center.hidden = false;
