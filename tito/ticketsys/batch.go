@@ -28,7 +28,7 @@ const (
 	maxBatch = 120
 	// maxInFlight batches at once: while one waits for raft the next
 	// fills, and a few in flight let raft fold them into one append.
-	maxInFlight = 4
+	maxInFlight = 16
 )
 
 // attempt is one caller's nested transaction.
