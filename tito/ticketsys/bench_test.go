@@ -188,7 +188,7 @@ type figures struct {
 func measure(b *testing.B, unit string, n int, op func(worker, i int) error) {
 	b.Helper()
 	b.ResetTimer()
-	f := run(b, n, op)
+	f := timeOps(b, n, op)
 	b.StopTimer()
 	f.report(b, unit, "")
 	b.ReportMetric(0, "ns/op") // wall time per operation means little with 1,000 at once
@@ -200,8 +200,8 @@ func (f figures) report(b *testing.B, unit, prefix string) {
 	b.ReportMetric(float64(f.p99.Microseconds())/1000, prefix+"p99-ms")
 }
 
-// run is measure without the report.
-func run(b *testing.B, n int, op func(worker, i int) error) figures {
+// timeOps is measure without the report.
+func timeOps(b *testing.B, n int, op func(worker, i int) error) figures {
 	b.Helper()
 	lat := make([]time.Duration, n)
 	var wg sync.WaitGroup
@@ -265,8 +265,8 @@ func BenchmarkRedemption(b *testing.B) {
 		ctx := context.Background()
 		b.ResetTimer()
 		stamp := strconv.FormatInt(time.Now().UnixNano(), 36)
-		raw := run(b, b.N, e.cas(ctx, stamp+"a"))
-		st := run(b, b.N, func(w, i int) error {
+		raw := timeOps(b, b.N, e.cas(ctx, stamp+"a"))
+		st := timeOps(b, b.N, func(w, i int) error {
 			id := "bench-" + tks[i].Validation.Digits()
 			a, err := e.store.Authorize(ctx, Request{Digits: tks[i].Validation.Digits(), By: e.names[w], ID: id, At: time.Now()})
 			if err != nil || a.Phase != Authorised {
@@ -278,7 +278,7 @@ func BenchmarkRedemption(b *testing.B) {
 			}
 			return err
 		})
-		if after := run(b, b.N, e.cas(ctx, stamp+"b")); after.rate > raw.rate {
+		if after := timeOps(b, b.N, e.cas(ctx, stamp+"b")); after.rate > raw.rate {
 			raw = after
 		}
 		b.StopTimer()
