@@ -156,7 +156,7 @@ func (b *batcher) run() {
 			b.mu.Lock()
 			b.limit = max(1, len(batch)/2)
 			for _, a := range batch {
-				a.taken, a.b = false, nil
+				a.queued, a.taken, a.b = true, false, nil
 			}
 			b.queue = append(batch, b.queue...)
 			b.mu.Unlock()
