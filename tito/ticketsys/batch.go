@@ -63,8 +63,9 @@ type batcher struct {
 	queue    []*attempt
 	inFlight int
 	limit    int // of attempts a batch; lowered if etcd refuses a batch's size
-	// Tests: gate runs before a batch is taken from the queue (to fill
-	// it), sending with the keys of each attempt of a batch as it goes.
+	// Tests, set under mu: gate runs before a batch is taken from the
+	// queue (to fill it), sending with the keys of each attempt of a
+	// batch as it goes.
 	gate    func()
 	sending func(keys [][]string)
 }
@@ -123,8 +124,11 @@ func (b *batcher) do(ctx context.Context, a *attempt) (o outcome, sent bool) {
 // run sends batches while attempts wait.
 func (b *batcher) run() {
 	for {
-		if b.gate != nil {
-			b.gate()
+		b.mu.Lock()
+		gate, sending := b.gate, b.sending
+		b.mu.Unlock()
+		if gate != nil {
+			gate()
 		}
 		b.mu.Lock()
 		batch := b.take()
@@ -141,12 +145,12 @@ func (b *batcher) run() {
 			ops[i] = a.txn
 		}
 		b.mu.Unlock()
-		if b.sending != nil {
+		if sending != nil {
 			keys := make([][]string, len(batch))
 			for i, a := range batch {
 				keys[i] = a.keys
 			}
-			b.sending(keys)
+			sending(keys)
 		}
 		resp, err := b.kv.Txn(ctx).Then(ops...).Commit()
 		cancel()

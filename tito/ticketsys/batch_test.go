@@ -32,6 +32,8 @@ type batches struct {
 
 func gateBatches(s *Store) *batches {
 	g := &batches{s: s, open: make(chan struct{})}
+	s.batch.mu.Lock()
+	defer s.batch.mu.Unlock()
 	s.batch.gate = func() { <-g.open }
 	s.batch.sending = func(keys [][]string) {
 		g.mu.Lock()
