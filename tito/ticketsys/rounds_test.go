@@ -139,3 +139,52 @@ func TestRoundTripsWithoutTheGuess(t *testing.T) {
 		t.Fatalf("ticket: %+v %v", got, err)
 	}
 }
+
+// A store that follows etcd's watch of the tickets knows a ticket another
+// ticket system issued: its redemption is two round trips, as at the
+// system that issued it, and reads nothing.
+func TestFollowKnowsAnotherSystemsTicket(t *testing.T) {
+	prefix := fmt.Sprintf("/test/%s/", t.Name())
+	printer, _ := countedStore(t, prefix)
+	s, kv := countedStore(t, prefix)
+	follow, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Follow(follow) }()
+	defer func() {
+		stop()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("follow ended with %v", err)
+		}
+	}()
+	// The watch is set up in the background: probe tickets until the
+	// follower has seen one.
+	seq := uint32(100)
+	for seen := false; !seen; {
+		seq++
+		probe := printed(t, "m1", seq, 1)
+		issue(t, printer, probe)
+		for range 40 {
+			if seen = s.guesses.has(s.ticketKey(probe.Validation.Digits())); seen {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	tk := printed(t, "m1", 1, 2500)
+	issue(t, printer, tk)
+	waitFor(t, "the follower to see the ticket", func() bool { return s.guesses.has(s.ticketKey(tk.Validation.Digits())) })
+	at := t0.Add(time.Hour)
+	before, beforeGets := kv.n.Load(), kv.gets.Load()
+	if a, err := s.Authorize(ctx(t), req(tk, "m7", "r1", at)); err != nil || a.Phase != Authorised || a.Cents != 2500 {
+		t.Fatalf("authorize: %+v %v", a, err)
+	}
+	if c, err := s.Commit(ctx(t), "r1", at.Add(time.Second)); err != nil || c.Phase != Committed {
+		t.Fatalf("commit: %+v %v", c, err)
+	}
+	if n, g := kv.n.Load()-before, kv.gets.Load()-beforeGets; n != 2 || g != 0 {
+		t.Fatalf("authorise and commit of a ticket issued elsewhere took %d round trips, %d reads; want 2 and none", n, g)
+	}
+	if got, err := printer.Get(ctx(t), tk.Validation.Digits()); err != nil || got.State != Redeemed || got.Final.Redemption != "r1" {
+		t.Fatalf("ticket: %+v %v", got, err)
+	}
+}

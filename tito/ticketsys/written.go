@@ -1,6 +1,14 @@
 package ticketsys
 
-import "sync"
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/openegm/cabinet/internal/etcdretry"
+)
 
 // maxGuesses bounds the guesses kept, about one per live ticket and one
 // per redemption waiting for its commit. Past it any guess is dropped: a
@@ -72,7 +80,13 @@ func (c *guessCache) put(key string, g guess) {
 	if c.m == nil {
 		c.m = make(map[string]guess)
 	}
-	if _, ok := c.m[key]; !ok && len(c.m) >= maxGuesses {
+	old, ok := c.m[key]
+	if ok && old.rev > g.rev {
+		// What etcd's watch delivers late (Follow) never replaces
+		// what this store saw after it.
+		return
+	}
+	if !ok && len(c.m) >= maxGuesses {
 		for k := range c.m { // any one: a dropped guess only costs a read
 			delete(c.m, k)
 			break
@@ -85,4 +99,54 @@ func (c *guessCache) forget(key string) {
 	c.mu.Lock()
 	delete(c.m, key)
 	c.mu.Unlock()
+}
+
+// has reports whether key has a guess (tests).
+func (c *guessCache) has(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.m[key]
+	return ok
+}
+
+// Follow keeps the store's guesses of the tickets up to date from etcd's
+// watch of them until ctx ends, so that a ticket another ticket system
+// issued or changed costs this one no extra round trip. It decides
+// nothing: an event missed or late (the watch cut, history compacted)
+// only leaves a guess that a comparison refuses, at the price of that
+// round trip. It returns ctx's cause, or the error that ends the watch.
+func (s *Store) Follow(ctx context.Context) error {
+	dir := s.prefix + "t/"
+	for {
+		wc := s.cli.Watch(clientv3.WithRequireLeader(ctx), dir, clientv3.WithPrefix())
+		for resp := range wc {
+			if resp.Err() != nil {
+				break // compacted, or no leader: watch again from now
+			}
+			for _, ev := range resp.Events {
+				key := string(ev.Kv.Key)
+				if ev.Type == clientv3.EventTypeDelete {
+					s.guesses.forget(key)
+					continue
+				}
+				t := new(Ticket)
+				if decode(key, ev.Kv.Value, t) != nil {
+					s.guesses.forget(key) // the next step reads it, and says so
+					continue
+				}
+				t.Revision = ev.Kv.ModRevision
+				s.guesses.noteTicket(key, t, ev.Kv.ModRevision)
+			}
+		}
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		if err := s.cli.Ctx().Err(); err != nil {
+			return fmt.Errorf("ticketsys: follow %s: %w", dir, err)
+		}
+		var p etcdretry.Pause
+		if err := p.Wait(ctx); err != nil {
+			return err
+		}
+	}
 }
