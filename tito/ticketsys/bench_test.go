@@ -257,13 +257,37 @@ func BenchmarkRedemption(b *testing.B) {
 	// ratio of the two says how near the store is to etcd's limit. The
 	// CAS runs before and after the store, and the better of the two is
 	// the limit (the first run of a cluster is the slower).
-	storeVsCAS := func(b *testing.B, unseen bool) {
+	storeVsCAS := func(b *testing.B, unseen, follow bool) {
 		e := benchSetup(b)
-		tks := e.tickets(b, b.N)
 		st := e.store
 		if unseen {
 			// Another ticket system's store: it never saw these tickets.
 			st, _ = New(e.cli, "/bench/tickets/")
+		}
+		if follow {
+			ctx, stop := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { st.Follow(ctx); close(done) }()
+			defer func() { stop(); <-done }()
+			// Its watch starts in the background: tickets until it
+			// has seen one.
+			for seen := false; !seen; {
+				probe := e.tickets(b, 1)[0]
+				for range 100 {
+					if seen = st.guesses.has(st.ticketKey(probe.Validation.Digits())); seen {
+						break
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+			}
+		}
+		tks := e.tickets(b, b.N)
+		if follow {
+			for _, tk := range tks {
+				for !st.guesses.has(st.ticketKey(tk.Validation.Digits())) {
+					time.Sleep(time.Millisecond)
+				}
+			}
 		}
 		ctx := context.Background()
 		b.ResetTimer()
@@ -293,9 +317,12 @@ func BenchmarkRedemption(b *testing.B) {
 	// The tickets issued through the same store, as a ticket system that
 	// polls the printing cabinet does: its guesses of them hold (two
 	// round trips).
-	b.Run("store-authorise-commit", func(b *testing.B) { storeVsCAS(b, false) })
+	b.Run("store-authorise-commit", func(b *testing.B) { storeVsCAS(b, false, false) })
 	// Issued by another ticket system: one round trip more.
-	b.Run("store-unseen-authorise-commit", func(b *testing.B) { storeVsCAS(b, true) })
+	b.Run("store-unseen-authorise-commit", func(b *testing.B) { storeVsCAS(b, true, false) })
+	// Issued by another, but this one follows etcd's watch of the
+	// tickets (Follow): two round trips, and the watch's events besides.
+	b.Run("store-following-authorise-commit", func(b *testing.B) { storeVsCAS(b, true, true) })
 	b.Run("etcd-cas", func(b *testing.B) {
 		e := benchSetup(b)
 		measure(b, "cas", b.N, e.cas(context.Background(), strconv.FormatInt(time.Now().UnixNano(), 36)))
