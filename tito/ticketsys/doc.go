@@ -46,7 +46,9 @@
 // keys (its Else branch), so the store decides again on what etcd holds
 // without another request. A ticket issued is one round trip, and a
 // redemption at a cabinet two (authorise, commit), when the store issued
-// the ticket or saw it last; one more when another ticket system did.
+// the ticket or saw it last; one more when another ticket system did
+// (Follow keeps the guesses from etcd's watch of the tickets, at the cost
+// of every ticket write's event).
 //
 // Concurrent steps share their round trip (group commit): one etcd
 // transaction carries up to 120 of them, each a nested transaction with
