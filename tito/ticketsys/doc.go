@@ -36,6 +36,31 @@
 // whose outcome was unknown) returns the recorded answer and changes
 // nothing.
 //
+// # Round trips
+//
+// The store decides each step on its guess of the keys it touches (what it
+// last wrote or read there; a key it never saw is guessed absent) and
+// writes conditional on the guessed revisions; a decision that writes
+// nothing is checked by the same comparisons alone. A guess that is no
+// longer true loses its comparison, and the same transaction reads the
+// keys (its Else branch), so the store decides again on what etcd holds
+// without another request. A ticket issued is one round trip, and a
+// redemption at a cabinet two (authorise, commit), when the store issued
+// the ticket or saw it last; one more when another ticket system did
+// (Follow keeps the guesses from etcd's watch of the tickets, at the cost
+// of every ticket write's event).
+//
+// Concurrent steps share their round trip (group commit): one etcd
+// transaction carries up to 120 of them, each a nested transaction with
+// its own comparisons (etcd 3.3 or later), so one stale or refused ticket
+// fails alone and the others are applied. No two steps on one key share a
+// batch (etcd refuses a transaction that writes a key twice): the later
+// waits for the next, and decides on the first's write. Each caller is
+// answered when its batch's transaction has returned, that is when it is
+// committed by the cluster; an answer lost in a batch is an unknown
+// outcome, and the same call again (same redemption ID) returns what etcd
+// recorded.
+//
 // # Two phases
 //
 // A cabinet redeems in two phases, as SAS does: Authorize puts the ticket

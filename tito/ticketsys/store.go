@@ -164,17 +164,20 @@ type Request struct {
 }
 
 // Store is access to one casino's ticket system, safe for concurrent use.
-// Its only state between calls is what it wrote for each redemption it
-// authorised (written): a guess that lets the commit or release write at
-// once, conditional on the keys' revisions being those of that write, and
-// read only when they are not. So a redemption costs three round trips
-// (read, authorise, commit), and the guess can never decide anything etcd
-// does not still hold.
+// Its only state between calls is a guess of what etcd holds for the keys
+// it last wrote or read (guesses), which lets a step write at once,
+// conditional on the keys' revisions being those guessed, and read (in
+// the same round trip) only when they are not: a redemption at a cabinet
+// costs two round trips (authorise, commit), and the guess can never
+// decide anything etcd does not still hold. Concurrent steps share their
+// round trips (batch): one etcd transaction carries many, each with its
+// own comparisons.
 type Store struct {
 	cli     *clientv3.Client
 	prefix  string
 	maxAuto int64
-	written writtenCache
+	guesses guessCache
+	batch   batcher
 	// beforeWrite, if set (tests), runs before each write transaction.
 	beforeWrite func()
 }
@@ -196,7 +199,7 @@ func New(cli *clientv3.Client, prefix string, opts ...Option) (*Store, error) {
 	if !strings.HasSuffix(prefix, "/") {
 		return nil, fmt.Errorf("ticketsys: %w: key prefix %q must end in \"/\"", ErrInvalid, prefix)
 	}
-	s := &Store{cli: cli, prefix: prefix}
+	s := &Store{cli: cli, prefix: prefix, batch: batcher{kv: cli}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -246,20 +249,18 @@ type change struct {
 	index []clientv3.Op
 }
 
-// apply reads the ticket at tkey and the redemption at rkey ("" for none)
-// at one revision, lets decide compute the change, and writes it if
-// neither key changed since. A lost race decides again on the state that
-// won; transient etcd errors are retried until ctx ends. A retry after a
-// write whose outcome was lost sees the write if it was applied, and
-// decide, finding its redemption recorded, changes nothing.
+// apply lets decide compute a change from the ticket at tkey and the
+// redemption at rkey ("" for none), and writes it if neither key changed
+// since the state decide was given. That state is first this store's
+// guess (what it last wrote or read; none: absent), so a redemption needs
+// no read before its write: a guess no longer true loses the write's
+// comparison, and the same round trip reads both keys at one revision to
+// decide again. A decision that writes nothing on a guess is checked the
+// same way, by comparing alone. Transient etcd errors are retried until
+// ctx ends. A retry after a write whose outcome was lost sees the write if
+// it was applied, and decide, finding its redemption recorded, changes
+// nothing.
 func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Ticket, r *Redemption) (change, error)) error {
-	return s.applyFrom(ctx, tkey, rkey, nil, decide)
-}
-
-// applyFrom is apply whose first decision is on guess, the state this
-// store wrote last (nil: read it). A guess no longer true loses the
-// write's comparison, and the next round reads.
-func (s *Store) applyFrom(ctx context.Context, tkey, rkey string, guess *written, decide func(t *Ticket, r *Redemption) (change, error)) error {
 	keys := []string{tkey}
 	if rkey != "" {
 		keys = append(keys, rkey)
@@ -272,100 +273,118 @@ func (s *Store) applyFrom(ctx context.Context, tkey, rkey string, guess *written
 		}
 		return err
 	}
+	revs := make([]int64, len(keys))
+	t, trev := s.guesses.ticket(tkey)
+	revs[0] = trev
+	if t != nil {
+		t.Revision = trev
+	}
+	var r *Redemption
+	if rkey != "" {
+		r, revs[1] = s.guesses.redemption(rkey)
+	}
+	read := false // t and r were read from etcd in this call
+	lost := 0
 	for {
-		revs := make([]int64, len(keys))
-		var t *Ticket
-		var r *Redemption
-		guessed := guess != nil && rkey != ""
-		if guessed {
-			// Copies: decide may keep what it is given (out = *r).
-			t, r = guess.ticket.clone(), new(Redemption)
-			*r = *guess.red
-			revs[0], revs[1] = guess.rev, guess.rev
-			guess = nil
-		} else {
-			gets := make([]clientv3.Op, len(keys))
-			for i, k := range keys {
-				gets[i] = clientv3.OpGet(k)
-			}
-			resp, err := s.cli.Txn(ctx).Then(gets...).Commit()
-			if err != nil {
-				if !etcdretry.Transient(ctx, s.cli, err) {
-					return fail(fmt.Errorf("read %s: %w", tkey, err))
-				}
-				if werr := p.Wait(ctx); werr != nil {
-					return fail(fmt.Errorf("read %s: %w (last etcd error: %v)", tkey, werr, err))
-				}
-				continue
-			}
-			for i, rr := range resp.Responses {
-				kvs := rr.GetResponseRange().GetKvs()
-				if len(kvs) == 0 {
-					continue
-				}
-				revs[i] = kvs[0].ModRevision
-				if i == 0 {
-					t = new(Ticket)
-					if err := decode(tkey, kvs[0].Value, t); err != nil {
-						return err
-					}
-					t.Revision = revs[i]
-				} else {
-					r = new(Redemption)
-					if err := decode(rkey, kvs[0].Value, r); err != nil {
-						return err
-					}
-				}
-			}
-		}
 		ch, err := decide(t, r)
-		if err != nil || ch.ticket == nil && ch.red == nil {
-			if guessed {
-				// Only a write checks a guess: what is not written is
-				// decided again on what etcd holds.
-				continue
-			}
+		write := err == nil && (ch.ticket != nil || ch.red != nil)
+		if !write && read {
 			return err
 		}
 		cmps := make([]clientv3.Cmp, len(keys))
 		for i, k := range keys {
 			cmps[i] = clientv3.Compare(clientv3.ModRevision(k), "=", revs[i])
 		}
+		gets := make([]clientv3.Op, len(keys))
+		for i, k := range keys {
+			gets[i] = clientv3.OpGet(k)
+		}
+		touched := keys
 		var puts []clientv3.Op
-		if ch.ticket != nil {
-			b, _ := json.Marshal(ch.ticket)
-			puts = append(puts, clientv3.OpPut(tkey, string(b)))
+		if write {
+			if ch.ticket != nil {
+				b, _ := json.Marshal(ch.ticket)
+				puts = append(puts, clientv3.OpPut(tkey, string(b)))
+			}
+			if ch.red != nil {
+				b, _ := json.Marshal(ch.red)
+				puts = append(puts, clientv3.OpPut(rkey, string(b)))
+			}
+			puts = append(puts, ch.index...)
+			touched = append([]string(nil), keys...)
+			for _, op := range ch.index {
+				touched = append(touched, string(op.KeyBytes()))
+			}
+			if s.beforeWrite != nil {
+				s.beforeWrite()
+			}
 		}
-		if ch.red != nil {
-			b, _ := json.Marshal(ch.red)
-			puts = append(puts, clientv3.OpPut(rkey, string(b)))
-		}
-		puts = append(puts, ch.index...)
-		if s.beforeWrite != nil {
-			s.beforeWrite()
-		}
-		wr, err := s.cli.Txn(ctx).If(cmps...).Then(puts...).Commit()
-		if err != nil {
-			sent = true
-			if !etcdretry.Transient(ctx, s.cli, err) {
-				return fail(fmt.Errorf("write %s: %w", tkey, err))
+		o, maybe := s.batch.do(ctx, &attempt{keys: touched, txn: clientv3.OpTxn(cmps, puts, gets)})
+		if o.err != nil {
+			sent = sent || write && maybe
+			if !etcdretry.Transient(ctx, s.cli, o.err) {
+				return fail(fmt.Errorf("write %s: %w", tkey, o.err))
 			}
 			if werr := p.Wait(ctx); werr != nil {
-				return fail(fmt.Errorf("write %s: %w (last etcd error: %v)", tkey, werr, err))
+				return fail(fmt.Errorf("write %s: %w (last etcd error: %v)", tkey, werr, o.err))
 			}
+			// The guess stands; its comparison will tell what happened.
+			read = false
 			continue
 		}
-		if wr.Succeeded {
-			if ch.ticket != nil {
-				ch.ticket.Revision = wr.Header.Revision
+		if o.resp.Succeeded {
+			if !write {
+				return err
 			}
-			if ch.ticket != nil && ch.red != nil && ch.red.Phase == Authorised && rkey != "" {
-				s.written.note(rkey, ch.ticket, ch.red, wr.Header.Revision)
+			if ch.ticket != nil {
+				ch.ticket.Revision = o.rev
+				s.guesses.noteTicket(tkey, ch.ticket, o.rev)
+			} else {
+				s.guesses.noteTicket(tkey, t, revs[0])
+			}
+			if ch.red != nil {
+				s.guesses.noteRedemption(rkey, ch.red, o.rev)
 			}
 			return nil
 		}
-		if werr := p.Wait(ctx); werr != nil {
-			return fail(fmt.Errorf("lost the race for %s and %w", tkey, werr))
+		// Lost: decide again on what etcd holds, read in the same
+		// transaction at one revision.
+		t, r, read = nil, nil, true
+		for i := range revs {
+			revs[i] = 0
+		}
+		for i, rr := range o.resp.Responses {
+			kvs := rr.GetResponseRange().GetKvs()
+			if len(kvs) == 0 {
+				continue
+			}
+			revs[i] = kvs[0].ModRevision
+			if i == 0 {
+				t = new(Ticket)
+				if err := decode(tkey, kvs[0].Value, t); err != nil {
+					return err
+				}
+				t.Revision = revs[i]
+			} else {
+				r = new(Redemption)
+				if err := decode(rkey, kvs[0].Value, r); err != nil {
+					return err
+				}
+			}
+		}
+		s.guesses.noteTicket(tkey, t, revs[0])
+		if rkey != "" {
+			s.guesses.noteRedemption(rkey, r, revs[1])
+		}
+		if write {
+			// A rival wrote first. With the state in hand another try
+			// needs no read; only a ticket fought over again and again
+			// waits, so that its rivals spread out.
+			if lost++; lost > 2 {
+				if werr := p.Wait(ctx); werr != nil {
+					return fail(fmt.Errorf("lost the race for %s and %w", tkey, werr))
+				}
+			}
 		}
 	}
 }
@@ -581,10 +600,10 @@ func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase
 		return fail(fmt.Errorf("%w: no time", ErrInvalid))
 	}
 	rkey := s.redemptionKey(id)
-	guess := s.written.take(rkey)
 	var digits string
-	if guess != nil {
-		digits = guess.red.Digits
+	if r, _ := s.guesses.redemption(rkey); r != nil {
+		// A redemption's ticket never changes: the guess names it.
+		digits = r.Digits
 	} else {
 		red, err := s.Redemption(ctx, id)
 		if err != nil {
@@ -593,7 +612,7 @@ func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase
 		digits = red.Digits
 	}
 	var out Redemption
-	err := s.applyFrom(ctx, s.ticketKey(digits), rkey, guess, func(t *Ticket, r *Redemption) (change, error) {
+	err := s.apply(ctx, s.ticketKey(digits), rkey, func(t *Ticket, r *Redemption) (change, error) {
 		switch {
 		case r == nil:
 			return change{}, fmt.Errorf("%w: redemption disappeared", ErrCorrupt)
