@@ -1,0 +1,720 @@
+package floor
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/openegm/cabinet/book"
+	"github.com/openegm/cabinet/internal/etcdtest"
+	"github.com/openegm/cabinet/jackpot/ledger"
+	"github.com/openegm/cabinet/jackpot/link"
+	"github.com/openegm/cabinet/jackpot/super"
+	"github.com/openegm/cabinet/sas"
+	"github.com/openegm/cabinet/sas/host"
+	"github.com/openegm/cabinet/tito"
+	"github.com/openegm/cabinet/tito/ticketsys"
+	"github.com/openegm/cabinet/tito/titopeer"
+)
+
+// The floor's settings, as a casino would run it.
+const (
+	group = 7
+	// levelMajor is local to the controller; levelSuper is shared through
+	// etcd (the superjackpot), so the controller's work on etcd is part of
+	// the floor.
+	levelMajor, levelSuper = 1, 2
+	controllerID           = "floor-1"
+	// broadcastMS: the controller sends the values at most this often,
+	// once per round of its line's polls; 500 ms, its default, would
+	// make every wait at a cabinet longer than the 500 ms the issue asks
+	// for, by the round that follows it.
+	broadcastMS = 250
+	bet         = 100 // cents, the top bet: it feeds both levels
+	// gameEvery: each cabinet plays a game this often (a player at a
+	// brisk pace), which moves its meters between two readings.
+	gameEvery = 500 * time.Millisecond
+	// ticketPoll is the ticket system's general poll period, as in
+	// tito/ticketsys's benchmark: SAS's 40 ms for 1,000 cabinets would be
+	// 25,000 polls a second.
+	ticketPoll    = 200 * time.Millisecond
+	ticketsPrefix = "/casino/tickets/"
+	superPrefix   = "/superjackpot/floor/"
+)
+
+// Limits the issue (26) sets for the floor.
+const (
+	valueGapLimit = 500 * time.Millisecond
+	awardLimit    = time.Second
+	casRatioGoal  = 0.6
+)
+
+// floor is the whole casino in the test process.
+type floor struct {
+	tb       testing.TB
+	cl       *etcdtest.Cluster
+	admin    *clientv3.Client
+	store    *ticketsys.Store
+	ledger   *ledger.Ledger
+	ctl      *link.Controller
+	cabs     []*Cabinet
+	peers    []*titopeer.Peer
+	done     []chan titopeer.Result
+	names    []string
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	playing  atomic.Bool
+	runErr   chan error
+	logs     chan string
+	// casRate and casP99: etcd's raw compare-and-swap on the cluster
+	// before the services start, the limit redemptions are held to.
+	casRate float64
+	casP99  time.Duration
+}
+
+// startFloor starts n cabinets, perLine to a SAS line of the controller.
+// casOps > 0 measures the raw compare-and-swap first, with n clients.
+func startFloor(tb testing.TB, n, perLine int, fsync bool, casOps int) *floor {
+	tb.Helper()
+	cl, err := etcdtest.Start(etcdtest.Options{Fsync: fsync})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f := &floor{tb: tb, cl: cl, runErr: make(chan error, 1), logs: make(chan string, 200)}
+	tb.Cleanup(f.stop)
+	f.admin = cl.Client(tb)
+	if casOps > 0 {
+		f.casRate, f.casP99 = f.rawCAS(n, casOps)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	f.cancel = cancel
+	for i := range n {
+		f.names = append(f.names, fmt.Sprintf("egm-%04d", i+1))
+	}
+	f.startTickets(ctx)
+	f.startLink(ctx, perLine)
+	f.playing.Store(true)
+	f.wg.Go(func() { f.play(ctx) })
+	f.waitReady()
+	return f
+}
+
+func (f *floor) stop() {
+	if f.cancel != nil {
+		f.cancel()
+		f.wg.Wait()
+	}
+	if f.ledger != nil {
+		f.ledger.Close()
+	}
+	f.cl.Stop()
+}
+
+func (f *floor) log(format string, a ...any) {
+	select {
+	case f.logs <- fmt.Sprintf(format, a...):
+	default:
+	}
+}
+
+// said is what the services logged lately, for a failure's message.
+func (f *floor) said() []string {
+	var out []string
+	for {
+		select {
+		case l := <-f.logs:
+			out = append(out, l)
+		default:
+			return out
+		}
+	}
+}
+
+// grantTickets makes the ticket system's etcd user, whose role reaches its
+// prefix only, as production runs it.
+func (f *floor) grantTickets(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for _, step := range []func() error{
+		func() error { _, err := f.admin.RoleAdd(ctx, "tickets"); return err },
+		func() error {
+			_, err := f.admin.RoleGrantPermission(ctx, "tickets", ticketsPrefix, clientv3.GetPrefixRangeEnd(ticketsPrefix),
+				clientv3.PermissionType(clientv3.PermReadWrite))
+			return err
+		},
+		func() error {
+			_, err := f.admin.UserAddWithOptions(ctx, "ticketsys", "", &clientv3.UserAddOptions{NoPassword: true})
+			return err
+		},
+		func() error { _, err := f.admin.UserGrantRole(ctx, "ticketsys", "tickets"); return err },
+	} {
+		if err := step(); err != nil {
+			f.tb.Fatalf("etcd user of the ticket system: %v", err)
+		}
+	}
+}
+
+// startTickets starts the ticket system and the ticket side of every
+// cabinet, each on its own in-memory SAS link.
+func (f *floor) startTickets(ctx context.Context) {
+	f.grantTickets(ctx)
+	cli := f.cl.UserClient(f.tb, "ticketsys")
+	st, err := ticketsys.New(cli, ticketsPrefix)
+	if err != nil {
+		f.tb.Fatal(err)
+	}
+	f.store = st
+	sv := ticketsys.NewService(st, ticketsys.ServiceConfig{Casino: "Casino Floor", Poll: ticketPoll, Log: f.log})
+	for _, name := range f.names {
+		done := make(chan titopeer.Result, 4)
+		p := titopeer.New(titopeer.Config{Name: name, Casino: "Casino Floor", RedeemTimeout: time.Minute,
+			OnRedeemed: func(r titopeer.Result) { done <- r }})
+		f.peers, f.done = append(f.peers, p), append(f.done, done)
+		m, h := titopeer.Pipe()
+		f.wg.Go(func() { p.Serve(ctx, m) })
+		c := host.New(h, host.Options{Addr: 1, Timeout: 5 * time.Second})
+		f.wg.Go(func() {
+			if err := sv.Run(ctx, ticketsys.Cabinet{Name: name, Client: c}); err != nil {
+				f.log("%s: ticket service ended: %v", name, err)
+			}
+		})
+	}
+}
+
+// linkConfig is the controller's configuration file: the cabinets on
+// their lines, both levels, the superjackpot on the cluster.
+type linkConfig struct {
+	Controller  string         `json:"controller"`
+	Group       int            `json:"group"`
+	BroadcastMS int            `json:"broadcast_ms"`
+	Levels      []link.Level   `json:"levels"`
+	Channels    []link.Channel `json:"channels"`
+	Super       *link.Super    `json:"superjackpot"`
+}
+
+// startLink starts the lines of cabinets and the controller on them.
+func (f *floor) startLink(ctx context.Context, perLine int) {
+	tb := f.tb
+	dir := tb.TempDir()
+	keys := filepath.Join(dir, "board")
+	l, _, err := ledger.Open(filepath.Join(dir, "ledger"), ledger.Options{Keys: book.FileKeys{Dir: keys}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f.ledger = l
+	signer, err := book.FileKeys{Dir: keys}.Signer(ledger.KeyName, false)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, _, _, err := f.cl.ClientFiles(dir, controllerID); err != nil {
+		tb.Fatal(err)
+	}
+	gctx, gcancel := context.WithTimeout(ctx, 30*time.Second)
+	defer gcancel()
+	if err := super.Grant(gctx, f.admin, superPrefix, controllerID, []string{"super"}); err != nil {
+		tb.Fatal(err)
+	}
+	cfg := linkConfig{Controller: controllerID, Group: group, BroadcastMS: broadcastMS,
+		Levels: []link.Level{
+			{ID: "major", SAS: levelMajor, ResetCents: 50_000, RatePPM: 10_000, SecondHit: "wins-reset"},
+			{ID: "super", SAS: levelSuper, ResetCents: 1_000_000, RatePPM: 5_000, SecondHit: "wins-reset"},
+		},
+		Super: &link.Super{Etcd: f.cl.Endpoints(), Prefix: superPrefix, Levels: []string{"super"},
+			TLS:  link.EtcdTLS{CA: "etcd-ca.pem", Cert: controllerID + ".pem", Key: controllerID + "-key.pem"},
+			Keys: map[string]string{controllerID: base64.StdEncoding.EncodeToString(l.PublicKey())}},
+	}
+	for start := 0; start < len(f.names); start += perLine {
+		var cabs []*Cabinet
+		ch := link.Channel{Name: fmt.Sprintf("line-%02d", start/perLine+1)}
+		for i := start; i < min(start+perLine, len(f.names)); i++ {
+			addr := byte(i - start + 1)
+			serial := "S" + f.names[i][4:]
+			c := NewCabinet(addr, group, serial)
+			cabs, f.cabs = append(cabs, c), append(f.cabs, c)
+			ch.Cabinets = append(ch.Cabinets, link.Cabinet{ID: f.names[i], Addr: int(addr), Levels: []string{"major", "super"},
+				Award: link.AwardAddressed, Serial: serial})
+		}
+		line, err := NewLine(cabs)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ch.TCP = ln.Addr().String()
+		cfg.Channels = append(cfg.Channels, ch)
+		f.wg.Go(func() { line.Serve(ctx, ln) })
+	}
+	text, err := json.Marshal(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	parsed, err := link.ParseConfig(filepath.Join(dir, "linkctl.json"), text)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if os.Getenv("OPENEGM_FLOOR_LOG") != "" {
+		quiet = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	if f.ctl, err = link.New(parsed, l, quiet); err != nil {
+		tb.Fatal(err)
+	}
+	if err := f.ctl.UseSigner(signer); err != nil {
+		tb.Fatal(err)
+	}
+	f.wg.Go(func() { f.runErr <- f.ctl.Run(ctx) })
+}
+
+// play has every cabinet not locked by a hit play a game every gameEvery.
+func (f *floor) play(ctx context.Context) {
+	tick := time.NewTicker(gameEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if !f.playing.Load() {
+				continue
+			}
+			for _, c := range f.cabs {
+				_ = c.Play(bet) // a locked cabinet plays nothing
+			}
+		}
+	}
+}
+
+// waitReady waits until every cabinet shows both levels' values (the
+// shared one comes from etcd) and the ticket system has configured every
+// cabinet's validation.
+func (f *floor) waitReady() {
+	f.eventually(2*time.Minute, "every cabinet configured for tickets and showing both levels", func() bool {
+		for i, c := range f.cabs {
+			vs := c.Progress().Values
+			if vs[levelMajor] == 0 || vs[levelSuper] == 0 || !f.peers[i].Enhanced().Configured() {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+func (f *floor) eventually(d time.Duration, what string, ok func() bool) {
+	f.tb.Helper()
+	deadline := time.Now().Add(d)
+	for !ok() {
+		select {
+		case err := <-f.runErr:
+			f.tb.Fatalf("the link controller stopped: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			f.tb.Fatalf("waited %v in vain for %s; the services said: %q", d, what, f.said())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// printTickets has every cabinet cash out a ticket and waits until the
+// ticket system has recorded each. Cabinet i's ticket is worth
+// 100 + (round·n + i) % 5000 cents.
+func (f *floor) printTickets(round int) []tito.Ticket {
+	tb := f.tb
+	tb.Helper()
+	out := make([]tito.Ticket, len(f.peers))
+	for i, p := range f.peers {
+		before := len(p.Printed())
+		cents := int64(100 + (round*len(f.peers)+i)%5000)
+		p.AddCredits(cents)
+		if err := p.Cashout(cents); err != nil {
+			tb.Fatalf("%s: cash-out: %v", p.Name(), err)
+		}
+		pr := p.Printed()
+		if len(pr) != before+1 {
+			tb.Fatalf("%s printed %d tickets for one cash-out", p.Name(), len(pr)-before)
+		}
+		out[i] = pr[len(pr)-1]
+	}
+	ctx := context.Background()
+	for _, tk := range out {
+		f.eventually(2*time.Minute, "ticket "+tk.Validation.Digits()+" recorded", func() bool {
+			t, err := f.store.Get(ctx, tk.Validation.Digits())
+			return err == nil && t.State == ticketsys.Issued && t.Cents == tk.Cents
+		})
+	}
+	return out
+}
+
+// hitPlan is one hit the round makes: at cabinet Cab on Level.
+type hitPlan struct {
+	Cab   int
+	Level byte
+}
+
+// outcome is what one round measured.
+type outcome struct {
+	hits       []Hit // as made, by plan order
+	awards     []Award
+	redeemLat  []time.Duration
+	redeemWall time.Duration
+	maxGap     time.Duration
+	gapAt      int // the cabinet with the longest wait
+	results    []titopeer.Result
+	wall       time.Duration
+	cpu        time.Duration
+}
+
+// round presents tickets[i] at cabinet (i+1) % n, all at once, while the
+// planned hits are made one every hitEvery; it waits for every credit and
+// every award.
+func (f *floor) round(tickets []tito.Ticket, plan []hitPlan, hitEvery time.Duration) outcome {
+	tb := f.tb
+	tb.Helper()
+	n := len(f.peers)
+	for _, c := range f.cabs {
+		c.ResetGap()
+	}
+	var o outcome
+	o.hits = make([]Hit, len(plan))
+	o.redeemLat = make([]time.Duration, len(tickets))
+	o.results = make([]titopeer.Result, len(tickets))
+	cpu0 := cpuTime()
+	start := time.Now()
+	hitsDone := make(chan error, 1)
+	go func() {
+		for k, h := range plan {
+			if k > 0 {
+				time.Sleep(hitEvery)
+			}
+			var err error
+			for range 100 { // a cabinet just hit on its last game is still locked for it
+				if o.hits[k], err = f.cabs[h.Cab].HitLevel(h.Level, bet); err != ErrLocked {
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if err != nil {
+				hitsDone <- fmt.Errorf("hit at %s on level %d: %w", f.names[h.Cab], h.Level, err)
+				return
+			}
+		}
+		hitsDone <- nil
+	}()
+	var wg sync.WaitGroup
+	var failed atomic.Value
+	for i, tk := range tickets {
+		w := (i + 1) % n
+		wg.Go(func() {
+			p := f.peers[w]
+			t := time.Now()
+			if err := p.Insert(tk.Validation.Digits()); err != nil {
+				failed.Store(fmt.Errorf("%s: insert: %w", p.Name(), err))
+				return
+			}
+			select {
+			case r := <-f.done[w]:
+				o.redeemLat[i], o.results[i] = time.Since(t), r
+			case <-time.After(5 * time.Minute):
+				failed.Store(fmt.Errorf("%s: no end of the redemption of %s in 5 minutes", p.Name(), tk.Validation.Digits()))
+			}
+		})
+	}
+	wg.Wait()
+	o.redeemWall = time.Since(start)
+	if err, _ := failed.Load().(error); err != nil {
+		tb.Fatalf("%v; the services said: %q", err, f.said())
+	}
+	if err := <-hitsDone; err != nil {
+		tb.Fatal(err)
+	}
+	for k, h := range plan {
+		f.eventually(2*time.Minute, fmt.Sprintf("the award of the hit at %s on level %d", f.names[h.Cab], h.Level), func() bool {
+			return !f.cabs[h.Cab].Locked()
+		})
+		paid, _ := f.cabs[h.Cab].Awards()
+		i := slices.IndexFunc(paid, func(a Award) bool { return a.Hit == o.hits[k] })
+		if i < 0 {
+			tb.Fatalf("%s unlocked without the award of its hit %+v: awards %+v", f.names[h.Cab], o.hits[k], paid)
+		}
+		o.awards = append(o.awards, paid[i])
+	}
+	o.wall, o.cpu = time.Since(start), cpuTime()-cpu0
+	for i, c := range f.cabs {
+		if g := c.Progress().MaxGap; g > o.maxGap {
+			o.maxGap, o.gapAt = g, i
+		}
+	}
+	return o
+}
+
+// cpuTime is the CPU time the process used so far, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// rawCAS measures etcd's compare-and-swap (a read and a conditional
+// write, what each of the store's steps is made of) on the floor's
+// cluster with conc concurrent clients: ops per second.
+func (f *floor) rawCAS(conc, ops int) (float64, time.Duration) {
+	tb := f.tb
+	tb.Helper()
+	ctx := context.Background()
+	lat := make([]time.Duration, ops)
+	var wg sync.WaitGroup
+	var failed atomic.Value
+	start := time.Now()
+	for w := range min(conc, ops) {
+		wg.Go(func() {
+			for i := w; i < ops; i += conc {
+				t := time.Now()
+				key := "/floor/cas/" + strconv.Itoa(i)
+				r, err := f.admin.Get(ctx, key)
+				if err == nil {
+					var rev int64
+					if len(r.Kvs) > 0 {
+						rev = r.Kvs[0].ModRevision
+					}
+					var tr *clientv3.TxnResponse
+					tr, err = f.admin.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).Then(clientv3.OpPut(key, "x")).Commit()
+					if err == nil && !tr.Succeeded {
+						err = fmt.Errorf("CAS of %s lost with no rival", key)
+					}
+				}
+				if err != nil {
+					failed.Store(err)
+					return
+				}
+				lat[i] = time.Since(t)
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if err, _ := failed.Load().(error); err != nil {
+		tb.Fatal(err)
+	}
+	slices.Sort(lat)
+	return float64(ops) / elapsed.Seconds(), pct(lat, 99)
+}
+
+// pct is the p-th percentile of sorted durations.
+func pct(sorted []time.Duration, p int) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[min(len(sorted)-1, len(sorted)*p/100)]
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// plan makes hits at distinct cabinets taken at random, every fifth on
+// the shared level.
+func plan(n, hits int, rng *rand.Rand) []hitPlan {
+	order := rng.Perm(n)
+	var out []hitPlan
+	for k := range min(hits, n) {
+		lv := byte(levelMajor)
+		if k%5 == 4 {
+			lv = levelSuper
+		}
+		out = append(out, hitPlan{Cab: order[k], Level: lv})
+	}
+	return out
+}
+
+// The floor with a few cabinets on two lines: every cabinet shows both
+// levels' values, every hit is awarded exactly once, to its cabinet, for
+// no more than it showed, and confirmed in the controller's ledger, every
+// ticket printed on the floor and presented at another cabinet is
+// credited once there and redeemed by it in etcd, and every cent of
+// coin-in played reaches the ledger.
+func TestFloor(t *testing.T) {
+	const n, perLine = 6, 3
+	f := startFloor(t, n, perLine, false, 0)
+	tickets := f.printTickets(0)
+	hits := plan(n, 5, rand.New(rand.NewPCG(26, 1)))
+	o := f.round(tickets, hits, 50*time.Millisecond)
+
+	for i, c := range f.cabs {
+		pr := c.Progress()
+		if pr.Broadcasts < 2 || pr.Values[levelMajor] == 0 || pr.Values[levelSuper] == 0 {
+			t.Errorf("%s saw %d broadcasts, values %v: want both levels' values", f.names[i], pr.Broadcasts, pr.Values)
+		}
+	}
+
+	// Awards: exactly one per hit at its cabinet, none refused, none
+	// above what was shown; every one confirmed in the ledger with the
+	// amount the cabinet received.
+	f.eventually(time.Minute, "every award confirmed in the ledger", func() bool { return len(f.ledger.State().PendingPayouts()) == 0 })
+	want := map[int]int{}
+	for _, h := range hits {
+		want[h.Cab]++
+	}
+	st := f.ledger.State()
+	for i, c := range f.cabs {
+		paid, refused := c.Awards()
+		if len(paid) != want[i] || len(refused) != 0 {
+			t.Errorf("%s: awards %+v, refused %+v: want %d award(s)", f.names[i], paid, refused, want[i])
+		}
+	}
+	levelName := map[byte]string{levelMajor: "major", levelSuper: "super"}
+	majors := 0
+	for k, h := range hits {
+		a := o.awards[k]
+		if a.Cents == 0 || a.Cents > a.Shown {
+			t.Errorf("%s: award %d cents for a hit that showed %d", f.names[h.Cab], a.Cents, a.Shown)
+		}
+		m, ok := st.Machine(f.names[h.Cab])
+		tr := slices.IndexFunc(m.Awards, func(tr ledger.Track) bool { return tr.Level == levelName[h.Level] })
+		if !ok || tr < 0 {
+			t.Errorf("%s: no award on %s in the ledger: %+v", f.names[h.Cab], levelName[h.Level], m)
+			continue
+		}
+		p := m.Awards[tr].LastPayout
+		if p.Machine != f.names[h.Cab] || p.Game != a.Game || p.Amount != int64(a.Cents) || len(m.Awards[tr].Pending) != 0 {
+			t.Errorf("%s: the ledger's award %+v (pending %+v), the cabinet's %+v", f.names[h.Cab], p, m.Awards[tr].Pending, a)
+		}
+		if h.Level == levelMajor {
+			majors++
+		}
+	}
+	if lv, ok := st.Level("major"); !ok || lv.Meters.Hits != int64(majors) {
+		t.Errorf("level major: %d hits in the ledger, %d made", lv.Meters.Hits, majors)
+	}
+	if got := f.ctl.Stats().Confirmed; got != len(hits) {
+		t.Errorf("the controller confirmed %d awards, %d hits were made", got, len(hits))
+	}
+
+	// Tickets: each credited once, at the cabinet it was presented at,
+	// for its amount, and redeemed by that cabinet in etcd.
+	ctx := context.Background()
+	for i, tk := range tickets {
+		w := (i + 1) % n
+		p := f.peers[w]
+		res := p.Results()
+		if len(res) != 1 || res[0] != o.results[i] || res[0].Status != sas.RedeemedCashable || res[0].Cents != tk.Cents || p.Credits() != tk.Cents {
+			t.Errorf("%s: redemptions %+v, credits %d, for one ticket of %d cents", p.Name(), res, p.Credits(), tk.Cents)
+		}
+		var rec ticketsys.Ticket
+		f.eventually(time.Minute, "ticket "+tk.Validation.Digits()+" redeemed in etcd", func() bool {
+			var err error
+			rec, err = f.store.Get(ctx, tk.Validation.Digits())
+			return err == nil && rec.State != ticketsys.Pending
+		})
+		if rec.State != ticketsys.Redeemed || rec.Final == nil || rec.Final.By != p.Name() || rec.Machine != f.names[i] {
+			t.Errorf("ticket %s printed at %s, credited at %s: in etcd %+v", tk.Validation.Digits(), f.names[i], p.Name(), rec)
+		}
+	}
+
+	// Coin-in: once play stops, the ledger's last reading is every
+	// cabinet's meters.
+	f.playing.Store(false)
+	f.eventually(time.Minute, "every cabinet's meters read into the ledger", func() bool {
+		st := f.ledger.State()
+		for i, c := range f.cabs {
+			coin, games := c.Meters()
+			if m, _ := st.Machine(f.names[i]); m.CoinIn != int64(coin) || m.GamesPlayed != games {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// BenchmarkFloor is the casino floor of issue 26: OPENEGM_FLOOR_CABINETS
+// cabinets (20 by default; 1000 for the issue's figure),
+// OPENEGM_FLOOR_PER_LINE to a SAS line (100 by default), on one link
+// controller and one ticket system over a three-member TLS etcd that
+// syncs its log. Each iteration prints a ticket at every cabinet (not
+// timed), then presents every ticket at the next cabinet at once while
+// OPENEGM_FLOOR_HITS hits (n/20 by default, at least 2; every fifth on the
+// shared level) are made one every 50 ms, and waits for every credit and
+// every award. Every cabinet plays a game every 500 ms throughout. Run:
+//
+//	OPENEGM_FLOOR_CABINETS=1000 go test -run '^$' -bench Floor -benchtime 3x -timeout 30m ./internal/floor/
+//
+// It reports, each next to its limit: the longest wait between two
+// progressive broadcasts at any cabinet (value-gap-ms; limit 500 ms), the
+// hit-to-award latency at the cabinet (award-p50-ms, award-p99-ms; limit
+// 1 s at p99), redemptions per second with their p99 from insertion to
+// credit, and the raw compare-and-swap rate of the same cluster measured
+// before the services start (cas/s; the issue's goal is redemptions at
+// 0.6 of it, redeem/cas). cpu-cores is the process's CPU time over the
+// measured wall time (2 is all of this machine), link-gap-ms the
+// controller's own longest wait between two broadcasts on a line.
+func BenchmarkFloor(b *testing.B) {
+	n := envInt("OPENEGM_FLOOR_CABINETS", 20)
+	perLine := min(envInt("OPENEGM_FLOOR_PER_LINE", 100), 127)
+	hits := envInt("OPENEGM_FLOOR_HITS", max(2, n/20))
+	f := startFloor(b, n, perLine, true, max(n, 200))
+	rng := rand.New(rand.NewPCG(26, uint64(n)))
+	var redeem, award []time.Duration
+	var redeemWall, wall, cpu, gap time.Duration
+	gapAt := 0
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		tickets := f.printTickets(i)
+		b.StartTimer()
+		o := f.round(tickets, plan(n, hits, rng), 50*time.Millisecond)
+		redeem = append(redeem, o.redeemLat...)
+		for _, a := range o.awards {
+			award = append(award, a.Latency)
+		}
+		redeemWall += o.redeemWall
+		wall += o.wall
+		cpu += o.cpu
+		if o.maxGap > gap {
+			gap, gapAt = o.maxGap, o.gapAt
+		}
+	}
+	b.StopTimer()
+	slices.Sort(redeem)
+	slices.Sort(award)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	rate := float64(len(redeem)) / redeemWall.Seconds()
+	st := f.ctl.Stats()
+	b.ReportMetric(float64(n), "cabinets")
+	b.ReportMetric(ms(gap), "value-gap-ms")
+	b.ReportMetric(ms(valueGapLimit), "value-gap-limit-ms")
+	b.ReportMetric(ms(pct(award, 50)), "award-p50-ms")
+	b.ReportMetric(ms(pct(award, 99)), "award-p99-ms")
+	b.ReportMetric(ms(awardLimit), "award-limit-ms")
+	b.ReportMetric(rate, "redemptions/s")
+	b.ReportMetric(ms(pct(redeem, 99)), "redeem-p99-ms")
+	b.ReportMetric(f.casRate, "cas/s")
+	b.ReportMetric(rate/f.casRate, "redeem/cas")
+	b.ReportMetric(cpu.Seconds()/wall.Seconds(), "cpu-cores")
+	b.ReportMetric(ms(st.MaxGap), "link-gap-ms")
+	b.ReportMetric(0, "ns/op")
+	b.Logf("%d cabinets, %d lines: the longest wait between values was %v at %s (limit %v); %d awards p50 %v p99 %v (limit %v); %d redemptions %.1f/s p99 %v, raw CAS %.1f/s p99 %v (goal %.1f of it); controller: %d poll errors, %d readings",
+		n, (n+perLine-1)/perLine, gap, f.names[gapAt], valueGapLimit, len(award), pct(award, 50), pct(award, 99), awardLimit,
+		len(redeem), rate, pct(redeem, 99), f.casRate, f.casP99, casRatioGoal, st.PollErrors, st.Readings)
+}
