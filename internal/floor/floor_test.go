@@ -67,21 +67,21 @@ const (
 
 // floor is the whole casino in the test process.
 type floor struct {
-	tb       testing.TB
-	cl       *etcdtest.Cluster
-	admin    *clientv3.Client
-	store    *ticketsys.Store
-	ledger   *ledger.Ledger
-	ctl      *link.Controller
-	cabs     []*Cabinet
-	peers    []*titopeer.Peer
-	done     []chan titopeer.Result
-	names    []string
-	cancel   context.CancelFunc
-	wg       sync.WaitGroup
-	playing  atomic.Bool
-	runErr   chan error
-	logs     chan string
+	tb      testing.TB
+	cl      *etcdtest.Cluster
+	admin   *clientv3.Client
+	store   *ticketsys.Store
+	ledger  *ledger.Ledger
+	ctl     *link.Controller
+	cabs    []*Cabinet
+	peers   []*titopeer.Peer
+	done    []chan titopeer.Result
+	names   []string
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	playing atomic.Bool
+	runErr  chan error
+	logs    chan string
 	// casRate and casP99: etcd's raw compare-and-swap on the cluster
 	// before the services start, the limit redemptions are held to.
 	casRate float64
