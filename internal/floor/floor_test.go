@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -86,6 +87,10 @@ type floor struct {
 	// before the services start, the limit redemptions are held to.
 	casRate float64
 	casP99  time.Duration
+	// fsyncRate: sequential small writes each synced, in the directory
+	// of the controller's ledger, before the services start: what one
+	// commit at a time can reach on this disk.
+	fsyncRate float64
 }
 
 // startFloor starts n cabinets, perLine to a SAS line of the controller.
@@ -101,6 +106,7 @@ func startFloor(tb testing.TB, n, perLine int, fsync bool, casOps int) *floor {
 	f.admin = cl.Client(tb)
 	if casOps > 0 {
 		f.casRate, f.casP99 = f.rawCAS(n, casOps)
+		f.fsyncRate = fsyncRate(tb, 200)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	f.cancel = cancel
@@ -213,7 +219,10 @@ func (f *floor) startLink(ctx context.Context, perLine int) {
 	tb := f.tb
 	dir := tb.TempDir()
 	keys := filepath.Join(dir, "board")
-	l, _, err := ledger.Open(filepath.Join(dir, "ledger"), ledger.Options{Keys: book.FileKeys{Dir: keys}})
+	// OPENEGM_FLOOR_LEDGER_NOSYNC=1 (a diagnosis, never a figure): the
+	// controller's ledger without fsync, to see what its commits cost.
+	l, _, err := ledger.Open(filepath.Join(dir, "ledger"), ledger.Options{Keys: book.FileKeys{Dir: keys},
+		UnsafeNoSync: os.Getenv("OPENEGM_FLOOR_LEDGER_NOSYNC") != ""})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -519,6 +528,41 @@ func (f *floor) rawCAS(conc, ops int) (float64, time.Duration) {
 	return float64(ops) / elapsed.Seconds(), pct(lat, 99)
 }
 
+// fsyncRate writes and syncs n small records one after the other in a
+// temporary directory: syncs per second.
+func fsyncRate(tb testing.TB, n int) float64 {
+	tb.Helper()
+	fh, err := os.Create(filepath.Join(tb.TempDir(), "fsync"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer fh.Close()
+	rec := make([]byte, 200) // about a meter reading's record
+	start := time.Now()
+	for range n {
+		if _, err := fh.Write(rec); err != nil {
+			tb.Fatal(err)
+		}
+		if err := fh.Sync(); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return float64(n) / time.Since(start).Seconds()
+}
+
+// loadAverage is the machine's one-minute load average, as /proc says.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil || len(b) == 0 {
+		return "?"
+	}
+	s := string(b)
+	if i := strings.IndexByte(s, ' '); i > 0 {
+		s = s[:i]
+	}
+	return s
+}
+
 // pct is the p-th percentile of sorted durations.
 func pct(sorted []time.Duration, p int) time.Duration {
 	if len(sorted) == 0 {
@@ -678,12 +722,15 @@ func BenchmarkFloor(b *testing.B) {
 	var redeem, award []time.Duration
 	var redeemWall, wall, cpu, gap time.Duration
 	gapAt := 0
+	readings := 0
 	b.ResetTimer()
 	for i := range b.N {
 		b.StopTimer()
 		tickets := f.printTickets(i)
 		b.StartTimer()
+		r0 := f.ctl.Stats().Readings
 		o := f.round(tickets, plan(n, hits, rng), 50*time.Millisecond)
+		readings += f.ctl.Stats().Readings - r0
 		redeem = append(redeem, o.redeemLat...)
 		for _, a := range o.awards {
 			award = append(award, a.Latency)
@@ -713,8 +760,15 @@ func BenchmarkFloor(b *testing.B) {
 	b.ReportMetric(rate/f.casRate, "redeem/cas")
 	b.ReportMetric(cpu.Seconds()/wall.Seconds(), "cpu-cores")
 	b.ReportMetric(ms(st.MaxGap), "link-gap-ms")
+	// The controller reads each cabinet's meters every second (its
+	// default meter_ms) and commits each reading to its ledger, synced:
+	// readings/s falls short of the cabinets when its commits or its
+	// lines cannot keep up; fsync/s is the disk's one-at-a-time limit.
+	b.ReportMetric(float64(readings)/wall.Seconds(), "readings/s")
+	b.ReportMetric(float64(n)/link.DefaultMeter.Seconds(), "readings-due/s")
+	b.ReportMetric(f.fsyncRate, "fsync/s")
 	b.ReportMetric(0, "ns/op")
-	b.Logf("%d cabinets, %d lines: the longest wait between values was %v at %s (limit %v); %d awards p50 %v p99 %v (limit %v); %d redemptions %.1f/s p99 %v, raw CAS %.1f/s p99 %v (goal %.1f of it); controller: %d poll errors, %d readings",
-		n, (n+perLine-1)/perLine, gap, f.names[gapAt], valueGapLimit, len(award), pct(award, 50), pct(award, 99), awardLimit,
+	b.Logf("load average %s; %d cabinets, %d lines: the longest wait between values was %v at %s (limit %v); %d awards p50 %v p99 %v (limit %v); %d redemptions %.1f/s p99 %v, raw CAS %.1f/s p99 %v (goal %.1f of it); controller: %d poll errors, %d readings",
+		loadAverage(), n, (n+perLine-1)/perLine, gap, f.names[gapAt], valueGapLimit, len(award), pct(award, 50), pct(award, 99), awardLimit,
 		len(redeem), rate, pct(redeem, 99), f.casRate, f.casP99, casRatioGoal, st.PollErrors, st.Readings)
 }
