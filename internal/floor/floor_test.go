@@ -91,6 +91,9 @@ type floor struct {
 	// of the controller's ledger, before the services start: what one
 	// commit at a time can reach on this disk.
 	fsyncRate float64
+	// noTickets leaves the ticket system out (OPENEGM_FLOOR_TICKETS=0):
+	// the link controller alone, to tell its limit from the floor's.
+	noTickets bool
 }
 
 // startFloor starts n cabinets, perLine to a SAS line of the controller.
@@ -101,7 +104,7 @@ func startFloor(tb testing.TB, n, perLine int, fsync bool, casOps int) *floor {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	f := &floor{tb: tb, cl: cl, runErr: make(chan error, 1), logs: make(chan string, 200)}
+	f := &floor{tb: tb, cl: cl, runErr: make(chan error, 1), logs: make(chan string, 200), noTickets: os.Getenv("OPENEGM_FLOOR_TICKETS") == "0"}
 	tb.Cleanup(f.stop)
 	f.admin = cl.Client(tb)
 	if casOps > 0 {
@@ -113,7 +116,9 @@ func startFloor(tb testing.TB, n, perLine int, fsync bool, casOps int) *floor {
 	for i := range n {
 		f.names = append(f.names, fmt.Sprintf("egm-%04d", i+1))
 	}
-	f.startTickets(ctx)
+	if !f.noTickets {
+		f.startTickets(ctx)
+	}
 	f.startLink(ctx, perLine)
 	f.playing.Store(true)
 	f.wg.Go(func() { f.play(ctx) })
@@ -318,7 +323,7 @@ func (f *floor) waitReady() {
 	f.eventually(2*time.Minute, "every cabinet configured for tickets and showing both levels", func() bool {
 		for i, c := range f.cabs {
 			vs := c.Progress().Values
-			if vs[levelMajor] == 0 || vs[levelSuper] == 0 || !f.peers[i].Enhanced().Configured() {
+			if vs[levelMajor] == 0 || vs[levelSuper] == 0 || !f.noTickets && !f.peers[i].Enhanced().Configured() {
 				return false
 			}
 		}
@@ -389,6 +394,11 @@ type outcome struct {
 	results    []titopeer.Result
 	wall       time.Duration
 	cpu        time.Duration
+	// lockWait: how long a look at the controller's ledger waited, every
+	// 10 ms of the round. Each poll step of every line looks at it (the
+	// awards pending for its cabinet) and each broadcast (the values),
+	// and a commit holds it across its fsync.
+	lockWait []time.Duration
 }
 
 // round presents tickets[i] at cabinet (i+1) % n, all at once, while the
@@ -397,7 +407,7 @@ type outcome struct {
 func (f *floor) round(tickets []tito.Ticket, plan []hitPlan, hitEvery time.Duration) outcome {
 	tb := f.tb
 	tb.Helper()
-	n := len(f.peers)
+	n := len(f.names)
 	for _, c := range f.cabs {
 		c.ResetGap()
 	}
@@ -407,6 +417,20 @@ func (f *floor) round(tickets []tito.Ticket, plan []hitPlan, hitEvery time.Durat
 	o.results = make([]titopeer.Result, len(tickets))
 	cpu0 := cpuTime()
 	start := time.Now()
+	probeStop, probeDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(probeDone)
+		for {
+			select {
+			case <-probeStop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			t := time.Now()
+			f.ledger.View(func(*ledger.State) {})
+			o.lockWait = append(o.lockWait, time.Since(t))
+		}
+	}()
 	hitsDone := make(chan error, 1)
 	go func() {
 		for k, h := range plan {
@@ -466,6 +490,8 @@ func (f *floor) round(tickets []tito.Ticket, plan []hitPlan, hitEvery time.Durat
 		o.awards = append(o.awards, paid[i])
 	}
 	o.wall, o.cpu = time.Since(start), cpuTime()-cpu0
+	close(probeStop)
+	<-probeDone
 	for i, c := range f.cabs {
 		if g := c.Progress().MaxGap; g > o.maxGap {
 			o.maxGap, o.gapAt = g, i
@@ -719,14 +745,17 @@ func BenchmarkFloor(b *testing.B) {
 	hits := envInt("OPENEGM_FLOOR_HITS", max(2, n/20))
 	f := startFloor(b, n, perLine, true, max(n, 200))
 	rng := rand.New(rand.NewPCG(26, uint64(n)))
-	var redeem, award []time.Duration
+	var redeem, award, lockWait []time.Duration
 	var redeemWall, wall, cpu, gap time.Duration
 	gapAt := 0
 	readings := 0
 	b.ResetTimer()
 	for i := range b.N {
 		b.StopTimer()
-		tickets := f.printTickets(i)
+		var tickets []tito.Ticket
+		if !f.noTickets {
+			tickets = f.printTickets(i)
+		}
 		b.StartTimer()
 		r0 := f.ctl.Stats().Readings
 		o := f.round(tickets, plan(n, hits, rng), 50*time.Millisecond)
@@ -735,6 +764,7 @@ func BenchmarkFloor(b *testing.B) {
 		for _, a := range o.awards {
 			award = append(award, a.Latency)
 		}
+		lockWait = append(lockWait, o.lockWait...)
 		redeemWall += o.redeemWall
 		wall += o.wall
 		cpu += o.cpu
@@ -745,8 +775,12 @@ func BenchmarkFloor(b *testing.B) {
 	b.StopTimer()
 	slices.Sort(redeem)
 	slices.Sort(award)
+	slices.Sort(lockWait)
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	rate := float64(len(redeem)) / redeemWall.Seconds()
+	rate := 0.0
+	if len(redeem) > 0 {
+		rate = float64(len(redeem)) / redeemWall.Seconds()
+	}
 	st := f.ctl.Stats()
 	b.ReportMetric(float64(n), "cabinets")
 	b.ReportMetric(ms(gap), "value-gap-ms")
@@ -767,6 +801,8 @@ func BenchmarkFloor(b *testing.B) {
 	b.ReportMetric(float64(readings)/wall.Seconds(), "readings/s")
 	b.ReportMetric(float64(n)/link.DefaultMeter.Seconds(), "readings-due/s")
 	b.ReportMetric(f.fsyncRate, "fsync/s")
+	b.ReportMetric(ms(pct(lockWait, 50)), "ledger-wait-p50-ms")
+	b.ReportMetric(ms(pct(lockWait, 99)), "ledger-wait-p99-ms")
 	b.ReportMetric(0, "ns/op")
 	b.Logf("load average %s; %d cabinets, %d lines: the longest wait between values was %v at %s (limit %v); %d awards p50 %v p99 %v (limit %v); %d redemptions %.1f/s p99 %v, raw CAS %.1f/s p99 %v (goal %.1f of it); controller: %d poll errors, %d readings",
 		loadAverage(), n, (n+perLine-1)/perLine, gap, f.names[gapAt], valueGapLimit, len(award), pct(award, 50), pct(award, 99), awardLimit,
