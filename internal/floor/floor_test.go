@@ -678,6 +678,8 @@ func TestFloor(t *testing.T) {
 	if lv, ok := st.Level("major"); !ok || lv.Meters.Hits != int64(majors) {
 		t.Errorf("level major: %d hits in the ledger, %d made", lv.Meters.Hits, majors)
 	}
+	// The controller counts a confirmation just after its commit.
+	f.eventually(time.Minute, "the controller to count every confirmation", func() bool { return f.ctl.Stats().Confirmed >= len(hits) })
 	if got := f.ctl.Stats().Confirmed; got != len(hits) {
 		t.Errorf("the controller confirmed %d awards, %d hits were made", got, len(hits))
 	}
