@@ -722,8 +722,9 @@ func TestFloor(t *testing.T) {
 
 // BenchmarkFloor is the casino floor of issue 26: OPENEGM_FLOOR_CABINETS
 // cabinets (20 by default; 1000 for the issue's figure),
-// OPENEGM_FLOOR_PER_LINE to a SAS line (100 by default), on one link
-// controller and one ticket system over a three-member TLS etcd that
+// OPENEGM_FLOOR_PER_LINE to a SAS line (16 by default: a bank of
+// machines on one RS-485 line, as progressive links are wired), on one
+// link controller and one ticket system over a three-member TLS etcd that
 // syncs its log. Each iteration prints a ticket at every cabinet (not
 // timed), then presents every ticket at the next cabinet at once while
 // OPENEGM_FLOOR_HITS hits (n/20 by default, at least 2; every fifth on the
@@ -740,10 +741,57 @@ func TestFloor(t *testing.T) {
 // before the services start (cas/s; the issue's goal is redemptions at
 // 0.6 of it, redeem/cas). cpu-cores is the process's CPU time over the
 // measured wall time (2 is all of this machine), link-gap-ms the
-// controller's own longest wait between two broadcasts on a line.
+// controller's own longest wait between two broadcasts on a line,
+// readings/s the meter readings the controller committed against those
+// due (one a cabinet a second, its meter_ms), fsync/s the disk's
+// one-at-a-time limit, ledger-wait the wait of a look at the controller's
+// ledger. OPENEGM_FLOOR_TICKETS=0 runs the link alone;
+// OPENEGM_FLOOR_LEDGER_NOSYNC=1 takes fsync out of the controller's
+// ledger (a diagnosis, never a figure).
+//
+// # Where it saturates
+//
+// The link controller, long before etcd or the ticket system. Its lines
+// run side by side, but every meter reading is one synced commit of its
+// one ledger, holding the ledger's lock across the fsync, and every poll
+// step of every line takes that lock (the awards pending for its cabinet,
+// found by a scan of every machine's) as does every broadcast (the
+// values). With a reading a cabinet a second, 1,000 cabinets ask for
+// 1,000 synced commits a second, one at a time: the controller committed
+// about 700 of them (the link alone, with etcd syncing beside it on the
+// same disk), a look at its ledger waited 14 ms at p50 and 130 ms at p99,
+// so each line's round of 16 cabinets took over a second and the cabinets
+// waited 1.6 s between values and 2.4 s for an award at p99. Without the
+// ledger's fsync the readings kept up better (840/s) and awards came in
+// 0.7 s at p50, but values still waited 1.7 s: the process had 0.4 of a
+// core on this shared machine, and each SAS poll on the controller's side
+// costs about 1.3 ms even idle (the host client drains stale input with a
+// 200 µs read deadline before every poll). With the ticket system too,
+// its 1,000 cabinet pollers and the simulated machines take most of that
+// CPU, and the controller's polls start timing out. The ledger can commit
+// readings in groups (jackpot/ledger's CommitBatch: tens of thousands of
+// readings a second at 16 a batch), so a round's readings committed
+// together, and a look at the pending awards that neither scans every
+// machine nor waits for a commit's fsync, are the controller's own next
+// steps.
+//
+// # What a second controller would take over
+//
+// Half of the lines: the floor is split by bank, each controller polls
+// only its own lines and keeps its own ledger (its own disk, lock and
+// fsyncs), which is where one controller saturates. A level lives in one
+// controller's ledger, so a level fed by the banks of both becomes a
+// shared level: its pool in etcd, each controller sending its cabinets'
+// coin-in in batches and claiming hits by compare-and-swap (jackpot/super,
+// as the superjackpot already does here between casinos: each controller
+// its own etcd user and keys), a few etcd writes a second per controller
+// beside the ticket system's. Levels of one bank stay local to its
+// controller. The ticket system needs nothing from the link: its state is
+// etcd's, and a second ticketsys process can take half the cabinets as
+// well (cmd/ticketsys's tests run two).
 func BenchmarkFloor(b *testing.B) {
 	n := envInt("OPENEGM_FLOOR_CABINETS", 20)
-	perLine := min(envInt("OPENEGM_FLOOR_PER_LINE", 100), 127)
+	perLine := min(envInt("OPENEGM_FLOOR_PER_LINE", 16), 127)
 	hits := envInt("OPENEGM_FLOOR_HITS", max(2, n/20))
 	f := startFloor(b, n, perLine, true, max(n, 200))
 	rng := rand.New(rand.NewPCG(26, uint64(n)))
