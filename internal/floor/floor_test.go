@@ -757,23 +757,30 @@ func TestFloor(t *testing.T) {
 // step of every line takes that lock (the awards pending for its cabinet,
 // found by a scan of every machine's) as does every broadcast (the
 // values). With a reading a cabinet a second, 1,000 cabinets ask for
-// 1,000 synced commits a second, one at a time: the controller committed
-// about 700 of them (the link alone, with etcd syncing beside it on the
-// same disk), a look at its ledger waited 14 ms at p50 and 130 ms at p99,
-// so each line's round of 16 cabinets took over a second and the cabinets
-// waited 1.6 s between values and 2.4 s for an award at p99. Without the
-// ledger's fsync the readings kept up better (840/s) and awards came in
-// 0.7 s at p50, but values still waited 1.7 s: the process had 0.4 of a
-// core on this shared machine, and each SAS poll on the controller's side
-// costs about 1.3 ms even idle (the host client drains stale input with a
-// 200 µs read deadline before every poll). With the ticket system too,
-// its 1,000 cabinet pollers and the simulated machines take most of that
-// CPU, and the controller's polls start timing out. The ledger can commit
-// readings in groups (jackpot/ledger's CommitBatch: tens of thousands of
-// readings a second at 16 a batch), so a round's readings committed
-// together, and a look at the pending awards that neither scans every
-// machine nor waits for a commit's fsync, are the controller's own next
-// steps.
+// 1,000 synced commits a second, one at a time, on the disk etcd syncs
+// to as well. On this shared machine (2026-12-05, load average 11-17,
+// the disk's one-at-a-time fsync rate 350-6,400/s from one minute to the
+// next), the link alone with 1,000 cabinets committed 510-690 readings a
+// second, a look at its ledger waited 14-20 ms at p50 and 130-590 ms at
+// p99, each line's round of 16 cabinets took seconds, and the cabinets
+// waited 1.6-4 s between values and 2.4-5.5 s for an award at p99.
+// Without the ledger's fsync it kept up better (840 readings/s, awards in
+// 0.7 s at p50) but values still waited 1.7 s: the process had 0.3-0.5 of
+// a core, and each SAS poll on the controller's side costs about 1.3 ms
+// even idle (the host client drains stale input with a 200 µs read
+// deadline before every poll). With the ticket system as well, its 1,000
+// cabinet pollers and the simulated machines take most of that CPU, the
+// controller's 60 ms SAS timeouts trip (350-4,900 poll errors a run), and
+// values waited 8-19 s. The floor met every goal with 100 cabinets (the
+// longest wait for values 415 ms, awards 418 ms at p99, 465 redemptions
+// a second) and nearly with 250 while the disk was quick (1.02 s, 0.91 s,
+// 230 of the 250 readings due each second); with 200 on a slow minute
+// (fsync 350/s) the readings fell to half of those due and values waited
+// 3-6 s: the readings follow the disk. The ledger can commit readings in
+// groups (jackpot/ledger's CommitBatch: tens of thousands of readings a
+// second at 16 a batch), so a round's readings committed together, and a
+// look at the pending awards that neither scans every machine nor waits
+// for a commit's fsync, are the controller's own next steps.
 //
 // # What a second controller would take over
 //
