@@ -18,7 +18,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"slices"
 	"sync"
@@ -342,10 +341,7 @@ func (l *Line) serveConn(ctx context.Context, conn net.Conn) {
 			}
 		}
 		if err != nil {
-			if !errors.Is(err, io.EOF) && ctx.Err() == nil {
-				_ = err // the controller went away; it connects again
-			}
-			return
+			return // the controller went away (or reopens its line): it connects again
 		}
 	}
 }
