@@ -2,6 +2,7 @@ package floor
 
 import (
 	"context"
+	"crypto"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -72,8 +73,8 @@ type floor struct {
 	cl      *etcdtest.Cluster
 	admin   *clientv3.Client
 	store   *ticketsys.Store
-	ledger  *ledger.Ledger
-	ctl     *link.Controller
+	ctls    []*controller
+	owner   []*controller // each cabinet's, by index
 	cabs    []*Cabinet
 	peers   []*titopeer.Peer
 	done    []chan titopeer.Result
@@ -98,13 +99,13 @@ type floor struct {
 
 // startFloor starts n cabinets, perLine to a SAS line of the controller.
 // casOps > 0 measures the raw compare-and-swap first, with n clients.
-func startFloor(tb testing.TB, n, perLine int, fsync bool, casOps int) *floor {
+func startFloor(tb testing.TB, n, perLine, controllers int, fsync bool, casOps int) *floor {
 	tb.Helper()
 	cl, err := etcdtest.Start(etcdtest.Options{Fsync: fsync})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	f := &floor{tb: tb, cl: cl, runErr: make(chan error, 1), logs: make(chan string, 200), noTickets: os.Getenv("OPENEGM_FLOOR_TICKETS") == "0"}
+	f := &floor{tb: tb, cl: cl, runErr: make(chan error, 8), logs: make(chan string, 200), noTickets: os.Getenv("OPENEGM_FLOOR_TICKETS") == "0"}
 	tb.Cleanup(f.stop)
 	f.admin = cl.Client(tb)
 	if casOps > 0 {
@@ -119,7 +120,7 @@ func startFloor(tb testing.TB, n, perLine int, fsync bool, casOps int) *floor {
 	if !f.noTickets {
 		f.startTickets(ctx)
 	}
-	f.startLink(ctx, perLine)
+	f.startLink(ctx, perLine, controllers)
 	f.playing.Store(true)
 	f.wg.Go(func() { f.play(ctx) })
 	f.waitReady()
@@ -131,8 +132,8 @@ func (f *floor) stop() {
 		f.cancel()
 		f.wg.Wait()
 	}
-	if f.ledger != nil {
-		f.ledger.Close()
+	for _, c := range f.ctls {
+		c.ledger.Close()
 	}
 	f.cl.Stop()
 }
@@ -219,48 +220,71 @@ type linkConfig struct {
 	Super       *link.Super    `json:"superjackpot"`
 }
 
-// startLink starts the lines of cabinets and the controller on them.
-func (f *floor) startLink(ctx context.Context, perLine int) {
+// controller is one link controller of the floor and its ledger.
+type controller struct {
+	id     string
+	dir    string
+	ledger *ledger.Ledger
+	ctl    *link.Controller
+	signer crypto.Signer
+	cfg    linkConfig
+}
+
+// startLink starts the lines of cabinets and k controllers on them, line
+// j on controller j % k. Each has its ledger and its own level "major";
+// "super" is shared by all through etcd, each controller its own etcd
+// user, as a second controller of the casino would be.
+func (f *floor) startLink(ctx context.Context, perLine, k int) {
 	tb := f.tb
-	dir := tb.TempDir()
-	keys := filepath.Join(dir, "board")
-	// OPENEGM_FLOOR_LEDGER_NOSYNC=1 (a diagnosis, never a figure): the
-	// controller's ledger without fsync, to see what its commits cost.
-	l, _, err := ledger.Open(filepath.Join(dir, "ledger"), ledger.Options{Keys: book.FileKeys{Dir: keys},
-		UnsafeNoSync: os.Getenv("OPENEGM_FLOOR_LEDGER_NOSYNC") != ""})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	f.ledger = l
-	signer, err := book.FileKeys{Dir: keys}.Signer(ledger.KeyName, false)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if _, _, _, err := f.cl.ClientFiles(dir, controllerID); err != nil {
-		tb.Fatal(err)
-	}
-	gctx, gcancel := context.WithTimeout(ctx, 30*time.Second)
-	defer gcancel()
-	if err := super.Grant(gctx, f.admin, superPrefix, controllerID, []string{"super"}); err != nil {
-		tb.Fatal(err)
-	}
-	cfg := linkConfig{Controller: controllerID, Group: group, BroadcastMS: broadcastMS,
-		Levels: []link.Level{
-			{ID: "major", SAS: levelMajor, ResetCents: 50_000, RatePPM: 10_000, SecondHit: "wins-reset"},
-			{ID: "super", SAS: levelSuper, ResetCents: 1_000_000, RatePPM: 5_000, SecondHit: "wins-reset"},
-		},
-		Super: &link.Super{Etcd: f.cl.Endpoints(), Prefix: superPrefix, Levels: []string{"super"},
-			TLS:  link.EtcdTLS{CA: "etcd-ca.pem", Cert: controllerID + ".pem", Key: controllerID + "-key.pem"},
-			Keys: map[string]string{controllerID: base64.StdEncoding.EncodeToString(l.PublicKey())}},
+	keys := map[string]string{}
+	for i := range k {
+		c := &controller{id: controllerID, dir: tb.TempDir()}
+		if k > 1 {
+			c.id = fmt.Sprintf("floor-%d", i+1)
+		}
+		board := filepath.Join(c.dir, "board")
+		// OPENEGM_FLOOR_LEDGER_NOSYNC=1 (a diagnosis, never a figure): the
+		// controller's ledger without fsync, to see what its commits cost.
+		l, _, err := ledger.Open(filepath.Join(c.dir, "ledger"), ledger.Options{Keys: book.FileKeys{Dir: board},
+			UnsafeNoSync: os.Getenv("OPENEGM_FLOOR_LEDGER_NOSYNC") != ""})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		c.ledger = l
+		if c.signer, err = (book.FileKeys{Dir: board}).Signer(ledger.KeyName, false); err != nil {
+			tb.Fatal(err)
+		}
+		if _, _, _, err := f.cl.ClientFiles(c.dir, c.id); err != nil {
+			tb.Fatal(err)
+		}
+		gctx, gcancel := context.WithTimeout(ctx, 30*time.Second)
+		err = super.Grant(gctx, f.admin, superPrefix, c.id, []string{"super"})
+		gcancel()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		keys[c.id] = base64.StdEncoding.EncodeToString(l.PublicKey())
+		c.cfg = linkConfig{Controller: c.id, Group: group, BroadcastMS: broadcastMS,
+			Levels: []link.Level{
+				{ID: "major", SAS: levelMajor, ResetCents: 50_000, RatePPM: 10_000, SecondHit: "wins-reset"},
+				{ID: "super", SAS: levelSuper, ResetCents: 1_000_000, RatePPM: 5_000, SecondHit: "wins-reset"},
+			},
+			Super: &link.Super{Etcd: f.cl.Endpoints(), Prefix: superPrefix, Levels: []string{"super"},
+				TLS:  link.EtcdTLS{CA: "etcd-ca.pem", Cert: c.id + ".pem", Key: c.id + "-key.pem"},
+				Keys: keys}, // every controller's, filled in by the loop
+		}
+		f.ctls = append(f.ctls, c)
 	}
 	for start := 0; start < len(f.names); start += perLine {
+		j := start / perLine
+		c := f.ctls[j%k]
 		var cabs []*Cabinet
-		ch := link.Channel{Name: fmt.Sprintf("line-%02d", start/perLine+1)}
+		ch := link.Channel{Name: fmt.Sprintf("line-%02d", j+1)}
 		for i := start; i < min(start+perLine, len(f.names)); i++ {
 			addr := byte(i - start + 1)
 			serial := "S" + f.names[i][4:]
-			c := NewCabinet(addr, group, serial)
-			cabs, f.cabs = append(cabs, c), append(f.cabs, c)
+			cab := NewCabinet(addr, group, serial)
+			cabs, f.cabs, f.owner = append(cabs, cab), append(f.cabs, cab), append(f.owner, c)
 			ch.Cabinets = append(ch.Cabinets, link.Cabinet{ID: f.names[i], Addr: int(addr), Levels: []string{"major", "super"},
 				Award: link.AwardAddressed, Serial: serial})
 		}
@@ -273,28 +297,50 @@ func (f *floor) startLink(ctx context.Context, perLine int) {
 			tb.Fatal(err)
 		}
 		ch.TCP = ln.Addr().String()
-		cfg.Channels = append(cfg.Channels, ch)
+		c.cfg.Channels = append(c.cfg.Channels, ch)
 		f.wg.Go(func() { line.Serve(ctx, ln) })
 	}
-	text, err := json.Marshal(cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	parsed, err := link.ParseConfig(filepath.Join(dir, "linkctl.json"), text)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if os.Getenv("OPENEGM_FLOOR_LOG") != "" {
-		quiet = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
-	if f.ctl, err = link.New(parsed, l, quiet); err != nil {
-		tb.Fatal(err)
+	for _, c := range f.ctls {
+		text, err := json.Marshal(c.cfg)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		parsed, err := link.ParseConfig(filepath.Join(c.dir, "linkctl.json"), text)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if c.ctl, err = link.New(parsed, c.ledger, log.With("controller", c.id)); err != nil {
+			tb.Fatal(err)
+		}
+		if err := c.ctl.UseSigner(c.signer); err != nil {
+			tb.Fatal(err)
+		}
+		f.wg.Go(func() {
+			if err := c.ctl.Run(ctx); err != nil && ctx.Err() == nil {
+				select {
+				case f.runErr <- fmt.Errorf("%s: %w", c.id, err):
+				default: // one stop is enough to fail the test
+				}
+			}
+		})
 	}
-	if err := f.ctl.UseSigner(signer); err != nil {
-		tb.Fatal(err)
+}
+
+// stats adds up the controllers' counters (MaxGap: the longest of them).
+func (f *floor) stats() link.Stats {
+	var st link.Stats
+	for _, c := range f.ctls {
+		s := c.ctl.Stats()
+		st.Readings += s.Readings
+		st.PollErrors += s.PollErrors
+		st.Confirmed += s.Confirmed
+		st.MaxGap = max(st.MaxGap, s.MaxGap)
 	}
-	f.wg.Go(func() { f.runErr <- f.ctl.Run(ctx) })
+	return st
 }
 
 // play has every cabinet not locked by a hit play a game every gameEvery.
@@ -427,7 +473,8 @@ func (f *floor) round(tickets []tito.Ticket, plan []hitPlan, hitEvery time.Durat
 			case <-time.After(10 * time.Millisecond):
 			}
 			t := time.Now()
-			f.ledger.View(func(*ledger.State) {})
+			c := f.ctls[len(o.lockWait)%len(f.ctls)]
+			c.ledger.View(func(*ledger.State) {})
 			o.lockWait = append(o.lockWait, time.Since(t))
 		}
 	}()
@@ -619,15 +666,26 @@ func plan(n, hits int, rng *rand.Rand) []hitPlan {
 	return out
 }
 
-// The floor with a few cabinets on two lines: every cabinet shows both
-// levels' values, every hit is awarded exactly once, to its cabinet, for
+// The floor with a few cabinets on two lines, on one controller and
+// (unless -short) on two, one line each, as a second controller would
+// take half the floor: every cabinet shows both levels' values, every hit is awarded exactly once, to its cabinet, for
 // no more than it showed, and confirmed in the controller's ledger, every
 // ticket printed on the floor and presented at another cabinet is
 // credited once there and redeemed by it in etcd, and every cent of
 // coin-in played reaches the ledger.
 func TestFloor(t *testing.T) {
+	t.Run("one controller", func(t *testing.T) { testFloor(t, 1) })
+	t.Run("two controllers", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("-short: one controller only")
+		}
+		testFloor(t, 2)
+	})
+}
+
+func testFloor(t *testing.T, controllers int) {
 	const n, perLine = 6, 3
-	f := startFloor(t, n, perLine, false, 0)
+	f := startFloor(t, n, perLine, controllers, false, 0)
 	tickets := f.printTickets(0)
 	hits := plan(n, 5, rand.New(rand.NewPCG(26, 1)))
 	o := f.round(tickets, hits, 50*time.Millisecond)
@@ -642,12 +700,18 @@ func TestFloor(t *testing.T) {
 	// Awards: exactly one per hit at its cabinet, none refused, none
 	// above what was shown; every one confirmed in the ledger with the
 	// amount the cabinet received.
-	f.eventually(time.Minute, "every award confirmed in the ledger", func() bool { return len(f.ledger.State().PendingPayouts()) == 0 })
+	f.eventually(time.Minute, "every award confirmed in the ledgers", func() bool {
+		for _, c := range f.ctls {
+			if len(c.ledger.State().PendingPayouts()) != 0 {
+				return false
+			}
+		}
+		return true
+	})
 	want := map[int]int{}
 	for _, h := range hits {
 		want[h.Cab]++
 	}
-	st := f.ledger.State()
 	for i, c := range f.cabs {
 		paid, refused := c.Awards()
 		if len(paid) != want[i] || len(refused) != 0 {
@@ -655,8 +719,9 @@ func TestFloor(t *testing.T) {
 		}
 	}
 	levelName := map[byte]string{levelMajor: "major", levelSuper: "super"}
-	majors := 0
+	majors := map[*controller]int64{}
 	for k, h := range hits {
+		st := f.owner[h.Cab].ledger.State()
 		a := o.awards[k]
 		if a.Cents == 0 || a.Cents > a.Shown {
 			t.Errorf("%s: award %d cents for a hit that showed %d", f.names[h.Cab], a.Cents, a.Shown)
@@ -672,15 +737,17 @@ func TestFloor(t *testing.T) {
 			t.Errorf("%s: the ledger's award %+v (pending %+v), the cabinet's %+v", f.names[h.Cab], p, m.Awards[tr].Pending, a)
 		}
 		if h.Level == levelMajor {
-			majors++
+			majors[f.owner[h.Cab]]++
 		}
 	}
-	if lv, ok := st.Level("major"); !ok || lv.Meters.Hits != int64(majors) {
-		t.Errorf("level major: %d hits in the ledger, %d made", lv.Meters.Hits, majors)
+	for _, c := range f.ctls {
+		if lv, ok := c.ledger.State().Level("major"); !ok || lv.Meters.Hits != majors[c] {
+			t.Errorf("%s: level major: %d hits in the ledger, %d made on its lines", c.id, lv.Meters.Hits, majors[c])
+		}
 	}
 	// The controller counts a confirmation just after its commit.
-	f.eventually(time.Minute, "the controller to count every confirmation", func() bool { return f.ctl.Stats().Confirmed >= len(hits) })
-	if got := f.ctl.Stats().Confirmed; got != len(hits) {
+	f.eventually(time.Minute, "the controllers to count every confirmation", func() bool { return f.stats().Confirmed >= len(hits) })
+	if got := f.stats().Confirmed; got != len(hits) {
 		t.Errorf("the controller confirmed %d awards, %d hits were made", got, len(hits))
 	}
 
@@ -708,11 +775,10 @@ func TestFloor(t *testing.T) {
 	// Coin-in: once play stops, the ledger's last reading is every
 	// cabinet's meters.
 	f.playing.Store(false)
-	f.eventually(time.Minute, "every cabinet's meters read into the ledger", func() bool {
-		st := f.ledger.State()
+	f.eventually(time.Minute, "every cabinet's meters read into its controller's ledger", func() bool {
 		for i, c := range f.cabs {
 			coin, games := c.Meters()
-			if m, _ := st.Machine(f.names[i]); m.CoinIn != int64(coin) || m.GamesPlayed != games {
+			if m, _ := f.owner[i].ledger.State().Machine(f.names[i]); m.CoinIn != int64(coin) || m.GamesPlayed != games {
 				return false
 			}
 		}
@@ -802,7 +868,8 @@ func BenchmarkFloor(b *testing.B) {
 	n := envInt("OPENEGM_FLOOR_CABINETS", 20)
 	perLine := min(envInt("OPENEGM_FLOOR_PER_LINE", 16), 127)
 	hits := envInt("OPENEGM_FLOOR_HITS", max(2, n/20))
-	f := startFloor(b, n, perLine, true, max(n, 200))
+	k := envInt("OPENEGM_FLOOR_CONTROLLERS", 1)
+	f := startFloor(b, n, perLine, k, true, max(n, 200))
 	rng := rand.New(rand.NewPCG(26, uint64(n)))
 	var redeem, award, lockWait []time.Duration
 	var redeemWall, wall, cpu, gap time.Duration
@@ -816,9 +883,9 @@ func BenchmarkFloor(b *testing.B) {
 			tickets = f.printTickets(i)
 		}
 		b.StartTimer()
-		r0 := f.ctl.Stats().Readings
+		r0 := f.stats().Readings
 		o := f.round(tickets, plan(n, hits, rng), 50*time.Millisecond)
-		readings += f.ctl.Stats().Readings - r0
+		readings += f.stats().Readings - r0
 		redeem = append(redeem, o.redeemLat...)
 		for _, a := range o.awards {
 			award = append(award, a.Latency)
@@ -840,7 +907,7 @@ func BenchmarkFloor(b *testing.B) {
 	if len(redeem) > 0 {
 		rate = float64(len(redeem)) / redeemWall.Seconds()
 	}
-	st := f.ctl.Stats()
+	st := f.stats()
 	b.ReportMetric(float64(n), "cabinets")
 	b.ReportMetric(ms(gap), "value-gap-ms")
 	b.ReportMetric(ms(valueGapLimit), "value-gap-limit-ms")
