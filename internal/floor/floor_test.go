@@ -931,6 +931,7 @@ func BenchmarkFloor(b *testing.B) {
 	b.ReportMetric(ms(pct(redeem, 99)), "redeem-p99-ms")
 	b.ReportMetric(f.casRate, "cas/s")
 	b.ReportMetric(rate/f.casRate, "redeem/cas")
+	b.ReportMetric(casRatioGoal, "redeem/cas-goal")
 	b.ReportMetric(cpu.Seconds()/wall.Seconds(), "cpu-cores")
 	b.ReportMetric(ms(st.MaxGap), "link-gap-ms")
 	// The controller reads each cabinet's meters every second (its
