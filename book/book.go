@@ -90,6 +90,10 @@ type Info struct {
 	Repaired    string // a torn last record that was cut ("" if none)
 	SnapshotSeq uint64 // the record the snapshot used was folded up to (0: none)
 	Replayed    uint64 // log records read after it
+	// ReadFrom is the first log record start-up read and checked: 1 when
+	// it read the whole log, the record after the older sealed snapshot
+	// when it read only the tail (see openTail).
+	ReadFrom uint64
 	LastSeq     uint64
 	KeyID       string
 	// Tampered lists what start-up found forged (a snapshot that is not
@@ -152,6 +156,10 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 		return nil, nil, info, &Fault{Err: err}
 	}
 	info.KeyID = KeyID(pub)
+	if b, st, ti, ok := openTail(dir, spec, opts, key, pub, info); ok {
+		return b, st, ti, nil
+	}
+	info.ReadFrom = 1
 	log, li, err := walog.Open(logDir, walog.Options{Signer: key, CheckpointEvery: opts.CheckpointEvery,
 		SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync, Marks: true})
 	if err != nil {

@@ -189,6 +189,10 @@ type scan struct {
 	pending []Record // held back from fn: pending[held:]
 	held    int
 	scratch []byte // the chain hash's input, reused
+
+	// skip is where the next scanSegment starts in its buffer: past the
+	// records before a tail (OpenTail), 0 otherwise.
+	skip int
 }
 
 // markRef is a commit mark seen in the scan, with where its entry ends.
@@ -379,7 +383,8 @@ func (s *scan) release(seq uint64) {
 // scanSegment follows the chain through one segment. It returns false when
 // scanning must stop.
 func (s *scan) scanSegment(name string, buf []byte, last, firstOnly bool) bool {
-	pos := 0
+	pos := s.skip
+	s.skip = 0
 	for pos < len(buf) {
 		seq := s.lastSeq + 1
 		v, n := binary.Uvarint(buf[pos:])

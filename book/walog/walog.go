@@ -217,6 +217,12 @@ func open(dir string, signer crypto.Signer, pub ed25519.PublicKey, every uint64,
 	if len(s.faults) > 0 {
 		return nil, OpenInfo{}, s.faults[0]
 	}
+	return finish(dir, s, signer, every, segLimit, noSync)
+}
+
+// finish repairs what a scan found (an unvouched or torn tail, a side file
+// behind) and opens the log for appending after it.
+func finish(dir string, s *scan, signer crypto.Signer, every uint64, segLimit int, noSync bool) (*Log, OpenInfo, error) {
 	var details []string
 	var unvouched *Unvouched
 	if c := s.unvouched; c != nil {
