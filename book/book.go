@@ -94,8 +94,8 @@ type Info struct {
 	// it read the whole log, the record after the older sealed snapshot
 	// when it read only the tail (see openTail).
 	ReadFrom uint64
-	LastSeq     uint64
-	KeyID       string
+	LastSeq  uint64
+	KeyID    string
 	// Tampered lists what start-up found forged (a snapshot that is not
 	// the sealed state): evidence for the owner to act on. The state
 	// returned is folded without it.
