@@ -52,9 +52,13 @@ func (f *Fault) Unwrap() error { return f.Err }
 
 // OpenInfo says what opening the ledger found.
 type OpenInfo struct {
-	Repaired     string // non-empty when a torn last record was discarded
-	SnapshotSeq  uint64 // the snapshot start-up began from (0 = none)
-	Replayed     uint64 // records folded after it
+	Repaired    string // non-empty when a torn last record was discarded
+	SnapshotSeq uint64 // the snapshot start-up began from (0 = none)
+	Replayed    uint64 // records folded after it
+	// ReadFrom is the first log record start-up read and checked: 1 for
+	// the whole log, else the record after the older sealed snapshot
+	// (book.Info.ReadFrom).
+	ReadFrom     uint64
 	LastSeq      uint64
 	MachineKeyID string
 	// Tampered names what start-up found forged (a snapshot the log does
@@ -169,6 +173,7 @@ func Open(dir string, opts Options) (*Ledger, OpenInfo, error) {
 	b, st, bi, err := book.Open(dir, Spec, book.Options{SealEvery: opts.SnapshotEvery, CheckpointEvery: opts.CheckpointEvery,
 		SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync, Keys: opts.Keys, KeyName: keyName, Witness: opts.Witness})
 	info.Repaired, info.SnapshotSeq, info.Replayed, info.LastSeq = bi.Repaired, bi.SnapshotSeq, bi.Replayed, bi.LastSeq
+	info.ReadFrom = bi.ReadFrom
 	info.MachineKeyID, info.Tampered, info.Witness = bi.KeyID, bi.Tampered, bi.Witness
 	if err != nil {
 		var f *book.Fault
