@@ -94,6 +94,9 @@ type Info struct {
 	// it read the whole log, the record after the older sealed snapshot
 	// when it read only the tail (see openTail).
 	ReadFrom uint64
+	// WholeLog is why start-up read the whole log rather than the tail
+	// ("" when it read the tail).
+	WholeLog string
 	LastSeq  uint64
 	KeyID    string
 	// Tampered lists what start-up found forged (a snapshot that is not
@@ -156,10 +159,11 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 		return nil, nil, info, &Fault{Err: err}
 	}
 	info.KeyID = KeyID(pub)
-	if b, st, ti, ok := openTail(dir, spec, opts, key, pub, info); ok {
-		return b, st, ti, nil
+	b0, st0, ti, ok := openTail(dir, spec, opts, key, pub, info)
+	if ok {
+		return b0, st0, ti, nil
 	}
-	info.ReadFrom = 1
+	info.ReadFrom, info.WholeLog = 1, ti.WholeLog
 	log, li, err := walog.Open(logDir, walog.Options{Signer: key, CheckpointEvery: opts.CheckpointEvery,
 		SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync, Marks: true})
 	if err != nil {

@@ -33,7 +33,8 @@ import (
 var errTail = errors.New("book: start-up from the snapshots gives way to the whole log")
 
 // openTail opens the ledger from its sealed snapshots and the log's tail;
-// ok is false when the whole log must be read (nothing was written then).
+// ok is false when the whole log must be read (nothing was written then),
+// and info.WholeLog says why.
 func openTail(dir string, spec Spec, opts Options, key crypto.Signer, pub ed25519.PublicKey, info Info) (*Book, State, Info, bool) {
 	var snaps []*snapshot
 	for i := range 2 {
@@ -42,15 +43,18 @@ func openTail(dir string, spec Spec, opts Options, key crypto.Signer, pub ed2551
 		}
 	}
 	if len(snaps) == 0 {
+		info.WholeLog = "no whole snapshot"
 		return nil, nil, info, false
 	}
 	sort.Slice(snaps, func(i, j int) bool { return snaps[i].Seq < snaps[j].Seq })
 	if len(snaps) == 2 && snaps[0].Seq == snaps[1].Seq {
+		info.WholeLog = "both snapshots name the same record"
 		return nil, nil, info, false
 	}
 	from, newest := snaps[0], snaps[len(snaps)-1]
 	st, err := spec.Restore(newest.State)
 	if err != nil {
+		info.WholeLog = fmt.Sprintf("%s%d does not decode: %v", snapPrefix, newest.file, err)
 		return nil, nil, info, false
 	}
 	var (
@@ -118,6 +122,7 @@ func openTail(dir string, spec Spec, opts Options, key crypto.Signer, pub ed2551
 		SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync, Marks: true},
 		walog.Tail{Seq: from.Seq, Hash: from.hash, Fold: fold, Accept: accept})
 	if err != nil {
+		info.WholeLog = err.Error()
 		return nil, nil, info, false
 	}
 	b := &Book{dir: dir, spec: spec, opts: opts, log: log, key: key, pub: pub,

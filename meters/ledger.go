@@ -58,7 +58,10 @@ type OpenInfo struct {
 	// ReadFrom is the first log record start-up read and checked: 1 for
 	// the whole log, else the record after the older sealed snapshot
 	// (book.Info.ReadFrom).
-	ReadFrom     uint64
+	ReadFrom uint64
+	// WholeLog is why start-up read the whole log ("" when it read the
+	// tail): no sealed snapshot yet, or one the tail does not vouch for.
+	WholeLog     string
 	LastSeq      uint64
 	MachineKeyID string
 	// Tampered names what start-up found forged (a snapshot the log does
@@ -173,7 +176,7 @@ func Open(dir string, opts Options) (*Ledger, OpenInfo, error) {
 	b, st, bi, err := book.Open(dir, Spec, book.Options{SealEvery: opts.SnapshotEvery, CheckpointEvery: opts.CheckpointEvery,
 		SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync, Keys: opts.Keys, KeyName: keyName, Witness: opts.Witness})
 	info.Repaired, info.SnapshotSeq, info.Replayed, info.LastSeq = bi.Repaired, bi.SnapshotSeq, bi.Replayed, bi.LastSeq
-	info.ReadFrom = bi.ReadFrom
+	info.ReadFrom, info.WholeLog = bi.ReadFrom, bi.WholeLog
 	info.MachineKeyID, info.Tampered, info.Witness = bi.KeyID, bi.Tampered, bi.Witness
 	if err != nil {
 		var f *book.Fault

@@ -201,6 +201,8 @@ func scanTail(dir string, pub ed25519.PublicKey, t Tail) (*scan, error) {
 func (s *scan) checkSideTail(from uint64) error {
 	raw, err := os.ReadFile(filepath.Join(s.dir, sideFile))
 	if err != nil {
+		// Missing, it is lawful only in a log of one checkpoint at most,
+		// fewer records than CheckpointEvery: short enough to read whole.
 		return fmt.Errorf("checkpoint file: %v: %w", err, ErrNotTail)
 	}
 	f, err := decodeFrame(raw)
