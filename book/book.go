@@ -58,7 +58,7 @@ type Options struct {
 	// CheckpointEvery is how many records pass between the log's signed
 	// checkpoints; 0 = the log's default.
 	CheckpointEvery uint64
-	// SegmentSize of the log files; 0 = the log's default.
+	// SegmentSize of the log files; 0 = SegmentSize (1 MiB).
 	SegmentSize int
 	// UnsafeNoSync skips fsync: only for building benchmark fixtures.
 	UnsafeNoSync bool
@@ -126,6 +126,16 @@ type Book struct {
 	fault     *Fault
 }
 
+// SegmentSize is the size of a ledger's log files unless Options say
+// otherwise. Start-up reads only the log's tail, but tidwall/wal, opening
+// the log for appending, reads its last segment whole (and indexes every
+// entry in it): at tidwall's own 20 MB that was most of a start-up from
+// the snapshots. A segment of 1 MiB holds about 3,000 records, about the
+// tail from the older of the two snapshots, so start-up reads little more
+// than it checks; the cost is a new file (and a directory fsync) every
+// 1,000 games or so.
+const SegmentSize = 1 << 20
+
 // Files in a ledger directory.
 const (
 	LogDir     = "log"
@@ -141,6 +151,9 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 	var info Info
 	if opts.SealEvery == 0 {
 		opts.SealEvery = 1000
+	}
+	if opts.SegmentSize <= 0 {
+		opts.SegmentSize = SegmentSize
 	}
 	if opts.Keys == nil || opts.KeyName == "" {
 		return nil, nil, info, fmt.Errorf("%s: no key store", spec.What)
@@ -505,7 +518,9 @@ func readSnapshot(dir string, i int) *snapshot {
 		return nil
 	}
 	var s snapshot
-	if json.Unmarshal(data[32:], &s.snapshotFile) != nil {
+	if f, ok := parseSnapshotFile(data[32:]); ok {
+		s.snapshotFile = f
+	} else if json.Unmarshal(data[32:], &s.snapshotFile) != nil {
 		return nil
 	}
 	h, err := hex.DecodeString(s.Hash)

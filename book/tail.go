@@ -1,12 +1,14 @@
 package book
 
 import (
+	"bytes"
 	"crypto"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 
 	"github.com/openegm/cabinet/book/walog"
 )
@@ -52,10 +54,26 @@ func openTail(dir string, spec Spec, opts Options, key crypto.Signer, pub ed2551
 		return nil, nil, info, false
 	}
 	from, newest := snaps[0], snaps[len(snaps)-1]
-	st, err := spec.Restore(newest.State)
-	if err != nil {
-		info.WholeLog = fmt.Sprintf("%s%d does not decode: %v", snapPrefix, newest.file, err)
-		return nil, nil, info, false
+	// The newer snapshot's state decodes on a core of its own while the
+	// tail is read and hashed: the fold needs it only for the records
+	// after it, the last few of the tail.
+	restored := make(chan error, 1)
+	var st State
+	go func() {
+		var err error
+		st, err = spec.Restore(newest.State)
+		restored <- err
+	}()
+	var restoreErr error
+	decoded := false
+	state := func() error {
+		if !decoded {
+			decoded, restoreErr = true, <-restored
+			if restoreErr != nil {
+				restoreErr = fmt.Errorf("%s%d does not decode: %v: %w", snapPrefix, newest.file, restoreErr, errTail)
+			}
+		}
+		return restoreErr
 	}
 	var (
 		sealed          = make([]bool, len(snaps))
@@ -94,6 +112,9 @@ func openTail(dir string, spec Spec, opts Options, key crypto.Signer, pub ed2551
 		if internal(r.Type) {
 			return nil
 		}
+		if err := state(); err != nil {
+			return err
+		}
 		if err := st.Apply(r.Type, r.Data); err != nil {
 			return fmt.Errorf("record %d: %v: %w", r.Seq, err, errTail)
 		}
@@ -106,6 +127,9 @@ func openTail(dir string, spec Spec, opts Options, key crypto.Signer, pub ed2551
 			if !sealed[i] {
 				return fmt.Errorf("%s%d is not sealed in the log's tail: %w", snapPrefix, s.file, errTail)
 			}
+		}
+		if err := state(); err != nil {
+			return err
 		}
 		if err := st.Check(); err != nil {
 			return fmt.Errorf("after start-up: %v: %w", err, errTail)
@@ -138,4 +162,48 @@ func openTail(dir string, spec Spec, opts Options, key crypto.Signer, pub ed2551
 	info.LastSeq = log.LastSeq()
 	info.Witness = b.checkWitness()
 	return b, st, info, true
+}
+
+// parseSnapshotFile reads a snapshot file's body in the one layout
+// writeSnapshot gives it (json.Marshal of snapshotFile: seq, hash,
+// seal_seq, then the state to the end), without encoding/json's pass over
+// the whole state; ok is false for any other layout, which
+// encoding/json then reads. Nothing here is trusted: the state's digest
+// must be the one a seal signed.
+func parseSnapshotFile(b []byte) (f snapshotFile, ok bool) {
+	field := func(name string) bool {
+		if !bytes.HasPrefix(b, []byte(name)) {
+			return false
+		}
+		b = b[len(name):]
+		return true
+	}
+	number := func() (uint64, bool) {
+		i := 0
+		for i < len(b) && i < 20 && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == 0 || i > 1 && b[0] == '0' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(string(b[:i]), 10, 64)
+		b = b[i:]
+		return v, err == nil
+	}
+	var good bool
+	if !field(`{"seq":`) {
+		return f, false
+	}
+	if f.Seq, good = number(); !good || !field(`,"hash":"`) || len(b) < 64 {
+		return f, false
+	}
+	f.Hash, b = string(b[:64]), b[64:]
+	if !field(`","seal_seq":`) {
+		return f, false
+	}
+	if f.SealSeq, good = number(); !good || !field(`,"state":`) || len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
+		return f, false
+	}
+	f.State = bytes.Clone(b[:len(b)-1])
+	return f, true
 }

@@ -22,7 +22,7 @@ type Options struct {
 	// CheckpointEvery is how many records pass between signed checkpoints;
 	// 0 = the log's default.
 	CheckpointEvery uint64
-	// SegmentSize of the log files; 0 = the log's default.
+	// SegmentSize of the log files; 0 = book.SegmentSize.
 	SegmentSize int
 	// UnsafeNoSync skips fsync: only for building benchmark fixtures.
 	UnsafeNoSync bool

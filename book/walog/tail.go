@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -93,6 +94,33 @@ func openTail(dir string, pub ed25519.PublicKey, t Tail, opts Options, every uin
 		// A side file write cut short: Open removes its temp file.
 		return nil, OpenInfo{}, fmt.Errorf("walog: open %s from its tail: %s present: %w", dir, sideTemp, ErrNotTail)
 	}
+	// tidwall/wal opens the log for appending on the other core while
+	// the tail is read and checked: its opening reads the last segment
+	// whole and changes nothing (it opens the file to append, and writes
+	// only a new log's first segment, deletes only what a truncation file
+	// names: neither is there). It is used when the scan leaves nothing
+	// to repair, else opened again after the repair.
+	type opened struct {
+		w   *wal.Log
+		err error
+	}
+	var early chan opened
+	if segs, foreign, err := listSegments(dir); err == nil && len(segs) > 0 && len(foreign) == 0 {
+		early = make(chan opened, 1)
+		go func() {
+			w, err := wal.Open(dir, walOptions(segLimit, opts.UnsafeNoSync))
+			early <- opened{w, err}
+		}()
+	}
+	drop := func() {
+		if early != nil {
+			if o := <-early; o.w != nil {
+				o.w.Close()
+			}
+			early = nil
+		}
+	}
+	defer drop()
 	s, err := scanTail(dir, pub, t)
 	if err != nil {
 		return nil, OpenInfo{}, fmt.Errorf("walog: open %s from its tail: %w", dir, err)
@@ -115,7 +143,15 @@ func openTail(dir string, pub ed25519.PublicKey, t Tail, opts Options, every uin
 			return nil, OpenInfo{}, err
 		}
 	}
-	return finish(dir, s, opts.Signer, every, segLimit, opts.UnsafeNoSync)
+	var w *wal.Log
+	if s.unvouched == nil && s.torn == nil && s.sideRepair == nil && early != nil {
+		if o := <-early; o.err == nil {
+			w = o.w
+		}
+		early = nil
+	}
+	drop()
+	return finish(dir, s, opts.Signer, every, segLimit, opts.UnsafeNoSync, w)
 }
 
 // scanTail is scanDir from the record after t.Seq, chained from t.Hash. It
@@ -136,13 +172,7 @@ func scanTail(dir string, pub ed25519.PublicKey, t Tail) (*scan, error) {
 	if i < 0 {
 		return nil, fmt.Errorf("no segment holds record %d: %w", first, ErrNotTail)
 	}
-	var size int64
-	for _, seg := range segs[i:] {
-		if st, err := os.Stat(filepath.Join(dir, seg.name)); err == nil {
-			size = max(size, st.Size())
-		}
-	}
-	buf := make([]byte, 0, size)
+	var buf []byte
 	for j, seg := range segs[i:] {
 		last := i+j == len(segs)-1
 		if j > 0 && seg.index != s.lastSeq+1 {
@@ -151,24 +181,21 @@ func scanTail(dir string, pub ed25519.PublicKey, t Tail) (*scan, error) {
 		for k := s.held; k < len(s.pending); k++ {
 			s.pending[k].Data = bytes.Clone(s.pending[k].Data)
 		}
-		if buf, err = readSegment(filepath.Join(dir, seg.name), buf); err != nil {
-			return nil, err
-		}
+		var win []byte
 		if j == 0 {
-			// Only the entries' lengths are read up to the tail: what they
-			// hold is the sealed past.
-			pos := 0
-			for seq := seg.index; seq < first; seq++ {
-				v, n := binary.Uvarint(buf[pos:])
-				if n <= 0 || v > uint64(len(buf)-pos-n) {
-					return nil, fmt.Errorf("segment %s ends before record %d: %w", seg.name, first, ErrNotTail)
-				}
-				pos += n + int(v)
+			var at int
+			if win, s.base, at, err = readTail(filepath.Join(dir, seg.name), first); err != nil {
+				return nil, err
 			}
-			s.skip = pos
+			s.skip = at
 			s.lastSeq, s.lastHash = t.Seq, t.Hash
+		} else {
+			if buf, err = readSegment(filepath.Join(dir, seg.name), buf); err != nil {
+				return nil, err
+			}
+			win = buf
 		}
-		if !s.scanSegment(seg.name, buf, last, true) {
+		if !s.scanSegment(seg.name, win, last, true) {
 			return s, nil
 		}
 	}
@@ -233,4 +260,60 @@ func (s *scan) checkSideTail(from uint64) error {
 		return fmt.Errorf("checkpoint file names record %d, not one of the tail's last checkpoints: %w", f.seq, ErrNotTail)
 	}
 	return nil
+}
+
+// readTail reads segment file path from the entry of record first to its
+// end, and no more: a window from the end that doubles until it holds the
+// frame header of that record (its magic and sequence number, which no
+// ledger's payload holds: JSON has no zero byte, and a signature or hash
+// matching 9 given bytes is a chance of 2^-72) preceded by the entry's
+// length. It returns the window, where it starts in the file, and where the
+// entry starts in the window. A wrong match could only be followed by a
+// chain that does not continue from the sealed hash: the caller's checks
+// refuse it, so the choice is never trusted, only tried.
+func readTail(path string, first uint64) (win []byte, base int64, at int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	size := st.Size()
+	var pattern [9]byte
+	pattern[0] = frameMagic
+	binary.BigEndian.PutUint64(pattern[1:], first)
+	// A window of a segment (1 MiB, book.SegmentSize) holds the tail
+	// from the older snapshot most of the time: one read.
+	for n := int64(1 << 20); ; n *= 2 {
+		base = max(size-n, 0)
+		win = make([]byte, size-base)
+		if _, err := f.ReadAt(win, base); err != nil && !errors.Is(err, io.EOF) {
+			return nil, 0, 0, err
+		}
+		for from := 0; ; {
+			p := bytes.Index(win[from:], pattern[:])
+			if p < 0 {
+				break
+			}
+			p += from
+			from = p + 1
+			if p+headerSize > len(win) {
+				continue
+			}
+			v := uint64(frameOverhead) + uint64(binary.BigEndian.Uint32(win[p+11:p+headerSize]))
+			k := uvarintLen(v)
+			if p < k {
+				continue // the length is before the window: a wider one has it
+			}
+			if got, m := binary.Uvarint(win[p-k:]); got == v && m == k {
+				return win, base, p - k, nil
+			}
+		}
+		if base == 0 {
+			return nil, 0, 0, fmt.Errorf("%s does not hold record %d: %w", filepath.Base(path), first, ErrNotTail)
+		}
+	}
 }
