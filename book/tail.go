@@ -204,6 +204,6 @@ func parseSnapshotFile(b []byte) (f snapshotFile, ok bool) {
 	if f.SealSeq, good = number(); !good || !field(`,"state":`) || len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
 		return f, false
 	}
-	f.State = bytes.Clone(b[:len(b)-1])
+	f.State = b[:len(b)-1] // the file's buffer, read for this snapshot alone
 	return f, true
 }

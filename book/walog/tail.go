@@ -184,7 +184,7 @@ func scanTail(dir string, pub ed25519.PublicKey, t Tail) (*scan, error) {
 		var win []byte
 		if j == 0 {
 			var at int
-			if win, s.base, at, err = readTail(filepath.Join(dir, seg.name), first); err != nil {
+			if win, s.base, at, err = readTail(filepath.Join(dir, seg.name), first, tailGuess(dir, segs, i, first)); err != nil {
 				return nil, err
 			}
 			s.skip = at
@@ -271,7 +271,7 @@ func (s *scan) checkSideTail(from uint64) error {
 // entry starts in the window. A wrong match could only be followed by a
 // chain that does not continue from the sealed hash: the caller's checks
 // refuse it, so the choice is never trusted, only tried.
-func readTail(path string, first uint64) (win []byte, base int64, at int, err error) {
+func readTail(path string, first uint64, guess int64) (win []byte, base int64, at int, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, 0, err
@@ -285,9 +285,13 @@ func readTail(path string, first uint64) (win []byte, base int64, at int, err er
 	var pattern [9]byte
 	pattern[0] = frameMagic
 	binary.BigEndian.PutUint64(pattern[1:], first)
-	// A window of a segment (1 MiB, book.SegmentSize) holds the tail
-	// from the older snapshot most of the time: one read.
-	for n := int64(1 << 20); ; n *= 2 {
+	// The first window starts a little before where the entry is
+	// guessed to be; the next ones double from the end.
+	n := size - guess + 64<<10
+	if guess < 0 {
+		n = 256 << 10
+	}
+	for ; ; n *= 2 {
 		base = max(size-n, 0)
 		win = make([]byte, size-base)
 		if _, err := f.ReadAt(win, base); err != nil && !errors.Is(err, io.EOF) {
@@ -316,4 +320,24 @@ func readTail(path string, first uint64) (win []byte, base int64, at int, err er
 			return nil, 0, 0, fmt.Errorf("%s does not hold record %d: %w", filepath.Base(path), first, ErrNotTail)
 		}
 	}
+}
+
+// tailGuess is where record first's entry is likely to start in segment
+// segs[i]: its distance from the segment's first record times the mean
+// entry of a whole segment (one with a segment after it), -1 when there is
+// none to go by. Only the reading's length depends on it.
+func tailGuess(dir string, segs []segFile, i int, first uint64) int64 {
+	j := i
+	if j == len(segs)-1 {
+		j--
+	}
+	if j < 0 {
+		return -1
+	}
+	st, err := os.Stat(filepath.Join(dir, segs[j].name))
+	if err != nil || segs[j+1].index <= segs[j].index {
+		return -1
+	}
+	mean := st.Size() / int64(segs[j+1].index-segs[j].index)
+	return int64(first-segs[i].index) * mean
 }
