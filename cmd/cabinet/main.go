@@ -162,7 +162,11 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	if err := os.MkdirAll(o.data, 0o700); err != nil {
 		return err
 	}
-	st := selfTests(o)
+	// The self-tests (the program's hash, most of a cold start) run on
+	// the other core while the ledger opens: the machine is made, and
+	// plays or talks to a host, only once both are done.
+	selfTested := make(chan started, 1)
+	go func() { selfTested <- selfTests(o) }()
 	witness, err := book.OpenFileWitness(filepath.Join(o.board, "witness"))
 	if err != nil {
 		return fmt.Errorf("the board's witness: %w", err)
@@ -183,6 +187,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 		evidence = ledgerEvidence(info)
 		defer ledger.Close()
 	}
+	st := <-selfTested
 	mark, err := openFaultMark(filepath.Join(o.data, "meter-fault"))
 	if err != nil {
 		log.Error("meter faults cannot be kept outside the ledger", "err", err)
