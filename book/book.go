@@ -162,8 +162,7 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 		return nil, nil, info, err
 	}
 	logDir := filepath.Join(dir, LogDir)
-	entries, _ := os.ReadDir(logDir)
-	key, err := opts.Keys.Signer(opts.KeyName, len(entries) == 0)
+	key, err := opts.Keys.Signer(opts.KeyName, !hasEntries(logDir))
 	if err != nil {
 		return nil, nil, info, &Fault{Err: err}
 	}
@@ -251,6 +250,18 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 		info.Witness.Witness = info.Witness.Log
 	}
 	return b, st, info, nil
+}
+
+// hasEntries says whether dir holds anything, reading one name of it (a
+// log of 10^6 games has hundreds of segment files).
+func hasEntries(dir string) bool {
+	f, err := os.Open(dir)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(1)
+	return len(names) > 0
 }
 
 // internal says whether a log record is the log's or the book's own (a

@@ -104,8 +104,12 @@ func openTail(dir string, pub ed25519.PublicKey, t Tail, opts Options, every uin
 		w   *wal.Log
 		err error
 	}
+	segs, foreign, err := listSegments(dir)
+	if err != nil {
+		return nil, OpenInfo{}, fmt.Errorf("walog: open %s from its tail: %w", dir, err)
+	}
 	var early chan opened
-	if segs, foreign, err := listSegments(dir); err == nil && len(segs) > 0 && len(foreign) == 0 {
+	if len(segs) > 0 && len(foreign) == 0 {
 		early = make(chan opened, 1)
 		go func() {
 			w, err := wal.Open(dir, walOptions(segLimit, opts.UnsafeNoSync))
@@ -121,7 +125,7 @@ func openTail(dir string, pub ed25519.PublicKey, t Tail, opts Options, every uin
 		}
 	}
 	defer drop()
-	s, err := scanTail(dir, pub, t)
+	s, err := scanTail(dir, pub, t, segs, foreign)
 	if err != nil {
 		return nil, OpenInfo{}, fmt.Errorf("walog: open %s from its tail: %w", dir, err)
 	}
@@ -154,15 +158,12 @@ func openTail(dir string, pub ed25519.PublicKey, t Tail, opts Options, every uin
 	return finish(dir, s, opts.Signer, every, segLimit, opts.UnsafeNoSync, w)
 }
 
-// scanTail is scanDir from the record after t.Seq, chained from t.Hash. It
-// never writes. It gives ErrNotTail for what only the whole log can
+// scanTail is scanDir from the record after t.Seq, chained from t.Hash,
+// over the segments and foreign files listed in dir. It never writes. It gives ErrNotTail for what only the whole log can
 // decide; damage in the tail is in s.faults.
-func scanTail(dir string, pub ed25519.PublicKey, t Tail) (*scan, error) {
+func scanTail(dir string, pub ed25519.PublicKey, t Tail, segs []segFile, foreign []string) (*scan, error) {
 	s := &scan{dir: dir, pub: pub, lastHash: genesis, fn: t.Fold}
-	segs, foreign, err := listSegments(dir)
-	if err != nil {
-		return nil, err
-	}
+	var err error
 	if len(foreign) > 0 {
 		return nil, fmt.Errorf("tidwall/wal truncation file %s: %w", foreign[0], ErrNotTail)
 	}
