@@ -179,7 +179,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 		log.Error("meter fault: the ledger cannot be opened; no play until a technician acts", "err", lerr)
 	} else {
 		state = ledger.State()
-		log.Info("ledger open", "last_seq", info.LastSeq, "snapshot", info.SnapshotSeq, "replayed", info.Replayed,
+		log.Info("ledger open", "last_seq", info.LastSeq, "snapshot", info.SnapshotSeq, "read_from", info.ReadFrom, "whole_log", info.WholeLog, "replayed", info.Replayed,
 			"repaired", info.Repaired, "machine_key", info.MachineKeyID, "witness", info.Witness.Status.String())
 		if info.KeyAdopted {
 			log.Warn("the machine key was in the data directory (an earlier version kept it there); it is now in the board's key store", "board", o.board)
