@@ -29,7 +29,11 @@ import (
 // damage, a fold that refuses a record, a witness the tail cannot place)
 // is left to the whole-log start-up, which judges it and names it as
 // before: so what this path accepts, the whole-log path accepts with the
-// same state, and what it does not, it does not judge.
+// same state (TestTailStartUpIsTheWholeFold), and what it does not, it
+// does not judge. The one difference is what it does not read: a change to
+// the records before the older snapshot (which changes no state: the
+// sealed one is their fold) or segment files removed from before it are
+// found by Verify, not at start-up (TestTailStartUpAttacks).
 
 // errTail is a reason to open the log whole.
 var errTail = errors.New("book: start-up from the snapshots gives way to the whole log")
