@@ -464,3 +464,47 @@ func TestTailStartUpAttacks(t *testing.T) {
 		}
 	})
 }
+
+// A write cut by a power loss at the very end of the log is repaired by
+// start-up from the tail as by the whole-log start-up: cut, said, and the
+// meters those of the records before it.
+func TestTailStartUpRepairsATornEnd(t *testing.T) {
+	opts := Options{SealEvery: 10, CheckpointEvery: 7, SegmentSize: 400}
+	r := newRig(t)
+	b, st, _, err := r.openWith(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 40 {
+		r.add(b, st, int64(i))
+	}
+	b.Close(st)
+	want := r.wholeFold()
+	v, err := Verify(r.dir, tallySpec, r.pub())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The start of the next record's entry: its length, the frame's magic
+	// and the first bytes of its sequence number, then the power went.
+	torn := binary.AppendUvarint(nil, 51+5)
+	torn = append(torn, 0xA1)
+	torn = binary.BigEndian.AppendUint64(torn, v.Records+1)[:len(torn)+4]
+	seg := lastSegment(t, filepath.Join(r.dir, LogDir))
+	f, err := os.OpenFile(seg, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(torn)
+	f.Close()
+	b, got, info, err := r.openWith(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Close(nil)
+	if *got != want || info.ReadFrom <= 1 || !strings.Contains(info.Repaired, "torn") {
+		t.Fatalf("%+v %+v", *got, info)
+	}
+	if after := r.wholeFold(); after != want {
+		t.Fatalf("after the repair the log folds to %+v", after)
+	}
+}
