@@ -467,7 +467,8 @@ func TestTailStartUpAttacks(t *testing.T) {
 
 // A write cut by a power loss at the very end of the log is repaired by
 // start-up from the tail as by the whole-log start-up: cut, said, and the
-// meters those of the records before it.
+// meters those of the records before it; a side file's temp file left by
+// the same cut is removed.
 func TestTailStartUpRepairsATornEnd(t *testing.T) {
 	opts := Options{SealEvery: 10, CheckpointEvery: 7, SegmentSize: 400}
 	r := newRig(t)
@@ -496,6 +497,9 @@ func TestTailStartUpRepairsATornEnd(t *testing.T) {
 	}
 	f.Write(torn)
 	f.Close()
+	// And the temp file of a side file write the same power cut stopped.
+	stale := filepath.Join(r.dir, LogDir, "checkpoint.tmp-123")
+	os.WriteFile(stale, []byte("half"), 0o600)
 	b, got, info, err := r.openWith(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -503,6 +507,9 @@ func TestTailStartUpRepairsATornEnd(t *testing.T) {
 	b.Close(nil)
 	if *got != want || info.ReadFrom <= 1 || !strings.Contains(info.Repaired, "torn") {
 		t.Fatalf("%+v %+v", *got, info)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Fatalf("the stale temp file is still there: %v", err)
 	}
 	if after := r.wholeFold(); after != want {
 		t.Fatalf("after the repair the log folds to %+v", after)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/openegm/cabinet/internal/atomicfile"
 	"github.com/tidwall/wal"
 )
 
@@ -90,10 +91,6 @@ func OpenTail(dir string, opts Options, t Tail) (*Log, OpenInfo, error) {
 }
 
 func openTail(dir string, pub ed25519.PublicKey, t Tail, opts Options, every uint64, segLimit int) (*Log, OpenInfo, error) {
-	if _, err := os.Stat(filepath.Join(dir, sideTemp)); err == nil {
-		// A side file write cut short: Open removes its temp file.
-		return nil, OpenInfo{}, fmt.Errorf("walog: open %s from its tail: %s present: %w", dir, sideTemp, ErrNotTail)
-	}
 	// tidwall/wal opens the log for appending on the other core while
 	// the tail is read and checked: its opening reads the last segment
 	// whole and changes nothing (it opens the file to append, and writes
@@ -155,12 +152,22 @@ func openTail(dir string, pub ed25519.PublicKey, t Tail, opts Options, every uin
 		early = nil
 	}
 	drop()
+	// A crash while replacing the side file leaves its temp file (the
+	// side file itself is whole, and the scan read it): removed, as Open
+	// does.
+	if err := atomicfile.RemoveStale(filepath.Join(dir, sideFile)); err != nil {
+		if w != nil {
+			w.Close()
+		}
+		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
+	}
 	return finish(dir, s, opts.Signer, every, segLimit, opts.UnsafeNoSync, w)
 }
 
 // scanTail is scanDir from the record after t.Seq, chained from t.Hash,
-// over the segments and foreign files listed in dir. It never writes. It gives ErrNotTail for what only the whole log can
-// decide; damage in the tail is in s.faults.
+// over the segments and foreign files listed in dir. It never writes. It
+// gives ErrNotTail for what only the whole log can decide; damage in the
+// tail is in s.faults.
 func scanTail(dir string, pub ed25519.PublicKey, t Tail, segs []segFile, foreign []string) (*scan, error) {
 	s := &scan{dir: dir, pub: pub, lastHash: genesis, fn: t.Fold}
 	var err error
