@@ -58,7 +58,7 @@ type Options struct {
 	// CheckpointEvery is how many records pass between the log's signed
 	// checkpoints; 0 = the log's default.
 	CheckpointEvery uint64
-	// SegmentSize of the log files; 0 = the log's default.
+	// SegmentSize of the log files; 0 = SegmentSize (1 MiB).
 	SegmentSize int
 	// UnsafeNoSync skips fsync: only for building benchmark fixtures.
 	UnsafeNoSync bool
@@ -90,8 +90,15 @@ type Info struct {
 	Repaired    string // a torn last record that was cut ("" if none)
 	SnapshotSeq uint64 // the record the snapshot used was folded up to (0: none)
 	Replayed    uint64 // log records read after it
-	LastSeq     uint64
-	KeyID       string
+	// ReadFrom is the first log record start-up read and checked: 1 when
+	// it read the whole log, the record after the older sealed snapshot
+	// when it read only the tail (see openTail).
+	ReadFrom uint64
+	// WholeLog is why start-up read the whole log rather than the tail
+	// ("" when it read the tail).
+	WholeLog string
+	LastSeq  uint64
+	KeyID    string
 	// Tampered lists what start-up found forged (a snapshot that is not
 	// the sealed state): evidence for the owner to act on. The state
 	// returned is folded without it.
@@ -119,6 +126,16 @@ type Book struct {
 	fault     *Fault
 }
 
+// SegmentSize is the size of a ledger's log files unless Options say
+// otherwise. Start-up reads only the log's tail, but tidwall/wal, opening
+// the log for appending, reads its last segment whole (and indexes every
+// entry in it): at tidwall's own 20 MB that was most of a start-up from
+// the snapshots. A segment of 1 MiB holds about 3,000 records, about the
+// tail from the older of the two snapshots, so start-up reads little more
+// than it checks; the cost is a new file (and a directory fsync) every
+// 1,000 games or so.
+const SegmentSize = 1 << 20
+
 // Files in a ledger directory.
 const (
 	LogDir     = "log"
@@ -135,6 +152,9 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 	if opts.SealEvery == 0 {
 		opts.SealEvery = 1000
 	}
+	if opts.SegmentSize <= 0 {
+		opts.SegmentSize = SegmentSize
+	}
 	if opts.Keys == nil || opts.KeyName == "" {
 		return nil, nil, info, fmt.Errorf("%s: no key store", spec.What)
 	}
@@ -142,8 +162,7 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 		return nil, nil, info, err
 	}
 	logDir := filepath.Join(dir, LogDir)
-	entries, _ := os.ReadDir(logDir)
-	key, err := opts.Keys.Signer(opts.KeyName, len(entries) == 0)
+	key, err := opts.Keys.Signer(opts.KeyName, !hasEntries(logDir))
 	if err != nil {
 		return nil, nil, info, &Fault{Err: err}
 	}
@@ -152,6 +171,11 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 		return nil, nil, info, &Fault{Err: err}
 	}
 	info.KeyID = KeyID(pub)
+	b0, st0, ti, ok := openTail(dir, spec, opts, key, pub, info)
+	if ok {
+		return b0, st0, ti, nil
+	}
+	info.ReadFrom, info.WholeLog = 1, ti.WholeLog
 	log, li, err := walog.Open(logDir, walog.Options{Signer: key, CheckpointEvery: opts.CheckpointEvery,
 		SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync, Marks: true})
 	if err != nil {
@@ -226,6 +250,18 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 		info.Witness.Witness = info.Witness.Log
 	}
 	return b, st, info, nil
+}
+
+// hasEntries says whether dir holds anything, reading one name of it (a
+// log of 10^6 games has hundreds of segment files).
+func hasEntries(dir string) bool {
+	f, err := os.Open(dir)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(1)
+	return len(names) > 0
 }
 
 // internal says whether a log record is the log's or the book's own (a
@@ -493,7 +529,9 @@ func readSnapshot(dir string, i int) *snapshot {
 		return nil
 	}
 	var s snapshot
-	if json.Unmarshal(data[32:], &s.snapshotFile) != nil {
+	if f, ok := parseSnapshotFile(data[32:]); ok {
+		s.snapshotFile = f
+	} else if json.Unmarshal(data[32:], &s.snapshotFile) != nil {
 		return nil
 	}
 	h, err := hex.DecodeString(s.Hash)

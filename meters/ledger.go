@@ -22,7 +22,7 @@ type Options struct {
 	// CheckpointEvery is how many records pass between signed checkpoints;
 	// 0 = the log's default.
 	CheckpointEvery uint64
-	// SegmentSize of the log files; 0 = the log's default.
+	// SegmentSize of the log files; 0 = book.SegmentSize.
 	SegmentSize int
 	// UnsafeNoSync skips fsync: only for building benchmark fixtures.
 	UnsafeNoSync bool
@@ -52,9 +52,16 @@ func (f *Fault) Unwrap() error { return f.Err }
 
 // OpenInfo says what opening the ledger found.
 type OpenInfo struct {
-	Repaired     string // non-empty when a torn last record was discarded
-	SnapshotSeq  uint64 // the snapshot start-up began from (0 = none)
-	Replayed     uint64 // records folded after it
+	Repaired    string // non-empty when a torn last record was discarded
+	SnapshotSeq uint64 // the snapshot start-up began from (0 = none)
+	Replayed    uint64 // records folded after it
+	// ReadFrom is the first log record start-up read and checked: 1 for
+	// the whole log, else the record after the older sealed snapshot
+	// (book.Info.ReadFrom).
+	ReadFrom uint64
+	// WholeLog is why start-up read the whole log ("" when it read the
+	// tail): no sealed snapshot yet, or one the tail does not vouch for.
+	WholeLog     string
 	LastSeq      uint64
 	MachineKeyID string
 	// Tampered names what start-up found forged (a snapshot the log does
@@ -169,6 +176,7 @@ func Open(dir string, opts Options) (*Ledger, OpenInfo, error) {
 	b, st, bi, err := book.Open(dir, Spec, book.Options{SealEvery: opts.SnapshotEvery, CheckpointEvery: opts.CheckpointEvery,
 		SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync, Keys: opts.Keys, KeyName: keyName, Witness: opts.Witness})
 	info.Repaired, info.SnapshotSeq, info.Replayed, info.LastSeq = bi.Repaired, bi.SnapshotSeq, bi.Replayed, bi.LastSeq
+	info.ReadFrom, info.WholeLog = bi.ReadFrom, bi.WholeLog
 	info.MachineKeyID, info.Tampered, info.Witness = bi.KeyID, bi.Tampered, bi.Witness
 	if err != nil {
 		var f *book.Fault

@@ -189,6 +189,12 @@ type scan struct {
 	pending []Record // held back from fn: pending[held:]
 	held    int
 	scratch []byte // the chain hash's input, reused
+
+	// skip is where the next scanSegment starts in its buffer: past the
+	// records before a tail (OpenTail), 0 otherwise; base is where the
+	// buffer starts in its segment file (OpenTail reads only the tail).
+	skip int
+	base int64
 }
 
 // markRef is a commit mark seen in the scan, with where its entry ends.
@@ -379,42 +385,43 @@ func (s *scan) release(seq uint64) {
 // scanSegment follows the chain through one segment. It returns false when
 // scanning must stop.
 func (s *scan) scanSegment(name string, buf []byte, last, firstOnly bool) bool {
-	pos := 0
+	pos, base := s.skip, s.base
+	s.skip, s.base = 0, 0
 	for pos < len(buf) {
 		seq := s.lastSeq + 1
 		v, n := binary.Uvarint(buf[pos:])
 		if n <= 0 || n != uvarintLen(v) || v > uint64(len(buf)-pos-n) {
 			ok, why := tornPrefix(buf[pos:], seq)
 			if ok && last {
-				s.torn = &tornAt{segment: name, offset: int64(pos), length: int64(len(buf) - pos), afterSeq: s.lastSeq}
-				s.lastSegSize = int64(pos)
+				s.torn = &tornAt{segment: name, offset: base + int64(pos), length: int64(len(buf) - pos), afterSeq: s.lastSeq}
+				s.lastSegSize = base + int64(pos)
 				return true
 			}
 			if ok {
 				why = "segment ends inside a record, and it is not the last segment"
 			}
-			s.fault(&Fault{Seq: seq, Segment: name, Offset: int64(pos), What: "record entry damaged: " + why}, true)
+			s.fault(&Fault{Seq: seq, Segment: name, Offset: base + int64(pos), What: "record entry damaged: " + why}, true)
 			return false
 		}
 		raw := buf[pos+n : pos+n+int(v)]
 		f, err := decodeFrame(raw)
 		if err != nil {
-			s.fault(&Fault{Seq: seq, Segment: name, Offset: int64(pos), What: "record damaged: " + err.Error()}, true)
+			s.fault(&Fault{Seq: seq, Segment: name, Offset: base + int64(pos), What: "record damaged: " + err.Error()}, true)
 			return false
 		}
 		if f.seq != seq {
-			s.fault(&Fault{Seq: seq, Segment: name, Offset: int64(pos), What: fmt.Sprintf("record carries seq %d where seq %d belongs", f.seq, seq)}, true)
+			s.fault(&Fault{Seq: seq, Segment: name, Offset: base + int64(pos), What: fmt.Sprintf("record carries seq %d where seq %d belongs", f.seq, seq)}, true)
 			return false
 		}
 		if s.chain(s.lastHash, frameBody(raw)) != f.hash {
-			s.fault(&Fault{Seq: seq, Segment: name, Offset: int64(pos), What: "chain hash does not follow from the previous record"}, true)
+			s.fault(&Fault{Seq: seq, Segment: name, Offset: base + int64(pos), What: "chain hash does not follow from the previous record"}, true)
 			return false
 		}
 		if f.typ == TypeCheckpoint {
 			if err := checkCheckpoint(f, s.lastSeq, s.lastHash, s.pub); err != nil {
 				// The chain itself is intact, so Verify can go on and find
 				// every bad checkpoint.
-				s.fault(&Fault{Seq: seq, Segment: name, Offset: int64(pos), What: err.Error()}, false)
+				s.fault(&Fault{Seq: seq, Segment: name, Offset: base + int64(pos), What: err.Error()}, false)
 				if firstOnly {
 					return false
 				}
@@ -431,7 +438,7 @@ func (s *scan) scanSegment(name string, buf []byte, last, firstOnly bool) bool {
 				s.marks = append(s.marks[:0], s.marks[1:]...)
 			}
 			s.marks = append(s.marks, markRef{seq: seq, covSeq: s.lastSeq, covHash: s.lastHash, hash: f.hash,
-				sig: bytes.Clone(f.data), segment: name, end: int64(pos + n + int(v))})
+				sig: bytes.Clone(f.data), segment: name, end: base + int64(pos+n+int(v))})
 		}
 		if s.fn != nil {
 			s.walked(Record{Seq: seq, Type: f.typ, Data: f.data[:len(f.data):len(f.data)], Hash: f.hash})
@@ -444,7 +451,7 @@ func (s *scan) scanSegment(name string, buf []byte, last, firstOnly bool) bool {
 		s.lastHash = f.hash
 		pos += n + int(v)
 	}
-	s.lastSegSize = int64(len(buf))
+	s.lastSegSize = base + int64(len(buf))
 	return true
 }
 

@@ -217,6 +217,18 @@ func open(dir string, signer crypto.Signer, pub ed25519.PublicKey, every uint64,
 	if len(s.faults) > 0 {
 		return nil, OpenInfo{}, s.faults[0]
 	}
+	return finish(dir, s, signer, every, segLimit, noSync, nil)
+}
+
+// walOptions are tidwall/wal's options for a log of walog's.
+func walOptions(segLimit int, noSync bool) *wal.Options {
+	return &wal.Options{SegmentSize: segLimit, SegmentCacheSize: 2, NoCopy: true, NoSync: noSync}
+}
+
+// finish repairs what a scan found (an unvouched or torn tail, a side file
+// behind) and opens the log for appending after it; w, when not nil, is
+// tidwall/wal's log opened already (OpenTail, when nothing is repaired).
+func finish(dir string, s *scan, signer crypto.Signer, every uint64, segLimit int, noSync bool, w *wal.Log) (*Log, OpenInfo, error) {
 	var details []string
 	var unvouched *Unvouched
 	if c := s.unvouched; c != nil {
@@ -240,15 +252,19 @@ func open(dir string, signer crypto.Signer, pub ed25519.PublicKey, every uint64,
 		details = append(details, fmt.Sprintf("checkpoint file brought up to the checkpoint record at seq %d", s.recent[0].seq))
 	}
 
-	w, err := wal.Open(dir, &wal.Options{SegmentSize: segLimit, SegmentCacheSize: 2, NoCopy: true, NoSync: noSync})
-	if err != nil {
-		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: tidwall/wal: %w", dir, err)
+	if w == nil {
+		var err error
+		if w, err = wal.Open(dir, walOptions(segLimit, noSync)); err != nil {
+			return nil, OpenInfo{}, fmt.Errorf("walog: open %s: tidwall/wal: %w", dir, err)
+		}
 	}
 	// wal.Open creates the first segment of a new log without syncing the
-	// directory.
-	if err := syncDir(dir); err != nil {
-		w.Close()
-		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
+	// directory (and creates nothing in a log that has one).
+	if len(s.segs) == 0 {
+		if err := syncDir(dir); err != nil {
+			w.Close()
+			return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
+		}
 	}
 	if last, err := w.LastIndex(); err != nil || last != s.lastSeq {
 		w.Close()

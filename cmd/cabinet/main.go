@@ -164,7 +164,11 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 	if err := os.MkdirAll(o.data, 0o700); err != nil {
 		return err
 	}
-	st := selfTests(o)
+	// The self-tests (the program's hash, most of a cold start) run on
+	// the other core while the ledger opens: the machine is made, and
+	// plays or talks to a host, only once both are done.
+	selfTested := make(chan started, 1)
+	go func() { selfTested <- selfTests(o) }()
 	witness, err := book.OpenFileWitness(filepath.Join(o.board, "witness"))
 	if err != nil {
 		return fmt.Errorf("the board's witness: %w", err)
@@ -177,7 +181,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 		log.Error("meter fault: the ledger cannot be opened; no play until a technician acts", "err", lerr)
 	} else {
 		state = ledger.State()
-		log.Info("ledger open", "last_seq", info.LastSeq, "snapshot", info.SnapshotSeq, "replayed", info.Replayed,
+		log.Info("ledger open", "last_seq", info.LastSeq, "snapshot", info.SnapshotSeq, "read_from", info.ReadFrom, "whole_log", info.WholeLog, "replayed", info.Replayed,
 			"repaired", info.Repaired, "machine_key", info.MachineKeyID, "witness", info.Witness.Status.String())
 		if info.KeyAdopted {
 			log.Warn("the machine key was in the data directory (an earlier version kept it there); it is now in the board's key store", "board", o.board)
@@ -185,6 +189,7 @@ func run(ctx context.Context, o options, log *slog.Logger, out io.Writer) error 
 		evidence = ledgerEvidence(info)
 		defer ledger.Close()
 	}
+	st := <-selfTested
 	mark, err := openFaultMark(filepath.Join(o.data, "meter-fault"))
 	if err != nil {
 		log.Error("meter faults cannot be kept outside the ledger", "err", err)

@@ -19,7 +19,7 @@ import (
 // removed; elsewhere the executable's path is the best there is.
 func runningProgram() ([]byte, error) {
 	if runtime.GOOS == "linux" {
-		return os.ReadFile("/proc/self/exe")
+		return mapFile("/proc/self/exe")
 	}
 	exe, err := os.Executable()
 	if err != nil {
