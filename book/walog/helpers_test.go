@@ -114,6 +114,10 @@ func checkLog(t testing.TB, l *Log) int {
 				return fmt.Errorf("checkpoint seq %d covers seq %d", r.Seq, c.seq)
 			}
 			ckpts++
+		} else if r.Type == TypeMark {
+			if !checkMark(r.Data, r.Seq-1, prev, nil) {
+				return fmt.Errorf("mark seq %d is not a signature's size", r.Seq)
+			}
 		} else if r.Type != typeFor(r.Seq) || !bytes.Equal(r.Data, payloadFor(r.Seq)) {
 			return fmt.Errorf("seq %d holds type %d and %d bytes, not its own content", r.Seq, r.Type, len(r.Data))
 		}
