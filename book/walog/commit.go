@@ -202,12 +202,14 @@ func (b *Batch) Commit() ([]Record, error) {
 	g.commits++
 	l.tailSeq, l.tailHash = b.seq, b.hash
 	for yielded := false; !g.done; {
-		if !l.writing && !yielded && g.commits < groupYield {
+		if !l.writing && !yielded && l.shared && g.commits < groupYield {
 			// The committers the last write answered are about to commit
 			// again: letting them run first puts them in this write
 			// rather than the next (a write carries twice as many commits
 			// under load). Nothing waits for a time: when no one else
-			// is ready, this returns at once.
+			// is ready, this returns at once. A lone committer (the last
+			// write carried one commit) does not yield: waking the
+			// scheduler costs it more than a signature.
 			l.mu.Unlock()
 			runtime.Gosched()
 			l.mu.Lock()
@@ -294,6 +296,12 @@ func (l *Log) failPending(f *Fault) *Fault {
 // meanwhile. It is called with l.mu held and no write under way, and
 // returns with l.mu held.
 func (l *Log) flush() {
+	if l.fault != nil {
+		// Found since the commits were gathered (a damaged read): they
+		// are not written.
+		l.failPending(l.fault)
+		return
+	}
 	if l.open != nil {
 		if l.closeGroup() != nil {
 			return
@@ -316,15 +324,14 @@ func (l *Log) flush() {
 	last := gs[len(gs)-1]
 	p := l.plan(raws)
 	l.writing = true
+	side := l.side
 	l.mu.Unlock()
-	err := l.write(p)
-	var sideErr error
-	if err == nil && ckpt != nil {
-		// After the records are durable, so that the side file never
-		// names a record that is not; before the commits are answered,
-		// so that it lags the log by one checkpoint at most.
-		sideErr = writeSide(l.dir, ckpt)
+	if ckpt != nil && side != nil {
+		// The side file of the checkpoint before must be in place before
+		// the log holds the next one: the side file lags by one at most.
+		<-side
 	}
+	err := l.write(p)
 	l.mu.Lock()
 	l.writing = false
 	defer l.cond.Broadcast()
@@ -337,20 +344,56 @@ func (l *Log) flush() {
 		return
 	}
 	l.apply(p, last.head)
+	l.shared = len(gs) > 1 || last.commits > 1
 	for _, g := range gs {
 		l.lastMarks[1], l.lastMarks[0] = l.lastMarks[0], g.mark
 		g.done, g.durable = true, true
 	}
-	if sideErr != nil {
+	if ckpt != nil {
+		l.writeSideAsync(ckpt)
+	}
+}
+
+// writeSideAsync replaces the side file with a checkpoint record that is
+// durable, off the commit's path: the commits of its write are answered
+// without waiting for the side file's two fsyncs. This weakens nothing the
+// side file is for. It catches a log cut back by whole records, and Open
+// accepts it one checkpoint behind the log (the window of a power loss
+// between the record and its side file, which was there before) and brings
+// it up; the next checkpoint is not written before this side file is in
+// place (flush), nor is anything written by Close. It is written after
+// the record is durable, so it never names a record the log may lose. A
+// failure faults the log for the commits after, not the ones answered:
+// their records are durable.
+func (l *Log) writeSideAsync(ckpt []byte) {
+	done := make(chan struct{})
+	l.side = done
+	go func() {
+		defer close(done)
+		err := writeSide(l.dir, ckpt)
+		if err == nil {
+			return
+		}
 		var seq uint64
-		if fr, err := decodeFrame(ckpt); err == nil {
+		if fr, ferr := decodeFrame(ckpt); ferr == nil {
 			seq = fr.seq
 		}
-		f := l.setFault(&Fault{Seq: seq, Segment: sideFile, Offset: -1, What: "writing the checkpoint file failed: " + sideErr.Error()})
-		for _, g := range gs {
-			g.err = f
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.failPending(l.setFault(&Fault{Seq: seq, Segment: sideFile, Offset: -1, What: "writing the checkpoint file failed: " + err.Error()}))
+	}()
+}
+
+// waitSide waits, l.mu held, for the side file being written.
+func (l *Log) waitSide() {
+	for l.side != nil {
+		d := l.side
+		l.mu.Unlock()
+		<-d
+		l.mu.Lock()
+		if l.side == d {
+			l.side = nil
 		}
-		l.failPending(f)
 	}
 }
 
@@ -430,10 +473,16 @@ func (l *Log) writeBatch(raws [][]byte, hash [32]byte) error {
 }
 
 // waitIdle waits, l.mu held, until no commit is being written or waits to
-// be: every group gathered is settled.
+// be (every group gathered is settled) and the side file is in place.
 func (l *Log) waitIdle() {
-	for l.writing || l.open != nil || len(l.queue) > 0 {
-		l.cond.Wait()
+	for {
+		for l.writing || l.open != nil || len(l.queue) > 0 {
+			l.cond.Wait()
+		}
+		l.waitSide()
+		if !l.writing && l.open == nil && len(l.queue) == 0 {
+			return
+		}
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -387,4 +389,51 @@ func TestGroupCommitBounded(t *testing.T) {
 	if r, err := Verify(dir, pubOf(opts.Signer)); err != nil || !r.OK {
 		t.Fatalf("verify: %v %+v", err, r)
 	}
+}
+
+// The checkpoint's side file is written after its commit is answered: a
+// side file that cannot be written faults the log for the commits after,
+// while the commit that carried the checkpoint is durable and answered
+// without error; the next Open brings the side file up.
+func TestCheckpointSideFileAfterTheCommit(t *testing.T) {
+	dir := t.TempDir()
+	opts := Options{Signer: testKey(1), CheckpointEvery: 5, Marks: true}
+	l, _ := mustOpen(t, dir, opts)
+	// A directory where the side file goes: its replacement fails.
+	if err := os.MkdirAll(filepath.Join(dir, sideFile, "in-the-way"), 0o750); err != nil {
+		t.Fatal(err)
+	}
+	var recs []Record
+	for range 3 {
+		r, err := commitN(l, 1)
+		if err != nil {
+			t.Fatalf("commit %d: %v", len(recs)+1, err)
+		}
+		recs = append(recs, r...)
+	}
+	ckpt, err := l.Read(recs[2].Seq + 1)
+	if err != nil || ckpt.Type != TypeCheckpoint {
+		t.Fatalf("the third commit carries no checkpoint: %+v %v", ckpt, err)
+	}
+	untilLocked(l, func() bool { return l.fault != nil })
+	var f *Fault
+	if !errors.As(l.Fault(), &f) || f.Segment != sideFile || f.Seq != ckpt.Seq {
+		t.Fatalf("fault %v does not name the side file and checkpoint %d", l.Fault(), ckpt.Seq)
+	}
+	if _, err := l.Begin(); err != error(f) {
+		t.Fatalf("Begin after the side file failed: %v", err)
+	}
+	checkCommitted(t, l, recs)
+	if err := l.Close(); err != error(f) {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, sideFile)); err != nil {
+		t.Fatal(err)
+	}
+	l, info := mustOpen(t, dir, opts)
+	defer l.Close()
+	if !info.Repaired || !strings.Contains(info.RepairDetail, "checkpoint file brought up") {
+		t.Fatalf("reopen: %+v", info)
+	}
+	checkCommitted(t, l, recs)
 }

@@ -167,10 +167,12 @@ type Log struct {
 	// included.
 	sinceCkpt uint64
 
-	open    *group     // commits gathered for the next write; nil: none
-	queue   []*group   // closed groups waiting for the next write
-	writing bool       // a group's write is under way, outside mu
-	cond    *sync.Cond // on mu: a write ended
+	open    *group        // commits gathered for the next write; nil: none
+	queue   []*group      // closed groups waiting for the next write
+	writing bool          // a group's write is under way, outside mu
+	shared  bool          // the last write carried more than one commit
+	side    chan struct{} // closed when the side file being written is in place
+	cond    *sync.Cond    // on mu: a write ended
 
 	// failWrite, set by tests, fails a write (after doing to the files
 	// what it likes) before tidwall/wal sees it.
