@@ -335,12 +335,21 @@ func (l *Log) flush() {
 		// the log holds the next one: the side file lags by one at most.
 		<-side
 	}
-	err := l.write(p)
+	var err error
+	if ckpt != nil && side != nil && l.Fault() != nil {
+		// That side file failed: a faulted log writes nothing more.
+		err = l.Fault()
+	} else {
+		err = l.write(p)
+	}
 	l.mu.Lock()
 	l.writing = false
 	defer l.wake(gs)
 	if err != nil {
-		f := l.setFault(&Fault{Seq: p.first, Segment: segmentName(l.segIndex), Offset: l.segSize, What: err.Error()})
+		f := l.fault
+		if f == nil {
+			f = l.setFault(&Fault{Seq: p.first, Segment: segmentName(l.segIndex), Offset: l.segSize, What: err.Error()})
+		}
 		for _, g := range gs {
 			g.done, g.err = true, f
 		}
