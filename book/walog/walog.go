@@ -29,7 +29,11 @@
 // Checkpoints are written after every CheckpointEvery records, inside the
 // Append that completes the count, so that the seq of the next record is
 // always LastSeq()+1; and in Close. The side file "checkpoint" holds a copy
-// of the last checkpoint record's frame, written after the record.
+// of the last checkpoint record's frame, written after the record (for a
+// commit, once the commit is answered; see writeSideAsync).
+//
+// Commits that come while a write is under way share the next one: one
+// write, one fsync and one mark for all of them (group commit, see Batch).
 //
 // The directory also holds "lock" (flock, one writer at a time) and, for a
 // moment, "checkpoint.tmp"; tidwall/wal ignores names shorter than 20.
