@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/openegm/cabinet/internal/atomicfile"
-	"github.com/tidwall/wal"
 )
 
 // TypeMark is the record type walog reserves for the board's word on a
@@ -464,11 +463,14 @@ func (l *Log) write(p writePlan) error {
 			return fmt.Errorf("writing records failed: %w", err)
 		}
 	}
-	var wb wal.Batch
+	// One batch for every write (only one is under way at a time): its
+	// buffer is not allocated and grown again for each.
+	wb := &l.wb
+	wb.Clear()
 	for i, raw := range p.raws {
 		wb.Write(p.first+uint64(i), raw)
 	}
-	if err := l.w.WriteBatch(&wb); err != nil {
+	if err := l.w.WriteBatch(wb); err != nil {
 		return fmt.Errorf("writing records failed: %w", err)
 	}
 	if len(p.starts) > 0 && !l.noSync {

@@ -178,6 +178,8 @@ type Log struct {
 	side    chan struct{} // closed when the side file being written is in place
 	cond    *sync.Cond    // on mu: a write ended
 
+	wb wal.Batch // the write's, reused (see write)
+
 	// failWrite, set by tests, fails a write (after doing to the files
 	// what it likes) before tidwall/wal sees it.
 	failWrite func(raws [][]byte) error
