@@ -436,7 +436,10 @@ func (b *Book) WriteWitness() error {
 	if b.opts.Witness == nil {
 		return nil
 	}
-	if err := b.opts.Witness.Write(Head{Seq: b.log.LastSeq(), Hash: b.log.LastHash()}); err != nil {
+	// Seq and hash read together: with group commit a write may end
+	// between two reads.
+	seq, hash := b.log.Head()
+	if err := b.opts.Witness.Write(Head{Seq: seq, Hash: hash}); err != nil {
 		return fmt.Errorf("%s: writing the witness: %w", b.spec.What, err)
 	}
 	return nil
@@ -446,7 +449,8 @@ func (b *Book) WriteWitness() error {
 func (b *Book) Head() Head {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return Head{Seq: b.log.LastSeq(), Hash: b.log.LastHash()}
+	seq, hash := b.log.Head()
+	return Head{Seq: seq, Hash: hash}
 }
 
 // LastSeq is the sequence number of the last ledger record.

@@ -90,3 +90,99 @@ func BenchmarkMarkSign(b *testing.B) {
 		}
 	}
 }
+
+// groupWidth is how many committers BenchmarkGroupCommit runs at once.
+const groupWidth = 16
+
+// BenchmarkGroupCommit is commit throughput with one committer and with
+// groupWidth committers at once (group commit), beside its limit in the
+// same run: one write and one fsync for every groupWidth commits, of the
+// bytes such a write carries (their records and one mark). ratio is the
+// committers' throughput over the one committer's; of-limit is theirs over
+// the limit's.
+func BenchmarkGroupCommit(b *testing.B) {
+	data := make([]byte, benchData)
+	commit := func(l *Log) error {
+		bt, err := l.Begin()
+		if err != nil {
+			return err
+		}
+		if _, err := bt.Add(1, data); err != nil {
+			bt.Abort()
+			return err
+		}
+		_, err = bt.Commit()
+		return err
+	}
+	rate := func(commits int, d time.Duration) float64 {
+		return float64(commits) / d.Seconds()
+	}
+	n := b.N
+
+	one, _, err := Open(b.TempDir(), Options{Signer: testKey(1), Marks: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer one.Close()
+	t0 := time.Now()
+	for range n {
+		if err := commit(one); err != nil {
+			b.Fatal(err)
+		}
+	}
+	single := rate(n, time.Since(t0))
+
+	many, _, err := Open(b.TempDir(), Options{Signer: testKey(1), Marks: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer many.Close()
+	errs := make(chan error, groupWidth)
+	t0 = time.Now()
+	for range groupWidth {
+		go func() {
+			for range n {
+				if err := commit(many); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range groupWidth {
+		if err := <-errs; err != nil {
+			b.Fatal(err)
+		}
+	}
+	grouped := rate(groupWidth*n, time.Since(t0))
+	// Every commit is one record and every write one mark, give or take
+	// a checkpoint every 1000 records.
+	writes := many.LastSeq() - uint64(groupWidth*n)
+
+	f, err := os.Create(filepath.Join(b.TempDir(), "raw"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	entry := uvarintLen(frameOverhead+benchData) + frameOverhead + benchData
+	mark := uvarintLen(frameOverhead+64) + frameOverhead + 64
+	buf := make([]byte, groupWidth*entry+mark)
+	t0 = time.Now()
+	for range n {
+		if _, err := f.Write(buf); err != nil {
+			b.Fatal(err)
+		}
+		if err := f.Sync(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	limit := rate(groupWidth*n, time.Since(t0))
+
+	b.ReportMetric(single, "1-committer-commits/s")
+	b.ReportMetric(grouped, "16-committers-commits/s")
+	b.ReportMetric(limit, "limit-commits/s")
+	b.ReportMetric(grouped/single, "ratio")
+	b.ReportMetric(grouped/limit, "of-limit")
+	b.ReportMetric(float64(groupWidth*n)/float64(writes), "commits/write")
+}

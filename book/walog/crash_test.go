@@ -46,6 +46,8 @@ func TestHelperWriter(t *testing.T) {
 		helperCrash(dir)
 	case "diskfull":
 		helperDiskFull(dir)
+	case "groupcrash":
+		helperGroupCrash(dir)
 	default:
 		fmt.Printf("ERR unknown mode %q\n", mode)
 		os.Exit(2)
@@ -75,6 +77,54 @@ func helperCrash(dir string) {
 		}
 		fmt.Printf("ACK %d\n", rec.Seq) // os.Stdout is unbuffered: one write per line
 	}
+	helperFail("not killed within 30s")
+}
+
+// groupWriters commit at once in the group crash test, so that nearly
+// every write carries several commits when the kill comes.
+const groupWriters = 8
+
+// groupOpts is the log of the group crash test: commits with marks.
+func groupOpts() Options {
+	return Options{Signer: testKey(1), CheckpointEvery: crashEvery, SegmentSize: crashSegment, Marks: true}
+}
+
+// helperGroupCrash commits from groupWriters goroutines until it is
+// killed, each commit of one or three seq-derived records, and prints ACK
+// for every record of a commit that returned.
+func helperGroupCrash(dir string) {
+	l, _, err := Open(dir, groupOpts())
+	if err != nil {
+		helperFail("open: %v", err)
+	}
+	deadline := time.Now().Add(30 * time.Second) // never outlive a broken parent
+	for w := range groupWriters {
+		go func() {
+			for i := 0; time.Now().Before(deadline); i++ {
+				b, err := l.Begin()
+				if err != nil {
+					helperFail("begin: %v", err)
+				}
+				n := 1 + 2*((w+i)%2)
+				for range n {
+					seq := b.seq + 1
+					if _, err := b.Add(typeFor(seq), payloadFor(seq)); err != nil {
+						helperFail("add seq %d: %v", seq, err)
+					}
+				}
+				recs, err := b.Commit()
+				if err != nil {
+					helperFail("commit: %v", err)
+				}
+				var line []byte
+				for _, r := range recs {
+					line = fmt.Appendf(line, "ACK %d\n", r.Seq)
+				}
+				os.Stdout.Write(line) // one write: lines of writers do not mix
+			}
+		}()
+	}
+	time.Sleep(time.Until(deadline))
 	helperFail("not killed within 30s")
 }
 
@@ -130,12 +180,19 @@ func helperDiskFull(dir string) {
 }
 
 // readAcks collects the child's ACK lines and any other output.
-func readAcks(r *os.File) (acks []uint64, other []string) {
+func readAcks(r *os.File) (acks []uint64, other []string) { return readAcksFirst(r, nil) }
+
+// readAcksFirst is readAcks that closes first at the first ACK (nil: no
+// one asks).
+func readAcksFirst(r *os.File, first chan struct{}) (acks []uint64, other []string) {
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		line := sc.Text()
 		if rest, ok := strings.CutPrefix(line, "ACK "); ok {
 			if n, err := strconv.ParseUint(rest, 10, 64); err == nil {
+				if len(acks) == 0 && first != nil {
+					close(first)
+				}
 				acks = append(acks, n)
 				continue
 			}
@@ -162,7 +219,57 @@ func checkAcked(t *testing.T, l *Log, acks []uint64) {
 	}
 }
 
-func TestCrashLoop(t *testing.T) {
+type crashResult struct {
+	acks  []uint64
+	other []string
+}
+
+// killAfter runs a writer in mode on dir and kills it (SIGKILL) after
+// delay, counted from its start, or from its first ACK with fromAck,
+// and returns what it said.
+func killAfter(t *testing.T, mode, dir string, delay time.Duration, fromAck bool) crashResult {
+	t.Helper()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := helperCmd(mode, dir)
+	cmd.Stdout = pw
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	out := make(chan crashResult, 1)
+	first := make(chan struct{})
+	go func() {
+		a, o := readAcksFirst(pr, first)
+		pr.Close()
+		out <- crashResult{a, o}
+	}()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	if fromAck {
+		select {
+		case <-first:
+		case err := <-exited:
+			res := <-out
+			t.Fatalf("writer exited before its first commit (%v): %q %s", err, res.other, stderr.String())
+		}
+	}
+	select {
+	case <-time.After(delay):
+		cmd.Process.Kill()
+		<-exited
+	case err := <-exited:
+		res := <-out
+		t.Fatalf("writer exited by itself (%v): %q %s", err, res.other, stderr.String())
+	}
+	return <-out
+}
+
+func crashIterations(t *testing.T) int {
 	iters := 20
 	if testing.Short() {
 		iters = 5
@@ -174,6 +281,11 @@ func TestCrashLoop(t *testing.T) {
 		}
 		iters = n
 	}
+	return iters
+}
+
+func TestCrashLoop(t *testing.T) {
+	iters := crashIterations(t)
 	seed := uint64(time.Now().UnixNano())
 	rng := rand.New(rand.NewPCG(seed, 0))
 	t.Logf("seed %d, %d iterations", seed, iters)
@@ -183,42 +295,9 @@ func TestCrashLoop(t *testing.T) {
 	var maxAck uint64
 	kills, torn, sides, acked := 0, 0, 0, 0
 	for i := range iters {
-		pr, pw, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd := helperCmd("crash", dir)
-		cmd.Stdout = pw
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		pw.Close()
-		type result struct {
-			acks  []uint64
-			other []string
-		}
-		out := make(chan result, 1)
-		go func() {
-			a, o := readAcks(pr)
-			pr.Close()
-			out <- result{a, o}
-		}()
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-
 		// From before the child has opened the log to well into appending.
 		delay := time.Duration(2+rng.IntN(80)) * time.Millisecond
-		select {
-		case <-time.After(delay):
-			cmd.Process.Kill() // SIGKILL
-			<-exited
-		case err := <-exited:
-			res := <-out
-			t.Fatalf("iteration %d: writer exited by itself (%v): %q %s", i, err, res.other, stderr.String())
-		}
-		res := <-out
+		res := killAfter(t, "crash", dir, delay, false)
 		if len(res.other) > 0 {
 			t.Fatalf("iteration %d: writer said %q", i, res.other)
 		}
@@ -259,6 +338,68 @@ func TestCrashLoop(t *testing.T) {
 	}
 	t.Logf("survived %d kills: %d acknowledged records, %d torn tails cut, %d checkpoint files brought up to date; log ends at seq %d with %d checkpoints",
 		kills, acked, torn, sides, r.LastSeq, r.Checkpoints)
+}
+
+// TestGroupCrashLoop kills a writer whose commits come from several
+// goroutines at once, so the kills land in grouped writes: every record
+// of a commit that returned survives, the rest of its group comes whole
+// with its mark or is cut, and the log verifies at the end.
+func TestGroupCrashLoop(t *testing.T) {
+	iters := crashIterations(t)
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, 0))
+	t.Logf("seed %d, %d iterations", seed, iters)
+	dir := t.TempDir()
+	opts := groupOpts()
+	var last uint64 // the log's end at the last reopen
+	acked, cut := 0, 0
+	for i := range iters {
+		// Into the commits, whenever the writer gets to them.
+		delay := time.Duration(rng.IntN(40)) * time.Millisecond
+		res := killAfter(t, "groupcrash", dir, delay, true)
+		if len(res.other) > 0 {
+			t.Fatalf("iteration %d: writer said %q", i, res.other)
+		}
+		seen := map[uint64]bool{}
+		for _, seq := range res.acks {
+			if seq <= last || seen[seq] {
+				t.Fatalf("iteration %d: seq %d acknowledged again (log ended at %d)", i, seq, last)
+			}
+			seen[seq] = true
+		}
+		acked += len(res.acks)
+		l, info, err := Open(dir, opts)
+		if err != nil {
+			t.Fatalf("iteration %d (killed after %v): %v", i, delay, err)
+		}
+		if info.Unvouched != nil {
+			cut++
+			if info.Unvouched.NoPowerLoss {
+				t.Fatalf("iteration %d: a cut group taken for forgery: %+v", i, info.Unvouched)
+			}
+		}
+		if info.Repaired {
+			t.Logf("iteration %d: %s", i, info.RepairDetail)
+		}
+		checkLog(t, l)
+		for _, seq := range res.acks {
+			r, err := l.Read(seq)
+			if err != nil || r.Type != typeFor(seq) || !bytes.Equal(r.Data, payloadFor(seq)) {
+				t.Fatalf("iteration %d: acknowledged seq %d lost or changed (log ends at %d): %v", i, seq, l.LastSeq(), err)
+			}
+		}
+		mustClose(t, l)
+		last = l.LastSeq()
+	}
+	r, err := Verify(dir, pubOf(opts.Signer))
+	if err != nil || !r.OK {
+		t.Fatalf("verify after the crash loop: %v %+v", err, r)
+	}
+	if acked == 0 || r.Marks == 0 {
+		t.Fatalf("no commit was acknowledged (%d marks): the test tested nothing", r.Marks)
+	}
+	t.Logf("survived %d kills: %d acknowledged records, %d groups cut short; the log holds %d records and %d marks (%d records a write on average)",
+		iters, acked, cut, r.LastSeq, r.Marks, r.LastSeq/max(1, uint64(r.Marks)))
 }
 
 func TestDiskFull(t *testing.T) {

@@ -29,7 +29,11 @@
 // Checkpoints are written after every CheckpointEvery records, inside the
 // Append that completes the count, so that the seq of the next record is
 // always LastSeq()+1; and in Close. The side file "checkpoint" holds a copy
-// of the last checkpoint record's frame, written after the record.
+// of the last checkpoint record's frame, written after the record (for a
+// commit, once the commit is answered; see writeSideAsync).
+//
+// Commits that come while a write is under way share the next one: one
+// write, one fsync and one mark for all of them (group commit, see Batch).
 //
 // The directory also holds "lock" (flock, one writer at a time) and, for a
 // moment, "checkpoint.tmp"; tidwall/wal ignores names shorter than 20.
@@ -156,9 +160,29 @@ type Log struct {
 	segSize   int64
 	segStarts []uint64 // first seq of every segment, to name files in faults
 
-	lastSeq   uint64
-	lastHash  [32]byte
-	sinceCkpt uint64 // records after the last checkpoint record
+	// The durable head: what Read, Scan and LastSeq see.
+	lastSeq  uint64
+	lastHash [32]byte
+	// The head with the commits not yet durable: where the next commit
+	// chains on (group commit, see Batch).
+	tailSeq  uint64
+	tailHash [32]byte
+	// Records after the last checkpoint record, those not yet durable
+	// included.
+	sinceCkpt uint64
+
+	open    *group        // commits gathered for the next write; nil: none
+	queue   []*group      // closed groups waiting for the next write
+	writing bool          // a group's write is under way, outside mu
+	shared  bool          // the last write carried more than one commit
+	side    chan struct{} // closed when the side file being written is in place
+	cond    *sync.Cond    // on mu: a write ended
+
+	wb wal.Batch // the write's, reused (see write)
+
+	// failWrite, set by tests, fails a write (after doing to the files
+	// what it likes) before tidwall/wal sees it.
+	failWrite func(raws [][]byte) error
 
 	fault  *Fault
 	closed bool
@@ -281,8 +305,11 @@ func finish(dir string, s *scan, signer crypto.Signer, every uint64, segLimit in
 		segIndex:  1,
 		lastSeq:   s.lastSeq,
 		lastHash:  s.lastHash,
+		tailSeq:   s.lastSeq,
+		tailHash:  s.lastHash,
 		sinceCkpt: s.lastSeq - s.recent[0].seq,
 	}
+	l.cond = sync.NewCond(&l.mu)
 	if n := len(s.marks); n > 0 {
 		l.lastMarks[0] = s.marks[n-1].seq
 		if n > 1 {
@@ -342,6 +369,7 @@ func (l *Log) Append(typ uint16, data []byte) (Record, error) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.waitIdle() // a log without marks may still be given commits
 	if l.closed {
 		return Record{}, ErrClosed
 	}
@@ -531,6 +559,15 @@ func (l *Log) LastSeq() uint64 {
 	return l.lastSeq
 }
 
+// Head returns the last durable record's seq and the chain hash after it,
+// read together (with group commit, a write may end between two calls of
+// LastSeq and LastHash).
+func (l *Log) Head() (uint64, [32]byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lastSeq, l.lastHash
+}
+
 // LastHash returns the chain hash after the last record.
 func (l *Log) LastHash() [32]byte {
 	l.mu.Lock()
@@ -554,6 +591,10 @@ func (l *Log) Fault() error {
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	l.waitIdle() // the commits under way are answered first
 	if l.closed {
 		return ErrClosed
 	}
