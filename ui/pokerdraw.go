@@ -26,8 +26,10 @@ func (g *game) drawPoker(dst *ebiten.Image) {
 	g.fillRect(dst, model.RectTopBar, colPanel)
 	g.fillRect(dst, rect(0, 54, model.DesignW, 2), colGold)
 	g.textFit(dst, g.PokerTitle(), rect(20, 8, 760, 40), 26, colGold, alignLeft, true)
-	if s := g.PokerState(); g.PokerAtTable() && s.Hand > 0 {
-		g.text(dst, g.T("poker_hand_no", model.Credits(g.Lang, int64(s.Hand))), 900, 28, 16, colDim, alignCenter, false)
+	if g.PokerAtTable() {
+		if n := g.HandNoText(); n != "" {
+			g.text(dst, n, 900, 28, 16, colDim, alignCenter, false)
+		}
 	}
 	g.text(dst, g.T("machine_id", g.V.MachineID), 1260, 28, 18, colText, alignRight, false)
 
@@ -35,6 +37,9 @@ func (g *game) drawPoker(dst *ebiten.Image) {
 	switch {
 	case g.ReplayUp():
 		g.drawReplay(dst)
+		msgRect = model.RectPokerMsg
+	case g.AtChemin():
+		g.drawCheminTable(dst)
 		msgRect = model.RectPokerMsg
 	case g.PokerAtTable():
 		g.drawPokerTable(dst)
@@ -87,7 +92,7 @@ func (g *game) drawLobby(dst *ebiten.Image) {
 		for i, l := range t.Card {
 			g.textFit(dst, l, rect(r.X+24, top+float64(i)*lh, r.W-48, lh), min(16, lh*0.75), colText, alignLeft, false)
 		}
-		g.textFit(dst, g.T("poker_cave_now"), rect(r.X+16, r.Y+r.H-158, r.W-32, 20), 15, colDim, alignCenter, true)
+		g.textFit(dst, t.CaveLabel, rect(r.X+16, r.Y+r.H-158, r.W-32, 20), 15, colDim, alignCenter, true)
 		g.textFit(dst, t.Cave, rect(r.X+16, r.Y+r.H-138, r.W-32, 34), 30, colGold, alignCenter, true)
 		if t.Note != "" {
 			c := colDim
@@ -104,7 +109,7 @@ func (g *game) drawLobby(dst *ebiten.Image) {
 	g.textFit(dst, g.T("table_credit"), rect(model.RectCredit.X+10, model.RectCredit.Y+6, model.RectCredit.W-20, 22), 15, colDim, alignCenter, true)
 	g.textFit(dst, model.Euro(g.Lang, g.V.CreditsCents), rect(model.RectCredit.X+10, model.RectCredit.Y+30, model.RectCredit.W-20, 40), 28, colGold, alignCenter, true)
 	if g.opts.Simulator {
-		g.drawLegendText(dst, g.T("sim_lobby_keys"), rect(1020, 640, 240, 64))
+		g.drawLegendText(dst, g.SimKeys(), rect(1020, 640, 240, 64))
 	}
 }
 
