@@ -361,6 +361,8 @@ func TestScreenLayoutPoker(t *testing.T) {
 	}{
 		{"poker lobby", demo.PokerLobby}, {"poker to act", demo.PokerToAct}, {"poker offer", demo.PokerOffer},
 		{"poker showdown", demo.PokerShowdown}, {"poker replay", demo.PokerReplay}, {"poker ended", demo.PokerEnded},
+		{"chemin lobby", demo.CheminLobby}, {"chemin banco", demo.CheminBanco}, {"chemin draw", demo.CheminDraw},
+		{"chemin after the coup", demo.CheminAfterCoup},
 	} {
 		v := pokerView(s.seat(), maxCents)
 		v.MachineID = "EGM-99999999"

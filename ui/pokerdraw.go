@@ -85,12 +85,10 @@ func (g *game) drawLobby(dst *ebiten.Image) {
 		g.textFit(dst, t.Players, rect(r.X+16, r.Y+78, r.W-32, 24), 17, colText, alignCenter, false)
 		g.fillRect(dst, rect(r.X+24, r.Y+108, r.W-48, 1), colPanelEdge)
 		top, bottom := r.Y+116, r.Y+r.H-160
-		lh := 24.0
-		if n := float64(len(t.Card)); n*lh > bottom-top {
-			lh = (bottom - top) / n
-		}
-		for i, l := range t.Card {
-			g.textFit(dst, l, rect(r.X+24, top+float64(i)*lh, r.W-48, lh), min(16, lh*0.75), colText, alignLeft, false)
+		rows, size := g.cardRows(t.Card, r.W-48, bottom-top)
+		lh := min(24, (bottom-top)/float64(max(len(rows), 1)))
+		for i, l := range rows {
+			g.textFit(dst, l, rect(r.X+24, top+float64(i)*lh, r.W-48, lh), size, colText, alignLeft, false)
 		}
 		g.textFit(dst, t.CaveLabel, rect(r.X+16, r.Y+r.H-158, r.W-32, 20), 15, colDim, alignCenter, true)
 		g.textFit(dst, t.Cave, rect(r.X+16, r.Y+r.H-138, r.W-32, 34), 30, colGold, alignCenter, true)
@@ -111,6 +109,28 @@ func (g *game) drawLobby(dst *ebiten.Image) {
 	if g.opts.Simulator {
 		g.drawLegendText(dst, g.SimKeys(), rect(1020, 640, 240, 64))
 	}
+}
+
+// cardRows are a table card's lines as drawn in a box w wide and h high:
+// at the largest size up to 16 whose lines, wrapped where one is wider
+// than the box (a chemin de fer card's cagnotte, with its figures, is never
+// cut), fit its height. A line takes four thirds of its text's size.
+func (g *game) cardRows(card []string, w, h float64) ([]string, float64) {
+	var rows []string
+	size := 16.0
+	for ; ; size-- {
+		rows = rows[:0]
+		for _, l := range card {
+			rows = append(rows, g.wrap(l, size, w, false)...)
+		}
+		if float64(len(rows))*size*4/3 <= h || size <= model.MinTextSize {
+			break
+		}
+	}
+	if lh := h / float64(max(len(rows), 1)); size > lh*0.75 {
+		size = max(lh*0.75, model.MinTextSize)
+	}
+	return rows, size
 }
 
 // drawPokerTable draws the felt with its seats, bets, board and pots, the
@@ -271,7 +291,8 @@ func (g *game) drawSeat(dst *ebiten.Image, sp model.PokerSeatSpot) {
 	g.textFit(dst, model.Itoa(sp.Seat)+" · "+sp.Player, rect(r.X+12, r.Y+8, textW, 20), 16, nameC, alignLeft, true)
 	g.textFit(dst, sp.Stack, rect(r.X+12, r.Y+30, textW, 22), 19, colGold, alignLeft, true)
 	if len(sp.Badges) > 0 {
-		g.textFit(dst, strings.Join(sp.Badges, " · "), rect(r.X+12, r.Y+54, textW, 16), 13, colDim, alignLeft, true)
+		// Clear of the decision timer's bar along the box's foot.
+		g.textFit(dst, strings.Join(sp.Badges, " · "), rect(r.X+12, r.Y+51, textW, 14), 13, colDim, alignLeft, true)
 	}
 	for _, c := range sp.Cards {
 		g.drawPokerCard(dst, c)

@@ -20,6 +20,9 @@ func TestCheminLobbyBuyIn(t *testing.T) {
 		tiles[0].Cave != "10,00 €" || len(tiles[0].Card) < 5 {
 		t.Fatalf("the chemin tile %+v", tiles[0])
 	}
+	if got := s.PokerTitle(); got != "MESAS — PÓQUER E BANCA FRANCESA" {
+		t.Errorf("the lobby's title %q", got)
+	}
 	info := tiles[0].Info
 	if got := s.CheminBuyAmount(info); got != 10000 {
 		t.Fatalf("the first buy-in chosen: %d", got)
@@ -225,8 +228,9 @@ func TestCheminWordsComplete(t *testing.T) {
 		"continue", "garage", "reduce", "halve", "pass", "take", "decline", "bid", "bid_associated", "no_bid", "cagnotte_outside"}
 	for _, lang := range Langs {
 		for _, k := range kinds {
-			if !hasText("chemin_do_" + k) {
-				t.Errorf("no words for the choice %s", k)
+			label := (&Screen{Lang: lang}).ChoiceLabel(seatmsg.ChoiceMsg{Kind: k, Min: 100, Max: 200})
+			if !hasText("chemin_do_"+k) || strings.Contains(label, "%") || strings.Contains(label, "chemin_") {
+				t.Errorf("%s: the choice %s's words %q", lang, k, label)
 			}
 		}
 		for _, p := range []string{"idle", "stake", "banco_round", "bet_round", "ponto", "banker", "after_coup", "offered", "auction", "forced"} {

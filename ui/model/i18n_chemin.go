@@ -7,6 +7,7 @@ package model
 // them in both languages (seatmsg.SayMsg).
 var cheminTexts = map[string][2]string{
 	"poker_game_chemin_de_fer": {"Banca francesa", "Chemin de fer"},
+	"chemin_lobby_title":       {"MESAS — PÓQUER E BANCA FRANCESA", "TABLES — POKER AND CHEMIN DE FER"},
 	"chemin_cave_least":        {"ENTRADA A PARTIR DE", "BUY-IN FROM"},
 	"chemin_buy_in_bounds":     {"Leve para a mesa de %[1]s até %[2]s do seu crédito", "Take from %[1]s up to %[2]s of your credit to the table"},
 	"chemin_coup_no":           {"Golpe %[1]s", "Coup %[1]s"},
@@ -54,16 +55,17 @@ var cheminTexts = map[string][2]string{
 	"chemin_ph_forced_you":      {"Ninguém ofereceu: aceita a banca mínima ou cede o lugar", "Nobody offered: take the minimum bank or give up your seat"},
 
 	// The player's decisions (chemin.ActionKind), as short as a button
-	// takes them; the amount follows where there is one.
-	"chemin_do_bank":             {"Banca de %[1]s", "Bank of %[1]s"},
-	"chemin_do_bank_associated":  {"Banca associada %[1]s", "Associated bank %[1]s"},
+	// takes them: the amount is the box's beside them (a number is never
+	// cut to fit a button).
+	"chemin_do_bank":             {"Fazer banca", "Bank"},
+	"chemin_do_bank_associated":  {"Banca associada", "Associated bank"},
 	"chemin_do_refuse":           {"Recusar a banca", "Refuse the bank"},
 	"chemin_do_refuse_forced":    {"Ceder o lugar", "Give up the seat"},
 	"chemin_do_associate":        {"Associar-me", "Associate"},
-	"chemin_do_banco":            {"Bancô %[1]s", "Banco %[1]s"},
-	"chemin_do_banco_suivi":      {"Bancô suivi %[1]s", "Banco suivi %[1]s"},
-	"chemin_do_banco_mesa":       {"Bancô c/ a mesa %[1]s", "Banco w/ table %[1]s"},
-	"chemin_do_bet":              {"Apostar %[1]s", "Bet %[1]s"},
+	"chemin_do_banco":            {"Bancô", "Banco"},
+	"chemin_do_banco_suivi":      {"Bancô suivi", "Banco suivi"},
+	"chemin_do_banco_mesa":       {"Bancô com a mesa", "Banco with the table"},
+	"chemin_do_bet":              {"Apostar", "Bet"},
 	"chemin_do_no_bet":           {"Não apostar", "No bet"},
 	"chemin_do_draw":             {"Carta", "Card"},
 	"chemin_do_stand":            {"Não", "No card"},
@@ -72,11 +74,11 @@ var cheminTexts = map[string][2]string{
 	"chemin_do_reduce":           {"Reduzir a banca", "Reduce the bank"},
 	"chemin_do_halve":            {"Banca a metade", "Halve the bank"},
 	"chemin_do_pass":             {"Passo a mão", "Pass the hand"},
-	"chemin_do_take":             {"Aceitar %[1]s", "Take %[1]s"},
+	"chemin_do_take":             {"Aceitar a banca", "Take the bank"},
 	"chemin_do_take_forced":      {"Aceitar a mínima", "Take the minimum"},
 	"chemin_do_decline":          {"Não aceitar", "Decline"},
-	"chemin_do_bid":              {"Oferecer %[1]s", "Offer %[1]s"},
-	"chemin_do_bid_associated":   {"Oferta a meias %[1]s", "Half-share offer %[1]s"},
+	"chemin_do_bid":              {"Oferecer", "Offer"},
+	"chemin_do_bid_associated":   {"Oferta a meias", "Half-share offer"},
 	"chemin_do_join_bid":         {"Juntar-me ao lugar %[1]s", "Join seat %[1]s"},
 	"chemin_do_no_bid":           {"Não oferecer", "No offer"},
 	"chemin_do_cagnotte_outside": {"Cagnotte por fora", "Cagnotte outside"},

@@ -797,6 +797,9 @@ func (g *Screen) PokerTitle() string {
 		}
 		return g.names(t.Title.PT, t.Title.EN)
 	}
+	if slices.ContainsFunc(g.PokerSeat().Tables, func(t seatmsg.TableInfo) bool { return isChemin(t.Game) }) {
+		return g.T("chemin_lobby_title")
+	}
 	return g.T("poker_lobby_title")
 }
 
