@@ -535,3 +535,14 @@ func (g *Screen) SimKeys() string {
 	}
 	return g.T("sim_lobby_keys")
 }
+
+// tableGame is a table's game by its ID, from the lobby's list ("" when
+// the list lacks it).
+func (g *Screen) tableGame(id string) string {
+	for _, t := range g.PokerSeat().Tables {
+		if t.ID == id {
+			return t.Game
+		}
+	}
+	return ""
+}

@@ -221,6 +221,18 @@ func TestCheminTableWords(t *testing.T) {
 	}
 }
 
+// The summary of a session at a chemin table counts coups, not hands.
+func TestCheminEndedWords(t *testing.T) {
+	seat := demo.CheminLobby()
+	seat.Ended = &machine.PokerSessionEnd{Table: demo.CheminTable, Amount: 41000, Server: true}
+	seat.Ended.Totals.Hands, seat.Ended.Totals.BoughtIn, seat.Ended.Totals.CashedOut = 12, 30000, 41000
+	s, _ := pokerScreen(t, seat, 41000)
+	rows := s.EndedRows()
+	if len(rows) == 0 || rows[0].Label != "Golpes jogados" || rows[0].Value != "12" || rows[4].Label != "Ganho" {
+		t.Fatalf("the chemin session's summary %+v", rows)
+	}
+}
+
 // Every decision the chemin protocol offers has its words in both
 // languages, and every phase its own.
 func TestCheminWordsComplete(t *testing.T) {
@@ -242,5 +254,4 @@ func TestCheminWordsComplete(t *testing.T) {
 	if got := (&Screen{Lang: "pt"}).ChoiceLabel(seatmsg.ChoiceMsg{Kind: "join_bid", Min: 3, Max: 3}); got != "Juntar-me ao lugar 3" {
 		t.Errorf("join_bid %q", got)
 	}
-	_ = machine.GamePoker
 }

@@ -223,12 +223,16 @@ func (g *Screen) EndedRows() []TableMeter {
 		return nil
 	}
 	t := e.Totals
+	hands, won := "poker_hands", "poker_won_pots"
+	if g.tableGame(e.Table) == "chemin_de_fer" {
+		hands, won = "chemin_coups", "chemin_won"
+	}
 	return []TableMeter{
-		{g.T("poker_hands"), Itoa(t.Hands)},
+		{g.T(hands), Itoa(t.Hands)},
 		{g.T("poker_bought_in"), Euro(g.Lang, t.BoughtIn)},
 		{g.T("poker_fees"), Euro(g.Lang, t.Fees)},
 		{g.T("poker_wagered"), Euro(g.Lang, t.Wagered)},
-		{g.T("poker_won_pots"), Euro(g.Lang, t.Won)},
+		{g.T(won), Euro(g.Lang, t.Won)},
 		{g.T("poker_cashed_out"), Euro(g.Lang, t.CashedOut)},
 		g.resultRow(resultKey(t), t.Net()),
 		{g.T("poker_back_on_credit"), Euro(g.Lang, e.Amount)},
