@@ -167,3 +167,38 @@ func TestScreenCheminLobby(t *testing.T) {
 	mustDraw(t, "lobby", textsDrawn(t), "Banca francesa", "ENTRADA A PARTIR DE", "10,00 €", "SENTAR · 100,00 €", "Banca mínima: 100,00 €")
 	useCanned(t, idleView())
 }
+
+// The replay of his last coup: asked by P, the frame with both hands
+// shown drawn face up in the two hands' places, the bank and the stake in
+// gold, the frame's words and the records in the panel, in pt and en with
+// the longest amounts within their boxes.
+func TestScreenCheminReplay(t *testing.T) {
+	seat := demo.CheminReplay()
+	seat.Replay, seat.ReplaySeq = nil, 0
+	c := useCanned(t, pokerView(seat, 20000))
+	wait(t, 3, func(g *game) bool { return g.AtChemin() })
+	stateOf(t, func(g *game) { g.key("p") })
+	wait(t, 2, func(g *game) bool { return g.ReplayWaiting() })
+	v := pokerView(demo.CheminReplay(), 20000)
+	c.setView(v)
+	wait(t, 3, func(g *game) bool { _, ok := g.PokerReplay(); return ok })
+	for range 5 {
+		stateOf(t, func(g *game) { g.key(model.KeyRight) })
+	}
+	wait(t, 2, nil)
+	img := grab(t, "chemin_replay")
+	for side, n := range []int{3, 2} {
+		for i := range n {
+			if face, _, _, _ := cardFace(img, model.CheminCardRect(side, i)); face < 0.5 {
+				t.Errorf("side %d card %d is not drawn face up (%.2f)", side, i, face)
+			}
+		}
+	}
+	centre := model.RectCheminCentre
+	if n := coloured(img, theGame, model.Rect{X: centre.X, Y: centre.Y + 164, W: centre.W, H: 26}, colGold); n < 300 {
+		t.Errorf("the bank and the stake are not in gold (%d pixels)", n)
+	}
+	mustDraw(t, "replay", textsDrawn(t), "Bruno mostra K♦ 4♣ 9♥: três", "Banca: 190,00 € · Em jogo: 190,00 €", "PONTO", "BANCA", "Passo 6 de 9", "REPETIÇÃO · GOLPE 23", "Golpe 23 · 1 de 1")
+	checkScreen(t, "chemin replay", c, v, nil)
+	useCanned(t, idleView())
+}

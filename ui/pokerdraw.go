@@ -191,8 +191,22 @@ func (g *game) drawAmountBox(dst *ebiten.Image, cents int64) {
 // the side panel, and where the frame and the hand are among the others.
 func (g *game) drawReplay(dst *ebiten.Image) {
 	sc, ok := g.PokerReplay()
-	g.drawFelt(dst, sc.Board, sc.Pot)
 	oval := model.RectPokerOval
+	if c := sc.Chemin; c != nil {
+		// A coup: the two hands as he saw them, the bank and the stakes.
+		g.panel(dst, oval, oval.H/2, shade(colFeltEdge, 0.8))
+		g.panel(dst, oval.Inset(8), oval.H/2-8, colFelt)
+		for side, h := range []model.CheminHand{c.Ponto, c.Banker} {
+			g.textFit(dst, h.Label, model.CheminHandLabelRect(side), 16, colText, alignCenter, true)
+			for _, card := range h.Cards {
+				g.drawPokerCard(dst, card)
+			}
+		}
+		ce := model.RectCheminCentre
+		g.textFit(dst, sc.Pot, rect(ce.X, ce.Y+164, ce.W, 26), 20, colGold, alignCenter, true)
+	} else {
+		g.drawFelt(dst, sc.Board, sc.Pot)
+	}
 	g.textFit(dst, g.T("poker_replay_badge"), rect(oval.X+oval.W/2-150, oval.Y+24, 300, 30), 26, shade(colGold, 0.8), alignCenter, true)
 	for _, sp := range sc.Seats {
 		g.drawSeat(dst, sp)
@@ -205,7 +219,7 @@ func (g *game) drawReplay(dst *ebiten.Image) {
 		g.text(dst, g.T("poker_replay_badge"), x, r.Y+20, 17, colGold, alignLeft, true)
 		return
 	}
-	g.text(dst, g.T("poker_replay_heading", model.Itoa(sc.Hand)), x, r.Y+20, 17, colGold, alignLeft, true)
+	g.text(dst, g.ReplayHeading(sc.Hand), x, r.Y+20, 17, colGold, alignLeft, true)
 	for _, c := range sc.Own {
 		c.R.Y = r.Y + 40
 		g.drawPokerCard(dst, c)

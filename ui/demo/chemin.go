@@ -120,3 +120,43 @@ func CheminAfterCoup() *machine.PokerSeatView {
 	}
 	return cheminSeated(s, now, 30000)
 }
+
+// CheminReplay is the player holding the bank with the replay of his last
+// coup open: the frames as he saw them, his bank, Bruno's stake, the
+// ponto's third card, both hands shown, the dealer's words and the bank's
+// win with its cagnotte.
+func CheminReplay() *machine.PokerSeatView {
+	v := CheminAfterCoup()
+	const coup = 23
+	seats := func(ana, bruno, me int64, bet int64) []seatmsg.ReplaySeatFr {
+		return []seatmsg.ReplaySeatFr{{Seat: 1, Player: "Ana", Stack: ana}, {Seat: 2, Player: "Bruno", Stack: bruno, Bet: bet},
+			{Seat: 4, Player: PokerPlayer, Stack: me}, {Seat: 9, Player: "Duarte", Stack: 90250}}
+	}
+	say := func(r poker.Record) *seatmsg.SayMsg {
+		s := says(coup, pokerNow, r)[0]
+		return &s
+	}
+	stake := []seatmsg.StakeMsg{{Seat: 2, Amount: 19000}}
+	frame := func(r poker.Record, bank int64, st []seatmsg.StakeMsg, pc, bc []cards.Card, s *seatmsg.SayMsg, bruno int64) seatmsg.ReplayFrame {
+		r.Hand = coup
+		return seatmsg.ReplayFrame{Record: r, Board: []cards.Card{}, Pot: bank, Seats: seats(48000, bruno, 41000, 0),
+			Chemin: &seatmsg.CheminFrame{Bank: bank, Stakes: st, PontoCards: pc, BankerCards: bc, Say: s}}
+	}
+	bankRec := poker.Record{Kind: chemin.KindAnnounce, Action: string(chemin.MsgBank), To: 19000}
+	winRec := poker.Record{Kind: chemin.KindAnnounce, Action: string(chemin.MsgBankWins), Value: "3 7"}
+	h := seatmsg.ReplayHand{Hand: coup, Frames: []seatmsg.ReplayFrame{
+		frame(poker.Record{Kind: poker.KindHandStart, Seat: 4, Amount: 19000}, 19000, nil, nil, nil, nil, 61500),
+		frame(bankRec, 19000, nil, nil, nil, say(bankRec), 61500),
+		frame(poker.Record{Kind: chemin.KindBet, Seat: 2, Player: "Bruno", Action: "banco", Amount: 19000}, 19000, stake, nil, nil, nil, 42500),
+		frame(poker.Record{Kind: poker.KindDeal, Seat: 2, Player: "Bruno"}, 19000, stake, nil, nil, nil, 42500),
+		frame(poker.Record{Kind: poker.KindBoard, Seat: 2, Player: "Bruno", Cards: hand("9H")}, 19000, stake, hand("9H"), nil, nil, 42500),
+		frame(poker.Record{Kind: poker.KindShow, Seat: 2, Player: "Bruno", Cards: hand("KD", "4C", "9H"), Value: "3"}, 19000, stake, hand("KD", "4C", "9H"), hand("7S", "QH"), nil, 42500),
+		frame(winRec, 19000, stake, hand("KD", "4C", "9H"), hand("7S", "QH"), say(winRec), 42500),
+		frame(poker.Record{Kind: poker.KindAward, Action: "banker", Amount: 38000, Rake: 950, Shares: []poker.Share{{Seat: 4, Amount: 37050}}}, 37050, nil,
+			hand("KD", "4C", "9H"), hand("7S", "QH"), nil, 42500),
+		frame(poker.Record{Kind: poker.KindHandEnd}, 37050, nil, hand("KD", "4C", "9H"), hand("7S", "QH"), nil, 42500),
+	}}
+	v.State.Chemin.Choices, v.State.ToAct = []seatmsg.ChoiceMsg{}, 0
+	v.Replay, v.ReplaySeq = &seatmsg.ReplayMsg{Type: "replay", Hands: []seatmsg.ReplayHand{h}}, 1
+	return v
+}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/openegm/cabinet/poker"
+
 	"github.com/openegm/cabinet/cards"
 	"github.com/openegm/cabinet/poker/seatmsg"
 )
@@ -545,4 +547,121 @@ func (g *Screen) tableGame(id string) string {
 		}
 	}
 	return ""
+}
+
+// The replay of his last coups: the server's frames (seatmsg.CheminFrame)
+// drawn with the live table's hands and words.
+
+// cheminFrame puts a coup's frame on the replay's scene: the hands as he
+// saw them, the bank and stakes in place of the pot, the stakes on the
+// seats.
+func (g *Screen) cheminFrame(sc *ReplayScene, c *seatmsg.CheminFrame) {
+	hand := func(key string, cs []cards.Card, side int) CheminHand {
+		h := CheminHand{Label: g.T(key), Total: -1}
+		for i, cd := range cs {
+			h.Cards = append(h.Cards, PokerCard{Card: cd, Up: true, R: CheminCardRect(side, i)})
+		}
+		return h
+	}
+	sc.Chemin = &CheminScene{Ponto: hand("chemin_ponto", c.PontoCards, 0), Banker: hand("chemin_banker", c.BankerCards, 1)}
+	parts := []string{g.T("chemin_bank", Euro(g.Lang, c.Bank))}
+	var staked int64
+	for _, st := range c.Stakes {
+		staked += st.Amount
+		if st.Seat >= 1 && st.Seat <= len(sc.Seats) {
+			sp := &sc.Seats[st.Seat-1]
+			sp.Bet, sp.BetText = 0, ""
+			sp.Badges = append(sp.Badges, Euro(g.Lang, st.Amount))
+		}
+	}
+	if staked > 0 {
+		parts = append(parts, g.T("chemin_staked", Euro(g.Lang, staked)))
+	}
+	sc.Pot = strings.Join(parts, " · ")
+	sc.Own = nil
+	for i := range sc.Seats {
+		sc.Seats[i].Cards, sc.Seats[i].Dealer = nil, false
+	}
+}
+
+// cheminRecordLine is a record of a coup in words: an announcement in
+// the dealer's own words, the others as the seat's page says them.
+func (g *Screen) cheminRecordLine(r poker.Record, f *seatmsg.CheminFrame, names map[int]string, me int) PokerLine {
+	who := names[r.Seat]
+	if who == "" {
+		who = r.Player
+	}
+	eur := func(c int64) string { return Euro(g.Lang, c) }
+	line := PokerLine{Kind: r.Kind}
+	switch r.Kind {
+	case "announce":
+		if f.Say != nil {
+			line.Text = g.SayText(*f.Say)
+		}
+	case poker.KindHandStart:
+		line.Text = g.T("chemin_rp_start", Itoa(r.Hand))
+	case "shoe":
+		line.Text = g.T("chemin_rp_shoe")
+	case "burn":
+		line.Text, line.Cards = g.T("chemin_rp_burn", cardsText(r.Cards)), r.Cards
+	case "shoe_end":
+		line.Text = g.T("chemin_rp_end")
+	case "bank":
+		line.Text = g.T("chemin_rp_bank", who, eur(r.Amount))
+	case "associate":
+		line.Text = g.T("chemin_rp_assoc", who, eur(r.Amount))
+	case "bet":
+		line.Text = g.T("chemin_rp_stake", who, g.T("chemin_do_"+r.Action), eur(r.Amount))
+	case "garage":
+		line.Text = g.T("chemin_rp_garage", who, eur(r.Amount))
+	case "release":
+		line.Text = g.T("chemin_rp_release", who, eur(r.Amount))
+	case poker.KindDeal:
+		line.Text = g.T("chemin_rp_deal", who)
+	case poker.KindBoard:
+		line.Text, line.Cards = g.T("chemin_rp_third", who, cardsText(r.Cards)), r.Cards
+	case poker.KindAct:
+		label := r.Action
+		if hasText("chemin_do_" + r.Action) {
+			label = g.ChoiceLabel(seatmsg.ChoiceMsg{Kind: r.Action, Min: r.To})
+		}
+		line.Text = g.T("chemin_rp_act", who, label)
+		if r.Timeout {
+			line.Text += " (" + g.T("poker_rp_timeout") + ")"
+		}
+	case poker.KindShow:
+		total := r.Value
+		if len(total) == 1 && total[0] >= '0' && total[0] <= '9' {
+			total = g.T("chemin_points_" + total)
+		}
+		line.Text, line.Cards = g.T("chemin_rp_show", who, cardsText(r.Cards), total), r.Cards
+	case poker.KindAward:
+		var paid []string
+		for _, sh := range r.Shares {
+			paid = append(paid, g.T("poker_wins", names[sh.Seat], eur(sh.Amount)))
+			line.Won = line.Won || sh.Seat == me
+		}
+		line.Text = g.T("chemin_rp_ponto_wins", strings.Join(paid, ", "))
+		if r.Action == "banker" {
+			line.Text = g.T("chemin_rp_bank_wins", strings.Join(paid, ", "), eur(r.Rake))
+		}
+	case poker.KindReturn:
+		line.Text = g.T("poker_rp_return", who, eur(r.Amount))
+	case poker.KindVoid:
+		line.Text = g.T("poker_void")
+	case poker.KindHandEnd:
+		line.Text = g.T("chemin_rp_coup_end", Itoa(r.Hand))
+	default:
+		line.Text = string(r.Kind)
+	}
+	return line
+}
+
+// coupWord is a poker text's key, or its chemin de fer twin's at a chemin
+// table (a coup where poker has a hand).
+func (g *Screen) coupWord(key string) string {
+	if g.AtChemin() {
+		return "chemin_" + strings.TrimPrefix(key, "poker_")
+	}
+	return key
 }

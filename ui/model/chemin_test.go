@@ -255,3 +255,54 @@ func TestCheminWordsComplete(t *testing.T) {
 		t.Errorf("join_bid %q", got)
 	}
 }
+
+// The replay of his last coup at a chemin table: asked by its button
+// between decisions, each frame's record in words (the dealer's own for
+// an announcement), the hands as he saw them, the bank and the stakes in
+// place of the pot, the stake on the seat.
+func TestCheminReplay(t *testing.T) {
+	seat := demo.CheminReplay()
+	answer := seat.Replay
+	seat.Replay, seat.ReplaySeq = nil, 0
+	s, c := pokerScreen(t, seat, 20000)
+	clickOn(t, s, "poker:replay")
+	if got := c.take(); !slices.Equal(got, []string{"poker_act replay 0 false"}) {
+		t.Fatalf("the replay button sent %v", got)
+	}
+	seat.Replay, seat.ReplaySeq = answer, 1
+	s.Update()
+	var texts []string
+	var third, shown ReplayScene
+	for i := range 9 {
+		sc, ok := s.PokerReplay()
+		if !ok || sc.Chemin == nil {
+			t.Fatalf("frame %d: %+v", i+1, sc)
+		}
+		texts = append(texts, sc.Text)
+		switch i {
+		case 4:
+			third = sc
+		case 5:
+			shown = sc
+		}
+		s.Key(KeyRight)
+	}
+	want := []string{"Golpe 23", "Banca de 190,00 €", "Bruno · Bancô 190,00 €", "Bruno recebe as cartas", "Bruno: terceira carta 9♥",
+		"Bruno mostra K♦ 4♣ 9♥: três", "Três no ponto; sete na banca", "A banca ganha: EGM-0042 ganha 370,50 € (cagnotte 9,50 €)", "Fim do golpe 23"}
+	if !slices.Equal(texts, want) {
+		t.Errorf("the frames in words:\n%q\nwant\n%q", texts, want)
+	}
+	if len(third.Chemin.Ponto.Cards) != 1 || len(third.Chemin.Banker.Cards) != 0 || third.Pot != "Banca: 190,00 € · Em jogo: 190,00 €" ||
+		!slices.Contains(third.Seats[1].Badges, "190,00 €") || third.Seats[1].BetText != "" {
+		t.Errorf("the third card's frame: %+v %q %+v", third.Chemin, third.Pot, third.Seats[1])
+	}
+	if len(shown.Chemin.Ponto.Cards) != 3 || len(shown.Chemin.Banker.Cards) != 2 || !shown.Chemin.Banker.Cards[0].Up {
+		t.Errorf("the hands shown: %+v", shown.Chemin)
+	}
+	if got := c.take(); len(got) != 0 {
+		t.Errorf("the replay's steps sent %v", got)
+	}
+	if s.ReplayHandText() != "Golpe 23 · 1 de 1" || s.ReplayHeading(23) != "REPETIÇÃO · GOLPE 23" || button(t, s, "poker:replay_hand_prev").Label != "◄ Golpe" {
+		t.Errorf("the replay's words of a coup: %q %q", s.ReplayHandText(), s.ReplayHeading(23))
+	}
+}

@@ -85,6 +85,29 @@ var cheminTexts = map[string][2]string{
 	"sim_chemin_keys":            {"← → escolha · Espaço/Enter decidir · ↑ ↓ montante · N não · P repetição · U repor · Esc jogos", "← → choice · Space/Enter decide · ↑ ↓ amount · N no · P replay · U re-buy · Esc games"},
 	"sim_lobby_chemin_keys":      {"← → mesa · ↑ ↓ entrada na banca francesa · Enter sentar · Esc jogos", "← → table · ↑ ↓ chemin de fer buy-in · Enter sit down · Esc games"},
 
+	// The replay of his last coups: each record in words (an
+	// announcement is the dealer's own).
+	"chemin_replay_heading":   {"REPETIÇÃO · GOLPE %[1]s", "REPLAY · COUP %[1]s"},
+	"chemin_replay_hand":      {"Golpe %[1]s · %[2]s de %[3]s", "Coup %[1]s · %[2]s of %[3]s"},
+	"chemin_replay_hand_prev": {"◄ Golpe", "◄ Coup"},
+	"chemin_replay_hand_next": {"Golpe ►", "Coup ►"},
+	"chemin_rp_start":         {"Golpe %[1]s", "Coup %[1]s"},
+	"chemin_rp_shoe":          {"Sabot novo, baralhado e selado", "New shoe, shuffled and sealed"},
+	"chemin_rp_burn":          {"Cartas queimadas: %[1]s", "Cards burned: %[1]s"},
+	"chemin_rp_end":           {"Fim do sabot", "End of the shoe"},
+	"chemin_rp_bank":          {"%[1]s faz banca de %[2]s", "%[1]s banks %[2]s"},
+	"chemin_rp_assoc":         {"%[1]s associa-se com %[2]s", "%[1]s associates with %[2]s"},
+	"chemin_rp_stake":         {"%[1]s · %[2]s %[3]s", "%[1]s · %[2]s %[3]s"},
+	"chemin_rp_garage":        {"%[1]s põe de lado %[2]s (garage)", "%[1]s sets aside %[2]s (garage)"},
+	"chemin_rp_release":       {"%[1]s recebe a banca e a garage: %[2]s", "%[1]s gets the bank and the garage: %[2]s"},
+	"chemin_rp_deal":          {"%[1]s recebe as cartas", "%[1]s is dealt the cards"},
+	"chemin_rp_third":         {"%[1]s: terceira carta %[2]s", "%[1]s: third card %[2]s"},
+	"chemin_rp_act":           {"%[1]s · %[2]s", "%[1]s · %[2]s"},
+	"chemin_rp_show":          {"%[1]s mostra %[2]s: %[3]s", "%[1]s shows %[2]s: %[3]s"},
+	"chemin_rp_bank_wins":     {"A banca ganha: %[1]s (cagnotte %[2]s)", "The bank wins: %[1]s (cagnotte %[2]s)"},
+	"chemin_rp_ponto_wins":    {"O ponto ganha: %[1]s", "The ponto wins: %[1]s"},
+	"chemin_rp_coup_end":      {"Fim do golpe %[1]s", "Coup %[1]s over"},
+
 	// The totals the dealer names (rule 96): baccarat is nought.
 	"chemin_points_0": {"bacará", "baccarat"},
 	"chemin_points_1": {"um", "one"},
