@@ -27,6 +27,9 @@ func TestCheminLobbyBuyIn(t *testing.T) {
 	if got := s.CheminBuyAmount(info); got != 10000 {
 		t.Fatalf("the first buy-in chosen: %d", got)
 	}
+	if msg, _ := s.PokerStatus(); msg != "Leve para a mesa de 10,00 € até 500,00 € do seu crédito" {
+		t.Errorf("the lobby's line with the chemin table selected: %q", msg)
+	}
 	if b := button(t, s, "poker:buyin:"+demo.CheminTable); b.Label != "SENTAR · 100,00 €" || !b.Enabled {
 		t.Fatalf("the buy-in button %+v", b)
 	}

@@ -748,6 +748,10 @@ func (g *Screen) PokerStatus() (text string, warn bool) {
 		if len(p.Tables) == 0 {
 			return g.T("poker_no_tables"), false
 		}
+		if i := g.Poker.LobbySel; i < len(p.Tables) && isChemin(p.Tables[i].Game) && g.buyInOffered(p.Tables[i]) && g.toTable() >= p.Tables[i].RequiredCave {
+			lo, hi := g.CheminBuyBounds(p.Tables[i])
+			return g.T("chemin_buy_in_bounds", Euro(g.Lang, lo), Euro(g.Lang, buyGrid(lo, hi))), false
+		}
 		return g.T("poker_lobby_hint"), false
 	}
 	return g.turnText(), false
