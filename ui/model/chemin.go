@@ -244,7 +244,7 @@ func (g *Screen) cheminButtons() []Button {
 	return bs
 }
 
-// cheminKey handles the keys at a chemin table with a decision to make;
+// cheminTableKey handles the keys at a chemin table with a decision to make;
 // false leaves k to the seat's other keys.
 func (g *Screen) cheminTableKey(k string) bool {
 	cs := g.CheminChoices()
