@@ -268,6 +268,9 @@ func TestCheminReplay(t *testing.T) {
 	answer := seat.Replay
 	seat.Replay, seat.ReplaySeq = nil, 0
 	s, c := pokerScreen(t, seat, 20000)
+	if b := button(t, s, "poker:replay"); b.Label != "Repetição dos golpes" || !b.Enabled {
+		t.Errorf("the replay's button at a chemin table: %+v", b)
+	}
 	clickOn(t, s, "poker:replay")
 	if got := c.take(); !slices.Equal(got, []string{"poker_act replay 0 false"}) {
 		t.Fatalf("the replay button sent %v", got)

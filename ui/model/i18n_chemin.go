@@ -87,6 +87,7 @@ var cheminTexts = map[string][2]string{
 
 	// The replay of his last coups: each record in words (an
 	// announcement is the dealer's own).
+	"chemin_replay":           {"Repetição dos golpes", "Replay coups"},
 	"chemin_replay_heading":   {"REPETIÇÃO · GOLPE %[1]s", "REPLAY · COUP %[1]s"},
 	"chemin_replay_hand":      {"Golpe %[1]s · %[2]s de %[3]s", "Coup %[1]s · %[2]s of %[3]s"},
 	"chemin_replay_hand_prev": {"◄ Golpe", "◄ Coup"},

@@ -921,7 +921,7 @@ func (g *Screen) pokerTableButtons() []Button {
 		// No decision to make: the replay of his last hands and the
 		// re-buy.
 		bs = append(bs,
-			Button{ID: "poker:replay", Label: g.T("poker_replay"), R: Rect{20, a.Y, 240, a.H}, Enabled: s.You != nil,
+			Button{ID: "poker:replay", Label: g.T(g.coupWord("poker_replay")), R: Rect{20, a.Y, 240, a.H}, Enabled: s.You != nil,
 				Act: (*Screen).openReplay},
 			Button{ID: "poker:rebuy", Label: g.T("poker_rebuy"), R: Rect{270, a.Y, 240, a.H}, Enabled: g.rebuyOffered(),
 				Act: (*Screen).openRebuy},
