@@ -78,8 +78,8 @@ func cheminLeaving(c *seatmsg.CheminMsg) (string, int64, bool) {
 // table asked while the table server is down and the cabinet killed with
 // it open, asked again by the restarted cabinet and done once; the same
 // request sent again moves nothing; coups played through poker_act by the
-// cabinet's player as ponto with a stake and as banker; a leave with the
-// cabinet killed once it is recorded. Both
+// cabinet's player as ponto with a stake and as banker; a leave recorded
+// while the server is down and the cabinet killed with it open. Both
 // ledgers hold every transfer exactly once for the same amounts, the
 // credits are what came back, and both ledgers verify.
 func TestCheminSeatAtTheCabinet(t *testing.T) {
@@ -138,7 +138,8 @@ func TestCheminSeatAtTheCabinet(t *testing.T) {
 		t.Fatalf("the buy-in %s again: %+v %v; paid in %d then %d", buyIn, res, err, was, paid())
 	}
 
-	for i, name := range []string{"ana", "bia", "caio"} {
+	bots := []string{"ana", "bia", "caio"}
+	for i, name := range bots {
 		botWith(t, s, name, 60000, uint64(30+i))
 	}
 
@@ -205,15 +206,33 @@ func TestCheminSeatAtTheCabinet(t *testing.T) {
 	t.Logf("%s of coups: the cabinet acted %d times %v; ponto with a stake in coups %v, banker in %v",
 		time.Since(start).Round(time.Second), acts, kinds, ponto, banker)
 
-	// The leave, and the cabinet killed with it recorded: the restarted
-	// cabinet asks again under the same ID until the server pays it, once.
-	// Meanwhile he plays out (a leave is paid when the coup he plays ends;
-	// holding the bank, he passes the hand).
+	// The leave, recorded while the server is down (a coup in play is
+	// voided at its restart, the stakes returned) and the cabinet killed
+	// before any answer: the restarted cabinet asks again under the same ID
+	// until the server pays it, once. The bots sit down again on their
+	// seats' tokens; the player plays out meanwhile (a leave is paid when
+	// the coup he plays ends; holding the bank, he passes the hand).
+	s.kill()
 	if r := c.Send(cabinettest.Command{Cmd: "poker_leave"}); r.Refused != "" {
 		t.Fatalf("leave refused: %s", r.Refused)
 	}
 	c.Kill()
 	c = pokerCabinet(t, data, s)
+	if v := c.State(); v.Poker == nil || v.Poker.Status != "cashing_out" || v.Poker.Transfer == "" {
+		t.Fatalf("the cash-out recorded before the kill is not open after it: %+v", v.Poker)
+	}
+	s.start()
+	for i, name := range bots {
+		res, err := s.api.Transfer("bot-" + name)
+		if err != nil || res.Token == "" {
+			t.Fatalf("bot %s's seat after the restart: %+v %v", name, res, err)
+		}
+		b, err := tablesrvtest.Dial(s.url, res.Token, uint64(40+i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(b.Close)
+	}
 	deadline = time.Now().Add(2 * time.Minute)
 	for v = c.State(); v.Poker == nil || v.Poker.Transfer != "" || v.Poker.Status != ""; v = c.State() {
 		if time.Now().After(deadline) {
@@ -230,9 +249,9 @@ func TestCheminSeatAtTheCabinet(t *testing.T) {
 		t.Fatalf("credits %d; before %d, to the table %d (server %d), back %d", v.CreditsCents, before, buy, in, out)
 	}
 	// The session's summary: the cash-out as the ledger has it, with the
-	// server's totals, or, when its "left" went with the killed cabinet's
-	// WebSocket, the last the restarted seat saw (none when the answer came
-	// before the seat linked again: the summary says they are provisional).
+	// server's totals, or the last the restarted seat saw (none when the
+	// answer came before the seat linked again: the summary says they are
+	// provisional).
 	v = c.WaitFor("the session's summary", func(v machine.View) bool { return v.Poker != nil && v.Poker.Ended != nil })
 	e := v.Poker.Ended
 	if e.Table != cheminTable || e.Amount != out || e.Totals.CashedOut != out ||
@@ -246,7 +265,7 @@ func TestCheminSeatAtTheCabinet(t *testing.T) {
 	if p := tb.Players[source]; p != nil {
 		t.Fatalf("the server still seats the cabinet's player: %+v", p)
 	}
-	t.Logf("bought in %d, cashed out %d after %d coups at the table", in, out, tb.Meters.Hands)
+	t.Logf("bought in %d, cashed out %d after %d coups at the table (summary from the server: %v)", in, out, tb.Meters.Hands, e.Server)
 
 	if r := c.Send(cabinettest.Command{Cmd: "press", Button: machine.BtnCashOut}); r.Refused != "" {
 		t.Fatalf("cash-out after leaving: %q", r.Refused)
