@@ -210,6 +210,7 @@ var cheminActs = map[poker.ActionKind]cheminTo{
 	chemin.NoBid: toNone, chemin.BidAssociated: toNeeded, chemin.JoinBid: toNeeded, chemin.PayOutside: toNone,
 }
 
+// cheminTo is what a chemin decision's "to" must be.
 type cheminTo int
 
 const (
