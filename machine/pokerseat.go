@@ -5,7 +5,9 @@ import (
 
 	"github.com/openegm/cabinet/meters"
 	"github.com/openegm/cabinet/poker"
+	"github.com/openegm/cabinet/poker/chemin"
 	"github.com/openegm/cabinet/poker/seatmsg"
+	"github.com/openegm/cabinet/poker/tabledef"
 )
 
 // A seat at a poker table of the casino's table server (cmd/tablesrv,
@@ -81,7 +83,8 @@ type PokerBuyIn struct {
 // PokerAct is the seated player's decision (seatmsg.ClientMsg's kinds:
 // fold, check, call, raise with To, all_in; ante, no_ante, estardilho,
 // no_estardilho, restardilho, no_restardilho; and "extra", "rest",
-// "replay"), or the closing of what the screen shows of the seat:
+// "replay"; at a chemin de fer table the chemin kinds of cheminActs, To
+// their amount), or the closing of what the screen shows of the seat:
 // "close_replay", "close_ended" (the machine's alone: nothing is sent).
 type PokerAct struct {
 	At   time.Time
@@ -190,6 +193,46 @@ func (PokerSend) device()     {}
 var pokerActs = map[string]bool{
 	"fold": true, "check": true, "call": true, "raise": true, "all_in": true,
 	"ante": true, "no_ante": true, "estardilho": true, "no_estardilho": true, "restardilho": true, "no_restardilho": true,
+}
+
+// cheminActs are the decisions of a seat at a chemin de fer table
+// (seatmsg's chemin protocol), each with what its "to" must be: an amount
+// (or, for join_bid, the seat whose offer he joins) that the server
+// checks against the seat's choices; banco_mesa may leave it 0 (half the
+// bank). The server refuses one the seat was not offered: the machine
+// only keeps a poker table's kinds from a chemin table and back, so a
+// key pressed on the wrong screen never reaches the wrong game.
+var cheminActs = map[poker.ActionKind]cheminTo{
+	chemin.Bank: toNeeded, chemin.BankAssociated: toNeeded, chemin.Refuse: toNone, chemin.Associate: toNone,
+	chemin.Banco: toNone, chemin.Suivi: toNone, chemin.BancoMesa: toMaybe, chemin.Bet: toNeeded, chemin.NoBet: toNone,
+	chemin.Draw: toNone, chemin.Stand: toNone, chemin.Continue: toNone, chemin.SetGarage: toNone, chemin.Reduce: toNone,
+	chemin.Halve: toNone, chemin.Pass: toNone, chemin.Take: toNone, chemin.Decline: toNone, chemin.Bid: toNeeded,
+	chemin.NoBid: toNone, chemin.BidAssociated: toNeeded, chemin.JoinBid: toNeeded, chemin.PayOutside: toNone,
+}
+
+// cheminTo is what a chemin decision's "to" must be.
+type cheminTo int
+
+const (
+	toNone   cheminTo = iota // no amount: a "to" given is not sent
+	toNeeded                 // an amount above 0
+	toMaybe                  // an amount, or 0 for the rule's default
+)
+
+// seatGame is the game of the table the seat is at (tabledef.Game's
+// names), from the table's own state or else the server's list ("" when
+// neither says).
+func (m *Machine) seatGame() string {
+	p := &m.st.Poker
+	if s := m.pokerState; s != nil && s.Table.ID == p.Table && s.Table.Game != "" {
+		return s.Table.Game
+	}
+	for _, t := range m.pokerTables {
+		if t.ID == p.Table {
+			return t.Game
+		}
+	}
+	return ""
 }
 
 // pokerEvent steps this file's events; false for any other.
@@ -330,8 +373,22 @@ func (m *Machine) pokerAct(e PokerAct, eff *Effects) {
 		return
 	}
 	msg := seatmsg.ClientMsg{Type: e.Kind}
+	atChemin := m.seatGame() == string(tabledef.Chemin)
+	to, isChemin := cheminActs[poker.ActionKind(e.Kind)]
 	switch {
-	case pokerActs[e.Kind]:
+	case atChemin && isChemin:
+		msg = seatmsg.ClientMsg{Type: "act", Kind: e.Kind}
+		switch {
+		case to == toNeeded && e.To <= 0, to == toMaybe && e.To < 0:
+			m.pokerRefuse(eff, "refused_poker_act")
+			return
+		case to != toNone:
+			msg.To = e.To
+		}
+	case atChemin && e.Kind == "extra":
+		m.pokerRefuse(eff, "refused_poker_act") // no extra time at chemin de fer
+		return
+	case !atChemin && pokerActs[e.Kind]:
 		msg = seatmsg.ClientMsg{Type: "act", Kind: e.Kind}
 		if e.Kind == "raise" {
 			if e.To <= 0 {

@@ -26,8 +26,10 @@ func (g *game) drawPoker(dst *ebiten.Image) {
 	g.fillRect(dst, model.RectTopBar, colPanel)
 	g.fillRect(dst, rect(0, 54, model.DesignW, 2), colGold)
 	g.textFit(dst, g.PokerTitle(), rect(20, 8, 760, 40), 26, colGold, alignLeft, true)
-	if s := g.PokerState(); g.PokerAtTable() && s.Hand > 0 {
-		g.text(dst, g.T("poker_hand_no", model.Credits(g.Lang, int64(s.Hand))), 900, 28, 16, colDim, alignCenter, false)
+	if g.PokerAtTable() {
+		if n := g.HandNoText(); n != "" {
+			g.text(dst, n, 900, 28, 16, colDim, alignCenter, false)
+		}
 	}
 	g.text(dst, g.T("machine_id", g.V.MachineID), 1260, 28, 18, colText, alignRight, false)
 
@@ -35,6 +37,9 @@ func (g *game) drawPoker(dst *ebiten.Image) {
 	switch {
 	case g.ReplayUp():
 		g.drawReplay(dst)
+		msgRect = model.RectPokerMsg
+	case g.AtChemin():
+		g.drawCheminTable(dst)
 		msgRect = model.RectPokerMsg
 	case g.PokerAtTable():
 		g.drawPokerTable(dst)
@@ -80,14 +85,12 @@ func (g *game) drawLobby(dst *ebiten.Image) {
 		g.textFit(dst, t.Players, rect(r.X+16, r.Y+78, r.W-32, 24), 17, colText, alignCenter, false)
 		g.fillRect(dst, rect(r.X+24, r.Y+108, r.W-48, 1), colPanelEdge)
 		top, bottom := r.Y+116, r.Y+r.H-160
-		lh := 24.0
-		if n := float64(len(t.Card)); n*lh > bottom-top {
-			lh = (bottom - top) / n
+		rows, size := g.cardRows(t.Card, r.W-48, bottom-top)
+		lh := min(24, (bottom-top)/float64(max(len(rows), 1)))
+		for i, l := range rows {
+			g.textFit(dst, l, rect(r.X+24, top+float64(i)*lh, r.W-48, lh), size, colText, alignLeft, false)
 		}
-		for i, l := range t.Card {
-			g.textFit(dst, l, rect(r.X+24, top+float64(i)*lh, r.W-48, lh), min(16, lh*0.75), colText, alignLeft, false)
-		}
-		g.textFit(dst, g.T("poker_cave_now"), rect(r.X+16, r.Y+r.H-158, r.W-32, 20), 15, colDim, alignCenter, true)
+		g.textFit(dst, t.CaveLabel, rect(r.X+16, r.Y+r.H-158, r.W-32, 20), 15, colDim, alignCenter, true)
 		g.textFit(dst, t.Cave, rect(r.X+16, r.Y+r.H-138, r.W-32, 34), 30, colGold, alignCenter, true)
 		if t.Note != "" {
 			c := colDim
@@ -104,8 +107,30 @@ func (g *game) drawLobby(dst *ebiten.Image) {
 	g.textFit(dst, g.T("table_credit"), rect(model.RectCredit.X+10, model.RectCredit.Y+6, model.RectCredit.W-20, 22), 15, colDim, alignCenter, true)
 	g.textFit(dst, model.Euro(g.Lang, g.V.CreditsCents), rect(model.RectCredit.X+10, model.RectCredit.Y+30, model.RectCredit.W-20, 40), 28, colGold, alignCenter, true)
 	if g.opts.Simulator {
-		g.drawLegendText(dst, g.T("sim_lobby_keys"), rect(1020, 640, 240, 64))
+		g.drawLegendText(dst, g.SimKeys(), rect(1020, 640, 240, 64))
 	}
+}
+
+// cardRows are a table card's lines as drawn in a box w wide and h high:
+// at the largest size up to 16 whose lines, wrapped where one is wider
+// than the box (a chemin de fer card's cagnotte, with its figures, is never
+// cut), fit its height. A line takes four thirds of its text's size.
+func (g *game) cardRows(card []string, w, h float64) ([]string, float64) {
+	var rows []string
+	size := 16.0
+	for ; ; size-- {
+		rows = rows[:0]
+		for _, l := range card {
+			rows = append(rows, g.wrap(l, size, w, false)...)
+		}
+		if float64(len(rows))*size*4/3 <= h || size <= model.MinTextSize {
+			break
+		}
+	}
+	if lh := h / float64(max(len(rows), 1)); size > lh*0.75 {
+		size = max(lh*0.75, model.MinTextSize)
+	}
+	return rows, size
 }
 
 // drawPokerTable draws the felt with its seats, bets, board and pots, the
@@ -166,8 +191,22 @@ func (g *game) drawAmountBox(dst *ebiten.Image, cents int64) {
 // the side panel, and where the frame and the hand are among the others.
 func (g *game) drawReplay(dst *ebiten.Image) {
 	sc, ok := g.PokerReplay()
-	g.drawFelt(dst, sc.Board, sc.Pot)
 	oval := model.RectPokerOval
+	if c := sc.Chemin; c != nil {
+		// A coup: the two hands as he saw them, the bank and the stakes.
+		g.panel(dst, oval, oval.H/2, shade(colFeltEdge, 0.8))
+		g.panel(dst, oval.Inset(8), oval.H/2-8, colFelt)
+		for side, h := range []model.CheminHand{c.Ponto, c.Banker} {
+			g.textFit(dst, h.Label, model.CheminHandLabelRect(side), 16, colText, alignCenter, true)
+			for _, card := range h.Cards {
+				g.drawPokerCard(dst, card)
+			}
+		}
+		ce := model.RectCheminCentre
+		g.textFit(dst, sc.Pot, rect(ce.X, ce.Y+164, ce.W, 26), 20, colGold, alignCenter, true)
+	} else {
+		g.drawFelt(dst, sc.Board, sc.Pot)
+	}
 	g.textFit(dst, g.T("poker_replay_badge"), rect(oval.X+oval.W/2-150, oval.Y+24, 300, 30), 26, shade(colGold, 0.8), alignCenter, true)
 	for _, sp := range sc.Seats {
 		g.drawSeat(dst, sp)
@@ -180,7 +219,7 @@ func (g *game) drawReplay(dst *ebiten.Image) {
 		g.text(dst, g.T("poker_replay_badge"), x, r.Y+20, 17, colGold, alignLeft, true)
 		return
 	}
-	g.text(dst, g.T("poker_replay_heading", model.Itoa(sc.Hand)), x, r.Y+20, 17, colGold, alignLeft, true)
+	g.text(dst, g.ReplayHeading(sc.Hand), x, r.Y+20, 17, colGold, alignLeft, true)
 	for _, c := range sc.Own {
 		c.R.Y = r.Y + 40
 		g.drawPokerCard(dst, c)
@@ -266,7 +305,8 @@ func (g *game) drawSeat(dst *ebiten.Image, sp model.PokerSeatSpot) {
 	g.textFit(dst, model.Itoa(sp.Seat)+" · "+sp.Player, rect(r.X+12, r.Y+8, textW, 20), 16, nameC, alignLeft, true)
 	g.textFit(dst, sp.Stack, rect(r.X+12, r.Y+30, textW, 22), 19, colGold, alignLeft, true)
 	if len(sp.Badges) > 0 {
-		g.textFit(dst, strings.Join(sp.Badges, " · "), rect(r.X+12, r.Y+54, textW, 16), 13, colDim, alignLeft, true)
+		// Clear of the decision timer's bar along the box's foot.
+		g.textFit(dst, strings.Join(sp.Badges, " · "), rect(r.X+12, r.Y+51, textW, 14), 13, colDim, alignLeft, true)
 	}
 	for _, c := range sp.Cards {
 		g.drawPokerCard(dst, c)

@@ -39,14 +39,21 @@ type tableServer struct {
 	data string
 	url  string
 	api  *seatclient.Client
+	// table is the one table it runs (tablesrv run --table).
+	table string
 }
 
 func startTableServer(t *testing.T, data string) *tableServer {
 	t.Helper()
+	return startTableServerWith(t, data, pokerTable)
+}
+
+func startTableServerWith(t *testing.T, data, table string) *tableServer {
+	t.Helper()
 	if err := buildTablesrv(); err != nil {
 		t.Fatal(err)
 	}
-	s := &tableServer{t: t, data: data}
+	s := &tableServer{t: t, data: data, table: table}
 	s.start()
 	t.Cleanup(func() {
 		s.kill()
@@ -71,7 +78,7 @@ func (s *tableServer) start() {
 	if s.url != "" {
 		listen = strings.TrimPrefix(s.url, "http://") // the cabinet knows the server by its address
 	}
-	s.cmd = exec.Command(filepath.Join(binDir, "tablesrv"), "run", "--data", s.data, "--listen", listen, "--hand-pause", "150ms", "--table", pokerTable)
+	s.cmd = exec.Command(filepath.Join(binDir, "tablesrv"), "run", "--data", s.data, "--listen", listen, "--hand-pause", "150ms", "--table", s.table)
 	s.cmd.Stdout, s.cmd.Stderr = logf, logf
 	if err := s.cmd.Start(); err != nil {
 		s.t.Fatal(err)
@@ -151,15 +158,22 @@ func pokerCabinet(t *testing.T, data string, s *tableServer) *cabinet {
 // botAt seats a bot of the tests at the table, with the cashier's money.
 func botAt(t *testing.T, s *tableServer, name string) *tablesrvtest.Bot {
 	t.Helper()
-	info, err := s.api.Table(pokerTable)
+	info, err := s.api.Table(s.table)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.api.BuyIn(pokerTable, seatmsg.MoneyRequest{TransferID: "bot-" + name, Source: "cashier", Player: name, Amount: info.RequiredCave})
+	return botWith(t, s, name, info.RequiredCave, 7)
+}
+
+// botWith seats a bot with cents of the cashier's money (a chemin de fer
+// table asks a least, not an exact cave).
+func botWith(t *testing.T, s *tableServer, name string, cents int64, seed uint64) *tablesrvtest.Bot {
+	t.Helper()
+	res, err := s.api.BuyIn(s.table, seatmsg.MoneyRequest{TransferID: "bot-" + name, Source: "cashier", Player: name, Amount: cents})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := tablesrvtest.Dial(s.url, res.Token, 7)
+	b, err := tablesrvtest.Dial(s.url, res.Token, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,11 +184,17 @@ func botAt(t *testing.T, s *tableServer, name string) *tablesrvtest.Bot {
 // cave is what the table asks now, as the cabinet's view has it.
 func cave(t *testing.T, c *cabinet) int64 {
 	t.Helper()
+	return listed(t, c, pokerTable).RequiredCave
+}
+
+// listed is the table as the cabinet's view lists it, once it does.
+func listed(t *testing.T, c *cabinet, table string) seatmsg.TableInfo {
+	t.Helper()
 	v := c.WaitFor("the table server's tables", func(v machine.View) bool {
-		return v.Poker != nil && slices.ContainsFunc(v.Poker.Tables, func(i seatmsg.TableInfo) bool { return i.ID == pokerTable })
+		return v.Poker != nil && slices.ContainsFunc(v.Poker.Tables, func(i seatmsg.TableInfo) bool { return i.ID == table })
 	})
-	i := slices.IndexFunc(v.Poker.Tables, func(i seatmsg.TableInfo) bool { return i.ID == pokerTable })
-	return v.Poker.Tables[i].RequiredCave
+	i := slices.IndexFunc(v.Poker.Tables, func(i seatmsg.TableInfo) bool { return i.ID == table })
+	return v.Poker.Tables[i]
 }
 
 // settled waits until the cabinet has no transfer under way.

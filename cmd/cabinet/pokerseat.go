@@ -174,7 +174,7 @@ func (e *pokerEdge) tables(ctx context.Context) {
 	for {
 		if list, err := e.api.Tables(); err != nil {
 			e.log.Warn("the table server's tables cannot be read", "err", err)
-		} else if !e.submit(machine.PokerTables{At: time.Now(), Tables: pokerOnly(list)}) {
+		} else if !e.submit(machine.PokerTables{At: time.Now(), Tables: seatGames(list)}) {
 			return
 		}
 		if !sleep(ctx, pokerTablesEvery, nil) {
@@ -407,13 +407,14 @@ func (e *pokerEdge) sender(ctx context.Context) {
 	}
 }
 
-// pokerOnly keeps the tables whose game the cabinet's poker seat plays:
-// the table server may run chemin de fer too (its own seat protocol,
-// poker/seatmsg), which this screen does not show.
-func pokerOnly(list []seatmsg.TableInfo) []seatmsg.TableInfo {
+// seatGames keeps the tables whose game the cabinet's seat plays: poker
+// and chemin de fer (the same seat protocol, poker/seatmsg); a game the
+// screen cannot draw is not offered.
+func seatGames(list []seatmsg.TableInfo) []seatmsg.TableInfo {
 	out := list[:0:0]
 	for _, t := range list {
-		if t.Game == string(tabledef.Holdem) || t.Game == string(tabledef.Synthetic) {
+		switch tabledef.Game(t.Game) {
+		case tabledef.Holdem, tabledef.Synthetic, tabledef.Chemin:
 			out = append(out, t)
 		}
 	}

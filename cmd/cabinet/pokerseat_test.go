@@ -146,3 +146,16 @@ func TestPokerKindsAreTheServers(t *testing.T) {
 		}
 	}
 }
+
+// The menu's tables: poker and chemin de fer, in the server's order; a
+// game the cabinet's screen cannot draw is not offered.
+func TestSeatGames(t *testing.T) {
+	list := []seatmsg.TableInfo{{ID: "h", Game: "holdem"}, {ID: "c", Game: "chemin_de_fer"}, {ID: "x", Game: "roulette"}, {ID: "s", Game: "synthetic_poker"}}
+	var got []string
+	for _, ti := range seatGames(list) {
+		got = append(got, ti.ID)
+	}
+	if strings.Join(got, " ") != "h c s" || len(list) != 4 || list[2].ID != "x" {
+		t.Fatalf("offered %v from %v", got, list)
+	}
+}

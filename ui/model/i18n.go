@@ -25,7 +25,7 @@ var (
 )
 
 // texts holds the catalogue's source: key → {pt, en}.
-var texts = withPokerTexts(withPromoTexts(withTableTexts(withTestModeTexts(map[string][2]string{
+var texts = withCheminTexts(withPokerTexts(withPromoTexts(withTableTexts(withTestModeTexts(map[string][2]string{
 	// Messages of the machine (machine.Message keys).
 	"msg_bill_accepted":     {"Nota de %s aceite", "%s note accepted"},
 	"msg_bill_rejected":     {"Nota de %s recusada", "%s note rejected"},
@@ -445,7 +445,7 @@ var texts = withPokerTexts(withPromoTexts(withTableTexts(withTestModeTexts(map[s
 	"sim_open":       {"aberta", "open"},
 	"sim_closed":     {"fechada", "closed"},
 	"sim_door_is":    {"%[1]s: %[2]s", "%[1]s: %[2]s"},
-}))))
+})))))
 
 var printers = func() map[string]*message.Printer {
 	b := catalog.NewBuilder()

@@ -5,9 +5,9 @@ package model
 // them into texts.
 var pokerTexts = map[string][2]string{
 	// The machine's messages of the seat (machine/pokerseat.go).
-	"refused_poker_seated":      {"Saia primeiro da mesa de póquer: o seu dinheiro está lá", "Leave the poker table first: your money is there"},
+	"refused_poker_seated":      {"Saia primeiro da mesa: o seu dinheiro está lá", "Leave the table first: your money is there"},
 	"refused_poker_busy":        {"Aguarde: uma transferência com a mesa está em curso", "Please wait: a transfer with the table is under way"},
-	"refused_poker_not_seated":  {"Não está sentado numa mesa de póquer", "You are not seated at a poker table"},
+	"refused_poker_not_seated":  {"Não está sentado numa mesa", "You are not seated at a table"},
 	"refused_poker_table":       {"Mesa desconhecida ou ainda não disponível", "Unknown table, or not available yet"},
 	"refused_poker_act":         {"Jogada não reconhecida", "Action not recognised"},
 	"msg_poker_buyin_refused":   {"A mesa recusou a entrada: %s voltaram ao crédito", "The table refused the buy-in: %s back on the credit"},

@@ -45,6 +45,8 @@ type PokerUI struct {
 	RebuyTo int64
 	// endedClosed is the ended session whose summary the player closed.
 	endedClosed string
+
+	Chemin CheminUI // at a chemin de fer table (chemin.go)
 }
 
 // decisionKey tells one decision from the next, so a new decision starts
@@ -111,6 +113,7 @@ func (g *Screen) observePoker(v machine.View) {
 	if s.NowMS != g.Poker.nowMS {
 		g.Poker.nowMS, g.Poker.nowTick = s.NowMS, g.Tick
 	}
+	g.observeChemin(s)
 	if o := s.Options; o != nil {
 		k := decisionKey{s.Hand, s.ToAct, o.MinTo, o.MaxTo}
 		if k != g.Poker.raiseFor {
@@ -146,6 +149,9 @@ func (g *Screen) PokerTimer() (seat int, left, total int64, ok bool) {
 		seat, deadline = s.You.Seat, s.Offer.Deadline
 	case s.ToAct > 0 && s.Deadline > 0:
 		seat, deadline = s.ToAct, s.Deadline
+	case s.Chemin != nil && s.Deadline > 0 && s.You != nil && slices.Contains(s.Chemin.Bidders, s.You.Seat):
+		// An auction asks every bidder at once (ToAct 0): his own timer.
+		seat, deadline = s.You.Seat, s.Deadline
 	default:
 		return 0, 0, 0, false
 	}
@@ -160,7 +166,7 @@ func TimerSeconds(ms int64) int64 { return (ms + 999) / 1000 }
 // YourTurn says whether this seat has a decision to make now.
 func (g *Screen) YourTurn() bool {
 	s := g.PokerState()
-	return s != nil && (s.Options != nil || s.Offer != nil)
+	return s != nil && (s.Options != nil || s.Offer != nil || g.cheminAsked())
 }
 
 // Raise bounds: the bet the player chooses goes by RaiseStep between the
@@ -236,6 +242,10 @@ func (g *Screen) toTable() int64 { return max(0, g.V.CreditsCents-g.V.Restricted
 // at once what is missing (the machine refuses it too).
 func (g *Screen) pokerBuyIn(t seatmsg.TableInfo) {
 	g.activity()
+	cents := t.RequiredCave
+	if isChemin(t.Game) {
+		cents = g.CheminBuyAmount(t)
+	}
 	if have := g.toTable(); have < t.RequiredCave {
 		key := "poker_short_credit"
 		if g.V.RestrictedCents > 0 {
@@ -245,7 +255,7 @@ func (g *Screen) pokerBuyIn(t seatmsg.TableInfo) {
 		return
 	}
 	g.Poker.note = ""
-	g.C.Service(machine.PokerBuyIn{At: time.Now(), Table: t.ID, Cents: t.RequiredCave})
+	g.C.Service(machine.PokerBuyIn{At: time.Now(), Table: t.ID, Cents: cents})
 }
 
 // PokerNote is the screen's own refusal while it is up (""
@@ -261,16 +271,19 @@ func (g *Screen) PokerNote() string {
 
 // PokerTile is a table in the lobby.
 type PokerTile struct {
-	Info     seatmsg.TableInfo
-	R        Rect
-	Title    string
-	Game     string
-	Players  string // "Jogadores 3/10 · Em jogo"
-	Card     []string
-	Cave     string
-	Note     string // why a buy-in is not possible now ("" none)
-	Short    bool   // the credit is below the cave
-	Selected bool
+	Info    seatmsg.TableInfo
+	R       Rect
+	Title   string
+	Game    string
+	Players string // "Jogadores 3/10 · Em jogo"
+	Card    []string
+	// CaveLabel and Cave: the cave asked now, or a chemin table's least
+	// buy-in.
+	CaveLabel string
+	Cave      string
+	Note      string // why a buy-in is not possible now ("" none)
+	Short     bool   // the credit is below the cave
+	Selected  bool
 }
 
 // LobbyPage is the page of the lobby the selected table is on.
@@ -346,7 +359,10 @@ func (g *Screen) PokerTiles() []PokerTile {
 			tile.Card = t.Card["pt"]
 		}
 		tile.Players = g.T("poker_players", Itoa(t.Players), Itoa(t.Seats)) + " · " + g.T("poker_status_"+t.Status)
-		tile.Cave = Euro(g.Lang, t.RequiredCave)
+		tile.Cave, tile.CaveLabel = Euro(g.Lang, t.RequiredCave), g.T("poker_cave_now")
+		if isChemin(t.Game) {
+			tile.CaveLabel = g.T("chemin_cave_least")
+		}
 		switch {
 		case !tableOpen(t.Status):
 			tile.Note = g.T("poker_table_closed")
@@ -446,6 +462,17 @@ func (g *Screen) PokerSeats() []PokerSeatSpot {
 			continue
 		}
 		sp := &out[sv.Seat-1]
+		if c := s.Chemin; c != nil {
+			// The stakes and the banker are marks in the seat: the middle
+			// of the table is the two hands'.
+			g.fillSeat(sp, sv.Player, sv.Stack, 0)
+			sp.You, sp.ToAct = sv.Seat == me, sv.Seat == s.ToAct || (s.ToAct == 0 && slices.Contains(c.Bidders, sv.Seat))
+			g.cheminBadges(sp, c)
+			if sv.Resting {
+				sp.Badges = append(sp.Badges, g.T("poker_resting"))
+			}
+			continue
+		}
 		g.fillSeat(sp, sv.Player, sv.Stack, sv.Bet)
 		sp.You, sp.ToAct, sp.Folded = sv.Seat == me, sv.Seat == s.ToAct, sv.Folded
 		sp.Dealer = s.Hand > 0 && s.Dealer == sv.Seat
@@ -721,6 +748,10 @@ func (g *Screen) PokerStatus() (text string, warn bool) {
 		if len(p.Tables) == 0 {
 			return g.T("poker_no_tables"), false
 		}
+		if i := g.Poker.LobbySel; i < len(p.Tables) && isChemin(p.Tables[i].Game) && g.buyInOffered(p.Tables[i]) && g.toTable() >= p.Tables[i].RequiredCave {
+			lo, hi := g.CheminBuyBounds(p.Tables[i])
+			return g.T("chemin_buy_in_bounds", Euro(g.Lang, lo), Euro(g.Lang, buyGrid(lo, hi))), false
+		}
 		return g.T("poker_lobby_hint"), false
 	}
 	return g.turnText(), false
@@ -770,6 +801,9 @@ func (g *Screen) PokerTitle() string {
 		}
 		return g.names(t.Title.PT, t.Title.EN)
 	}
+	if slices.ContainsFunc(g.PokerSeat().Tables, func(t seatmsg.TableInfo) bool { return isChemin(t.Game) }) {
+		return g.T("chemin_lobby_title")
+	}
 	return g.T("poker_lobby_title")
 }
 
@@ -806,7 +840,12 @@ func (g *Screen) lobbyButtons() []Button {
 		if tile.Selected {
 			style = StyleSelected
 		}
-		bs = append(bs, Button{ID: "poker:buyin:" + info.ID, Label: g.T("poker_buy_in", tile.Cave), R: BuyInRect(tile.R),
+		r, cave := BuyInRect(tile.R), tile.Cave
+		if isChemin(info.Game) {
+			r, cave = cheminBuyInRect(tile.R), Euro(g.Lang, g.CheminBuyAmount(info))
+			bs = append(bs, g.cheminTileButtons(tile)...)
+		}
+		bs = append(bs, Button{ID: "poker:buyin:" + info.ID, Label: g.T("poker_buy_in", cave), R: r,
 			Enabled: g.buyInOffered(info), Style: style, Act: func(g *Screen) { g.pokerBuyIn(info) }})
 	}
 	y, h := 634.0, 76.0
@@ -834,6 +873,8 @@ func (g *Screen) pokerTableButtons() []Button {
 	a := RectPokerActions
 	var bs []Button
 	switch {
+	case s.Chemin != nil && len(s.Chemin.Choices) > 0 && !g.RebuyUp():
+		bs = append(bs, g.cheminButtons()...)
 	case s.Offer != nil:
 		f := *s.Offer
 		bs = append(bs,
@@ -880,7 +921,7 @@ func (g *Screen) pokerTableButtons() []Button {
 		// No decision to make: the replay of his last hands and the
 		// re-buy.
 		bs = append(bs,
-			Button{ID: "poker:replay", Label: g.T("poker_replay"), R: Rect{20, a.Y, 240, a.H}, Enabled: s.You != nil,
+			Button{ID: "poker:replay", Label: g.T(g.coupWord("poker_replay")), R: Rect{20, a.Y, 240, a.H}, Enabled: s.You != nil,
 				Act: (*Screen).openReplay},
 			Button{ID: "poker:rebuy", Label: g.T("poker_rebuy"), R: Rect{270, a.Y, 240, a.H}, Enabled: g.rebuyOffered(),
 				Act: (*Screen).openRebuy},
@@ -950,6 +991,13 @@ func (g *Screen) pokerKey(k string) bool {
 	}
 	if !g.PokerAtTable() {
 		n := len(g.PokerSeat().Tables)
+		if ts := g.PokerSeat().Tables; (k == KeyUp || k == KeyDown) && g.Poker.LobbySel < n && isChemin(ts[g.Poker.LobbySel].Game) {
+			// A chemin table's buy-in is chosen, not fixed.
+			if t := ts[g.Poker.LobbySel]; g.buyInOffered(t) {
+				g.cheminBuyBy(t, map[string]int{KeyUp: 1, KeyDown: -1}[k])
+			}
+			return true
+		}
 		switch k {
 		case KeyLeft, KeyUp:
 			if n > 0 {
@@ -966,6 +1014,9 @@ func (g *Screen) pokerKey(k string) bool {
 		default:
 			return false
 		}
+		return true
+	}
+	if g.AtChemin() && g.cheminTableKey(k) {
 		return true
 	}
 	// At the table a key does what the button of the same name does, when

@@ -36,6 +36,14 @@ type ReplayScene struct {
 	Pot           string
 	Text          string      // this frame's record in words
 	Log           []PokerLine // the hand's records up to this frame, in words
+	// Chemin is a chemin de fer coup's frame: the two hands as the
+	// player saw them (Pot then says the bank and the stakes).
+	Chemin *CheminScene
+}
+
+// CheminScene is a chemin de fer coup's table in a replay's frame.
+type CheminScene struct {
+	Ponto, Banker CheminHand
 }
 
 // Layout of the replay's row of controls.
@@ -147,6 +155,10 @@ func (g *Screen) PokerReplay() (ReplayScene, bool) {
 		if fr.Record.Kind == poker.KindDeal {
 			dealt[fr.Record.Player] = true
 		}
+		if fr.Chemin != nil {
+			sc.Log = append(sc.Log, g.cheminRecordLine(fr.Record, fr.Chemin, names, meSeat))
+			continue
+		}
 		sc.Log = append(sc.Log, g.recordLine(fr.Record, names, meSeat, live.Table.Game))
 	}
 	sc.Text = sc.Log[len(sc.Log)-1].Text
@@ -174,6 +186,9 @@ func (g *Screen) PokerReplay() (ReplayScene, bool) {
 		sc.Board = append(sc.Board, PokerCard{Card: c, Up: true, R: BoardSlot(i)})
 	}
 	sc.Pot = g.T("poker_pot", Euro(g.Lang, f.Pot))
+	if c := f.Chemin; c != nil {
+		g.cheminFrame(&sc, c)
+	}
 	return sc, true
 }
 
@@ -268,9 +283,9 @@ func (g *Screen) replayButtons() []Button {
 			Act: func(g *Screen) { g.replayStep(-1) }},
 		{ID: "poker:replay_next", Label: g.T("poker_replay_next"), R: Rect{402, a.Y, 170, a.H}, Enabled: ok && sc.Frame < sc.Frames, Style: StyleHot,
 			Act: func(g *Screen) { g.replayStep(1) }},
-		{ID: "poker:replay_hand_prev", Label: g.T("poker_replay_hand_prev"), R: Rect{596, a.Y, 120, a.H}, Enabled: ok && r.Hand > 0,
+		{ID: "poker:replay_hand_prev", Label: g.T(g.coupWord("poker_replay_hand_prev")), R: Rect{596, a.Y, 120, a.H}, Enabled: ok && r.Hand > 0,
 			Act: func(g *Screen) { g.replayPick(-1) }},
-		{ID: "poker:replay_hand_next", Label: g.T("poker_replay_hand_next"), R: Rect{1032, a.Y, 120, a.H}, Enabled: ok && sc.HandNo < sc.Hands,
+		{ID: "poker:replay_hand_next", Label: g.T(g.coupWord("poker_replay_hand_next")), R: Rect{1032, a.Y, 120, a.H}, Enabled: ok && sc.HandNo < sc.Hands,
 			Act: func(g *Screen) { g.replayPick(1) }},
 	}
 	y, h := 634.0, 76.0
@@ -297,7 +312,13 @@ func (g *Screen) ReplayHandText() string {
 	if !ok {
 		return ""
 	}
-	return g.T("poker_replay_hand", Itoa(sc.Hand), Itoa(sc.HandNo), Itoa(sc.Hands))
+	return g.T(g.coupWord("poker_replay_hand"), Itoa(sc.Hand), Itoa(sc.HandNo), Itoa(sc.Hands))
+}
+
+// ReplayHeading is the replay panel's heading: the hand's (the coup's)
+// number.
+func (g *Screen) ReplayHeading(hand uint64) string {
+	return g.T(g.coupWord("poker_replay_heading"), Itoa(hand))
 }
 
 // replayKey handles a key while the replay is up: ← → frames, ↑ ↓ hands,

@@ -29,13 +29,17 @@ func (g *Screen) PokerSession() []TableMeter {
 	out = append(out, TableMeter{g.T("poker_at_table"), Euro(g.Lang, p.AtTable)})
 	if s != nil && s.You != nil {
 		t := s.You.Totals
-		out = append(out, TableMeter{g.T("poker_wagered"), Euro(g.Lang, t.Wagered)}, TableMeter{g.T("poker_won_pots"), Euro(g.Lang, t.Won)})
+		won, hands := "poker_won_pots", "poker_hands"
+		if s.Chemin != nil {
+			won, hands = "chemin_won", "chemin_coups" // no pots at chemin de fer: coups
+		}
+		out = append(out, TableMeter{g.T("poker_wagered"), Euro(g.Lang, t.Wagered)}, TableMeter{g.T(won), Euro(g.Lang, t.Won)})
 		if t.Fees > 0 {
 			out = append(out, TableMeter{g.T("poker_fees"), Euro(g.Lang, t.Fees)})
 		}
 		// So far: what he would take away now, less what he brought.
 		out = append(out, g.resultRow("poker_result_so_far", s.You.Stack+t.CashedOut-t.BoughtIn),
-			TableMeter{g.T("poker_hands"), Itoa(t.Hands)})
+			TableMeter{g.T(hands), Itoa(t.Hands)})
 	}
 	return append(out, TableMeter{g.T("poker_credit"), Euro(g.Lang, g.V.CreditsCents)})
 }
@@ -219,12 +223,16 @@ func (g *Screen) EndedRows() []TableMeter {
 		return nil
 	}
 	t := e.Totals
+	hands, won := "poker_hands", "poker_won_pots"
+	if g.tableGame(e.Table) == "chemin_de_fer" {
+		hands, won = "chemin_coups", "chemin_won"
+	}
 	return []TableMeter{
-		{g.T("poker_hands"), Itoa(t.Hands)},
+		{g.T(hands), Itoa(t.Hands)},
 		{g.T("poker_bought_in"), Euro(g.Lang, t.BoughtIn)},
 		{g.T("poker_fees"), Euro(g.Lang, t.Fees)},
 		{g.T("poker_wagered"), Euro(g.Lang, t.Wagered)},
-		{g.T("poker_won_pots"), Euro(g.Lang, t.Won)},
+		{g.T(won), Euro(g.Lang, t.Won)},
 		{g.T("poker_cashed_out"), Euro(g.Lang, t.CashedOut)},
 		g.resultRow(resultKey(t), t.Net()),
 		{g.T("poker_back_on_credit"), Euro(g.Lang, e.Amount)},
