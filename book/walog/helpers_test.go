@@ -83,19 +83,9 @@ func mustClose(t testing.TB, l *Log) {
 
 // powerCut closes a Log the way a power loss would: no checkpoint, no
 // orderly close, only the file handles released so the test can go on.
-//
-// A side file being written in the background is let finish first: a
-// goroutine cannot be cut off as the power would cut it, and left running
-// it would race the test's next Open in the same directory. (The crash
-// tests kill a real process for the other case.)
 func powerCut(l *Log) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if d := l.side; d != nil {
-		l.mu.Unlock()
-		<-d
-		l.mu.Lock()
-	}
 	l.closed = true
 	l.w.Close()
 	l.lock.Close()

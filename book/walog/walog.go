@@ -30,7 +30,8 @@
 // Append that completes the count, so that the seq of the next record is
 // always LastSeq()+1; and in Close. The side file "checkpoint" holds a copy
 // of the last checkpoint record's frame, written after the record (for a
-// commit, once the commit is answered; see writeSideAsync).
+// commit, once its write is durable and before it is answered; see
+// writeSideLocked).
 //
 // Commits that come while a write is under way share the next one: one
 // write, one fsync and one mark for all of them (group commit, see Batch).
@@ -171,12 +172,11 @@ type Log struct {
 	// included.
 	sinceCkpt uint64
 
-	open    *group        // commits gathered for the next write; nil: none
-	queue   []*group      // closed groups waiting for the next write
-	writing bool          // a group's write is under way, outside mu
-	shared  bool          // the last write carried more than one commit
-	side    chan struct{} // closed when the side file being written is in place
-	cond    *sync.Cond    // on mu: a write ended
+	open    *group     // commits gathered for the next write; nil: none
+	queue   []*group   // closed groups waiting for the next write
+	writing bool       // a group's write is under way, outside mu
+	shared  bool       // the last write carried more than one commit
+	cond    *sync.Cond // on mu: a write ended
 
 	wb wal.Batch // the write's, reused (see write)
 
