@@ -249,7 +249,7 @@ func TestPriorityOfTheCards(t *testing.T) {
 	s.act("bia", chemin.Bet, 300)
 	s.act("caio", chemin.Bet, 500)
 	s.act("duda", chemin.Bet, 500)
-	s.act("eva", chemin.Bet, 250) // what is left
+	s.act("eva", chemin.Bet, 250)  // what is left
 	s.expect("caio", chemin.Cards) // he may decline them (rule 101)
 	recs := s.act("caio", chemin.PlayCards)
 	if d := find(recs, poker.KindDeal); len(d) == 0 || d[0].Seat != 3 {

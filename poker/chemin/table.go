@@ -146,18 +146,18 @@ type Table struct {
 	ponto              int // the seat the cards went to
 	// The pontos the cards may go to outside a bancô, by stake then
 	// priority (rules 60, 61, 101), and the one asked now.
-	takers []int
-	taker  int
-	pc, bc             []cards.Card
-	shownP             bool // the ponto's cards are shown
-	shownB             bool // the banker's cards are turned
-	last               bool // the warning card came out: the sabot's last coup
-	lastWon            bool // the banker did not lose the last coup
-	stays              bool // the sabot ended and the hand stays: the bank may be halved (rule 33)
-	noBanco            int  // a banker who passed after a tie may not go bancô in the next coup (rule 89)
-	noBancoAt          uint64
-	covered            bool // the last coup's stakes covered the bank
-	stakedWon          int64
+	takers    []int
+	taker     int
+	pc, bc    []cards.Card
+	shownP    bool // the ponto's cards are shown
+	shownB    bool // the banker's cards are turned
+	last      bool // the warning card came out: the sabot's last coup
+	lastWon   bool // the banker did not lose the last coup
+	stays     bool // the sabot ended and the hand stays: the bank may be halved (rule 33)
+	noBanco   int  // a banker who passed after a tie may not go bancô in the next coup (rule 89)
+	noBancoAt uint64
+	covered   bool // the last coup's stakes covered the bank
+	stakedWon int64
 
 	// Between coups.
 	level    int64         // a passed hand's level
