@@ -156,3 +156,17 @@ func TestResumeWhileCardsOffered(t *testing.T) {
 		t.Fatalf("after the void: phase %s, caio %d", s.tb.Phase(), s.stack("caio"))
 	}
 }
+
+// A ponto who asked to leave during the coup keeps his seat's place in it:
+// of equal stakes the cards still go to the nearer seat at the banker's
+// right (rule 61), not to the one leaving.
+func TestLeavingPontoKeepsHisPriority(t *testing.T) {
+	s := newScript(t, rules(), five, burn+coup("9C KD", "2S AH"))
+	s.openBets(2000)
+	s.act("bia", chemin.Bet, 500)
+	s.act("caio", chemin.Bet, 700)
+	s.act("duda", chemin.Bet, 700)
+	s.ok(poker.Leave{At: s.now, Player: "duda"}) // leaves when the coup ends
+	s.act("eva", chemin.Bet, 100)
+	s.expect("caio", chemin.Cards)
+}

@@ -761,11 +761,13 @@ func (t *Table) addStake(seat int, amount int64, action string) {
 	p.Stack -= amount
 	p.Session.Wagered += amount
 	t.stakes = append(t.stakes, stake{seat: seat, amount: amount})
-	// The stakes stay in priority order (rule 95).
-	prio := t.fromRight(t.banker)
-	slices.SortStableFunc(t.stakes, func(a, b stake) int {
-		return slices.Index(prio, a.seat) - slices.Index(prio, b.seat)
-	})
+	// The stakes stay in priority order (rule 95): by seat from the
+	// banker's right, counting every seat, as a ponto who asked to leave
+	// or rests keeps his place in the coup he staked in (fromRight skips
+	// him, which would put him first).
+	n := t.rules.Seats
+	ring := func(s int) int { return (s - t.banker - 1 + n) % n }
+	slices.SortStableFunc(t.stakes, func(a, b stake) int { return ring(a.seat) - ring(b.seat) })
 	t.Emit(poker.Record{Kind: KindBet, Hand: t.HandNo, Seat: seat, Player: p.ID, Action: action, Amount: amount, Stack: p.Stack})
 }
 
