@@ -43,7 +43,7 @@ func TestDeclinedCardsGoToTheNextByStakeThenSeat(t *testing.T) {
 		t.Fatalf("duda, not asked, has choices %v and cards %v", v.Choices, v.PontoCards)
 	}
 	s.noAct("duda", chemin.PassCards, 0, "not his decision")
-	if recs := s.act("caio", chemin.PassCards); len(find(recs, poker.KindDeal)) != 0 {
+	if recs := s.act("caio", chemin.PassCards); len(find(recs, poker.KindDeal)) != 0 || !said(recs, chemin.MsgCardsPassed) {
 		t.Fatalf("cards dealt as caio declined them: %+v", recs)
 	}
 	s.expect("duda", chemin.Cards) // the equal stake, the next seat
@@ -106,6 +106,9 @@ func TestCardsTimeoutPlays(t *testing.T) {
 	s := newScript(t, rules(), five, burn+coup("9C KD", "2S AH"))
 	fourBets(s)
 	recs := s.timeout()
+	if said(recs, chemin.MsgCardsPassed) {
+		t.Fatal("the timer passed the cards")
+	}
 	acts := find(recs, poker.KindAct)
 	if len(acts) != 1 || acts[0].Action != string(chemin.PlayCards) || !acts[0].Timeout || acts[0].Player != "caio" {
 		t.Fatalf("the timer's decision: %+v", acts)

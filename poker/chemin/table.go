@@ -1469,6 +1469,7 @@ func (t *Table) apply(p *poker.Player, a poker.Action, timeout bool) error {
 			return t.dealCoup()
 		case PassCards:
 			rec(0)
+			t.say(MsgCardsPassed, 0, "") // said, as the cards move down the table (rule 96)
 			return t.passCards()
 		}
 	case PontoTurn:

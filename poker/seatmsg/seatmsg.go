@@ -31,9 +31,10 @@
 // chemin.Message: among them banco_priority («Bancô com prioridade», rule
 // 57), banco_seul («Bancô seul, feito à mesa», rule 56), banco_mesa_made,
 // offer (each offer of the auction as its sealed round closes, before
-// adjudicated), hand_skips («A mão salta», rule 92), and at the closing
-// hour (rule 107) plays_on, next_is_last, last_coup («Último golpe») and
-// partida_over.
+// adjudicated), hand_skips («A mão salta», rule 92), cards_passed (a
+// ponto does not play the hand, the cards go to the next, rule 101), and
+// at the closing hour (rule 107) plays_on, next_is_last, last_coup
+// («Último golpe») and partida_over.
 //
 // Actions. A seat sends {"type": "act", "kind": K, "to": N} with K one of
 // the chemin.ActionKind values: bank (to: the bank, Min..Max),
