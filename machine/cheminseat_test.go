@@ -104,6 +104,8 @@ func TestCheminSeatRelaysEveryDecision(t *testing.T) {
 		{PokerAct{Kind: "banco_mesa", To: 12000}, act("banco_mesa", 12000)},
 		{PokerAct{Kind: "bet", To: 1500}, act("bet", 1500)},
 		{PokerAct{Kind: "no_bet"}, act("no_bet", 0)},
+		{PokerAct{Kind: "play_cards", To: 5}, act("play_cards", 0)}, // rule 101: no amount
+		{PokerAct{Kind: "pass_cards"}, act("pass_cards", 0)},
 		{PokerAct{Kind: "draw"}, act("draw", 0)},
 		{PokerAct{Kind: "stand"}, act("stand", 0)},
 		{PokerAct{Kind: "continue"}, act("continue", 0)},

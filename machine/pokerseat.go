@@ -205,6 +205,7 @@ var pokerActs = map[string]bool{
 var cheminActs = map[poker.ActionKind]cheminTo{
 	chemin.Bank: toNeeded, chemin.BankAssociated: toNeeded, chemin.Refuse: toNone, chemin.Associate: toNone,
 	chemin.Banco: toNone, chemin.Suivi: toNone, chemin.BancoMesa: toMaybe, chemin.Bet: toNeeded, chemin.NoBet: toNone,
+	chemin.PlayCards: toNone, chemin.PassCards: toNone,
 	chemin.Draw: toNone, chemin.Stand: toNone, chemin.Continue: toNone, chemin.SetGarage: toNone, chemin.Reduce: toNone,
 	chemin.Halve: toNone, chemin.Pass: toNone, chemin.Take: toNone, chemin.Decline: toNone, chemin.Bid: toNeeded,
 	chemin.NoBid: toNone, chemin.BidAssociated: toNeeded, chemin.JoinBid: toNeeded, chemin.PayOutside: toNone,

@@ -196,6 +196,10 @@ func (pl *cheminPlayer) decide(t *testing.T, tb *tab, p cheminPage) {
 		kind = "bet"
 	case has("no_bet"):
 		kind = "no_bet"
+	case has("pass_cards") && !pl.did["pass_cards"]:
+		kind = "pass_cards" // once: «não sei jogar», the cards to the next (rule 101)
+	case has("play_cards"):
+		kind = "play_cards"
 	case p.Phase == "ponto" && has("draw") && !pl.did["draw_on_5"]:
 		kind, pl.did["draw_on_5"] = "draw", true
 	case p.Phase == "ponto" && has("stand"):

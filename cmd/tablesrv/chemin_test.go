@@ -42,7 +42,8 @@ func (w *shoeWatch) add(shoe string) {
 // the API and play random legal decisions from their views' choices over
 // the WebSocket (banks, bancôs, bets, the ponto's and the banker's
 // choices, garages, passes, offers, auctions) until a whole sabot is
-// played; a repeated transfer ID moves no money again; everyone cashes
+// played, the cards declined now and then (rule 101); a repeated
+// transfer ID moves no money again; everyone cashes
 // out. Then the ledger verifies (every step re-run by the engine, every
 // session re-folded with the sabots' digests), every coup in it replays
 // with its money conserved, the cagnotte is the definition's 5% of each
@@ -153,6 +154,17 @@ func TestCheminSessionThroughTheServer(t *testing.T) {
 	t.Logf("a sabot played in %s", time.Since(start))
 	rep := checkLedger(t, s, nil)
 	checkSources(t, s, rep, want)
+	// The bots declined the cards now and then (rule 101), and the
+	// ledger that verified followed whom the cards went to after it.
+	declined := 0
+	for _, r := range readCheminLedger(t, s, cheminTable).all {
+		if r.Kind == poker.KindAct && r.Action == string(chemin.PassCards) {
+			declined++
+		}
+	}
+	if declined == 0 {
+		t.Error("no ponto declined the cards in a sabot (rule 101)")
+	}
 	if checkCoups(t, s, rep) == 0 {
 		t.Error("no sabot ended in the log")
 	}

@@ -198,7 +198,8 @@ func (d *driver) cheminBots() []*player {
 }
 
 // cheminHold brings the chemin de fer table to a decision that a held bot
-// keeps open: one of a coup in play (bet, bancô, draw), or (auction) an
+// keeps open: one of a coup in play (bet, bancô, the cards offered by rule
+// 101, draw), or (auction) an
 // offer in the bank's auction, where the others pass the hand and decline
 // it. It reports false when the table could not be brought there in time
 // (too few players seated after the kills' churn): a random kill then.
@@ -208,7 +209,7 @@ func cheminHold(t *testing.T, d *driver, auction bool) bool {
 	if len(bots) < 4 {
 		return false
 	}
-	inCoup := map[string]bool{"banco_round": true, "bet_round": true, "ponto": true, "banker": true}
+	inCoup := map[string]bool{"banco_round": true, "bet_round": true, "cards": true, "ponto": true, "banker": true}
 	h := bots[0]
 	for _, p := range bots {
 		p := p

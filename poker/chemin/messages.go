@@ -49,6 +49,7 @@ const (
 	MsgPlaysOn      Message = "plays_on"        // the closing hour: play goes on to the sabot's end (rule 107)
 	MsgNextIsLast   Message = "next_is_last"    // the closing hour: the next coup is the last (rule 107)
 	MsgPartidaOver  Message = "partida_over"    // the partida is over: the table closes (rule 107)
+	MsgCardsPassed  Message = "cards_passed"    // the ponto does not play the hand: the cards to the next (rule 101)
 )
 
 // KindAnnounce is a dealer's announcement: Action is its Message, To an
@@ -92,6 +93,7 @@ var texts = map[Message][2]string{
 	MsgPlaysOn:      {"Hora de encerramento: joga-se até ao fim do sabot", "Closing time: play goes on to the end of the shoe"},
 	MsgNextIsLast:   {"Hora de encerramento: o próximo golpe é o último", "Closing time: the next coup is the last"},
 	MsgPartidaOver:  {"Fim da partida. A mesa fecha.", "End of the partida. The table closes."},
+	MsgCardsPassed:  {"O ponto não joga: as cartas passam ao seguinte", "The ponto does not play the hand: the cards go to the next"},
 }
 
 var totalsPT = [10]string{"bacará", "um", "dois", "três", "quatro", "cinco", "seis", "sete", "oito", "nove"}

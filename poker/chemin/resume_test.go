@@ -19,6 +19,7 @@ func TestResumeVoidsTheCoupInPlay(t *testing.T) {
 	s.act("caio", chemin.Bet, 1000)
 	s.ok(poker.Leave{At: s.now, Player: "caio"}) // leaves when the coup ends
 	s.act("duda", chemin.Bet, 500)
+	s.act("caio", chemin.PlayCards)
 	s.expect("caio", chemin.PontoTurn) // caio has the cards, a five
 	recs := s.ok(poker.Resume{At: s.now})
 	void := find(recs, poker.KindVoid)

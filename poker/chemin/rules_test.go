@@ -133,8 +133,9 @@ func TestNaturals(t *testing.T) {
 	}
 	s.act("ana", chemin.NoBet)
 	s.act("caio", chemin.Bet, 500)
-	recs = s.act("duda", chemin.Bet, 500)
-	if !said(recs, chemin.MsgEight) || len(find(recs, poker.KindAct)) != 0 {
+	s.act("duda", chemin.Bet, 500)
+	recs = s.act("caio", chemin.PlayCards)
+	if !said(recs, chemin.MsgEight) || len(find(recs, poker.KindAct)) != 1 {
 		t.Fatalf("a banker's eight against a five: %v", recs)
 	}
 	if aw := find(recs, poker.KindAward); len(aw) != 1 || aw[0].Action != "banker" || aw[0].Amount != 1000 || aw[0].Rake != 50 {
@@ -248,8 +249,10 @@ func TestPriorityOfTheCards(t *testing.T) {
 	s.act("bia", chemin.Bet, 300)
 	s.act("caio", chemin.Bet, 500)
 	s.act("duda", chemin.Bet, 500)
-	recs := s.act("eva", chemin.Bet, 250) // what is left
-	if d := find(recs, poker.KindDeal); d[0].Seat != 3 {
+	s.act("eva", chemin.Bet, 250)  // what is left
+	s.expect("caio", chemin.Cards) // he may decline them (rule 101)
+	recs := s.act("caio", chemin.PlayCards)
+	if d := find(recs, poker.KindDeal); len(d) == 0 || d[0].Seat != 3 {
 		t.Fatalf("the cards went to seat %d, want caio's 3", d[0].Seat)
 	}
 	if aw := find(recs, poker.KindAward); aw[0].Amount != 1550 || aw[0].Rake != 78 { // 77.5, half up
@@ -279,7 +282,8 @@ func TestUncoveredPartAndPaymentOrder(t *testing.T) {
 	s.act("caio", chemin.Bet, 100)
 	s.act("duda", chemin.NoBet)
 	s.act("eva", chemin.Bet, 200)
-	recs = s.act("ana", chemin.Bet, 700)
+	s.act("ana", chemin.Bet, 700)
+	recs = s.act("ana", chemin.PlayCards)
 	aw := find(recs, poker.KindAward)
 	want := []poker.Share{{Seat: 3, Amount: 200}, {Seat: 5, Amount: 400}, {Seat: 1, Amount: 1400}}
 	if len(aw) != 1 || !slices.Equal(aw[0].Shares, want) {

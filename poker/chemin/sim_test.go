@@ -325,10 +325,20 @@ func TestRandomShoes(t *testing.T) {
 	if testing.Short() {
 		shoes = 2
 	}
+	declined := 0
 	for i, c := range kinds {
 		r := simRules()
 		c(&r)
-		t.Run(fmt.Sprint(i), func(t *testing.T) { runSim(t, r, uint64(11+i), shoes) })
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			for _, rec := range runSim(t, r, uint64(11+i), shoes).all {
+				if rec.Kind == poker.KindAct && rec.Action == string(chemin.PassCards) {
+					declined++
+				}
+			}
+		})
+	}
+	if declined == 0 { // the random tables pass through rule 101's choice
+		t.Error("no ponto declined the cards")
 	}
 }
 
@@ -384,7 +394,10 @@ func (s *sim) replayCoup(end poker.Record) {
 			ponto = d[0].Player
 		}
 		for i, f := range frames {
-			if coup[i].Kind == poker.KindShow || coup[i].Kind == poker.KindAct && coup[i].Player == ponto {
+			// Until the ponto speaks on his cards (not as he plays or
+			// declines them before the deal, rule 101).
+			spoke := coup[i].Kind == poker.KindAct && coup[i].Player == ponto && (coup[i].Action == string(chemin.Draw) || coup[i].Action == string(chemin.Stand))
+			if coup[i].Kind == poker.KindShow || spoke {
 				break
 			}
 			if len(f.PontoCards) >= 2 && id != ponto || len(f.BankerCards) > 0 {

@@ -74,6 +74,12 @@ const (
 	// the hand (rule 47); asked of him as he states the bank or after a
 	// coup, it does not answer that decision.
 	PayOutside poker.ActionKind = "cagnotte_outside"
+	// PlayCards and PassCards: the ponto the cards would go to, outside a
+	// bancô, plays them, or says he does not know how to play («não sei
+	// jogar») and they go to the next in priority by stake, then seat,
+	// his stake staying in the coup (rule 101).
+	PlayCards poker.ActionKind = "play_cards"
+	PassCards poker.ActionKind = "pass_cards"
 )
 
 // Phase is what the table waits for.
@@ -84,6 +90,7 @@ const (
 	Stake      Phase = "stake"       // the banker states the bank
 	BancoRound Phase = "banco_round" // «Quem quer fazer bancô?»
 	BetRound   Phase = "bet_round"   // «Façam o vosso jogo»
+	Cards      Phase = "cards"       // the ponto the cards would go to plays them or passes them on (rule 101)
 	PontoTurn  Phase = "ponto"       // the ponto chooses on 5, or on any total in a bancô (rule 70)
 	BankerTurn Phase = "banker"      // the banker's optional case, or any but bacará in a bancô (rule 70)
 	AfterCoup  Phase = "after_coup"  // the banker who did not lose: continue, garage, reduce or pass
@@ -137,16 +144,20 @@ type Table struct {
 	mesaPrio, nextMesa int
 	mesaPrioAt         uint64
 	ponto              int // the seat the cards went to
-	pc, bc             []cards.Card
-	shownP             bool // the ponto's cards are shown
-	shownB             bool // the banker's cards are turned
-	last               bool // the warning card came out: the sabot's last coup
-	lastWon            bool // the banker did not lose the last coup
-	stays              bool // the sabot ended and the hand stays: the bank may be halved (rule 33)
-	noBanco            int  // a banker who passed after a tie may not go bancô in the next coup (rule 89)
-	noBancoAt          uint64
-	covered            bool // the last coup's stakes covered the bank
-	stakedWon          int64
+	// The pontos the cards may go to outside a bancô, by stake then
+	// priority (rules 60, 61, 101), and the one asked now.
+	takers    []int
+	taker     int
+	pc, bc    []cards.Card
+	shownP    bool // the ponto's cards are shown
+	shownB    bool // the banker's cards are turned
+	last      bool // the warning card came out: the sabot's last coup
+	lastWon   bool // the banker did not lose the last coup
+	stays     bool // the sabot ended and the hand stays: the bank may be halved (rule 33)
+	noBanco   int  // a banker who passed after a tie may not go bancô in the next coup (rule 89)
+	noBancoAt uint64
+	covered   bool // the last coup's stakes covered the bank
+	stakedWon int64
 
 	// Between coups.
 	level    int64         // a passed hand's level
@@ -303,7 +314,7 @@ func (t *Table) coupNo() uint64 {
 
 func (t *Table) inCoup() bool {
 	switch t.phase {
-	case BancoRound, BetRound, PontoTurn, BankerTurn:
+	case BancoRound, BetRound, Cards, PontoTurn, BankerTurn:
 		return true
 	}
 	return false
@@ -750,11 +761,13 @@ func (t *Table) addStake(seat int, amount int64, action string) {
 	p.Stack -= amount
 	p.Session.Wagered += amount
 	t.stakes = append(t.stakes, stake{seat: seat, amount: amount})
-	// The stakes stay in priority order (rule 95).
-	prio := t.fromRight(t.banker)
-	slices.SortStableFunc(t.stakes, func(a, b stake) int {
-		return slices.Index(prio, a.seat) - slices.Index(prio, b.seat)
-	})
+	// The stakes stay in priority order (rule 95): by seat from the
+	// banker's right, counting every seat, as a ponto who asked to leave
+	// or rests keeps his place in the coup he staked in (fromRight skips
+	// him, which would put him first).
+	n := t.rules.Seats
+	ring := func(s int) int { return (s - t.banker - 1 + n) % n }
+	slices.SortStableFunc(t.stakes, func(a, b stake) int { return ring(a.seat) - ring(b.seat) })
 	t.Emit(poker.Record{Kind: KindBet, Hand: t.HandNo, Seat: seat, Player: p.ID, Action: action, Amount: amount, Stack: p.Stack})
 }
 
@@ -783,6 +796,50 @@ func (t *Table) close() error {
 	}
 	t.say(MsgClosed, at, "")
 	t.covered = at >= t.bank
+	if t.banco == 0 && t.mesa == 0 {
+		// Outside a bancô the ponto may decline the cards (rule 101);
+		// in a bancô he plays them, asked on every total (rule 70).
+		t.takers = t.takers[:0]
+		for _, s := range t.stakes {
+			t.takers = append(t.takers, s.seat)
+		}
+		amt := func(seat int) int64 { return t.stakeOf(seat) }
+		slices.SortStableFunc(t.takers, func(a, b int) int { // the stakes are in priority order
+			switch {
+			case amt(a) > amt(b):
+				return -1
+			case amt(a) < amt(b):
+				return 1
+			}
+			return 0
+		})
+		t.taker = 0
+		if len(t.takers) > 1 {
+			t.phase = Cards
+			t.decide(t.ponto)
+			return nil
+		}
+	}
+	return t.dealCoup()
+}
+
+// passCards: the ponto asked declines the cards (rule 101); they go to the
+// next in priority by stake, then seat. The last of them is not asked: he
+// takes them, as the cards must go to someone with a stake once the bets
+// are closed, and giving them back to the first would only ask him again.
+func (t *Table) passCards() error {
+	t.taker++
+	t.ponto = t.takers[t.taker]
+	if t.taker == len(t.takers)-1 {
+		return t.dealCoup()
+	}
+	t.decide(t.ponto)
+	return nil
+}
+
+// dealCoup deals the coup to the ponto and the banker and plays it.
+func (t *Table) dealCoup() error {
+	t.Decision = nil
 	// Two cards each, the ponto first, alternately (rule 62).
 	var four [4]cards.Card
 	for i := range four {
@@ -1405,6 +1462,16 @@ func (t *Table) apply(p *poker.Player, a poker.Action, timeout bool) error {
 			rec(0)
 			return t.nextBet()
 		}
+	case Cards:
+		switch a.Kind {
+		case PlayCards:
+			rec(0)
+			return t.dealCoup()
+		case PassCards:
+			rec(0)
+			t.say(MsgCardsPassed, 0, "") // said, as the cards move down the table (rule 96)
+			return t.passCards()
+		}
 	case PontoTurn:
 		switch a.Kind {
 		case Draw, Stand:
@@ -1448,8 +1515,9 @@ func (t *Table) apply(p *poker.Player, a poker.Action, timeout bool) error {
 }
 
 // timeout takes the decision whose time is over: no bank, no bet, the ponto
-// stands on 5, the banker plays the tableau (draws), the winning banker
-// goes on, a passed hand is declined, a forced player gives up his seat.
+// the cards go to plays them, the ponto stands on 5, the banker plays the
+// tableau (draws), the winning banker goes on, a passed hand is declined,
+// a forced player gives up his seat.
 func (t *Table) timeout() error {
 	p := t.Seats.At(t.Decision.Seat)
 	var k poker.ActionKind
@@ -1458,6 +1526,8 @@ func (t *Table) timeout() error {
 		k = Refuse
 	case BancoRound, BetRound:
 		k = NoBet
+	case Cards: // he plays the cards, as the highest stake does (rule 60)
+		k = PlayCards
 	case PontoTurn: // his rule, standing on 5
 		k = Stand
 		if PontoPlay(Total(t.pc)) == PontoDraws {

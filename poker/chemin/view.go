@@ -163,6 +163,8 @@ func (t *Table) choices(p *poker.Player) []Choice {
 			c = append(c, Choice{Kind: Bet, Min: min(r.MinBet, rest), Max: top, Step: r.MinBet})
 		}
 		return c
+	case Cards:
+		return []Choice{{Kind: PlayCards}, {Kind: PassCards}}
 	case PontoTurn, BankerTurn:
 		return []Choice{{Kind: Draw}, {Kind: Stand}}
 	case AfterCoup:

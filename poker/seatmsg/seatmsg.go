@@ -31,15 +31,20 @@
 // chemin.Message: among them banco_priority («Bancô com prioridade», rule
 // 57), banco_seul («Bancô seul, feito à mesa», rule 56), banco_mesa_made,
 // offer (each offer of the auction as its sealed round closes, before
-// adjudicated), hand_skips («A mão salta», rule 92), and at the closing
-// hour (rule 107) plays_on, next_is_last, last_coup («Último golpe») and
-// partida_over.
+// adjudicated), hand_skips («A mão salta», rule 92), cards_passed (a
+// ponto does not play the hand, the cards go to the next, rule 101), and
+// at the closing hour (rule 107) plays_on, next_is_last, last_coup
+// («Último golpe») and partida_over.
 //
 // Actions. A seat sends {"type": "act", "kind": K, "to": N} with K one of
 // the chemin.ActionKind values: bank (to: the bank, Min..Max),
 // bank_associated (to: the bank, even, half from the associate who
 // offered), refuse, associate, banco, banco_suivi, banco_mesa (to: at
-// least half the bank; 0 stakes half), bet (to: the stake), no_bet, draw,
+// least half the bank; 0 stakes half), bet (to: the stake), no_bet,
+// play_cards and pass_cards (phase cards: the ponto the cards would go to,
+// outside a bancô, plays them or says he does not know how to play, «não
+// sei jogar», and they go to the next by stake then seat, his stake still
+// in the coup; the last of them takes them unasked, rule 101), draw,
 // stand (in a bancô both the ponto and the banker are asked on any total,
 // a false draw allowed, rule 70), continue, garage, reduce, halve, pass,
 // take (a passed hand at its level, or by its passer when nobody took it,
@@ -52,7 +57,8 @@
 // among the seat's Choices is
 // refused with an ErrorMsg and changes nothing. "extra" is refused (no
 // extra time at chemin de fer). The timer decides for a seat that does
-// not answer: no bank, no bet, the ponto plays his rule and stands on 5,
+// not answer: no bank, no bet, the ponto plays the cards offered to him,
+// the ponto plays his rule and stands on 5,
 // the banker plays the tableau, the winning banker continues, a passed
 // hand is declined, no bid.
 //
@@ -111,7 +117,7 @@ type StateMsg struct {
 
 // CheminMsg is a chemin de fer table as the viewer sees it (chemin.View).
 type CheminMsg struct {
-	Phase       string       `json:"phase"` // chemin.Phase: idle, stake, banco_round, bet_round, ponto, banker, after_coup, offered, auction, forced, closed
+	Phase       string       `json:"phase"` // chemin.Phase: idle, stake, banco_round, bet_round, cards, ponto, banker, after_coup, offered, auction, forced, closed
 	Banker      int          `json:"banker"`
 	Associate   int          `json:"associate,omitempty"`
 	Bank        int64        `json:"bank"`

@@ -2,6 +2,7 @@ package tableledger
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/openegm/cabinet/cards"
@@ -128,6 +129,7 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 			return true, err
 		}
 		t.Hand, t.InPot, t.Stakes = r.Hand, 0, map[int]int64{}
+		t.Banco, t.CardsPassed, t.Ponto = 0, nil, 0
 		if !t.Closing.IsZero() && !t.PlaysOn {
 			t.CoupsLeft--
 		}
@@ -187,6 +189,10 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		}
 		t.InPot += r.Amount
 		t.Stakes[p.Seat] += r.Amount
+		switch poker.ActionKind(r.Action) {
+		case chemin.Banco, chemin.Suivi, chemin.BancoMesa:
+			t.Banco = p.Seat
+		}
 		if t.InPot > t.Bank {
 			return true, fmt.Errorf("stakes of %d against a bank of %d", t.InPot, t.Bank)
 		}
@@ -299,6 +305,10 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		}
 		t.Dealt += int64(len(r.Cards))
 		if r.Kind == poker.KindDeal && r.Seat != t.Banker {
+			if want := t.cardsTo(); r.Seat != want || t.Ponto != 0 {
+				return true, fmt.Errorf("coup %d's cards dealt to seat %d; by bancô, stake, seat and the pontos who declined them (rules 60, 61, 101) they are seat %d's", t.Hand, r.Seat, want)
+			}
+			t.Ponto = r.Seat
 			f.cheminPlayed(t) // the ponto's two cards, the coup's first
 		}
 	case poker.KindShow:
@@ -320,6 +330,7 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 			t.Meters.Showdowns++
 		}
 		t.LastHand, t.Hand, t.Stakes, t.Shown = t.Hand, 0, nil, false
+		t.Banco, t.CardsPassed, t.Ponto = 0, nil, 0
 		t.Meters.Hands++
 	case poker.KindVoid:
 		if err := coup(); err != nil {
@@ -346,6 +357,7 @@ func (f *stepFold) cheminRecord(r poker.Record) (bool, error) {
 		}
 		t.InPot = 0
 		t.LastHand, t.Hand, t.Stakes, t.Shown = t.Hand, 0, nil, false
+		t.Banco, t.CardsPassed, t.Ponto = 0, nil, 0
 		t.Meters.Voided++
 	case poker.KindEnd:
 		// The partida ends at its closing hour, between coups, its bank
@@ -439,6 +451,20 @@ func (t *Table) cheminDecision(r poker.Record) error {
 		if poker.ActionKind(r.Action) == chemin.BidAssociated {
 			t.Partners[r.Seat] = 0
 		}
+	case chemin.PlayCards, chemin.PassCards:
+		// Only the ponto the cards would go to, before they are dealt,
+		// outside a bancô; the last of them may not pass them on, as
+		// nobody is left to take them (rule 101).
+		want := t.cardsTo()
+		switch {
+		case t.Hand == 0 || r.Hand != t.Hand || t.Ponto != 0 || t.Banco != 0 || r.Seat != want:
+			return fmt.Errorf("seat %d plays or declines the cards of coup %d (in play %d, dealt to %d, bancô of %d); they would go to seat %d (rule 101)", r.Seat, r.Hand, t.Hand, t.Ponto, t.Banco, want)
+		case poker.ActionKind(r.Action) == chemin.PassCards && len(t.Stakes)-len(t.CardsPassed) < 2:
+			return fmt.Errorf("seat %d declines the cards of coup %d with nobody after him to take them (rule 101)", r.Seat, t.Hand)
+		}
+		if poker.ActionKind(r.Action) == chemin.PassCards {
+			t.CardsPassed = append(t.CardsPassed, r.Seat)
+		}
 	case chemin.JoinBid:
 		s := int(r.To)
 		if q, open := t.Partners[s]; !open || q != 0 || t.Offers[s] <= 0 || s == r.Seat {
@@ -447,6 +473,30 @@ func (t *Table) cheminDecision(r poker.Record) error {
 		t.Partners[s] = r.Seat
 	}
 	return nil
+}
+
+// cardsTo is the seat the coup's cards go to, computed apart from the
+// engine: a bancô's; otherwise the highest stake, equal stakes to the
+// nearest seat at the banker's right, passing over the pontos who declined
+// them (rules 60, 61, 101). 0: no stake.
+func (t *Table) cardsTo() int {
+	if t.Banco != 0 {
+		return t.Banco
+	}
+	// Seats from the banker's right: any modulus above the highest seat
+	// keeps their ring order.
+	const ring = 1 << 20
+	key := func(s int) int { return ((s-t.Banker)%ring + ring) % ring }
+	best := 0
+	for s, amt := range t.Stakes {
+		if amt <= 0 || slices.Contains(t.CardsPassed, s) {
+			continue
+		}
+		if b := t.Stakes[best]; best == 0 || amt > b || amt == b && key(s) < key(best) {
+			best = s
+		}
+	}
+	return best
 }
 
 // auctionBank checks a bank stated after an auction's offers: the offer of

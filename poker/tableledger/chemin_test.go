@@ -136,6 +136,9 @@ func cheminPlay(t testing.TB, n int, plan cheminPlan) (SessionOpen, []Step) {
 			if k := cs[0].Kind; k == chemin.Refuse && len(cs) > 1 {
 				c = cs[1] // a bank, mostly
 			}
+			if k := cs[0].Kind; k == chemin.PlayCards && rnd.IntN(4) != 0 {
+				c = cs[1] // the cards declined (rule 101), mostly: they are offered seldom
+			}
 			if prefer {
 				for _, x := range cs {
 					if x.Kind == chemin.JoinBid || (x.Kind == chemin.PayOutside || x.Kind == chemin.BidAssociated) && rnd.IntN(2) == 0 {
@@ -254,6 +257,27 @@ func TestCheminFold(t *testing.T) {
 		{"a sabot of one deck short", "decks",
 			func(r poker.Record) bool { return r.Kind == chemin.KindShoe },
 			func(r *poker.Record) { r.Amount-- }},
+		// The cards then go to a lower priority than the ponto who
+		// played them, or with no decline recorded (rule 101).
+		{"a decline turned into playing the cards", "cards dealt to seat",
+			func(r poker.Record) bool { return r.Kind == poker.KindAct && r.Action == string(chemin.PassCards) },
+			func(r *poker.Record) { r.Action = string(chemin.PlayCards) }},
+		{"a decline erased", "cards dealt to seat",
+			func(r poker.Record) bool { return r.Kind == poker.KindAct && r.Action == string(chemin.PassCards) },
+			func(r *poker.Record) { r.Action = string(chemin.NoBet) }},
+	}
+	// The random session declined the cards and played them (rule 101),
+	// so the fold above checked both.
+	kinds := map[string]int{}
+	for _, x := range steps {
+		for _, r := range x.Records {
+			if r.Kind == poker.KindAct {
+				kinds[r.Action]++
+			}
+		}
+	}
+	if kinds[string(chemin.PassCards)] == 0 || kinds[string(chemin.PlayCards)] == 0 {
+		t.Fatalf("decisions of the session: %v", kinds)
 	}
 	for _, tc := range tampers {
 		changed := false

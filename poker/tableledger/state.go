@@ -73,6 +73,12 @@ type Table struct {
 	Offers   map[int]int64 `json:"offers,omitempty"`
 	Partners map[int]int   `json:"partners,omitempty"`
 	AssocDue int           `json:"assoc_due,omitempty"`
+	// The coup's bancô (its seat: the cards are his, rules 45, 55, 70),
+	// the pontos who declined the cards (rule 101), and the seat they went
+	// to (0: not dealt yet): whom the ponto's deal must go to.
+	Banco       int   `json:"banco,omitempty"`
+	CardsPassed []int `json:"cards_passed,omitempty"`
+	Ponto       int   `json:"ponto,omitempty"`
 	// The least bank; the bank last given back (a passed hand's level,
 	// rules 78, 80); whether an auction was called since (a hand taken
 	// then is taken at the least bank, rule 85); the bank a take states.
@@ -208,6 +214,7 @@ func (s *State) open(o SessionOpen) error {
 	t.Closing, t.ShoeAt, t.Dealt, t.PlaysOn, t.CoupsLeft = time.Time{}, time.Time{}, 0, false, 0
 	t.Bank, t.Garage, t.Banker, t.Associate = 0, 0, 0, 0
 	t.Outside, t.Offers, t.Partners, t.AssocDue = 0, nil, nil, 0
+	t.Banco, t.CardsPassed, t.Ponto = 0, nil, 0
 	t.Level, t.Auctioned, t.Taken = 0, false, 0
 	t.OpenedAt, t.Last = o.At, o.At
 	t.Players, t.Hand, t.LastHand, t.InPot, t.Stakes, t.Over, t.Shown = map[string]*Seat{}, 0, 0, 0, nil, false, false

@@ -251,11 +251,23 @@ func TestCheminPageNamesEveryPhase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	phases := []chemin.Phase{chemin.Idle, chemin.Stake, chemin.BancoRound, chemin.BetRound, chemin.PontoTurn, chemin.BankerTurn,
+	phases := []chemin.Phase{chemin.Idle, chemin.Stake, chemin.BancoRound, chemin.BetRound, chemin.Cards, chemin.PontoTurn, chemin.BankerTurn,
 		chemin.AfterCoup, chemin.Offered, chemin.Auction, chemin.Forced, chemin.Closed}
 	for _, p := range phases {
 		if n := strings.Count(string(js), " ph_"+string(p)+": "); n != 2 {
 			t.Errorf("phase %s is named %d times, want once in Portuguese and once in English", p, n)
+		}
+	}
+	// Every decision's button and record words, both languages (rule
+	// 101's two among them).
+	for _, k := range []poker.ActionKind{chemin.Bank, chemin.BankAssociated, chemin.Refuse, chemin.Associate, chemin.Banco, chemin.Suivi,
+		chemin.BancoMesa, chemin.Bet, chemin.NoBet, chemin.PlayCards, chemin.PassCards, chemin.Draw, chemin.Stand, chemin.Continue,
+		chemin.SetGarage, chemin.Reduce, chemin.Halve, chemin.Pass, chemin.Take, chemin.Decline, chemin.Bid, chemin.BidAssociated,
+		chemin.JoinBid, chemin.NoBid, chemin.PayOutside} {
+		for _, w := range []string{" ch_" + string(k) + ": ", " a_" + string(k) + ": "} {
+			if n := strings.Count(string(js), w); n != 2 {
+				t.Errorf("%q is given %d times, want once in Portuguese and once in English", w, n)
+			}
 		}
 	}
 	for _, k := range []string{"c_final_coup", "c_plays_on"} {

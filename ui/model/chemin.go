@@ -82,10 +82,10 @@ func (g *Screen) cheminAsked() bool {
 
 // leading are the choices Enter sends first, when no other is pointed at:
 // what keeps the game going.
-var leading = []string{"bank", "banco_suivi", "banco", "bet", "draw", "continue", "take", "bid"}
+var leading = []string{"bank", "banco_suivi", "banco", "bet", "play_cards", "draw", "continue", "take", "bid"}
 
 // declining are the choices "n" sends: the no of each decision.
-var declining = []string{"no_bet", "stand", "decline", "no_bid", "refuse"}
+var declining = []string{"no_bet", "pass_cards", "stand", "decline", "no_bid", "refuse"}
 
 // observeChemin starts a new decision at its least amount with its
 // leading choice pointed at.

@@ -240,7 +240,7 @@ func TestCheminEndedWords(t *testing.T) {
 // Every decision the chemin protocol offers has its words in both
 // languages, and every phase its own.
 func TestCheminWordsComplete(t *testing.T) {
-	kinds := []string{"bank", "bank_associated", "refuse", "associate", "banco", "banco_suivi", "banco_mesa", "bet", "no_bet", "draw", "stand",
+	kinds := []string{"bank", "bank_associated", "refuse", "associate", "banco", "banco_suivi", "banco_mesa", "bet", "no_bet", "play_cards", "pass_cards", "draw", "stand",
 		"continue", "garage", "reduce", "halve", "pass", "take", "decline", "bid", "bid_associated", "no_bid", "cagnotte_outside"}
 	for _, lang := range Langs {
 		for _, k := range kinds {
@@ -249,7 +249,7 @@ func TestCheminWordsComplete(t *testing.T) {
 				t.Errorf("%s: the choice %s's words %q", lang, k, label)
 			}
 		}
-		for _, ph := range []chemin.Phase{chemin.Idle, chemin.Stake, chemin.BancoRound, chemin.BetRound, chemin.PontoTurn, chemin.BankerTurn,
+		for _, ph := range []chemin.Phase{chemin.Idle, chemin.Stake, chemin.BancoRound, chemin.BetRound, chemin.Cards, chemin.PontoTurn, chemin.BankerTurn,
 			chemin.AfterCoup, chemin.Offered, chemin.Auction, chemin.Forced, chemin.Closed} {
 			p := string(ph)
 			if !hasText("chemin_ph_"+p) || !hasText("chemin_ph_"+p+"_you") && p != "idle" && p != "closed" {

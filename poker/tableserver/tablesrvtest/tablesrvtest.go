@@ -198,7 +198,8 @@ func (b *Bot) Wait(ctx context.Context, what string, cond func(seatmsg.StateMsg)
 // choices (ok false: none), weighted so coups are played: a bank mostly
 // stated, bets mostly placed, the bank mostly kept, a passed hand taken or
 // bid for now and then (alone, associated, or joining an associated
-// offer, rule 87), the cagnotte paid from outside now and then (rule 47).
+// offer, rule 87), the cagnotte paid from outside now and then (rule 47),
+// the cards declined now and then («não sei jogar», rule 101).
 func CheminAct(rnd *rand.Rand, choices []seatmsg.ChoiceMsg) (kind string, to int64, ok bool) {
 	if len(choices) == 0 {
 		return "", 0, false
@@ -243,6 +244,8 @@ func CheminAct(rnd *rand.Rand, choices []seatmsg.ChoiceMsg) (kind string, to int
 		return "banco_mesa", 0, true
 	case pick("bet", 70):
 		return "bet", amount(has["bet"], 5), true
+	case pick("pass_cards", 40): // «não sei jogar»: the cards to the next (rule 101)
+		return "pass_cards", 0, true
 	case pick("draw", 50):
 		return "draw", 0, true
 	case pick("garage", 30), pick("reduce", 30), pick("halve", 30):
@@ -263,7 +266,7 @@ func CheminAct(rnd *rand.Rand, choices []seatmsg.ChoiceMsg) (kind string, to int
 	case pick("bid", 50):
 		return "bid", amount(has["bid"], 3), true
 	}
-	for _, k := range []string{"stand", "continue", "no_bet", "decline", "no_bid", "take", "refuse"} {
+	for _, k := range []string{"play_cards", "stand", "continue", "no_bet", "decline", "no_bid", "take", "refuse"} {
 		if _, ok := has[k]; ok {
 			return k, 0, true
 		}
