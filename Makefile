@@ -71,7 +71,7 @@ TEST_PARALLEL ?= 4
 test: check
 	TABLESRV_BROWSER=require GO=$(GO) scripts/gotest.sh -count=1 -parallel $(TEST_PARALLEL) -bench . -benchtime 1x -- ./...
 	$(GO) test -count=1 -tags production ./assets/
-	BESIDE='ui/xvfb-test.sh -bench . -benchtime 1x' scripts/beside.sh "the screens under Xvfb" -- \
+	BESIDE='ui/xvfb-test-halves.sh -bench . -benchtime 1x' scripts/beside.sh "the screens under Xvfb" -- \
 	  env GO=$(GO) scripts/gotest.sh -count=1 -race -short -parallel $(TEST_PARALLEL) -- $(RACE_PKGS)
 	$(MAKE) --no-print-directory fuzz
 
