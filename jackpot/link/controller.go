@@ -222,10 +222,12 @@ func (c *Controller) serveChannel(ctx context.Context, ch Channel) error {
 }
 
 func (c *Controller) pollLine(ctx context.Context, ch Channel, port sas.Port) error {
+	batch := &readings{c: c}
+	defer batch.flush()
 	sessions := make([]*session, len(ch.Cabinets))
 	for i, cab := range ch.Cabinets {
 		cl := host.New(port, host.Options{Addr: byte(cab.Addr), Escape: ch.Framing == "parmrk", Retries: 2, Timeout: 60 * time.Millisecond})
-		sessions[i] = &session{c: c, cab: cab, cl: cl}
+		sessions[i] = &session{c: c, cab: cab, cl: cl, batch: batch}
 	}
 	bcast := sessions[0].cl
 	var last time.Time
@@ -243,6 +245,11 @@ func (c *Controller) pollLine(ctx context.Context, ch Channel, port sas.Port) er
 			} else {
 				answered = true
 			}
+		}
+		// The round's readings in one commit, before the values they
+		// feed are broadcast.
+		if err := batch.flush(); err != nil {
+			c.count(func(st *Stats) { st.PollErrors++ })
 		}
 		wrong := slices.ContainsFunc(sessions, func(s *session) bool { return s.wrong })
 		if !wrong && now.Sub(last) >= c.cfg.BroadcastEvery() {

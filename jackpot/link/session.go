@@ -41,6 +41,10 @@ type session struct {
 	backAlarm  bool
 	backSince  time.Time
 	ramCleared bool
+	// batch holds the line's readings of the round; queued: this
+	// cabinet's last reading is not durable yet (waiting, or refused).
+	batch  *readings
+	queued bool
 }
 
 // backGrace is how long meters seen back wait for the RAM clear's
@@ -151,7 +155,6 @@ func (s *session) look() error {
 	if err := s.machineInfo(); err != nil {
 		return err // a claim needs the bet: look when it is known
 	}
-	before := s.games
 	wins, err := s.cl.ProgressiveWins()
 	if err != nil {
 		return err
@@ -160,6 +163,16 @@ func (s *session) look() error {
 	if !s.reported && len(pending) == 0 {
 		return nil
 	}
+	// The claim names the game of the reading just taken, and the
+	// cabinet's records keep their order in the ledger: the round's
+	// readings are made durable now rather than at the round's end.
+	if err := s.batch.flush(); err != nil {
+		return err
+	}
+	if s.queued {
+		return errNotRecorded
+	}
+	before := s.games
 	paid := s.reported && s.cab.broadcast()
 	if paid {
 		// Recorded before the next poll, which starts their release: a
@@ -223,8 +236,9 @@ func (s *session) payouts() []ledger.Payout {
 	return out
 }
 
-// readMeters commits the cabinet's coin-in and games-played meters: the
-// ledger contributes the coin-in delta to the cabinet's levels. The coin-in
+// readMeters reads the cabinet's coin-in and games-played meters into the
+// line's batch: once committed, the ledger contributes the coin-in delta
+// to the cabinet's levels. The coin-in
 // is the linked coin-in (0xB4 wager category 1) unless the cabinet is
 // configured with the total coin-in meter.
 func (s *session) readMeters(now time.Time) error {
@@ -296,17 +310,11 @@ func (s *session) readMeters(now time.Time) error {
 	}
 	s.backAlarm, s.backSince, s.ramCleared = false, time.Time{}, false
 	coinIn, games = unwrappedCoin, unwrappedGames
-	res, err := s.c.ledger.Commit(ledger.Meters{At: now.UnixNano(), Machine: s.cab.ID, CoinIn: int64(coinIn), GamesPlayed: games})
-	if err != nil {
-		s.c.log.Error("reading refused", "cabinet", s.cab.ID, "coin_in", coinIn, "games", games, "err", err)
-		return err
-	}
-	if !res.Repeat {
-		s.c.count(func(st *Stats) { st.Readings++ })
-	}
-	s.games = games
+	s.batch.add(s, ledger.Meters{At: now.UnixNano(), Machine: s.cab.ID, CoinIn: int64(coinIn), GamesPlayed: games})
 	return nil
 }
+
+var errNotRecorded = errors.New("the cabinet's reading was not recorded")
 
 // maxGamesBetweenReadings bounds the games a cabinet can play between two
 // readings: what a games meter that went "down" may have rolled over by.
