@@ -186,3 +186,24 @@ func TestLineReadingsShareCommits(t *testing.T) {
 		t.Fatalf("the level grew by %d millicents for %d cents played, want %d", got, played, want)
 	}
 }
+
+func TestNextReadingKeepsTheSchedule(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	sec := time.Second
+	for _, c := range []struct {
+		name     string
+		due, now time.Time
+		want     time.Time
+	}{
+		{"first reading", time.Time{}, t0, t0.Add(sec)},
+		{"on time", t0, t0, t0.Add(sec)},
+		{"a round late", t0, t0.Add(300 * time.Millisecond), t0.Add(sec)},
+		{"a period late", t0, t0.Add(sec), t0.Add(2 * sec)},
+		{"far behind", t0, t0.Add(5 * sec), t0.Add(6 * sec)},
+		{"early, for a look", t0, t0.Add(-400 * time.Millisecond), t0},
+	} {
+		if got := nextReading(c.due, c.now, sec); !got.Equal(c.want) {
+			t.Errorf("%s: next reading at %v, want %v", c.name, got.Sub(t0), c.want.Sub(t0))
+		}
+	}
+}

@@ -146,7 +146,7 @@ func (s *session) look() error {
 		if err := s.readMeters(now); err != nil {
 			return err
 		}
-		s.nextMeter = now.Add(s.c.cfg.MeterEvery())
+		s.nextMeter = nextReading(s.nextMeter, now, s.c.cfg.MeterEvery())
 		look = true
 	}
 	if !look {
@@ -315,6 +315,23 @@ func (s *session) readMeters(now time.Time) error {
 }
 
 var errNotRecorded = errors.New("the cabinet's reading was not recorded")
+
+// nextReading is when a cabinet is read next after a reading at now that
+// was due at due. A reading taken a round late keeps its schedule, or every
+// period would stretch by a round's length: at 1,000 cabinets that took a
+// fifth of the readings due (issue 26). One late by a whole period or more
+// (a stalled line) starts a new schedule rather than catching up in a
+// burst, and one taken early (a look at a hit) leaves the schedule as it
+// was.
+func nextReading(due, now time.Time, every time.Duration) time.Time {
+	switch {
+	case now.Before(due):
+		return due
+	case now.Sub(due) < every:
+		return due.Add(every)
+	}
+	return now.Add(every)
+}
 
 // maxGamesBetweenReadings bounds the games a cabinet can play between two
 // readings: what a games meter that went "down" may have rolled over by.
