@@ -226,13 +226,7 @@ func (s *session) recover() error {
 // payouts are this cabinet's awards recorded and not yet confirmed paid.
 func (s *session) payouts() []ledger.Payout {
 	var out []ledger.Payout
-	s.c.ledger.View(func(st *ledger.State) {
-		for _, p := range st.PendingPayouts() {
-			if p.Machine == s.cab.ID {
-				out = append(out, p)
-			}
-		}
-	})
+	s.c.ledger.View(func(st *ledger.State) { out = st.PendingFor(s.cab.ID) })
 	return out
 }
 
