@@ -1,6 +1,7 @@
 package link
 
 import (
+	"context"
 	"errors"
 
 	"github.com/openegm/cabinet/jackpot/ledger"
@@ -9,60 +10,190 @@ import (
 // readings are the meter readings a line took in one round, waiting to be
 // committed together. A reading alone is tiny and its fsync is everything
 // it costs: one synced commit per reading made the controller's ledger the
-// floor's bottleneck (issue 26), so a round's readings share one. Nothing
-// is counted from a reading before its batch is durable: the session's
-// games meter and the contributions move only when flush has committed it.
+// floor's bottleneck (issue 26). A round's readings go to the controller's
+// committer, which commits what every line handed it meanwhile in one
+// batch, and the line polls on without waiting for it: nothing needs a
+// periodic reading durable except the claim of a hit, which flushes first.
+// Nothing is counted from a reading before its batch is durable: the
+// session's games meter and the contributions move only then.
 type readings struct {
-	c    *Controller
-	recs []ledger.Record
-	from []*session
+	c        *Controller
+	recs     []ledger.Record
+	from     []*session
+	tokens   []uint64
+	inflight *readingsReq // handed to the committer, its answer not yet taken
+	next     uint64
 }
 
-// add queues s's reading for the round's commit. s.queued stays set
-// until the reading is durable: a refused one leaves it set.
+// add queues s's reading for the round's commit; s.pending names it until
+// it is durable (a refused one leaves it named).
 func (b *readings) add(s *session, m ledger.Meters) {
-	s.queued = true
+	b.next++
+	s.pending = b.next
 	b.recs = append(b.recs, m)
 	b.from = append(b.from, s)
+	b.tokens = append(b.tokens, b.next)
 }
 
-// flush commits the queued readings in one batch. A reading the ledger
-// refuses is dropped (logged, as a lone reading's refusal was) and the
-// others are committed without it: the cabinet is read again next time.
-// A fault stops the line, as it stops every commit after it.
+// send hands the queued readings to the committer without waiting for
+// them; the answer of the previous hand-off is taken first, so a line has
+// one batch in flight and its cabinets' records stay in order.
+func (b *readings) send() error {
+	err := b.settle()
+	if len(b.recs) == 0 {
+		return err
+	}
+	req := &readingsReq{recs: b.recs, from: b.from, tokens: b.tokens, done: make(chan struct{})}
+	b.recs, b.from, b.tokens = nil, nil, nil
+	select {
+	case b.c.readq <- req:
+		b.inflight = req
+	case <-b.c.committerDone:
+		return errors.Join(err, errCommitterStopped)
+	}
+	return err
+}
+
+// flush makes every reading of the line durable before it returns.
 func (b *readings) flush() error {
-	defer func() { b.recs, b.from = b.recs[:0], b.from[:0] }()
-	for len(b.recs) > 0 {
-		n := min(len(b.recs), ledger.MaxBatch)
-		res, err := b.c.ledger.CommitBatch(b.recs[:n]...)
+	if err := b.send(); err != nil {
+		b.settle()
+		return err
+	}
+	return b.settle()
+}
+
+// settle waits for the batch in flight and applies its answer.
+func (b *readings) settle() error {
+	req := b.inflight
+	if req == nil {
+		return nil
+	}
+	b.inflight = nil
+	select {
+	case <-req.done:
+	case <-b.c.committerDone:
+		select {
+		case <-req.done:
+		default:
+			return errCommitterStopped
+		}
+	}
+	fresh := 0
+	for i, s := range req.from {
+		if req.refused[i] || req.res == nil {
+			continue
+		}
+		if s.pending == req.tokens[i] {
+			s.pending = 0
+		}
+		s.games = req.recs[i].(ledger.Meters).GamesPlayed
+		if !req.res[i].Repeat {
+			fresh++
+		}
+	}
+	b.c.count(func(st *Stats) { st.Readings += fresh })
+	return req.err
+}
+
+var errCommitterStopped = errors.New("the controller's committer stopped")
+
+// readingsReq is one line's batch on its way through the committer.
+type readingsReq struct {
+	recs    []ledger.Record
+	from    []*session
+	tokens  []uint64
+	res     []ledger.Result // nil when nothing was committed
+	refused []bool
+	err     error
+	done    chan struct{}
+}
+
+// commitReadings is the controller's committer: it takes the lines'
+// batches in the order they come and commits all it has in one group
+// (one write and one fsync), so the number of fsyncs follows the disk,
+// not the lines.
+func (c *Controller) commitReadings(ctx context.Context) {
+	defer close(c.committerDone)
+	var carry *readingsReq
+	for {
+		group := []*readingsReq{}
+		if carry != nil {
+			group, carry = append(group, carry), nil
+		} else {
+			select {
+			case <-ctx.Done():
+				return
+			case r := <-c.readq:
+				group = append(group, r)
+			}
+		}
+		n := len(group[0].recs)
+	more:
+		for {
+			select {
+			case r := <-c.readq:
+				if n+len(r.recs) > ledger.MaxBatch {
+					carry = r
+					break more
+				}
+				group, n = append(group, r), n+len(r.recs)
+			default:
+				break more
+			}
+		}
+		c.commitGroup(group)
+		for _, r := range group {
+			close(r.done)
+		}
+	}
+}
+
+// commitGroup commits the readings of group in one batch. A reading the
+// ledger refuses is left out (logged, as a lone reading's refusal was)
+// and the others are committed without it: the cabinet is read again
+// next time.
+func (c *Controller) commitGroup(group []*readingsReq) {
+	type at struct{ req, i int }
+	var all []ledger.Record
+	var where []at
+	for k, r := range group {
+		r.refused = make([]bool, len(r.recs))
+		for i, rec := range r.recs {
+			all, where = append(all, rec), append(where, at{k, i})
+		}
+	}
+	for len(all) > 0 {
+		res, err := c.ledger.CommitBatch(all...)
 		var ref *ledger.Refused
-		if errors.As(err, &ref) && ref.Index >= 0 && ref.Index < n {
-			s, m := b.from[ref.Index], b.recs[ref.Index].(ledger.Meters)
-			b.c.log.Error("reading refused", "cabinet", s.cab.ID, "coin_in", m.CoinIn, "games", m.GamesPlayed, "err", ref.Err)
-			b.recs = append(b.recs[:ref.Index], b.recs[ref.Index+1:]...)
-			b.from = append(b.from[:ref.Index], b.from[ref.Index+1:]...)
+		if errors.As(err, &ref) && ref.Index >= 0 && ref.Index < len(all) {
+			w := where[ref.Index]
+			r := group[w.req]
+			m := r.recs[w.i].(ledger.Meters)
+			r.refused[w.i] = true
+			c.log.Error("reading refused", "cabinet", r.from[w.i].cab.ID, "coin_in", m.CoinIn, "games", m.GamesPlayed, "err", ref.Err)
+			all = append(all[:ref.Index], all[ref.Index+1:]...)
+			where = append(where[:ref.Index], where[ref.Index+1:]...)
 			continue
 		}
 		if err != nil && res == nil {
-			b.c.log.Error("readings not committed", "readings", len(b.recs), "err", err)
-			return err
+			c.log.Error("readings not committed", "readings", len(all), "err", err)
+			for _, r := range group {
+				r.err = err
+			}
+			return
 		}
 		// res with an error: durable, and the ledger stopped after it (its
 		// checkpoint failed); the readings count, the next commit fails.
-		fresh := 0
-		for i, r := range res {
-			s := b.from[i]
-			s.queued = false
-			s.games = b.recs[i].(ledger.Meters).GamesPlayed
-			if !r.Repeat {
-				fresh++
-			}
+		for _, r := range group {
+			r.res, r.err = make([]ledger.Result, len(r.recs)), err
 		}
-		b.c.count(func(st *Stats) { st.Readings += fresh })
-		if err != nil {
-			return err
+		for j, w := range where {
+			group[w.req].res[w.i] = res[j]
 		}
-		b.recs, b.from = b.recs[n:], b.from[n:]
+		return
 	}
-	return nil
+	for _, r := range group { // every reading refused
+		r.res = make([]ledger.Result, len(r.recs))
+	}
 }

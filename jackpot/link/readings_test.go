@@ -32,6 +32,10 @@ func TestReadingsFlushTogetherAndDropARefusedOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.readq, c.committerDone = make(chan *readingsReq, 64), make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.commitReadings(ctx)
 	b := &readings{c: c}
 	one := &session{c: c, cab: cfg.Channels[0].Cabinets[0], batch: b}
 	two := &session{c: c, cab: cfg.Channels[0].Cabinets[1], batch: b}
@@ -51,8 +55,8 @@ func TestReadingsFlushTogetherAndDropARefusedOne(t *testing.T) {
 	if got := l.LastSeq() - seq; got != per {
 		t.Fatalf("two readings took %d log records, want %d: one commit", got, per)
 	}
-	if one.queued || two.queued || one.games != 5 || two.games != 7 || c.Stats().Readings != 2 {
-		t.Fatalf("after the commit: queued %v %v, games %d %d, stats %+v", one.queued, two.queued, one.games, two.games, c.Stats())
+	if one.pending != 0 || two.pending != 0 || one.games != 5 || two.games != 7 || c.Stats().Readings != 2 {
+		t.Fatalf("after the commit: queued %v %v, games %d %d, stats %+v", one.pending, two.pending, one.games, two.games, c.Stats())
 	}
 
 	seq = l.LastSeq()
@@ -64,11 +68,11 @@ func TestReadingsFlushTogetherAndDropARefusedOne(t *testing.T) {
 	if got := l.LastSeq() - seq; got != per {
 		t.Fatalf("one good reading took %d log records, want %d: one commit", got, per)
 	}
-	if !one.queued || one.games != 5 {
-		t.Fatalf("refused reading: queued %v, games %d; want it still unrecorded at 5", one.queued, one.games)
+	if one.pending == 0 || one.games != 5 {
+		t.Fatalf("refused reading: pending %d, games %d; want it still unrecorded at 5", one.pending, one.games)
 	}
-	if two.queued || two.games != 9 {
-		t.Fatalf("good reading: queued %v, games %d; want recorded at 9", two.queued, two.games)
+	if two.pending != 0 || two.games != 9 {
+		t.Fatalf("good reading: pending %d, games %d; want recorded at 9", two.pending, two.games)
 	}
 	st := l.State()
 	m1, _ := st.Machine("egm-1")
@@ -79,7 +83,7 @@ func TestReadingsFlushTogetherAndDropARefusedOne(t *testing.T) {
 	if c.Stats().Readings != 3 {
 		t.Fatalf("stats %+v, want 3 readings", c.Stats())
 	}
-	if len(b.recs) != 0 || len(b.from) != 0 {
+	if len(b.recs) != 0 || len(b.from) != 0 || b.inflight != nil {
 		t.Fatalf("%d readings left in the batch after the flush", len(b.recs))
 	}
 }
@@ -205,5 +209,61 @@ func TestNextReadingKeepsTheSchedule(t *testing.T) {
 		if got := nextReading(c.due, c.now, sec); !got.Equal(c.want) {
 			t.Errorf("%s: next reading at %v, want %v", c.name, got.Sub(t0), c.want.Sub(t0))
 		}
+	}
+}
+
+// The committer commits what several lines handed it meanwhile in one
+// batch: one fsync for the readings of every line that waited.
+func TestCommitterGroupsTheLines(t *testing.T) {
+	cfg, err := ParseConfig("linkctl.json", []byte(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _, err := ledger.Open(t.TempDir(), ledger.Options{Keys: book.FileKeys{Dir: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	c, err := New(cfg, l, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.readq, c.committerDone = make(chan *readingsReq, 64), make(chan struct{})
+	seq := l.LastSeq()
+	if _, err := l.Commit(ledger.Event{At: 1, Code: ledger.EventStart, Detail: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	per := l.LastSeq() - seq
+	seq = l.LastSeq()
+
+	a, b := &readings{c: c}, &readings{c: c} // two lines
+	one := &session{c: c, cab: cfg.Channels[0].Cabinets[0], batch: a}
+	two := &session{c: c, cab: cfg.Channels[0].Cabinets[1], batch: b}
+	a.add(one, ledger.Meters{At: 1, Machine: "egm-1", CoinIn: 500, GamesPlayed: 5})
+	b.add(two, ledger.Meters{At: 1, Machine: "egm-2", CoinIn: 700, GamesPlayed: 7})
+	// Both handed over before the committer runs: they wait together.
+	if err := a.send(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.send(); err != nil {
+		t.Fatal(err)
+	}
+	if one.pending == 0 || two.pending == 0 || l.LastSeq() != seq {
+		t.Fatal("readings counted as durable before the committer ran")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.commitReadings(ctx)
+	if err := a.flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got := l.LastSeq() - seq; got != per {
+		t.Fatalf("two lines' readings took %d log records, want %d: one commit", got, per)
+	}
+	if one.pending != 0 || two.pending != 0 || one.games != 5 || two.games != 7 || c.Stats().Readings != 2 {
+		t.Fatalf("pending %d %d, games %d %d, stats %+v", one.pending, two.pending, one.games, two.games, c.Stats())
 	}
 }

@@ -41,10 +41,11 @@ type session struct {
 	backAlarm  bool
 	backSince  time.Time
 	ramCleared bool
-	// batch holds the line's readings of the round; queued: this
-	// cabinet's last reading is not durable yet (waiting, or refused).
-	batch  *readings
-	queued bool
+	// batch holds the line's readings of the round; pending names this
+	// cabinet's last reading while it is not durable (waiting, or
+	// refused), 0 once it is.
+	batch   *readings
+	pending uint64
 }
 
 // backGrace is how long meters seen back wait for the RAM clear's
@@ -169,7 +170,7 @@ func (s *session) look() error {
 	if err := s.batch.flush(); err != nil {
 		return err
 	}
-	if s.queued {
+	if s.pending != 0 {
 		return errNotRecorded
 	}
 	before := s.games
