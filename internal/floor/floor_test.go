@@ -849,16 +849,20 @@ func testFloor(t *testing.T, controllers int) {
 // (fsync 350/s) the readings fell to half of those due and values waited
 // 3-6 s: the readings follow the disk.
 //
-// Those figures are the controller before these changes: a line's
-// readings of a round are now one batch (one fsync for up to 16; at once
-// when a cabinet has a hit or an award, so its records keep their order),
-// a look at the ledger reads the durable state under a lock no fsync
-// holds, the pending awards are one machine's, a reading a round late
-// keeps its cabinet's schedule, and a TCP line drains stale input without
-// a read deadline. On 2026-12-05 (load average 7-11), the link alone with
-// 1,000 cabinets: values waited 0.39-0.50 s (before, in the same minutes:
-// 0.86-1.68 s), awards 0.36-0.54 s at p99 (0.74-1.79 s), a look at the
-// ledger 0.001-0.13 ms at p99 (19-79 ms).
+// Those figures are the controller before these changes: a line hands
+// its round's readings to the controller's one committer, which commits
+// what every line handed it meanwhile in one batch and fsync while the
+// lines poll on (a cabinet with a hit or an award flushes and waits, so
+// its claim follows its reading); a look at the ledger reads the durable
+// state under a lock no fsync holds; the pending awards are one
+// machine's; a reading a round late keeps its cabinet's schedule; and a
+// TCP line drains stale input without a read deadline. On 2026-12-05
+// (load average 5-11), the link alone with 1,000 cabinets: values waited
+// 0.39-0.79 s (before, in the same minutes: 0.86-1.68 s), awards
+// 0.36-1.0 s at p99 (0.74-1.79 s), a look at the ledger 0.001-0.13 ms
+// at p99 (19-79 ms), all the readings due taken (about 1,000 a second).
+// What is left is CPU: the process had 0.6-1.1 of the two cores, most of
+// it the simulated cabinets and the SAS exchanges on loopback TCP.
 //
 // # What a second controller would take over
 //
