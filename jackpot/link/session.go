@@ -274,9 +274,23 @@ func (s *session) readMeters(now time.Time) error {
 	// is an alarm, recorded once, and no contribution is taken from the
 	// cabinet until an operator rebases it.
 	var last ledger.Machine
-	s.c.ledger.View(func(st *ledger.State) { last, _ = st.Machine(s.cab.ID) })
-	unwrappedCoin, okCoin := unwrap(last.Read, uint64(last.CoinIn), coinIn, coinMod, uint64(jackpot.MaxBet))
-	unwrappedGames, okGames := unwrap(last.Read, last.GamesPlayed, games, gamesMod, maxGamesBetweenReadings)
+	var unwrappedCoin, unwrappedGames uint64
+	var okCoin, okGames bool
+	compare := func() {
+		s.c.ledger.View(func(st *ledger.State) { last, _ = st.Machine(s.cab.ID) })
+		unwrappedCoin, okCoin = unwrap(last.Read, uint64(last.CoinIn), coinIn, coinMod, uint64(jackpot.MaxBet))
+		unwrappedGames, okGames = unwrap(last.Read, last.GamesPlayed, games, gamesMod, maxGamesBetweenReadings)
+	}
+	compare()
+	if (!okCoin || !okGames) && s.pending != 0 {
+		// The last reading may still be on its way to the ledger: a
+		// rebase or an alarm is decided on it durable, and a rebase must
+		// not land before it.
+		if err := s.batch.flush(); err != nil {
+			return err
+		}
+		compare()
+	}
 	if !okCoin || !okGames {
 		if s.ramCleared {
 			// A RAM clear the cabinet reported: the new baseline, recorded.
