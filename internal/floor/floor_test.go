@@ -857,10 +857,10 @@ func testFloor(t *testing.T, controllers int) {
 // state under a lock no fsync holds; the pending awards are one
 // machine's; a reading a round late keeps its cabinet's schedule; and a
 // TCP line drains stale input without a read deadline. On 2026-12-05
-// (load average 5-11), the link alone with 1,000 cabinets: values waited
-// 0.39-0.79 s (before, in the same minutes: 0.86-1.68 s), awards
-// 0.36-1.0 s at p99 (0.74-1.79 s), a look at the ledger 0.001-0.13 ms
-// at p99 (19-79 ms), all the readings due taken (about 1,000 a second).
+// (load average 5-14), the link alone with 1,000 cabinets: values waited
+// 0.45-0.79 s (before, in the same minutes: 0.86-2.98 s), awards
+// 0.53-1.0 s at p99 (0.74-2.71 s), a look at the ledger 0.001-1.5 ms at
+// p99 (12-86 ms), all the readings due taken (about 1,000 a second).
 // What is left is CPU: the process had 0.6-1.1 of the two cores, most of
 // it the simulated cabinets and the SAS exchanges on loopback TCP.
 //
