@@ -96,8 +96,11 @@
 // input), is a *Fault that stops the ledger, and the state stays at the
 // last durable record. (The fold works in place and
 // keeps an undo list, a copy of the pools before the first op and the old
-// value of every entry it changes; the state is under the ledger's lock
-// throughout, so nothing in between can be seen.) CommitBatch is the group
+// value of every entry it changes; that state is the commit's own, under
+// the ledger's lock. View, State and Report read a second state, into
+// which a commit folds its logged records once they are durable, under a
+// read lock no write or fsync holds: a look never waits for a commit in
+// flight, and nothing in between can be seen.) CommitBatch is the group
 // commit: many records, one log record, one sync. Every commit checks the
 // pools' identity to the millicent with their exact carries, and the
 // invariants of what the record touched; start-up checks all of them

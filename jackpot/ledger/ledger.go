@@ -112,9 +112,17 @@ type Ledger struct {
 	mu     sync.Mutex
 	opts   Options
 	book   *book.Book
-	state  *State
+	state  *State // folded before the write, under mu: the commit's own
 	fault  *Fault
 	closed bool
+	// shown is the durable state, for View, State and Report: a commit
+	// folds its logged records into it once they are on disk. Readers
+	// took mu before, and so waited behind every commit's fsync: on a
+	// floor of 1,000 cabinets every poll step and every broadcast did
+	// (issue 26). The same deterministic fold, on the same state, of the
+	// records the log holds, so it is what a restart would fold.
+	showMu sync.RWMutex
+	shown  *State
 }
 
 // Spec is the controller's ledger as the book sees it.
@@ -185,6 +193,7 @@ func Open(dir string, opts Options) (*Ledger, OpenInfo, error) {
 		return nil, info, asFault(err, 0, -1)
 	}
 	l := &Ledger{opts: opts, book: b, state: st.(fold).s}
+	l.shown = l.state.Clone()
 	if info.Repaired != "" {
 		// The repair itself is evidence: it goes into the log.
 		if _, err := l.Commit(Event{At: opts.Now(), Code: EventLogRepaired, Detail: clip(info.Repaired, MaxWhyLen)}); err != nil {
@@ -348,13 +357,35 @@ func (l *Ledger) commit(recs []Record, isBatch bool) ([]Result, error) {
 		// Durable, but the checkpoint or seal after it failed: the state
 		// shows the record (as the next start-up will), and the ledger stops.
 		l.fault = asFault(err, wr.Seq, -1)
+		if ft := l.show(typ, logged); ft != nil {
+			l.fault = ft
+		}
 		return out, l.fault
 	}
-	if err := l.book.WriteWitness(); err != nil {
-		l.fault = &Fault{Seq: wr.Seq, Entry: -1, Err: err}
+	werr := l.book.WriteWitness()
+	if ft := l.show(typ, logged); ft != nil {
+		l.fault = ft
+		return out, l.fault
+	}
+	if werr != nil {
+		l.fault = &Fault{Seq: wr.Seq, Entry: -1, Err: werr}
 		return out, l.fault
 	}
 	return out, nil
+}
+
+// show folds a durable commit's logged records into the shown state. The
+// fold took them on the commit's state, which the shown one equals before
+// it: a refusal here is a defect, and stops the ledger.
+func (l *Ledger) show(typ Type, logged []Record) *Fault {
+	l.showMu.Lock()
+	defer l.showMu.Unlock()
+	if ft := foldLogged(l.shown, typ, logged, nil); ft != nil {
+		ft.Seq = l.book.Head().Seq
+		l.shown = l.state.Clone() // what the log holds, as the fold left it
+		return ft
+	}
+	return nil
 }
 
 // refuse returns the error for a record the fold did not take: a
@@ -369,20 +400,21 @@ func (l *Ledger) refuse(index int, typ Type, err error) error {
 	return &Refused{Index: index, Type: typ, Err: err}
 }
 
-// State returns an independent copy of the folded state.
+// State returns an independent copy of the durable state.
 func (l *Ledger) State() *State {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.state.Clone()
+	l.showMu.RLock()
+	defer l.showMu.RUnlock()
+	return l.shown.Clone()
 }
 
-// View calls fn with the live state, under the ledger's lock: for cheap
-// reads (one machine, the pending awards) without copying everything. fn
-// must not keep s or change it.
+// View calls fn with the durable state, under a read lock that no
+// commit's write or fsync holds: for cheap reads (one machine, the pending
+// awards) without copying everything. fn must not keep s or change it,
+// and must not commit.
 func (l *Ledger) View(fn func(s *State)) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	fn(l.state)
+	l.showMu.RLock()
+	defer l.showMu.RUnlock()
+	fn(l.shown)
 }
 
 // LastSeq is the seq of the last log record (checkpoints and seals
@@ -428,7 +460,7 @@ func ReadPublicKey(path string) (ed25519.PublicKey, error) { return book.ReadPub
 
 // Report is the accounting report of the committed state (State.Report).
 func (l *Ledger) Report() (*Report, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.state.Report()
+	l.showMu.RLock()
+	defer l.showMu.RUnlock()
+	return l.shown.Report()
 }

@@ -316,6 +316,15 @@ func (g *propGen) verify() {
 	if len(s.PendingPayouts()) != len(md.pending) {
 		t.Fatalf("%d pending, model %d", len(s.PendingPayouts()), len(md.pending))
 	}
+	byMachine := map[string][]Payout{}
+	for _, p := range s.PendingPayouts() {
+		byMachine[p.Machine] = append(byMachine[p.Machine], p)
+	}
+	for _, m := range s.Machines() {
+		if got := s.PendingFor(m.ID); !slices.Equal(got, byMachine[m.ID]) {
+			t.Fatalf("pending for %s: %+v, the whole list has %+v", m.ID, got, byMachine[m.ID])
+		}
+	}
 	sh, _ := s.SharedLevel("super")
 	if sh.Fed != md.shared.fed || sh.Unbatched != md.shared.unbatched || sh.AppliedBet != md.shared.applied || sh.NextSeq() != md.shared.next {
 		t.Fatalf("shared %+v, model %+v", sh, md.shared)

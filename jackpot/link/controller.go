@@ -29,6 +29,10 @@ type Controller struct {
 	now    func() time.Time
 	hits   chan hitClaim
 	sup    *superLink // nil without a superjackpot section
+	// readq takes the lines' readings to the committer, which closes
+	// committerDone when it stops.
+	readq         chan *readingsReq
+	committerDone chan struct{}
 
 	mu    sync.Mutex
 	stats Stats
@@ -123,6 +127,16 @@ func (c *Controller) count(f func(*Stats)) {
 // disagree on a shared level (its configuration, or the batches sent).
 func (c *Controller) Run(ctx context.Context) error {
 	c.ledger.Commit(ledger.Event{At: c.now().UnixNano(), Code: ledger.EventStart, Detail: c.cfg.Controller})
+	// The committer outlives the lines: their last readings go through it
+	// as they stop.
+	c.readq, c.committerDone = make(chan *readingsReq, 64), make(chan struct{})
+	cctx, stopCommitter := context.WithCancel(context.Background())
+	committer := make(chan struct{})
+	go func() {
+		defer close(committer)
+		c.commitReadings(cctx)
+	}()
+	defer func() { stopCommitter(); <-committer }()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -222,10 +236,12 @@ func (c *Controller) serveChannel(ctx context.Context, ch Channel) error {
 }
 
 func (c *Controller) pollLine(ctx context.Context, ch Channel, port sas.Port) error {
+	batch := &readings{c: c}
+	defer batch.flush()
 	sessions := make([]*session, len(ch.Cabinets))
 	for i, cab := range ch.Cabinets {
 		cl := host.New(port, host.Options{Addr: byte(cab.Addr), Escape: ch.Framing == "parmrk", Retries: 2, Timeout: 60 * time.Millisecond})
-		sessions[i] = &session{c: c, cab: cab, cl: cl}
+		sessions[i] = &session{c: c, cab: cab, cl: cl, batch: batch}
 	}
 	bcast := sessions[0].cl
 	var last time.Time
@@ -243,6 +259,11 @@ func (c *Controller) pollLine(ctx context.Context, ch Channel, port sas.Port) er
 			} else {
 				answered = true
 			}
+		}
+		// The round's readings to the committer; the broadcast says what
+		// is durable, and the next one what these add.
+		if err := batch.send(); err != nil {
+			c.count(func(st *Stats) { st.PollErrors++ })
 		}
 		wrong := slices.ContainsFunc(sessions, func(s *session) bool { return s.wrong })
 		if !wrong && now.Sub(last) >= c.cfg.BroadcastEvery() {

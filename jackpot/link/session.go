@@ -41,6 +41,11 @@ type session struct {
 	backAlarm  bool
 	backSince  time.Time
 	ramCleared bool
+	// batch holds the line's readings of the round; pending names this
+	// cabinet's last reading while it is not durable (waiting, or
+	// refused), 0 once it is.
+	batch   *readings
+	pending uint64
 }
 
 // backGrace is how long meters seen back wait for the RAM clear's
@@ -142,7 +147,7 @@ func (s *session) look() error {
 		if err := s.readMeters(now); err != nil {
 			return err
 		}
-		s.nextMeter = now.Add(s.c.cfg.MeterEvery())
+		s.nextMeter = nextReading(s.nextMeter, now, s.c.cfg.MeterEvery())
 		look = true
 	}
 	if !look {
@@ -151,7 +156,6 @@ func (s *session) look() error {
 	if err := s.machineInfo(); err != nil {
 		return err // a claim needs the bet: look when it is known
 	}
-	before := s.games
 	wins, err := s.cl.ProgressiveWins()
 	if err != nil {
 		return err
@@ -160,6 +164,16 @@ func (s *session) look() error {
 	if !s.reported && len(pending) == 0 {
 		return nil
 	}
+	// The claim names the game of the reading just taken, and the
+	// cabinet's records keep their order in the ledger: the round's
+	// readings are made durable now rather than at the round's end.
+	if err := s.batch.flush(); err != nil {
+		return err
+	}
+	if s.pending != 0 {
+		return errNotRecorded
+	}
+	before := s.games
 	paid := s.reported && s.cab.broadcast()
 	if paid {
 		// Recorded before the next poll, which starts their release: a
@@ -213,18 +227,13 @@ func (s *session) recover() error {
 // payouts are this cabinet's awards recorded and not yet confirmed paid.
 func (s *session) payouts() []ledger.Payout {
 	var out []ledger.Payout
-	s.c.ledger.View(func(st *ledger.State) {
-		for _, p := range st.PendingPayouts() {
-			if p.Machine == s.cab.ID {
-				out = append(out, p)
-			}
-		}
-	})
+	s.c.ledger.View(func(st *ledger.State) { out = st.PendingFor(s.cab.ID) })
 	return out
 }
 
-// readMeters commits the cabinet's coin-in and games-played meters: the
-// ledger contributes the coin-in delta to the cabinet's levels. The coin-in
+// readMeters reads the cabinet's coin-in and games-played meters into the
+// line's batch: once committed, the ledger contributes the coin-in delta
+// to the cabinet's levels. The coin-in
 // is the linked coin-in (0xB4 wager category 1) unless the cabinet is
 // configured with the total coin-in meter.
 func (s *session) readMeters(now time.Time) error {
@@ -265,9 +274,23 @@ func (s *session) readMeters(now time.Time) error {
 	// is an alarm, recorded once, and no contribution is taken from the
 	// cabinet until an operator rebases it.
 	var last ledger.Machine
-	s.c.ledger.View(func(st *ledger.State) { last, _ = st.Machine(s.cab.ID) })
-	unwrappedCoin, okCoin := unwrap(last.Read, uint64(last.CoinIn), coinIn, coinMod, uint64(jackpot.MaxBet))
-	unwrappedGames, okGames := unwrap(last.Read, last.GamesPlayed, games, gamesMod, maxGamesBetweenReadings)
+	var unwrappedCoin, unwrappedGames uint64
+	var okCoin, okGames bool
+	compare := func() {
+		s.c.ledger.View(func(st *ledger.State) { last, _ = st.Machine(s.cab.ID) })
+		unwrappedCoin, okCoin = unwrap(last.Read, uint64(last.CoinIn), coinIn, coinMod, uint64(jackpot.MaxBet))
+		unwrappedGames, okGames = unwrap(last.Read, last.GamesPlayed, games, gamesMod, maxGamesBetweenReadings)
+	}
+	compare()
+	if (!okCoin || !okGames) && s.pending != 0 {
+		// The last reading may still be on its way to the ledger: a
+		// rebase or an alarm is decided on it durable, and a rebase must
+		// not land before it.
+		if err := s.batch.flush(); err != nil {
+			return err
+		}
+		compare()
+	}
 	if !okCoin || !okGames {
 		if s.ramCleared {
 			// A RAM clear the cabinet reported: the new baseline, recorded.
@@ -296,16 +319,27 @@ func (s *session) readMeters(now time.Time) error {
 	}
 	s.backAlarm, s.backSince, s.ramCleared = false, time.Time{}, false
 	coinIn, games = unwrappedCoin, unwrappedGames
-	res, err := s.c.ledger.Commit(ledger.Meters{At: now.UnixNano(), Machine: s.cab.ID, CoinIn: int64(coinIn), GamesPlayed: games})
-	if err != nil {
-		s.c.log.Error("reading refused", "cabinet", s.cab.ID, "coin_in", coinIn, "games", games, "err", err)
-		return err
-	}
-	if !res.Repeat {
-		s.c.count(func(st *Stats) { st.Readings++ })
-	}
-	s.games = games
+	s.batch.add(s, ledger.Meters{At: now.UnixNano(), Machine: s.cab.ID, CoinIn: int64(coinIn), GamesPlayed: games})
 	return nil
+}
+
+var errNotRecorded = errors.New("the cabinet's reading was not recorded")
+
+// nextReading is when a cabinet is read next after a reading at now that
+// was due at due. A reading taken a round late keeps its schedule, or every
+// period would stretch by a round's length: at 1,000 cabinets that took a
+// fifth of the readings due (issue 26). One late by a whole period or more
+// (a stalled line) starts a new schedule rather than catching up in a
+// burst, and one taken early (a look at a hit) leaves the schedule as it
+// was.
+func nextReading(due, now time.Time, every time.Duration) time.Time {
+	switch {
+	case now.Before(due):
+		return due
+	case now.Sub(due) < every:
+		return due.Add(every)
+	}
+	return now.Add(every)
 }
 
 // maxGamesBetweenReadings bounds the games a cabinet can play between two
