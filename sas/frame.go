@@ -297,3 +297,41 @@ func ParseReply(b []byte) (addr, cmd byte, data []byte, err error) {
 	}
 	return b[0], b[1], b[2 : len(b)-2], nil
 }
+
+// CutPoll takes one poll off the front of a byte stream from a host, as a
+// lightweight peer reads it without the wakeup bit's framing (the test
+// machines of the ticket system and of the casino floor): a general poll
+// (one byte with the top bit) or a long poll whose length the long-poll
+// tables give (LookupLongPoll, then TicketPollSpec). Bytes that start
+// nothing known are dropped one by one; ok is false while the poll is not
+// whole yet.
+func CutPoll(in []byte) (frame, rest []byte, ok bool) {
+	for len(in) > 0 {
+		if in[0]&GeneralPollBit != 0 {
+			return in[:1], in[1:], true
+		}
+		if len(in) < 2 {
+			return nil, in, false
+		}
+		spec, known := LookupLongPoll(in[1])
+		if !known {
+			spec, known = TicketPollSpec(in[1])
+		}
+		if !known {
+			in = in[1:]
+			continue
+		}
+		n := spec.Length
+		if spec.Variable {
+			if len(in) < 3 {
+				return nil, in, false
+			}
+			n += int(in[2])
+		}
+		if len(in) < n {
+			return nil, in, false
+		}
+		return in[:n], in[n:], true
+	}
+	return nil, in, false
+}

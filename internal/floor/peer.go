@@ -329,7 +329,7 @@ func (l *Line) serveConn(ctx context.Context, conn net.Conn) {
 		n, err := conn.Read(buf)
 		in = append(in, buf[:n]...)
 		for {
-			frame, rest, ok := cut(in)
+			frame, rest, ok := sas.CutPoll(in)
 			if !ok {
 				break
 			}
@@ -374,35 +374,4 @@ func (l *Line) handle(f []byte) []byte {
 		return c.longPoll(f[1], data)
 	}
 	return nil
-}
-
-// cut takes one poll off the front of in: a general poll (one byte with
-// the top bit) or a long poll whose length SAS's long-poll table gives;
-// bytes that start nothing known are dropped.
-func cut(in []byte) (frame, rest []byte, ok bool) {
-	for len(in) > 0 {
-		if in[0]&sas.GeneralPollBit != 0 {
-			return in[:1], in[1:], true
-		}
-		if len(in) < 2 {
-			return nil, in, false
-		}
-		spec, known := sas.LookupLongPoll(in[1])
-		if !known {
-			in = in[1:]
-			continue
-		}
-		n := spec.Length
-		if spec.Variable {
-			if len(in) < 3 {
-				return nil, in, false
-			}
-			n += int(in[2])
-		}
-		if len(in) < n {
-			return nil, in, false
-		}
-		return in[:n], in[n:], true
-	}
-	return nil, in, false
 }
