@@ -57,15 +57,7 @@ func TestNearSimultaneousHitsShareUnderSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.SettleMS = 50
-	l, _, err := ledger.Open(t.TempDir(), ledger.Options{Keys: book.FileKeys{Dir: t.TempDir()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	c, err := New(cfg, l, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, c := newTestController(t, cfg)
 	for _, m := range []string{"egm-1", "egm-2"} {
 		for _, coin := range []int64{0, 10_000_00} { // baseline, then 10,000 € of bets each
 			if _, err := l.Commit(ledger.Meters{At: 1, Machine: m, CoinIn: coin, GamesPlayed: uint64(coin/100 + 1)}); err != nil {
@@ -109,4 +101,20 @@ func TestNearSimultaneousHitsShareUnderSplit(t *testing.T) {
 	if c.Stats().Hits != 2 {
 		t.Fatalf("stats %+v", c.Stats())
 	}
+}
+
+// newTestController opens a fresh ledger, closed at the test's end, and a
+// controller on it for cfg.
+func newTestController(t *testing.T, cfg *Config) (*ledger.Ledger, *Controller) {
+	t.Helper()
+	l, _, err := ledger.Open(t.TempDir(), ledger.Options{Keys: book.FileKeys{Dir: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	c, err := New(cfg, l, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, c
 }

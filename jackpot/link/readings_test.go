@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net"
 	"testing"
 	"time"
 
-	"github.com/openegm/cabinet/book"
 	"github.com/openegm/cabinet/internal/floor"
 	"github.com/openegm/cabinet/jackpot/ledger"
 )
@@ -23,15 +20,7 @@ func TestReadingsFlushTogetherAndDropARefusedOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, _, err := ledger.Open(t.TempDir(), ledger.Options{Keys: book.FileKeys{Dir: t.TempDir()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	c, err := New(cfg, l, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, c := newTestController(t, cfg)
 	c.readq, c.committerDone = make(chan *readingsReq, 64), make(chan struct{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -125,15 +114,7 @@ func TestLineReadingsShareCommits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, _, err := ledger.Open(t.TempDir(), ledger.Options{Keys: book.FileKeys{Dir: t.TempDir()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	c, err := New(cfg, l, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, c := newTestController(t, cfg)
 	seq := l.LastSeq()
 	if _, err := l.Commit(ledger.Event{At: 1, Code: ledger.EventStart, Detail: "test"}); err != nil {
 		t.Fatal(err)
@@ -219,15 +200,7 @@ func TestCommitterGroupsTheLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, _, err := ledger.Open(t.TempDir(), ledger.Options{Keys: book.FileKeys{Dir: t.TempDir()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	c, err := New(cfg, l, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, c := newTestController(t, cfg)
 	c.readq, c.committerDone = make(chan *readingsReq, 64), make(chan struct{})
 	seq := l.LastSeq()
 	if _, err := l.Commit(ledger.Event{At: 1, Code: ledger.EventStart, Detail: "test"}); err != nil {
