@@ -49,6 +49,13 @@ type page struct {
 		Cents  int64  `json:"cents"`
 		Text   string `json:"text"`
 	} `json:"seats"`
+	lastPanel
+}
+
+// lastPanel is the page's panel of the last hand or coup, the same on
+// both kinds of table: each seat's stack at its end, the hands shown and
+// the awards in words.
+type lastPanel struct {
 	Ends []struct {
 		Seat  int    `json:"seat"`
 		Cents int64  `json:"cents"`

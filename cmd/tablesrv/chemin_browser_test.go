@@ -97,16 +97,7 @@ type cheminPage struct {
 		Cents int64  `json:"cents"`
 		Text  string `json:"text"`
 	} `json:"seats"`
-	Ends []struct {
-		Seat  int    `json:"seat"`
-		Cents int64  `json:"cents"`
-		Text  string `json:"text"`
-	} `json:"ends"`
-	Shows []struct {
-		Seat  int    `json:"seat"`
-		Cards string `json:"cards"`
-	} `json:"shows"`
-	Awards []string `json:"awards"`
+	lastPanel
 }
 
 const readCheminPage = `(() => {
