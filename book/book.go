@@ -162,16 +162,26 @@ func Open(dir string, spec Spec, opts Options) (*Book, State, Info, error) {
 		return nil, nil, info, err
 	}
 	logDir := filepath.Join(dir, LogDir)
-	key, err := opts.Keys.Signer(opts.KeyName, !hasEntries(logDir))
+	existing := hasEntries(logDir)
+	// The log is opened for appending on another core while the key and
+	// the snapshots are read and the tail checked (see walog.Prepared);
+	// when it cannot be prepared, OpenTail or Open says why.
+	var prep *walog.Prepared
+	if existing {
+		prep, _ = walog.Prepare(logDir, walog.Options{SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync})
+	}
+	key, err := opts.Keys.Signer(opts.KeyName, !existing)
 	if err != nil {
+		prep.Close()
 		return nil, nil, info, &Fault{Err: err}
 	}
 	pub, err := PublicKey(key)
 	if err != nil {
+		prep.Close()
 		return nil, nil, info, &Fault{Err: err}
 	}
 	info.KeyID = KeyID(pub)
-	b0, st0, ti, ok := openTail(dir, spec, opts, key, pub, info)
+	b0, st0, ti, ok := openTail(dir, spec, opts, key, pub, info, prep)
 	if ok {
 		return b0, st0, ti, nil
 	}

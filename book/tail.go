@@ -41,7 +41,10 @@ var errTail = errors.New("book: start-up from the snapshots gives way to the who
 // openTail opens the ledger from its sealed snapshots and the log's tail;
 // ok is false when the whole log must be read (nothing was written then),
 // and info.WholeLog says why.
-func openTail(dir string, spec Spec, opts Options, key crypto.Signer, pub ed25519.PublicKey, info Info) (*Book, State, Info, bool) {
+//
+// prep, the log prepared by Open (nil: none), is ended before it returns.
+func openTail(dir string, spec Spec, opts Options, key crypto.Signer, pub ed25519.PublicKey, info Info, prep *walog.Prepared) (*Book, State, Info, bool) {
+	defer prep.Close()
 	var snaps []*snapshot
 	for i := range 2 {
 		if s := readSnapshot(dir, i); s != nil {
@@ -148,7 +151,7 @@ func openTail(dir string, spec Spec, opts Options, key crypto.Signer, pub ed2551
 	}
 	log, li, err := walog.OpenTail(filepath.Join(dir, LogDir), walog.Options{Signer: key, CheckpointEvery: opts.CheckpointEvery,
 		SegmentSize: opts.SegmentSize, UnsafeNoSync: opts.UnsafeNoSync, Marks: true},
-		walog.Tail{Seq: from.Seq, Hash: from.hash, Fold: fold, Accept: accept})
+		walog.Tail{Seq: from.Seq, Hash: from.hash, Fold: fold, Accept: accept}, prep)
 	if err != nil {
 		info.WholeLog = err.Error()
 		return nil, nil, info, false

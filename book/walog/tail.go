@@ -57,72 +57,140 @@ var ErrNotTail = errors.New("walog: the log cannot be judged from its tail alone
 // Whatever it cannot decide from the tail is an error wrapping
 // ErrNotTail (a *Fault found in the tail among them), returned before
 // anything is written, so that the caller can open the log with Open.
-func OpenTail(dir string, opts Options, t Tail) (*Log, OpenInfo, error) {
+//
+// p, from Prepare(dir), is used and ended by OpenTail whatever it returns;
+// nil prepares the directory here.
+func OpenTail(dir string, opts Options, t Tail, p *Prepared) (*Log, OpenInfo, error) {
 	every := opts.CheckpointEvery
 	if every == 0 {
 		every = 1000
 	}
-	segLimit := opts.SegmentSize
-	if segLimit <= 0 {
-		segLimit = wal.DefaultOptions.SegmentSize
-	}
+	segLimit := segmentLimit(opts)
 	var pub ed25519.PublicKey
 	if opts.Signer != nil {
 		pub, _ = opts.Signer.Public().(ed25519.PublicKey)
 	}
-	if len(pub) != ed25519.PublicKeySize {
+	if p != nil && (p.dir != dir || p.segLimit != segLimit || p.noSync != opts.UnsafeNoSync) {
+		p.Close()
+		return nil, OpenInfo{}, fmt.Errorf("walog: open %s from its tail: prepared for %s with other options", dir, p.dir)
+	}
+	if len(pub) != ed25519.PublicKeySize || t.Seq == 0 {
+		p.Close()
+		if t.Seq == 0 {
+			return nil, OpenInfo{}, fmt.Errorf("walog: open %s from its tail: no record to start after: %w", dir, ErrNotTail)
+		}
 		return nil, OpenInfo{}, fmt.Errorf("walog: open %s from its tail: no Ed25519 signer: %w", dir, ErrNotTail)
 	}
-	if t.Seq == 0 {
-		return nil, OpenInfo{}, fmt.Errorf("walog: open %s from its tail: no record to start after: %w", dir, ErrNotTail)
+	if p == nil {
+		var err error
+		if p, err = Prepare(dir, opts); err != nil {
+			return nil, OpenInfo{}, err
+		}
 	}
-	lock, err := lockDir(dir)
+	defer p.Close()
+	l, info, err := openTail(dir, pub, t, opts, every, segLimit, p)
 	if err != nil {
 		return nil, OpenInfo{}, err
 	}
-	l, info, err := openTail(dir, pub, t, opts, every, segLimit)
-	if err != nil {
-		lock.Close()
-		return nil, OpenInfo{}, err
-	}
-	l.lock = lock
+	l.lock, p.lock = p.lock, nil
 	l.marks = opts.Marks
 	return l, info, nil
 }
 
-func openTail(dir string, pub ed25519.PublicKey, t Tail, opts Options, every uint64, segLimit int) (*Log, OpenInfo, error) {
-	// tidwall/wal opens the log for appending on the other core while
-	// the tail is read and checked: its opening reads the last segment
-	// whole and changes nothing (it opens the file to append, and writes
-	// only a new log's first segment, deletes only what a truncation file
-	// names: neither is there). It is used when the scan leaves nothing
-	// to repair, else opened again after the repair.
-	type opened struct {
-		w   *wal.Log
-		err error
-	}
-	segs, foreign, err := listSegments(dir)
+// Prepared is a log directory locked for a start-up from its tail, and,
+// when it holds segments and no truncation file of tidwall/wal's, being
+// opened for appending by tidwall/wal on a goroutine of its own. That
+// opening stats every segment file and reads the last one whole: at 10^6
+// games it took longer than the tail's checks, so it starts before the
+// caller reads what it needs to call OpenTail (its snapshots), and runs
+// beside all of it. It reads and changes nothing that OpenTail's checks
+// depend on: it opens the last segment to append and writes only a new
+// log's first segment, deletes only what a truncation file names, and
+// neither is there.
+type Prepared struct {
+	dir      string
+	segLimit int
+	noSync   bool
+	lock     *os.File
+	segs     []segFile
+	foreign  []string
+	listErr  error
+	early    chan opened
+}
+
+type opened struct {
+	w   *wal.Log
+	err error
+}
+
+// Prepare locks the log in dir and starts opening it for appending (see
+// Prepared). A log already open elsewhere is an error. Close ends it when
+// it is not given to OpenTail.
+func Prepare(dir string, opts Options) (*Prepared, error) {
+	lock, err := lockDir(dir)
 	if err != nil {
-		return nil, OpenInfo{}, fmt.Errorf("walog: open %s from its tail: %w", dir, err)
+		return nil, err
 	}
-	var early chan opened
-	if len(segs) > 0 && len(foreign) == 0 {
-		early = make(chan opened, 1)
+	p := &Prepared{dir: dir, segLimit: segmentLimit(opts), noSync: opts.UnsafeNoSync, lock: lock}
+	p.segs, p.foreign, p.listErr = listSegments(dir)
+	if p.listErr == nil && len(p.segs) > 0 && len(p.foreign) == 0 {
+		p.early = make(chan opened, 1)
 		go func() {
-			w, err := wal.Open(dir, walOptions(segLimit, opts.UnsafeNoSync))
-			early <- opened{w, err}
+			w, err := wal.Open(dir, walOptions(p.segLimit, p.noSync))
+			p.early <- opened{w, err}
 		}()
 	}
-	drop := func() {
-		if early != nil {
-			if o := <-early; o.w != nil {
-				o.w.Close()
-			}
-			early = nil
-		}
+	return p, nil
+}
+
+// Close waits for the early opening and closes it, and unlocks the
+// directory (unless OpenTail kept both). A nil p is nothing to close.
+func (p *Prepared) Close() {
+	if p == nil {
+		return
 	}
-	defer drop()
-	s, err := scanTail(dir, pub, t, segs, foreign)
+	p.drop()
+	if p.lock != nil {
+		p.lock.Close()
+		p.lock = nil
+	}
+}
+
+// drop closes the early opening, if any, once it has ended.
+func (p *Prepared) drop() {
+	if p.early != nil {
+		if o := <-p.early; o.w != nil {
+			o.w.Close()
+		}
+		p.early = nil
+	}
+}
+
+// take is the early opening's log, when it opened.
+func (p *Prepared) take() *wal.Log {
+	if p.early == nil {
+		return nil
+	}
+	o := <-p.early
+	p.early = nil
+	if o.err != nil {
+		return nil
+	}
+	return o.w
+}
+
+func segmentLimit(opts Options) int {
+	if opts.SegmentSize <= 0 {
+		return wal.DefaultOptions.SegmentSize
+	}
+	return opts.SegmentSize
+}
+
+func openTail(dir string, pub ed25519.PublicKey, t Tail, opts Options, every uint64, segLimit int, p *Prepared) (*Log, OpenInfo, error) {
+	if p.listErr != nil {
+		return nil, OpenInfo{}, fmt.Errorf("walog: open %s from its tail: %w", dir, p.listErr)
+	}
+	s, err := scanTail(dir, pub, t, p.segs, p.foreign)
 	if err != nil {
 		return nil, OpenInfo{}, fmt.Errorf("walog: open %s from its tail: %w", dir, err)
 	}
@@ -144,14 +212,13 @@ func openTail(dir string, pub ed25519.PublicKey, t Tail, opts Options, every uin
 			return nil, OpenInfo{}, err
 		}
 	}
+	// The early opening is used when the scan leaves nothing to repair;
+	// else it is closed and the log opened again after the repair.
 	var w *wal.Log
-	if s.unvouched == nil && s.torn == nil && s.sideRepair == nil && early != nil {
-		if o := <-early; o.err == nil {
-			w = o.w
-		}
-		early = nil
+	if s.unvouched == nil && s.torn == nil && s.sideRepair == nil {
+		w = p.take()
 	}
-	drop()
+	p.drop()
 	// A crash while replacing the side file leaves its temp file (the
 	// side file itself is whole, and the scan read it): removed, as Open
 	// does.
