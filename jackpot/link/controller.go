@@ -246,11 +246,34 @@ func (c *Controller) pollLine(ctx context.Context, ch Channel, port sas.Port) er
 	bcast := sessions[0].cl
 	var last time.Time
 	lastAnswer := c.now()
+	// broadcast sends the values when they are due. It is looked at after
+	// every cabinet's step, not only after a round: a round waits for
+	// every cabinet of the line, and one slow or silent cabinet (three
+	// 60 ms timeouts), or a machine whose cores are busy with something
+	// else, made every other cabinet of the line wait a whole round for
+	// its values. Never before the line's first round: the cabinets are
+	// asked who they are before the first broadcast on a line just
+	// opened, and a line that another machine answers gets none.
+	rounds := 0
+	broadcast := func() error {
+		now := c.now()
+		if rounds == 0 || now.Sub(last) < c.cfg.BroadcastEvery() || slices.ContainsFunc(sessions, func(s *session) bool { return s.wrong }) {
+			return nil
+		}
+		if err := bcast.Broadcast(byte(c.cfg.Group), c.values(), true); err != nil {
+			return err
+		}
+		c.count(func(s *Stats) {
+			s.Broadcasts++
+			if !last.IsZero() && now.Sub(last) > s.MaxGap {
+				s.MaxGap = now.Sub(last)
+			}
+		})
+		last = now
+		return nil
+	}
 	for ctx.Err() == nil {
 		now := c.now()
-		// The cabinets are asked who they are before the first broadcast
-		// on a line just opened: a line that another machine answers gets
-		// none.
 		answered := false
 		for _, s := range sessions {
 			if err := s.step(ctx); err != nil {
@@ -259,24 +282,18 @@ func (c *Controller) pollLine(ctx context.Context, ch Channel, port sas.Port) er
 			} else {
 				answered = true
 			}
+			if err := broadcast(); err != nil {
+				return err
+			}
 		}
+		rounds++
 		// The round's readings to the committer; the broadcast says what
 		// is durable, and the next one what these add.
 		if err := batch.send(); err != nil {
 			c.count(func(st *Stats) { st.PollErrors++ })
 		}
-		wrong := slices.ContainsFunc(sessions, func(s *session) bool { return s.wrong })
-		if !wrong && now.Sub(last) >= c.cfg.BroadcastEvery() {
-			if err := bcast.Broadcast(byte(c.cfg.Group), c.values(), true); err != nil {
-				return err
-			}
-			c.count(func(s *Stats) {
-				s.Broadcasts++
-				if !last.IsZero() && now.Sub(last) > s.MaxGap {
-					s.MaxGap = now.Sub(last)
-				}
-			})
-			last = now
+		if err := broadcast(); err != nil {
+			return err
 		}
 		if answered {
 			lastAnswer = now
