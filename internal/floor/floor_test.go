@@ -76,6 +76,7 @@ type floor struct {
 	ctls    []*controller
 	owner   []*controller // each cabinet's, by index
 	cabs    []*Cabinet
+	lines   []*Line
 	peers   []*titopeer.Peer
 	done    []chan titopeer.Result
 	names   []string
@@ -292,6 +293,7 @@ func (f *floor) startLink(ctx context.Context, perLine, k int) {
 		if err != nil {
 			tb.Fatal(err)
 		}
+		f.lines = append(f.lines, line)
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			tb.Fatal(err)
@@ -341,6 +343,15 @@ func (f *floor) stats() link.Stats {
 		st.MaxGap = max(st.MaxGap, s.MaxGap)
 	}
 	return st
+}
+
+// linkPolls is how many polls the lines received so far.
+func (f *floor) linkPolls() int64 {
+	var n int64
+	for _, l := range f.lines {
+		n += l.Polls()
+	}
+	return n
 }
 
 // play has every cabinet not locked by a hit play a game every gameEvery.
@@ -899,7 +910,7 @@ func BenchmarkFloor(b *testing.B) {
 	// Readings are counted over the whole run, rounds and the printing
 	// between them: the controller reads on its own period, in bursts, so
 	// a round shorter than that period would count a burst or none.
-	r0, t0 := f.stats().Readings, time.Now()
+	r0, p0, t0 := f.stats().Readings, f.linkPolls(), time.Now()
 	b.ResetTimer()
 	for i := range b.N {
 		b.StopTimer()
@@ -922,7 +933,9 @@ func BenchmarkFloor(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	readingRate := float64(f.stats().Readings-r0) / time.Since(t0).Seconds()
+	since := time.Since(t0).Seconds()
+	readingRate := float64(f.stats().Readings-r0) / since
+	pollRate := float64(f.linkPolls()-p0) / since
 	slices.Sort(redeem)
 	slices.Sort(award)
 	slices.Sort(lockWait)
@@ -952,6 +965,9 @@ func BenchmarkFloor(b *testing.B) {
 	b.ReportMetric(readingRate, "readings/s")
 	b.ReportMetric(float64(n)/link.DefaultMeter.Seconds(), "readings-due/s")
 	b.ReportMetric(f.fsyncRate, "fsync/s")
+	// The polls the controller sent its lines (general, long and global):
+	// most of the link's CPU, on both sides of each line.
+	b.ReportMetric(pollRate, "link-polls/s")
 	b.ReportMetric(ms(pct(lockWait, 50)), "ledger-wait-p50-ms")
 	b.ReportMetric(ms(pct(lockWait, 99)), "ledger-wait-p99-ms")
 	b.ReportMetric(0, "ns/op")
