@@ -359,21 +359,6 @@ func (p *Peer) expire(e *escrow) {
 	p.finish(sas.RedeemTimeout, 0)
 }
 
-// Pipe returns the two ends of a link within the process: the machine's,
-// for Serve, and the host's, for sas/host. It is a connected pair of Unix
-// stream sockets where the system has them: the host drains stale input
-// from a socket at once (sas.StreamPort.FlushInput), where from a
-// net.Pipe it can only wait for a read deadline to pass, 200 µs a poll
-// that cost 1.2 ms of timer and wake-up (issue 26). Elsewhere, or if the
-// sockets cannot be made, a net.Pipe.
-func Pipe() (machine net.Conn, hostPort sas.Port) {
-	m, h, err := socketPair()
-	if err != nil {
-		m, h = net.Pipe()
-	}
-	return m, sas.NewStreamPort(h, sas.ModeContent)
-}
-
 // Serve runs the machine's side of the link on conn until ctx is done or
 // the link closes (it then returns nil).
 func (p *Peer) Serve(ctx context.Context, conn net.Conn) error {

@@ -2,6 +2,10 @@ package titopeer
 
 import (
 	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -52,6 +56,62 @@ func TestRedeemTimeout(t *testing.T) {
 	}
 	if err := p.Insert("223456789012345678"); err != nil {
 		t.Fatalf("a second ticket after the timeout: %v", err)
+	}
+}
+
+// Pipe carries bytes both ways without waiting for the reader; the host
+// drops what it did not read at once; a Read waits until its deadline; a
+// closed end reads what was left and then io.EOF, and neither end writes
+// any more.
+func TestPipe(t *testing.T) {
+	m, h := Pipe()
+	f, ok := h.(interface{ FlushInput() error })
+	if !ok {
+		t.Fatal("the host's end cannot drop stale input")
+	}
+	if _, err := m.Write([]byte{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.FlushInput(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Write([]byte{4}); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 8)
+	if n, err := h.Read(buf); err != nil || n != 1 || buf[0] != 4 {
+		t.Fatalf("after the flush: %v %v, want only the byte written since", buf[:n], err)
+	}
+	h.SetReadDeadline(time.Now().Add(10 * time.Millisecond))
+	if _, err := h.Read(buf); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("a read with nothing to read: %v, want the deadline", err)
+	}
+	h.SetReadDeadline(time.Time{})
+	if err := h.WriteWakeup(0x81); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := m.Read(buf); err != nil || n != 1 || buf[0] != 0x81 {
+		t.Fatalf("the machine read %v %v", buf[:n], err)
+	}
+	read := make(chan error, 1)
+	go func() { _, err := m.Read(buf); read <- err }()
+	time.Sleep(5 * time.Millisecond) // a Read waiting when its end closes
+	m.Write([]byte{9})
+	m.Close()
+	if err := <-read; !errors.Is(err, net.ErrClosed) && err != nil {
+		t.Fatalf("the machine's read as it closed: %v", err)
+	}
+	if n, err := h.Read(buf); err != nil || n != 1 || buf[0] != 9 {
+		t.Fatalf("the host read %v %v, want what the machine wrote before it closed", buf[:n], err)
+	}
+	if _, err := h.Read(buf); err != io.EOF {
+		t.Fatalf("the host read %v after the machine closed, want EOF", err)
+	}
+	if _, err := h.Write([]byte{1}); err == nil {
+		t.Fatal("the host wrote to a closed machine")
+	}
+	if _, err := m.Write([]byte{1}); err == nil {
+		t.Fatal("the machine wrote after closing")
 	}
 }
 
