@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -456,6 +457,9 @@ type outcome struct {
 	// awards pending for its cabinet) and each broadcast (the values),
 	// and a commit holds it across its fsync.
 	lockWait []time.Duration
+	// sched0 and sched1: the runtime's waits of runnable goroutines for
+	// a core, before and after the round.
+	sched0, sched1 *metrics.Float64Histogram
 }
 
 // round presents tickets[i] at cabinet (i+1) % n, all at once, while the
@@ -472,7 +476,7 @@ func (f *floor) round(tickets []tito.Ticket, plan []hitPlan, hitEvery time.Durat
 	o.hits = make([]Hit, len(plan))
 	o.redeemLat = make([]time.Duration, len(tickets))
 	o.results = make([]titopeer.Result, len(tickets))
-	cpu0 := cpuTime()
+	cpu0, sched0 := cpuTime(), schedLatency()
 	start := time.Now()
 	probeStop, probeDone := make(chan struct{}), make(chan struct{})
 	go func() {
@@ -548,6 +552,7 @@ func (f *floor) round(tickets []tito.Ticket, plan []hitPlan, hitEvery time.Durat
 		o.awards = append(o.awards, paid[i])
 	}
 	o.wall, o.cpu = time.Since(start), cpuTime()-cpu0
+	o.sched0, o.sched1 = sched0, schedLatency()
 	close(probeStop)
 	<-probeDone
 	for i, c := range f.cabs {
@@ -556,6 +561,38 @@ func (f *floor) round(tickets []tito.Ticket, plan []hitPlan, hitEvery time.Durat
 		}
 	}
 	return o
+}
+
+// schedLatency is the runtime's histogram of how long goroutines waited
+// to run once runnable, so far.
+func schedLatency() *metrics.Float64Histogram {
+	s := []metrics.Sample{{Name: "/sched/latencies:seconds"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64Histogram {
+		return nil
+	}
+	return s[0].Value.Float64Histogram()
+}
+
+// latencyPct is the p-th percentile of the waits counted between two
+// readings of schedLatency (the upper bound of its bucket).
+func latencyPct(before, after *metrics.Float64Histogram, p float64) time.Duration {
+	if before == nil || after == nil {
+		return 0
+	}
+	var total uint64
+	for i := range after.Counts {
+		total += after.Counts[i] - before.Counts[i]
+	}
+	want := uint64(float64(total) * p / 100)
+	var n uint64
+	for i := range after.Counts {
+		n += after.Counts[i] - before.Counts[i]
+		if n > want {
+			return time.Duration(after.Buckets[i+1] * float64(time.Second))
+		}
+	}
+	return 0
 }
 
 // cpuTime is the CPU time the process used so far, user and system.
@@ -905,7 +942,7 @@ func BenchmarkFloor(b *testing.B) {
 	f := startFloor(b, n, perLine, k, true, max(n, 200))
 	rng := rand.New(rand.NewPCG(26, uint64(n)))
 	var redeem, award, lockWait []time.Duration
-	var redeemWall, wall, cpu, gap time.Duration
+	var redeemWall, wall, cpu, gap, schedP99 time.Duration
 	gapAt := 0
 	// Readings are counted over the whole run, rounds and the printing
 	// between them: the controller reads on its own period, in bursts, so
@@ -928,6 +965,7 @@ func BenchmarkFloor(b *testing.B) {
 		redeemWall += o.redeemWall
 		wall += o.wall
 		cpu += o.cpu
+		schedP99 = max(schedP99, latencyPct(o.sched0, o.sched1, 99))
 		if o.maxGap > gap {
 			gap, gapAt = o.maxGap, o.gapAt
 		}
@@ -958,6 +996,10 @@ func BenchmarkFloor(b *testing.B) {
 	b.ReportMetric(casRatioGoal, "redeem/cas-goal")
 	b.ReportMetric(cpu.Seconds()/wall.Seconds(), "cpu-cores")
 	b.ReportMetric(ms(st.MaxGap), "link-gap-ms")
+	// How long a runnable goroutine waited for a core, at p99 (the worst
+	// round's): each poll of a line waits for it twice, once on each
+	// side of the line.
+	b.ReportMetric(ms(schedP99), "sched-wait-p99-ms")
 	// The controller reads each cabinet's meters every second (its
 	// default meter_ms) and commits each reading to its ledger, synced:
 	// readings/s falls short of the cabinets when its commits or its
