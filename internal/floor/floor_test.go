@@ -931,30 +931,34 @@ func testFloor(t *testing.T, controllers int) {
 // poll), the drain and a general poll allocate nothing but the reply,
 // and ParseDigits shares one replacer: the ticket side takes 0.065 of a
 // core instead of 0.14, the garbage collector 0.05 instead of 0.085, and
-// the link's exchange 17 µs of CPU a poll instead of 22. Measured in the
-// same minutes, three iterations a run, five runs of the old code and
-// four of the new, alternated: values waited 1.03-1.24 s against
-// 0.94-1.10 s (the longest at any cabinet), awards 0.84-0.97 s against
-// 0.76-0.87 s at p99, 1,310-1,610 redemptions a second against
-// 1,550-1,610, the process at 1.46-1.58 cores against 1.38-1.47. Runs of
-// one iteration vary more: 0.97-1.09 s against 0.54-0.80 s for values and
-// 0.79-0.87 s against 0.54-0.70 s for awards in three pairs, 1.17-1.24 s
-// against 1.05-1.26 s and 0.94-1.11 s against 0.86-1.18 s in three more
-// seven minutes later. redeem/cas is 0.35-0.52 in runs of three iterations
-// and 0.52-0.72 in runs of one, for old and new alike: the raw
-// compare-and-swap rate it divides by varies from 1,700 to 4,400 a second
-// from one start of the cluster to the next. The link alone, in the same
-// hour: values 0.34-0.40 s, awards 0.35-0.36 s at p99, old and new.
+// the link's exchange about 17 µs of CPU a poll instead of 23. The floor's
+// figures hardly moved. Measured in the same half hour, three iterations
+// a run, seven runs of the old code and six of the new, alternated
+// (load average 1.1-2.3): values waited 0.96-1.24 s against 0.94-1.10 s
+// (the longest at any cabinet), awards 0.76-0.97 s against 0.76-0.87 s
+// at p99, 1,310-1,710 redemptions a second against 1,550-1,610, the
+// process at 1.39-1.58 cores against 1.37-1.47; five more runs of the new
+// code in those minutes reached 1.21 s and 1.03 s. With a busy loop on
+// one of the two cores (load average 2.5-3.2), two pairs: values 1.63-
+// 2.12 s against 1.91-2.05 s, awards 1.41-1.81 s against 1.52-1.79 s,
+// 930-1,090 redemptions a second against 910-950. Runs of one iteration
+// vary more (0.97-1.09 s against 0.54-0.80 s for values in three pairs,
+// 1.17-1.24 s against 1.05-1.26 s in three more seven minutes later).
+// redeem/cas is 0.33-0.72 for old and new alike: the raw compare-and-swap
+// rate it divides by varies from 1,400 to 4,400 a second from one start
+// of the cluster to the next. The link alone, in the same hour: values
+// 0.34-0.40 s, awards 0.35-0.36 s at p99, old and new.
 //
 // What keeps the floor with tickets from the 500 ms is not the CPU the
 // process has: a trial controller that paused its rounds to poll each
 // cabinet every 100 ms rather than about every 40 ms (11,400-11,900
 // polls a second instead of 26,000-30,000, the process at 1.0-1.1 cores
 // instead of 1.4) left the values waiting 0.98-1.12 s. It is the burst:
-// 1,000 tickets presented at once are some 7,000 etcd requests from 1,000
-// pollers within half a second, and while they run every goroutine waits
-// its turn for a core, 10-15 ms at p99 (sched-wait-p99-ms; 1 ms with the
-// link alone). A line's round is some 20 polls of two goroutines each, one
+// 1,000 tickets presented at once are several thousand etcd requests
+// from 1,000 pollers within half a second, and while they run every
+// goroutine waits its turn for a core, 10-15 ms at p99 on a quiet machine
+// (sched-wait-p99-ms; 1 ms with the link alone, 29 ms beside a busy
+// loop). A line's round is some 20 polls of two goroutines each, one
 // each side of the line, and it waits that turn at each: the round that
 // takes 20 ms takes several hundred during the burst, and the broadcast
 // after it comes late. On separate machines, as a casino runs them, the
