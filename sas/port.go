@@ -48,7 +48,8 @@ type writeDeadliner interface {
 // stream. It has no 9th bit: WriteWakeup writes the plain byte.
 type StreamPort struct {
 	net.Conn
-	mode FramerMode
+	mode  FramerMode
+	flush flushState // FlushInput's, where the system has it
 }
 
 // NewStreamPort wraps c. mode is the framing of what is read from c:

@@ -58,6 +58,16 @@ func TestStreamPortFlushInputDropsWhatArrived(t *testing.T) {
 		t.Fatalf("after the flush read %q, %v; want %q (the late reply's rest dropped)", got, err, "fresh")
 	}
 
+	// The drain runs before every poll of a host: after its first it
+	// allocates nothing.
+	if n := testing.AllocsPerRun(100, func() {
+		if err := p.FlushInput(); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("FlushInput allocated %v times a call", n)
+	}
+
 	// A closed peer is not an error of the flush: the next Read says EOF.
 	peer.Close()
 	if err := p.FlushInput(); err != nil {

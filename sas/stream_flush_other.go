@@ -4,6 +4,8 @@ package sas
 
 import "errors"
 
+type flushState struct{}
+
 // FlushInput is not available here: the host falls back to draining with
 // a short read deadline.
 func (p *StreamPort) FlushInput() error {

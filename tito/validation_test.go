@@ -119,6 +119,11 @@ func TestParseDigits(t *testing.T) {
 			t.Errorf("ParseDigits(%q) = %+v, %v; want %+v", c.in, got, err, c.want)
 		}
 	}
+	// The ticket system parses every number it touches: no more than
+	// the number's own copies.
+	if n := testing.AllocsPerRun(100, func() { ParseDigits("00-6429-1881-8544-6104") }); n > 2 {
+		t.Errorf("ParseDigits allocated %v times a call", n)
+	}
 	for _, in := range []string{"", "12345", "00642918818544610", "0064291881854461040", "0x6429188185446104", "001234567890123456"} {
 		if v, err := ParseDigits(in); !errors.Is(err, ErrValidation) {
 			t.Errorf("ParseDigits(%q) = %+v, %v; want ErrValidation", in, v, err)

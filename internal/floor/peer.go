@@ -21,6 +21,7 @@ import (
 	"net"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/openegm/cabinet/sas"
@@ -286,7 +287,8 @@ func (c *Cabinet) award(lv sas.LevelValue) {
 // connection, each answering the polls addressed to it and all of them
 // taking the global ones.
 type Line struct {
-	cabs map[byte]*Cabinet
+	cabs  map[byte]*Cabinet
+	polls atomic.Int64 // polls addressed to a cabinet of the line, and global ones
 }
 
 // NewLine returns the line of cabs (distinct addresses).
@@ -346,8 +348,13 @@ func (l *Line) serveConn(ctx context.Context, conn net.Conn) {
 	}
 }
 
+// Polls returns how many polls the line has received: addressed to one
+// of its cabinets, or global.
+func (l *Line) Polls() int64 { return l.polls.Load() }
+
 // handle routes one poll to its cabinet (nil: nobody answers).
 func (l *Line) handle(f []byte) []byte {
+	l.polls.Add(1)
 	if f[0]&sas.GeneralPollBit != 0 {
 		if c := l.cabs[f[0]&sas.MaxAddr]; c != nil {
 			return c.general()

@@ -134,7 +134,20 @@ type Client struct {
 	timing Timing
 	chirps int
 	buf    []byte
+	// Made once rather than at each poll (issue 26: a floor's hosts send
+	// tens of thousands of general polls a second): the general poll, its
+	// completeness test, the sync bytes, the buffers of what is written
+	// and of lastOK, the messages of a send.
+	general  []byte
+	complete func([]byte) bool
+	sync     []byte // the sync byte of Options.SyncAddr
+	wbuf     []byte
+	okBuf    []byte
+	msgs     [3][]byte
 }
+
+// globalPoll is the global general poll (0x80), the host moving on.
+var globalPoll = []byte{sas.GeneralPollBit | sas.GlobalAddr}
 
 // New returns a client for the machine at opt.Addr on port.
 func New(port sas.Port, opt Options) *Client {
@@ -153,7 +166,9 @@ func New(port sas.Port, opt Options) *Client {
 		opt.Now = time.Now
 	}
 	opt.Addr &= sas.MaxAddr
-	return &Client{port: port, opt: opt, serial: port.Framing() == sas.ModePARMRK, buf: make([]byte, 512), rt: opt.RealTime}
+	return &Client{port: port, opt: opt, serial: port.Framing() == sas.ModePARMRK, buf: make([]byte, 512), rt: opt.RealTime,
+		general: sas.GeneralPollFrame(opt.Addr), complete: generalComplete(opt.Addr),
+		sync: []byte{sas.GeneralPollBit | opt.SyncAddr&sas.MaxAddr}}
 }
 
 // Addr returns the machine address.
@@ -221,7 +236,7 @@ func (c *Client) GeneralPoll() (GeneralReply, error) {
 		return c.generalRealTime()
 	}
 	var g GeneralReply
-	raw, n, err := c.exchange(sas.GeneralPollFrame(c.opt.Addr), generalComplete(c.opt.Addr),
+	raw, n, err := c.exchange(c.general, c.complete,
 		func(raw []byte) error {
 			var err error
 			g, err = ParseGeneral(c.opt.Addr, raw)
@@ -241,7 +256,7 @@ func (c *Client) GeneralPoll() (GeneralReply, error) {
 
 // generalRealTime is GeneralPoll in real-time event reporting mode.
 func (c *Client) generalRealTime() (GeneralReply, error) {
-	frame := sas.GeneralPollFrame(c.opt.Addr)
+	frame := c.general
 	var g GeneralReply
 	var raw []byte
 	var err error
@@ -249,7 +264,7 @@ func (c *Client) generalRealTime() (GeneralReply, error) {
 		if err = c.send(frame, attempt == 0); err != nil {
 			return GeneralReply{Attempts: attempt + 1}, err
 		}
-		raw, err = c.read(generalComplete(c.opt.Addr))
+		raw, err = c.read(c.complete)
 		switch {
 		case errors.Is(err, ErrNoReply):
 			c.lastOK = nil
@@ -262,7 +277,7 @@ func (c *Client) generalRealTime() (GeneralReply, error) {
 		}
 		if g, err = ParseGeneral(c.opt.Addr, raw); err == nil {
 			g.Attempts = attempt + 1
-			c.lastOK = bytes.Clone(frame)
+			c.accepted(frame)
 			if g.Exception == sas.ExcNone && g.Long == nil {
 				c.lastOK = nil
 			}
@@ -337,7 +352,7 @@ func (c *Client) Exchange(frame []byte) ([]byte, error) {
 	raw, err := c.read(complete)
 	c.lastOK = nil
 	if err == nil {
-		c.lastOK = bytes.Clone(frame)
+		c.accepted(frame)
 	}
 	if errors.Is(err, ErrNoReply) {
 		return nil, nil
@@ -365,7 +380,7 @@ func (c *Client) exchange(frame []byte, complete func([]byte) bool, check func([
 			continue
 		}
 		if err = check(raw); err == nil {
-			c.lastOK = bytes.Clone(frame)
+			c.accepted(frame)
 			return raw, attempts, nil
 		}
 		if errors.Is(err, ErrBusy) {
@@ -376,22 +391,29 @@ func (c *Client) exchange(frame []byte, complete func([]byte) bool, check func([
 	return raw, attempts, err
 }
 
+// accepted records frame as the last poll whose reply was accepted (in
+// a buffer of the client's: the frame is the caller's).
+func (c *Client) accepted(frame []byte) {
+	c.okBuf = append(c.okBuf[:0], frame...)
+	c.lastOK = c.okBuf
+}
+
 // send writes frame; before a new poll (first) it sends the sync bytes
 // the options and the idle time call for. Stale input is dropped first.
 func (c *Client) send(frame []byte, first bool) error {
 	c.dropStale()
-	msgs := make([][]byte, 0, 3)
+	msgs := c.msgs[:0]
 	if first {
 		now := c.opt.Now()
 		if c.lastTx.IsZero() || now.Sub(c.lastTx) >= resyncAfter {
-			msgs = append(msgs, []byte{sas.GeneralPollBit | sas.GlobalAddr})
+			msgs = append(msgs, globalPoll)
 		}
 		if c.opt.SyncAddr != 0 && c.opt.SyncAddr&sas.MaxAddr != c.opt.Addr {
-			msgs = append(msgs, []byte{sas.GeneralPollBit | c.opt.SyncAddr&sas.MaxAddr})
+			msgs = append(msgs, c.sync)
 		}
 		if len(msgs) == 0 && bytes.Equal(frame, c.lastOK) {
 			// Move on, or the machine takes the poll for a repeat.
-			msgs = append(msgs, []byte{sas.GeneralPollBit | sas.GlobalAddr})
+			msgs = append(msgs, globalPoll)
 		}
 	}
 	return c.write(append(msgs, frame))
@@ -416,7 +438,7 @@ func (c *Client) writePort(msgs [][]byte) error {
 		}
 		return nil
 	}
-	var out []byte
+	out := c.wbuf[:0]
 	for _, m := range msgs {
 		if c.opt.Escape {
 			out = append(out, 0xFF, 0x00, m[0])
@@ -430,14 +452,17 @@ func (c *Client) writePort(msgs [][]byte) error {
 			out = append(out, m...)
 		}
 	}
+	c.wbuf = out
 	_, err := c.port.Write(out)
 	c.trace(true, out)
 	return err
 }
 
+// trace passes b to Options.Trace, a copy: b may be a buffer of the
+// client's, which the next poll writes over.
 func (c *Client) trace(tx bool, b []byte) {
 	if c.opt.Trace != nil {
-		c.opt.Trace(tx, b, time.Now())
+		c.opt.Trace(tx, bytes.Clone(b), time.Now())
 	}
 }
 

@@ -14,6 +14,10 @@
 //	               redemption <id>, while it is held (an index, written and
 //	               deleted in the hold's own transactions)
 //	P c/<cabinet>  the cabinet's secure-enhanced validation ID (the service)
+//	P v/<ID>       the cabinet (its name) that validation ID <ID> (6
+//	               hexadecimal digits) was given to: written with c/ in one
+//	               transaction that requires both absent, so that no two
+//	               cabinets given an ID here share it
 //	P n/<cabinet>  the last ticket number (and its digits) the cabinet
 //	               reported (the service)
 //	P a/<cabinet>/<ns>  SequenceAlarm (JSON): a ticket of the cabinet whose

@@ -1,6 +1,7 @@
 package ticketsys
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -93,6 +94,26 @@ func (f *floor) ticket(digits string) (Ticket, bool) {
 
 func results(p *titopeer.Peer, n int) func() bool {
 	return func() bool { return len(p.Results()) >= n }
+}
+
+// Two cabinets are never given one validation ID (they would print the
+// same numbers): an ID drawn again for another cabinet is drawn anew,
+// and a cabinet keeps the ID it was given.
+func TestServiceValidationIDsDistinct(t *testing.T) {
+	ctx := context.Background()
+	draws := bytes.NewReader([]byte{1, 2, 3, 1, 2, 3, 4, 5, 6})
+	sv := NewService(newStore(t, sharedCluster(t)), ServiceConfig{Rand: draws})
+	a, err := sv.ValidationID(ctx, "a")
+	if err != nil || a != 0x030201 {
+		t.Fatalf("a: %06X %v, want 030201", a, err)
+	}
+	b, err := sv.ValidationID(ctx, "b")
+	if err != nil || b != 0x060504 {
+		t.Fatalf("b: %06X %v, want 060504 (030201 is a's)", b, err)
+	}
+	if again, err := sv.ValidationID(ctx, "a"); err != nil || again != a {
+		t.Fatalf("a again: %06X %v, want %06X", again, err, a)
+	}
 }
 
 // Ticket out on one cabinet, in on another: recorded once, credited once;
