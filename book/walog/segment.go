@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/openegm/cabinet/internal/atomicfile"
 	"golang.org/x/crypto/blake2b"
@@ -53,12 +54,23 @@ type segFile struct {
 // listSegments returns the segments tidwall/wal would load, in order, and
 // the names of tidwall/wal truncation files that must not be there.
 func listSegments(dir string) (segs []segFile, foreign []string, err error) {
+	segs, foreign, _, err = listDir(dir)
+	return segs, foreign, err
+}
+
+// listDir is listSegments, and the temporary files a cut write of the side
+// file left (stale), from the one reading of the directory.
+func listDir(dir string) (segs []segFile, foreign, stale []string, err error) {
 	ents, err := os.ReadDir(dir) // sorted by name, so by index: names are fixed width
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for _, e := range ents {
 		name := e.Name()
+		if strings.HasPrefix(name, sideFile+atomicfile.TempInfix) {
+			stale = append(stale, name)
+			continue
+		}
 		if e.IsDir() || len(name) < segmentNameLen {
 			continue
 		}
@@ -73,7 +85,7 @@ func listSegments(dir string) (segs []segFile, foreign []string, err error) {
 			foreign = append(foreign, name)
 		}
 	}
-	return segs, foreign, nil
+	return segs, foreign, stale, nil
 }
 
 func uvarintLen(x uint64) int {

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/openegm/cabinet/internal/atomicfile"
 	"github.com/tidwall/wal"
 )
 
@@ -114,6 +113,7 @@ type Prepared struct {
 	lock     *os.File
 	segs     []segFile
 	foreign  []string
+	stale    []string // the side file's temporary files, from the same listing
 	listErr  error
 	early    chan opened
 }
@@ -132,7 +132,7 @@ func Prepare(dir string, opts Options) (*Prepared, error) {
 		return nil, err
 	}
 	p := &Prepared{dir: dir, segLimit: segmentLimit(opts), noSync: opts.UnsafeNoSync, lock: lock}
-	p.segs, p.foreign, p.listErr = listSegments(dir)
+	p.segs, p.foreign, p.stale, p.listErr = listDir(dir)
 	if p.listErr == nil && len(p.segs) > 0 && len(p.foreign) == 0 {
 		p.early = make(chan opened, 1)
 		go func() {
@@ -221,12 +221,15 @@ func openTail(dir string, pub ed25519.PublicKey, t Tail, opts Options, every uin
 	p.drop()
 	// A crash while replacing the side file leaves its temp file (the
 	// side file itself is whole, and the scan read it): removed, as Open
-	// does.
-	if err := atomicfile.RemoveStale(filepath.Join(dir, sideFile)); err != nil {
-		if w != nil {
-			w.Close()
+	// does, found by the listing Prepare made (the directory is locked
+	// since) rather than a second reading of the directory.
+	for _, name := range p.stale {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			if w != nil {
+				w.Close()
+			}
+			return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
 		}
-		return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
 	}
 	return finish(dir, s, opts.Signer, every, segLimit, opts.UnsafeNoSync, w)
 }

@@ -2,6 +2,8 @@ package walog
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -107,5 +109,30 @@ func TestPreparedLogIsLocked(t *testing.T) {
 	checkLog(t, l) // every record, chained, from the first
 	if l.LastSeq() != last+2 {
 		t.Fatalf("after a commit on the log opened from its tail (a record and its mark): last %d, want %d", l.LastSeq(), last+2)
+	}
+}
+
+// TestOpenTailRemovesAStaleSideFileWrite: the temporary file a power loss
+// left while the side file was being replaced is removed by a start-up
+// from the tail as by Open, found in the listing Prepare made.
+func TestOpenTailRemovesAStaleSideFileWrite(t *testing.T) {
+	dir, opts := markedLog(t, 40)
+	l, _ := mustOpen(t, dir, opts)
+	from, err := l.Read(30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustClose(t, l)
+	stale := filepath.Join(dir, sideTemp)
+	if err := os.WriteFile(stale, []byte("half"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	l, _, err = OpenTail(dir, opts, Tail{Seq: from.Seq, Hash: from.Hash}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Fatalf("the side file's temporary file is still there: %v", err)
 	}
 }
