@@ -238,12 +238,22 @@ func (p *poller) hangUp() {
 	}
 }
 
+// busyPoll is the pause between general polls of a cabinet that has just
+// reported something, or where a redemption is under way: SAS's pace when
+// ticketing (40 ms). A casino may poll its idle cabinets more slowly (Poll:
+// 1,000 cabinets at 40 ms are 25,000 polls a second), but a player who has
+// inserted a ticket should not wait whole idle pauses for the exceptions
+// that carry it on (the 0x68 after the 0x67, the next of a queue).
+const busyPoll = 40 * time.Millisecond
+
 // poll polls the cabinet until ctx ends or its link is down.
 func (p *poller) poll(ctx context.Context) error {
-	tk := time.NewTicker(p.sv.cfg.Poll)
-	defer tk.Stop()
+	tm := time.NewTimer(p.sv.cfg.Poll)
+	defer tm.Stop()
 	lastOK := time.Now()
 	for {
+		at := time.Now()
+		busy := false
 		g, err := p.cab.Client.GeneralPoll()
 		switch {
 		case errors.Is(err, host.ErrPort):
@@ -254,6 +264,7 @@ func (p *poller) poll(ctx context.Context) error {
 			p.sv.cfg.Log("%s: general poll: %v", p.cab.Name, err)
 		default:
 			lastOK, p.pause = time.Now(), 0
+			busy = g.Exception != 0
 			if err := p.exception(ctx, g.Exception); err != nil {
 				if ctx.Err() != nil {
 					return nil
@@ -264,10 +275,15 @@ func (p *poller) poll(ctx context.Context) error {
 				p.sv.cfg.Log("%s: exception %v: %v", p.cab.Name, g.Exception, err)
 			}
 		}
+		pause := p.sv.cfg.Poll
+		if busy || p.current != "" {
+			pause = min(pause, busyPoll)
+		}
+		tm.Reset(time.Until(at.Add(pause)))
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-tk.C:
+		case <-tm.C:
 		}
 	}
 }

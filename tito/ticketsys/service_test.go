@@ -164,6 +164,47 @@ func TestServiceTicketOutAndIn(t *testing.T) {
 	}
 }
 
+// A ticket inserted at a cabinet polled once a minute is redeemed at
+// SAS's ticketing pace all the same: once the cabinet reports the ticket,
+// it is polled every 40 ms until the redemption is over, so the transfer's
+// end (0x68), which records the ticket redeemed and ends the hold, does
+// not wait a whole idle pause. With the service's pause alone, the 30 s
+// wait for the record would run out.
+func TestServiceRedemptionAtTicketingPace(t *testing.T) {
+	f := newFloor(t, newStore(t, sharedCluster(t)))
+	a, _ := f.add(titopeer.Config{Name: "a"})
+	waitFor(t, "the validation ID of a", func() bool { return a.Enhanced().Configured() })
+	a.AddCredits(2500)
+	if err := a.Cashout(2500); err != nil {
+		t.Fatal(err)
+	}
+	digits := a.Printed()[0].Validation.Digits()
+	waitFor(t, "the ticket recorded", func() bool { _, ok := f.ticket(digits); return ok })
+
+	slow := NewService(f.store, ServiceConfig{Casino: "Casino Lusitânia", Poll: time.Minute})
+	b := titopeer.New(titopeer.Config{Name: "b"})
+	m, h := titopeer.Pipe()
+	f.wg.Go(func() {
+		if err := b.Serve(f.ctx, m); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := b.Insert(digits); err != nil {
+		t.Fatal(err)
+	}
+	cl := host.New(h, host.Options{Addr: 1, Timeout: time.Second})
+	f.wg.Go(func() {
+		if err := slow.Run(f.ctx, Cabinet{Name: "b", Client: cl}); err != nil {
+			t.Error(err)
+		}
+	})
+	waitFor(t, "b's redemption", results(b, 1))
+	if r := b.Results()[0]; r.Status != sas.RedeemedCashable || r.Cents != 2500 || b.Credits() != 2500 {
+		t.Fatalf("b: %+v, credits %d", r, b.Credits())
+	}
+	waitFor(t, "the ticket recorded redeemed by b (its 0x68 read)", func() bool { r, _ := f.ticket(digits); return r.State == Redeemed && r.Final.By == "b" })
+}
+
 // One ticket inserted at two cabinets at once, many times: one credits it.
 func TestServiceConcurrentInsertion(t *testing.T) {
 	f := newFloor(t, newStore(t, sharedCluster(t)))
