@@ -805,6 +805,9 @@ type cabinetConfig struct {
 	ValidationID uint32 `json:"validation_id"`
 }
 
+// validationKey is where the cabinet given validation ID id is named.
+func validationKey(prefix string, id uint32) string { return fmt.Sprintf("%sv/%06X", prefix, id) }
+
 // ValidationID returns cabinet's secure-enhanced validation ID, making
 // one (random, 1–0xFFFFFF) the first time.
 func (sv *Service) ValidationID(ctx context.Context, cabinet string) (uint32, error) {
@@ -820,9 +823,30 @@ func (sv *Service) ValidationID(ctx context.Context, cabinet string) (uint32, er
 			if err := decode(key, resp.Kvs[0].Value, &c); err != nil {
 				return 0, err
 			}
-			return c.ValidationID, nil
-		}
-		if err == nil {
+			// An ID given before IDs were reserved is reserved now, for
+			// the first of its cabinets to start; another that was given
+			// it too gives it up and draws a new one (its printed
+			// tickets are recorded by their numbers, and it prints the
+			// next ones under the new ID).
+			vkey := validationKey(sv.st.prefix, c.ValidationID)
+			var tr *clientv3.TxnResponse
+			tr, err = sv.st.cli.Txn(ctx).If(clientv3.Compare(clientv3.CreateRevision(vkey), "=", 0)).
+				Then(clientv3.OpPut(vkey, cabinet)).Else(clientv3.OpGet(vkey)).Commit()
+			if err == nil {
+				if tr.Succeeded {
+					return c.ValidationID, nil
+				}
+				if kvs := tr.Responses[0].GetResponseRange().Kvs; len(kvs) == 1 && string(kvs[0].Value) == cabinet {
+					return c.ValidationID, nil
+				}
+				sv.cfg.Log("%s: validation ID %06X is another cabinet's too: drawing a new one", cabinet, c.ValidationID)
+				_, err = sv.st.cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(key), "=", resp.Kvs[0].ModRevision)).
+					Then(clientv3.OpDelete(key)).Commit()
+				if err == nil {
+					continue
+				}
+			}
+		} else if err == nil {
 			var b [3]byte
 			if _, err := io.ReadFull(sv.cfg.Rand, b[:]); err != nil {
 				return 0, fmt.Errorf("ticketsys: validation ID: %w", err)
@@ -837,7 +861,7 @@ func (sv *Service) ValidationID(ctx context.Context, cabinet string) (uint32, er
 			// of floors (issue 26: the likely cause of a ticket of the
 			// casino floor's benchmark never recorded). A taken ID
 			// leaves key absent: the next turn draws again.
-			vkey := fmt.Sprintf("%sv/%06X", sv.st.prefix, id)
+			vkey := validationKey(sv.st.prefix, id)
 			_, err = sv.st.cli.Txn(ctx).If(clientv3.Compare(clientv3.CreateRevision(key), "=", 0),
 				clientv3.Compare(clientv3.CreateRevision(vkey), "=", 0)).
 				Then(clientv3.OpPut(key, string(v)), clientv3.OpPut(vkey, cabinet)).Commit()

@@ -403,8 +403,11 @@ func TestServiceReconnectsMidRedemption(t *testing.T) {
 	}
 	var p *titopeer.Peer
 	p = titopeer.New(titopeer.Config{Name: "d", OnRedeemed: func(titopeer.Result) {
-		// The credit is done; its reply (40) never leaves.
-		go cut()
+		// The credit is done; its reply (40) never leaves: the link is
+		// cut here, before the peer writes it (the in-memory pipe takes
+		// a write at once, so a cut on another goroutine could come
+		// after the reply had left, and the test would see no outage).
+		cut()
 	}})
 	dial := func(ctx context.Context) (*host.Client, error) {
 		m, h := titopeer.Pipe()
@@ -519,5 +522,36 @@ func TestServiceRestrictedTicket(t *testing.T) {
 	waitFor(t, "the second redemption", results(b, 2))
 	if r := b.Results()[1]; r.Status != sas.RedeemRejectedByHost || b.RestrictedCredits().Cents != 800 {
 		t.Fatalf("again: %+v, restricted %+v", r, b.RestrictedCredits())
+	}
+}
+
+// Two cabinets given one validation ID before IDs were reserved (written
+// as the service wrote them then: c/ alone): the first to start keeps it
+// and it is reserved for it; the second draws a new one and keeps that.
+func TestServiceValidationIDsGivenTwiceBefore(t *testing.T) {
+	ctx := context.Background()
+	st := newStore(t, sharedCluster(t))
+	for _, cab := range []string{"a", "b"} {
+		if _, err := st.cli.Put(ctx, st.prefix+"c/"+cab, `{"validation_id":197121}`); err != nil { // 0x030201
+			t.Fatal(err)
+		}
+	}
+	sv := NewService(st, ServiceConfig{Rand: bytes.NewReader([]byte{1, 2, 3, 4, 5, 6})})
+	a, err := sv.ValidationID(ctx, "a")
+	if err != nil || a != 0x030201 {
+		t.Fatalf("a: %06X %v, want the 030201 it was given", a, err)
+	}
+	b, err := sv.ValidationID(ctx, "b")
+	if err != nil || b == a || b != 0x060504 {
+		t.Fatalf("b: %06X %v, want a new ID (060504: 030201, drawn first, is a's)", b, err)
+	}
+	for cab, want := range map[string]uint32{"a": a, "b": b} {
+		if again, err := sv.ValidationID(ctx, cab); err != nil || again != want {
+			t.Fatalf("%s again: %06X %v, want %06X", cab, again, err, want)
+		}
+		r, err := st.cli.Get(ctx, validationKey(st.prefix, want))
+		if err != nil || len(r.Kvs) != 1 || string(r.Kvs[0].Value) != cab {
+			t.Fatalf("v/%06X: %v %v, want %s", want, r, err, cab)
+		}
 	}
 }
