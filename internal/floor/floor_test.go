@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"net"
 	"os"
 	"path/filepath"
 	"runtime/metrics"
@@ -295,13 +294,10 @@ func (f *floor) startLink(ctx context.Context, perLine, k int) {
 			tb.Fatal(err)
 		}
 		f.lines = append(f.lines, line)
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
+		if ch.TCP, err = line.Listen(ctx, &f.wg); err != nil {
 			tb.Fatal(err)
 		}
-		ch.TCP = ln.Addr().String()
 		c.cfg.Channels = append(c.cfg.Channels, ch)
-		f.wg.Go(func() { line.Serve(ctx, ln) })
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if os.Getenv("OPENEGM_FLOOR_LOG") != "" {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -30,19 +29,18 @@ func TestValuesGoOutWhileARoundIsSlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	defer func() { cancel(); wg.Wait() }()
-	wg.Go(func() { line.Serve(ctx, ln) })
+	addr, err := line.Listen(ctx, &wg)
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	levels := []string{"major"}
 	cfg := linkConfig{Controller: "slow-line", Group: group, BroadcastMS: 50,
 		Levels: []link.Level{{ID: "major", SAS: levelMajor, ResetCents: 50_000, RatePPM: 10_000, SecondHit: "wins-reset"}},
-		Channels: []link.Channel{{Name: "line-01", TCP: ln.Addr().String(), Cabinets: []link.Cabinet{
+		Channels: []link.Channel{{Name: "line-01", TCP: addr, Cabinets: []link.Cabinet{
 			{ID: "egm-silent-3", Addr: 3, Levels: levels, Award: link.AwardAddressed},
 			{ID: "egm-0001", Addr: 1, Levels: levels, Award: link.AwardAddressed, Serial: "S1"},
 			{ID: "egm-silent-4", Addr: 4, Levels: levels, Award: link.AwardAddressed},

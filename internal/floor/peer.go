@@ -303,6 +303,22 @@ func NewLine(cabs []*Cabinet) (*Line, error) {
 	return l, nil
 }
 
+// Listen serves the line on a new loopback TCP listener until ctx ends (on
+// a goroutine of wg's, when wg is not nil) and returns the address a
+// controller's tcp channel dials.
+func (l *Line) Listen(ctx context.Context, wg *sync.WaitGroup) (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	if wg != nil {
+		wg.Go(func() { l.Serve(ctx, ln) })
+	} else {
+		go l.Serve(ctx, ln)
+	}
+	return ln.Addr().String(), nil
+}
+
 // Serve answers the host's polls on the connections accepted on ln, one
 // after the other (a controller that reopens its line connects again),
 // until ctx ends; it closes ln.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"testing"
 	"time"
 
@@ -101,16 +100,15 @@ func TestLineReadingsShareCommits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr, err := line.Listen(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go line.Serve(ctx, ln)
 	cfg, err := ParseConfig("linkctl.json", []byte(fmt.Sprintf(`{"controller": "casino-1", "group": 3,
  "levels": [{"id": "mega", "sas_level": 1, "reset_cents": 100000, "rate_ppm": 10000, "second_hit": "split"}],
- "channels": [{"name": "bank-a", "tcp": %q, "cabinets": [%s]}]}`, ln.Addr().String(), cabinets)))
+ "channels": [{"name": "bank-a", "tcp": %q, "cabinets": [%s]}]}`, addr, cabinets)))
 	if err != nil {
 		t.Fatal(err)
 	}
