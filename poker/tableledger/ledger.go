@@ -57,6 +57,19 @@ func restore(b []byte) (book.State, error) {
 	if err := json.Unmarshal(b, s); err != nil {
 		return nil, err
 	}
+	// An empty map is left out of the snapshot (omitempty) and comes back
+	// nil: the stakes of a hand before its first stake, the associations
+	// of an auction before its first associated bid. The fold writes into
+	// both: they come back as the live state held them. (Offers stays nil
+	// when it was: nil is no auction.)
+	for _, t := range s.Tables {
+		if t.Stakes == nil {
+			t.Stakes = map[int]int64{}
+		}
+		if t.Offers != nil && t.Partners == nil {
+			t.Partners = map[int]int{}
+		}
+	}
 	return fold{s}, nil
 }
 

@@ -3,6 +3,7 @@ package tableledger
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/openegm/cabinet/poker"
@@ -56,4 +57,53 @@ func TestSnapshotBeforeTheFirstStakeFoldsOn(t *testing.T) {
 	if !bytes.Equal(live, again) {
 		t.Fatalf("the state folded from the snapshot differs from the live one:\n%s\n%s", again, live)
 	}
+}
+
+// A snapshot may be written after any step of a chemin de fer table (the
+// server seals every thousand records): restored there, the state folds
+// the next step exactly as the live one does. Checked at every step of
+// sessions with bets, auctions and associations, players coming and going:
+// the stakes of a coup before its first bet, and the associations of an
+// auction before the first associated bid, came back nil (omitempty), and
+// the next bet or bid crashed the fold (found by cmd/tablesrv's kill loop).
+func TestCheminSnapshotAtEveryStepFoldsOn(t *testing.T) {
+	for _, plan := range []cheminPlan{{seed: 5, resume: true}, {prefer: true, seed: 9, churn: true}} {
+		o, steps := cheminPlay(t, 600, plan)
+		live := NewState()
+		if err := live.Apply(o); err != nil {
+			t.Fatal(err)
+		}
+		for i, x := range steps {
+			snap, err := (fold{live}).Encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			restored, err := restore(snap)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := live.Apply(x); err != nil {
+				t.Fatalf("plan %+v, step %d: %v", plan, i, err)
+			}
+			if err := applyRecovering(restored.(fold).s, x); err != nil {
+				t.Fatalf("plan %+v, step %d folded on a snapshot of the step before: %v", plan, i, err)
+			}
+			a, _ := json.Marshal(live)
+			b, _ := json.Marshal(restored.(fold).s)
+			if !bytes.Equal(a, b) {
+				t.Fatalf("plan %+v, step %d: the state folded from the snapshot differs from the live one", plan, i)
+			}
+		}
+	}
+}
+
+// applyRecovering is Apply with a panic turned into an error, so that a
+// fold that crashes fails the test with its step.
+func applyRecovering(s *State, x Step) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return s.Apply(x)
 }
