@@ -107,3 +107,28 @@ func applyRecovering(s *State, x Step) (err error) {
 	}()
 	return s.Apply(x)
 }
+
+// The maps the fold writes into come back from a snapshot as the live
+// state held them, empty where they were empty: an auction with bids and
+// no associated bid yet keeps its (empty) associations, a table with no
+// auction keeps none.
+func TestRestoreGivesBackEmptyMaps(t *testing.T) {
+	s := NewState()
+	s.Tables["auction"] = &Table{Hand: 3, Stakes: map[int]int64{}, Offers: map[int]int64{2: 100_00}, Partners: map[int]int{}}
+	s.Tables["idle"] = &Table{}
+	snap, err := (fold{s}).Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := restore(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.(fold).s.Tables
+	if a := got["auction"]; a.Stakes == nil || a.Partners == nil || a.Offers[2] != 100_00 {
+		t.Fatalf("the auction came back %+v", a)
+	}
+	if i := got["idle"]; i.Offers != nil || i.Partners != nil {
+		t.Fatalf("a table with no auction came back with one: %+v", i)
+	}
+}
