@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -273,8 +271,5 @@ func TestCheminSeatAtTheCabinet(t *testing.T) {
 	c.Stop()
 	s.stop()
 	s.verify()
-	if out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub(), "--lang", "en").CombinedOutput(); err != nil ||
-		!strings.Contains(string(out), "VERIFIED") {
-		t.Fatalf("meterread verify: %v\n%s", err, out)
-	}
+	mustVerify(t, data, c.MachinePub())
 }

@@ -163,12 +163,7 @@ func TestEndToEndSession(t *testing.T) {
 	if st := readLedger(t, data); st.Events[len(st.Events)-1].Code != meters.EventPowerDown {
 		t.Fatalf("orderly stop without a power-down event: %+v", st.Events[len(st.Events)-1])
 	}
-	// The inspector verifies the data directory with the key registered at
-	// commissioning (the board's), not with anything found in the data.
-	out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub(), "--lang", "en").CombinedOutput()
-	if err != nil || !strings.HasPrefix(string(out), "VERIFIED") {
-		t.Fatalf("meterread verify: %v\n%s", err, out)
-	}
+	mustVerify(t, data, c.MachinePub())
 }
 
 // crashIterations is how many kills a crash loop makes: CRASH_ITERATIONS,

@@ -137,10 +137,7 @@ func TestMakccaratOnTheCabinet(t *testing.T) {
 	if n := strings.Count(string(out), stakes); n != 12 || strings.Contains(string(out), " ! ") {
 		t.Fatalf("meterread games shows %d hands with their stakes (want 12), or a hand that does not re-evaluate:\n%s", n, out)
 	}
-	out, err = exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub(), "--lang", "en").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "VERIFIED") {
-		t.Fatalf("meterread verify: %v\n%s", err, out)
-	}
+	mustVerify(t, data, c.MachinePub())
 }
 
 // A SIGKILL while the cards are turned: the restarted cabinet turns the

@@ -448,10 +448,7 @@ func TestPokerSeatAtTheCabinet(t *testing.T) {
 	c.Stop()
 	s.stop()
 	s.verify()
-	if out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub(), "--lang", "en").CombinedOutput(); err != nil ||
-		!strings.Contains(string(out), "VERIFIED") {
-		t.Fatalf("meterread verify: %v\n%s", err, out)
-	}
+	mustVerify(t, data, c.MachinePub())
 	// The inspector's readout has the poker meters with the others.
 	mr, err := exec.Command(filepath.Join(binDir, "meterread"), "meters", "--lang", "en", data).CombinedOutput()
 	if err != nil || !regexp.MustCompile(`transfers to poker tables +`+regexp.QuoteMeta(money.Count("en", in))+` `).Match(mr) ||
@@ -584,8 +581,5 @@ func TestPokerSeatCrashLoop(t *testing.T) {
 	c.Stop()
 	s.stop()
 	s.verify()
-	if out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub(), "--lang", "en").CombinedOutput(); err != nil ||
-		!strings.Contains(string(out), "VERIFIED") {
-		t.Fatalf("meterread verify: %v\n%s", err, out)
-	}
+	mustVerify(t, data, c.MachinePub())
 }

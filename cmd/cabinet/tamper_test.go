@@ -36,6 +36,17 @@ func meterreadVerify(t *testing.T, data, pub string) string {
 	return string(out)
 }
 
+// mustVerify: the inspector verifies the data directory with the key
+// registered at commissioning (the board's), not with anything found in
+// the data, and finds it whole.
+func mustVerify(t *testing.T, data, pub string) {
+	t.Helper()
+	out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", pub, "--lang", "en").CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "VERIFIED") {
+		t.Fatalf("meterread verify: %v\n%s", err, out)
+	}
+}
+
 func tilted(v machine.View, tilt string) bool {
 	return v.Mode == "tilt" && slices.Contains(v.Tilts, tilt)
 }

@@ -122,10 +122,7 @@ func TestTestModeOnTheCabinetMovesNoMeter(t *testing.T) {
 		t.Fatalf("SAS 0x2F after test mode %v, before %v", got, sasBefore)
 	}
 	c.Stop()
-	out, err := exec.Command(filepath.Join(binDir, "meterread"), "verify", data, "--pub", c.MachinePub(), "--lang", "en").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "VERIFIED") {
-		t.Fatalf("meterread verify: %v\n%s", err, out)
-	}
+	mustVerify(t, data, c.MachinePub())
 }
 
 func hardCaughtUp(m map[string]int64) bool {
