@@ -89,17 +89,23 @@ func (g *game) drawCheminSide(dst *ebiten.Image) {
 		g.textFit(dst, g.T("chemin_no_says"), rect(x, top+18, w, 20), 14, colDim, alignLeft, false)
 		return
 	}
+	g.drawLogTail(dst, says, x, w, top+30, r.Y+r.H-10, 0)
+}
+
+// drawLogTail draws the last of texts that fit between top and bottom,
+// each wrapped to w, in rows of 18 (dy down from the row's top), the last
+// text in gold: the dealer's announcements, a replay's records.
+func (g *game) drawLogTail(dst *ebiten.Image, texts []string, x, w, top, bottom, dy float64) {
 	var lines []string
 	var gold []bool
-	for i, s := range says {
-		last := i == len(says)-1
+	for i, s := range texts {
+		last := i == len(texts)-1
 		for _, l := range g.wrap(s, 14, w, last) {
 			lines = append(lines, l)
 			gold = append(gold, last)
 		}
 	}
-	first, bottom := top+30, r.Y+r.H-10
-	n := int((bottom - first) / 18)
+	n := int((bottom - top) / 18)
 	if len(lines) > n {
 		lines, gold = lines[len(lines)-n:], gold[len(gold)-n:]
 	}
@@ -108,6 +114,6 @@ func (g *game) drawCheminSide(dst *ebiten.Image) {
 		if gold[i] {
 			c = colGold
 		}
-		g.text(dst, l, x, first+float64(i)*18, 14, c, alignLeft, gold[i])
+		g.text(dst, l, x, top+float64(i)*18+dy, 14, c, alignLeft, gold[i])
 	}
 }

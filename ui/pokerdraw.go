@@ -225,27 +225,11 @@ func (g *game) drawReplay(dst *ebiten.Image) {
 		g.drawPokerCard(dst, c)
 	}
 	// The records up to this frame, the latest at the foot in gold.
-	var rows []string
-	var gold []bool
+	texts := make([]string, len(sc.Log))
 	for i, l := range sc.Log {
-		last := i == len(sc.Log)-1
-		for _, t := range g.wrap(l.Text, 14, w, last) {
-			rows = append(rows, t)
-			gold = append(gold, last)
-		}
+		texts[i] = l.Text
 	}
-	top, bottom := r.Y+136, r.Y+r.H-14
-	n := int((bottom - top) / 18)
-	if len(rows) > n {
-		rows, gold = rows[len(rows)-n:], gold[len(gold)-n:]
-	}
-	for i, t := range rows {
-		c := colDim
-		if gold[i] {
-			c = colGold
-		}
-		g.text(dst, t, x, top+float64(i)*18+9, 14, c, alignLeft, gold[i])
-	}
+	g.drawLogTail(dst, texts, x, w, r.Y+136, r.Y+r.H-14, 9)
 	g.textFit(dst, g.ReplayCounter(), model.RectReplayCounter.Inset(6), 22, colText, alignCenter, true)
 	g.textFit(dst, g.ReplayHandText(), model.RectReplayHand.Inset(6), 22, colText, alignCenter, true)
 }
