@@ -370,22 +370,16 @@ func (l *Log) wake(written []*group) {
 	l.cond.Broadcast() // waitIdle
 }
 
-// writeSideLocked replaces the side file with a checkpoint record that is
-// durable, l.mu held, before the commits of its write are answered (their
-// wake is deferred). It is written after the record, so it never names a
-// record the log may lose; Open accepts it one checkpoint behind the log
-// (a power loss between the record and its side file) and brings it up. A
-// failure faults the log for the commits after, not the ones of this
-// write: their records are durable, and they are answered so.
-//
-// It was once written on a goroutine of its own after the answer, to take
-// its two fsyncs off the path of one commit in ~300: no benchmark here
-// showed that faster (BenchmarkCabinetCommit's p99 moved within its noise),
-// and it left a write running in the log's directory after a caller that
-// never closed the log had gone (a test's directory removed under it). A
-// log's writes end with its commit.
+// writeSideLocked writes a checkpoint record that is durable into the side
+// file (a slot written in place, one fdatasync: side.go), l.mu held,
+// before the commits of its write are answered (their wake is deferred).
+// It is written after the record, so it never names a record the log may
+// lose; Open accepts it one checkpoint behind the log (a power loss
+// between the record and its side file) and brings it up. A failure
+// faults the log for the commits after, not the ones of this write: their
+// records are durable, and they are answered so.
 func (l *Log) writeSideLocked(ckpt []byte) {
-	err := writeSide(l.dir, ckpt)
+	err := l.side.write(ckpt, l.noSync)
 	if err == nil {
 		return
 	}
@@ -508,7 +502,7 @@ func (l *Log) closingCommitLocked() error {
 	if err := l.writeBatch(b.raws, b.hash); err != nil {
 		return err
 	}
-	if err := writeSide(l.dir, b.raws[0]); err != nil {
+	if err := l.side.write(b.raws[0], l.noSync); err != nil {
 		return l.setFault(&Fault{Seq: b.recs[0].Seq, Segment: sideFile, Offset: -1, What: "writing the checkpoint file failed: " + err.Error()})
 	}
 	l.sinceCkpt = 1

@@ -88,6 +88,7 @@ func powerCut(l *Log) {
 	defer l.mu.Unlock()
 	l.closed = true
 	l.w.Close()
+	l.side.close()
 	l.lock.Close()
 }
 

@@ -470,10 +470,11 @@ func (s *scan) scanSegment(name string, buf []byte, last, firstOnly bool) bool {
 // checkSide compares the side checkpoint file with the log. Its job is to
 // catch a log cut back by whole records, which leaves no damaged bytes.
 func (s *scan) checkSide() error {
-	raw, err := os.ReadFile(filepath.Join(s.dir, sideFile))
+	raw, _, err := readSide(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Only the first checkpoint can lack its side file: the side file
-		// is written after the record and replaced atomically after that.
+		// is written after the record, created whole, and its slots
+		// written in place after that (side.go).
 		switch {
 		case s.checkpoints == 1:
 			s.sideRepair = s.recent[0].frame
@@ -482,10 +483,14 @@ func (s *scan) checkSide() error {
 		}
 		return nil
 	}
-	if err != nil {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
 		return err
 	}
-	f, err := decodeFrame(raw)
+	var f frame
+	if err == nil {
+		f, err = decodeFrame(raw)
+	}
 	if err != nil {
 		s.fault(&Fault{Segment: sideFile, Offset: 0, What: "checkpoint file damaged: " + err.Error()}, false)
 		return nil

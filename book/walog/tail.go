@@ -304,7 +304,7 @@ func scanTail(dir string, pub ed25519.PublicKey, t Tail, segs []segFile, foreign
 // cut back, which the side file is there to show, ends before a side file
 // that names a record past its end, as with Open).
 func (s *scan) checkSideTail(from uint64) error {
-	raw, err := os.ReadFile(filepath.Join(s.dir, sideFile))
+	raw, _, err := readSide(s.dir)
 	if err != nil {
 		// Missing, it is lawful only in a log of one checkpoint at most,
 		// fewer records than CheckpointEvery: short enough to read whole.

@@ -31,13 +31,14 @@
 // always LastSeq()+1; and in Close. The side file "checkpoint" holds a copy
 // of the last checkpoint record's frame, written after the record (for a
 // commit, once its write is durable and before it is answered; see
-// writeSideLocked).
+// writeSideLocked), in the older of its two slots (side.go).
 //
 // Commits that come while a write is under way share the next one: one
 // write, one fsync and one mark for all of them (group commit, see Batch).
 //
 // The directory also holds "lock" (flock, one writer at a time) and, for a
-// moment, "checkpoint.tmp"; tidwall/wal ignores names shorter than 20.
+// moment when the side file is created whole, its temporary file;
+// tidwall/wal ignores names shorter than 20.
 package walog
 
 import (
@@ -180,6 +181,8 @@ type Log struct {
 
 	wb wal.Batch // the write's, reused (see write)
 
+	side sideWriter // the side file's slots, written in place
+
 	// failWrite, set by tests, fails a write (after doing to the files
 	// what it likes) before tidwall/wal sees it.
 	failWrite func(raws [][]byte) error
@@ -270,7 +273,7 @@ func finish(dir string, s *scan, signer crypto.Signer, every uint64, segLimit in
 		details = append(details, s.torn.detail())
 	}
 	if s.sideRepair != nil {
-		if err := writeSide(dir, s.sideRepair); err != nil {
+		if err := writeSideWhole(dir, s.sideRepair); err != nil {
 			return nil, OpenInfo{}, fmt.Errorf("walog: open %s: rewriting checkpoint file: %w", dir, err)
 		}
 		details = append(details, fmt.Sprintf("checkpoint file brought up to the checkpoint record at seq %d", s.recent[0].seq))
@@ -298,6 +301,7 @@ func finish(dir string, s *scan, signer crypto.Signer, every uint64, segLimit in
 	l := &Log{
 		dir:       dir,
 		w:         w,
+		side:      sideWriter{dir: dir},
 		signer:    signer,
 		every:     every,
 		segLimit:  segLimit,
@@ -410,7 +414,7 @@ func (l *Log) checkpointLocked() error {
 	if err != nil {
 		return err
 	}
-	if err := writeSide(l.dir, raw); err != nil {
+	if err := l.side.write(raw, l.noSync); err != nil {
 		return l.setFault(&Fault{Seq: rec.Seq, Segment: sideFile, Offset: -1, What: "writing the checkpoint file failed: " + err.Error()})
 	}
 	l.sinceCkpt = 0
@@ -611,6 +615,7 @@ func (l *Log) Close() error {
 		}
 	}
 	werr := l.w.Close()
+	l.side.close()
 	l.lock.Close()
 	if l.fault != nil {
 		return l.fault
@@ -687,10 +692,4 @@ func cutSegment(dir string, t *tornAt) error {
 		return err
 	}
 	return syncDir(dir)
-}
-
-// writeSide replaces the side checkpoint file atomically: a crash leaves the
-// old file or the new one, never a mix.
-func writeSide(dir string, raw []byte) error {
-	return atomicfile.Write(filepath.Join(dir, sideFile), raw, 0o640)
 }
