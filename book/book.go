@@ -124,6 +124,12 @@ type Book struct {
 	sinceSeal uint64
 	seals     uint64 // snapshots written: they alternate between two files
 	fault     *Fault
+	// Snapshots are written after their commit is answered (see
+	// writeSnapshot): snapping is closed when the last write ended; made
+	// says which of the two files exist.
+	snapping chan struct{}
+	made     [2]bool
+	hold     func() // tests: called before a snapshot is written after its answer
 }
 
 // SegmentSize is the size of a ledger's log files unless Options say
@@ -436,14 +442,50 @@ func (b *Book) commitLocked(entries []Entry, after State, sealNow bool) ([]walog
 // costs the next start-up a longer tail, never a meter. Its two fsyncs
 // and rename were the slowest commit in a thousand (issue 26). Close's
 // (durable) is synced: the power goes off after it.
+//
+// Once both files exist, a snapshot is encoded and written on a goroutine
+// of its own after the commit that sealed it is answered (it only slows a
+// start-up, never holds money). The next snapshot and Close wait for it.
+// It creates no directory entry then, so a caller that never closes the
+// book leaves no file being created behind it.
 func (b *Book) writeSnapshot(seq uint64, hash [32]byte, sealSeq uint64, enc []byte, durable bool) {
-	body, err := json.Marshal(snapshotFile{Seq: seq, Hash: hex.EncodeToString(hash[:]), SealSeq: sealSeq, State: enc})
-	if err != nil {
+	b.waitSnapshot()
+	b.seals++
+	i := b.seals % 2
+	path := filepath.Join(b.dir, fmt.Sprintf("%s%d", snapPrefix, i))
+	write := func() error {
+		body, err := json.Marshal(snapshotFile{Seq: seq, Hash: hex.EncodeToString(hash[:]), SealSeq: sealSeq, State: enc})
+		if err != nil {
+			return err
+		}
+		sum := blake2b.Sum256(body)
+		return writeInPlace(path, append(sum[:], body...), durable)
+	}
+	if !b.made[i] {
+		_, err := os.Stat(path)
+		b.made[i] = err == nil
+	}
+	if durable || !b.made[i] {
+		b.made[i] = write() == nil
 		return
 	}
-	sum := blake2b.Sum256(body)
-	b.seals++
-	_ = writeInPlace(filepath.Join(b.dir, fmt.Sprintf("%s%d", snapPrefix, b.seals%2)), append(sum[:], body...), durable)
+	done, hold := make(chan struct{}), b.hold
+	b.snapping = done
+	go func() {
+		defer close(done)
+		if hold != nil {
+			hold()
+		}
+		_ = write()
+	}()
+}
+
+// waitSnapshot waits for the snapshot being written, b.mu held.
+func (b *Book) waitSnapshot() {
+	if b.snapping != nil {
+		<-b.snapping
+		b.snapping = nil
+	}
 }
 
 // writeInPlace overwrites path with data, the file cut to its length
@@ -538,6 +580,7 @@ func (b *Book) Close(final State) error {
 	if b.fault == nil && b.sinceSeal > 0 && final != nil {
 		_, _ = b.commitLocked(nil, final, true) // the commit holds the seal alone
 	}
+	b.waitSnapshot()
 	err := b.log.Close()
 	if b.opts.Witness != nil && b.fault == nil {
 		if werr := b.opts.Witness.Write(Head{Seq: b.log.LastSeq(), Hash: b.log.LastHash()}); err == nil {

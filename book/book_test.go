@@ -12,7 +12,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/openegm/cabinet/book/walog"
 	"golang.org/x/crypto/blake2b"
@@ -518,5 +520,63 @@ func TestWriteInPlaceCutsTheOlderContent(t *testing.T) {
 		if got, err := os.ReadFile(path); err != nil || string(got) != s {
 			t.Fatalf("after writing %q: %q %v", s, got, err)
 		}
+	}
+}
+
+// TestSealAnsweredBeforeItsSnapshot: once both snapshot files exist, the
+// commit that seals is answered before its snapshot is written; the next
+// seal and Close wait for it. The build before wrote it (with two fsyncs)
+// before the answer.
+func TestSealAnsweredBeforeItsSnapshot(t *testing.T) {
+	r := newRig(t)
+	b, st, _ := r.open()
+	r.add(b, st, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21)
+	snaps := func() (seqs [2]uint64) {
+		for i := range 2 {
+			if s := readSnapshot(r.dir, i); s != nil {
+				seqs[i] = s.Seq
+			}
+		}
+		return seqs
+	}
+	before := snaps()
+	if before[0] == 0 || before[1] == 0 {
+		t.Fatalf("after two seals: snapshots %v", before)
+	}
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	defer free()
+	b.mu.Lock()
+	b.hold = func() { <-release }
+	b.mu.Unlock()
+	added := make(chan struct{})
+	go func() {
+		defer close(added)
+		r.add(b, st, 1, 2, 3, 4, 5, 6, 7, 8, 9) // the 30th ledger record seals
+	}()
+	select {
+	case <-added:
+	case <-time.After(time.Minute):
+		t.Fatal("the sealing commit waits for its snapshot")
+	}
+	if now := snaps(); now != before {
+		t.Fatalf("snapshots %v written while held (were %v)", now, before)
+	}
+	b.mu.Lock()
+	b.hold = nil
+	b.mu.Unlock()
+	free()
+	if err := b.Close(st); err != nil {
+		t.Fatal(err)
+	}
+	after := snaps()
+	if max(after[0], after[1]) <= max(before[0], before[1]) {
+		t.Fatalf("snapshots after Close: %v (were %v): the held one is not written", after, before)
+	}
+	b, got, info := r.open()
+	defer b.Close(got)
+	if *got != *st || info.SnapshotSeq != max(after[0], after[1]) {
+		t.Fatalf("reopened %+v (want %+v) from snapshot %d", got, st, info.SnapshotSeq)
 	}
 }

@@ -182,7 +182,8 @@ func (b *Batch) Abort() {
 // and every commit gathered after it; the records may or may not be in the
 // reopened log, and if they are, they come whole with their mark or are cut
 // as unvouched. When the group is durable but the checkpoint's side file
-// could not be written, the records are returned with the *Fault.
+// could not be written, the group is answered without error and the Log
+// faults for the commits after it (see writeSideLocked).
 func (b *Batch) Commit() ([]Record, error) {
 	if b.settled {
 		return nil, fmt.Errorf("walog: commit already ended")
@@ -349,9 +350,34 @@ func (l *Log) flush() {
 		l.lastMarks[1], l.lastMarks[0] = l.lastMarks[0], g.mark
 		g.done, g.durable = true, true
 	}
-	if ckpt != nil {
-		l.writeSideLocked(ckpt)
+	switch {
+	case ckpt == nil:
+	case l.side.f == nil:
+		l.writeSideLocked(ckpt) // the file is created whole: before the answer
+	default:
+		// The commits of this write are answered now; the next write
+		// waits for the side file (l.writing), so that it never lags the
+		// log by more than one checkpoint.
+		l.writing = true
+		go l.writeSideAfter(ckpt)
 	}
+}
+
+// writeSideAfter writes the side file's slot after the commits of the
+// write that made its checkpoint durable were answered: its fdatasync was
+// a second flush on one commit in a few hundred, past a commit's p99
+// (issue 26). A write under way holds the next one and Close (l.writing).
+// It touches no directory entry (the slot is in place), so a caller that
+// never closes the log leaves no file being created behind it.
+func (l *Log) writeSideAfter(ckpt []byte) {
+	err := l.side.write(ckpt, l.noSync)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.writing = false
+	if err != nil {
+		l.sideFailed(ckpt, err)
+	}
+	l.wake(nil)
 }
 
 // wake answers the committers of the groups just written and wakes one
@@ -379,10 +405,14 @@ func (l *Log) wake(written []*group) {
 // faults the log for the commits after, not the ones of this write: their
 // records are durable, and they are answered so.
 func (l *Log) writeSideLocked(ckpt []byte) {
-	err := l.side.write(ckpt, l.noSync)
-	if err == nil {
-		return
+	if err := l.side.write(ckpt, l.noSync); err != nil {
+		l.sideFailed(ckpt, err)
 	}
+}
+
+// sideFailed faults the log for the commits after a side file that could
+// not be written.
+func (l *Log) sideFailed(ckpt []byte, err error) {
 	var seq uint64
 	if fr, ferr := decodeFrame(ckpt); ferr == nil {
 		seq = fr.seq

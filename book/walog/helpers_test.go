@@ -86,6 +86,7 @@ func mustClose(t testing.TB, l *Log) {
 func powerCut(l *Log) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.waitIdle() // a side file's write under way ends (see writeSideAfter)
 	l.closed = true
 	l.w.Close()
 	l.side.close()

@@ -98,6 +98,7 @@ type sideWriter struct {
 	dir  string
 	f    *os.File
 	next int
+	hold func() // tests: called before a slot is written in place
 }
 
 // write puts frame in the older slot and fdatasyncs it. The first write
@@ -124,6 +125,9 @@ func (w *sideWriter) write(frame []byte, noSync bool) error {
 			return nil
 		}
 		w.next = next
+	}
+	if w.hold != nil {
+		w.hold()
 	}
 	if _, err := w.f.WriteAt(sideSlot(frame), int64(w.next*sideSlotSize)); err != nil {
 		w.close()

@@ -2,10 +2,13 @@ package walog
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestSideFileWrittenInPlace: after the first checkpoint the side file is
@@ -211,4 +214,123 @@ func TestSideFileOfAnEarlierBuild(t *testing.T) {
 	if f.Segment != sideFile {
 		t.Fatalf("fault %v does not name the side file", f)
 	}
+}
+
+// TestCommitAnsweredBeforeItsSideFile: the commit whose write carries a
+// checkpoint is answered once the write is durable, while the side file's
+// slot is still being written; the next commit is written only after the
+// slot. The build before answered after the slot's fdatasync.
+func TestCommitAnsweredBeforeItsSideFile(t *testing.T) {
+	dir := t.TempDir()
+	l, _ := mustOpen(t, dir, Options{Signer: testKey(1), CheckpointEvery: 5, Marks: true})
+	defer l.Close()
+	// The first checkpoint creates the file, before its commit's answer.
+	for {
+		if _, err := commitN(l, 1); err != nil {
+			t.Fatal(err)
+		}
+		if l.side.f != nil {
+			break
+		}
+	}
+	entered, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	defer free() // before Close, which waits for the slot
+	l.mu.Lock()
+	l.side.hold = func() { close(entered); <-release }
+	ckpts := l.sinceCkpt
+	l.mu.Unlock()
+	answered := make(chan error, 1)
+	go func() {
+		for {
+			l.mu.Lock()
+			before := l.sinceCkpt
+			l.mu.Unlock()
+			_, err := commitN(l, 1)
+			l.mu.Lock()
+			after := l.sinceCkpt
+			l.mu.Unlock()
+			if err != nil || after < before {
+				answered <- err
+				return
+			}
+		}
+	}()
+	select {
+	case <-entered:
+	case <-time.After(time.Minute):
+		t.Fatalf("no checkpoint after %d records", ckpts)
+	}
+	select {
+	case err := <-answered:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the commit that carried the checkpoint waits for its side file")
+	}
+	next := make(chan error, 1)
+	go func() { _, err := commitN(l, 1); next <- err }()
+	untilLocked(l, func() bool { return l.open != nil && l.open.commits == 1 && l.writing })
+	select {
+	case err := <-next:
+		t.Fatalf("the next commit was written while the side file was (%v)", err)
+	default:
+	}
+	free()
+	if err := <-next; err != nil {
+		t.Fatal(err)
+	}
+	frame, _, err := readSide(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := decodeFrame(frame)
+	if r, err := l.Read(f.seq); err != nil || r.Type != TypeCheckpoint || r.Hash != f.hash {
+		t.Fatalf("side file after its write: %+v %v", r, err)
+	}
+}
+
+// TestSideFileSlotWriteFails: a slot that cannot be written after its
+// commit was answered faults the log for the commits after; the answered
+// commit's records are durable and reopen with the side file brought up.
+func TestSideFileSlotWriteFails(t *testing.T) {
+	dir := t.TempDir()
+	opts := Options{Signer: testKey(1), CheckpointEvery: 5, Marks: true}
+	l, _ := mustOpen(t, dir, opts)
+	var recs []Record
+	for l.side.f == nil {
+		r, err := commitN(l, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r...)
+	}
+	ro, err := os.Open(filepath.Join(dir, sideFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.mu.Lock()
+	l.side.f.Close()
+	l.side.f = ro // a write to it fails
+	l.mu.Unlock()
+	for {
+		r, err := commitN(l, 1)
+		if err != nil {
+			var f *Fault
+			if !errors.As(err, &f) || f.Segment != sideFile {
+				t.Fatalf("commit after the failed slot: %v", err)
+			}
+			break
+		}
+		recs = append(recs, r...)
+	}
+	l.Close()
+	l, info := mustOpen(t, dir, opts)
+	defer l.Close()
+	if !info.Repaired || !strings.Contains(info.RepairDetail, "checkpoint file brought up") {
+		t.Fatalf("reopen: %+v", info)
+	}
+	checkCommitted(t, l, recs)
 }
