@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/metrics"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -648,6 +649,18 @@ func (f *floor) steady(tks [][]tito.Ticket, o *outcome) {
 	o.steadyResults = make([][]titopeer.Result, n)
 	lat := make([][]time.Duration, n)
 	ends := make([][]time.Time, n)
+	if path := os.Getenv("OPENEGM_FLOOR_STEADY_CPUPROFILE"); path != "" {
+		// A diagnosis: the CPU profile of the steady part alone (the
+		// last round's), where -cpuprofile has the printing and the wave.
+		fh, err := os.Create(path)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(fh); err != nil {
+			tb.Fatal(err)
+		}
+		defer func() { pprof.StopCPUProfile(); fh.Close() }()
+	}
 	var wg sync.WaitGroup
 	var failed atomic.Value
 	start := time.Now()
