@@ -90,6 +90,8 @@ type floor struct {
 	// before the services start, the limit redemptions are held to.
 	casRate float64
 	casP99  time.Duration
+	// casPasses: each pass's rate, casRate the better.
+	casPasses []float64
 	// fsyncRate: sequential small writes each synced, in the directory
 	// of the controller's ledger, before the services start: what one
 	// commit at a time can reach on this disk.
@@ -100,7 +102,10 @@ type floor struct {
 }
 
 // startFloor starts n cabinets, perLine to a SAS line of the controller.
-// casOps > 0 measures the raw compare-and-swap first, with n clients.
+// casOps > 0 measures the raw compare-and-swap first, with n clients:
+// casOps of them, twice, the better pass the limit (the first pass of a
+// cluster just started is the slower, as tito/ticketsys's benchmark
+// found, and one pass of one operation a client is a burst).
 func startFloor(tb testing.TB, n, perLine, controllers int, fsync bool, casOps int) *floor {
 	tb.Helper()
 	cl, err := etcdtest.Start(etcdtest.Options{Fsync: fsync})
@@ -111,7 +116,13 @@ func startFloor(tb testing.TB, n, perLine, controllers int, fsync bool, casOps i
 	tb.Cleanup(f.stop)
 	f.admin = cl.Client(tb)
 	if casOps > 0 {
-		f.casRate, f.casP99 = f.rawCAS(n, casOps)
+		for pass := range 2 {
+			rate, p99 := f.rawCAS(n, casOps, strconv.Itoa(pass))
+			f.casPasses = append(f.casPasses, rate)
+			if rate > f.casRate {
+				f.casRate, f.casP99 = rate, p99
+			}
+		}
 		f.fsyncRate = fsyncRate(tb, 200)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -770,7 +781,7 @@ func cpuTime() time.Duration {
 // rawCAS measures etcd's compare-and-swap (a read and a conditional
 // write, what each of the store's steps is made of) on the floor's
 // cluster with conc concurrent clients: ops per second.
-func (f *floor) rawCAS(conc, ops int) (float64, time.Duration) {
+func (f *floor) rawCAS(conc, ops int, pass string) (float64, time.Duration) {
 	tb := f.tb
 	tb.Helper()
 	ctx := context.Background()
@@ -782,7 +793,7 @@ func (f *floor) rawCAS(conc, ops int) (float64, time.Duration) {
 		wg.Go(func() {
 			for i := w; i < ops; i += conc {
 				t := time.Now()
-				key := "/floor/cas/" + strconv.Itoa(i)
+				key := "/floor/cas/" + pass + "/" + strconv.Itoa(i)
 				r, err := f.admin.Get(ctx, key)
 				if err == nil {
 					var rev int64
@@ -1209,7 +1220,9 @@ func BenchmarkFloor(b *testing.B) {
 	hits := envInt("OPENEGM_FLOOR_HITS", max(2, n/20))
 	k := envInt("OPENEGM_FLOOR_CONTROLLERS", 1)
 	each := envInt("OPENEGM_FLOOR_TICKETS_EACH", 4)
-	f := startFloor(b, n, perLine, k, true, max(n, 200))
+	// Three compare-and-swaps a client a pass: a rate sustained as the
+	// steady redemptions are, not one burst.
+	f := startFloor(b, n, perLine, k, true, max(3*n, 600))
 	rng := rand.New(rand.NewPCG(26, uint64(n)))
 	var redeem, steady, award, lockWait []time.Duration
 	var redeemWall, steadyWindow, steadyWall, wall, cpu, gap, schedP99 time.Duration
@@ -1298,7 +1311,7 @@ func BenchmarkFloor(b *testing.B) {
 	b.ReportMetric(ms(pct(lockWait, 50)), "ledger-wait-p50-ms")
 	b.ReportMetric(ms(pct(lockWait, 99)), "ledger-wait-p99-ms")
 	b.ReportMetric(0, "ns/op")
-	b.Logf("load average %s; %d cabinets, %d lines: the longest wait between values was %v at %s (limit %v); %d awards p50 %v p99 %v (limit %v); steady: %d redemptions in %v, %d in the window of %v, %.1f/s p99 %v; wave: %d redemptions %.1f/s p99 %v; raw CAS %.1f/s p99 %v (goal %.1f of it); controller: %d poll errors, %d readings; measured %v of wall time",
+	b.Logf("load average %s; %d cabinets, %d lines: the longest wait between values was %v at %s (limit %v); %d awards p50 %v p99 %v (limit %v); steady: %d redemptions in %v, %d in the window of %v, %.1f/s p99 %v; wave: %d redemptions %.1f/s p99 %v; raw CAS %.1f/s p99 %v (passes %.0f/s; goal %.1f of it); controller: %d poll errors, %d readings; measured %v of wall time",
 		loadAverage(), n, (n+perLine-1)/perLine, gap, f.names[gapAt], valueGapLimit, len(award), pct(award, 50), pct(award, 99), awardLimit,
-		steadyAll, steadyWall.Round(time.Millisecond), len(steady), steadyWindow.Round(time.Millisecond), rate, pct(steady, 99), len(redeem), wave, pct(redeem, 99), f.casRate, f.casP99, casRatioGoal, st.PollErrors, st.Readings, wall)
+		steadyAll, steadyWall.Round(time.Millisecond), len(steady), steadyWindow.Round(time.Millisecond), rate, pct(steady, 99), len(redeem), wave, pct(redeem, 99), f.casRate, f.casP99, f.casPasses, casRatioGoal, st.PollErrors, st.Readings, wall)
 }
