@@ -1227,6 +1227,7 @@ func BenchmarkFloor(b *testing.B) {
 	var redeem, steady, award, lockWait []time.Duration
 	var redeemWall, steadyWindow, steadyWall, wall, cpu, gap, schedP99 time.Duration
 	steadyAll := 0
+	var perRound []float64 // each round's steady rate: etcd holds more keys each round
 	gapAt := 0
 	// Readings are counted over the whole run, rounds and the printing
 	// between them: the controller reads on its own period, in bursts, so
@@ -1248,6 +1249,9 @@ func BenchmarkFloor(b *testing.B) {
 		lockWait = append(lockWait, o.lockWait...)
 		redeemWall += o.redeemWall
 		steady = append(steady, o.steadyLat...)
+		if o.steadyWindow > 0 {
+			perRound = append(perRound, float64(len(o.steadyLat))/o.steadyWindow.Seconds())
+		}
 		steadyWindow += o.steadyWindow
 		steadyWall += o.steadyWall
 		steadyAll += o.steadyAll
@@ -1311,7 +1315,7 @@ func BenchmarkFloor(b *testing.B) {
 	b.ReportMetric(ms(pct(lockWait, 50)), "ledger-wait-p50-ms")
 	b.ReportMetric(ms(pct(lockWait, 99)), "ledger-wait-p99-ms")
 	b.ReportMetric(0, "ns/op")
-	b.Logf("load average %s; %d cabinets, %d lines: the longest wait between values was %v at %s (limit %v); %d awards p50 %v p99 %v (limit %v); steady: %d redemptions in %v, %d in the window of %v, %.1f/s p99 %v; wave: %d redemptions %.1f/s p99 %v; raw CAS %.1f/s p99 %v (passes %.0f/s; goal %.1f of it); controller: %d poll errors, %d readings; measured %v of wall time",
+	b.Logf("load average %s; %d cabinets, %d lines: the longest wait between values was %v at %s (limit %v); %d awards p50 %v p99 %v (limit %v); steady: %d redemptions in %v, %d in the window of %v, %.1f/s p99 %v (rounds %.0f/s); wave: %d redemptions %.1f/s p99 %v; raw CAS %.1f/s p99 %v (passes %.0f/s; goal %.1f of it); controller: %d poll errors, %d readings; measured %v of wall time",
 		loadAverage(), n, (n+perLine-1)/perLine, gap, f.names[gapAt], valueGapLimit, len(award), pct(award, 50), pct(award, 99), awardLimit,
-		steadyAll, steadyWall.Round(time.Millisecond), len(steady), steadyWindow.Round(time.Millisecond), rate, pct(steady, 99), len(redeem), wave, pct(redeem, 99), f.casRate, f.casP99, f.casPasses, casRatioGoal, st.PollErrors, st.Readings, wall)
+		steadyAll, steadyWall.Round(time.Millisecond), len(steady), steadyWindow.Round(time.Millisecond), rate, pct(steady, 99), perRound, len(redeem), wave, pct(redeem, 99), f.casRate, f.casP99, f.casPasses, casRatioGoal, st.PollErrors, st.Readings, wall)
 }
