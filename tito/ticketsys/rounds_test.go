@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/openegm/cabinet/sas"
+	"github.com/openegm/cabinet/tito/titopeer"
 )
 
 // countKV counts the store's requests to etcd: each Get and each
@@ -186,5 +190,89 @@ func TestFollowKnowsAnotherSystemsTicket(t *testing.T) {
 	}
 	if got, err := printer.Get(ctx(t), tk.Validation.Digits()); err != nil || got.State != Redeemed || got.Final.Redemption != "r1" {
 		t.Fatalf("ticket: %+v %v", got, err)
+	}
+}
+
+// One ticket after another at a cabinet, through the service, counted
+// from the credit of one to the credit of the next (at the cabinet's
+// OnRedeemed, when the authorisation has returned and the end of its
+// transfer not yet begun). Put in at once after the credit (a player
+// with a stack of tickets, or the floor's benchmark), the next ticket
+// waits in the validator when the service reads the first's end (0x68,
+// whose status then speaks of the next), so its presentation ends the
+// first's hold by the count: its holds read, the held ticket read, the
+// commit, the authorisation, 4 round trips, where it took 5 (a read of
+// the ticket presented, to learn whether it was held there, which the
+// holds just read already said). Put in after the first's end was read,
+// 5, where it took 7: the 0x68 commits (holds, held ticket, commit: no
+// read of the ticket just committed) and the 0x67 authorises (holds,
+// authorisation).
+func TestServiceRedemptionsOneAfterAnotherRoundTrips(t *testing.T) {
+	prefix := fmt.Sprintf("/test/%s/", t.Name())
+	s, kv := countedStore(t, prefix)
+	look, _ := countedStore(t, prefix) // the test's own reads, not counted
+	f := newFloor(t, s)
+	const k = 4
+	var stack, single []string
+	for i := range 2 * k {
+		tk := fresh(t, "m1", uint32(i+1), int64(100*(i+1)))
+		issue(t, s, tk)
+		if i < k {
+			stack = append(stack, tk.Validation.Digits())
+		} else {
+			single = append(single, tk.Validation.Digits())
+		}
+	}
+	var mu sync.Mutex
+	var at []int64 // kv.n at each credit
+	next := 1      // of stack, the next to put in at once
+	b, _ := f.add(titopeer.Config{Name: "b",
+		OnRedeemed: func(titopeer.Result) {
+			mu.Lock()
+			defer mu.Unlock()
+			at = append(at, kv.n.Load())
+		},
+		Reinsert: func(r titopeer.Result) string {
+			mu.Lock()
+			defer mu.Unlock()
+			if next >= k || r.Status != sas.RedeemedCashable {
+				return ""
+			}
+			next++
+			return stack[next-1]
+		}})
+	waitFor(t, "the validation ID of b", func() bool { return b.Enhanced().Configured() })
+	redeemed := func(d string) bool { r, err := look.Get(ctx(t), d); return err == nil && r.State == Redeemed }
+	if err := b.Insert(stack[0]); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the stack credited", results(b, k))
+	waitFor(t, "the stack's last ticket recorded redeemed", func() bool { return redeemed(stack[k-1]) })
+	for _, d := range single {
+		if err := b.Insert(d); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "ticket "+d+" recorded redeemed", func() bool { return redeemed(d) })
+	}
+	presented := append(append([]string(nil), stack...), single...)
+	for i, r := range b.Results() {
+		d := presented[i]
+		if r.Status != sas.RedeemedCashable || r.Digits != d || r.Cents != int64(100*(i+1)) {
+			t.Fatalf("redemption %d: %+v, want ticket %s credited", i, r, d)
+		}
+		if tk, err := look.Get(ctx(t), d); err != nil || tk.State != Redeemed || tk.Final.By != "b" {
+			t.Fatalf("ticket %s: %+v %v", d, tk, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for i := 1; i < 2*k; i++ {
+		want := int64(4)
+		if i >= k {
+			want = 5
+		}
+		if n := at[i] - at[i-1]; n != want {
+			t.Errorf("from credit %d to credit %d: %d round trips, want %d", i, i+1, n, want)
+		}
 	}
 }

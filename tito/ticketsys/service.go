@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -372,7 +373,7 @@ func (p *poller) settle(ctx context.Context, holds []Ticket) error {
 		return cerr
 	}
 	if cerr == nil {
-		reuse, err := p.resolve(ctx, n, escrow)
+		reuse, _, err := p.resolve(ctx, n, escrow)
 		if err != nil {
 			return err
 		}
@@ -466,11 +467,13 @@ func (p *poller) redeemedCount() (uint64, error) {
 // (committed); one that did not, that it credited nothing, so a hold of a
 // ticket other than escrow (the one in the validator now, "" none) is
 // released, its presentation over. The hold of escrow, not credited, is
-// returned (its ID): the cabinet may credit it, once.
-func (p *poller) resolve(ctx context.Context, n uint64, escrow string) (reuse string, err error) {
-	holds, err := p.sv.st.Holds(ctx, p.cab.Name)
+// returned (its ID): the cabinet may credit it, once. So are the holds
+// as they were before: those with a count are now ended but reuse's,
+// those without one are still held.
+func (p *poller) resolve(ctx context.Context, n uint64, escrow string) (reuse string, holds []Ticket, err error) {
+	holds, err = p.sv.st.Holds(ctx, p.cab.Name)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	for _, h := range holds {
 		if h.Hold.Seq == nil {
@@ -488,13 +491,13 @@ func (p *poller) resolve(ctx context.Context, n uint64, escrow string) (reuse st
 			_, err = p.sv.st.Release(ctx, id, p.sv.cfg.Now(), fmt.Sprintf("the cabinet's tickets redeemed are still %d: it did not credit it", n))
 		}
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		if p.current == id {
 			p.current = ""
 		}
 	}
-	return reuse, nil
+	return reuse, holds, nil
 }
 
 // exception handles one exception the cabinet reported.
@@ -682,6 +685,7 @@ func (p *poller) ticketIn(ctx context.Context) error {
 		return p.answer(ctx, Redemption{Code: sas.TransferNotValid}, tv.Data)
 	}
 	var seq *uint64
+	var holds []Ticket // the cabinet's, when resolved
 	id := ""
 	p.refused = ""
 	switch n, err := p.redeemedCount(); {
@@ -691,14 +695,23 @@ func (p *poller) ticketIn(ctx context.Context) error {
 		p.sv.cfg.Log("%s: 50 tickets redeemed: %v: ticket %s authorised without the count", p.cab.Name, err, digits)
 	default:
 		seq = &n
-		if id, err = p.resolve(ctx, n, digits); err != nil {
+		if id, holds, err = p.resolve(ctx, n, digits); err != nil {
 			return err
 		}
 	}
 	if id == "" {
 		id = p.cab.Name + ":" + digits + ":" + strconv.FormatInt(now.UnixNano(), 10)
-		if t, err := p.sv.st.Get(ctx, digits); err == nil && t.State == Pending && t.Hold.Cabinet == p.cab.Name {
-			p.refused = digits // its verdict is pending: refused
+		// Held here with its verdict pending: refused. After resolve,
+		// the only tickets still held here are those held without a
+		// count (resolve ended the others, and only this poller holds a
+		// ticket for this cabinet): its holds tell, without a read of
+		// the ticket.
+		if seq != nil {
+			if slices.ContainsFunc(holds, func(h Ticket) bool { return h.Digits == digits && h.Hold.Seq == nil }) {
+				p.refused = digits
+			}
+		} else if t, err := p.sv.st.Get(ctx, digits); err == nil && t.State == Pending && t.Hold.Cabinet == p.cab.Name {
+			p.refused = digits
 		}
 	}
 	a, err := p.sv.st.Authorize(ctx, Request{Digits: digits, By: p.cab.Name, ID: id, Cents: int64(tv.Cents), At: now, Seq: seq})
@@ -754,14 +767,21 @@ func (p *poller) transferDone(ctx context.Context) error {
 	if errors.Is(cerr, host.ErrPort) {
 		return cerr
 	}
+	var holds []Ticket
 	if cerr == nil {
-		if _, err := p.resolve(ctx, n, ""); err != nil {
+		var err error
+		if _, holds, err = p.resolve(ctx, n, ""); err != nil {
 			return err
 		}
 	}
 	id := p.current
 	if id == "" {
 		if derr != nil {
+			return nil
+		}
+		if slices.ContainsFunc(holds, func(h Ticket) bool { return h.Digits == digits && h.Hold.Seq != nil }) {
+			// resolve just ended its hold here (committed or released):
+			// nothing of it is held now.
 			return nil
 		}
 		t, err := p.sv.st.Get(ctx, digits)
