@@ -71,15 +71,7 @@ func TestSideFileTornSlot(t *testing.T) {
 	fill(t, l, 17) // checkpoints after the 5th, 10th and 15th records
 	powerCut(l)
 	path := filepath.Join(dir, sideFile)
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, next, err := readSide(dir)
-	if err != nil || next < 0 {
-		t.Fatalf("side file: next slot %d, %v", next, err)
-	}
-	newest := 1 - next
+	raw, newest := sideSlots(t, dir)
 	torn := bytes.Clone(raw)
 	for i := newest*sideSlotSize + sideSlotSize/2; i < (newest+1)*sideSlotSize; i++ {
 		torn[i] = 0
@@ -131,15 +123,7 @@ func TestSideFileBitFlips(t *testing.T) {
 	last := l.LastSeq() // Close's checkpoint included
 	powerCut(l)
 	path := filepath.Join(dir, sideFile)
-	pristine, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, next, err := readSide(dir)
-	if err != nil || next < 0 {
-		t.Fatalf("side file: next slot %d, %v", next, err)
-	}
-	newest := 1 - next
+	pristine, newest := sideSlots(t, dir)
 	flips := 0
 	for off := range pristine {
 		for bit := uint(0); bit < 8; bit++ {
@@ -333,4 +317,19 @@ func TestSideFileSlotWriteFails(t *testing.T) {
 		t.Fatalf("reopen: %+v", info)
 	}
 	checkCommitted(t, l, recs)
+}
+
+// sideSlots returns the side file's bytes and the slot of its newest
+// checkpoint.
+func sideSlots(t *testing.T, dir string) ([]byte, int) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, sideFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, next, err := readSide(dir)
+	if err != nil || next < 0 {
+		t.Fatalf("side file: next slot %d, %v", next, err)
+	}
+	return raw, 1 - next
 }

@@ -514,6 +514,22 @@ type hitPlan struct {
 	Level byte
 }
 
+// present inserts tk at cabinet w and waits for the end of its
+// redemption: the result, when it went in and when it ended.
+func (f *floor) present(w int, tk tito.Ticket) (titopeer.Result, time.Time, time.Time, error) {
+	p := f.peers[w]
+	t := time.Now()
+	if err := p.Insert(tk.Validation.Digits()); err != nil {
+		return titopeer.Result{}, t, t, fmt.Errorf("%s: insert: %w", p.Name(), err)
+	}
+	select {
+	case r := <-f.done[w]:
+		return r, t, time.Now(), nil
+	case <-time.After(5 * time.Minute):
+		return titopeer.Result{}, t, t, fmt.Errorf("%s: no end of the redemption of %s in 5 minutes", p.Name(), tk.Validation.Digits())
+	}
+}
+
 // outcome is what one round measured.
 type outcome struct {
 	hits       []Hit // as made, by plan order
@@ -603,18 +619,12 @@ func (f *floor) round(tks tickets, plan []hitPlan, hitEvery time.Duration) outco
 	for i, tk := range tickets {
 		w := presentedAt(i, n, false)
 		wg.Go(func() {
-			p := f.peers[w]
-			t := time.Now()
-			if err := p.Insert(tk.Validation.Digits()); err != nil {
-				failed.Store(fmt.Errorf("%s: insert: %w", p.Name(), err))
+			r, t, end, err := f.present(w, tk)
+			if err != nil {
+				failed.Store(err)
 				return
 			}
-			select {
-			case r := <-f.done[w]:
-				o.redeemLat[i], o.results[i] = time.Since(t), r
-			case <-time.After(5 * time.Minute):
-				failed.Store(fmt.Errorf("%s: no end of the redemption of %s in 5 minutes", p.Name(), tk.Validation.Digits()))
-			}
+			o.redeemLat[i], o.results[i] = end.Sub(t), r
 		})
 	}
 	wg.Wait()
@@ -683,21 +693,14 @@ func (f *floor) steady(tks [][]tito.Ticket, o *outcome) {
 		o.steadyResults[i] = make([]titopeer.Result, len(list))
 		lat[i], ends[i] = make([]time.Duration, len(list)), make([]time.Time, len(list))
 		wg.Go(func() {
-			p := f.peers[w]
 			for j, tk := range list {
-				t := time.Now()
-				if err := p.Insert(tk.Validation.Digits()); err != nil {
-					failed.Store(fmt.Errorf("%s: insert: %w", p.Name(), err))
+				r, t, end, err := f.present(w, tk)
+				if err != nil {
+					failed.Store(err)
 					return
 				}
-				select {
-				case r := <-f.done[w]:
-					ends[i][j] = time.Now()
-					lat[i][j], o.steadyResults[i][j] = ends[i][j].Sub(t), r
-				case <-time.After(5 * time.Minute):
-					failed.Store(fmt.Errorf("%s: no end of the redemption of %s in 5 minutes", p.Name(), tk.Validation.Digits()))
-					return
-				}
+				ends[i][j] = end
+				lat[i][j], o.steadyResults[i][j] = end.Sub(t), r
 			}
 		})
 	}
