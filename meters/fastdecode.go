@@ -216,78 +216,14 @@ func (l *lexer) end() bool {
 // sends the payload to encoding/json. The record is not validated.
 func decodeFast(t Type, data []byte) (r Record, ok bool) {
 	l := &lexer{b: data, ok: true}
-	l.lit("{")
 	switch t {
 	case TypeGameStart:
-		var g GameStart
-		l.field("at", true)
-		g.At = l.int64()
-		l.field("game", false)
-		g.Game = l.uint()
-		l.field("paytable", false)
-		g.Paytable = l.str()
-		l.field("digest", false)
-		g.Digest = l.str()
-		l.field("denom", false)
-		g.Denom = l.int64()
-		l.field("level", false)
-		g.Level = l.int()
-		l.field("bet_credits", false)
-		g.BetCredits = l.int64()
-		l.field("bet_cents", false)
-		g.BetCents = l.int64()
-		l.field("stops", false)
-		g.Stops = l.ints()
-		l.field("win_cents", false)
-		g.WinCents = l.int64()
-		l.field("free_awarded", false)
-		g.FreeAwarded = l.int()
-		if l.optional("progressives") {
-			g.Progressives = l.ints()
-		}
-		if l.optional("contributions") {
-			g.Contributions = l.levelAmounts()
-		}
-		if l.optional("mystery") {
-			g.Mystery = l.ints()
-		}
-		if l.optional("linked") {
-			g.Linked = l.bool()
-		}
-		if l.optional("kind") {
-			g.Kind = l.str()
-		}
 		// A table hand ("hand") goes to encoding/json.
-		r = g
+		r = l.gameStart()
 	case TypeFreeGame:
-		var g FreeGame
-		l.field("at", true)
-		g.At = l.int64()
-		l.field("game", false)
-		g.Game = l.uint()
-		l.field("index", false)
-		g.Index = l.int()
-		l.field("stops", false)
-		g.Stops = l.ints()
-		l.field("win_cents", false)
-		g.WinCents = l.int64()
-		l.field("awarded", false)
-		g.Awarded = l.int()
-		if l.optional("progressives") {
-			g.Progressives = l.ints()
-		}
-		r = g
+		r = l.freeGame()
 	case TypeGameEnd:
-		var g GameEnd
-		l.field("at", true)
-		g.At = l.int64()
-		l.field("game", false)
-		g.Game = l.uint()
-		l.field("win_cents", false)
-		g.WinCents = l.int64()
-		l.field("handpay", false)
-		g.Handpay = l.bool()
-		r = g
+		r = l.gameEnd()
 	default:
 		return nil, false
 	}
@@ -295,4 +231,86 @@ func decodeFast(t Type, data []byte) (r Record, ok bool) {
 		return nil, false
 	}
 	return r, true
+}
+
+// gameStart reads a GameStart object up to its closing brace (not read:
+// a state's game history may have its table hand there).
+func (l *lexer) gameStart() GameStart {
+	var g GameStart
+	l.lit("{")
+	l.field("at", true)
+	g.At = l.int64()
+	l.field("game", false)
+	g.Game = l.uint()
+	l.field("paytable", false)
+	g.Paytable = l.str()
+	l.field("digest", false)
+	g.Digest = l.str()
+	l.field("denom", false)
+	g.Denom = l.int64()
+	l.field("level", false)
+	g.Level = l.int()
+	l.field("bet_credits", false)
+	g.BetCredits = l.int64()
+	l.field("bet_cents", false)
+	g.BetCents = l.int64()
+	l.field("stops", false)
+	g.Stops = l.ints()
+	l.field("win_cents", false)
+	g.WinCents = l.int64()
+	l.field("free_awarded", false)
+	g.FreeAwarded = l.int()
+	if l.optional("progressives") {
+		g.Progressives = l.ints()
+	}
+	if l.optional("contributions") {
+		g.Contributions = l.levelAmounts()
+	}
+	if l.optional("mystery") {
+		g.Mystery = l.ints()
+	}
+	if l.optional("linked") {
+		g.Linked = l.bool()
+	}
+	if l.optional("kind") {
+		g.Kind = l.str()
+	}
+	return g
+}
+
+// freeGame reads a FreeGame object up to its closing brace.
+func (l *lexer) freeGame() FreeGame {
+	var g FreeGame
+	l.lit("{")
+	l.field("at", true)
+	g.At = l.int64()
+	l.field("game", false)
+	g.Game = l.uint()
+	l.field("index", false)
+	g.Index = l.int()
+	l.field("stops", false)
+	g.Stops = l.ints()
+	l.field("win_cents", false)
+	g.WinCents = l.int64()
+	l.field("awarded", false)
+	g.Awarded = l.int()
+	if l.optional("progressives") {
+		g.Progressives = l.ints()
+	}
+	return g
+}
+
+// gameEnd reads a GameEnd object up to its closing brace.
+func (l *lexer) gameEnd() GameEnd {
+	var g GameEnd
+	l.lit("{")
+	l.field("at", true)
+	g.At = l.int64()
+	l.field("game", false)
+	g.Game = l.uint()
+	l.field("win_cents", false)
+	g.WinCents = l.int64()
+	l.field("handpay", false)
+	g.Handpay = l.bool()
+	return g
 }

@@ -140,8 +140,8 @@ func (f fold) Encode() ([]byte, error) {
 }
 
 func restore(b []byte) (book.State, error) {
-	s := NewState()
-	if err := json.Unmarshal(b, s); err != nil {
+	s, err := decodeState(b)
+	if err != nil {
 		return nil, err
 	}
 	if len(s.BillCounts) != len(BillValues) {
@@ -149,6 +149,24 @@ func restore(b []byte) (book.State, error) {
 	}
 	s.aftEarlier = s.AFT.Current != nil && !s.AFT.Retired.Kept()
 	return fold{s}, nil
+}
+
+// decodeState decodes a snapshot's state: restoreFast, else encoding/json
+// (the same value, or the same error).
+func decodeState(b []byte) (*State, error) {
+	if s, ok := restoreFast(b); ok {
+		return s, nil
+	}
+	return decodeStateJSON(b)
+}
+
+// decodeStateJSON is decodeState through encoding/json alone.
+func decodeStateJSON(b []byte) (*State, error) {
+	s := NewState()
+	if err := json.Unmarshal(b, s); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // Open opens (or creates) the ledger in dir: the machine key from the key
