@@ -97,4 +97,11 @@ func TestMeterValuesEncoding(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"coin_in":1,"meter_of_tomorrow":5}`), &back); err == nil || !strings.Contains(err.Error(), "meter_of_tomorrow") {
 		t.Fatalf("an unknown meter: %v", err)
 	}
+	// Of several unknown meters, always the first in key order (the map's
+	// order would name any).
+	for range 20 {
+		if err := json.Unmarshal([]byte(`{"zz":1,"coin_in":1,"mm":2,"aa":3}`), &back); err == nil || !strings.Contains(err.Error(), `"aa"`) {
+			t.Fatalf("unknown meters: %v, want the first, aa", err)
+		}
+	}
 }

@@ -116,18 +116,25 @@ func (v Values) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes MarshalJSON's form. A key this build does not know
 // is an error: the state was folded by a later build, and dropping the
 // meter would make the state lie (and its digest differ from its seal).
+// Of several, the error names the first in key order, so that the same
+// state always gives the same error.
 func (v *Values) UnmarshalJSON(b []byte) error {
 	var kv map[string]int64
 	if err := json.Unmarshal(b, &kv); err != nil {
 		return fmt.Errorf("meters: %w", err)
 	}
 	*v = Values{}
+	var unknown []string
 	for k, x := range kv {
 		m, ok := byKey[k]
 		if !ok {
-			return fmt.Errorf("meters: unknown meter %q (a state of a later build?)", k)
+			unknown = append(unknown, k)
+			continue
 		}
 		v[m] = x
+	}
+	if len(unknown) > 0 {
+		return fmt.Errorf("meters: unknown meter %q (a state of a later build?)", slices.Min(unknown))
 	}
 	return nil
 }
