@@ -488,7 +488,9 @@ func sasHost(t testing.TB, data string) *host.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := host.New(port, host.Options{Addr: 1})
+	// A poll waits 500 ms for its reply, not SAS's 100 ms: the tests ask what
+	// the cabinet answers, and on a loaded machine it may take longer.
+	c := host.New(port, host.Options{Addr: 1, Timeout: 500 * time.Millisecond})
 	if err := c.Sync(); err != nil {
 		t.Fatal(err)
 	}
