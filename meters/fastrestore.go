@@ -86,6 +86,14 @@ func (d *stateLexer) sub(v any) {
 	}
 }
 
+// optSub hands the value of the optional field key to encoding/json,
+// decoded into v, when the field is there.
+func (d *stateLexer) optSub(key string, v any) {
+	if d.optional(key) {
+		d.sub(v)
+	}
+}
+
 // entry reads a history entry with read, or, when read does not take it,
 // through encoding/json.
 func entry[T any](d *stateLexer, read func() T) T {
@@ -356,66 +364,36 @@ func restoreFast(b []byte) (s *State, ok bool) {
 	}
 	d.field("free_left", false)
 	s.FreeLeft = d.int()
-	if d.optional("handpay") {
-		d.sub(&s.Handpay)
-	}
+	d.optSub("handpay", &s.Handpay)
 	if d.optional("owed_handpay") {
 		s.OwedHandpay = d.int64()
 	}
-	if d.optional("owed") {
-		d.sub(&s.Owed)
-	}
-	if d.optional("tilts") {
-		d.sub(&s.Tilts)
-	}
-	if d.optional("doors_open") {
-		d.sub(&s.DoorsOpen)
-	}
-	if d.optional("settings") {
-		d.sub(&s.Settings)
-	}
-	if d.optional("command_line") {
-		d.sub(&s.CommandLine)
-	}
-	if d.optional("pin_failures") {
-		d.sub(&s.PINFailures)
-	}
-	if d.optional("pending_ticket") {
-		d.sub(&s.PendingTicket)
-	}
+	d.optSub("owed", &s.Owed)
+	d.optSub("tilts", &s.Tilts)
+	d.optSub("doors_open", &s.DoorsOpen)
+	d.optSub("settings", &s.Settings)
+	d.optSub("command_line", &s.CommandLine)
+	d.optSub("pin_failures", &s.PINFailures)
+	d.optSub("pending_ticket", &s.PendingTicket)
 	if d.optional("ticket_seq") {
 		s.TicketSeq = d.uint()
 	}
-	if d.optional("pending_bill") {
-		d.sub(&s.PendingBill)
-	}
+	d.optSub("pending_bill", &s.PendingBill)
 	if d.optional("bill_ref") {
 		s.BillRef = d.uint()
 	}
 	if d.optional("ram_clears") {
 		s.RAMClears = d.uint()
 	}
-	if d.optional("pending_hits") {
-		d.sub(&s.PendingHits)
-	}
+	d.optSub("pending_hits", &s.PendingHits)
 	if d.optional("linked_coin_in") {
 		s.LinkedCoinIn = d.int64()
 	}
-	if d.optional("jackpot") {
-		d.sub(&s.Jackpot)
-	}
-	if d.optional("aft") {
-		d.sub(&s.AFT)
-	}
-	if d.optional("promo") {
-		d.sub(&s.Promo)
-	}
-	if d.optional("test") {
-		d.sub(&s.Test)
-	}
-	if d.optional("per_game") {
-		d.sub(&s.PerGame)
-	}
+	d.optSub("jackpot", &s.Jackpot)
+	d.optSub("aft", &s.AFT)
+	d.optSub("promo", &s.Promo)
+	d.optSub("test", &s.Test)
+	d.optSub("per_game", &s.PerGame)
 	d.field("games", false)
 	s.Games = history(d, d.gameHistory)
 	d.field("events", false)
@@ -424,12 +402,8 @@ func restoreFast(b []byte) (s *State, ok bool) {
 	s.Bills = history(d, d.moneyIn)
 	d.field("handpays", false)
 	s.Handpays = history(d, d.handpayHistory)
-	if d.optional("tito") {
-		d.sub(&s.TITO)
-	}
-	if d.optional("poker") {
-		d.sub(&s.Poker)
-	}
+	d.optSub("tito", &s.TITO)
+	d.optSub("poker", &s.Poker)
 	if !d.end() || d.bad {
 		return nil, false
 	}
