@@ -93,7 +93,8 @@ func beUint64(b []byte) uint64 {
 }
 
 // sideWriter writes the side file's slots in place. It is the Log's, used
-// under l.mu.
+// under l.mu, or by writeSideAfter while l.writing keeps every other user
+// away.
 type sideWriter struct {
 	dir  string
 	f    *os.File
