@@ -2,6 +2,7 @@ package walog
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -69,11 +70,8 @@ func readSide(dir string) (frame []byte, next int, err error) {
 		if !bytes.HasPrefix(s, []byte(sideMagic)) || !bytes.Equal(sideSum(body), s[len(body):]) {
 			continue
 		}
-		f := body[len(sideMagic):]
-		if len(f) < headerSize {
-			continue
-		}
-		seq := beUint64(f[1:9])
+		f := body[len(sideMagic):] // a whole frame: the slot's size is a checkpoint frame's
+		seq := binary.BigEndian.Uint64(f[1:9])
 		if at < 0 || seq > bestSeq {
 			best, at, bestSeq = f, i, seq
 		}
@@ -82,14 +80,6 @@ func readSide(dir string) (frame []byte, next int, err error) {
 		return nil, -1, errors.New("neither slot is whole")
 	}
 	return best, 1 - at, nil
-}
-
-func beUint64(b []byte) uint64 {
-	var v uint64
-	for _, c := range b[:8] {
-		v = v<<8 | uint64(c)
-	}
-	return v
 }
 
 // sideWriter writes the side file's slots in place. It is the Log's, used
