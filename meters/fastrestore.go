@@ -162,6 +162,20 @@ func (l *lexer) text() string {
 	return ""
 }
 
+// optText and optInt64 read the optional field key into v when it is
+// there.
+func (l *lexer) optText(key string, v *string) {
+	if l.optional(key) {
+		*v = l.text()
+	}
+}
+
+func (l *lexer) optInt64(key string, v *int64) {
+	if l.optional(key) {
+		*v = l.int64()
+	}
+}
+
 // int64s reads a list of int64: null is nil, [] an empty list.
 func (l *lexer) int64s() []int64 {
 	if l.peek("null") {
@@ -250,36 +264,16 @@ func (d *stateLexer) event() Event {
 	e.At = d.int64()
 	d.field("code", false)
 	e.Code = d.text()
-	if d.optional("door") {
-		e.Door = d.text()
-	}
-	if d.optional("tilt") {
-		e.Tilt = d.text()
-	}
-	if d.optional("detail") {
-		e.Detail = d.text()
-	}
-	if d.optional("who") {
-		e.Who = d.text()
-	}
-	if d.optional("role") {
-		e.Role = d.text()
-	}
-	if d.optional("action") {
-		e.Action = d.text()
-	}
-	if d.optional("key") {
-		e.Key = d.text()
-	}
-	if d.optional("value") {
-		e.Value = d.text()
-	}
-	if d.optional("cents") {
-		e.Cents = d.int64()
-	}
-	if d.optional("ref") {
-		e.Ref = d.text()
-	}
+	d.optText("door", &e.Door)
+	d.optText("tilt", &e.Tilt)
+	d.optText("detail", &e.Detail)
+	d.optText("who", &e.Who)
+	d.optText("role", &e.Role)
+	d.optText("action", &e.Action)
+	d.optText("key", &e.Key)
+	d.optText("value", &e.Value)
+	d.optInt64("cents", &e.Cents)
+	d.optText("ref", &e.Ref)
 	d.lit("}")
 	return e
 }
@@ -294,9 +288,7 @@ func (d *stateLexer) moneyIn() MoneyIn {
 	m.Source = d.text()
 	d.field("cents", false)
 	m.Cents = d.int64()
-	if d.optional("ref") {
-		m.Ref = d.text()
-	}
+	d.optText("ref", &m.Ref)
 	if d.optional("order") {
 		m.Order = d.uint()
 	}
@@ -322,9 +314,7 @@ func (d *stateLexer) handpayHistory() HandpayHistory {
 	if d.optional("level") {
 		h.Pending.Level = d.int()
 	}
-	if d.optional("ref") {
-		h.Pending.Ref = d.text()
-	}
+	d.optText("ref", &h.Pending.Ref)
 	d.lit("}")
 	if d.optional("reset") {
 		var r HandpayReset
@@ -365,9 +355,7 @@ func restoreFast(b []byte) (s *State, ok bool) {
 	d.field("free_left", false)
 	s.FreeLeft = d.int()
 	d.optSub("handpay", &s.Handpay)
-	if d.optional("owed_handpay") {
-		s.OwedHandpay = d.int64()
-	}
+	d.optInt64("owed_handpay", &s.OwedHandpay)
 	d.optSub("owed", &s.Owed)
 	d.optSub("tilts", &s.Tilts)
 	d.optSub("doors_open", &s.DoorsOpen)
@@ -386,9 +374,7 @@ func restoreFast(b []byte) (s *State, ok bool) {
 		s.RAMClears = d.uint()
 	}
 	d.optSub("pending_hits", &s.PendingHits)
-	if d.optional("linked_coin_in") {
-		s.LinkedCoinIn = d.int64()
-	}
+	d.optInt64("linked_coin_in", &s.LinkedCoinIn)
 	d.optSub("jackpot", &s.Jackpot)
 	d.optSub("aft", &s.AFT)
 	d.optSub("promo", &s.Promo)
