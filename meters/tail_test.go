@@ -58,8 +58,15 @@ func TestTailStartUpIsTheWholeFoldOfTheMeters(t *testing.T) {
 			// A log without a checkpoint yet (fewer records than between
 			// two) has no side file to judge from its tail: it is read
 			// whole, which costs little at that length.
+			// After a power cut the last seal's snapshot may be missing
+			// (it is written after its commit is answered): start-up then
+			// folds from the seal before, one interval more.
+			replay := 3*opts.SnapshotEvery + 10
+			if session > 0 && session%3 == 0 {
+				replay += 2 * opts.SnapshotEvery
+			}
 			if info.SnapshotSeq > 0 && info.LastSeq >= every {
-				if info.ReadFrom <= 1 || info.Replayed > 3*opts.SnapshotEvery+10 {
+				if info.ReadFrom <= 1 || info.Replayed > replay {
 					t.Fatalf("seed %d session %d: sealed snapshot at %d, yet read from %d (%d replayed)", seed, session, info.SnapshotSeq, info.ReadFrom, info.Replayed)
 				}
 				tails++
