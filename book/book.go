@@ -129,7 +129,10 @@ type Book struct {
 	// says which of the two files exist.
 	snapping chan struct{}
 	made     [2]bool
-	hold     func() // tests: called before a snapshot is written after its answer
+	// snapSeq is the record each snapshot file holds (0: not known), for
+	// the log's archive: what precedes the older is never read at start-up.
+	snapSeq [2]uint64
+	hold    func() // tests: called before a snapshot is written after its answer
 }
 
 // SegmentSize is the size of a ledger's log files unless Options say
@@ -450,16 +453,24 @@ func (b *Book) commitLocked(entries []Entry, after State, sealNow bool) ([]walog
 // book leaves no file being created behind it.
 func (b *Book) writeSnapshot(seq uint64, hash [32]byte, sealSeq uint64, enc []byte, durable bool) {
 	b.waitSnapshot()
+	moved := b.archive()
 	b.seals++
 	i := b.seals % 2
 	path := filepath.Join(b.dir, fmt.Sprintf("%s%d", snapPrefix, i))
 	write := func() error {
 		body, err := json.Marshal(snapshotFile{Seq: seq, Hash: hex.EncodeToString(hash[:]), SealSeq: sealSeq, State: enc})
-		if err != nil {
-			return err
+		if err == nil {
+			sum := blake2b.Sum256(body)
+			err = writeInPlace(path, append(sum[:], body...), durable)
 		}
-		sum := blake2b.Sum256(body)
-		return writeInPlace(path, append(sum[:], body...), durable)
+		b.snapSeq[i] = 0
+		if err == nil {
+			b.snapSeq[i] = seq
+		}
+		if moved {
+			_ = b.log.SyncArchive() // a move not made durable is only undone
+		}
+		return err
 	}
 	if !b.made[i] {
 		_, err := os.Stat(path)
@@ -478,6 +489,25 @@ func (b *Book) writeSnapshot(seq uint64, hash [32]byte, sealSeq uint64, enc []by
 		}
 		_ = write()
 	}()
+}
+
+// archive moves the log's segments before the older of the two snapshots
+// on file to its archive (walog.Archive), before the next is written over
+// it: a start-up from the snapshots reads the log from the older on, and
+// tidwall/wal, opening it, then stats only the segments from there. It
+// runs in the commit that seals, b.mu held, so that no move is under way
+// between two commits; the moves are synced with the snapshot, after the
+// answer. A snapshot lost to a power cut (it is written without fsync)
+// leaves the file's earlier one or a torn one: start-up then reads from
+// the archive, or the whole log. A failed move only leaves segments where
+// they were.
+func (b *Book) archive() bool {
+	older := min(b.snapSeq[0], b.snapSeq[1])
+	if older == 0 {
+		return false
+	}
+	n, _ := b.log.Archive(older)
+	return n > 0
 }
 
 // waitSnapshot waits for the snapshot being written, b.mu held.
@@ -681,6 +711,7 @@ func (b *Book) loadSnapshot() (best *snapshot, forged []string, err error) {
 			continue
 		}
 		s.state = st
+		b.snapSeq[i] = s.Seq
 		if best == nil || s.Seq > best.Seq {
 			best = s
 		}

@@ -158,6 +158,9 @@ func openTail(dir string, spec Spec, opts Options, key crypto.Signer, pub ed2551
 	}
 	b := &Book{dir: dir, spec: spec, opts: opts, log: log, key: key, pub: pub,
 		userSeq: userSeq, hash: hash, sinceSeal: since, seals: newest.file}
+	for _, s := range snaps {
+		b.snapSeq[s.file] = s.Seq
+	}
 	if li.Repaired {
 		info.Repaired = li.RepairDetail
 	}

@@ -180,15 +180,7 @@ func writeSnapshotFile(t *testing.T, name string, f snapshotFile) {
 func patchRecord(t *testing.T, logDir string, seq uint64, data []byte) {
 	t.Helper()
 	castagnoli := crc32.MakeTable(crc32.Castagnoli)
-	ents, err := os.ReadDir(logDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		if len(e.Name()) != 20 {
-			continue
-		}
-		path := filepath.Join(logDir, e.Name())
+	for _, path := range segmentPaths(t, logDir) {
 		buf, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -384,15 +376,9 @@ func TestTailStartUpAttacks(t *testing.T) {
 
 	t.Run("segments before the snapshots deleted", func(t *testing.T) {
 		r.restore(saved, witness)
-		var segs []string
-		ents, _ := os.ReadDir(logDir)
-		for _, e := range ents {
-			if len(e.Name()) == 20 {
-				segs = append(segs, filepath.Join(logDir, e.Name()))
-			}
-		}
-		if len(segs) < 3 {
-			t.Fatalf("%d segments", len(segs))
+		segs := segmentPaths(t, logDir)
+		if len(segs) < 3 || !strings.Contains(segs[0], "archive") {
+			t.Fatalf("segments %v: the first is not in the archive", segs)
 		}
 		os.Remove(segs[0])
 		got, info, err := open()

@@ -189,6 +189,12 @@ func copyDir(from, to string) error {
 		return err
 	}
 	for _, e := range ents {
+		if e.IsDir() { // the log, its archive
+			if err := copyDir(filepath.Join(from, e.Name()), filepath.Join(to, e.Name())); err != nil {
+				return err
+			}
+			continue
+		}
 		if !e.Type().IsRegular() {
 			continue
 		}
@@ -226,15 +232,7 @@ func rechain(t *testing.T, logDir string, change func(seq uint64, typ uint16, da
 	castagnoli := crc32.MakeTable(crc32.Castagnoli)
 	prev := blake2b.Sum256([]byte("openegm walog genesis v1"))
 	side, _ := os.ReadFile(filepath.Join(logDir, "checkpoint"))
-	ents, err := os.ReadDir(logDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		if len(e.Name()) != 20 {
-			continue
-		}
-		path := filepath.Join(logDir, e.Name())
+	for _, path := range segmentPaths(t, logDir) {
 		old, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -272,6 +270,18 @@ func rechain(t *testing.T, logDir string, change func(seq uint64, typ uint16, da
 	if side != nil {
 		os.WriteFile(filepath.Join(logDir, "checkpoint"), side, 0o600)
 	}
+}
+
+// segmentPaths lists the log's segment files in order: the archived ones
+// (walog.Log.Archive) first.
+func segmentPaths(t *testing.T, logDir string) []string {
+	t.Helper()
+	archived, err := filepath.Glob(filepath.Join(logDir, "archive", strings.Repeat("[0-9]", 20)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	main, _ := filepath.Glob(filepath.Join(logDir, strings.Repeat("[0-9]", 20)))
+	return append(archived, main...)
 }
 
 // seqsOf lists the seqs of the log's records of type typ.
@@ -330,6 +340,11 @@ func TestVerifyIsTheVerifyOfACopy(t *testing.T) {
 				b.Close(st)
 			} else {
 				defer b.Close(nil)
+				// The copies below are taken of files at rest: the last
+				// seal's snapshot is written.
+				b.mu.Lock()
+				b.waitSnapshot()
+				b.mu.Unlock()
 			}
 			verifyLikeACopy(t, r.dir, r.pub())
 		}

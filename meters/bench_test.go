@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -129,7 +130,7 @@ func benchGames(b *testing.B) uint64 {
 // CPU time.
 func BenchmarkVerifyGames(b *testing.B) {
 	n := benchGames(b)
-	dir, keys := gamesLedger(b, n, filepath.Join(os.TempDir(), fmt.Sprintf("openegm-bench-games-v4-%d", n)))
+	dir, keys := gamesLedger(b, n, filepath.Join(os.TempDir(), fmt.Sprintf("openegm-bench-games-v5-%d", n)))
 	pub, err := ReadPublicKey(filepath.Join(keys.Dir, "machine.pub"))
 	if err != nil {
 		b.Fatal(err)
@@ -172,27 +173,30 @@ func cpuTime() time.Duration {
 // segment files (read beforehand: the reading is not counted) and to
 // verify sigs Ed25519 signatures: what verification cannot go below.
 func hashAndSignLimit(b *testing.B, logDir string, sigs int) (wall, cpu time.Duration, size int64) {
-	return hashLimit(b, readSegments(b, logDir), sigs)
+	segs, _ := readSegments(b, logDir)
+	return hashLimit(b, segs, sigs)
 }
 
-// readSegments reads the segment files of a log.
-func readSegments(b *testing.B, logDir string) [][]byte {
-	ents, err := os.ReadDir(logDir)
+// readSegments reads the segment files of a log, the archived ones
+// (walog's Archive) first, and names the first record of each.
+func readSegments(b *testing.B, logDir string) (segs [][]byte, starts []uint64) {
+	archived, _ := filepath.Glob(filepath.Join(logDir, "archive", strings.Repeat("[0-9]", 20)))
+	kept, err := filepath.Glob(filepath.Join(logDir, strings.Repeat("[0-9]", 20)))
 	if err != nil {
 		b.Fatal(err)
 	}
-	var segs [][]byte
-	for _, e := range ents {
-		if len(e.Name()) != 20 {
-			continue // side files: the checkpoint and the lock
-		}
-		data, err := os.ReadFile(filepath.Join(logDir, e.Name()))
+	for _, path := range append(archived, kept...) {
+		data, err := os.ReadFile(path)
 		if err != nil {
 			b.Fatal(err)
 		}
-		segs = append(segs, data)
+		seq, err := strconv.ParseUint(filepath.Base(path), 10, 64)
+		if err != nil {
+			b.Fatal(err)
+		}
+		segs, starts = append(segs, data), append(starts, seq)
 	}
-	return segs
+	return segs, starts
 }
 
 // hashLimit is the best of three: BLAKE2b over bufs as one stream, then
@@ -238,7 +242,7 @@ func hashLimit(b *testing.B, bufs [][]byte, sigs int) (wall, cpu time.Duration, 
 // thread's: what a shared machine's load does not blur).
 func BenchmarkOpenGames(b *testing.B) {
 	n := benchGames(b)
-	dir, keys := gamesLedger(b, n, filepath.Join(os.TempDir(), fmt.Sprintf("openegm-bench-games-v4-%d", n)))
+	dir, keys := gamesLedger(b, n, filepath.Join(os.TempDir(), fmt.Sprintf("openegm-bench-games-v5-%d", n)))
 	logDir := filepath.Join(dir, book.LogDir)
 	open, limit := time.Duration(1<<63-1), time.Duration(1<<63-1)
 	openCPU, limitCPU := time.Duration(1<<63-1), time.Duration(1<<63-1)
@@ -267,8 +271,8 @@ func BenchmarkOpenGames(b *testing.B) {
 					read = append(read, data)
 				}
 			}
-			segs := readSegments(b, logDir)
-			tail, checkpoints := tailOf(b, logDir, segs, info.ReadFrom)
+			segs, starts := readSegments(b, logDir)
+			tail, checkpoints := tailOf(b, segs, starts, info.ReadFrom)
 			read = append(append(read, tail...), segs[len(segs)-1])
 			sigs = 2 + 1 + 1 + checkpoints
 		}
@@ -280,7 +284,8 @@ func BenchmarkOpenGames(b *testing.B) {
 		b.StartTimer()
 	}
 	b.StopTimer()
-	hashLog, _, logSize := hashLimit(b, readSegments(b, logDir), 0)
+	all, _ := readSegments(b, logDir)
+	hashLog, _, logSize := hashLimit(b, all, 0)
 	b.ReportMetric(float64(open.Microseconds())/1000, "open-ms")
 	b.ReportMetric(float64(limit.Microseconds())/1000, "limit-ms")
 	b.ReportMetric(float64(open)/float64(limit), "x-limit")
@@ -295,29 +300,15 @@ func BenchmarkOpenGames(b *testing.B) {
 // tailOf is the part of the log's segments from record from on (what
 // start-up from the snapshots reads and checks), and how many checkpoints
 // it holds.
-func tailOf(b *testing.B, logDir string, segs [][]byte, from uint64) (tail [][]byte, checkpoints int) {
-	ents, err := os.ReadDir(logDir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	i := 0
-	for _, e := range ents {
-		if len(e.Name()) != 20 {
-			continue
-		}
-		seq, err := strconv.ParseUint(e.Name(), 10, 64)
-		if err != nil {
-			b.Fatal(err)
-		}
-		seg := segs[i]
-		i++
+func tailOf(b *testing.B, segs [][]byte, starts []uint64, from uint64) (tail [][]byte, checkpoints int) {
+	for i, seg := range segs {
 		if len(tail) > 0 {
 			tail = append(tail, seg) // a segment after the tail's first
 		}
-		for pos := 0; pos < len(seg); seq++ {
+		for pos, seq := 0, starts[i]; pos < len(seg); seq++ {
 			v, k := binary.Uvarint(seg[pos:])
 			if k <= 0 {
-				b.Fatalf("segment %s: no entry at %d", e.Name(), pos)
+				b.Fatalf("segment %d: no entry at %d", starts[i], pos)
 			}
 			if seq == from {
 				tail = append(tail, seg[pos:])

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -42,6 +43,11 @@ const (
 	sideFile       = "checkpoint"
 	sideTemp       = sideFile + atomicfile.TempInfix + "0" // what a cut side-file write leaves
 	lockFile       = "lock"
+	// archiveDir holds the segments wholly before the older sealed
+	// snapshot (Log.Archive): tidwall/wal, which stats every segment file
+	// of its directory when it opens, does not see them; Open and Verify
+	// read them with the others.
+	archiveDir = "archive"
 )
 
 func segmentName(index uint64) string { return fmt.Sprintf("%020d", index) }
@@ -51,12 +57,62 @@ type segFile struct {
 	index uint64
 }
 
-// listSegments returns the segments tidwall/wal would load, in order, and
-// the names of tidwall/wal truncation files that must not be there.
+// listSegments returns every segment of the log, the archived ones first
+// (named by their path in dir, archiveDir/…), in order, and the names of
+// tidwall/wal truncation files that must not be there. A segment both in
+// the archive and in the log is foreign too: walog moves one, never copies
+// it.
 func listSegments(dir string) (segs []segFile, foreign []string, err error) {
 	segs, foreign, _, err = listDir(dir)
-	return segs, foreign, err
+	if err != nil {
+		return nil, nil, err
+	}
+	arch, err := listArchive(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(arch) == 0 {
+		return segs, foreign, nil
+	}
+	in := make(map[uint64]bool, len(segs))
+	for _, seg := range segs {
+		in[seg.index] = true
+	}
+	for _, a := range arch {
+		if in[a.index] {
+			foreign = append(foreign, a.name)
+		}
+	}
+	all := append(arch, segs...)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].index < all[j].index })
+	return all, foreign, nil
 }
+
+// listArchive returns the segments moved to the archive (see Log.Archive),
+// in order, named by their path in dir; none when there is no archive.
+func listArchive(dir string) ([]segFile, error) {
+	ents, err := os.ReadDir(filepath.Join(dir, archiveDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var segs []segFile
+	for _, e := range ents {
+		name := e.Name()
+		if e.IsDir() || len(name) != segmentNameLen {
+			continue
+		}
+		if index, err := strconv.ParseUint(name, 10, 64); err == nil && index != 0 {
+			segs = append(segs, segFile{name: archiveDir + "/" + name, index: index})
+		}
+	}
+	return segs, nil
+}
+
+// archived says whether a segment is one of the archive's.
+func (s segFile) archived() bool { return strings.HasPrefix(s.name, archiveDir+"/") }
 
 // listDir is listSegments, and the temporary files a cut write of the side
 // file left (stale), from the one reading of the directory.
@@ -258,7 +314,11 @@ func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool, fn func(Record) 
 	}
 	s.segs = segs
 	for _, name := range foreign {
-		s.fault(&Fault{Segment: name, Offset: -1, What: "tidwall/wal truncation file present; walog never writes one, and tidwall/wal would delete segments because of it"}, false)
+		what := "tidwall/wal truncation file present; walog never writes one, and tidwall/wal would delete segments because of it"
+		if strings.HasPrefix(name, archiveDir+"/") {
+			what = "segment file both in the archive and in the log; walog moves a segment, never copies it"
+		}
+		s.fault(&Fault{Segment: name, Offset: -1, What: what}, false)
 	}
 	if firstOnly && len(s.faults) > 0 {
 		return s, nil

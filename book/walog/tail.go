@@ -244,8 +244,21 @@ func scanTail(dir string, pub ed25519.PublicKey, t Tail, segs []segFile, foreign
 	if len(foreign) > 0 {
 		return nil, fmt.Errorf("tidwall/wal truncation file %s: %w", foreign[0], ErrNotTail)
 	}
-	s.segs = segs
 	first := t.Seq + 1
+	if len(segs) == 0 || first < segs[0].index {
+		// Snapshots older than the archive's moves (a power cut lost the
+		// newer one): the tail starts in the archive.
+		arch, err := listArchive(dir)
+		if err != nil {
+			return nil, err
+		}
+		k := len(arch)
+		if len(segs) > 0 {
+			k = sort.Search(len(arch), func(k int) bool { return arch[k].index >= segs[0].index })
+		}
+		segs = append(arch[:k:k], segs...)
+	}
+	s.segs = segs
 	i := sort.Search(len(segs), func(i int) bool { return segs[i].index > first }) - 1
 	if i < 0 {
 		return nil, fmt.Errorf("no segment holds record %d: %w", first, ErrNotTail)

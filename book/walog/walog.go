@@ -162,6 +162,11 @@ type Log struct {
 	segSize   int64
 	segStarts []uint64 // first seq of every segment, to name files in faults
 
+	// mainFirst is the first record of the segments in dir itself, which
+	// tidwall/wal reads; the records before it are in the archive.
+	mainFirst uint64
+	archive   archive
+
 	// The durable head: what Read, Scan and LastSeq see.
 	lastSeq  uint64
 	lastHash [32]byte
@@ -281,6 +286,9 @@ func finish(dir string, s *scan, signer crypto.Signer, every uint64, segLimit in
 
 	if w == nil {
 		var err error
+		if err = unarchiveTail(dir, s.segs); err != nil {
+			return nil, OpenInfo{}, fmt.Errorf("walog: open %s: %w", dir, err)
+		}
 		if w, err = wal.Open(dir, walOptions(segLimit, noSync)); err != nil {
 			return nil, OpenInfo{}, fmt.Errorf("walog: open %s: tidwall/wal: %w", dir, err)
 		}
@@ -320,8 +328,12 @@ func finish(dir string, s *scan, signer crypto.Signer, every uint64, segLimit in
 			l.lastMarks[1] = s.marks[n-2].seq
 		}
 	}
-	for _, seg := range s.segs {
+	l.mainFirst = 1
+	for i, seg := range s.segs {
 		l.segStarts = append(l.segStarts, seg.index)
+		if !seg.archived() && (i == 0 || s.segs[i-1].archived()) {
+			l.mainFirst = seg.index
+		}
 	}
 	if len(s.segs) > 0 {
 		l.segIndex = s.segs[len(s.segs)-1].index
@@ -540,6 +552,9 @@ func (l *Log) walRead(seq uint64) (data []byte, err error) {
 			err = fmt.Errorf("tidwall/wal failed: %v", r)
 		}
 	}()
+	if seq < l.mainFirst {
+		return l.archive.read(l.dir, seq)
+	}
 	return l.w.Read(seq)
 }
 
@@ -550,6 +565,9 @@ func (l *Log) readFault(seq uint64, what string) *Fault {
 	seg := ""
 	if i >= 0 {
 		seg = segmentName(l.segStarts[i])
+		if seq < l.mainFirst {
+			seg = archiveDir + "/" + seg
+		}
 	}
 	f := &Fault{Seq: seq, Segment: seg, Offset: -1, What: what}
 	l.setFault(f)

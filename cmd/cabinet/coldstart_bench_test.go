@@ -38,7 +38,7 @@ func coldGames(b *testing.B) uint64 {
 // once without fsync and kept for later runs (a start-up adds its few
 // records of power up and down, which change nothing measured).
 func coldData(b *testing.B, n uint64) string {
-	data := filepath.Join(os.TempDir(), fmt.Sprintf("openegm-bench-cabinet-v1-%d", n))
+	data := filepath.Join(os.TempDir(), fmt.Sprintf("openegm-bench-cabinet-v2-%d", n))
 	board := data + ".board"
 	if _, err := os.Stat(filepath.Join(data, "built")); err == nil {
 		return data
