@@ -36,8 +36,9 @@
 // Commits that come while a write is under way share the next one: one
 // write, one fsync and one mark for all of them (group commit, see Batch).
 //
-// The directory also holds "lock" (flock, one writer at a time) and, for a
-// moment when the side file is created whole, its temporary file;
+// The directory also holds "lock" (flock, one writer at a time), "archive"
+// (the segments before the older sealed snapshot, see archive.go) and, for
+// a moment when the side file is created whole, its temporary file;
 // tidwall/wal ignores names shorter than 20.
 package walog
 
