@@ -453,7 +453,7 @@ func (b *Book) commitLocked(entries []Entry, after State, sealNow bool) ([]walog
 // book leaves no file being created behind it.
 func (b *Book) writeSnapshot(seq uint64, hash [32]byte, sealSeq uint64, enc []byte, durable bool) {
 	b.waitSnapshot()
-	moved := b.archive()
+	b.archive()
 	b.seals++
 	i := b.seals % 2
 	path := filepath.Join(b.dir, fmt.Sprintf("%s%d", snapPrefix, i))
@@ -466,9 +466,6 @@ func (b *Book) writeSnapshot(seq uint64, hash [32]byte, sealSeq uint64, enc []by
 		b.snapSeq[i] = 0
 		if err == nil {
 			b.snapSeq[i] = seq
-		}
-		if moved {
-			_ = b.log.SyncArchive() // a move not made durable is only undone
 		}
 		return err
 	}
@@ -496,18 +493,14 @@ func (b *Book) writeSnapshot(seq uint64, hash [32]byte, sealSeq uint64, enc []by
 // it: a start-up from the snapshots reads the log from the older on, and
 // tidwall/wal, opening it, then stats only the segments from there. It
 // runs in the commit that seals, b.mu held, so that no move is under way
-// between two commits; the moves are synced with the snapshot, after the
-// answer. A snapshot lost to a power cut (it is written without fsync)
-// leaves the file's earlier one or a torn one: start-up then reads from
-// the archive, or the whole log. A failed move only leaves segments where
-// they were.
-func (b *Book) archive() bool {
-	older := min(b.snapSeq[0], b.snapSeq[1])
-	if older == 0 {
-		return false
+// between two commits. A snapshot lost to a power cut (it is written
+// without fsync) leaves the file's earlier one or a torn one: start-up
+// then reads from the archive, or the whole log. A failed move only leaves
+// segments where they were.
+func (b *Book) archive() {
+	if older := min(b.snapSeq[0], b.snapSeq[1]); older > 0 {
+		_, _ = b.log.Archive(older)
 	}
-	n, _ := b.log.Archive(older)
-	return n > 0
 }
 
 // waitSnapshot waits for the snapshot being written, b.mu held.

@@ -17,21 +17,23 @@ import (
 // since tidwall/wal no longer holds it.
 //
 // A move is a rename: across a power loss it is kept or not, never half
-// done, and a segment is in one place or the other. Moves are made durable
-// (SyncArchive) after they are made; one lost leaves its segment in the log
-// directory, where Open takes it as before, and Open puts back whatever
-// archived segment follows one left in the log (unarchiveTail): tidwall/wal
-// must see the log's last segments without a gap.
+// done, and a segment is in one place or the other. It is not synced: the
+// segment is whole in either place, and the next sync of the file system's
+// journal (the next commit's) takes it along. A move lost to a power cut
+// leaves its segment in the log directory, where Open takes it as before,
+// and Open puts back whatever archived segment follows one left in the log
+// (unarchiveTail): tidwall/wal must see the log's last segments without a
+// gap.
 
 // Archive moves to the archive the segments whose every record precedes
 // record before, except the segment tidwall/wal writes, and returns how
 // many it moved. The caller (book) names the older snapshot's record: the
 // records from it on are what a start-up from the snapshots reads. It
-// changes no record and syncs nothing (SyncArchive does): renames only, so
-// that it may run between two commits, where nothing else of the ledger's
-// is moving and a copy of the directory taken then is one a power cut
-// could leave. A failure leaves each segment whole in one of the two
-// places, and is only returned.
+// changes no record and syncs nothing: renames only, so that it may run
+// between two commits (a rename takes microseconds), where nothing else of
+// the ledger's is moving and a copy of the directory taken then is one a
+// power cut could leave. A failure leaves each segment whole in one of
+// the two places, and is only returned.
 func (l *Log) Archive(before uint64) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -57,21 +59,6 @@ func (l *Log) Archive(before uint64) (int, error) {
 		}
 	}
 	return moved, nil
-}
-
-// SyncArchive makes the moves Archive made durable: the archive's
-// directory, then the log's.
-func (l *Log) SyncArchive() error {
-	if l.noSync {
-		return nil
-	}
-	if err := syncDir(filepath.Join(l.dir, archiveDir)); err != nil {
-		return fmt.Errorf("walog: archive: %w", err)
-	}
-	if err := syncDir(l.dir); err != nil {
-		return fmt.Errorf("walog: archive: %w", err)
-	}
-	return nil
 }
 
 // unarchiveTail puts back into dir, before tidwall/wal opens it, the
