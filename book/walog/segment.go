@@ -62,10 +62,18 @@ type segFile struct {
 // tidwall/wal truncation files that must not be there. A segment both in
 // the archive and in the log is foreign too: walog moves one, never copies
 // it.
+//
+// The log is listed before its archive, so that a segment the log's
+// writer moves meanwhile (Verify may run on a log in use) is in both
+// listings, not in neither: it is taken from the archive when it is no
+// longer in the log.
 func listSegments(dir string) (segs []segFile, foreign []string, err error) {
 	segs, foreign, _, err = listDir(dir)
 	if err != nil {
 		return nil, nil, err
+	}
+	if listing != nil {
+		listing(1)
 	}
 	arch, err := listArchive(dir)
 	if err != nil {
@@ -74,19 +82,38 @@ func listSegments(dir string) (segs []segFile, foreign []string, err error) {
 	if len(arch) == 0 {
 		return segs, foreign, nil
 	}
-	in := make(map[uint64]bool, len(segs))
-	for _, seg := range segs {
-		in[seg.index] = true
+	in := make(map[uint64]int, len(segs))
+	for i, seg := range segs {
+		in[seg.index] = i
 	}
 	for _, a := range arch {
-		if in[a.index] {
+		i, ok := in[a.index]
+		if !ok {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(dir, segs[i].name)); errors.Is(err, fs.ErrNotExist) {
+			segs[i].index = 0 // moved since the log was listed
+		} else {
 			foreign = append(foreign, a.name)
 		}
 	}
-	all := append(arch, segs...)
+	all := arch
+	for _, seg := range segs {
+		if seg.index != 0 {
+			all = append(all, seg)
+		}
+	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].index < all[j].index })
+	if listing != nil {
+		listing(2)
+	}
 	return all, foreign, nil
 }
+
+// listing, set by tests, is called between the log's listing and its
+// archive's (1) and after both (2): where a move by the log's writer
+// meets a reader of the directory.
+var listing func(stage int)
 
 // listArchive returns the segments moved to the archive (see Log.Archive),
 // in order, named by their path in dir; none when there is no archive.
@@ -352,10 +379,17 @@ func scanDir(dir string, pub ed25519.PublicKey, firstOnly bool, fn func(Record) 
 		} else if buf == nil {
 			buf = make([]byte, 0, size)
 		}
-		buf, err = readSegment(filepath.Join(dir, seg.name), buf)
+		read, err := readSegment(filepath.Join(dir, seg.name), buf)
+		if errors.Is(err, fs.ErrNotExist) && !seg.archived() {
+			// Moved to the archive since the listing (see listSegments).
+			seg.name = archiveDir + "/" + seg.name
+			segs[i].name = seg.name
+			read, err = readSegment(filepath.Join(dir, seg.name), buf)
+		}
 		if err != nil {
 			return nil, err
 		}
+		buf = read
 		ok := s.scanSegment(seg.name, buf, last, firstOnly)
 		if s.async != nil {
 			s.async.done(buf)
