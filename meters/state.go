@@ -618,13 +618,13 @@ func (s *State) apply(r Record) error {
 		}
 		m[Credits] -= r.BetCents
 		m[GamesPlayed]++
-		s.gameMeters(r.kind(), func(g *GameMeters) {
-			g.CoinIn += r.BetCents
-			g.Played++
-			if r.Hand != nil {
-				g.Commission += r.Hand.Commission
-			}
-		})
+		g := s.PerGame[r.kind()]
+		g.CoinIn += r.BetCents
+		g.Played++
+		if r.Hand != nil {
+			g.Commission += r.Hand.Commission
+		}
+		s.setGameMeters(r.kind(), g)
 		m[GamesSincePowerUp]++
 		m[GamesSinceDoorClose]++
 		s.LastGame = r.Game
@@ -678,19 +678,19 @@ func (s *State) apply(r Record) error {
 			m[CoinOut] += r.WinCents
 			m[MachinePaidPaytable] += r.WinCents
 		}
-		s.gameMeters(s.Open.Start.kind(), func(g *GameMeters) {
-			g.TotalWon += r.WinCents
-			if won {
-				g.Won++
-			} else {
-				g.Lost++
-			}
-			if r.Handpay {
-				g.HandPaid += r.WinCents
-			} else {
-				g.CoinOut += r.WinCents
-			}
-		})
+		g := s.PerGame[s.Open.Start.kind()]
+		g.TotalWon += r.WinCents
+		if won {
+			g.Won++
+		} else {
+			g.Lost++
+		}
+		if r.Handpay {
+			g.HandPaid += r.WinCents
+		} else {
+			g.CoinOut += r.WinCents
+		}
+		s.setGameMeters(s.Open.Start.kind(), g)
 		end := r
 		s.Open.End = &end
 		if s.sole {
