@@ -90,12 +90,12 @@ func (r GameStart) validTable() error {
 }
 
 // setGameMeters sets the per-game meters of kind (read from s.PerGame and
-// changed). The map is shared with earlier states: copied before the
-// change, unless s folds alone. (The meters are passed by value, not
+// changed). The map is shared with earlier states, unless s folds alone or
+// owns it: copied before the change. (The meters are passed by value, not
 // written through a pointer in a callback: that pointer escaped, a heap
 // allocation at every game start and end.)
 func (s *State) setGameMeters(kind string, g GameMeters) {
-	if s.sole && s.PerGame != nil {
+	if (s.sole || s.ownPerGame) && s.PerGame != nil {
 		s.PerGame[kind] = g
 		return
 	}
