@@ -3,6 +3,7 @@ package meters
 import (
 	"bytes"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/openegm/cabinet/book/walog"
@@ -128,5 +129,32 @@ func TestLedgerCommitNFoldsLikeApplyOneByOne(t *testing.T) {
 	}
 	if got := stateJSON(t, l.state); got != before {
 		t.Fatalf("a refused commit changed the state:\nbefore %s\nafter  %s", before, got)
+	}
+}
+
+// A trimmed history keeps its last n entries in a copy of its own, with
+// room for the appends before the next trim (no copy between two trims).
+func TestKeepLastTrimsIntoRoomForTheNextAppends(t *testing.T) {
+	const n = 4
+	var h []int
+	for i := range 2 * n {
+		h = keepLast(append(h, i), n)
+	}
+	if !slices.Equal(h, []int{4, 5, 6, 7}) {
+		t.Fatalf("trimmed to %v", h)
+	}
+	before := slices.Clone(h)
+	trimmed := h
+	for i := range n - 1 {
+		h = keepLast(append(h, 8+i), n)
+		if &h[0] != &trimmed[0] {
+			t.Fatalf("append %d after the trim copied the history", i+1)
+		}
+	}
+	if !slices.Equal(trimmed, before) {
+		t.Fatalf("appends changed the trimmed history's entries: %v", trimmed)
+	}
+	if h = keepLast(append(h, 11), n); !slices.Equal(h, []int{8, 9, 10, 11}) || &h[0] == &trimmed[0] {
+		t.Fatalf("the second trim gave %v (in place: %v)", h, &h[0] == &trimmed[0])
 	}
 }

@@ -1021,10 +1021,13 @@ func doorMeter(door string) Meter {
 }
 
 // keepLast trims a history to its last n entries once it reaches 2n, so
-// trimming (a copy) happens once every n appends, not at every one.
+// trimming (a copy) happens once every n appends, not at every one. The
+// copy has room for the n appends before the next trim: a copy of n alone
+// was grown (copied again) by the appends, twice or more, garbage at the
+// commits that grew it.
 func keepLast[T any](s []T, n int) []T {
 	if len(s) >= 2*n {
-		return slices.Clone(s[len(s)-n:])
+		return append(make([]T, 0, 2*n), s[len(s)-n:]...)
 	}
 	return s
 }
