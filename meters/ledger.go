@@ -147,7 +147,7 @@ func (f fold) Encode() ([]byte, error) {
 	if encodeAsEarlierBuild {
 		return earlierEncoding(f)
 	}
-	return json.Marshal(f.s)
+	return encodeState(f.s)
 }
 
 func restore(b []byte) (book.State, error) {
