@@ -29,47 +29,42 @@ func encodeState(s *State) ([]byte, error) {
 	if len(s.Games) == 0 {
 		return json.Marshal(s)
 	}
-	w := encodeBufs.Get().(*encodeBuf)
-	defer encodeBufs.Put(w)
-	w.rest.Reset()
+	w := restBufs.Get().(*bytes.Buffer)
+	defer restBufs.Put(w)
+	w.Reset()
 	c := *s
 	c.Games = nil
-	if err := json.NewEncoder(&w.rest).Encode(&c); err != nil {
+	if err := json.NewEncoder(w).Encode(&c); err != nil {
 		return nil, err
 	}
-	rest := w.rest.Bytes()[:w.rest.Len()-1] // Encode's newline
+	rest := w.Bytes()[:w.Len()-1] // Encode's newline
 	i := bytes.Index(rest, gamesAt)
 	if i < 0 || bytes.Contains(rest[i+1:], gamesAt) {
 		return json.Marshal(s)
 	}
-	games := append(w.games[:0], '[')
+	i += len(`,"games":`)
+	// A reel game with its end is about 300 bytes: the encoding is made
+	// in one allocation, as json.Marshal's is, unless the games are larger.
+	out := make([]byte, 0, len(rest)+len(s.Games)*320)
+	out = append(out, rest[:i]...)
+	out = append(out, '[')
 	for k := range s.Games {
 		if k > 0 {
-			games = append(games, ',')
+			out = append(out, ',')
 		}
 		var err error
-		if games, err = appendGame(games, &s.Games[k]); err != nil {
+		if out, err = appendGame(out, &s.Games[k]); err != nil {
 			return nil, err
 		}
 	}
-	games = append(games, ']')
-	w.games = games
-	i += len(`,"games":`)
-	out := make([]byte, 0, len(rest)-len("null")+len(games))
-	out = append(out, rest[:i]...)
-	out = append(out, games...)
+	out = append(out, ']')
 	return append(out, rest[i+len("null"):]...), nil
 }
 
-// encodeBuf holds encodeState's two parts, the state without its game
-// history and the history, until they are joined in the encoding: reused,
-// so that a seal allocates its encoding alone, as json.Marshal did.
-type encodeBuf struct {
-	rest  bytes.Buffer
-	games []byte
-}
-
-var encodeBufs = sync.Pool{New: func() any { return new(encodeBuf) }}
+// restBufs hold the encoding of a state without its game history until
+// the history is put in: reused, so that a seal allocates little more than
+// its encoding, as json.Marshal did.
+var restBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // appendGame appends g as encoding/json writes it: the fields in their
 // order, omitempty as encoding/json has it (an empty slice, a nil pointer,
