@@ -52,9 +52,9 @@ func TestEncodeStateIsJSON(t *testing.T) {
 	}
 }
 
-// Games written by hand: every optional field, nil and empty slices, and
-// strings encoding/json escapes.
-func TestEncodeStateIsJSONForEveryShapeOfGame(t *testing.T) {
+// Games and events written by hand: every optional field, nil and empty
+// slices, and strings encoding/json escapes.
+func TestEncodeStateIsJSONForEveryShapeOfGameAndEvent(t *testing.T) {
 	full := GameHistory{
 		Start: GameStart{At: -5, Game: 1<<64 - 1, Paytable: "p", Digest: "d", Denom: 5, Level: -1, BetCredits: 20, BetCents: 100,
 			Stops: []int{0, -3, 1 << 40}, WinCents: 7, FreeAwarded: 2, Progressives: []int{1, 2},
@@ -80,24 +80,49 @@ func TestEncodeStateIsJSONForEveryShapeOfGame(t *testing.T) {
 		s.Games = []GameHistory{g}
 		checkEncodeState(t, fmt.Sprintf("game %d alone", i), s)
 	}
+	events := []Event{
+		{},
+		{At: -1, Code: EventTilt, Door: "main", Tilt: "door_main", Detail: "d", Who: "w", Role: "r", Action: "a", Key: "k", Value: "v", Cents: -7, Ref: "x"},
+		{Code: EventService, Cents: 1 << 62},
+	}
+	for _, odd := range []string{"a<b", "a>b", "x&y", `q"uote`, "back\\slash", "tab\there", "nl\n", "ação", "\u2028", "\x7f", "\x00", string([]byte{0xff})} {
+		events = append(events, Event{Code: odd}, Event{Code: "c", Door: odd}, Event{Code: "c", Tilt: odd}, Event{Code: "c", Detail: odd},
+			Event{Code: "c", Who: odd}, Event{Code: "c", Role: odd}, Event{Code: "c", Action: odd}, Event{Code: "c", Key: odd},
+			Event{Code: "c", Value: odd}, Event{Code: "c", Ref: odd})
+	}
+	for i, e := range events {
+		s := NewState()
+		s.Events = []Event{e}
+		checkEncodeState(t, fmt.Sprintf("event %d alone", i), s)
+	}
 	s := NewState()
+	s.Events = events
+	checkEncodeState(t, "every event, no game", s)
+	s.Games = games
+	checkEncodeState(t, "every game and every event", s)
+	s.Events = []Event{}
+	checkEncodeState(t, "every game, an empty event history", s)
+	s.Events = nil
 	s.Games = games
 	checkEncodeState(t, "every game", s)
 	s.Games = []GameHistory{}
 	checkEncodeState(t, "an empty history", s)
 	s.Games = nil
-	s.Events = []Event{{Detail: `,"games":null,"events":`}} // a field's text is no place for the history
+	s.Bills = []MoneyIn{{Source: SourceBill, Ref: `,"games":null,"events":null,"bills":`}} // a field's text is no place for the histories
 	checkEncodeState(t, "no history, its key in a string", s)
 	s.Games = []GameHistory{full}
-	checkEncodeState(t, "a history, its key in a string", s)
+	checkEncodeState(t, "a game, the key in a string", s)
+	s.Events = []Event{{Detail: `,"games":null,"events":null,"bills":`}}
+	checkEncodeState(t, "a game and an event, the key in strings", s)
 }
 
-// appendGame writes the fields it knows: a field added to a game's types
-// must be added to it (and to this list), or a seal would leave it out of
-// the digest and a snapshot out of the state.
-func TestEncodeGameKnowsEveryField(t *testing.T) {
+// appendGame and appendEvents write the fields they know: a field added
+// to a game's types or to Event must be added to them (and to this list),
+// or a seal would leave it out of the digest and a snapshot out of the
+// state.
+func TestEncodeHistoryKnowsEveryField(t *testing.T) {
 	var got []string
-	for _, v := range []any{GameHistory{}, GameStart{}, FreeGame{}, GameEnd{}, LevelAmount{}} {
+	for _, v := range []any{GameHistory{}, GameStart{}, FreeGame{}, GameEnd{}, LevelAmount{}, Event{}} {
 		rt := reflect.TypeOf(v)
 		for i := range rt.NumField() {
 			f := rt.Field(i)
@@ -138,15 +163,27 @@ func TestEncodeGameKnowsEveryField(t *testing.T) {
 		"GameEnd.Handpay bool `json:\"handpay\"`",
 		"LevelAmount.Level int `json:\"level\"`",
 		"LevelAmount.Millicents int64 `json:\"millicents\"`",
+		"Event.At int64 `json:\"at\"`",
+		"Event.Code string `json:\"code\"`",
+		"Event.Door string `json:\"door,omitempty\"`",
+		"Event.Tilt string `json:\"tilt,omitempty\"`",
+		"Event.Detail string `json:\"detail,omitempty\"`",
+		"Event.Who string `json:\"who,omitempty\"`",
+		"Event.Role string `json:\"role,omitempty\"`",
+		"Event.Action string `json:\"action,omitempty\"`",
+		"Event.Key string `json:\"key,omitempty\"`",
+		"Event.Value string `json:\"value,omitempty\"`",
+		"Event.Cents int64 `json:\"cents,omitempty\"`",
+		"Event.Ref string `json:\"ref,omitempty\"`",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("the games' fields are not the ones appendGame writes: update appendGame, then this list:\n%s", strings.Join(got, "\n"))
+		t.Fatalf("the games' and events' fields are not the ones appendGame and appendEvents write: update them, then this list:\n%s", strings.Join(got, "\n"))
 	}
 }
 
-// FuzzEncodeGame holds appendGame to encoding/json on games made of
-// arbitrary strings and numbers.
-func FuzzEncodeGame(f *testing.F) {
+// FuzzEncodeHistory holds encodeState to encoding/json on games and
+// events made of arbitrary strings and numbers.
+func FuzzEncodeHistory(f *testing.F) {
 	f.Add("lusitania-92", "9762272ab15e", "", int64(1), uint64(1), int64(20), 5, true, false)
 	f.Add("a<b>&c", "\"\\", "\u2028", int64(-1), uint64(0), int64(0), 0, false, true)
 	f.Fuzz(func(t *testing.T, paytable, digest, kind string, at int64, game uint64, cents int64, n int, linked, end bool) {
@@ -167,8 +204,11 @@ func FuzzEncodeGame(f *testing.F) {
 		if end {
 			g.End = &GameEnd{At: at, Game: game, WinCents: cents, Handpay: linked}
 		}
+		e := Event{At: at, Code: paytable, Door: digest, Tilt: kind, Detail: paytable + kind, Who: digest, Role: kind,
+			Action: paytable, Key: kind, Value: digest, Cents: cents, Ref: kind + digest}
 		s := NewState()
 		s.Games = []GameHistory{g, g}
-		checkEncodeState(t, "a fuzzed game", s)
+		s.Events = []Event{e, {Code: kind}}
+		checkEncodeState(t, "a fuzzed game and event", s)
 	})
 }
