@@ -306,6 +306,10 @@ type State struct {
 	// copies on write may be written in place.
 	sole bool
 
+	// ownPerGame: PerGame is this state's alone (cowInto made it), so
+	// apply writes it in place rather than copying it.
+	ownPerGame bool
+
 	// aftEarlier: restored from a snapshot an earlier build sealed, whose
 	// AFT state has transfers and no retired IDs (aft.State.Retired): the
 	// ledger rebuilds them from the log at start-up (rebuildRetiredAFT).
@@ -362,6 +366,7 @@ func (s *State) Clone() *State {
 	c.Bills = slices.Clone(s.Bills)
 	c.Handpays = slices.Clone(s.Handpays)
 	c.TITO = s.TITO.clone()
+	c.ownPerGame = false
 	return &c
 }
 
@@ -508,13 +513,22 @@ func (s *State) Next(r Record) (*State, error) {
 // verification), which owns its state alone and drops it at the first
 // error: after an error s is not a state to use.
 func (s *State) fold(r Record) error {
+	s.sole = true
+	return s.advance(r)
+}
+
+// advance is fold without its licence to write the shared histories in
+// place (s.sole is its caller's): the ledger advances a copy it made with
+// cowInto, whose histories the live state still shares. As with fold,
+// after an error s is not a state to use.
+func (s *State) advance(r Record) error {
 	if err := r.validate(); err != nil {
+		s.sole = false
 		return err
 	}
 	before := s.Meters
 	var bills [16]int64 // the bill counts before, for the monotonic check
 	billsBefore := append(bills[:0], s.BillCounts...)
-	s.sole = true
 	err := s.apply(r)
 	s.sole = false
 	if err != nil {
@@ -549,7 +563,43 @@ func (s *State) cow() *State {
 		c.Open = &o
 	}
 	c.PendingHits = slices.Clone(s.PendingHits)
+	c.ownPerGame = false // shared with s
 	return &c
+}
+
+// cowInto is cow written into c, a state its caller owns alone and gives
+// up (the ledger's state before its last commit), so that a commit
+// allocates no new state: c's bill counts and per-game map are reused for
+// the copies, the map copied rather than shared, and apply may then
+// write it in place (ownPerGame, until the caller clears it). c == nil
+// makes a new state the same way.
+func (s *State) cowInto(c *State) *State {
+	if c == nil {
+		c = new(State)
+	}
+	bills, perGame := c.BillCounts, c.PerGame
+	*c = *s
+	if s.BillCounts == nil || bills == nil {
+		c.BillCounts = slices.Clone(s.BillCounts)
+	} else {
+		c.BillCounts = append(bills[:0], s.BillCounts...)
+	}
+	if s.Open != nil {
+		o := cloneGame(*s.Open)
+		c.Open = &o
+	}
+	c.PendingHits = slices.Clone(s.PendingHits)
+	c.PerGame = nil
+	if s.PerGame != nil {
+		if perGame == nil {
+			perGame = make(map[string]GameMeters, len(s.PerGame))
+		}
+		clear(perGame)
+		maps.Copy(perGame, s.PerGame)
+		c.PerGame = perGame
+	}
+	c.ownPerGame = true
+	return c
 }
 
 func (s *State) apply(r Record) error {
@@ -618,13 +668,13 @@ func (s *State) apply(r Record) error {
 		}
 		m[Credits] -= r.BetCents
 		m[GamesPlayed]++
-		s.gameMeters(r.kind(), func(g *GameMeters) {
-			g.CoinIn += r.BetCents
-			g.Played++
-			if r.Hand != nil {
-				g.Commission += r.Hand.Commission
-			}
-		})
+		g := s.PerGame[r.kind()]
+		g.CoinIn += r.BetCents
+		g.Played++
+		if r.Hand != nil {
+			g.Commission += r.Hand.Commission
+		}
+		s.setGameMeters(r.kind(), g)
 		m[GamesSincePowerUp]++
 		m[GamesSinceDoorClose]++
 		s.LastGame = r.Game
@@ -678,19 +728,19 @@ func (s *State) apply(r Record) error {
 			m[CoinOut] += r.WinCents
 			m[MachinePaidPaytable] += r.WinCents
 		}
-		s.gameMeters(s.Open.Start.kind(), func(g *GameMeters) {
-			g.TotalWon += r.WinCents
-			if won {
-				g.Won++
-			} else {
-				g.Lost++
-			}
-			if r.Handpay {
-				g.HandPaid += r.WinCents
-			} else {
-				g.CoinOut += r.WinCents
-			}
-		})
+		g := s.PerGame[s.Open.Start.kind()]
+		g.TotalWon += r.WinCents
+		if won {
+			g.Won++
+		} else {
+			g.Lost++
+		}
+		if r.Handpay {
+			g.HandPaid += r.WinCents
+		} else {
+			g.CoinOut += r.WinCents
+		}
+		s.setGameMeters(s.Open.Start.kind(), g)
 		end := r
 		s.Open.End = &end
 		if s.sole {
@@ -971,10 +1021,13 @@ func doorMeter(door string) Meter {
 }
 
 // keepLast trims a history to its last n entries once it reaches 2n, so
-// trimming (a copy) happens once every n appends, not at every one.
+// trimming (a copy) happens once every n appends, not at every one. The
+// copy has room for the n appends before the next trim: a copy of n alone
+// was grown (copied again) by the appends, twice or more, garbage at the
+// commits that grew it.
 func keepLast[T any](s []T, n int) []T {
 	if len(s) >= 2*n {
-		return slices.Clone(s[len(s)-n:])
+		return append(make([]T, 0, 2*n), s[len(s)-n:]...)
 	}
 	return s
 }

@@ -89,12 +89,13 @@ func (r GameStart) validTable() error {
 	return nil
 }
 
-// gameMeters returns the per-game meters of kind for writing (the map is
-// shared with earlier states: copied before the first change).
-func (s *State) gameMeters(kind string, write func(*GameMeters)) {
-	if s.sole && s.PerGame != nil {
-		g := s.PerGame[kind]
-		write(&g)
+// setGameMeters sets the per-game meters of kind (read from s.PerGame and
+// changed). The map is shared with earlier states, unless s folds alone or
+// owns it: copied before the change. (The meters are passed by value, not
+// written through a pointer in a callback: that pointer escaped, a heap
+// allocation at every game start and end.)
+func (s *State) setGameMeters(kind string, g GameMeters) {
+	if (s.sole || s.ownPerGame) && s.PerGame != nil {
 		s.PerGame[kind] = g
 		return
 	}
@@ -102,8 +103,6 @@ func (s *State) gameMeters(kind string, write func(*GameMeters)) {
 	for k, v := range s.PerGame {
 		m[k] = v
 	}
-	g := m[kind]
-	write(&g)
 	m[kind] = g
 	s.PerGame = m
 }
