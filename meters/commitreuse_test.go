@@ -2,6 +2,7 @@ package meters
 
 import (
 	"bytes"
+	"maps"
 	"reflect"
 	"slices"
 	"testing"
@@ -156,5 +157,44 @@ func TestKeepLastTrimsIntoRoomForTheNextAppends(t *testing.T) {
 	}
 	if h = keepLast(append(h, 11), n); !slices.Equal(h, []int{8, 9, 10, 11}) || &h[0] == &trimmed[0] {
 		t.Fatalf("the second trim gave %v (in place: %v)", h, &h[0] == &trimmed[0])
+	}
+}
+
+// A state the ledger handed out (State) is the caller's for good: the
+// commits after it, which recycle the ledger's states, change nothing of
+// it. The per-game meters were shared with the live state, on the
+// understanding that a commit copies them before a change; the recycled
+// state clears and refills its map in place.
+func TestStateHandedOutStaysAsItWas(t *testing.T) {
+	l, _, err := Open(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := l.Commit(MoneyIn{Source: SourceBill, Cents: 50000}); err != nil {
+		t.Fatal(err)
+	}
+	game := func(g uint64) {
+		t.Helper()
+		start := GameStart{At: int64(g), Game: g, Paytable: "lusitania-92", Digest: "0123456789abcdef", Denom: 1,
+			BetCredits: 20, BetCents: 20, Stops: []int{12, 3, 44, 7, 19}}
+		if err := l.Commit(start); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Commit(GameEnd{At: int64(g), Game: g}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	game(1)
+	held := l.State()
+	want := maps.Clone(held.PerGame)
+	if len(want) == 0 {
+		t.Fatal("no per-game meters to hold")
+	}
+	for g := uint64(2); g <= 6; g++ {
+		game(g)
+	}
+	if !maps.Equal(held.PerGame, want) {
+		t.Fatalf("the state handed out changed: per-game meters %v, were %v", held.PerGame, want)
 	}
 }

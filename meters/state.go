@@ -366,6 +366,9 @@ func (s *State) Clone() *State {
 	c.Bills = slices.Clone(s.Bills)
 	c.Handpays = slices.Clone(s.Handpays)
 	c.TITO = s.TITO.clone()
+	// The ledger recycles its states (cowInto): a map shared with one of
+	// them would be cleared and refilled under the clone's holder.
+	c.PerGame = maps.Clone(s.PerGame)
 	c.ownPerGame = false
 	return &c
 }
