@@ -22,7 +22,7 @@ FUZZ_TARGETS := ./reels/:FuzzParse ./meters/:FuzzDecode ./book/walog/:FuzzDecode
 	./jackpot/ledger/:FuzzDecode ./jackpot/ledger/:FuzzStateJSON ./sas/:FuzzProgressiveBroadcast \
 	./sas/:FuzzProgressiveReplies ./sas/host/:FuzzProgressiveDecoders ./sas/:FuzzExceptionQueue \
 	./sas/:FuzzRealTimeData ./baccarat/:FuzzParse ./sas/:FuzzAFTTransfer ./sas/:FuzzAFTTransferReply \
-	./sas/:FuzzAFTRegisterAndLock ./meters/:FuzzRestore
+	./sas/:FuzzAFTRegisterAndLock ./meters/:FuzzRestore ./meters/:FuzzEncodeHistory
 
 .PHONY: all run test race-all check bench fuzz crashtest sastiming screenshots rngtest rngtest-quick par deps mutate
 
