@@ -241,6 +241,27 @@ func normalise(digits string) (string, error) {
 	return v.Digits(), nil
 }
 
+// errHoldsMoved: a step conditional on a cabinet's holds (alone) found
+// another hold there, and wrote nothing. The caller reads the holds.
+var errHoldsMoved = errors.New("the cabinet's holds are not those known")
+
+// alone is the condition, checked in a step's own transaction, that
+// cabinet holds no ticket but (perhaps) the one of redemption id: its
+// hold index has no other key. A service that knows its cabinet's holds
+// (it wrote them last) writes on that knowledge instead of reading the
+// index first, and etcd refuses the write if another hold appeared or
+// stayed (errHoldsMoved). The key of id itself is left out, so a retry
+// after a lost answer is not refused by its own write; whether id holds
+// the ticket is the step's comparison of the ticket.
+func (s *Store) alone(cabinet, id string) []keyRange {
+	dir := s.prefix + "h/" + cabinet + "/"
+	own := s.holdKey(cabinet, id)
+	return []keyRange{{dir, own}, {own + "\x00", clientv3.GetPrefixRangeEnd(dir)}}
+}
+
+// keyRange is the keys from from up to end, not included.
+type keyRange struct{ from, end string }
+
 // change is what a decision writes: nil fields stay as they are.
 type change struct {
 	ticket *Ticket
@@ -260,7 +281,7 @@ type change struct {
 // ctx ends. A retry after a write whose outcome was lost sees the write if
 // it was applied, and decide, finding its redemption recorded, changes
 // nothing.
-func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Ticket, r *Redemption) (change, error)) error {
+func (s *Store) apply(ctx context.Context, tkey, rkey string, empty []keyRange, decide func(t *Ticket, r *Redemption) (change, error)) error {
 	keys := []string{tkey}
 	if rkey != "" {
 		keys = append(keys, rkey)
@@ -291,13 +312,17 @@ func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Tic
 		if !write && read {
 			return err
 		}
-		cmps := make([]clientv3.Cmp, len(keys))
+		cmps := make([]clientv3.Cmp, len(keys), len(keys)+len(empty))
+		gets := make([]clientv3.Op, len(keys), len(keys)+len(empty))
 		for i, k := range keys {
 			cmps[i] = clientv3.Compare(clientv3.ModRevision(k), "=", revs[i])
-		}
-		gets := make([]clientv3.Op, len(keys))
-		for i, k := range keys {
 			gets[i] = clientv3.OpGet(k)
+		}
+		for _, r := range empty {
+			// Absent keys compare as created at revision 0, so the range
+			// holds no key when every key in it does.
+			cmps = append(cmps, clientv3.Compare(clientv3.CreateRevision(r.from), "=", 0).WithRange(r.end))
+			gets = append(gets, clientv3.OpGet(r.from, clientv3.WithRange(r.end), clientv3.WithCountOnly()))
 		}
 		touched := keys
 		var puts []clientv3.Op
@@ -353,7 +378,12 @@ func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Tic
 		for i := range revs {
 			revs[i] = 0
 		}
+		moved := false
 		for i, rr := range o.resp.Responses {
+			if i >= len(keys) {
+				moved = moved || rr.GetResponseRange().GetCount() > 0
+				continue
+			}
 			kvs := rr.GetResponseRange().GetKvs()
 			if len(kvs) == 0 {
 				continue
@@ -375,6 +405,9 @@ func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Tic
 		s.guesses.noteTicket(tkey, t, revs[0])
 		if rkey != "" {
 			s.guesses.noteRedemption(rkey, r, revs[1])
+		}
+		if moved {
+			return fail(fmt.Errorf("%s: %w", tkey, errHoldsMoved))
 		}
 		if write {
 			// A rival wrote first. With the state in hand another try
@@ -449,7 +482,7 @@ func (s *Store) Issue(ctx context.Context, tk tito.Ticket) (rec Ticket, replayed
 		want.Final = &Final{By: tk.Machine, Reason: why, At: want.Issued}
 		want.History = append(want.History, Event{At: want.Issued, What: "redeemed", By: tk.Machine, Detail: why})
 	}
-	err = s.apply(ctx, s.ticketKey(want.Digits), "", func(t *Ticket, _ *Redemption) (change, error) {
+	err = s.apply(ctx, s.ticketKey(want.Digits), "", nil, func(t *Ticket, _ *Redemption) (change, error) {
 		if t == nil {
 			rec, replayed = want, false
 			return change{ticket: &rec}, nil
@@ -470,15 +503,17 @@ func (s *Store) Issue(ctx context.Context, tk tito.Ticket) (rec Ticket, replayed
 // (Code 00) the ticket is held for it until Commit or Release. The same ID
 // again returns the recorded answer.
 func (s *Store) Authorize(ctx context.Context, req Request) (Redemption, error) {
-	return s.redeem(ctx, req, false)
+	return s.redeem(ctx, req, false, false)
 }
 
 // Redeem is the cashier's redemption: the ticket is paid at once.
 func (s *Store) Redeem(ctx context.Context, req Request) (Redemption, error) {
-	return s.redeem(ctx, req, true)
+	return s.redeem(ctx, req, true, false)
 }
 
-func (s *Store) redeem(ctx context.Context, req Request, cashier bool) (Redemption, error) {
+// redeem, alone, authorises only while req.By holds no other ticket
+// (Store.alone).
+func (s *Store) redeem(ctx context.Context, req Request, cashier, alone bool) (Redemption, error) {
 	what := "authorize"
 	if cashier {
 		what = "redeem"
@@ -503,8 +538,12 @@ func (s *Store) redeem(ctx context.Context, req Request, cashier bool) (Redempti
 			At: req.At.UnixNano(), Detail: err.Error()}, nil
 	}
 	at := req.At.UnixNano()
+	var empty []keyRange
+	if alone {
+		empty = s.alone(req.By, req.ID)
+	}
 	var out Redemption
-	err = s.apply(ctx, s.ticketKey(digits), s.redemptionKey(req.ID), func(t *Ticket, r *Redemption) (change, error) {
+	err = s.apply(ctx, s.ticketKey(digits), s.redemptionKey(req.ID), empty, func(t *Ticket, r *Redemption) (change, error) {
 		if r != nil {
 			if r.Digits != digits || r.By != req.By {
 				return change{}, fmt.Errorf("%w: the ID is redemption of %s by %s", ErrConflict, r.Digits, r.By)
@@ -579,17 +618,19 @@ func stamp(ns int64) string { return time.Unix(0, ns).UTC().Format(time.RFC3339)
 // credited it. Committing again is a replay; committing a released or
 // refused redemption is ErrConflict.
 func (s *Store) Commit(ctx context.Context, id string, at time.Time) (Redemption, error) {
-	return s.finish(ctx, id, at, Committed, "")
+	return s.finish(ctx, id, at, Committed, "", "")
 }
 
 // Release frees the ticket held by redemption id: the cabinet rejected it
 // or timed out, and the ticket can be redeemed again. Releasing again is a
 // replay; releasing a committed redemption is ErrConflict.
 func (s *Store) Release(ctx context.Context, id string, at time.Time, reason string) (Redemption, error) {
-	return s.finish(ctx, id, at, Released, reason)
+	return s.finish(ctx, id, at, Released, reason, "")
 }
 
-func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase, reason string) (Redemption, error) {
+// finish with alone set ends the hold only while that cabinet holds no
+// other ticket (Store.alone).
+func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase, reason, alone string) (Redemption, error) {
 	fail := func(err error) (Redemption, error) {
 		return Redemption{}, fmt.Errorf("ticketsys: %s redemption %q: %w", phase, id, err)
 	}
@@ -611,8 +652,12 @@ func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase
 		}
 		digits = red.Digits
 	}
+	var empty []keyRange
+	if alone != "" {
+		empty = s.alone(alone, id)
+	}
 	var out Redemption
-	err := s.apply(ctx, s.ticketKey(digits), rkey, func(t *Ticket, r *Redemption) (change, error) {
+	err := s.apply(ctx, s.ticketKey(digits), rkey, empty, func(t *Ticket, r *Redemption) (change, error) {
 		switch {
 		case r == nil:
 			return change{}, fmt.Errorf("%w: redemption disappeared", ErrCorrupt)
@@ -663,7 +708,7 @@ func (s *Store) Void(ctx context.Context, digits, by, reason string, at time.Tim
 		return fail(err)
 	}
 	var out Ticket
-	err = s.apply(ctx, s.ticketKey(d), "", func(t *Ticket, _ *Redemption) (change, error) {
+	err = s.apply(ctx, s.ticketKey(d), "", nil, func(t *Ticket, _ *Redemption) (change, error) {
 		switch {
 		case t == nil:
 			return change{}, ErrNotFound
@@ -692,7 +737,7 @@ func (s *Store) Get(ctx context.Context, digits string) (Ticket, error) {
 		return Ticket{}, fmt.Errorf("ticketsys: get %q: %w", digits, err)
 	}
 	var out Ticket
-	err = s.apply(ctx, s.ticketKey(d), "", func(t *Ticket, _ *Redemption) (change, error) {
+	err = s.apply(ctx, s.ticketKey(d), "", nil, func(t *Ticket, _ *Redemption) (change, error) {
 		if t == nil {
 			return change{}, ErrNotFound
 		}
