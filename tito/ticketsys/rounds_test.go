@@ -207,7 +207,7 @@ func TestFollowKnowsAnotherSystemsTicket(t *testing.T) {
 // where it took 5 and 7: the 0x68 commits, the 0x67 authorises. The
 // reads left out are comparisons in the two transactions now: the
 // commit's of the held ticket's revision (as every step's), and both's of
-// the cabinet's holds, that it holds no other ticket (Store.alone; the
+// the cabinet's holds, that it holds no other ticket (aloneCmp; the
 // attacks they refuse: holds_test.go).
 func TestServiceRedemptionsOneAfterAnotherRoundTrips(t *testing.T) {
 	prefix := fmt.Sprintf("/test/%s/", t.Name())

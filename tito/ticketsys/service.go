@@ -152,7 +152,7 @@ type poller struct {
 	// known is the cabinet's holds as this poller last read or changed
 	// them, so that a presentation needs no read of them: every step taken
 	// on it is conditional on the cabinet holding nothing else
-	// (Store.alone), and one refused sends the poller back to reading them.
+	// (aloneCmp), and one refused sends the poller back to reading them.
 	known knownHolds
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -245,22 +246,24 @@ func normalise(digits string) (string, error) {
 // another hold there, and wrote nothing. The caller reads the holds.
 var errHoldsMoved = errors.New("the cabinet's holds are not those known")
 
-// alone is the condition, checked in a step's own transaction, that
-// cabinet holds no ticket but (perhaps) the one of redemption id: its
-// hold index has no other key. A service that knows its cabinet's holds
-// (it wrote them last) writes on that knowledge instead of reading the
-// index first, and etcd refuses the write if another hold appeared or
-// stayed (errHoldsMoved). The key of id itself is left out, so a retry
-// after a lost answer is not refused by its own write; whether id holds
-// the ticket is the step's comparison of the ticket.
-func (s *Store) alone(cabinet, id string) []keyRange {
-	dir := s.prefix + "h/" + cabinet + "/"
-	own := s.holdKey(cabinet, id)
-	return []keyRange{{dir, own}, {own + "\x00", clientv3.GetPrefixRangeEnd(dir)}}
+// A step taken alone at a cabinet is conditional, in its own
+// transaction, on the cabinet holding no ticket but the one decided on
+// (if that one is held there): a service that knows its cabinet's holds
+// (it wrote them last) writes on that knowledge instead of reading them
+// first, and etcd refuses the write if another hold appeared or stayed
+// (errHoldsMoved). One comparison says it: every key of the cabinet's
+// hold index was created with the hold of the ticket decided on, at the
+// ticket's revision (a held ticket is written only as its hold begins and
+// ends), or, when the ticket is not held there, none is there at all.
+func (s *Store) aloneCmp(cabinet string, t *Ticket, trev int64) clientv3.Cmp {
+	c := int64(0)
+	if t != nil && t.State == Pending && t.Hold != nil && t.Hold.Cabinet == cabinet {
+		c = trev
+	}
+	// Absent keys compare as created at revision 0: an empty index
+	// passes when c is 0.
+	return clientv3.Compare(clientv3.CreateRevision(s.prefix+"h/"+cabinet+"/"), "=", c).WithPrefix()
 }
-
-// keyRange is the keys from from up to end, not included.
-type keyRange struct{ from, end string }
 
 // change is what a decision writes: nil fields stay as they are.
 type change struct {
@@ -281,7 +284,7 @@ type change struct {
 // ctx ends. A retry after a write whose outcome was lost sees the write if
 // it was applied, and decide, finding its redemption recorded, changes
 // nothing.
-func (s *Store) apply(ctx context.Context, tkey, rkey string, empty []keyRange, decide func(t *Ticket, r *Redemption) (change, error)) error {
+func (s *Store) apply(ctx context.Context, tkey, rkey, alone string, decide func(t *Ticket, r *Redemption) (change, error)) error {
 	keys := []string{tkey}
 	if rkey != "" {
 		keys = append(keys, rkey)
@@ -306,24 +309,23 @@ func (s *Store) apply(ctx context.Context, tkey, rkey string, empty []keyRange, 
 	}
 	read := false // t and r were read from etcd in this call
 	lost := 0
+	var compared []int64 // the revisions the last transaction compared
 	for {
 		ch, err := decide(t, r)
 		write := err == nil && (ch.ticket != nil || ch.red != nil)
 		if !write && read {
 			return err
 		}
-		cmps := make([]clientv3.Cmp, len(keys), len(keys)+len(empty))
-		gets := make([]clientv3.Op, len(keys), len(keys)+len(empty))
+		cmps := make([]clientv3.Cmp, len(keys), len(keys)+1)
+		gets := make([]clientv3.Op, len(keys))
 		for i, k := range keys {
 			cmps[i] = clientv3.Compare(clientv3.ModRevision(k), "=", revs[i])
 			gets[i] = clientv3.OpGet(k)
 		}
-		for _, r := range empty {
-			// Absent keys compare as created at revision 0, so the range
-			// holds no key when every key in it does.
-			cmps = append(cmps, clientv3.Compare(clientv3.CreateRevision(r.from), "=", 0).WithRange(r.end))
-			gets = append(gets, clientv3.OpGet(r.from, clientv3.WithRange(r.end), clientv3.WithCountOnly()))
+		if alone != "" {
+			cmps = append(cmps, s.aloneCmp(alone, t, revs[0]))
 		}
+		compared = append(compared[:0], revs...)
 		touched := keys
 		var puts []clientv3.Op
 		if write {
@@ -378,12 +380,7 @@ func (s *Store) apply(ctx context.Context, tkey, rkey string, empty []keyRange, 
 		for i := range revs {
 			revs[i] = 0
 		}
-		moved := false
 		for i, rr := range o.resp.Responses {
-			if i >= len(keys) {
-				moved = moved || rr.GetResponseRange().GetCount() > 0
-				continue
-			}
 			kvs := rr.GetResponseRange().GetKvs()
 			if len(kvs) == 0 {
 				continue
@@ -406,8 +403,9 @@ func (s *Store) apply(ctx context.Context, tkey, rkey string, empty []keyRange, 
 		if rkey != "" {
 			s.guesses.noteRedemption(rkey, r, revs[1])
 		}
-		if moved {
-			return fail(fmt.Errorf("%s: %w", tkey, errHoldsMoved))
+		if alone != "" && slices.Equal(revs, compared) {
+			// The keys were as compared: the holds were not.
+			return fail(fmt.Errorf("%s at %s: %w", tkey, alone, errHoldsMoved))
 		}
 		if write {
 			// A rival wrote first. With the state in hand another try
@@ -482,7 +480,7 @@ func (s *Store) Issue(ctx context.Context, tk tito.Ticket) (rec Ticket, replayed
 		want.Final = &Final{By: tk.Machine, Reason: why, At: want.Issued}
 		want.History = append(want.History, Event{At: want.Issued, What: "redeemed", By: tk.Machine, Detail: why})
 	}
-	err = s.apply(ctx, s.ticketKey(want.Digits), "", nil, func(t *Ticket, _ *Redemption) (change, error) {
+	err = s.apply(ctx, s.ticketKey(want.Digits), "", "", func(t *Ticket, _ *Redemption) (change, error) {
 		if t == nil {
 			rec, replayed = want, false
 			return change{ticket: &rec}, nil
@@ -512,7 +510,7 @@ func (s *Store) Redeem(ctx context.Context, req Request) (Redemption, error) {
 }
 
 // redeem, alone, authorises only while req.By holds no other ticket
-// (Store.alone).
+// (aloneCmp).
 func (s *Store) redeem(ctx context.Context, req Request, cashier, alone bool) (Redemption, error) {
 	what := "authorize"
 	if cashier {
@@ -538,12 +536,12 @@ func (s *Store) redeem(ctx context.Context, req Request, cashier, alone bool) (R
 			At: req.At.UnixNano(), Detail: err.Error()}, nil
 	}
 	at := req.At.UnixNano()
-	var empty []keyRange
+	by := ""
 	if alone {
-		empty = s.alone(req.By, req.ID)
+		by = req.By
 	}
 	var out Redemption
-	err = s.apply(ctx, s.ticketKey(digits), s.redemptionKey(req.ID), empty, func(t *Ticket, r *Redemption) (change, error) {
+	err = s.apply(ctx, s.ticketKey(digits), s.redemptionKey(req.ID), by, func(t *Ticket, r *Redemption) (change, error) {
 		if r != nil {
 			if r.Digits != digits || r.By != req.By {
 				return change{}, fmt.Errorf("%w: the ID is redemption of %s by %s", ErrConflict, r.Digits, r.By)
@@ -629,7 +627,7 @@ func (s *Store) Release(ctx context.Context, id string, at time.Time, reason str
 }
 
 // finish with alone set ends the hold only while that cabinet holds no
-// other ticket (Store.alone).
+// other ticket (aloneCmp).
 func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase, reason, alone string) (Redemption, error) {
 	fail := func(err error) (Redemption, error) {
 		return Redemption{}, fmt.Errorf("ticketsys: %s redemption %q: %w", phase, id, err)
@@ -652,12 +650,8 @@ func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase
 		}
 		digits = red.Digits
 	}
-	var empty []keyRange
-	if alone != "" {
-		empty = s.alone(alone, id)
-	}
 	var out Redemption
-	err := s.apply(ctx, s.ticketKey(digits), rkey, empty, func(t *Ticket, r *Redemption) (change, error) {
+	err := s.apply(ctx, s.ticketKey(digits), rkey, alone, func(t *Ticket, r *Redemption) (change, error) {
 		switch {
 		case r == nil:
 			return change{}, fmt.Errorf("%w: redemption disappeared", ErrCorrupt)
@@ -708,7 +702,7 @@ func (s *Store) Void(ctx context.Context, digits, by, reason string, at time.Tim
 		return fail(err)
 	}
 	var out Ticket
-	err = s.apply(ctx, s.ticketKey(d), "", nil, func(t *Ticket, _ *Redemption) (change, error) {
+	err = s.apply(ctx, s.ticketKey(d), "", "", func(t *Ticket, _ *Redemption) (change, error) {
 		switch {
 		case t == nil:
 			return change{}, ErrNotFound
@@ -737,7 +731,7 @@ func (s *Store) Get(ctx context.Context, digits string) (Ticket, error) {
 		return Ticket{}, fmt.Errorf("ticketsys: get %q: %w", digits, err)
 	}
 	var out Ticket
-	err = s.apply(ctx, s.ticketKey(d), "", nil, func(t *Ticket, _ *Redemption) (change, error) {
+	err = s.apply(ctx, s.ticketKey(d), "", "", func(t *Ticket, _ *Redemption) (change, error) {
 		if t == nil {
 			return change{}, ErrNotFound
 		}
