@@ -68,8 +68,17 @@ func TestAloneRefusesAnotherHold(t *testing.T) {
 // commit both. The service's authorisation on what it knows is refused;
 // it reads the holds, releases the stranger (the count had not moved: it
 // was never credited) and authorises the ticket presented, the one
-// credited. The stranger is never redeemed.
+// credited. The stranger is never redeemed. Both ways a next ticket is
+// authorised: put in after the end of the one before was read, and put in
+// at once after its credit (a stack: the end and the authorisation in one
+// transaction, handOver), the stranger's hold made as the cabinet credits.
 func TestServiceAuthorisationRefusedBesideAHoldItDidNotKnow(t *testing.T) {
+	for _, stack := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stack=%v", stack), func(t *testing.T) { testBesideAHold(t, stack) })
+	}
+}
+
+func testBesideAHold(t *testing.T, stack bool) {
 	prefix := fmt.Sprintf("/test/%s/", t.Name())
 	s, _ := countedStore(t, prefix)
 	other, _ := countedStore(t, prefix) // another ticket system
@@ -78,7 +87,33 @@ func TestServiceAuthorisationRefusedBesideAHoldItDidNotKnow(t *testing.T) {
 	for _, tk := range []tito.Ticket{a, x, y} {
 		issue(t, s, tk)
 	}
-	b, _ := f.add(titopeer.Config{Name: "b"})
+	// b has credited one ticket (a): a hold at its count now is one it
+	// could credit next.
+	n := uint64(1)
+	stranger := func() error {
+		rx := Request{Digits: x.Validation.Digits(), By: "b", ID: "stranger", At: time.Now(), Seq: &n}
+		r, err := other.Authorize(ctx(t), rx)
+		if err == nil && r.Phase != Authorised {
+			err = fmt.Errorf("the other system's hold of x at b: %+v", r)
+		}
+		return err
+	}
+	cfg := titopeer.Config{Name: "b"}
+	var made error
+	if stack {
+		cfg.OnRedeemed = func(r titopeer.Result) {
+			if r.Digits == a.Validation.Digits() {
+				made = stranger()
+			}
+		}
+		cfg.Reinsert = func(r titopeer.Result) string {
+			if r.Digits == a.Validation.Digits() {
+				return y.Validation.Digits()
+			}
+			return ""
+		}
+	}
+	b, _ := f.add(cfg)
 	waitFor(t, "the validation ID of b", func() bool { return b.Enhanced().Configured() })
 	redeemed := func(d string) func() bool {
 		return func() bool { tk, ok := f.ticket(d); return ok && tk.State == Redeemed }
@@ -86,21 +121,23 @@ func TestServiceAuthorisationRefusedBesideAHoldItDidNotKnow(t *testing.T) {
 	if err := b.Insert(a.Validation.Digits()); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "ticket a recorded redeemed", redeemed(a.Validation.Digits()))
-	// b has credited one ticket: a hold at its count now is one it could
-	// credit next.
-	n := uint64(1)
-	rx := Request{Digits: x.Validation.Digits(), By: "b", ID: "stranger", At: time.Now(), Seq: &n}
-	if r, err := other.Authorize(ctx(t), rx); err != nil || r.Phase != Authorised {
-		t.Fatalf("the other system's hold of x at b: %+v %v", r, err)
-	}
-	if err := b.Insert(y.Validation.Digits()); err != nil {
-		t.Fatal(err)
+	if !stack {
+		waitFor(t, "ticket a recorded redeemed", redeemed(a.Validation.Digits()))
+		made = stranger()
+		if err := b.Insert(y.Validation.Digits()); err != nil {
+			t.Fatal(err)
+		}
 	}
 	waitFor(t, "ticket y recorded redeemed", redeemed(y.Validation.Digits()))
+	if made != nil {
+		t.Fatal(made)
+	}
 	res := b.Results()
 	if len(res) != 2 || res[1].Digits != y.Validation.Digits() || res[1].Status != sas.RedeemedCashable {
 		t.Fatalf("b's redemptions: %+v", res)
+	}
+	if tk, err := other.Get(ctx(t), a.Validation.Digits()); err != nil || tk.State != Redeemed || tk.Final.By != "b" {
+		t.Fatalf("a, credited at b: %+v %v", tk, err)
 	}
 	got, err := other.Get(ctx(t), x.Validation.Digits())
 	if err != nil || got.State != Issued || got.Released != 1 {
@@ -123,8 +160,15 @@ func TestServiceAuthorisationRefusedBesideAHoldItDidNotKnow(t *testing.T) {
 // ticket system releases the hold and authorises the ticket at cabinet
 // m8. The service, which knows b's hold, does not commit it when b
 // reports the credit: the ticket stays m8's, and b's redemption stays
-// released. b goes on: its next ticket is authorised and credited.
+// released. b goes on: its next ticket is authorised and credited, put
+// in after the end was read or at once (a stack: handOver).
 func TestServiceCommitRefusedForATicketChangedElsewhere(t *testing.T) {
+	for _, stack := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stack=%v", stack), func(t *testing.T) { testChangedElsewhere(t, stack) })
+	}
+}
+
+func testChangedElsewhere(t *testing.T, stack bool) {
 	prefix := fmt.Sprintf("/test/%s/", t.Name())
 	s, _ := countedStore(t, prefix)
 	other, _ := countedStore(t, prefix)
@@ -134,7 +178,7 @@ func TestServiceCommitRefusedForATicketChangedElsewhere(t *testing.T) {
 	issue(t, s, c)
 	var once sync.Once
 	var stolen error
-	b, _ := f.add(titopeer.Config{Name: "b", OnRedeemed: func(r titopeer.Result) {
+	cfg := titopeer.Config{Name: "b", OnRedeemed: func(r titopeer.Result) {
 		if r.Digits != a.Validation.Digits() {
 			return
 		}
@@ -151,7 +195,16 @@ func TestServiceCommitRefusedForATicketChangedElsewhere(t *testing.T) {
 			}
 			_, stolen = other.Authorize(ctx(t), Request{Digits: r.Digits, By: "m8", ID: "m8-r", At: time.Now()})
 		})
-	}})
+	}}
+	if stack {
+		cfg.Reinsert = func(r titopeer.Result) string {
+			if r.Digits == a.Validation.Digits() {
+				return c.Validation.Digits()
+			}
+			return ""
+		}
+	}
+	b, _ := f.add(cfg)
 	waitFor(t, "the validation ID of b", func() bool { return b.Enhanced().Configured() })
 	if err := b.Insert(a.Validation.Digits()); err != nil {
 		t.Fatal(err)
@@ -160,8 +213,10 @@ func TestServiceCommitRefusedForATicketChangedElsewhere(t *testing.T) {
 	if stolen != nil {
 		t.Fatal(stolen)
 	}
-	if err := b.Insert(c.Validation.Digits()); err != nil {
-		t.Fatal(err)
+	if !stack {
+		if err := b.Insert(c.Validation.Digits()); err != nil {
+			t.Fatal(err)
+		}
 	}
 	waitFor(t, "ticket c recorded redeemed", func() bool { tk, ok := f.ticket(c.Validation.Digits()); return ok && tk.State == Redeemed })
 	got, err := other.Get(ctx(t), a.Validation.Digits())

@@ -549,23 +549,31 @@ func (p *poller) resolveKnown(ctx context.Context, n uint64, escrow string) (str
 // end commits (the count n moved from seq) or releases hold id of ticket
 // digits; alone, if set, is the cabinet that must hold nothing else.
 func (p *poller) end(ctx context.Context, id, digits string, n, seq uint64, alone string) error {
-	var err error
-	if n != seq {
-		_, err = p.sv.st.finish(ctx, id, p.sv.cfg.Now(), Committed, "", alone)
-		if err == nil {
-			p.sv.cfg.Log("%s: ticket %s credited: tickets redeemed %d, %d when authorised", p.cab.Name, digits, n, seq)
-		}
-	} else {
-		_, err = p.sv.st.finish(ctx, id, p.sv.cfg.Now(), Released,
-			fmt.Sprintf("the cabinet's tickets redeemed are still %d: it did not credit it", n), alone)
-	}
-	if err != nil {
+	phase, reason := p.endOf(n, seq)
+	if _, err := p.sv.st.finish(ctx, id, p.sv.cfg.Now(), phase, reason, alone); err != nil {
 		return err
+	}
+	p.ended(id, digits, n, seq, phase)
+	return nil
+}
+
+// endOf is the end of a hold authorised at the count seq, the count being
+// n now: credited if it moved, else not.
+func (p *poller) endOf(n, seq uint64) (Phase, string) {
+	if n != seq {
+		return Committed, ""
+	}
+	return Released, fmt.Sprintf("the cabinet's tickets redeemed are still %d: it did not credit it", n)
+}
+
+// ended notes the end of hold id.
+func (p *poller) ended(id, digits string, n, seq uint64, phase Phase) {
+	if phase == Committed {
+		p.sv.cfg.Log("%s: ticket %s credited: tickets redeemed %d, %d when authorised", p.cab.Name, digits, n, seq)
 	}
 	if p.current == id {
 		p.current = ""
 	}
-	return nil
 }
 
 // exception handles one exception the cabinet reported.
@@ -793,6 +801,24 @@ func (p *poller) authorize(ctx context.Context, digits string, seq *uint64, cent
 	var holds []Ticket // the cabinet's, when resolved
 	id := ""
 	p.refused = ""
+	if k := p.known; seq != nil && k.ok && k.id != "" && (*seq != k.seq || k.digits != digits) {
+		// The hold before is ended by the count and this presentation
+		// authorised in one round trip (a stack of tickets).
+		req := Request{Digits: digits, By: p.cab.Name, ID: p.newID(digits, now), Cents: cents, At: now, Seq: seq}
+		phase, reason := p.endOf(*seq, k.seq)
+		a, ended, err := p.sv.st.handOver(ctx, k.id, p.sv.cfg.Now(), phase, reason, req)
+		if ended {
+			p.ended(k.id, k.digits, *seq, k.seq, phase)
+			p.known.id = ""
+			return a, err
+		}
+		if !errors.Is(err, errHoldsMoved) && !errors.Is(err, ErrConflict) && !errors.Is(err, ErrCorrupt) {
+			p.known = knownHolds{}
+			return Redemption{}, err
+		}
+		p.sv.cfg.Log("%s: holds not as known (%v): reading them", p.cab.Name, err)
+		p.known = knownHolds{}
+	}
 	if seq != nil {
 		var err error
 		if id, holds, err = p.resolve(ctx, *seq, digits); err != nil {
@@ -800,7 +826,7 @@ func (p *poller) authorize(ctx context.Context, digits string, seq *uint64, cent
 		}
 	}
 	if id == "" {
-		id = p.cab.Name + ":" + digits + ":" + strconv.FormatInt(now.UnixNano(), 10)
+		id = p.newID(digits, now)
 		// Held here with its verdict pending: refused. After resolve,
 		// the only tickets still held here are those held without a
 		// count (resolve ended the others, and only this poller holds a
@@ -815,6 +841,11 @@ func (p *poller) authorize(ctx context.Context, digits string, seq *uint64, cent
 		}
 	}
 	return p.sv.st.redeem(ctx, Request{Digits: digits, By: p.cab.Name, ID: id, Cents: cents, At: now, Seq: seq}, false, p.known.ok)
+}
+
+// newID names a new presentation of digits at the cabinet.
+func (p *poller) newID(digits string, now time.Time) string {
+	return p.cab.Name + ":" + digits + ":" + strconv.FormatInt(now.UnixNano(), 10)
 }
 
 // answer sends the verdict with 0x71 and acts on the machine's status.

@@ -273,6 +273,20 @@ type change struct {
 	index []clientv3.Op
 }
 
+// ops appends the writes of ch, of the ticket at tkey and the redemption
+// at rkey, to to.
+func (ch change) ops(to []clientv3.Op, tkey, rkey string) []clientv3.Op {
+	if ch.ticket != nil {
+		b, _ := json.Marshal(ch.ticket)
+		to = append(to, clientv3.OpPut(tkey, string(b)))
+	}
+	if ch.red != nil {
+		b, _ := json.Marshal(ch.red)
+		to = append(to, clientv3.OpPut(rkey, string(b)))
+	}
+	return append(to, ch.index...)
+}
+
 // apply lets decide compute a change from the ticket at tkey and the
 // redemption at rkey ("" for none), and writes it if neither key changed
 // since the state decide was given. That state is first this store's
@@ -329,15 +343,7 @@ func (s *Store) apply(ctx context.Context, tkey, rkey, alone string, decide func
 		touched := keys
 		var puts []clientv3.Op
 		if write {
-			if ch.ticket != nil {
-				b, _ := json.Marshal(ch.ticket)
-				puts = append(puts, clientv3.OpPut(tkey, string(b)))
-			}
-			if ch.red != nil {
-				b, _ := json.Marshal(ch.red)
-				puts = append(puts, clientv3.OpPut(rkey, string(b)))
-			}
-			puts = append(puts, ch.index...)
+			puts = ch.ops(puts, tkey, rkey)
 			touched = append([]string(nil), keys...)
 			for _, op := range ch.index {
 				touched = append(touched, string(op.KeyBytes()))
@@ -512,49 +518,71 @@ func (s *Store) Redeem(ctx context.Context, req Request) (Redemption, error) {
 // redeem, alone, authorises only while req.By holds no other ticket
 // (aloneCmp).
 func (s *Store) redeem(ctx context.Context, req Request, cashier, alone bool) (Redemption, error) {
+	var out Redemption
+	st, err := s.redeemStep(req, cashier, &out)
+	if err != nil || st.tkey == "" {
+		return out, err
+	}
+	by := ""
+	if alone {
+		by = req.By
+	}
+	if err := s.apply(ctx, st.tkey, st.rkey, by, st.decide); err != nil {
+		return Redemption{}, st.fail(err)
+	}
+	return out, nil
+}
+
+// step is one decision on a ticket and a redemption: their keys, how it
+// decides (setting its answer), and how it says that it failed.
+type step struct {
+	tkey, rkey string
+	decide     func(t *Ticket, r *Redemption) (change, error)
+	fail       func(error) error
+}
+
+// redeemStep is the redemption req, answering in out; a step without keys
+// was answered at once (digits that are no validation number).
+func (s *Store) redeemStep(req Request, cashier bool, out *Redemption) (step, error) {
 	what := "authorize"
 	if cashier {
 		what = "redeem"
 	}
-	fail := func(err error) (Redemption, error) {
-		return Redemption{}, fmt.Errorf("ticketsys: %s %q by %q (redemption %q): %w", what, req.Digits, req.By, req.ID, err)
+	fail := func(err error) error {
+		return fmt.Errorf("ticketsys: %s %q by %q (redemption %q): %w", what, req.Digits, req.By, req.ID, err)
 	}
 	if err := checkName("redeemer", req.By); err != nil {
-		return fail(err)
+		return step{}, fail(err)
 	}
 	if err := checkName("redemption ID", req.ID); err != nil {
-		return fail(err)
+		return step{}, fail(err)
 	}
 	if req.At.IsZero() || req.Cents < 0 {
-		return fail(fmt.Errorf("%w: no time, or a negative amount", ErrInvalid))
+		return step{}, fail(fmt.Errorf("%w: no time, or a negative amount", ErrInvalid))
 	}
 	digits, err := normalise(req.Digits)
 	if err != nil {
 		// Not a validation number at all: refused without a record (SAS
 		// 81), and without a key, since the digits are not one.
-		return Redemption{ID: req.ID, Digits: req.Digits, By: req.By, Code: sas.TransferNotValid, Phase: Refused,
-			At: req.At.UnixNano(), Detail: err.Error()}, nil
+		*out = Redemption{ID: req.ID, Digits: req.Digits, By: req.By, Code: sas.TransferNotValid, Phase: Refused,
+			At: req.At.UnixNano(), Detail: err.Error()}
+		return step{}, nil
 	}
 	at := req.At.UnixNano()
-	by := ""
-	if alone {
-		by = req.By
-	}
-	var out Redemption
-	err = s.apply(ctx, s.ticketKey(digits), s.redemptionKey(req.ID), by, func(t *Ticket, r *Redemption) (change, error) {
+	decide := func(t *Ticket, r *Redemption) (change, error) {
 		if r != nil {
 			if r.Digits != digits || r.By != req.By {
 				return change{}, fmt.Errorf("%w: the ID is redemption of %s by %s", ErrConflict, r.Digits, r.By)
 			}
-			out = *r
+			*out = *r
 			out.Replayed = true
 			return change{}, nil
 		}
-		out = Redemption{ID: req.ID, Digits: digits, By: req.By, At: at, Phase: Refused, Seq: req.Seq}
+		*out = Redemption{ID: req.ID, Digits: digits, By: req.By, At: at, Phase: Refused, Seq: req.Seq}
 		code, detail := s.verdict(t, req, cashier)
 		out.Code, out.Detail = code, detail
 		if !code.Accepts() {
-			return change{red: &out}, nil
+			return change{red: out}, nil
 		}
 		nt := t.clone()
 		out.Cents = t.Cents
@@ -569,14 +597,11 @@ func (s *Store) redeem(ctx context.Context, req Request, cashier, alone bool) (R
 			out.Phase = Authorised
 			nt.State, nt.Hold = Pending, &Hold{Cabinet: req.By, Redemption: req.ID, At: at, Seq: req.Seq}
 			nt.History = append(nt.History, Event{At: at, What: "authorised", By: req.By, Redemption: req.ID})
-			return change{ticket: nt, red: &out, index: []clientv3.Op{clientv3.OpPut(s.holdKey(req.By, req.ID), digits)}}, nil
+			return change{ticket: nt, red: out, index: []clientv3.Op{clientv3.OpPut(s.holdKey(req.By, req.ID), digits)}}, nil
 		}
-		return change{ticket: nt, red: &out}, nil
-	})
-	if err != nil {
-		return fail(err)
+		return change{ticket: nt, red: out}, nil
 	}
-	return out, nil
+	return step{tkey: s.ticketKey(digits), rkey: s.redemptionKey(req.ID), decide: decide, fail: fail}, nil
 }
 
 // verdict is the transfer code for redeeming t now, and why not.
@@ -629,14 +654,27 @@ func (s *Store) Release(ctx context.Context, id string, at time.Time, reason str
 // finish with alone set ends the hold only while that cabinet holds no
 // other ticket (aloneCmp).
 func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase, reason, alone string) (Redemption, error) {
-	fail := func(err error) (Redemption, error) {
-		return Redemption{}, fmt.Errorf("ticketsys: %s redemption %q: %w", phase, id, err)
+	var out Redemption
+	st, err := s.finishStep(ctx, id, at, phase, reason, &out)
+	if err != nil {
+		return Redemption{}, err
+	}
+	if err := s.apply(ctx, st.tkey, st.rkey, alone, st.decide); err != nil {
+		return Redemption{}, st.fail(err)
+	}
+	return out, nil
+}
+
+// finishStep is the end of redemption id, answering in out.
+func (s *Store) finishStep(ctx context.Context, id string, at time.Time, phase Phase, reason string, out *Redemption) (step, error) {
+	fail := func(err error) error {
+		return fmt.Errorf("ticketsys: %s redemption %q: %w", phase, id, err)
 	}
 	if err := checkName("redemption ID", id); err != nil {
-		return fail(err)
+		return step{}, fail(err)
 	}
 	if at.IsZero() {
-		return fail(fmt.Errorf("%w: no time", ErrInvalid))
+		return step{}, fail(fmt.Errorf("%w: no time", ErrInvalid))
 	}
 	rkey := s.redemptionKey(id)
 	var digits string
@@ -646,17 +684,16 @@ func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase
 	} else {
 		red, err := s.Redemption(ctx, id)
 		if err != nil {
-			return fail(err)
+			return step{}, fail(err)
 		}
 		digits = red.Digits
 	}
-	var out Redemption
-	err := s.apply(ctx, s.ticketKey(digits), rkey, alone, func(t *Ticket, r *Redemption) (change, error) {
+	decide := func(t *Ticket, r *Redemption) (change, error) {
 		switch {
 		case r == nil:
 			return change{}, fmt.Errorf("%w: redemption disappeared", ErrCorrupt)
 		case r.Phase == phase:
-			out = *r
+			*out = *r
 			out.Replayed = true
 			return change{}, nil
 		case r.Phase != Authorised:
@@ -664,7 +701,7 @@ func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase
 		case t == nil || t.Hold == nil || t.Hold.Redemption != id:
 			return change{}, fmt.Errorf("%w: ticket %s is not held by it", ErrCorrupt, r.Digits)
 		}
-		out = *r
+		*out = *r
 		out.Phase, out.Done, out.Detail = phase, at.UnixNano(), reason
 		nt := t.clone()
 		ev := Event{At: at.UnixNano(), By: r.By, Redemption: id, Detail: reason}
@@ -677,12 +714,9 @@ func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase
 			ev.What = "released"
 		}
 		nt.History = append(nt.History, ev)
-		return change{ticket: nt, red: &out, index: []clientv3.Op{clientv3.OpDelete(s.holdKey(r.By, id))}}, nil
-	})
-	if err != nil {
-		return fail(err)
+		return change{ticket: nt, red: out, index: []clientv3.Op{clientv3.OpDelete(s.holdKey(r.By, id))}}, nil
 	}
-	return out, nil
+	return step{tkey: s.ticketKey(digits), rkey: rkey, decide: decide, fail: fail}, nil
 }
 
 // Void cancels an issued ticket (not one held or redeemed). Voiding a
