@@ -494,7 +494,7 @@ func (p *poller) redeemedCount() (uint64, error) {
 func (p *poller) resolve(ctx context.Context, n uint64, escrow string) (reuse string, holds []Ticket, err error) {
 	if p.known.ok {
 		reuse, holds, err = p.resolveKnown(ctx, n, escrow)
-		if err == nil || !errors.Is(err, errHoldsMoved) && !errors.Is(err, ErrConflict) && !errors.Is(err, ErrCorrupt) {
+		if err == nil || !notAsKnown(err) {
 			if err != nil {
 				p.known.ok = false
 			}
@@ -525,6 +525,14 @@ func (p *poller) resolve(ctx context.Context, n uint64, escrow string) (reuse st
 	}
 	p.known = known
 	return reuse, holds, nil
+}
+
+// notAsKnown reports whether err, from a step on the holds a poller
+// knows, says that they are not as it knows them (another hold there, its
+// hold ended or changed by another system, its redemption not found), so
+// that reading them decides.
+func notAsKnown(err error) bool {
+	return errors.Is(err, errHoldsMoved) || errors.Is(err, ErrConflict) || errors.Is(err, ErrCorrupt) || errors.Is(err, ErrNotFound)
 }
 
 // resolveKnown is resolve on the hold the poller knows, unread: its
@@ -812,7 +820,7 @@ func (p *poller) authorize(ctx context.Context, digits string, seq *uint64, cent
 			p.known.id = ""
 			return a, err
 		}
-		if !errors.Is(err, errHoldsMoved) && !errors.Is(err, ErrConflict) && !errors.Is(err, ErrCorrupt) {
+		if !notAsKnown(err) {
 			p.known = knownHolds{}
 			return Redemption{}, err
 		}
