@@ -57,6 +57,11 @@ func (s *Store) handOver(ctx context.Context, id string, at time.Time, phase Pha
 // alone at cabinet: done when both were written; sent when it may have
 // been applied without an answer.
 func (s *Store) handOverAtOnce(ctx context.Context, end, next step, cabinet string) (done, sent bool) {
+	if end.tkey == next.tkey {
+		// A copy of the ticket whose hold ends: decided on the ticket
+		// the end wrote, so one step after the other.
+		return false, false
+	}
 	et, etrev := s.guesses.ticket(end.tkey)
 	er, errev := s.guesses.redemption(end.rkey)
 	nt, ntrev := s.guesses.ticket(next.tkey)

@@ -251,3 +251,33 @@ func saidSomething(f *floor, what string) bool {
 		}
 	}
 }
+
+// A copy of the ticket just credited, presented at once (before the
+// service read the credit's end), is the end of the original's hold and
+// the copy's presentation together, the one ticket's two steps: the copy
+// is decided on the ticket committed, so it is refused as redeemed (SAS
+// 84), never as held by the cabinet that credited it (83).
+func TestServiceCopyAtOnceIsRefusedAsRedeemed(t *testing.T) {
+	f := newFloor(t, newStore(t, sharedCluster(t)))
+	tk := fresh(t, "m1", 1, 700)
+	issue(t, f.store, tk)
+	p, _ := f.add(titopeer.Config{Name: "c", Reinsert: copyOnce()})
+	waitFor(t, "the validation ID of c", func() bool { return p.Enhanced().Configured() })
+	if err := p.Insert(tk.Validation.Digits()); err != nil {
+		t.Fatal(err)
+	}
+	oneCredit(t, f, p, tk.Validation.Digits(), 700)
+	rs, err := f.store.Redemptions(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refused []Redemption
+	for _, r := range rs {
+		if r.Phase == Refused {
+			refused = append(refused, r)
+		}
+	}
+	if len(refused) != 1 || refused[0].Code != sas.TransferAlreadyRedeemed {
+		t.Fatalf("refusals: %+v, want the copy's, already redeemed", refused)
+	}
+}
