@@ -97,6 +97,17 @@
 // further presentation of its ticket at that cabinet (pending), and is
 // settled by the status, as before.
 //
+// The service knows its cabinet's holds without reading them: it wrote
+// them last. So a presentation is the end of the hold before (by the
+// count) and the new authorisation, each a transaction conditional on the
+// cabinet holding no other ticket (its hold index has no other key), and
+// on the ticket's revision as every step: 2 round trips, or 1 when the
+// next ticket is presented before the end of the one before was read (a
+// stack of tickets: both in one transaction, all or nothing). A hold that
+// appeared there otherwise (another ticket system, a service before a
+// restart) fails the condition, and the service reads the holds and
+// decides on them, as at its start.
+//
 // # Handpays
 //
 // A handpay the cabinet validated is recorded too: with its receipt

@@ -149,6 +149,22 @@ type poller struct {
 	// pause is the wait before the next attempt to bring the link back
 	// (0: the link was up at the last poll).
 	pause time.Duration
+	// known is the cabinet's holds as this poller last read or changed
+	// them, so that a presentation needs no read of them: every step taken
+	// on it is conditional on the cabinet holding nothing else
+	// (aloneCmp), and one refused sends the poller back to reading them.
+	known knownHolds
+}
+
+// knownHolds is what a poller knows of its cabinet's holds: when ok, the
+// cabinet holds the ticket digits under redemption id, authorised at its
+// count seq, or (id "") nothing. A hold without a count is never known:
+// only its status settles it.
+type knownHolds struct {
+	ok     bool
+	id     string
+	digits string
+	seq    uint64
 }
 
 // errLinkDown ends polling on a link that is down, to open it again.
@@ -294,6 +310,7 @@ func (p *poller) poll(ctx context.Context) error {
 // each time the link comes back, since what happened while it was down
 // (a ticket printed, a redemption ended, a restart) was not seen.
 func (p *poller) start(ctx context.Context) error {
+	p.known = knownHolds{} // what happened while it was away is read
 	c := p.cab
 	if c.Style == tito.StyleSecureEnhanced {
 		id, err := p.sv.ValidationID(ctx, c.Name)
@@ -470,34 +487,101 @@ func (p *poller) redeemedCount() (uint64, error) {
 // returned (its ID): the cabinet may credit it, once. So are the holds
 // as they were before: those with a count are now ended but reuse's,
 // those without one are still held.
+//
+// Holds the poller knows (known) are not read: their end is written on
+// the condition that the cabinet holds nothing else, and a refusal (or a
+// hold no longer as known) reads them after all.
 func (p *poller) resolve(ctx context.Context, n uint64, escrow string) (reuse string, holds []Ticket, err error) {
+	if p.known.ok {
+		reuse, holds, err = p.resolveKnown(ctx, n, escrow)
+		if err == nil || !notAsKnown(err) {
+			if err != nil {
+				p.known.ok = false
+			}
+			return reuse, holds, err
+		}
+		p.sv.cfg.Log("%s: holds not as known (%v): reading them", p.cab.Name, err)
+	}
+	p.known = knownHolds{}
 	holds, err = p.sv.st.Holds(ctx, p.cab.Name)
 	if err != nil {
 		return "", nil, err
 	}
+	known := knownHolds{ok: true}
 	for _, h := range holds {
 		if h.Hold.Seq == nil {
+			known.ok = false
 			continue
 		}
 		id := h.Hold.Redemption
-		switch {
-		case n != *h.Hold.Seq:
-			_, err = p.sv.st.Commit(ctx, id, p.sv.cfg.Now())
-			p.sv.cfg.Log("%s: ticket %s credited: tickets redeemed %d, %d when authorised", p.cab.Name, h.Digits, n, *h.Hold.Seq)
-		case h.Digits == escrow:
+		if n == *h.Hold.Seq && h.Digits == escrow {
 			reuse = id
+			known.id, known.digits, known.seq = id, h.Digits, n
 			continue
-		default:
-			_, err = p.sv.st.Release(ctx, id, p.sv.cfg.Now(), fmt.Sprintf("the cabinet's tickets redeemed are still %d: it did not credit it", n))
 		}
-		if err != nil {
+		if err := p.end(ctx, id, h.Digits, n, *h.Hold.Seq, ""); err != nil {
 			return "", nil, err
 		}
-		if p.current == id {
-			p.current = ""
-		}
 	}
+	p.known = known
 	return reuse, holds, nil
+}
+
+// notAsKnown reports whether err, from a step on the holds a poller
+// knows, says that they are not as it knows them (another hold there, its
+// hold ended or changed by another system, its redemption not found), so
+// that reading them decides.
+func notAsKnown(err error) bool {
+	return errors.Is(err, errHoldsMoved) || errors.Is(err, ErrConflict) || errors.Is(err, ErrCorrupt) || errors.Is(err, ErrNotFound)
+}
+
+// resolveKnown is resolve on the hold the poller knows, unread: its
+// commit or release is conditional on the cabinet holding nothing else.
+func (p *poller) resolveKnown(ctx context.Context, n uint64, escrow string) (string, []Ticket, error) {
+	k := p.known
+	if k.id == "" {
+		return "", nil, nil
+	}
+	seq := k.seq
+	holds := []Ticket{{Digits: k.digits, State: Pending, Hold: &Hold{Cabinet: p.cab.Name, Redemption: k.id, Seq: &seq}}}
+	if n == k.seq && k.digits == escrow {
+		return k.id, holds, nil
+	}
+	if err := p.end(ctx, k.id, k.digits, n, k.seq, p.cab.Name); err != nil {
+		return "", nil, err
+	}
+	p.known.id = ""
+	return "", holds, nil
+}
+
+// end commits (the count n moved from seq) or releases hold id of ticket
+// digits; alone, if set, is the cabinet that must hold nothing else.
+func (p *poller) end(ctx context.Context, id, digits string, n, seq uint64, alone string) error {
+	phase, reason := p.endOf(n, seq)
+	if _, err := p.sv.st.finish(ctx, id, p.sv.cfg.Now(), phase, reason, alone); err != nil {
+		return err
+	}
+	p.ended(id, digits, n, seq, phase)
+	return nil
+}
+
+// endOf is the end of a hold authorised at the count seq, the count being
+// n now: credited if it moved, else not.
+func (p *poller) endOf(n, seq uint64) (Phase, string) {
+	if n != seq {
+		return Committed, ""
+	}
+	return Released, fmt.Sprintf("the cabinet's tickets redeemed are still %d: it did not credit it", n)
+}
+
+// ended notes the end of hold id.
+func (p *poller) ended(id, digits string, n, seq uint64, phase Phase) {
+	if phase == Committed {
+		p.sv.cfg.Log("%s: ticket %s credited: tickets redeemed %d, %d when authorised", p.cab.Name, digits, n, seq)
+	}
+	if p.current == id {
+		p.current = ""
+	}
 }
 
 // exception handles one exception the cabinet reported.
@@ -685,22 +769,72 @@ func (p *poller) ticketIn(ctx context.Context) error {
 		return p.answer(ctx, Redemption{Code: sas.TransferNotValid}, tv.Data)
 	}
 	var seq *uint64
+	n, cerr := p.redeemedCount()
+	switch {
+	case errors.Is(cerr, host.ErrPort):
+		return cerr
+	case cerr != nil:
+		p.sv.cfg.Log("%s: 50 tickets redeemed: %v: ticket %s authorised without the count", p.cab.Name, cerr, digits)
+		p.known = knownHolds{}
+	default:
+		seq = &n
+	}
+	a, err := p.authorize(ctx, digits, seq, int64(tv.Cents), now)
+	if errors.Is(err, errHoldsMoved) {
+		// Another hold appeared here: read them all, and decide again.
+		p.sv.cfg.Log("%s: holds not as known (%v): reading them", p.cab.Name, err)
+		p.known = knownHolds{}
+		a, err = p.authorize(ctx, digits, seq, int64(tv.Cents), now)
+	}
+	if err != nil {
+		p.known = knownHolds{}
+		return err
+	}
+	switch {
+	case a.Phase != Authorised:
+	case a.ID == p.known.id:
+		// The same authorisation given again.
+	case p.known.ok && p.known.id == "" && a.Seq != nil:
+		p.known.id, p.known.digits, p.known.seq = a.ID, digits, *a.Seq
+	default:
+		p.known = knownHolds{}
+	}
+	return p.answer(ctx, a, tv.Data)
+}
+
+// authorize resolves the cabinet's holds by its count (seq; nil: not
+// known) and authorises this presentation of digits: on the condition that
+// the cabinet holds nothing else, when the poller knows its holds.
+func (p *poller) authorize(ctx context.Context, digits string, seq *uint64, cents int64, now time.Time) (Redemption, error) {
 	var holds []Ticket // the cabinet's, when resolved
 	id := ""
 	p.refused = ""
-	switch n, err := p.redeemedCount(); {
-	case errors.Is(err, host.ErrPort):
-		return err
-	case err != nil:
-		p.sv.cfg.Log("%s: 50 tickets redeemed: %v: ticket %s authorised without the count", p.cab.Name, err, digits)
-	default:
-		seq = &n
-		if id, holds, err = p.resolve(ctx, n, digits); err != nil {
-			return err
+	if k := p.known; seq != nil && k.ok && k.id != "" && (*seq != k.seq || k.digits != digits) {
+		// The hold before is ended by the count and this presentation
+		// authorised in one round trip (a stack of tickets).
+		req := Request{Digits: digits, By: p.cab.Name, ID: p.newID(digits, now), Cents: cents, At: now, Seq: seq}
+		phase, reason := p.endOf(*seq, k.seq)
+		a, ended, err := p.sv.st.handOver(ctx, k.id, p.sv.cfg.Now(), phase, reason, req)
+		if ended {
+			p.ended(k.id, k.digits, *seq, k.seq, phase)
+			p.known.id = ""
+			return a, err
+		}
+		if !notAsKnown(err) {
+			p.known = knownHolds{}
+			return Redemption{}, err
+		}
+		p.sv.cfg.Log("%s: holds not as known (%v): reading them", p.cab.Name, err)
+		p.known = knownHolds{}
+	}
+	if seq != nil {
+		var err error
+		if id, holds, err = p.resolve(ctx, *seq, digits); err != nil {
+			return Redemption{}, err
 		}
 	}
 	if id == "" {
-		id = p.cab.Name + ":" + digits + ":" + strconv.FormatInt(now.UnixNano(), 10)
+		id = p.newID(digits, now)
 		// Held here with its verdict pending: refused. After resolve,
 		// the only tickets still held here are those held without a
 		// count (resolve ended the others, and only this poller holds a
@@ -714,11 +848,12 @@ func (p *poller) ticketIn(ctx context.Context) error {
 			p.refused = digits
 		}
 	}
-	a, err := p.sv.st.Authorize(ctx, Request{Digits: digits, By: p.cab.Name, ID: id, Cents: int64(tv.Cents), At: now, Seq: seq})
-	if err != nil {
-		return err
-	}
-	return p.answer(ctx, a, tv.Data)
+	return p.sv.st.redeem(ctx, Request{Digits: digits, By: p.cab.Name, ID: id, Cents: cents, At: now, Seq: seq}, false, p.known.ok)
+}
+
+// newID names a new presentation of digits at the cabinet.
+func (p *poller) newID(digits string, now time.Time) string {
+	return p.cab.Name + ":" + digits + ":" + strconv.FormatInt(now.UnixNano(), 10)
 }
 
 // answer sends the verdict with 0x71 and acts on the machine's status.
@@ -812,6 +947,12 @@ func (p *poller) final(ctx context.Context, id string, st sas.RedemptionStatus) 
 		_, err = p.sv.st.Commit(ctx, id, p.sv.cfg.Now())
 	} else {
 		_, err = p.sv.st.Release(ctx, id, p.sv.cfg.Now(), fmt.Sprintf("machine status %02X %v", byte(st), st))
+	}
+	switch {
+	case err != nil:
+		p.known = knownHolds{}
+	case p.known.id == id:
+		p.known.id = ""
 	}
 	if err == nil && p.current == id {
 		p.current = ""

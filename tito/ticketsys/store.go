@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -241,12 +242,49 @@ func normalise(digits string) (string, error) {
 	return v.Digits(), nil
 }
 
+// errHoldsMoved: a step conditional on a cabinet's holds (alone) found
+// another hold there, and wrote nothing. The caller reads the holds.
+var errHoldsMoved = errors.New("the cabinet's holds are not those known")
+
+// A step taken alone at a cabinet is conditional, in its own
+// transaction, on the cabinet holding no ticket but the one decided on
+// (if that one is held there): a service that knows its cabinet's holds
+// (it wrote them last) writes on that knowledge instead of reading them
+// first, and etcd refuses the write if another hold appeared or stayed
+// (errHoldsMoved). One comparison says it: every key of the cabinet's
+// hold index was created with the hold of the ticket decided on, at the
+// ticket's revision (a held ticket is written only as its hold begins and
+// ends), or, when the ticket is not held there, none is there at all.
+func (s *Store) aloneCmp(cabinet string, t *Ticket, trev int64) clientv3.Cmp {
+	c := int64(0)
+	if t != nil && t.State == Pending && t.Hold != nil && t.Hold.Cabinet == cabinet {
+		c = trev
+	}
+	// Absent keys compare as created at revision 0: an empty index
+	// passes when c is 0.
+	return clientv3.Compare(clientv3.CreateRevision(s.prefix+"h/"+cabinet+"/"), "=", c).WithPrefix()
+}
+
 // change is what a decision writes: nil fields stay as they are.
 type change struct {
 	ticket *Ticket
 	red    *Redemption
 	// index is written with them, guarded by the same comparisons.
 	index []clientv3.Op
+}
+
+// ops appends the writes of ch, of the ticket at tkey and the redemption
+// at rkey, to to.
+func (ch change) ops(to []clientv3.Op, tkey, rkey string) []clientv3.Op {
+	if ch.ticket != nil {
+		b, _ := json.Marshal(ch.ticket)
+		to = append(to, clientv3.OpPut(tkey, string(b)))
+	}
+	if ch.red != nil {
+		b, _ := json.Marshal(ch.red)
+		to = append(to, clientv3.OpPut(rkey, string(b)))
+	}
+	return append(to, ch.index...)
 }
 
 // apply lets decide compute a change from the ticket at tkey and the
@@ -260,7 +298,7 @@ type change struct {
 // ctx ends. A retry after a write whose outcome was lost sees the write if
 // it was applied, and decide, finding its redemption recorded, changes
 // nothing.
-func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Ticket, r *Redemption) (change, error)) error {
+func (s *Store) apply(ctx context.Context, tkey, rkey, alone string, decide func(t *Ticket, r *Redemption) (change, error)) error {
 	keys := []string{tkey}
 	if rkey != "" {
 		keys = append(keys, rkey)
@@ -285,32 +323,27 @@ func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Tic
 	}
 	read := false // t and r were read from etcd in this call
 	lost := 0
+	var compared []int64 // the revisions the last transaction compared
 	for {
 		ch, err := decide(t, r)
 		write := err == nil && (ch.ticket != nil || ch.red != nil)
 		if !write && read {
 			return err
 		}
-		cmps := make([]clientv3.Cmp, len(keys))
-		for i, k := range keys {
-			cmps[i] = clientv3.Compare(clientv3.ModRevision(k), "=", revs[i])
-		}
+		cmps := make([]clientv3.Cmp, len(keys), len(keys)+1)
 		gets := make([]clientv3.Op, len(keys))
 		for i, k := range keys {
+			cmps[i] = clientv3.Compare(clientv3.ModRevision(k), "=", revs[i])
 			gets[i] = clientv3.OpGet(k)
 		}
+		if alone != "" {
+			cmps = append(cmps, s.aloneCmp(alone, t, revs[0]))
+		}
+		compared = append(compared[:0], revs...)
 		touched := keys
 		var puts []clientv3.Op
 		if write {
-			if ch.ticket != nil {
-				b, _ := json.Marshal(ch.ticket)
-				puts = append(puts, clientv3.OpPut(tkey, string(b)))
-			}
-			if ch.red != nil {
-				b, _ := json.Marshal(ch.red)
-				puts = append(puts, clientv3.OpPut(rkey, string(b)))
-			}
-			puts = append(puts, ch.index...)
+			puts = ch.ops(puts, tkey, rkey)
 			touched = append([]string(nil), keys...)
 			for _, op := range ch.index {
 				touched = append(touched, string(op.KeyBytes()))
@@ -375,6 +408,10 @@ func (s *Store) apply(ctx context.Context, tkey, rkey string, decide func(t *Tic
 		s.guesses.noteTicket(tkey, t, revs[0])
 		if rkey != "" {
 			s.guesses.noteRedemption(rkey, r, revs[1])
+		}
+		if alone != "" && slices.Equal(revs, compared) {
+			// The keys were as compared: the holds were not.
+			return fail(fmt.Errorf("%s at %s: %w", tkey, alone, errHoldsMoved))
 		}
 		if write {
 			// A rival wrote first. With the state in hand another try
@@ -449,7 +486,7 @@ func (s *Store) Issue(ctx context.Context, tk tito.Ticket) (rec Ticket, replayed
 		want.Final = &Final{By: tk.Machine, Reason: why, At: want.Issued}
 		want.History = append(want.History, Event{At: want.Issued, What: "redeemed", By: tk.Machine, Detail: why})
 	}
-	err = s.apply(ctx, s.ticketKey(want.Digits), "", func(t *Ticket, _ *Redemption) (change, error) {
+	err = s.apply(ctx, s.ticketKey(want.Digits), "", "", func(t *Ticket, _ *Redemption) (change, error) {
 		if t == nil {
 			rec, replayed = want, false
 			return change{ticket: &rec}, nil
@@ -470,54 +507,82 @@ func (s *Store) Issue(ctx context.Context, tk tito.Ticket) (rec Ticket, replayed
 // (Code 00) the ticket is held for it until Commit or Release. The same ID
 // again returns the recorded answer.
 func (s *Store) Authorize(ctx context.Context, req Request) (Redemption, error) {
-	return s.redeem(ctx, req, false)
+	return s.redeem(ctx, req, false, false)
 }
 
 // Redeem is the cashier's redemption: the ticket is paid at once.
 func (s *Store) Redeem(ctx context.Context, req Request) (Redemption, error) {
-	return s.redeem(ctx, req, true)
+	return s.redeem(ctx, req, true, false)
 }
 
-func (s *Store) redeem(ctx context.Context, req Request, cashier bool) (Redemption, error) {
+// redeem, alone, authorises only while req.By holds no other ticket
+// (aloneCmp).
+func (s *Store) redeem(ctx context.Context, req Request, cashier, alone bool) (Redemption, error) {
+	var out Redemption
+	st, err := s.redeemStep(req, cashier, &out)
+	if err != nil || st.tkey == "" {
+		return out, err
+	}
+	by := ""
+	if alone {
+		by = req.By
+	}
+	if err := s.apply(ctx, st.tkey, st.rkey, by, st.decide); err != nil {
+		return Redemption{}, st.fail(err)
+	}
+	return out, nil
+}
+
+// step is one decision on a ticket and a redemption: their keys, how it
+// decides (setting its answer), and how it says that it failed.
+type step struct {
+	tkey, rkey string
+	decide     func(t *Ticket, r *Redemption) (change, error)
+	fail       func(error) error
+}
+
+// redeemStep is the redemption req, answering in out; a step without keys
+// was answered at once (digits that are no validation number).
+func (s *Store) redeemStep(req Request, cashier bool, out *Redemption) (step, error) {
 	what := "authorize"
 	if cashier {
 		what = "redeem"
 	}
-	fail := func(err error) (Redemption, error) {
-		return Redemption{}, fmt.Errorf("ticketsys: %s %q by %q (redemption %q): %w", what, req.Digits, req.By, req.ID, err)
+	fail := func(err error) error {
+		return fmt.Errorf("ticketsys: %s %q by %q (redemption %q): %w", what, req.Digits, req.By, req.ID, err)
 	}
 	if err := checkName("redeemer", req.By); err != nil {
-		return fail(err)
+		return step{}, fail(err)
 	}
 	if err := checkName("redemption ID", req.ID); err != nil {
-		return fail(err)
+		return step{}, fail(err)
 	}
 	if req.At.IsZero() || req.Cents < 0 {
-		return fail(fmt.Errorf("%w: no time, or a negative amount", ErrInvalid))
+		return step{}, fail(fmt.Errorf("%w: no time, or a negative amount", ErrInvalid))
 	}
 	digits, err := normalise(req.Digits)
 	if err != nil {
 		// Not a validation number at all: refused without a record (SAS
 		// 81), and without a key, since the digits are not one.
-		return Redemption{ID: req.ID, Digits: req.Digits, By: req.By, Code: sas.TransferNotValid, Phase: Refused,
-			At: req.At.UnixNano(), Detail: err.Error()}, nil
+		*out = Redemption{ID: req.ID, Digits: req.Digits, By: req.By, Code: sas.TransferNotValid, Phase: Refused,
+			At: req.At.UnixNano(), Detail: err.Error()}
+		return step{}, nil
 	}
 	at := req.At.UnixNano()
-	var out Redemption
-	err = s.apply(ctx, s.ticketKey(digits), s.redemptionKey(req.ID), func(t *Ticket, r *Redemption) (change, error) {
+	decide := func(t *Ticket, r *Redemption) (change, error) {
 		if r != nil {
 			if r.Digits != digits || r.By != req.By {
 				return change{}, fmt.Errorf("%w: the ID is redemption of %s by %s", ErrConflict, r.Digits, r.By)
 			}
-			out = *r
+			*out = *r
 			out.Replayed = true
 			return change{}, nil
 		}
-		out = Redemption{ID: req.ID, Digits: digits, By: req.By, At: at, Phase: Refused, Seq: req.Seq}
+		*out = Redemption{ID: req.ID, Digits: digits, By: req.By, At: at, Phase: Refused, Seq: req.Seq}
 		code, detail := s.verdict(t, req, cashier)
 		out.Code, out.Detail = code, detail
 		if !code.Accepts() {
-			return change{red: &out}, nil
+			return change{red: out}, nil
 		}
 		nt := t.clone()
 		out.Cents = t.Cents
@@ -532,14 +597,11 @@ func (s *Store) redeem(ctx context.Context, req Request, cashier bool) (Redempti
 			out.Phase = Authorised
 			nt.State, nt.Hold = Pending, &Hold{Cabinet: req.By, Redemption: req.ID, At: at, Seq: req.Seq}
 			nt.History = append(nt.History, Event{At: at, What: "authorised", By: req.By, Redemption: req.ID})
-			return change{ticket: nt, red: &out, index: []clientv3.Op{clientv3.OpPut(s.holdKey(req.By, req.ID), digits)}}, nil
+			return change{ticket: nt, red: out, index: []clientv3.Op{clientv3.OpPut(s.holdKey(req.By, req.ID), digits)}}, nil
 		}
-		return change{ticket: nt, red: &out}, nil
-	})
-	if err != nil {
-		return fail(err)
+		return change{ticket: nt, red: out}, nil
 	}
-	return out, nil
+	return step{tkey: s.ticketKey(digits), rkey: s.redemptionKey(req.ID), decide: decide, fail: fail}, nil
 }
 
 // verdict is the transfer code for redeeming t now, and why not.
@@ -579,25 +641,40 @@ func stamp(ns int64) string { return time.Unix(0, ns).UTC().Format(time.RFC3339)
 // credited it. Committing again is a replay; committing a released or
 // refused redemption is ErrConflict.
 func (s *Store) Commit(ctx context.Context, id string, at time.Time) (Redemption, error) {
-	return s.finish(ctx, id, at, Committed, "")
+	return s.finish(ctx, id, at, Committed, "", "")
 }
 
 // Release frees the ticket held by redemption id: the cabinet rejected it
 // or timed out, and the ticket can be redeemed again. Releasing again is a
 // replay; releasing a committed redemption is ErrConflict.
 func (s *Store) Release(ctx context.Context, id string, at time.Time, reason string) (Redemption, error) {
-	return s.finish(ctx, id, at, Released, reason)
+	return s.finish(ctx, id, at, Released, reason, "")
 }
 
-func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase, reason string) (Redemption, error) {
-	fail := func(err error) (Redemption, error) {
-		return Redemption{}, fmt.Errorf("ticketsys: %s redemption %q: %w", phase, id, err)
+// finish with alone set ends the hold only while that cabinet holds no
+// other ticket (aloneCmp).
+func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase, reason, alone string) (Redemption, error) {
+	var out Redemption
+	st, err := s.finishStep(ctx, id, at, phase, reason, &out)
+	if err != nil {
+		return Redemption{}, err
+	}
+	if err := s.apply(ctx, st.tkey, st.rkey, alone, st.decide); err != nil {
+		return Redemption{}, st.fail(err)
+	}
+	return out, nil
+}
+
+// finishStep is the end of redemption id, answering in out.
+func (s *Store) finishStep(ctx context.Context, id string, at time.Time, phase Phase, reason string, out *Redemption) (step, error) {
+	fail := func(err error) error {
+		return fmt.Errorf("ticketsys: %s redemption %q: %w", phase, id, err)
 	}
 	if err := checkName("redemption ID", id); err != nil {
-		return fail(err)
+		return step{}, fail(err)
 	}
 	if at.IsZero() {
-		return fail(fmt.Errorf("%w: no time", ErrInvalid))
+		return step{}, fail(fmt.Errorf("%w: no time", ErrInvalid))
 	}
 	rkey := s.redemptionKey(id)
 	var digits string
@@ -607,17 +684,16 @@ func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase
 	} else {
 		red, err := s.Redemption(ctx, id)
 		if err != nil {
-			return fail(err)
+			return step{}, fail(err)
 		}
 		digits = red.Digits
 	}
-	var out Redemption
-	err := s.apply(ctx, s.ticketKey(digits), rkey, func(t *Ticket, r *Redemption) (change, error) {
+	decide := func(t *Ticket, r *Redemption) (change, error) {
 		switch {
 		case r == nil:
 			return change{}, fmt.Errorf("%w: redemption disappeared", ErrCorrupt)
 		case r.Phase == phase:
-			out = *r
+			*out = *r
 			out.Replayed = true
 			return change{}, nil
 		case r.Phase != Authorised:
@@ -625,7 +701,7 @@ func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase
 		case t == nil || t.Hold == nil || t.Hold.Redemption != id:
 			return change{}, fmt.Errorf("%w: ticket %s is not held by it", ErrCorrupt, r.Digits)
 		}
-		out = *r
+		*out = *r
 		out.Phase, out.Done, out.Detail = phase, at.UnixNano(), reason
 		nt := t.clone()
 		ev := Event{At: at.UnixNano(), By: r.By, Redemption: id, Detail: reason}
@@ -638,12 +714,9 @@ func (s *Store) finish(ctx context.Context, id string, at time.Time, phase Phase
 			ev.What = "released"
 		}
 		nt.History = append(nt.History, ev)
-		return change{ticket: nt, red: &out, index: []clientv3.Op{clientv3.OpDelete(s.holdKey(r.By, id))}}, nil
-	})
-	if err != nil {
-		return fail(err)
+		return change{ticket: nt, red: out, index: []clientv3.Op{clientv3.OpDelete(s.holdKey(r.By, id))}}, nil
 	}
-	return out, nil
+	return step{tkey: s.ticketKey(digits), rkey: rkey, decide: decide, fail: fail}, nil
 }
 
 // Void cancels an issued ticket (not one held or redeemed). Voiding a
@@ -663,7 +736,7 @@ func (s *Store) Void(ctx context.Context, digits, by, reason string, at time.Tim
 		return fail(err)
 	}
 	var out Ticket
-	err = s.apply(ctx, s.ticketKey(d), "", func(t *Ticket, _ *Redemption) (change, error) {
+	err = s.apply(ctx, s.ticketKey(d), "", "", func(t *Ticket, _ *Redemption) (change, error) {
 		switch {
 		case t == nil:
 			return change{}, ErrNotFound
@@ -692,7 +765,7 @@ func (s *Store) Get(ctx context.Context, digits string) (Ticket, error) {
 		return Ticket{}, fmt.Errorf("ticketsys: get %q: %w", digits, err)
 	}
 	var out Ticket
-	err = s.apply(ctx, s.ticketKey(d), "", func(t *Ticket, _ *Redemption) (change, error) {
+	err = s.apply(ctx, s.ticketKey(d), "", "", func(t *Ticket, _ *Redemption) (change, error) {
 		if t == nil {
 			return change{}, ErrNotFound
 		}
