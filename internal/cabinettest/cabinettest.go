@@ -163,16 +163,24 @@ func (c *Cabinet) Bill(cents int64) machine.View {
 // State is the cabinet's view now.
 func (c *Cabinet) State() machine.View { return *c.Send(Command{Cmd: "state"}).View }
 
-// WaitIdle waits until the game on screen has ended.
+// WaitIdle waits until the game on screen has ended. A game that draws
+// free games plays each at the cabinet's spin time, with its presentations:
+// fifteen of them at a test's 1.5 s spins took over 30 s (TestAFTOnTheCabinet
+// under load), so the wait is a guard against a hang, longer than any game.
 func (c *Cabinet) WaitIdle() machine.View {
 	c.T.Helper()
-	return c.WaitFor("the game's end", func(v machine.View) bool { return v.Mode != "spinning" && v.Mode != "dealing" })
+	return c.waitFor("the game's end", 3*time.Minute, func(v machine.View) bool { return v.Mode != "spinning" && v.Mode != "dealing" })
 }
 
 // WaitFor polls the view until ok, failing after 30 s.
 func (c *Cabinet) WaitFor(what string, ok func(machine.View) bool) machine.View {
 	c.T.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	return c.waitFor(what, 30*time.Second, ok)
+}
+
+func (c *Cabinet) waitFor(what string, within time.Duration, ok func(machine.View) bool) machine.View {
+	c.T.Helper()
+	deadline := time.Now().Add(within)
 	for {
 		v := c.State()
 		if ok(v) {
