@@ -146,6 +146,18 @@ func (l *lexer) bool() bool {
 
 // ints reads a list of ints: null is nil, [] an empty list.
 func (l *lexer) ints() []int {
+	n := 1 // the list's length, if it is one: its commas, and one
+	for j := l.i; j < len(l.b) && l.b[j] != ']'; j++ {
+		if l.b[j] == ',' {
+			n++
+		}
+	}
+	return list(l, n, l.int)
+}
+
+// list reads a JSON list of what read reads, n long at a guess: null is
+// nil, [] an empty list.
+func list[T any](l *lexer, n int, read func() T) []T {
 	if l.peek("null") {
 		l.i += 4
 		return nil
@@ -153,19 +165,13 @@ func (l *lexer) ints() []int {
 	if !l.lit("[") {
 		return nil
 	}
-	n := 1 // the list's length, if it is one: its commas, and one
-	for j := l.i; j < len(l.b) && l.b[j] != ']'; j++ {
-		if l.b[j] == ',' {
-			n++
-		}
-	}
-	v := make([]int, 0, n)
+	v := make([]T, 0, n)
 	if l.peek("]") {
 		l.i++
 		return v
 	}
 	for l.ok {
-		v = append(v, l.int())
+		v = append(v, read())
 		if l.peek("]") {
 			l.i++
 			return v
@@ -177,19 +183,7 @@ func (l *lexer) ints() []int {
 
 // levelAmounts reads a list of LevelAmount objects.
 func (l *lexer) levelAmounts() []LevelAmount {
-	if l.peek("null") {
-		l.i += 4
-		return nil
-	}
-	if !l.lit("[") {
-		return nil
-	}
-	v := []LevelAmount{}
-	if l.peek("]") {
-		l.i++
-		return v
-	}
-	for l.ok {
+	return list(l, 0, func() LevelAmount {
 		var a LevelAmount
 		l.lit("{")
 		l.field("level", true)
@@ -197,14 +191,8 @@ func (l *lexer) levelAmounts() []LevelAmount {
 		l.field("millicents", false)
 		a.Millicents = l.int64()
 		l.lit("}")
-		v = append(v, a)
-		if l.peek("]") {
-			l.i++
-			return v
-		}
-		l.lit(",")
-	}
-	return nil
+		return a
+	})
 }
 
 // end reads the closing brace, which must end the payload.

@@ -110,27 +110,7 @@ func entry[T any](d *stateLexer, read func() T) T {
 
 // history reads a list of entries: null is nil, [] an empty list.
 func history[T any](d *stateLexer, read func() T) []T {
-	if d.peek("null") {
-		d.i += 4
-		return nil
-	}
-	if !d.lit("[") {
-		return nil
-	}
-	v := []T{}
-	if d.peek("]") {
-		d.i++
-		return v
-	}
-	for d.ok {
-		v = append(v, entry(d, read))
-		if d.peek("]") {
-			d.i++
-			return v
-		}
-		d.lit(",")
-	}
-	return nil
+	return list(&d.lexer, 0, func() T { return entry(d, read) })
 }
 
 // text reads a string without escapes: printable ASCII and valid UTF-8
@@ -177,29 +157,7 @@ func (l *lexer) optInt64(key string, v *int64) {
 }
 
 // int64s reads a list of int64: null is nil, [] an empty list.
-func (l *lexer) int64s() []int64 {
-	if l.peek("null") {
-		l.i += 4
-		return nil
-	}
-	if !l.lit("[") {
-		return nil
-	}
-	v := []int64{}
-	if l.peek("]") {
-		l.i++
-		return v
-	}
-	for l.ok {
-		v = append(v, l.int64())
-		if l.peek("]") {
-			l.i++
-			return v
-		}
-		l.lit(",")
-	}
-	return nil
-}
+func (l *lexer) int64s() []int64 { return list(l, 0, l.int64) }
 
 // meters reads Values in MarshalJSON's form: known keys in key order.
 func (l *lexer) meters(v *Values) {
