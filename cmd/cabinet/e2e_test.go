@@ -516,6 +516,24 @@ func drain(t *testing.T, c *host.Client) []sas.Exception {
 	return nil
 }
 
+// drainUntil general-polls until want is reported and the queue is empty,
+// and returns the exceptions seen. The screen can show a change before its
+// exception is queued (the SAS side posts it on its own goroutine), so a
+// test that saw the change waits for the exception; the guard is a hang's.
+func drainUntil(t *testing.T, c *host.Client, want sas.Exception) []sas.Exception {
+	t.Helper()
+	var got []sas.Exception
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		got = append(got, drain(t, c)...)
+		if slices.Contains(got, want) {
+			return got
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("exception %v never came; exceptions %v", want, got)
+	return nil
+}
+
 func TestSASHostSeesMetersAndEveryException(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
