@@ -83,8 +83,15 @@ func Verify(dir string, spec Spec, pub ed25519.PublicKey) (*Verdict, error) {
 		v.Problems = append(v.Problems, "log verification failed")
 	}
 	digests := f.finish(v, rep)
-	// What the machine would start from: each whole snapshot must hold a
-	// sealed state, and the seal was just checked against the fold.
+	v.checkSnapshots(dir, digests)
+	v.OK = len(v.Problems) == 0
+	return v, nil
+}
+
+// checkSnapshots checks what the machine would start from: each whole
+// snapshot must hold a sealed state, and digests are the seals just checked
+// against the fold, by the seal's own record.
+func (v *Verdict) checkSnapshots(dir string, digests map[uint64]sealed) {
 	for i := range 2 {
 		s := readSnapshot(dir, i)
 		if s == nil {
@@ -101,8 +108,6 @@ func Verify(dir string, spec Spec, pub ed25519.PublicKey) (*Verdict, error) {
 			v.Snapshots = append(v.Snapshots, fmt.Sprintf("%s: the state of record %d, as sealed at %d and folded", name, s.Seq, s.SealSeq))
 		}
 	}
-	v.OK = len(v.Problems) == 0
-	return v, nil
 }
 
 type sealed struct {

@@ -65,24 +65,7 @@ func verifyByCopy(dir string, spec Spec, pub ed25519.PublicKey) (*Verdict, error
 	if err != nil && !slices.Contains(v.Problems, err.Error()) {
 		v.Problems = append(v.Problems, err.Error())
 	}
-	// What the machine would start from: each whole snapshot must hold a
-	// sealed state, and the seal was just checked against the fold.
-	for i := range 2 {
-		s := readSnapshot(dir, i)
-		if s == nil {
-			continue
-		}
-		name := fmt.Sprintf("%s%d", snapPrefix, i)
-		d, sealed := digests[s.SealSeq]
-		switch {
-		case !sealed || d.seq != s.Seq:
-			v.Problems = append(v.Problems, fmt.Sprintf("%s claims record %d sealed at %d, which the log does not hold", name, s.Seq, s.SealSeq))
-		case Digest(s.State) != d.digest:
-			v.Problems = append(v.Problems, fmt.Sprintf("%s is not the state of record %d: forged (the fold of the log differs)", name, s.Seq))
-		default:
-			v.Snapshots = append(v.Snapshots, fmt.Sprintf("%s: the state of record %d, as sealed at %d and folded", name, s.Seq, s.SealSeq))
-		}
-	}
+	v.checkSnapshots(dir, digests)
 	v.OK = len(v.Problems) == 0
 	return v, nil
 }
