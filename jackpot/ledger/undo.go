@@ -43,39 +43,29 @@ func (t *txn) rollback() {
 }
 
 func (t *txn) setMachine(m Machine) {
-	s := t.s
 	t.machines = append(t.machines, m.ID)
-	if t.noUndo {
-		s.machines[m.ID] = m
-		return
-	}
-	old, had := s.machines[m.ID]
-	t.undo = append(t.undo, func() {
-		if had {
-			s.machines[m.ID] = old
-		} else {
-			delete(s.machines, m.ID)
-		}
-	})
-	s.machines[m.ID] = m
+	setUndoable(t, t.s.machines, m.ID, m)
 }
 
 func (t *txn) setShared(sh Shared) {
-	s := t.s
 	t.shared = append(t.shared, sh.Level)
-	if t.noUndo {
-		s.shared[sh.Level] = sh
-		return
+	setUndoable(t, t.s.shared, sh.Level, sh)
+}
+
+// setUndoable puts v at k in m and, unless t keeps no undo, how to put back
+// what was there (or its absence).
+func setUndoable[K comparable, V any](t *txn, m map[K]V, k K, v V) {
+	if !t.noUndo {
+		old, had := m[k]
+		t.undo = append(t.undo, func() {
+			if had {
+				m[k] = old
+			} else {
+				delete(m, k)
+			}
+		})
 	}
-	old, had := s.shared[sh.Level]
-	t.undo = append(t.undo, func() {
-		if had {
-			s.shared[sh.Level] = old
-		} else {
-			delete(s.shared, sh.Level)
-		}
-	})
-	s.shared[sh.Level] = sh
+	m[k] = v
 }
 
 // op applies one jackpot op; the first one saves the pools for rollback.
