@@ -92,8 +92,7 @@ func appendEvents(b []byte, events []Event) []byte {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"at":`...)
-		b = strconv.AppendInt(b, e.At, 10)
+		b = intField(b, `{"at":`, e.At)
 		b = append(b, `,"code":`...)
 		b = appendString(b, e.Code)
 		b = appendOptString(b, `,"door":`, e.Door)
@@ -105,8 +104,7 @@ func appendEvents(b []byte, events []Event) []byte {
 		b = appendOptString(b, `,"key":`, e.Key)
 		b = appendOptString(b, `,"value":`, e.Value)
 		if e.Cents != 0 {
-			b = append(b, `,"cents":`...)
-			b = strconv.AppendInt(b, e.Cents, 10)
+			b = intField(b, `,"cents":`, e.Cents)
 		}
 		b = appendOptString(b, `,"ref":`, e.Ref)
 		b = append(b, '}')
@@ -144,28 +142,20 @@ func appendGame(b []byte, g *GameHistory) ([]byte, error) {
 		enc, err := json.Marshal(g)
 		return append(b, enc...), err
 	}
-	b = append(b, `{"start":{"at":`...)
-	b = strconv.AppendInt(b, s.At, 10)
-	b = append(b, `,"game":`...)
-	b = strconv.AppendUint(b, s.Game, 10)
+	b = intField(b, `{"start":{"at":`, s.At)
+	b = uintField(b, `,"game":`, s.Game)
 	b = append(b, `,"paytable":`...)
 	b = appendString(b, s.Paytable)
 	b = append(b, `,"digest":`...)
 	b = appendString(b, s.Digest)
-	b = append(b, `,"denom":`...)
-	b = strconv.AppendInt(b, s.Denom, 10)
-	b = append(b, `,"level":`...)
-	b = strconv.AppendInt(b, int64(s.Level), 10)
-	b = append(b, `,"bet_credits":`...)
-	b = strconv.AppendInt(b, s.BetCredits, 10)
-	b = append(b, `,"bet_cents":`...)
-	b = strconv.AppendInt(b, s.BetCents, 10)
+	b = intField(b, `,"denom":`, s.Denom)
+	b = intField(b, `,"level":`, int64(s.Level))
+	b = intField(b, `,"bet_credits":`, s.BetCredits)
+	b = intField(b, `,"bet_cents":`, s.BetCents)
 	b = append(b, `,"stops":`...)
 	b = appendInts(b, s.Stops)
-	b = append(b, `,"win_cents":`...)
-	b = strconv.AppendInt(b, s.WinCents, 10)
-	b = append(b, `,"free_awarded":`...)
-	b = strconv.AppendInt(b, int64(s.FreeAwarded), 10)
+	b = intField(b, `,"win_cents":`, s.WinCents)
+	b = intField(b, `,"free_awarded":`, int64(s.FreeAwarded))
 	if len(s.Progressives) > 0 {
 		b = append(b, `,"progressives":`...)
 		b = appendInts(b, s.Progressives)
@@ -176,10 +166,8 @@ func appendGame(b []byte, g *GameHistory) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, `{"level":`...)
-			b = strconv.AppendInt(b, int64(c.Level), 10)
-			b = append(b, `,"millicents":`...)
-			b = strconv.AppendInt(b, c.Millicents, 10)
+			b = intField(b, `{"level":`, int64(c.Level))
+			b = intField(b, `,"millicents":`, c.Millicents)
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -200,18 +188,13 @@ func appendGame(b []byte, g *GameHistory) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, `{"at":`...)
-			b = strconv.AppendInt(b, f.At, 10)
-			b = append(b, `,"game":`...)
-			b = strconv.AppendUint(b, f.Game, 10)
-			b = append(b, `,"index":`...)
-			b = strconv.AppendInt(b, int64(f.Index), 10)
+			b = intField(b, `{"at":`, f.At)
+			b = uintField(b, `,"game":`, f.Game)
+			b = intField(b, `,"index":`, int64(f.Index))
 			b = append(b, `,"stops":`...)
 			b = appendInts(b, f.Stops)
-			b = append(b, `,"win_cents":`...)
-			b = strconv.AppendInt(b, f.WinCents, 10)
-			b = append(b, `,"awarded":`...)
-			b = strconv.AppendInt(b, int64(f.Awarded), 10)
+			b = intField(b, `,"win_cents":`, f.WinCents)
+			b = intField(b, `,"awarded":`, int64(f.Awarded))
 			if len(f.Progressives) > 0 {
 				b = append(b, `,"progressives":`...)
 				b = appendInts(b, f.Progressives)
@@ -221,17 +204,24 @@ func appendGame(b []byte, g *GameHistory) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if e := g.End; e != nil {
-		b = append(b, `,"end":{"at":`...)
-		b = strconv.AppendInt(b, e.At, 10)
-		b = append(b, `,"game":`...)
-		b = strconv.AppendUint(b, e.Game, 10)
-		b = append(b, `,"win_cents":`...)
-		b = strconv.AppendInt(b, e.WinCents, 10)
+		b = intField(b, `,"end":{"at":`, e.At)
+		b = uintField(b, `,"game":`, e.Game)
+		b = intField(b, `,"win_cents":`, e.WinCents)
 		b = append(b, `,"handpay":`...)
 		b = strconv.AppendBool(b, e.Handpay)
 		b = append(b, '}')
 	}
 	return append(b, '}'), nil
+}
+
+// intField and uintField append a number field: its key (with the comma
+// before it and the colon) and its value.
+func intField(b []byte, key string, v int64) []byte {
+	return strconv.AppendInt(append(b, key...), v, 10)
+}
+
+func uintField(b []byte, key string, v uint64) []byte {
+	return strconv.AppendUint(append(b, key...), v, 10)
 }
 
 // appendInts appends a []int as encoding/json writes it (nil: null).
